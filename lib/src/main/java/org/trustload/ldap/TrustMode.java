@@ -1,0 +1,38 @@
+package org.trustload.ldap;
+
+import java.util.Locale;
+
+/** How a TLS client decides whether to trust the server's certificate. */
+public enum TrustMode {
+    /** The JVM's default trust store (cacerts or {@code javax.net.ssl.trustStore}). */
+    JVM_DEFAULT("jvm-default"),
+    /** A trust store file given in the settings. */
+    TRUST_STORE("trust-store"),
+    /** Accept any certificate. Only for tests against servers you own; chosen explicitly, never by default. */
+    TRUST_ALL("trust-all");
+
+    private final String id;
+
+    TrustMode(String id) {
+        this.id = id;
+    }
+
+    /** The name used in JMeter properties. */
+    public String id() {
+        return id;
+    }
+
+    /** Parses a name such as {@code trust-store}; blank means {@link #JVM_DEFAULT}. */
+    public static TrustMode parse(String text) throws LdapClientException {
+        String s = text == null ? "" : text.trim().toLowerCase(Locale.ROOT);
+        if (s.isEmpty()) {
+            return JVM_DEFAULT;
+        }
+        for (TrustMode mode : values()) {
+            if (mode.id.equals(s)) {
+                return mode;
+            }
+        }
+        throw LdapClientException.config("unknown trust mode '" + text + "' (expected jvm-default, trust-store or trust-all)");
+    }
+}
