@@ -1,0 +1,662 @@
+package org.trustload.testing;
+
+import com.sun.security.auth.module.UnixSystem;
+import com.unboundid.ldap.sdk.LDAPConnection;
+import com.unboundid.ldap.sdk.LDAPConnectionOptions;
+import com.unboundid.ldap.sdk.LDAPException;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.KeyStore;
+import java.security.SecureRandom;
+import java.security.cert.Certificate;
+import java.security.cert.CertificateFactory;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Assertions;
+import org.junit.jupiter.api.Assumptions;
+
+/**
+ * A throwaway OpenLDAP {@code slapd} for tests and benchmarks.
+ *
+ * <p>{@link #start(Options)} creates a short temporary directory under {@code /tmp}, writes a
+ * {@code slapd.conf} (back_mdb, suffix {@value #BASE_DN}, equality indexes on {@code cn} and
+ * {@code uid}, anonymous read), loads {@code dc=testeperformance} plus {@code cn=fulano1 …
+ * cn=fulanoN} offline with {@code slapadd -q}, optionally generates a self-signed certificate for
+ * 127.0.0.1 with a PKCS#12 trust store for Java clients, and runs slapd in the foreground as a child
+ * process with the requested open-files limit, listening on
+ *
+ * <ul>
+ *   <li>{@code ldap://127.0.0.1:}{@link #ldapPort()} (StartTLS available when TLS is enabled),
+ *   <li>{@code ldaps://127.0.0.1:}{@link #ldapsPort()} when TLS is enabled,
+ *   <li>{@link #ldapiUrl()}, the Unix socket {@link #socketPath()}, where SASL EXTERNAL maps this
+ *       process's uid/gid to {@link #externalDn()}.
+ * </ul>
+ *
+ * <p>{@link #stop()} and {@link #restart()} let tests simulate a server going away and coming back
+ * on the same addresses with the same data; {@link #close()} stops it and deletes everything.
+ * Outside CI, tests call {@link #assumeOrFailInCi()} first so that machines without slapd skip them.
+ */
+public final class Slapd implements AutoCloseable {
+
+    public static final String BASE_DN = "dc=testeperformance";
+    public static final String ADMIN_DN = "cn=admin," + BASE_DN;
+    public static final String HOST = "127.0.0.1";
+
+    private static final Path SLAPD = Path.of("/usr/sbin/slapd");
+    private static final Path SLAPADD = Path.of("/usr/sbin/slapadd");
+    private static final Path MODULE_DIR = Path.of("/usr/lib/ldap");
+    private static final Path SCHEMA_DIR = Path.of("/etc/ldap/schema");
+    /** sockaddr_un.sun_path is 108 bytes including the terminating NUL. */
+    private static final int MAX_SOCKET_PATH_BYTES = 107;
+    private static final Duration READY_TIMEOUT = Duration.ofSeconds(15);
+    private static final Duration STOP_TIMEOUT = Duration.ofSeconds(15);
+    private static final int PORT_ATTEMPTS = 5;
+
+    /** Start-up settings; immutable, change with the {@code with…} methods. */
+    public static final class Options {
+        private final int entries;
+        private final int openFilesLimit;
+        private final boolean tls;
+
+        private Options(int entries, int openFilesLimit, boolean tls) {
+            if (entries < 0) {
+                throw new IllegalArgumentException("entries must be >= 0: " + entries);
+            }
+            // slapd itself needs a handful of descriptors (db, listeners, log) before any client.
+            if (openFilesLimit < 64) {
+                throw new IllegalArgumentException("openFilesLimit must be >= 64: " + openFilesLimit);
+            }
+            this.entries = entries;
+            this.openFilesLimit = openFilesLimit;
+            this.tls = tls;
+        }
+
+        /** 10,000 {@code fulano} entries, 4096 open files, TLS on. */
+        public static Options defaults() {
+            return new Options(10_000, 4096, true);
+        }
+
+        /** How many {@code cn=fulanoI} entries (I = 1..n) to load. */
+        public Options withEntries(int n) {
+            return new Options(n, openFilesLimit, tls);
+        }
+
+        /**
+         * slapd's RLIMIT_NOFILE. slapd sizes its connection table from it at start, so it caps the
+         * number of concurrent clients (at 1024, roughly 1000).
+         */
+        public Options withOpenFilesLimit(int n) {
+            return new Options(entries, n, tls);
+        }
+
+        /** Whether to serve ldaps:// and StartTLS with a fresh self-signed certificate. */
+        public Options withTls(boolean enabled) {
+            return new Options(entries, openFilesLimit, enabled);
+        }
+
+        public int entries() {
+            return entries;
+        }
+
+        public int openFilesLimit() {
+            return openFilesLimit;
+        }
+
+        public boolean tls() {
+            return tls;
+        }
+
+        @Override
+        public String toString() {
+            return "Options[entries=" + entries + ", openFilesLimit=" + openFilesLimit + ", tls=" + tls + "]";
+        }
+    }
+
+    private final Options options;
+    private final Path dir;
+    private final Path socket;
+    private final Path log;
+    private final String adminPassword;
+    private final String trustStorePassword;
+    private final Thread shutdownHook;
+    private int ldapPort;
+    private int ldapsPort;
+    private Process process;
+    private Duration startupTime;
+    private boolean closed;
+
+    private Slapd(Options options, Path dir) {
+        this.options = options;
+        this.dir = dir;
+        this.socket = dir.resolve("ldapi");
+        this.log = dir.resolve("slapd.log");
+        this.adminPassword = randomHex(12);
+        this.trustStorePassword = randomHex(12);
+        // Child processes outlive the JVM; a test run that dies without close() must not leave slapd behind.
+        this.shutdownHook = new Thread(this::destroyQuietly, "slapd-" + dir.getFileName() + "-cleanup");
+    }
+
+    /** Starts with {@link Options#defaults()}. */
+    public static Slapd start() {
+        return start(Options.defaults());
+    }
+
+    /**
+     * Prepares a fresh directory, loads the data and starts slapd; returns once it answers LDAP
+     * requests on TCP and on the Unix socket.
+     *
+     * @throws IllegalStateException if slapd does not come up; the message ends with its log
+     */
+    public static Slapd start(Options options) {
+        long t0 = System.nanoTime();
+        Path dir;
+        try {
+            // Under /tmp rather than java.io.tmpdir: the socket path must stay within sun_path.
+            dir = Files.createTempDirectory(Path.of("/tmp"), "sl");
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create a temp dir under /tmp", e);
+        }
+        Slapd slapd = new Slapd(options, dir);
+        try {
+            slapd.prepare();
+            slapd.launchOnFreePorts();
+        } catch (RuntimeException | Error e) {
+            slapd.close();
+            throw e;
+        }
+        slapd.startupTime = Duration.ofNanos(System.nanoTime() - t0);
+        return slapd;
+    }
+
+    /** True when this machine can run the fixture: slapd, slapadd, prlimit and openssl are installed. */
+    public static boolean isAvailable() {
+        return Files.isExecutable(SLAPD)
+                && Files.isExecutable(SLAPADD)
+                && Files.isDirectory(MODULE_DIR)
+                && Files.isRegularFile(SCHEMA_DIR.resolve("nis.schema"))
+                && onPath("prlimit")
+                && onPath("openssl");
+    }
+
+    /**
+     * Skips the calling test when slapd is not installed, except on CI ({@code CI=true}), where a
+     * missing slapd is a broken machine and fails the test instead of silently skipping coverage.
+     */
+    public static void assumeOrFailInCi() {
+        if (isAvailable()) {
+            return;
+        }
+        String why = "slapd fixture needs " + SLAPD + ", " + SLAPADD + ", prlimit and openssl"
+                + " (apt-get install slapd ldap-utils)";
+        if ("true".equals(System.getenv("CI"))) {
+            Assertions.fail(why + " and CI=true, so this is not skipped");
+        }
+        Assumptions.assumeTrue(false, why);
+    }
+
+    public String host() {
+        return HOST;
+    }
+
+    public int ldapPort() {
+        return ldapPort;
+    }
+
+    /** The ldaps:// port; {@code -1} when TLS is disabled. */
+    public int ldapsPort() {
+        return options.tls ? ldapsPort : -1;
+    }
+
+    public Path socketPath() {
+        return socket;
+    }
+
+    /** {@code ldapi://} URL with the socket path percent-encoded (slashes as {@code %2F}). */
+    public String ldapiUrl() {
+        return ldapiUrl(socket);
+    }
+
+    public String ldapUrl() {
+        return "ldap://" + HOST + ":" + ldapPort + "/";
+    }
+
+    /** The ldaps:// URL; throws when TLS is disabled. */
+    public String ldapsUrl() {
+        requireTls();
+        return "ldaps://" + HOST + ":" + ldapsPort + "/";
+    }
+
+    public String baseDn() {
+        return BASE_DN;
+    }
+
+    public String adminDn() {
+        return ADMIN_DN;
+    }
+
+    public String adminPassword() {
+        return adminPassword;
+    }
+
+    /** PKCS#12 store holding the server's self-signed certificate; throws when TLS is disabled. */
+    public Path trustStorePath() {
+        requireTls();
+        return dir.resolve("truststore.p12");
+    }
+
+    public String trustStorePassword() {
+        requireTls();
+        return trustStorePassword;
+    }
+
+    /** PEM of the server certificate, for vendor clients ({@code LDAPTLS_CACERT}); throws when TLS is disabled. */
+    public Path certificatePath() {
+        requireTls();
+        return dir.resolve("cert.pem");
+    }
+
+    /** The DN a SASL EXTERNAL bind over {@link #ldapiUrl()} from this process's uid/gid maps to. */
+    public String externalDn() {
+        return ADMIN_DN;
+    }
+
+    public Options options() {
+        return options;
+    }
+
+    /** The fixture's temp directory (configuration, database, log). */
+    public Path directory() {
+        return dir;
+    }
+
+    public Path logFile() {
+        return log;
+    }
+
+    /** Wall time {@link #start(Options)} took, including data load and certificate generation. */
+    public Duration startupTime() {
+        return startupTime;
+    }
+
+    public synchronized boolean isRunning() {
+        return process != null && process.isAlive();
+    }
+
+    public synchronized long pid() {
+        requireRunning();
+        return process.pid();
+    }
+
+    /** Number of descriptors slapd currently holds ({@code /proc/<pid>/fd}). */
+    public synchronized int openFiles() {
+        requireRunning();
+        try (Stream<Path> fds = Files.list(Path.of("/proc", Long.toString(process.pid()), "fd"))) {
+            return (int) fds.count();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** SIGTERM and wait; slapd removes its Unix socket on the way out. Idempotent. */
+    public synchronized void stop() {
+        if (process == null) {
+            return;
+        }
+        Process p = process;
+        process = null;
+        p.destroy();
+        try {
+            if (!p.waitFor(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
+                p.destroyForcibly().waitFor(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            }
+        } catch (InterruptedException e) {
+            p.destroyForcibly();
+            Thread.currentThread().interrupt();
+        }
+        // After SIGKILL slapd leaves the socket behind and a restart would fail to bind it.
+        try {
+            Files.deleteIfExists(socket);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Stops and starts slapd again on the same ports and socket, with the data as it was left. */
+    public synchronized void restart() {
+        if (closed) {
+            throw new IllegalStateException("closed");
+        }
+        stop();
+        launch();
+    }
+
+    /** Stops slapd and deletes the temp directory. Idempotent. */
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try {
+            stop();
+        } finally {
+            deleteTree(dir);
+            try {
+                Runtime.getRuntime().removeShutdownHook(shutdownHook);
+            } catch (IllegalStateException | IllegalArgumentException alreadyShuttingDownOrNotAdded) {
+                // Nothing to undo: either the hook is running now or it was never registered.
+            }
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "Slapd[" + ldapUrl() + (options.tls ? " " + ldapsUrl() : "") + " " + ldapiUrl() + "]";
+    }
+
+    static String ldapiUrl(Path socketPath) {
+        StringBuilder url = new StringBuilder("ldapi://");
+        for (byte b : socketPath.toString().getBytes(StandardCharsets.UTF_8)) {
+            int c = b & 0xff;
+            if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+                    || c == '-' || c == '.' || c == '_' || c == '~') {
+                url.append((char) c);
+            } else {
+                url.append('%').append(String.format("%02X", c));
+            }
+        }
+        return url.append('/').toString();
+    }
+
+    private void prepare() {
+        byte[] socketBytes = socket.toString().getBytes(StandardCharsets.UTF_8);
+        if (socketBytes.length > MAX_SOCKET_PATH_BYTES) {
+            throw new IllegalStateException("socket path too long for AF_UNIX: " + socket);
+        }
+        try {
+            Files.createDirectory(dir.resolve("db"));
+            if (options.tls) {
+                makeCertificate();
+            }
+            Files.writeString(dir.resolve("slapd.conf"), config());
+            writeLdif(dir.resolve("data.ldif"));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        run(List.of(SLAPADD.toString(), "-q", "-f", "slapd.conf", "-l", "data.ldif"), "slapadd");
+        Runtime.getRuntime().addShutdownHook(shutdownHook);
+    }
+
+    private String config() {
+        UnixSystem me = new UnixSystem();
+        StringBuilder c = new StringBuilder();
+        c.append("# generated by ").append(Slapd.class.getName()).append('\n');
+        c.append("modulepath ").append(MODULE_DIR).append('\n');
+        c.append("moduleload back_mdb\n");
+        for (String schema : List.of("core", "cosine", "inetorgperson", "nis")) {
+            c.append("include ").append(SCHEMA_DIR.resolve(schema + ".schema")).append('\n');
+        }
+        // slapd.conf strips one level of backslashes inside quotes: "\\+" reaches the regex as "\+".
+        c.append("authz-regexp \"gidNumber=").append(me.getGid()).append("\\\\+uidNumber=")
+                .append(me.getUid()).append(",cn=peercred,cn=external,cn=auth\" \"")
+                .append(externalDn()).append("\"\n");
+        if (options.tls) {
+            c.append("TLSCertificateFile ").append(dir.resolve("cert.pem")).append('\n');
+            c.append("TLSCertificateKeyFile ").append(dir.resolve("key.pem")).append('\n');
+        }
+        c.append("database mdb\n");
+        // Sparse file: only the pages actually written take space.
+        c.append("maxsize 1073741824\n");
+        c.append("suffix \"").append(BASE_DN).append("\"\n");
+        c.append("rootdn \"").append(ADMIN_DN).append("\"\n");
+        c.append("rootpw ").append(adminPassword).append('\n');
+        c.append("directory ").append(dir.resolve("db")).append('\n');
+        c.append("index cn,uid eq\n");
+        c.append("access to * by * read\n");
+        return c.toString();
+    }
+
+    private void writeLdif(Path file) throws IOException {
+        try (BufferedWriter w = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
+            w.write("dn: " + BASE_DN + "\nobjectClass: dcObject\nobjectClass: organization\n"
+                    + "dc: testeperformance\no: testeperformance\n\n");
+            for (int i = 1; i <= options.entries; i++) {
+                String name = "fulano" + i;
+                w.write("dn: cn=" + name + "," + BASE_DN + "\nobjectClass: inetOrgPerson\ncn: " + name
+                        + "\nsn: " + name + "\nuid: " + name + "\n\n");
+            }
+        }
+    }
+
+    private void makeCertificate() throws IOException {
+        run(List.of("openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256",
+                "-nodes", "-keyout", "key.pem", "-out", "cert.pem", "-days", "30", "-subj", "/CN=127.0.0.1",
+                "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost"), "openssl");
+        // Another local user reading the key would not matter for a 127.0.0.1 test server, but be tidy.
+        Files.setPosixFilePermissions(dir.resolve("key.pem"), PosixFilePermissions.fromString("rw-------"));
+        try (InputStream in = Files.newInputStream(dir.resolve("cert.pem"))) {
+            Certificate cert = CertificateFactory.getInstance("X.509").generateCertificate(in);
+            KeyStore ks = KeyStore.getInstance("PKCS12");
+            ks.load(null, null);
+            ks.setCertificateEntry("slapd", cert);
+            try (var out = Files.newOutputStream(dir.resolve("truststore.p12"))) {
+                ks.store(out, trustStorePassword.toCharArray());
+            }
+        } catch (java.security.GeneralSecurityException e) {
+            throw new IllegalStateException("cannot build the trust store", e);
+        }
+    }
+
+    /** Picks free ports and launches; retries when another process grabbed a port in between. */
+    private synchronized void launchOnFreePorts() {
+        IllegalStateException last = null;
+        for (int attempt = 0; attempt < PORT_ATTEMPTS; attempt++) {
+            int[] ports = freePorts(2);
+            ldapPort = ports[0];
+            ldapsPort = ports[1];
+            try {
+                launch();
+                return;
+            } catch (IllegalStateException e) {
+                last = e;
+                String logText = readLogQuietly();
+                if (!logText.contains("Address already in use")) {
+                    throw e;
+                }
+            }
+        }
+        throw last;
+    }
+
+    private synchronized void launch() {
+        List<String> urls = new ArrayList<>();
+        urls.add(ldapUrl());
+        if (options.tls) {
+            urls.add("ldaps://" + HOST + ":" + ldapsPort + "/");
+        }
+        urls.add(ldapiUrl());
+        // "-d none" stays in the foreground and logs only errors; "-d 0" would hide start-up failures.
+        List<String> cmd = List.of("prlimit", "--nofile=" + options.openFilesLimit + ":" + options.openFilesLimit,
+                SLAPD.toString(), "-d", "none", "-f", dir.resolve("slapd.conf").toString(),
+                "-h", String.join(" ", urls));
+        ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+        try {
+            process = pb.start();
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot run " + cmd, e);
+        }
+        awaitReady();
+    }
+
+    private void awaitReady() {
+        long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
+        LDAPConnectionOptions quick = new LDAPConnectionOptions();
+        quick.setConnectTimeoutMillis(500);
+        quick.setResponseTimeoutMillis(1000);
+        LDAPException lastFailure = null;
+        while (System.nanoTime() < deadline) {
+            if (!process.isAlive()) {
+                int rc = process.exitValue();
+                process = null;
+                throw new IllegalStateException("slapd exited with " + rc + " during start" + logTail());
+            }
+            // The socket appears when listeners open; the root DSE answers only once the database is open.
+            if (Files.exists(socket)) {
+                try (LDAPConnection c = new LDAPConnection(quick, HOST, ldapPort)) {
+                    if (c.getRootDSE() != null) {
+                        return;
+                    }
+                } catch (LDAPException e) {
+                    lastFailure = e;
+                }
+            }
+            sleep(10);
+        }
+        Process p = process;
+        stop();
+        throw new IllegalStateException("slapd (pid " + p.pid() + ") not ready within " + READY_TIMEOUT
+                + (lastFailure == null ? "" : ", last error " + lastFailure.getMessage()) + logTail());
+    }
+
+    private void run(List<String> cmd, String what) {
+        Path out = dir.resolve(what + ".out");
+        try {
+            Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true)
+                    .redirectOutput(out.toFile()).start();
+            if (!p.waitFor(2, TimeUnit.MINUTES)) {
+                p.destroyForcibly();
+                throw new IllegalStateException(what + " timed out: " + cmd);
+            }
+            if (p.exitValue() != 0) {
+                throw new IllegalStateException(what + " failed with " + p.exitValue() + ": " + cmd + "\n"
+                        + tail(Files.readString(out, StandardCharsets.UTF_8)));
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot run " + cmd, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted running " + what, e);
+        }
+    }
+
+    private void requireTls() {
+        if (!options.tls) {
+            throw new IllegalStateException("TLS is disabled for this slapd: " + options);
+        }
+    }
+
+    private void requireRunning() {
+        if (process == null) {
+            throw new IllegalStateException("slapd is not running");
+        }
+    }
+
+    private String logTail() {
+        return "\n--- tail of " + log + " ---\n" + tail(readLogQuietly());
+    }
+
+    private String readLogQuietly() {
+        try {
+            return Files.exists(log) ? Files.readString(log, StandardCharsets.ISO_8859_1) : "";
+        } catch (IOException e) {
+            return "(cannot read log: " + e + ")";
+        }
+    }
+
+    private static String tail(String text) {
+        String[] lines = text.split("\n");
+        int from = Math.max(0, lines.length - 40);
+        return String.join("\n", List.of(lines).subList(from, lines.length));
+    }
+
+    private void destroyQuietly() {
+        Process p = process;
+        if (p != null) {
+            p.destroyForcibly();
+        }
+        deleteTree(dir);
+    }
+
+    private static int[] freePorts(int n) {
+        // Hold all sockets open until every port is chosen so the same port is not returned twice.
+        List<ServerSocket> held = new ArrayList<>();
+        try {
+            int[] ports = new int[n];
+            for (int i = 0; i < n; i++) {
+                ServerSocket s = new ServerSocket(0, 1, InetAddress.getByName(HOST));
+                held.add(s);
+                ports[i] = s.getLocalPort();
+            }
+            return ports;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } finally {
+            for (ServerSocket s : held) {
+                try {
+                    s.close();
+                } catch (IOException ignored) {
+                    // Closing a never-accepted listening socket does not fail in practice.
+                }
+            }
+        }
+    }
+
+    private static boolean onPath(String program) {
+        String path = System.getenv("PATH");
+        if (path == null) {
+            return false;
+        }
+        for (String d : path.split(":")) {
+            if (!d.isEmpty() && Files.isExecutable(Path.of(d, program))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static void deleteTree(Path root) {
+        if (!Files.exists(root)) {
+            return;
+        }
+        try (Stream<Path> walk = Files.walk(root)) {
+            walk.sorted(Comparator.reverseOrder()).forEach(p -> {
+                try {
+                    Files.deleteIfExists(p);
+                } catch (IOException ignored) {
+                    // Best effort: a leftover file in /tmp must not fail the test that used the fixture.
+                }
+            });
+        } catch (IOException ignored) {
+            // Same: best effort.
+        }
+    }
+
+    private static String randomHex(int bytes) {
+        byte[] b = new byte[bytes];
+        new SecureRandom().nextBytes(b);
+        return HexFormat.of().formatHex(b);
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted waiting for slapd", e);
+        }
+    }
+}
