@@ -1,0 +1,118 @@
+package org.trustload.dist;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.lang.reflect.Method;
+import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipFile;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Checks the assembled home and the drop-in archive (runs after {@code package}). */
+class DistIT {
+
+    private static final Path HOME = Path.of(System.getProperty("trustload.jmeter.home"));
+    private static final Path DROPIN = Path.of(System.getProperty("trustload.dropin.dir"));
+    private static final Path ZIP = Path.of(System.getProperty("trustload.dropin.zip"));
+    private static final Path TREE = Path.of(System.getProperty("trustload.dependency.tree"));
+
+    private static Set<String> files(Path dir) throws IOException {
+        try (Stream<Path> s = Files.walk(dir)) {
+            return s.filter(Files::isRegularFile).map(p -> dir.relativize(p).toString())
+                    .collect(Collectors.toCollection(TreeSet::new));
+        }
+    }
+
+    @Test
+    void ourJarsClashWithNothingJMeterShips() throws IOException {
+        ConflictCheck.Result r = ConflictCheck.check(HOME, DROPIN, TREE);
+        r.ourJars().forEach(j -> System.out.println("TrustLoad adds " + DROPIN.relativize(j)));
+        assertThat(r.problems()).isEmpty();
+        assertThat(r.ourJars()).extracting(j -> DROPIN.relativize(j).toString())
+                .anyMatch(n -> n.matches("lib/ext/trustload-samplers-.*\\.jar"))
+                .anyMatch(n -> n.matches("lib/ext/trustload-listeners-.*\\.jar"))
+                .anyMatch(n -> n.matches("lib/trustload-lib-.*\\.jar"))
+                .noneMatch(n -> n.contains("ApacheJMeter") || n.contains("jorphan"));
+    }
+
+    @Test
+    void dropinUnzippedIntoAPristineHomeGivesTheAssembledHome(@TempDir Path tmp) throws IOException {
+        Set<String> ours = files(DROPIN);
+        Path pristine = tmp.resolve("apache-jmeter");
+        for (String f : files(HOME)) {
+            if (!ours.contains(f)) {
+                Path to = pristine.resolve(f);
+                Files.createDirectories(to.getParent());
+                Files.createLink(to, HOME.resolve(f)); // same file system: cheap and byte-identical
+            }
+        }
+        try (ZipFile zip = new ZipFile(ZIP.toFile())) {
+            List<? extends ZipEntry> entries = zip.stream().filter(e -> !e.isDirectory()).toList();
+            assertThat(entries).extracting(ZipEntry::getName)
+                    .allMatch(n -> n.equals("README.txt") || n.matches("lib/(ext/)?[^/]+\\.jar"))
+                    .contains("README.txt")
+                    .containsAll(ours);
+            for (ZipEntry e : entries) {
+                Path to = pristine.resolve(e.getName());
+                assertThat(to).as("drop-in must not overwrite JMeter's " + e.getName()).doesNotExist();
+                Files.createDirectories(to.getParent());
+                try (InputStream in = zip.getInputStream(e)) {
+                    Files.copy(in, to);
+                }
+            }
+        }
+        Files.delete(pristine.resolve("README.txt"));
+        assertThat(files(pristine)).isEqualTo(files(HOME));
+        for (String f : ours) {
+            assertThat(Files.mismatch(pristine.resolve(f), HOME.resolve(f))).as(f).isEqualTo(-1L);
+        }
+    }
+
+    @Test
+    void homeRunsAPlanHeadlessAndLoadsOurJarsWithoutErrors(@TempDir Path tmp) throws Exception {
+        Path plan = Path.of(DistIT.class.getResource("/trivial.jmx").toURI());
+        ProcessBuilder pb = new ProcessBuilder(HOME.resolve("bin/jmeter").toString(), "-n", "-t", plan.toString(),
+                "-l", "results.jtl", "-j", "jmeter.log", "-e", "-o", "report")
+                .directory(tmp.toFile()).redirectErrorStream(true).redirectOutput(tmp.resolve("out.txt").toFile());
+        pb.environment().put("HEAP", "-Xms128m -Xmx512m");
+        Process p = pb.start();
+        assertThat(p.waitFor(180, TimeUnit.SECONDS)).as("JMeter finished").isTrue();
+        String console = Files.readString(tmp.resolve("out.txt"));
+        assertThat(p.exitValue()).as(console).isZero();
+        String log = Files.readString(tmp.resolve("jmeter.log"));
+        assertThat(log).contains("lib/ext/trustload-samplers-", "lib/ext/trustload-listeners-");
+        assertThat(log.lines().filter(l -> l.contains(" ERROR ")).toList()).as("errors in jmeter.log").isEmpty();
+        assertThat(Files.readAllLines(tmp.resolve("results.jtl"))).hasSize(1 + 6);
+
+        // the run summary reads the real dashboard output (listeners is on this test class path)
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        int rc = runSummary(new String[] {tmp.resolve("report/statistics.json").toString(),
+                tmp.resolve("results.jtl").toString()}, new PrintStream(out, true, StandardCharsets.UTF_8));
+        String table = out.toString(StandardCharsets.UTF_8);
+        assertThat(rc).as(table).isZero();
+        assertThat(table.lines().filter(l -> l.startsWith("Total")).findFirst().orElseThrow())
+                .matches("Total +6 +0 +0\\.00%.*");
+        assertThat(table).contains("debug", "No failed samples.");
+    }
+
+    private static int runSummary(String[] args, PrintStream out) throws ReflectiveOperationException, URISyntaxException {
+        Class<?> c = Class.forName("org.trustload.jmeter.report.RunSummary");
+        Method run = c.getDeclaredMethod("run", String[].class, PrintStream.class, PrintStream.class);
+        run.setAccessible(true);
+        return (int) run.invoke(null, args, out, System.err);
+    }
+}

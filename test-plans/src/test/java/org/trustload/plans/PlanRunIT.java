@@ -1,0 +1,162 @@
+package org.trustload.plans;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintWriter;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+
+/**
+ * Runs every plan headless at tiny scale, as a user would, against the lab services its catalog
+ * row lists. The sidecar {@code <plan>.smoke.properties} sets the tiny scale and
+ * {@code expect.samples=N}; the dashboard's statistics.json must show N samples and no error.
+ */
+class PlanRunIT {
+
+    private static final Path OUT = Plans.DIR.resolve("target/plan-runs");
+    private static final String READY = "TRUSTLOAD-LAB READY";
+
+    @TestFactory
+    Stream<DynamicTest> everyPlanRunsAtSmokeScaleWithoutErrors() {
+        return Plans.all().stream().map(plan -> DynamicTest.dynamicTest(plan.id(), plan.jmx().toUri(),
+                () -> run(plan)));
+    }
+
+    private static void run(Plans.Plan plan) throws Exception {
+        Path smoke = plan.smokeProperties();
+        assertThat(smoke).as(plan.id() + " needs a sidecar " + Plans.DIR.relativize(smoke)
+                + " (tiny-scale properties and expect.samples=N)").exists();
+        String expected = Plans.load(smoke).getProperty("expect.samples");
+        assertThat(expected).as("expect.samples in " + smoke).isNotBlank();
+        Plans.Entry entry = Plans.entry(plan).orElseThrow(() ->
+                new AssertionError(plan.id() + " needs a row in test-plans/catalog.tsv"));
+
+        Path dir = OUT.resolve(plan.id());
+        deleteRecursively(dir);
+        Files.createDirectories(dir);
+        List<String> cmd = new ArrayList<>(List.of(java(), "-Xms256m", "-Xmx1g", "-jar",
+                Plans.HOME.resolve("bin/ApacheJMeter.jar").toString(), "-n", "-t", plan.jmx().toString()));
+        Process lab = null;
+        try {
+            if (!entry.services().isEmpty()) {
+                Path labProperties = dir.resolve("lab.properties");
+                lab = startLab(String.join(",", entry.services()), labProperties, dir.resolve("lab.log"));
+                cmd.addAll(List.of("-q", labProperties.toString()));
+            }
+            cmd.addAll(List.of("-q", smoke.toString(), "-l", "results.jtl", "-j", "jmeter.log", "-e", "-o", "report"));
+            Process jmeter = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true)
+                    .redirectOutput(dir.resolve("console.txt").toFile()).start();
+            if (!jmeter.waitFor(10, TimeUnit.MINUTES)) {
+                jmeter.destroyForcibly();
+                throw new AssertionError(plan.id() + ": JMeter did not finish in 10 minutes, see " + dir);
+            }
+            assertThat(jmeter.exitValue()).as("JMeter exit status, see " + dir.resolve("console.txt")).isZero();
+        } finally {
+            stop(lab);
+        }
+        Path results = dir.resolve("results.jtl");
+        assertThat(results).as("results file").exists();
+        assertThat(Files.readAllLines(results)).as("results beyond the header line").hasSizeGreaterThan(1);
+        Path stats = dir.resolve("report/statistics.json");
+        assertThat(stats).as("dashboard statistics").exists();
+        JsonNode total = new ObjectMapper().readTree(stats.toFile()).path("Total");
+        assertThat(total.path("sampleCount").asLong()).as("Total sampleCount, see " + stats)
+                .isEqualTo(Long.parseLong(expected.strip()));
+        assertThat(total.path("errorCount").asLong()).as("Total errorCount, see " + results).isZero();
+    }
+
+    /** Starts the lab on a random free port range and waits for its READY line. */
+    private static Process startLab(String services, Path properties, Path log) throws Exception {
+        assertThat(Plans.LAB_JAR).as("lab jar (mvn package builds it)").exists();
+        Process lab = new ProcessBuilder(java(), "-jar", Plans.LAB_JAR.toString(), "--services", services,
+                "--port-base", Integer.toString(freePortBase()), "--out", properties.toString())
+                .redirectErrorStream(true).start();
+        CountDownLatch ready = new CountDownLatch(1);
+        Thread pump = new Thread(() -> {
+            try (BufferedReader in = new BufferedReader(new InputStreamReader(lab.getInputStream(), StandardCharsets.UTF_8));
+                 PrintWriter out = new PrintWriter(Files.newBufferedWriter(log), true)) {
+                for (String line; (line = in.readLine()) != null; ) {
+                    out.println(line);
+                    if (line.startsWith(READY)) {
+                        ready.countDown();
+                    }
+                }
+            } catch (IOException e) {
+                // the lab's output ended; readiness (or its absence) decides
+            }
+        }, "lab-output");
+        pump.setDaemon(true);
+        pump.start();
+        for (int i = 0; i < 240 && ready.getCount() > 0; i++) {
+            if (!lab.isAlive()) {
+                throw new AssertionError("lab exited with " + lab.exitValue() + " before " + READY + ", see " + log);
+            }
+            ready.await(500, TimeUnit.MILLISECONDS);
+        }
+        if (ready.getCount() > 0) {
+            stop(lab);
+            throw new AssertionError("lab not ready within 120 s, see " + log);
+        }
+        assertThat(properties).as("lab.properties written by the lab").exists();
+        return lab;
+    }
+
+    private static void stop(Process p) throws InterruptedException {
+        if (p != null && p.isAlive()) {
+            p.destroy(); // SIGTERM: the lab stops cleanly
+            if (!p.waitFor(15, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+            }
+        }
+    }
+
+    /** A base port with the next 20 ports free on 127.0.0.1. */
+    private static int freePortBase() throws IOException {
+        for (int attempt = 0; attempt < 50; attempt++) {
+            int base = ThreadLocalRandom.current().nextInt(20000, 60000);
+            boolean free = true;
+            for (int port = base; port < base + 20 && free; port++) {
+                try (ServerSocket s = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
+                    s.setReuseAddress(true);
+                } catch (IOException busy) {
+                    free = false;
+                }
+            }
+            if (free) {
+                return base;
+            }
+        }
+        throw new IOException("no free port range found");
+    }
+
+    private static String java() {
+        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    }
+
+    private static void deleteRecursively(Path dir) throws IOException {
+        if (Files.exists(dir)) {
+            try (Stream<Path> s = Files.walk(dir)) {
+                for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
+                    Files.delete(p);
+                }
+            }
+        }
+    }
+}
