@@ -3,7 +3,6 @@ package org.trustload.plans;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -14,12 +13,12 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import java.time.Duration;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 
@@ -49,43 +48,31 @@ class PlanRunIT {
                 new AssertionError(plan.id() + " needs a row in test-plans/catalog.tsv"));
 
         Path dir = OUT.resolve(plan.id());
-        deleteRecursively(dir);
+        JMeterProcess.deleteRecursively(dir);
         Files.createDirectories(dir);
-        List<String> cmd = new ArrayList<>(List.of(java(), "-Xms256m", "-Xmx1g", "-jar",
-                Plans.HOME.resolve("bin/ApacheJMeter.jar").toString(), "-n", "-t", plan.jmx().toString()));
+        List<String> args = new ArrayList<>();
         Process lab = null;
         try {
             if (!entry.services().isEmpty()) {
                 Path labProperties = dir.resolve("lab.properties");
                 lab = startLab(String.join(",", entry.services()), labProperties, dir.resolve("lab.log"));
-                cmd.addAll(List.of("-q", labProperties.toString()));
+                args.addAll(List.of("-q", labProperties.toString()));
             }
-            cmd.addAll(List.of("-q", smoke.toString(), "-l", "results.jtl", "-j", "jmeter.log", "-e", "-o", "report"));
-            Process jmeter = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true)
-                    .redirectOutput(dir.resolve("console.txt").toFile()).start();
-            if (!jmeter.waitFor(10, TimeUnit.MINUTES)) {
-                jmeter.destroyForcibly();
-                throw new AssertionError(plan.id() + ": JMeter did not finish in 10 minutes, see " + dir);
-            }
-            assertThat(jmeter.exitValue()).as("JMeter exit status, see " + dir.resolve("console.txt")).isZero();
+            args.addAll(List.of("-q", smoke.toString()));
+            JMeterProcess.run(plan.jmx(), dir.resolve("run"), args, Duration.ofMinutes(10));
         } finally {
             stop(lab);
         }
-        Path results = dir.resolve("results.jtl");
-        assertThat(results).as("results file").exists();
-        assertThat(Files.readAllLines(results)).as("results beyond the header line").hasSizeGreaterThan(1);
-        Path stats = dir.resolve("report/statistics.json");
-        assertThat(stats).as("dashboard statistics").exists();
-        JsonNode total = new ObjectMapper().readTree(stats.toFile()).path("Total");
-        assertThat(total.path("sampleCount").asLong()).as("Total sampleCount, see " + stats)
+        JsonNode total = JMeterProcess.statistics(dir.resolve("run")).path("Total");
+        assertThat(total.path("sampleCount").asLong()).as("Total sampleCount, see " + dir)
                 .isEqualTo(Long.parseLong(expected.strip()));
-        assertThat(total.path("errorCount").asLong()).as("Total errorCount, see " + results).isZero();
+        assertThat(total.path("errorCount").asLong()).as("Total errorCount, see " + dir).isZero();
     }
 
     /** Starts the lab on a random free port range and waits for its READY line. */
     private static Process startLab(String services, Path properties, Path log) throws Exception {
         assertThat(Plans.LAB_JAR).as("lab jar (mvn package builds it)").exists();
-        Process lab = new ProcessBuilder(java(), "-jar", Plans.LAB_JAR.toString(), "--services", services,
+        Process lab = new ProcessBuilder(JMeterProcess.java(), "-jar", Plans.LAB_JAR.toString(), "--services", services,
                 "--port-base", Integer.toString(freePortBase()), "--out", properties.toString())
                 .redirectErrorStream(true).start();
         CountDownLatch ready = new CountDownLatch(1);
@@ -144,19 +131,5 @@ class PlanRunIT {
             }
         }
         throw new IOException("no free port range found");
-    }
-
-    private static String java() {
-        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    }
-
-    private static void deleteRecursively(Path dir) throws IOException {
-        if (Files.exists(dir)) {
-            try (Stream<Path> s = Files.walk(dir)) {
-                for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
-                    Files.delete(p);
-                }
-            }
-        }
     }
 }

@@ -1,0 +1,137 @@
+package org.trustload.plans;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.trustload.testing.Slapd;
+
+/**
+ * The LDAP plans against a real OpenLDAP slapd (Debian's package, a throwaway instance per test):
+ * every scheme, the published 500 x 25 scenario at a 1024 open-files limit (where stock JMeter's
+ * LDAP Request sampler hangs), and a slapd that refuses connections.
+ */
+class LdapPlansSlapdIT {
+
+    private static final Path OUT = Plans.DIR.resolve("target/slapd-runs");
+
+    private static List<String> target(Slapd slapd) {
+        List<String> args = new ArrayList<>(List.of(
+                "-Jldap.host=" + slapd.host(),
+                "-Jldap.port=" + slapd.ldapPort(),
+                "-Jldapi.socket=" + slapd.socketPath(),
+                "-Jldap.base=" + slapd.baseDn()));
+        if (slapd.options().tls()) {
+            args.addAll(List.of("-Jldaps.port=" + slapd.ldapsPort(),
+                    "-Jldap.truststore=" + slapd.trustStorePath(),
+                    "-Jldap.truststore.password=" + slapd.trustStorePassword()));
+        }
+        return args;
+    }
+
+    @Test
+    void ldapVsLdapsVsLdapiRunsEverySchemeAgainstSlapdWithoutErrors() throws Exception {
+        Slapd.assumeOrFailInCi();
+        try (Slapd slapd = Slapd.start(Slapd.Options.defaults().withEntries(1000))) {
+            List<String> args = target(slapd);
+            args.addAll(List.of("-Jn1=1", "-Jn2=5", "-Jn3=20"));
+            Path dir = JMeterProcess.run(Plans.DIR.resolve("ldap/ldap-vs-ldaps-vs-ldapi.jmx"),
+                    OUT.resolve("ldap-vs-ldaps-vs-ldapi"), args, Duration.ofMinutes(5));
+            JsonNode stats = JMeterProcess.statistics(dir);
+            assertThat(stats.path("Total").path("errorCount").asLong()).isZero();
+            for (String proto : List.of("ldap", "ldaps", "ldapi")) {
+                assertThat(stats.path(proto + " search N=20").path("sampleCount").asLong())
+                        .as(proto + " samples").isEqualTo(20);
+                assertThat(stats.path(proto + " N=20 total").path("sampleCount").asLong()).isEqualTo(1);
+            }
+        }
+    }
+
+    @Test
+    void search500x25CompletesWithoutErrorsAt1024OpenFilesAndLeaksNoConnection() throws Exception {
+        Slapd.assumeOrFailInCi();
+        try (Slapd slapd = Slapd.start(Slapd.Options.defaults().withOpenFilesLimit(1024).withTls(false))) {
+            int baseline = slapd.openFiles();
+            List<String> args = target(slapd);
+            args.addAll(List.of("-Jrampup=5", "-Jduration=300")); // published: 500 threads x 25 loops
+            Path dir = JMeterProcess.run(Plans.DIR.resolve("ldap/ldap-search-500x25.jmx"),
+                    OUT.resolve("ldap-search-500x25"), args, Duration.ofMinutes(8));
+            JsonNode total = JMeterProcess.statistics(dir).path("Total");
+            assertThat(total.path("sampleCount").asLong()).isEqualTo(12_500);
+            assertThat(total.path("errorCount").asLong()).as("errors, see " + dir).isZero();
+            assertOpenFilesReturnTo(slapd, baseline);
+        }
+    }
+
+    @Test
+    void search200x10PerThreadConnectionsLeakNothing() throws Exception {
+        Slapd.assumeOrFailInCi();
+        try (Slapd slapd = Slapd.start(Slapd.Options.defaults().withTls(false))) {
+            int baseline = slapd.openFiles();
+            List<String> args = target(slapd);
+            args.addAll(List.of("-Jrampup=2", "-Jconnection_mode=per-thread"));
+            Path dir = JMeterProcess.run(Plans.DIR.resolve("ldap/ldap-search-200x10.jmx"),
+                    OUT.resolve("ldap-search-200x10-per-thread"), args, Duration.ofMinutes(5));
+            JsonNode total = JMeterProcess.statistics(dir).path("Total");
+            assertThat(total.path("sampleCount").asLong()).isEqualTo(2_000);
+            assertThat(total.path("errorCount").asLong()).as("errors, see " + dir).isZero();
+            assertOpenFilesReturnTo(slapd, baseline);
+        }
+    }
+
+    @Test
+    void whenSlapdRefusesConnectionsThePlanStillEndsInBoundedTimeWithTheRefusalsAsErrors() throws Exception {
+        Slapd.assumeOrFailInCi();
+        // 48 open files leave slapd room for a few dozen clients: most of 150 concurrent users are refused.
+        try (Slapd slapd = Slapd.start(Slapd.Options.defaults().withOpenFilesLimit(48).withTls(false)
+                .withEntries(100))) {
+            List<String> args = target(slapd);
+            args.addAll(List.of("-Jthreads=150", "-Jloops=4", "-Jrampup=0", "-Jconnection_mode=per-thread",
+                    "-Jconnect_timeout=2000", "-Jresponse_timeout=5000", "-Jduration=120"));
+            long start = System.nanoTime();
+            Path dir = JMeterProcess.run(Plans.DIR.resolve("ldap/ldap-search-200x10.jmx"),
+                    OUT.resolve("ldap-search-refused"), args, Duration.ofMinutes(3));
+            Duration took = Duration.ofNanos(System.nanoTime() - start);
+            JsonNode total = JMeterProcess.statistics(dir).path("Total");
+            assertThat(total.path("sampleCount").asLong()).as("every sample is accounted for").isEqualTo(600);
+            assertThat(total.path("errorCount").asLong()).as("refusals are failed samples").isPositive();
+            assertThat(took).as("bounded by the timeouts, not by the server").isLessThan(Duration.ofMinutes(2));
+            Map<String, Integer> codes = responseCodes(dir.resolve("results.jtl"));
+            assertThat(codes.keySet()).as("response codes").containsAnyOf("serverDown", "connectError");
+            assertThat(codes.keySet()).as("only LDAP categories, no unexpected errors")
+                    .allMatch(c -> c.equals("200") || c.equals("serverDown") || c.equals("connectError")
+                            || c.equals("timeout") || c.equals("unavailable") || c.equals("busy"));
+        }
+    }
+
+    private static Map<String, Integer> responseCodes(Path jtl) throws Exception {
+        List<String> lines = Files.readAllLines(jtl);
+        List<String> header = List.of(lines.get(0).split(","));
+        int idx = header.indexOf("responseCode");
+        Map<String, Integer> codes = new HashMap<>();
+        for (String line : lines.subList(1, lines.size())) {
+            String[] f = line.split(",", -1);
+            if (f.length > idx) {
+                codes.merge(f[idx], 1, Integer::sum);
+            }
+        }
+        return codes;
+    }
+
+    private static void assertOpenFilesReturnTo(Slapd slapd, int baseline) throws InterruptedException {
+        int now = slapd.openFiles();
+        for (int i = 0; i < 50 && now > baseline + 2; i++) {
+            Thread.sleep(100);
+            now = slapd.openFiles();
+        }
+        assertThat(now).as("slapd open files after the run (baseline " + baseline + ")").isLessThanOrEqualTo(baseline + 2);
+    }
+
+}
