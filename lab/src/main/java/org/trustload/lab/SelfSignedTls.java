@@ -71,6 +71,11 @@ public final class SelfSignedTls {
                 "--signature-algorithm", "SHA256withRSA",
                 "--subject-alternative-name-dns", "localhost",
                 "--subject-alternative-name-ip-address", "127.0.0.1",
+                // GnuTLS clients (Debian's ldap-utils) reject a self-signed trust anchor that is not a CA
+                "--basic-constraints-is-ca", "true",
+                "--key-usage", "digital-signature",
+                "--key-usage", "key-encipherment",
+                "--key-usage", "key-cert-sign",
                 "--extended-key-usage", "server-auth");
         if (rc != ResultCode.SUCCESS) {
             throw new IOException("cannot generate the lab certificate (" + rc + "): "
