@@ -69,7 +69,8 @@ public final class UnixSocketServerSocketFactory extends ServerSocketFactory {
     }
 
     private static boolean isLive(AFUNIXSocketAddress address) {
-        try (AFUNIXSocket probe = AFUNIXSocket.connectTo(address)) {
+        try {
+            AFUNIXSocket.connectTo(address).close();
             return true;
         } catch (IOException e) {
             return false;
