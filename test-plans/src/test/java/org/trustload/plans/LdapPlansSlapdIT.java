@@ -89,8 +89,8 @@ class LdapPlansSlapdIT {
     @Test
     void whenSlapdRefusesConnectionsThePlanStillEndsInBoundedTimeWithTheRefusalsAsErrors() throws Exception {
         Slapd.assumeOrFailInCi();
-        // 48 open files leave slapd room for a few dozen clients: most of 150 concurrent users are refused.
-        try (Slapd slapd = Slapd.start(Slapd.Options.defaults().withOpenFilesLimit(48).withTls(false)
+        // 64 open files leave slapd room for a few dozen clients: most of 150 concurrent users are refused.
+        try (Slapd slapd = Slapd.start(Slapd.Options.defaults().withOpenFilesLimit(64).withTls(false)
                 .withEntries(100))) {
             List<String> args = target(slapd);
             args.addAll(List.of("-Jthreads=150", "-Jloops=4", "-Jrampup=0", "-Jconnection_mode=per-thread",

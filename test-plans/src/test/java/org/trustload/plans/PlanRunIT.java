@@ -114,12 +114,12 @@ class PlanRunIT {
         }
     }
 
-    /** A base port with the next 20 ports free on 127.0.0.1. */
+    /** A base port with the next 1000 ports free on 127.0.0.1: lab services sit at fixed offsets below 1000. */
     private static int freePortBase() throws IOException {
         for (int attempt = 0; attempt < 50; attempt++) {
-            int base = ThreadLocalRandom.current().nextInt(20000, 60000);
+            int base = ThreadLocalRandom.current().nextInt(20, 60) * 1000;
             boolean free = true;
-            for (int port = base; port < base + 20 && free; port++) {
+            for (int port = base; port < base + 1000 && free; port++) {
                 try (ServerSocket s = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
                     s.setReuseAddress(true);
                 } catch (IOException busy) {
