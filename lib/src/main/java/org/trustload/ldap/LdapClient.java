@@ -27,15 +27,20 @@ import com.unboundid.ldif.LDIFException;
 import com.unboundid.ldif.LDIFModifyChangeRecord;
 import com.unboundid.ldif.LDIFReader;
 import com.unboundid.util.ssl.HostNameSSLSocketVerifier;
-import com.unboundid.util.ssl.TrustAllSSLSocketVerifier;
+import com.unboundid.util.ssl.SSLSocketVerifier;
 import org.newsclub.net.unix.AFSocketFactory;
 import org.newsclub.net.unix.AFUNIXSocketAddress;
 
 import javax.net.SocketFactory;
 import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLSession;
+import javax.net.ssl.SSLSocket;
+import javax.net.ssl.SSLSocketFactory;
 import java.io.Closeable;
 import java.io.File;
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.Socket;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -72,8 +77,9 @@ public final class LdapClient implements Closeable {
         // Avoid the Nagle stall after the TLS handshake that dominates naive LDAPS numbers.
         options.setUseTCPNoDelay(true);
         options.setAutoReconnect(false);
+        // Both verifiers wait for the handshake, so a failed or stuck one fails the connect (connectError).
         options.setSSLSocketVerifier(s.verifyHostname() ? new HostNameSSLSocketVerifier(true)
-                : TrustAllSSLSocketVerifier.getInstance());
+                : HandshakeCompletedVerifier.INSTANCE);
 
         SocketFactory factory;
         String host = s.host();
@@ -92,7 +98,7 @@ public final class LdapClient implements Closeable {
             host = LDAPI_DUMMY_HOST;
             port = 389;
         } else if (s.scheme() == LdapScheme.LDAPS) {
-            factory = tls.getSocketFactory();
+            factory = new HandshakeTimeoutSocketFactory(tls.getSocketFactory(), s.connectTimeoutMs());
         } else {
             factory = SocketFactory.getDefault();
         }
@@ -113,7 +119,10 @@ public final class LdapClient implements Closeable {
                 }
             } catch (LDAPException e) {
                 c.close();
-                throw withTarget(e, s);
+                // A handshake that fails (untrusted certificate, wrong host name) is a failure to
+                // connect, as it is for ldaps; UnboundID reports it as serverDown.
+                throw withTarget(e.getResultCode() == ResultCode.SERVER_DOWN
+                        ? new LDAPException(ResultCode.CONNECT_ERROR, e.getExceptionMessage(), e) : e, s);
             }
         }
         return new LdapClient(s, c, System.nanoTime() - start);
@@ -177,7 +186,7 @@ public final class LdapClient implements Closeable {
             return new LdapOutcome(LdapOperation.BIND, r.getResultCode(), null, 0, "bind: success as " + who);
         } catch (LDAPException e) {
             bound = false;
-            throw LdapClientException.from(e);
+            throw failed(e);
         }
     }
 
@@ -208,8 +217,20 @@ public final class LdapClient implements Closeable {
                     throw LdapClientException.config("unsupported operation " + r.operation());
             }
         } catch (LDAPException e) {
-            throw LdapClientException.from(e);
+            throw failed(e);
         }
+    }
+
+    /**
+     * Maps a failure and closes the connection when it can no longer be used: in synchronous mode
+     * UnboundID would otherwise keep reporting it as connected after the server went away.
+     */
+    private LdapClientException failed(LDAPException e) {
+        LdapClientException x = LdapClientException.from(e);
+        if (x.connectionLost()) {
+            connection.close();
+        }
+        return x;
     }
 
     private LdapOutcome search(LdapRequest r, int keepEntries) throws LDAPException, LdapClientException {
@@ -302,6 +323,68 @@ public final class LdapClient implements Closeable {
     @Override
     public void close() {
         connection.close();
+    }
+
+    /**
+     * ldaps sockets whose TLS handshake is bounded by the connect timeout. UnboundID bounds only the
+     * TCP connect by it and, when the handshake is still running, hands the socket on to the first
+     * request, which then waits up to the response timeout. UnboundID replaces the socket timeout
+     * with the response timeout once the connection is set up.
+     */
+    private static final class HandshakeTimeoutSocketFactory extends SocketFactory {
+        private final SSLSocketFactory tls;
+        private final int timeoutMs;
+
+        HandshakeTimeoutSocketFactory(SSLSocketFactory tls, int timeoutMs) {
+            this.tls = tls;
+            this.timeoutMs = timeoutMs;
+        }
+
+        private Socket bounded(Socket socket) throws IOException {
+            socket.setSoTimeout(timeoutMs);
+            return socket;
+        }
+
+        @Override
+        public Socket createSocket() throws IOException {
+            return bounded(tls.createSocket());
+        }
+
+        @Override
+        public Socket createSocket(String host, int port) throws IOException {
+            return bounded(tls.createSocket(host, port));
+        }
+
+        @Override
+        public Socket createSocket(String host, int port, InetAddress localHost, int localPort) throws IOException {
+            return bounded(tls.createSocket(host, port, localHost, localPort));
+        }
+
+        @Override
+        public Socket createSocket(InetAddress host, int port) throws IOException {
+            return bounded(tls.createSocket(host, port));
+        }
+
+        @Override
+        public Socket createSocket(InetAddress address, int port, InetAddress localAddress, int localPort)
+                throws IOException {
+            return bounded(tls.createSocket(address, port, localAddress, localPort));
+        }
+    }
+
+    /** No host-name check, but waits for the handshake and fails the connect when it did not complete. */
+    private static final class HandshakeCompletedVerifier extends SSLSocketVerifier {
+        static final HandshakeCompletedVerifier INSTANCE = new HandshakeCompletedVerifier();
+
+        @Override
+        public void verifySSLSocket(String host, int port, SSLSocket socket) throws LDAPException {
+            // getSession() blocks until the handshake ends; a failed one yields the null cipher suite.
+            SSLSession session = socket.getSession();
+            if (session == null || "SSL_NULL_WITH_NULL_NULL".equals(session.getCipherSuite())) {
+                throw new LDAPException(ResultCode.CONNECT_ERROR,
+                        "TLS handshake with " + host + ":" + port + " did not complete");
+            }
+        }
     }
 
     /** Keeps the first entries and counts the rest. */

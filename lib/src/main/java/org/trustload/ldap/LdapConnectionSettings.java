@@ -281,13 +281,16 @@ public final class LdapConnectionSettings {
             if (scheme == LdapScheme.LDAPI) {
                 int slash = rest.indexOf('/', rest.startsWith("/") ? 1 : 0);
                 String path = rest.startsWith("/") ? rest : (slash < 0 ? rest : rest.substring(0, slash));
-                socketPath(java.net.URLDecoder.decode(path, java.nio.charset.StandardCharsets.UTF_8));
+                // URLDecoder is for HTML forms: keep a literal '+' (legal in a URL path) instead of a space.
+                socketPath(java.net.URLDecoder.decode(path.replace("+", "%2B"),
+                        java.nio.charset.StandardCharsets.UTF_8));
                 return this;
             }
             int slash = rest.indexOf('/');
             String hostPort = slash < 0 ? rest : rest.substring(0, slash);
             int colon = hostPort.lastIndexOf(':');
-            if (colon > 0 && !hostPort.endsWith("]")) {
+            // colon >= 0: "ldap://:389" has an empty host (rejected by build), not the host ":389".
+            if (colon >= 0 && !hostPort.endsWith("]")) {
                 host(hostPort.substring(0, colon));
                 try {
                     port(Integer.parseInt(hostPort.substring(colon + 1)));

@@ -14,6 +14,7 @@ import org.trustload.ldap.LdapOperation;
 import org.trustload.ldap.LdapOutcome;
 import org.trustload.ldap.LdapRequest;
 import org.trustload.ldap.LdapScheme;
+import org.trustload.ldap.SearchScopes;
 import org.trustload.ldap.TrustMode;
 
 import java.nio.charset.StandardCharsets;
@@ -200,7 +201,11 @@ public class LdapRequestSampler extends AbstractSampler implements TestBean, Thr
     }
 
     LdapRequest request() throws LdapClientException {
-        return LdapRequest.builder(LdapOperation.parse(operation))
+        LdapOperation op = LdapOperation.parse(operation);
+        if (op == LdapOperation.SEARCH) {
+            SearchScopes.parse(scope); // a bad scope is a configError before connecting, not after
+        }
+        return LdapRequest.builder(op)
                 .baseDn(baseDn)
                 .scope(scope)
                 .filter(filter)
