@@ -1,7 +1,5 @@
 package org.trustload.ldap;
 
-import java.util.Locale;
-
 /** Which bind the client sends after connecting. */
 public enum BindType {
     /** No bind request at all: the session stays anonymous. */
@@ -26,15 +24,6 @@ public enum BindType {
 
     /** Parses a name such as {@code simple}; blank means {@link #NONE}. */
     public static BindType parse(String text) throws LdapClientException {
-        String s = text == null ? "" : text.trim().toLowerCase(Locale.ROOT);
-        if (s.isEmpty()) {
-            return NONE;
-        }
-        for (BindType type : values()) {
-            if (type.id.equals(s)) {
-                return type;
-            }
-        }
-        throw LdapClientException.config("unknown bind type '" + text + "' (expected none, anonymous, simple or sasl-external)");
+        return Ids.parse(values(), BindType::id, text, NONE, "bind type");
     }
 }

@@ -1,7 +1,5 @@
 package org.trustload.ldap;
 
-import java.util.Locale;
-
 /** The operation a request performs after connecting and binding. */
 public enum LdapOperation {
     /** Only connect and bind (the bind is the measured operation). */
@@ -27,12 +25,6 @@ public enum LdapOperation {
 
     /** Parses a name such as {@code search}. */
     public static LdapOperation parse(String text) throws LdapClientException {
-        String s = text == null ? "" : text.trim().toLowerCase(Locale.ROOT);
-        for (LdapOperation op : values()) {
-            if (op.id.equals(s)) {
-                return op;
-            }
-        }
-        throw LdapClientException.config("unknown operation '" + text + "' (expected bind, search, compare, add, modify, delete or whoami)");
+        return Ids.parse(values(), LdapOperation::id, text, null, "operation");
     }
 }

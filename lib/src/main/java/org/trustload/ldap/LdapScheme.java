@@ -1,7 +1,5 @@
 package org.trustload.ldap;
 
-import java.util.Locale;
-
 /** How the client reaches the directory: TCP, TLS from the first byte, or a Unix domain socket. */
 public enum LdapScheme {
     /** Plain TCP, optionally upgraded with StartTLS. */
@@ -35,12 +33,6 @@ public enum LdapScheme {
      * @throws LdapClientException with category {@code configError} for anything else
      */
     public static LdapScheme parse(String text) throws LdapClientException {
-        String s = text == null ? "" : text.trim().toLowerCase(Locale.ROOT);
-        for (LdapScheme scheme : values()) {
-            if (scheme.id.equals(s)) {
-                return scheme;
-            }
-        }
-        throw LdapClientException.config("unknown scheme '" + text + "' (expected ldap, ldaps or ldapi)");
+        return Ids.parse(values(), LdapScheme::id, text, null, "scheme");
     }
 }

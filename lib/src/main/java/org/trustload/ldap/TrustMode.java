@@ -1,7 +1,5 @@
 package org.trustload.ldap;
 
-import java.util.Locale;
-
 /** How a TLS client decides whether to trust the server's certificate. */
 public enum TrustMode {
     /** The JVM's default trust store (cacerts or {@code javax.net.ssl.trustStore}). */
@@ -24,15 +22,6 @@ public enum TrustMode {
 
     /** Parses a name such as {@code trust-store}; blank means {@link #JVM_DEFAULT}. */
     public static TrustMode parse(String text) throws LdapClientException {
-        String s = text == null ? "" : text.trim().toLowerCase(Locale.ROOT);
-        if (s.isEmpty()) {
-            return JVM_DEFAULT;
-        }
-        for (TrustMode mode : values()) {
-            if (mode.id.equals(s)) {
-                return mode;
-            }
-        }
-        throw LdapClientException.config("unknown trust mode '" + text + "' (expected jvm-default, trust-store or trust-all)");
+        return Ids.parse(values(), TrustMode::id, text, JVM_DEFAULT, "trust mode");
     }
 }

@@ -106,7 +106,7 @@ class LdapRequestSamplerIT {
         int refused = freePort();
         return Stream.of(
                 Arguments.of("unknown scheme", (Consumer<LdapRequestSampler>) x -> x.setScheme("ldapx"),
-                        "configError", "unknown scheme 'ldapx' (expected ldap, ldaps or ldapi)"),
+                        "configError", "unknown scheme 'ldapx' (expected ldap, ldaps, ldapi)"),
                 Arguments.of("missing socket file", (Consumer<LdapRequestSampler>) x -> {
                     x.setScheme("ldapi");
                     x.setSocketPath(slapd.directory().resolve("missing-socket").toString());
