@@ -1,0 +1,108 @@
+package org.trustload.pki;
+
+import java.security.PrivateKey;
+import java.security.Provider;
+import java.security.Signature;
+import java.security.cert.X509Certificate;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * A private key and its certificate chain (signer first), as loaded from PKCS#12, JKS, PEM or a
+ * PKCS#11 token. Signs with the key's own provider (needed for token keys, which never leave the
+ * token). Thread-safe: each call to {@link #sign} uses its own {@link Signature}. Never prints the key.
+ */
+public final class KeyMaterial {
+    private final String alias;
+    private final PrivateKey privateKey;
+    private final List<X509Certificate> chain;
+    private final Provider provider;
+
+    /**
+     * @param provider the provider that must use this key (a SunPKCS11 instance), or null for the
+     *                 JVM's default provider selection
+     */
+    public KeyMaterial(String alias, PrivateKey privateKey, List<X509Certificate> chain, Provider provider) {
+        if (chain == null || chain.isEmpty()) {
+            throw new IllegalArgumentException("a key needs its certificate");
+        }
+        this.alias = alias;
+        this.privateKey = privateKey;
+        this.chain = List.copyOf(chain);
+        this.provider = provider;
+    }
+
+    public String alias() {
+        return alias;
+    }
+
+    public PrivateKey privateKey() {
+        return privateKey;
+    }
+
+    /** The signer's certificate. */
+    public X509Certificate certificate() {
+        return chain.get(0);
+    }
+
+    /** Signer first, then its issuers as far as known. */
+    public List<X509Certificate> chain() {
+        return chain;
+    }
+
+    /** The provider bound to the key, or null. */
+    public Provider provider() {
+        return provider;
+    }
+
+    /** {@code RSA}, {@code EC} or {@code SM2} (an EC key on the sm2p256v1 curve). */
+    public String keyAlgorithm() {
+        String alg = certificate().getPublicKey().getAlgorithm().toUpperCase(Locale.ROOT);
+        if (alg.equals("EC") || alg.equals("ECDSA")) {
+            String sigAlg = certificate().getSigAlgName().toUpperCase(Locale.ROOT);
+            String params = certificate().getPublicKey().toString();
+            if (sigAlg.contains("SM2") || params.contains("sm2p256v1") || params.contains("1.2.156.10197.1.301")) {
+                return "SM2";
+            }
+            return "EC";
+        }
+        return alg;
+    }
+
+    /**
+     * The JCA signature algorithm for a digest: {@code SHA256withRSA}, {@code SHA384withECDSA},
+     * {@code SM3withSM2} (SM2 keys always use SM3).
+     *
+     * @param digest {@code SHA-256}, {@code SHA-384}, {@code SHA-512} or {@code SM3}
+     */
+    public String signatureAlgorithm(String digest) {
+        String d = digest.toUpperCase(Locale.ROOT).replace("-", "");
+        switch (keyAlgorithm()) {
+            case "SM2":
+                return "SM3withSM2";
+            case "EC":
+                return d + "withECDSA";
+            default:
+                return d + "withRSA";
+        }
+    }
+
+    /** Signs {@code data} (the whole data, not a digest) with this key. */
+    public byte[] sign(String signatureAlgorithm, byte[] data) throws PkiException {
+        try {
+            Signature s = provider != null ? Signature.getInstance(signatureAlgorithm, provider)
+                    : Signature.getInstance(signatureAlgorithm);
+            s.initSign(privateKey);
+            s.update(data);
+            return s.sign();
+        } catch (java.security.GeneralSecurityException | RuntimeException e) {
+            throw new PkiException(PkiException.SIGNING_ERROR, "signing with " + signatureAlgorithm + " failed",
+                    "alias " + alias + ": " + e, e);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "KeyMaterial[" + alias + ", " + certificate().getSubjectX500Principal().getName() + "]";
+    }
+}

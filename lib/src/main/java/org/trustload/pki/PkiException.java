@@ -1,0 +1,59 @@
+package org.trustload.pki;
+
+/**
+ * A failed key, signature or timestamp operation, with a stable category for load-test results
+ * (the response code) and a stable message; the variable detail goes to {@link #detail()}.
+ */
+public final class PkiException extends Exception {
+    private static final long serialVersionUID = 1L;
+
+    /** Settings are wrong (missing file, unknown algorithm, bad option): nothing was attempted. */
+    public static final String CONFIG_ERROR = "configError";
+    /** The key store cannot be opened (wrong password, corrupt file) or the alias is missing. */
+    public static final String KEY_ERROR = "keyError";
+    /** The signer's certificate is outside its validity period. */
+    public static final String CERTIFICATE_EXPIRED = "certificateExpired";
+    /** The signer's certificate is on its CA's revocation list. */
+    public static final String CERTIFICATE_REVOKED = "certificateRevoked";
+    /** The certificate does not chain to a trusted CA. */
+    public static final String UNTRUSTED_CERTIFICATE = "untrustedCertificate";
+    /** The input document cannot be parsed (corrupt PDF, not CMS). */
+    public static final String INVALID_DOCUMENT = "invalidDocument";
+    /** A signature or token does not verify. */
+    public static final String INVALID_SIGNATURE = "invalidSignature";
+    /** The key operation itself failed (token error, unsupported algorithm for this key). */
+    public static final String SIGNING_ERROR = "signingError";
+    /** The TSA could not be reached, timed out, or answered something that is not a valid granted token. */
+    public static final String TSA_ERROR = "tsaError";
+    /** A remote signature server answered with an error or garbage. */
+    public static final String SERVER_ERROR = "serverError";
+    /** The remote server could not be reached or did not answer in time. */
+    public static final String CONNECT_ERROR = "connectError";
+
+    private final String category;
+    private final String detail;
+
+    public PkiException(String category, String message, String detail, Throwable cause) {
+        super(message, cause);
+        this.category = category;
+        this.detail = detail == null ? "" : detail;
+    }
+
+    public PkiException(String category, String message) {
+        this(category, message, message, null);
+    }
+
+    public PkiException(String category, String message, Throwable cause) {
+        this(category, message, message + ": " + cause, cause);
+    }
+
+    /** The stable category, e.g. {@link #KEY_ERROR}. */
+    public String category() {
+        return category;
+    }
+
+    /** Variable detail (file names, server messages, causes), never secrets. */
+    public String detail() {
+        return detail;
+    }
+}
