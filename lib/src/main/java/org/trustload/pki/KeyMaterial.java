@@ -61,7 +61,8 @@ public final class KeyMaterial {
         if (alg.equals("EC") || alg.equals("ECDSA")) {
             String sigAlg = certificate().getSigAlgName().toUpperCase(Locale.ROOT);
             String params = certificate().getPublicKey().toString();
-            if (sigAlg.contains("SM2") || params.contains("sm2p256v1") || params.contains("1.2.156.10197.1.301")) {
+            if (KeyStores.isSm2(certificate()) || sigAlg.contains("SM2") || params.contains("sm2p256v1")
+                    || params.contains("1.2.156.10197.1.301")) {
                 return "SM2";
             }
             return "EC";

@@ -1,0 +1,259 @@
+package org.trustload.pki;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.math.BigInteger;
+import java.net.ConnectException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpConnectTimeoutException;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.nio.ByteBuffer;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Flow;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.bouncycastle.asn1.ASN1ObjectIdentifier;
+import org.bouncycastle.asn1.x509.AlgorithmIdentifier;
+import org.bouncycastle.operator.DefaultDigestAlgorithmIdentifierFinder;
+import org.bouncycastle.tsp.TSPException;
+import org.bouncycastle.tsp.TimeStampRequest;
+import org.bouncycastle.tsp.TimeStampRequestGenerator;
+import org.bouncycastle.tsp.TimeStampResponse;
+import org.bouncycastle.tsp.TimeStampToken;
+
+/**
+ * An RFC 3161 client over HTTP: POSTs a {@code TimeStampReq} ({@code application/timestamp-query},
+ * with a 64-bit nonce and certReq=true) and checks the answer before returning the token: HTTP
+ * 200, a parseable {@code TimeStampResp}, status granted, and an imprint, nonce and policy matching
+ * the request. Does not verify the token's signature or chain (that is the validator's job, and
+ * would add its CPU cost to every timestamp of a load test).
+ *
+ * <p>Both timeouts are always in force: {@code connectTimeout} for the TCP connection, {@code
+ * responseTimeout} for the whole answer after that (headers and body: a TSA that drips its body
+ * still times out). Answers larger than {@value #MAX_RESPONSE_BYTES} bytes are refused.
+ *
+ * <p>Thread-safe; share one instance per TSA URL (it owns one {@link HttpClient} and its
+ * connection pool).
+ */
+public final class TimestampClient implements TimestampSource {
+
+    /** A real TimeStampResp is a few KiB; anything this large is not one. */
+    public static final int MAX_RESPONSE_BYTES = 1 << 20;
+
+    private final URI url;
+    private final Duration connectTimeout;
+    private final Duration responseTimeout;
+    private final ASN1ObjectIdentifier policy;
+    private final HttpClient http;
+    private final SecureRandom random = new SecureRandom();
+
+    /** A client that asks for no particular policy. */
+    public TimestampClient(URI url, Duration connectTimeout, Duration responseTimeout) {
+        this(url, connectTimeout, responseTimeout, null);
+    }
+
+    /**
+     * @param policyOid the TSA policy to request, or null for the TSA's default
+     */
+    public TimestampClient(URI url, Duration connectTimeout, Duration responseTimeout, String policyOid) {
+        this.url = Objects.requireNonNull(url, "url");
+        if (!"http".equalsIgnoreCase(url.getScheme()) && !"https".equalsIgnoreCase(url.getScheme())) {
+            throw new IllegalArgumentException("TSA URL must be http or https: " + url);
+        }
+        this.connectTimeout = positive(connectTimeout, "connect timeout");
+        this.responseTimeout = positive(responseTimeout, "response timeout");
+        this.policy = policyOid == null || policyOid.isBlank() ? null : new ASN1ObjectIdentifier(policyOid.trim());
+        // HTTP/1.1 explicitly: the default would try an h2c upgrade, which some TSAs mishandle
+        this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(connectTimeout)
+                .followRedirects(HttpClient.Redirect.NEVER).build();
+    }
+
+    private static Duration positive(Duration d, String what) {
+        if (d == null || d.isNegative() || d.isZero()) {
+            throw new IllegalArgumentException(what + " must be positive");
+        }
+        return d;
+    }
+
+    public URI url() {
+        return url;
+    }
+
+    @Override
+    public byte[] timestamp(byte[] imprint, String digestAlgorithm) throws PkiException {
+        try {
+            return requestToken(imprint, digestAlgorithm).getEncoded();
+        } catch (IOException e) {
+            throw new PkiException(PkiException.TSA_ERROR, "TSA answer is not a timestamp response", e.toString(), e);
+        }
+    }
+
+    /**
+     * Requests a token and returns it parsed.
+     *
+     * @throws PkiException {@link PkiException#TSA_ERROR} for every TSA failure; {@link
+     *                      PkiException#CONFIG_ERROR} for an unknown digest algorithm
+     */
+    public TimeStampToken requestToken(byte[] imprint, String digestAlgorithm) throws PkiException {
+        AlgorithmIdentifier alg = digestAlgorithm(digestAlgorithm);
+        TimeStampRequestGenerator g = new TimeStampRequestGenerator();
+        g.setCertReq(true);
+        if (policy != null) {
+            g.setReqPolicy(policy);
+        }
+        TimeStampRequest request = g.generate(alg, imprint, new BigInteger(64, random));
+        byte[] body;
+        try {
+            body = request.getEncoded();
+        } catch (IOException e) {
+            throw new PkiException(PkiException.CONFIG_ERROR, "cannot encode timestamp request", e.toString(), e);
+        }
+        byte[] answer = post(body);
+        TimeStampResponse response;
+        try {
+            response = new TimeStampResponse(answer);
+        } catch (TSPException | IOException | RuntimeException e) {
+            throw new PkiException(PkiException.TSA_ERROR, "TSA answer is not a timestamp response",
+                    url + ": " + answer.length + " bytes: " + e, e);
+        }
+        int status = response.getStatus();
+        if (status != 0 && status != 1) { // granted, grantedWithMods
+            throw new PkiException(PkiException.TSA_ERROR, "TSA refused the request (status " + status + ")",
+                    url + ": " + response.getStatusString() + ", failInfo "
+                            + (response.getFailInfo() == null ? "none" : response.getFailInfo().intValue()), null);
+        }
+        try {
+            response.validate(request);
+        } catch (TSPException | RuntimeException e) {
+            throw new PkiException(PkiException.TSA_ERROR, "TSA answer does not match the request", url + ": " + e, e);
+        }
+        return response.getTimeStampToken();
+    }
+
+    /** The digest algorithm identifier for a JCA name ({@code SHA-256}, {@code SM3}, …). */
+    static AlgorithmIdentifier digestAlgorithm(String name) throws PkiException {
+        AlgorithmIdentifier alg;
+        try {
+            alg = new DefaultDigestAlgorithmIdentifierFinder().find(name);
+        } catch (RuntimeException e) {
+            alg = null;
+        }
+        if (alg == null) {
+            throw new PkiException(PkiException.CONFIG_ERROR, "unknown digest algorithm " + name);
+        }
+        return alg;
+    }
+
+    private byte[] post(byte[] body) throws PkiException {
+        HttpRequest request = HttpRequest.newBuilder(url).timeout(responseTimeout)
+                .header("Content-Type", "application/timestamp-query")
+                .header("Accept", "application/timestamp-reply")
+                .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build();
+        CompletableFuture<HttpResponse<byte[]>> future = http.sendAsync(request, info -> new LimitedBody());
+        HttpResponse<byte[]> response;
+        try {
+            // the request timeout stops at the headers; this deadline also covers the body
+            response = future.get(connectTimeout.plus(responseTimeout).toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            future.cancel(true);
+            throw new PkiException(PkiException.TSA_ERROR, "TSA timed out", url + ": no complete answer within "
+                    + responseTimeout.toMillis() + " ms", e);
+        } catch (InterruptedException e) {
+            future.cancel(true);
+            Thread.currentThread().interrupt();
+            throw new PkiException(PkiException.TSA_ERROR, "TSA request interrupted", url.toString(), e);
+        } catch (CancellationException e) {
+            throw new PkiException(PkiException.TSA_ERROR, "TSA request interrupted", url.toString(), e);
+        } catch (ExecutionException e) {
+            throw failure(e.getCause() == null ? e : e.getCause());
+        }
+        if (response.statusCode() != 200) {
+            throw new PkiException(PkiException.TSA_ERROR, "TSA answered HTTP " + response.statusCode(),
+                    url + ": HTTP " + response.statusCode(), null);
+        }
+        return response.body();
+    }
+
+    private PkiException failure(Throwable cause) {
+        for (Throwable t = cause; t != null; t = t.getCause()) {
+            if (t instanceof HttpConnectTimeoutException) {
+                return new PkiException(PkiException.TSA_ERROR, "TSA timed out", url + ": connect: " + t, t);
+            }
+            if (t instanceof HttpTimeoutException) {
+                return new PkiException(PkiException.TSA_ERROR, "TSA timed out", url + ": " + t, t);
+            }
+            if (t instanceof ConnectException) {
+                return new PkiException(PkiException.TSA_ERROR, "TSA unreachable", url + ": " + t, t);
+            }
+            if (t instanceof ResponseTooLarge) {
+                return new PkiException(PkiException.TSA_ERROR, "TSA answer is not a timestamp response",
+                        url + ": answer larger than " + MAX_RESPONSE_BYTES + " bytes", t);
+            }
+        }
+        return new PkiException(PkiException.TSA_ERROR, "TSA connection failed", url + ": " + cause, cause);
+    }
+
+    /** Signals an answer over {@link #MAX_RESPONSE_BYTES}. */
+    private static final class ResponseTooLarge extends IOException {
+        private static final long serialVersionUID = 1L;
+
+        ResponseTooLarge() {
+            super("answer too large");
+        }
+    }
+
+    /** Collects the body, giving up (and closing the exchange) past {@link #MAX_RESPONSE_BYTES}. */
+    private static final class LimitedBody implements HttpResponse.BodySubscriber<byte[]> {
+        private final CompletableFuture<byte[]> result = new CompletableFuture<>();
+        private final ByteArrayOutputStream buffer = new ByteArrayOutputStream();
+        private Flow.Subscription subscription;
+
+        @Override
+        public CompletionStage<byte[]> getBody() {
+            return result;
+        }
+
+        @Override
+        public void onSubscribe(Flow.Subscription s) {
+            subscription = s;
+            s.request(Long.MAX_VALUE);
+        }
+
+        @Override
+        public void onNext(List<ByteBuffer> items) {
+            if (result.isDone()) {
+                return;
+            }
+            for (ByteBuffer b : items) {
+                if (buffer.size() + b.remaining() > MAX_RESPONSE_BYTES) {
+                    subscription.cancel();
+                    result.completeExceptionally(new ResponseTooLarge());
+                    return;
+                }
+                byte[] chunk = new byte[b.remaining()];
+                b.get(chunk);
+                buffer.write(chunk, 0, chunk.length);
+            }
+        }
+
+        @Override
+        public void onError(Throwable t) {
+            result.completeExceptionally(t);
+        }
+
+        @Override
+        public void onComplete() {
+            result.complete(buffer.toByteArray());
+        }
+    }
+}
