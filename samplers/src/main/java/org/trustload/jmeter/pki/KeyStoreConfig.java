@@ -1,0 +1,243 @@
+package org.trustload.jmeter.pki;
+
+import org.apache.jmeter.config.ConfigElement;
+import org.apache.jmeter.engine.event.LoopIterationEvent;
+import org.apache.jmeter.engine.event.LoopIterationListener;
+import org.apache.jmeter.testbeans.TestBean;
+import org.apache.jmeter.testelement.AbstractTestElement;
+import org.apache.jmeter.testelement.TestStateListener;
+import org.apache.jmeter.threads.JMeterContextService;
+import org.apache.jmeter.threads.JMeterVariables;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.trustload.pki.KeyMaterial;
+import org.trustload.pki.KeySource;
+import org.trustload.pki.PkiException;
+
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.stream.Collectors;
+
+/**
+ * Key Store Config (TrustLoad): loads signing keys once per test — from PKCS#12, JKS, PEM or a
+ * PKCS#11 token — and hands them to the PKI samplers of the test as a pool: one key for everyone,
+ * one per thread, or the next one at every iteration (many distinct users from several CAs, as real
+ * traffic has). Keys never appear in results or logs.
+ */
+public class KeyStoreConfig extends AbstractTestElement implements ConfigElement, TestBean, TestStateListener,
+        LoopIterationListener {
+    private static final long serialVersionUID = 1L;
+    private static final Logger log = LoggerFactory.getLogger(KeyStoreConfig.class);
+
+    public static final String ASSIGN_FIRST = "first";
+    public static final String ASSIGN_PER_THREAD = "per-thread";
+    public static final String ASSIGN_PER_ITERATION = "per-iteration";
+
+    private String poolName = "default";
+    private String sourceType = "pkcs12";
+    private String keyStoreFile = "";
+    private String keyStorePassword = "";
+    private String aliases = "";
+    private String excludeAliases = "";
+    private String certificateFile = "";
+    private String pkcs11Config = "";
+    private String assignment = ASSIGN_PER_THREAD;
+    private String aliasVariable = "keyAlias";
+
+    private transient KeyMaterial threadKey;
+
+    @Override
+    public void testStarted() {
+        String name = pool();
+        try {
+            java.util.Set<String> excluded = new java.util.HashSet<>(split(excludeAliases));
+            List<KeyMaterial> keys = source().load().stream().filter(k -> !excluded.contains(k.alias()))
+                    .collect(Collectors.toList());
+            if (keys.isEmpty()) {
+                throw new PkiException(PkiException.KEY_ERROR, "no key entries in " + keyStoreFile);
+            }
+            KeyPools.register(name, keys);
+            log.info("Key Store Config '{}': pool '{}' has {} keys ({})", getName(), name, keys.size(), assignment);
+        } catch (PkiException e) {
+            // Samplers using the pool then fail with configError naming the pool; the cause is logged here once.
+            KeyPools.remove(name);
+            log.error("Key Store Config '{}': cannot load keys for pool '{}': {} ({})", getName(), name,
+                    e.getMessage(), e.detail());
+        }
+    }
+
+    @Override
+    public void testStarted(String host) {
+        testStarted();
+    }
+
+    @Override
+    public void testEnded() {
+        KeyPools.remove(pool());
+    }
+
+    @Override
+    public void testEnded(String host) {
+        testEnded();
+    }
+
+    @Override
+    public void iterationStart(LoopIterationEvent event) {
+        KeyPools.Pool pool = KeyPools.pool(pool());
+        JMeterVariables vars = JMeterContextService.getContext().getVariables();
+        if (pool == null || vars == null) {
+            return;
+        }
+        KeyMaterial key;
+        switch (assignment == null ? "" : assignment.trim().toLowerCase(Locale.ROOT)) {
+            case ASSIGN_FIRST:
+                key = pool.keys.get(0);
+                break;
+            case ASSIGN_PER_ITERATION:
+                key = pool.take();
+                break;
+            default:
+                if (threadKey == null) {
+                    threadKey = pool.take();
+                }
+                key = threadKey;
+        }
+        vars.putObject(KeyPools.KEY_OBJECT_PREFIX + pool(), key);
+        if (aliasVariable != null && !aliasVariable.isBlank()) {
+            vars.put(aliasVariable.trim(), key.alias());
+        }
+    }
+
+    KeySource source() throws PkiException {
+        char[] password = keyStorePassword == null ? new char[0] : keyStorePassword.toCharArray();
+        List<String> list = split(aliases);
+        switch (sourceType == null ? "" : sourceType.trim().toLowerCase(Locale.ROOT)) {
+            case "pkcs12":
+                return KeySource.pkcs12(path(keyStoreFile, "key store file"), password, list);
+            case "jks":
+                return KeySource.jks(path(keyStoreFile, "key store file"), password, list);
+            case "pem":
+                return KeySource.pem(path(keyStoreFile, "key file"), path(certificateFile, "certificate file"), password, null);
+            case "pkcs11":
+                return KeySource.pkcs11(path(pkcs11Config, "PKCS#11 config file"), password, list);
+            default:
+                throw new PkiException(PkiException.CONFIG_ERROR, "unknown key source '" + sourceType
+                        + "' (expected pkcs12, jks, pem, pkcs11)");
+        }
+    }
+
+    private static List<String> split(String list) {
+        return list == null || list.isBlank() ? List.of()
+                : Arrays.stream(list.split("[,\\s]+")).filter(s -> !s.isEmpty()).collect(Collectors.toList());
+    }
+
+    private static Path path(String value, String what) throws PkiException {
+        if (value == null || value.isBlank()) {
+            throw new PkiException(PkiException.CONFIG_ERROR, what + " is empty");
+        }
+        return Path.of(value.trim());
+    }
+
+    private String pool() {
+        return poolName == null || poolName.isBlank() ? "default" : poolName.trim();
+    }
+
+    @Override
+    public void addConfigElement(ConfigElement config) {
+        // nothing to merge: the pool is shared through KeyPools
+    }
+
+    @Override
+    public boolean expectsModification() {
+        return false;
+    }
+
+    @Override
+    public Object clone() {
+        KeyStoreConfig c = (KeyStoreConfig) super.clone();
+        c.threadKey = null;
+        return c;
+    }
+
+    public String getPoolName() {
+        return poolName;
+    }
+
+    public void setPoolName(String poolName) {
+        this.poolName = poolName;
+    }
+
+    public String getSourceType() {
+        return sourceType;
+    }
+
+    public void setSourceType(String sourceType) {
+        this.sourceType = sourceType;
+    }
+
+    public String getKeyStoreFile() {
+        return keyStoreFile;
+    }
+
+    public void setKeyStoreFile(String keyStoreFile) {
+        this.keyStoreFile = keyStoreFile;
+    }
+
+    public String getKeyStorePassword() {
+        return keyStorePassword;
+    }
+
+    public void setKeyStorePassword(String keyStorePassword) {
+        this.keyStorePassword = keyStorePassword;
+    }
+
+    public String getAliases() {
+        return aliases;
+    }
+
+    public void setAliases(String aliases) {
+        this.aliases = aliases;
+    }
+
+    public String getExcludeAliases() {
+        return excludeAliases;
+    }
+
+    public void setExcludeAliases(String excludeAliases) {
+        this.excludeAliases = excludeAliases;
+    }
+
+    public String getCertificateFile() {
+        return certificateFile;
+    }
+
+    public void setCertificateFile(String certificateFile) {
+        this.certificateFile = certificateFile;
+    }
+
+    public String getPkcs11Config() {
+        return pkcs11Config;
+    }
+
+    public void setPkcs11Config(String pkcs11Config) {
+        this.pkcs11Config = pkcs11Config;
+    }
+
+    public String getAssignment() {
+        return assignment;
+    }
+
+    public void setAssignment(String assignment) {
+        this.assignment = assignment;
+    }
+
+    public String getAliasVariable() {
+        return aliasVariable;
+    }
+
+    public void setAliasVariable(String aliasVariable) {
+        this.aliasVariable = aliasVariable;
+    }
+}

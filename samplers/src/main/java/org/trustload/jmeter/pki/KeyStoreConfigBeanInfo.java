@@ -1,0 +1,22 @@
+package org.trustload.jmeter.pki;
+
+/** GUI of {@link KeyStoreConfig}. */
+public class KeyStoreConfigBeanInfo extends BeanInfoHelper {
+    public KeyStoreConfigBeanInfo() {
+        super(KeyStoreConfig.class);
+        createPropertyGroup("keys", new String[] {"poolName", "sourceType", "keyStoreFile", "keyStorePassword",
+                "aliases", "excludeAliases", "certificateFile", "pkcs11Config"});
+        createPropertyGroup("use", new String[] {"assignment", "aliasVariable"});
+        text("poolName", "default");
+        choice("sourceType", "pkcs12", "pkcs12", "jks", "pem", "pkcs11");
+        file("keyStoreFile");
+        password("keyStorePassword");
+        text("aliases", "");
+        text("excludeAliases", "");
+        file("certificateFile");
+        file("pkcs11Config");
+        choice("assignment", KeyStoreConfig.ASSIGN_PER_THREAD, KeyStoreConfig.ASSIGN_FIRST,
+                KeyStoreConfig.ASSIGN_PER_THREAD, KeyStoreConfig.ASSIGN_PER_ITERATION);
+        text("aliasVariable", "keyAlias");
+    }
+}

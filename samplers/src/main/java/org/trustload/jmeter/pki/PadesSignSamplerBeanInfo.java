@@ -1,0 +1,8 @@
+package org.trustload.jmeter.pki;
+
+/** GUI of {@link PadesSignSampler}. */
+public class PadesSignSamplerBeanInfo extends SignSamplerBeanInfo {
+    public PadesSignSamplerBeanInfo() {
+        super(PadesSignSampler.class, false);
+    }
+}

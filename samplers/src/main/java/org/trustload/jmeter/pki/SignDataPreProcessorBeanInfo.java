@@ -1,0 +1,17 @@
+package org.trustload.jmeter.pki;
+
+/** GUI of {@link SignDataPreProcessor}. */
+public class SignDataPreProcessorBeanInfo extends BeanInfoHelper {
+    public SignDataPreProcessorBeanInfo() {
+        super(SignDataPreProcessor.class);
+        createPropertyGroup("sign", new String[] {"keyPool", "inputVariable", "inputEncoding", "inputKind", "digest",
+                "outputVariable", "certificateVariable"});
+        text("keyPool", "default");
+        text("inputVariable", "toBeSigned");
+        choice("inputEncoding", "base64", "base64", "hex", "text");
+        choice("inputKind", "data", "data", "hash");
+        choice("digest", "SHA-256", "SHA-256", "SHA-384", "SHA-512", "SM3");
+        text("outputVariable", "signature");
+        text("certificateVariable", "signerCertificate");
+    }
+}

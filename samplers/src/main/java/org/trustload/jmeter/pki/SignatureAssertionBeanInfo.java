@@ -1,0 +1,15 @@
+package org.trustload.jmeter.pki;
+
+/** GUI of {@link SignatureAssertion}. */
+public class SignatureAssertionBeanInfo extends BeanInfoHelper {
+    public SignatureAssertionBeanInfo() {
+        super(SignatureAssertion.class);
+        createPropertyGroup("check", new String[] {"format", "trustAnchorsFile", "crlFiles", "signatureVariable",
+                "requireTimestamp"});
+        choice("format", "auto", "auto", "cades", "pades", "timestamp");
+        file("trustAnchorsFile");
+        text("crlFiles", "");
+        text("signatureVariable", "");
+        text("requireTimestamp", Boolean.FALSE);
+    }
+}
