@@ -1,0 +1,317 @@
+package org.trustload.jmeter.pki;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.ObjectOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.Signature;
+import java.util.Base64;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.jmeter.assertions.AssertionResult;
+import org.apache.jmeter.samplers.SampleResult;
+import org.apache.jmeter.threads.JMeterContextService;
+import org.apache.jmeter.threads.JMeterVariables;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.trustload.jmeter.ldap.JMeterTestSupportAccess;
+import org.trustload.pki.SamplePdf;
+import org.trustload.pki.TestPki;
+import org.trustload.pki.TimestampResponder;
+import org.trustload.testing.TestHttpServer;
+
+/**
+ * The PKI elements in-process with real keys (a generated test PKI), real signatures and a real
+ * RFC 3161 responder over HTTP on 127.0.0.1; the remote flow against the lab is covered by the plan tests.
+ */
+class PkiElementsTest {
+
+    @TempDir
+    static Path dir;
+    static TestPki pki;
+    static Path pdf;
+    static Path text;
+    static TestHttpServer tsa;
+
+    @BeforeAll
+    static void setUp() throws Exception {
+        JMeterTestSupportAccess.init();
+        pki = TestPki.generate(new TestPki.Spec().withSeed(7).withUsers(9).withRevoked(List.of(3)), dir.resolve("pki"));
+        pdf = dir.resolve("doc.pdf");
+        Files.write(pdf, SamplePdf.generate(20_000));
+        text = dir.resolve("doc.txt");
+        Files.writeString(text, "hello TrustLoad");
+        TimestampResponder responder = new TimestampResponder(pki.tsaKey(), TimestampResponder.DEFAULT_POLICY);
+        tsa = new TestHttpServer().on("/tsa", (body, ex) -> TestHttpServer.reply(ex, 200,
+                "application/timestamp-reply", responder.respond(body)))
+                .on("/garbage", (body, ex) -> TestHttpServer.reply(ex, 200, "text/html",
+                        "<html>no</html>".getBytes(StandardCharsets.UTF_8)));
+    }
+
+    @AfterAll
+    static void tearDown() {
+        tsa.close();
+    }
+
+    @BeforeEach
+    void freshThreadContext() {
+        JMeterContextService.getContext().setVariables(new JMeterVariables());
+    }
+
+    private static KeyStoreConfig keys(String pool, String assignment) {
+        KeyStoreConfig c = new KeyStoreConfig();
+        c.setName("keys");
+        c.setPoolName(pool);
+        c.setSourceType("pkcs12");
+        c.setKeyStoreFile(pki.usersFile().toString());
+        c.setKeyStorePassword(pki.password());
+        c.setExcludeAliases(String.join(",", pki.revokedAliases()));
+        c.setAssignment(assignment);
+        c.testStarted();
+        return c;
+    }
+
+    private static SignatureAssertion assertion(String format, boolean requireTimestamp) throws Exception {
+        SignatureAssertion a = new SignatureAssertion();
+        a.setName("check");
+        Path anchors = dir.resolve("anchors.pem");
+        if (!Files.exists(anchors)) {
+            StringBuilder pem = new StringBuilder();
+            for (var c : pki.caCertificates()) {
+                pem.append("-----BEGIN CERTIFICATE-----\n")
+                        .append(Base64.getMimeEncoder(64, "\n".getBytes()).encodeToString(c.getEncoded()))
+                        .append("\n-----END CERTIFICATE-----\n");
+            }
+            Files.writeString(anchors, pem);
+        }
+        a.setTrustAnchorsFile(anchors.toString());
+        a.setFormat(format);
+        a.setRequireTimestamp(requireTimestamp);
+        return a;
+    }
+
+    @Test
+    void perThreadAssignmentGivesDifferentThreadsDifferentUsersAndSkipsExcludedOnes() throws Exception {
+        KeyStoreConfig original = keys("threads", KeyStoreConfig.ASSIGN_PER_THREAD);
+        Set<String> aliases = ConcurrentHashMap.newKeySet();
+        List<Thread> threads = new java.util.ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            // JMeter gives each thread its own copy of the element (fields set from its properties)
+            KeyStoreConfig clone = new KeyStoreConfig();
+            clone.setPoolName("threads");
+            clone.setAssignment(KeyStoreConfig.ASSIGN_PER_THREAD);
+            Thread t = new Thread(() -> {
+                JMeterContextService.getContext().setVariables(new JMeterVariables());
+                clone.iterationStart(null);
+                String first = JMeterContextService.getContext().getVariables().get("keyAlias");
+                clone.iterationStart(null);
+                assertThat(JMeterContextService.getContext().getVariables().get("keyAlias")).isEqualTo(first);
+                aliases.add(first);
+            });
+            threads.add(t);
+            t.start();
+        }
+        for (Thread t : threads) {
+            t.join();
+        }
+        assertThat(aliases).hasSize(4).doesNotContainAnyElementsOf(pki.revokedAliases());
+        original.testEnded();
+    }
+
+    @Test
+    void perIterationAssignmentHandsOutTheNextUserEachIteration() {
+        KeyStoreConfig c = keys("iterations", KeyStoreConfig.ASSIGN_PER_ITERATION);
+        Set<String> seen = new HashSet<>();
+        for (int i = 0; i < 8; i++) {
+            c.iterationStart(null);
+            seen.add(JMeterContextService.getContext().getVariables().get("keyAlias"));
+        }
+        assertThat(seen).hasSize(8);
+        c.testEnded();
+    }
+
+    @Test
+    void cadesLocalSignatureIsValidAndAsserted() throws Exception {
+        KeyStoreConfig c = keys("default", KeyStoreConfig.ASSIGN_FIRST);
+        c.iterationStart(null);
+        CadesSignSampler s = new CadesSignSampler();
+        s.setName("cades");
+        s.setInputFile(text.toString());
+        s.setOutputVariable("sig");
+        SampleResult r = s.sample(null);
+        assertThat(r.isSuccessful()).as(r.getResponseDataAsString()).isTrue();
+        assertThat(r.getResponseCode()).isEqualTo("200");
+        assertThat(r.getResponseMessage()).startsWith("CADES-B ");
+        assertThat(JMeterContextService.getContext().getVariables().get("sig")).isNotEmpty();
+        AssertionResult a = assertion("auto", false).getResult(r);
+        assertThat(a.isFailure() || a.isError()).as(a.getFailureMessage()).isFalse();
+        AssertionResult needsTs = assertion("auto", true).getResult(r);
+        assertThat(needsTs.isFailure()).isTrue();
+        c.testEnded();
+    }
+
+    @Test
+    void cadesTAndPadesTWithATimestampFromTheTsaAreAssertedAsTimestamped() throws Exception {
+        KeyStoreConfig c = keys("default", KeyStoreConfig.ASSIGN_FIRST);
+        c.iterationStart(null);
+        for (AbstractSignSampler s : List.of(new CadesSignSampler(), new PadesSignSampler())) {
+            s.setName(s.getClass().getSimpleName());
+            s.setLevel("T");
+            s.setTsaUrl(tsa.uri("/tsa").toString());
+            s.setInputFile((s instanceof PadesSignSampler ? pdf : text).toString());
+            SampleResult r = s.sample(null);
+            assertThat(r.isSuccessful()).as(r.getResponseDataAsString()).isTrue();
+            AssertionResult a = assertion("auto", true).getResult(r);
+            assertThat(a.isFailure() || a.isError()).as(a.getFailureMessage()).isFalse();
+        }
+        c.testEnded();
+    }
+
+    @Test
+    void signatureAssertionFailsATamperedSignature() throws Exception {
+        KeyStoreConfig c = keys("default", KeyStoreConfig.ASSIGN_FIRST);
+        c.iterationStart(null);
+        PadesSignSampler s = new PadesSignSampler();
+        s.setName("pades");
+        s.setInputFile(pdf.toString());
+        SampleResult r = s.sample(null);
+        assertThat(r.isSuccessful()).as(r.getResponseDataAsString()).isTrue();
+        byte[] signed = (byte[]) JMeterContextService.getContext().getVariables().getObject(AbstractSignSampler.LAST_SIGNATURE);
+        byte[] tampered = signed.clone();
+        int at = new String(tampered, StandardCharsets.ISO_8859_1).indexOf("TrustLoad");
+        tampered[at >= 0 ? at : tampered.length / 3] ^= 1;
+        JMeterContextService.getContext().getVariables().putObject(AbstractSignSampler.LAST_SIGNATURE, tampered);
+        AssertionResult a = assertion("pades", false).getResult(r);
+        assertThat(a.isFailure()).as("tampered PDF must fail").isTrue();
+        c.testEnded();
+    }
+
+    @Test
+    void badInputGivesClearFailedSamples() throws Exception {
+        // no pool at all
+        CadesSignSampler s = new CadesSignSampler();
+        s.setName("nopool");
+        s.setKeyPool("missing");
+        s.setInputFile(text.toString());
+        SampleResult r = s.sample(null);
+        assertThat(r.isSuccessful()).isFalse();
+        assertThat(r.getResponseCode()).isEqualTo("configError");
+        assertThat(r.getResponseMessage()).contains("no key pool 'missing'");
+
+        // wrong key store password: the pool is not created, the sample says so
+        KeyStoreConfig wrong = keys("wrongpw", KeyStoreConfig.ASSIGN_FIRST);
+        wrong.setKeyStorePassword("not-the-password");
+        wrong.testStarted();
+        s.setKeyPool("wrongpw");
+        r = s.sample(null);
+        assertThat(r.getResponseCode()).isEqualTo("configError");
+        assertThat(r.getResponseDataAsString() + r.getResponseMessage()).doesNotContain("not-the-password");
+
+        KeyStoreConfig c = keys("default", KeyStoreConfig.ASSIGN_FIRST);
+        c.iterationStart(null);
+        // corrupt PDF
+        Path corrupt = dir.resolve("corrupt.pdf");
+        Files.write(corrupt, "%PDF-1.7 this is not a pdf".getBytes(StandardCharsets.US_ASCII));
+        PadesSignSampler p = new PadesSignSampler();
+        p.setName("corrupt");
+        p.setInputFile(corrupt.toString());
+        r = p.sample(null);
+        assertThat(r.isSuccessful()).isFalse();
+        assertThat(r.getResponseCode()).isEqualTo("invalidDocument");
+
+        // missing document file, unknown level, remote mode without URL
+        CadesSignSampler bad = new CadesSignSampler();
+        bad.setName("bad");
+        bad.setInputFile(dir.resolve("nope.txt").toString());
+        assertThat(bad.sample(null).getResponseCode()).isEqualTo("configError");
+        bad.setInputFile(text.toString());
+        bad.setLevel("LTA");
+        assertThat(bad.sample(null).getResponseMessage()).contains("unknown level");
+        bad.setLevel("B");
+        bad.setMode("remote");
+        assertThat(bad.sample(null).getResponseMessage()).contains("remote mode needs a server URL");
+
+        // TSA down and TSA answering garbage
+        CadesSignSampler t = new CadesSignSampler();
+        t.setName("tsa");
+        t.setLevel("T");
+        t.setInputFile(text.toString());
+        t.setTsaUrl("http://127.0.0.1:1/tsa");
+        assertThat(t.sample(null).getResponseCode()).isEqualTo("tsaError");
+        t.setTsaUrl(tsa.uri("/garbage").toString());
+        assertThat(t.sample(null).getResponseCode()).isEqualTo("tsaError");
+
+        // remote server down
+        CadesSignSampler remote = new CadesSignSampler();
+        remote.setName("remote");
+        remote.setMode("remote");
+        remote.setServerUrl("http://127.0.0.1:1");
+        remote.setInputFile(text.toString());
+        r = remote.sample(null);
+        assertThat(r.getResponseCode()).isEqualTo("connectError");
+        assertThat(r.getSubResults()).hasSize(1);
+        c.testEnded();
+        wrong.testEnded();
+    }
+
+    @Test
+    void timestampRequestSucceedsAndItsTokenIsAsserted() throws Exception {
+        TimestampRequestSampler s = new TimestampRequestSampler();
+        s.setName("ts");
+        s.setTsaUrl(tsa.uri("/tsa").toString());
+        SampleResult r = s.sample(null);
+        assertThat(r.isSuccessful()).as(r.getResponseDataAsString()).isTrue();
+        assertThat(r.getResponseMessage()).startsWith("timestamp ");
+        AssertionResult a = assertion("timestamp", false).getResult(r);
+        assertThat(a.isFailure() || a.isError()).as(a.getFailureMessage()).isFalse();
+        s.setTsaUrl(tsa.uri("/garbage").toString());
+        assertThat(s.sample(null).getResponseCode()).isEqualTo("tsaError");
+        s.setTsaUrl("http://127.0.0.1:1/tsa");
+        assertThat(s.sample(null).getResponseCode()).isEqualTo("tsaError");
+    }
+
+    @Test
+    void signDataPutsAVerifiableSignatureInAVariable() throws Exception {
+        KeyStoreConfig c = keys("default", KeyStoreConfig.ASSIGN_FIRST);
+        c.iterationStart(null);
+        JMeterVariables vars = JMeterContextService.getContext().getVariables();
+        byte[] data = "to be signed".getBytes(StandardCharsets.UTF_8);
+        vars.put("toBeSigned", Base64.getEncoder().encodeToString(data));
+        SignDataPreProcessor p = new SignDataPreProcessor();
+        p.setName("sign");
+        p.process();
+        byte[] sig = Base64.getDecoder().decode(vars.get("signature"));
+        var cert = java.security.cert.CertificateFactory.getInstance("X.509").generateCertificate(
+                new java.io.ByteArrayInputStream(Base64.getDecoder().decode(vars.get("signerCertificate"))));
+        Signature v = Signature.getInstance("SHA256withECDSA");
+        v.initVerify(cert.getPublicKey());
+        v.update(data);
+        assertThat(v.verify(sig)).isTrue();
+        vars.remove("toBeSigned");
+        p.process();
+        assertThat(vars.get("signature")).isEmpty();
+        assertThat(vars.get("signature_error")).startsWith("configError");
+        c.testEnded();
+    }
+
+    @Test
+    void everyPkiElementJavaSerializesForDistributedMode() throws Exception {
+        KeyStoreConfig c = keys("default", KeyStoreConfig.ASSIGN_PER_THREAD);
+        c.iterationStart(null);
+        for (Object o : List.of(c, new CadesSignSampler(), new PadesSignSampler(), new TimestampRequestSampler(),
+                new SignDataPreProcessor(), new SignatureAssertion())) {
+            try (ObjectOutputStream out = new ObjectOutputStream(new ByteArrayOutputStream())) {
+                out.writeObject(o);
+            }
+        }
+        c.testEnded();
+    }
+}
