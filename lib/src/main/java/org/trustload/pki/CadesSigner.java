@@ -1,0 +1,163 @@
+package org.trustload.pki;
+
+import java.io.IOException;
+import java.security.cert.X509Certificate;
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+
+import org.bouncycastle.asn1.ASN1Encoding;
+import org.bouncycastle.asn1.ASN1Primitive;
+import org.bouncycastle.asn1.ASN1Set;
+import org.bouncycastle.asn1.DERSet;
+
+/**
+ * CAdES signatures (DER CMS SignedData): CAdES-BES with the signed attributes content-type,
+ * message-digest, signing-time and signing-certificate-v2 (ESSCertIDv2, SHA-256 certificate hash), and
+ * CAdES-T with an RFC 3161 signature-time-stamp over the signature value as unsigned attribute.
+ * Attached (content encapsulated) or detached. SM2 keys always sign with SM3 (GM/T 0010).
+ *
+ * <p>One step: {@link #sign}. Two steps (a remote signing flow): {@link #prepare} computes the
+ * to-be-signed bytes for a certificate, the client signs them with its key, {@link Prepared#complete}
+ * assembles the CMS. A stateless server keeps {@link Prepared#state()} (e.g. in a token or a cache) and
+ * rebuilds the {@link Prepared} with {@link #restore}. All methods are thread-safe.
+ */
+public final class CadesSigner {
+    private CadesSigner() {
+    }
+
+    /**
+     * Signs {@code content} with {@code key} (one step).
+     *
+     * @return the DER-encoded CMS ContentInfo
+     */
+    public static byte[] sign(byte[] content, KeyMaterial key, SignOptions options) throws PkiException {
+        Prepared p = prepare(content, key.chain(), options);
+        return p.complete(key.sign(p.signatureAlgorithm(), p.toBeSigned()), false);
+    }
+
+    /**
+     * Step one: the signed attributes for {@code chain}'s signer over {@code content}. The signing time
+     * is fixed here.
+     *
+     * @param chain the signer's certificate first, then the issuers to embed
+     */
+    public static Prepared prepare(byte[] content, List<X509Certificate> chain, SignOptions options)
+            throws PkiException {
+        Objects.requireNonNull(content, "content");
+        Objects.requireNonNull(options, "options");
+        if (chain == null || chain.isEmpty()) {
+            throw new PkiException(PkiException.CONFIG_ERROR, "no signer certificate");
+        }
+        X509Certificate signer = chain.get(0);
+        String digest = CmsSupport.effectiveDigest(signer, options.digest());
+        Instant time = options.signingTime() != null ? options.signingTime() : Instant.now();
+        DERSet attrs = CmsSupport.signedAttributes(digest, CmsSupport.digest(digest, content), signer, time);
+        return new Prepared(List.copyOf(chain), digest, options.level(), options.attached(), attrs,
+                options.attached() ? content : null, options.timestampSource());
+    }
+
+    /**
+     * Rebuilds a {@link Prepared} from {@link Prepared#state()}.
+     *
+     * @param tsa the timestamp source for level T (the state never contains one), else ignored
+     * @throws PkiException {@link PkiException#INVALID_DOCUMENT} when the state is not ours
+     */
+    public static Prepared restore(byte[] state, TimestampSource tsa) throws PkiException {
+        CmsSupport.State st = CmsSupport.decodeState("CAdES", state);
+        if (st.level == SignOptions.Level.T && tsa == null) {
+            throw new PkiException(PkiException.CONFIG_ERROR, "level T needs a timestamp source");
+        }
+        ASN1Set attrs;
+        try {
+            attrs = ASN1Set.getInstance(ASN1Primitive.fromByteArray(st.signedAttrs));
+        } catch (IOException | IllegalArgumentException e) {
+            throw new PkiException(PkiException.INVALID_DOCUMENT, "not a valid two-step state", e);
+        }
+        return new Prepared(st.chain, st.digest, st.level, st.attached, attrs, st.attached ? st.document : null, tsa);
+    }
+
+    /**
+     * A CAdES signature waiting for its signature value. Immutable; {@link #complete} may be called from
+     * any thread.
+     */
+    public static final class Prepared {
+        private final List<X509Certificate> chain;
+        private final String digest;
+        private final SignOptions.Level level;
+        private final boolean attached;
+        private final ASN1Set signedAttrs;
+        private final byte[] toBeSigned;
+        private final byte[] content;
+        private final TimestampSource tsa;
+
+        private Prepared(List<X509Certificate> chain, String digest, SignOptions.Level level, boolean attached,
+                ASN1Set signedAttrs, byte[] content, TimestampSource tsa) throws PkiException {
+            this.chain = chain;
+            this.digest = digest;
+            this.level = level;
+            this.attached = attached;
+            this.signedAttrs = signedAttrs;
+            this.content = content;
+            this.tsa = tsa;
+            try {
+                this.toBeSigned = signedAttrs.getEncoded(ASN1Encoding.DER);
+            } catch (IOException e) {
+                throw new PkiException(PkiException.SIGNING_ERROR, "cannot encode the signed attributes", e);
+            }
+        }
+
+        /** The DER SET OF signed attributes: the bytes the signer signs (not a digest). */
+        public byte[] toBeSigned() {
+            return toBeSigned.clone();
+        }
+
+        /** The JCA algorithm the signer must use, e.g. {@code SHA256withECDSA}. */
+        public String signatureAlgorithm() {
+            return CmsSupport.signatureAlgorithm(chain.get(0), digest);
+        }
+
+        /** The digest actually used (SM3 for SM2 keys). */
+        public String digestAlgorithm() {
+            return digest;
+        }
+
+        /** The signer's certificate and chain as given to {@code prepare}. */
+        public List<X509Certificate> chain() {
+            return chain;
+        }
+
+        /**
+         * Step two: checks the signature value against the signer's certificate, fetches the timestamp
+         * for level T, and returns the DER CMS.
+         *
+         * @throws PkiException {@link PkiException#INVALID_SIGNATURE} when the value does not verify,
+         *                      {@link PkiException#TSA_ERROR} when the timestamp fails
+         */
+        public byte[] complete(byte[] signatureValue) throws PkiException {
+            return complete(signatureValue, true);
+        }
+
+        byte[] complete(byte[] signatureValue, boolean check) throws PkiException {
+            if (signatureValue == null || signatureValue.length == 0) {
+                throw new PkiException(PkiException.INVALID_SIGNATURE, "empty signature value");
+            }
+            String sigAlg = signatureAlgorithm();
+            if (check) {
+                CmsSupport.checkSignatureValue(chain.get(0), sigAlg, toBeSigned, signatureValue);
+            }
+            DERSet unsigned = level == SignOptions.Level.T
+                    ? CmsSupport.timestampAttributes(tsa, digest, signatureValue) : null;
+            return CmsSupport.assemble(signedAttrs, signatureValue, chain, digest, sigAlg, content, unsigned);
+        }
+
+        /**
+         * Everything needed to finish later, as bytes (DER): options, signed attributes, chain, and the
+         * content when attached. Contains no key and no secret. Restore with
+         * {@link CadesSigner#restore(byte[], TimestampSource)}.
+         */
+        public byte[] state() {
+            return CmsSupport.encodeState("CAdES", digest, level, attached, toBeSigned, chain, content);
+        }
+    }
+}
