@@ -27,7 +27,7 @@ import java.util.concurrent.CountDownLatch;
  * and prints {@value #READY_PREFIX}{@code <path>} once everything is up; stops on SIGTERM/SIGINT.
  *
  * <pre>
- * java -jar trustload-lab.jar [--services ldap,...] [--port-base N] [--out FILE] [--users N] [--socket-dir DIR]
+ * java -jar trustload-lab.jar [--services ldap,...] [--port-base N] [--out FILE] [--users N] [--pki-users N] [--socket-dir DIR]
  * </pre>
  *
  * <p>Exit status: 2 for a usage error (including an unknown service), 3 when a port or socket is
@@ -44,12 +44,15 @@ public final class Lab implements AutoCloseable {
     /** Default {@code --users}. */
     public static final int DEFAULT_USERS = 10000;
 
+    /** Largest {@code --port-base}: the highest offset (pki https, +8443) must stay a valid port. */
+    public static final int MAX_PORT_BASE = 65535 - 8443;
+
     static final int EXIT_FAILURE = 1;
     static final int EXIT_USAGE = 2;
     static final int EXIT_IN_USE = 3;
 
     static final String USAGE = "usage: java -jar trustload-lab.jar [--services ldap,...] [--port-base N]"
-            + " [--out FILE] [--users N] [--socket-dir DIR]";
+            + " [--out FILE] [--users N] [--pki-users N] [--socket-dir DIR]";
 
     private final Options options;
     private final List<LabService> started = new ArrayList<>();
@@ -69,8 +72,14 @@ public final class Lab implements AutoCloseable {
      * @param out where {@code lab.properties} goes (absolute)
      * @param users number of test users
      * @param socketDir directory for Unix sockets and key material (absolute)
+     * @param pkiUsers number of pki test certificates
      */
-    public record Options(List<String> services, int portBase, Path out, int users, Path socketDir) {
+    public record Options(List<String> services, int portBase, Path out, int users, Path socketDir, int pkiUsers) {
+
+        /** Options with the default number of pki users. */
+        public Options(List<String> services, int portBase, Path out, int users, Path socketDir) {
+            this(services, portBase, out, users, socketDir, LabContext.DEFAULT_PKI_USERS);
+        }
     }
 
     /** A command line the lab cannot run; the message says why. */
@@ -96,6 +105,7 @@ public final class Lab implements AutoCloseable {
         List<String> services = null;
         int portBase = DEFAULT_PORT_BASE;
         int users = DEFAULT_USERS;
+        int pkiUsers = LabContext.DEFAULT_PKI_USERS;
         Path out = Paths.get("lab.properties");
         Path socketDir = defaultSocketDir();
         for (int i = 0; i < args.length; i++) {
@@ -114,8 +124,9 @@ public final class Lab implements AutoCloseable {
             }
             switch (arg) {
                 case "--services" -> services = parseServices(value);
-                case "--port-base" -> portBase = parseInt(arg, value, 1, 65535 - 1000);
+                case "--port-base" -> portBase = parseInt(arg, value, 1, MAX_PORT_BASE);
                 case "--users" -> users = parseInt(arg, value, 0, 10_000_000);
+                case "--pki-users" -> pkiUsers = parseInt(arg, value, 1, 100_000);
                 case "--out" -> out = Paths.get(value);
                 case "--socket-dir" -> socketDir = Paths.get(value);
                 default -> throw new UsageException("unknown option " + arg);
@@ -131,7 +142,7 @@ public final class Lab implements AutoCloseable {
             }
         }
         return new Options(List.copyOf(services), portBase, out.toAbsolutePath().normalize(), users,
-                socketDir.toAbsolutePath().normalize());
+                socketDir.toAbsolutePath().normalize(), pkiUsers);
     }
 
     private static List<String> parseServices(String value) throws UsageException {
@@ -186,7 +197,7 @@ public final class Lab implements AutoCloseable {
         for (LabService s : ServiceLoader.load(LabService.class)) {
             byName.putIfAbsent(s.name(), s);
         }
-        LabContext ctx = new LabContext(options.portBase(), options.users(), options.socketDir());
+        LabContext ctx = new LabContext(options.portBase(), options.users(), options.socketDir(), options.pkiUsers());
         for (String name : options.services()) {
             LabService service = byName.get(name);
             if (closed) {

@@ -9,8 +9,17 @@ import java.nio.file.Path;
  * @param portBase the base added to each service's fixed port offsets (ldap: +389, ldaps: +636)
  * @param users number of test users a service creates (ldap: {@code cn=fulano1..N})
  * @param socketDir a short private directory (0700) for Unix sockets and generated key material
+ * @param pkiUsers number of test certificates the pki service issues ({@code user0001..N})
  */
-public record LabContext(int portBase, int users, Path socketDir) {
+public record LabContext(int portBase, int users, Path socketDir, int pkiUsers) {
+
+    /** Default number of pki users: FACTS says 1000 P-256 users cost 2-3 CPU-s to generate. */
+    public static final int DEFAULT_PKI_USERS = 1000;
+
+    /** A context with the default number of pki users. */
+    public LabContext(int portBase, int users, Path socketDir) {
+        this(portBase, users, socketDir, DEFAULT_PKI_USERS);
+    }
 
     /** The only address the lab listens on; the lab must never be reachable from outside. */
     public static final String HOST = "127.0.0.1";

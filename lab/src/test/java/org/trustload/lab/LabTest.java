@@ -24,7 +24,8 @@ class LabTest {
     @Test
     void defaultsStartEveryServiceOnBase10000() throws Exception {
         Lab.Options o = Lab.parse();
-        assertThat(o.services()).containsExactly("ldap");
+        assertThat(o.services()).containsExactly("ldap", "pki");
+        assertThat(o.pkiUsers()).isEqualTo(1000);
         assertThat(o.portBase()).isEqualTo(10000);
         assertThat(o.users()).isEqualTo(10000);
         assertThat(o.out()).isEqualTo(Path.of("lab.properties").toAbsolutePath());
@@ -42,11 +43,19 @@ class LabTest {
     }
 
     @Test
+    void pkiUsersOptionAndPortBaseLeavingRoomForTheHighestOffset() throws Exception {
+        assertThat(Lab.parse("--pki-users", "25").pkiUsers()).isEqualTo(25);
+        assertThat(Lab.parse("--port-base", String.valueOf(65535 - 8443)).portBase()).isEqualTo(57092);
+        assertThatThrownBy(() -> Lab.parse("--port-base", "57093")).hasMessageContaining("--port-base must be between");
+        assertThatThrownBy(() -> Lab.parse("--pki-users", "0")).hasMessageContaining("--pki-users must be between");
+    }
+
+    @Test
     void unknownServiceIsAUsageErrorNamingTheAvailableOnes() {
         assertThatThrownBy(() -> Lab.parse("--services", "ldap,nosuch"))
                 .isInstanceOf(Lab.UsageException.class)
                 .hasMessageContaining("unknown service 'nosuch'")
-                .hasMessageContaining("available: ldap");
+                .hasMessageContaining("available: ldap,pki");
     }
 
     @Test

@@ -10,11 +10,11 @@ public final class TestPorts {
     private TestPorts() {
     }
 
-    /** A random base in 20000..59000 with base+389 and base+636 free on 127.0.0.1. */
+    /** A random base in 20000..57000 with every lab offset (389, 636, 8080, 8443) free on 127.0.0.1. */
     public static int freeBase() {
         for (int attempt = 0; attempt < 200; attempt++) {
-            int base = ThreadLocalRandom.current().nextInt(20_000, 59_000);
-            if (isFree(base + 389) && isFree(base + 636)) {
+            int base = ThreadLocalRandom.current().nextInt(20_000, 57_000);
+            if (isFree(base + 389) && isFree(base + 636) && isFree(base + 8080) && isFree(base + 8443)) {
                 return base;
             }
         }

@@ -1,0 +1,52 @@
+package org.trustload.lab.pki;
+
+/**
+ * An answer of the signature API other than success: an HTTP status and a stable error code, sent as
+ * {@code {"error": code, "message": message}}.
+ */
+final class ApiException extends Exception {
+    private static final long serialVersionUID = 1L;
+
+    static final String BAD_REQUEST = "badRequest";
+    static final String INVALID_DOCUMENT = "invalidDocument";
+    static final String INVALID_CERTIFICATE = "invalidCertificate";
+    static final String UNTRUSTED_CERTIFICATE = "untrustedCertificate";
+    static final String CERTIFICATE_EXPIRED = "certificateExpired";
+    static final String CERTIFICATE_REVOKED = "certificateRevoked";
+    static final String UNKNOWN_TOKEN = "unknownToken";
+    static final String INVALID_SIGNATURE = "invalidSignature";
+    static final String NOT_FOUND = "notFound";
+    static final String METHOD_NOT_ALLOWED = "methodNotAllowed";
+    static final String TOO_LARGE = "requestTooLarge";
+    static final String BUSY = "busy";
+    static final String REVOCATION_UNAVAILABLE = "revocationUnavailable";
+    static final String TSA_ERROR = "tsaError";
+    static final String INTERNAL_ERROR = "internalError";
+
+    private final int status;
+    private final String code;
+
+    ApiException(int status, String code, String message) {
+        super(message);
+        this.status = status;
+        this.code = code;
+    }
+
+    ApiException(int status, String code, String message, Throwable cause) {
+        super(message, cause);
+        this.status = status;
+        this.code = code;
+    }
+
+    static ApiException badRequest(String message) {
+        return new ApiException(400, BAD_REQUEST, message);
+    }
+
+    int status() {
+        return status;
+    }
+
+    String code() {
+        return code;
+    }
+}

@@ -1,0 +1,454 @@
+package org.trustload.lab.pki;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import com.sun.net.httpserver.HttpsConfigurator;
+import com.sun.net.httpserver.HttpsServer;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.net.BindException;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.KeyStore;
+import java.security.cert.X509CRL;
+import java.security.cert.X509Certificate;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
+import org.trustload.lab.EndpointInUseException;
+import org.trustload.lab.LabContext;
+import org.trustload.lab.LabService;
+import org.trustload.pki.KeyStores;
+import org.trustload.pki.PkiException;
+import org.trustload.pki.TestPki;
+import org.trustload.pki.TimestampResponder;
+
+/**
+ * The {@code pki} lab service: a test PKI (3 CAs, N users, CRLs), served over HTTP on
+ * 127.0.0.1:base+{@value #HTTP_OFFSET} (and HTTPS on base+{@value #HTTPS_OFFSET}, with the PKI's server
+ * certificate):
+ * <ul>
+ *   <li>{@code GET /crl/ca-<n>.crl}: DER CRLs;</li>
+ *   <li>{@code POST /tsa}: an RFC 3161 TSA;</li>
+ *   <li>{@code POST /api/signatures/{cades|cades-t|pades|pades-t}/start} and
+ *       {@code POST /api/signatures/{token}/complete}: a two-step signature service;</li>
+ *   <li>{@code GET /api/health}, {@code GET /documents/sample.pdf}.</li>
+ * </ul>
+ * See {@code docs/lab.md} for the API.
+ */
+public final class PkiLabService implements LabService {
+    static {
+        // FACTS: without it the JDK server waits for Nagle + delayed ACK, a ~40 ms floor per keep-alive request.
+        // Must be set before sun.net.httpserver.ServerConfig loads, i.e. before the first server is created.
+        if (System.getProperty("sun.net.httpserver.nodelay") == null) {
+            System.setProperty("sun.net.httpserver.nodelay", "true");
+        }
+    }
+
+    /** Port offset of the HTTP listener. */
+    public static final int HTTP_OFFSET = 8080;
+    /** Port offset of the HTTPS listener. */
+    public static final int HTTPS_OFFSET = 8443;
+    /** Seed of the test PKI: the same seed and user count give the same keys and certificates. */
+    public static final long SEED = 3161L;
+    /** Number of CAs. */
+    public static final int CAS = 3;
+    /** Size of {@code /documents/sample.pdf}. */
+    public static final int SAMPLE_PDF_BYTES = 137 * 1024;
+    /** Largest request body accepted (base64 of a ~48 MiB document). */
+    static final int MAX_BODY = 64 * 1024 * 1024;
+    /** Worker threads of the HTTP(S) servers; {@code -Dtrustload.lab.pki.threads=N} overrides. */
+    static final int THREADS = Integer.getInteger("trustload.lab.pki.threads",
+            Math.max(16, 4 * Runtime.getRuntime().availableProcessors()));
+    /** Marker of the spec a cached PKI directory was generated with. */
+    static final String SPEC_FILE = "lab-spec.properties";
+    /** Bumped when the generated layout changes, so old caches are regenerated. */
+    static final String LAYOUT = "1";
+
+    private static final ThreadMXBean THREAD_CPU = ManagementFactory.getThreadMXBean();
+
+    private final Map<String, String> properties = new LinkedHashMap<>();
+    private HttpServer http;
+    private HttpsServer https;
+    private ExecutorService workers;
+    private ScheduledExecutorService janitor;
+    private CrlCache crlCache;
+    private SignatureFlow flow;
+    private TimestampResponder responder;
+    private TestPki pki;
+    private final Map<String, byte[]> crlFiles = new LinkedHashMap<>();
+    private byte[] samplePdf;
+    private long pkiMillis;
+    private boolean pkiGenerated;
+    private boolean closed;
+
+    @Override
+    public String name() {
+        return "pki";
+    }
+
+    @Override
+    public synchronized void start(LabContext ctx) throws Exception {
+        int httpPort = ctx.port(HTTP_OFFSET);
+        int httpsPort = ctx.port(HTTPS_OFFSET);
+        // Bind first: a port in use should fail fast, before seconds of key generation.
+        http = bind(HttpServer.create(), ctx, httpPort);
+        https = bind(HttpsServer.create(), ctx, httpsPort);
+        String base = "http://" + LabContext.HOST + ":" + httpPort;
+        String crlBase = base + "/crl/";
+
+        Path dir = ctx.socketDir().resolve("pki");
+        long t0 = System.nanoTime();
+        pki = loadOrGenerate(dir, ctx.pkiUsers(), crlBase);
+        pkiMillis = (System.nanoTime() - t0) / 1_000_000;
+        System.err.printf(Locale.ROOT, "trustload-lab: pki %s %d users in %d ms (%s)%n",
+                pkiGenerated ? "generated" : "loaded cached", ctx.pkiUsers(), pkiMillis, dir);
+
+        List<X509Certificate> cas = pki.caCertificates();
+        for (int n = 1; n <= cas.size(); n++) {
+            crlFiles.put("ca-" + n + ".crl", crlBytes(n));
+        }
+        samplePdf = Engines.samplePdf(SAMPLE_PDF_BYTES);
+        Path pdf = dir.resolve("sample.pdf");
+        Files.write(pdf, samplePdf);
+
+        responder = Engines.responder(pki);
+        crlCache = new CrlCache();
+        CertificateChecker checker = new CertificateChecker(cas, crlCache, crlBase);
+        // CAdES-T/PAdES-T get their tokens from the same responder in-process: an HTTP call to our own
+        // /tsa would hold a second pool thread per completion and can deadlock the pool under load.
+        flow = new SignatureFlow(checker, responder, KeyStores.bouncyCastle());
+
+        workers = Executors.newFixedThreadPool(THREADS, daemon("pki-lab-http"));
+        janitor = Executors.newSingleThreadScheduledExecutor(daemon("pki-lab-tokens"));
+        janitor.scheduleWithFixedDelay(flow::expire, 30, 30, TimeUnit.SECONDS);
+        for (HttpServer s : new HttpServer[] {http, https}) {
+            s.setExecutor(workers);
+            s.createContext("/", this::notFound);
+            s.createContext("/crl/", this::crl);
+            s.createContext("/tsa", this::tsa);
+            s.createContext("/api/health", this::health);
+            s.createContext("/api/signatures/", this::signatures);
+            s.createContext("/documents/", this::documents);
+        }
+        https.setHttpsConfigurator(new HttpsConfigurator(serverTls()));
+        http.start();
+        https.start();
+        // Warm the CRL cache the way a client would reach it, so the first signatures do not wait.
+        for (int n = 1; n <= cas.size(); n++) {
+            crlCache.get(crlBase + "ca-" + n + ".crl", cas.get(n - 1));
+        }
+
+        String httpsBase = "https://" + LabContext.HOST + ":" + httpsPort;
+        properties.put("pki.url", base);
+        properties.put("pki.https.url", httpsBase);
+        properties.put("pki.tsa.url", base + "/tsa");
+        properties.put("pki.crl.url", crlBase);
+        properties.put("pki.keystore", pki.usersFile().toAbsolutePath().toString());
+        properties.put("pki.keystore.password", pki.password());
+        properties.put("pki.keystore.type", "PKCS12");
+        properties.put("pki.users", String.valueOf(pki.userAliases().size()));
+        properties.put("pki.aliases.revoked", String.join(",", pki.revokedAliases()));
+        properties.put("pki.aliases.expired", String.join(",", pki.expiredAliases()));
+        properties.put("pki.trust.anchors", dir.resolve("trust-anchors.pem").toAbsolutePath().toString());
+        properties.put("pki.document", pdf.toAbsolutePath().toString());
+        properties.put("pki.dir", dir.toAbsolutePath().toString());
+    }
+
+    private static <S extends HttpServer> S bind(S server, LabContext ctx, int port) throws IOException {
+        try {
+            server.bind(new InetSocketAddress(ctx.bindAddress(), port), 256);
+            return server;
+        } catch (BindException e) {
+            throw new EndpointInUseException(LabContext.HOST + ":" + port + " (pki)", e);
+        }
+    }
+
+    /* ---------------------------------------------------------------- the PKI and its cache */
+
+    private TestPki loadOrGenerate(Path dir, int users, String crlBase) throws IOException, PkiException {
+        Properties want = new Properties();
+        want.setProperty("layout", LAYOUT);
+        want.setProperty("seed", String.valueOf(SEED));
+        want.setProperty("cas", String.valueOf(CAS));
+        want.setProperty("users", String.valueOf(users));
+        want.setProperty("keyType", "EC-P256");
+        want.setProperty("crlBaseUrl", crlBase);
+        Path marker = dir.resolve(SPEC_FILE);
+        if (Files.isRegularFile(marker)) {
+            Properties have = new Properties();
+            try (InputStream in = Files.newInputStream(marker)) {
+                have.load(in);
+            }
+            if (have.equals(want)) {
+                try {
+                    TestPki cached = Engines.load(dir);
+                    if (fresh(cached)) {
+                        return cached;
+                    }
+                    System.err.println("trustload-lab: cached pki in " + dir + " has outdated CRLs or CAs; regenerating");
+                } catch (PkiException | RuntimeException e) {
+                    System.err.println("trustload-lab: cached pki in " + dir + " is unusable (" + e + "); regenerating");
+                }
+            }
+        }
+        deleteTree(dir);
+        Files.createDirectories(dir);
+        Engines.generate(Engines.spec(SEED, users, crlBase), dir);
+        TestPki generated = Engines.load(dir);
+        try (var out = Files.newBufferedWriter(marker, StandardCharsets.UTF_8)) {
+            want.store(out, "spec of the cached test PKI in this directory; delete the directory to regenerate");
+        }
+        pkiGenerated = true;
+        return generated;
+    }
+
+    /** CAs still valid for a day, CRLs not due within an hour. */
+    private static boolean fresh(TestPki p) throws PkiException {
+        long soon = System.currentTimeMillis() + 3_600_000L;
+        for (X509Certificate ca : p.caCertificates()) {
+            if (ca.getNotAfter().getTime() < soon + 86_400_000L) {
+                return false;
+            }
+        }
+        for (int n = 1; n <= p.caCertificates().size(); n++) {
+            X509CRL crl = p.crl(n);
+            if (crl.getNextUpdate() != null && crl.getNextUpdate().getTime() < soon) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private byte[] crlBytes(int n) throws IOException {
+        return Files.readAllBytes(pki.crlFile(n));
+    }
+
+    private SSLContext serverTls() throws Exception {
+        KeyStore ks = pki.serverKeyStore();
+        KeyManagerFactory kmf = KeyManagerFactory.getInstance("SunX509");
+        kmf.init(ks, pki.password().toCharArray());
+        SSLContext ssl = SSLContext.getInstance("TLS");
+        ssl.init(kmf.getKeyManagers(), null, null);
+        return ssl;
+    }
+
+    private static void deleteTree(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> s = Files.walk(dir)) {
+            List<Path> all = new ArrayList<>(s.toList());
+            all.sort(Comparator.reverseOrder());
+            for (Path p : all) {
+                Files.deleteIfExists(p);
+            }
+        }
+    }
+
+    /* ---------------------------------------------------------------- HTTP */
+
+    private interface Handler {
+        Response handle(HttpExchange ex) throws Exception;
+    }
+
+    private record Response(int status, String contentType, byte[] body) {
+        static Response json(int status, Map<String, ?> fields) {
+            return new Response(status, "application/json", Json.write(fields));
+        }
+    }
+
+    /** Runs a handler, turning {@link ApiException}s into JSON errors; adds the handler's CPU time as a header. */
+    private void serve(HttpExchange ex, Handler h) throws IOException {
+        long cpu0 = THREAD_CPU.getCurrentThreadCpuTime();
+        Response r;
+        try {
+            r = h.handle(ex);
+        } catch (ApiException e) {
+            r = error(e.status(), e.code(), e.getMessage());
+        } catch (Exception | Error e) {
+            System.err.println("trustload-lab: pki " + ex.getRequestMethod() + " " + ex.getRequestURI().getPath() + ": " + e);
+            r = error(500, ApiException.INTERNAL_ERROR, String.valueOf(e));
+        }
+        // closing the exchange drains what the handler did not read, so the connection stays reusable
+        try (ex) {
+            long cpu = THREAD_CPU.getCurrentThreadCpuTime() - cpu0;
+            ex.getResponseHeaders().set("X-TrustLoad-Cpu-Us", String.valueOf(cpu / 1000));
+            ex.getResponseHeaders().set("Content-Type", r.contentType());
+            ex.getResponseHeaders().set("Cache-Control", "no-store");
+            ex.sendResponseHeaders(r.status(), r.body().length == 0 ? -1 : r.body().length);
+            if (r.body().length > 0) {
+                try (OutputStream out = ex.getResponseBody()) {
+                    out.write(r.body());
+                }
+            }
+        }
+    }
+
+    private static Response error(int status, String code, String message) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("error", code);
+        m.put("message", message);
+        return Response.json(status, m);
+    }
+
+    private static void method(HttpExchange ex, String method) throws ApiException {
+        if (!ex.getRequestMethod().equals(method)) {
+            ex.getResponseHeaders().set("Allow", method);
+            throw new ApiException(405, ApiException.METHOD_NOT_ALLOWED, ex.getRequestMethod() + " is not allowed here; use " + method);
+        }
+    }
+
+    private static byte[] body(HttpExchange ex) throws IOException, ApiException {
+        byte[] b = ex.getRequestBody().readNBytes(MAX_BODY + 1);
+        if (b.length > MAX_BODY) {
+            throw new ApiException(413, ApiException.TOO_LARGE, "the request body exceeds " + MAX_BODY + " bytes");
+        }
+        return b;
+    }
+
+    private void notFound(HttpExchange ex) throws IOException {
+        serve(ex, e -> {
+            throw new ApiException(404, ApiException.NOT_FOUND, "no resource at " + e.getRequestURI().getPath());
+        });
+    }
+
+    private void crl(HttpExchange ex) throws IOException {
+        serve(ex, e -> {
+            method(e, "GET");
+            String name = e.getRequestURI().getPath().substring("/crl/".length());
+            byte[] crl = crlFiles.get(name);
+            if (crl == null) {
+                throw new ApiException(404, ApiException.NOT_FOUND, "no CRL " + name + " (have " + crlFiles.keySet() + ")");
+            }
+            return new Response(200, "application/pkix-crl", crl);
+        });
+    }
+
+    private void tsa(HttpExchange ex) throws IOException {
+        serve(ex, e -> {
+            if (!e.getRequestURI().getPath().equals("/tsa")) {
+                throw new ApiException(404, ApiException.NOT_FOUND, "no resource at " + e.getRequestURI().getPath());
+            }
+            method(e, "POST");
+            byte[] req = body(e);
+            // like a real TSA, a garbled request gets a TimeStampResp with status "rejection", not an HTTP error
+            return new Response(200, "application/timestamp-reply", responder.respond(req));
+        });
+    }
+
+    private void health(HttpExchange ex) throws IOException {
+        serve(ex, e -> {
+            method(e, "GET");
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("status", "UP");
+            m.put("cas", pki.caCertificates().size());
+            m.put("users", pki.userAliases().size());
+            m.put("pendingSignatures", flow.pendingCount());
+            m.put("crlDownloads", crlCache.downloads());
+            return Response.json(200, m);
+        });
+    }
+
+    private void documents(HttpExchange ex) throws IOException {
+        serve(ex, e -> {
+            method(e, "GET");
+            if (!e.getRequestURI().getPath().equals("/documents/sample.pdf")) {
+                throw new ApiException(404, ApiException.NOT_FOUND, "no document at " + e.getRequestURI().getPath());
+            }
+            return new Response(200, "application/pdf", samplePdf);
+        });
+    }
+
+    private void signatures(HttpExchange ex) throws IOException {
+        serve(ex, e -> {
+            String[] parts = e.getRequestURI().getPath().substring("/api/signatures/".length()).split("/", -1);
+            if (parts.length != 2 || parts[0].isEmpty() || !(parts[1].equals("start") || parts[1].equals("complete"))) {
+                throw new ApiException(404, ApiException.NOT_FOUND, "use /api/signatures/{" + SignatureFlow.formatsList()
+                        .replace(", ", "|") + "}/start or /api/signatures/{token}/complete");
+            }
+            method(e, "POST");
+            if (parts[1].equals("start")) {
+                SignatureFlow.Format f = SignatureFlow.Format.of(parts[0]);
+                if (f == null) {
+                    throw new ApiException(404, ApiException.NOT_FOUND, "unknown signature format '" + parts[0]
+                            + "' (" + SignatureFlow.formatsList() + ")");
+                }
+                return Response.json(200, flow.start(f, Json.parse(body(e))));
+            }
+            return Response.json(200, flow.complete(parts[0], Json.parse(body(e))));
+        });
+    }
+
+    private static ThreadFactory daemon(String name) {
+        AtomicInteger n = new AtomicInteger();
+        return r -> {
+            Thread t = new Thread(r, name + "-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        };
+    }
+
+    /* ---------------------------------------------------------------- results */
+
+    @Override
+    public synchronized Map<String, String> properties() {
+        return Collections.unmodifiableMap(new LinkedHashMap<>(properties));
+    }
+
+    /** Milliseconds spent generating or loading the PKI at start. */
+    public long pkiMillis() {
+        return pkiMillis;
+    }
+
+    /** Whether the last start generated the PKI (false: loaded from the cache). */
+    public boolean pkiGenerated() {
+        return pkiGenerated;
+    }
+
+    /**
+     * Stops the servers. The PKI directory stays as a cache for the next start (regenerating 1000
+     * users costs seconds); delete {@code <socket-dir>/pki} to force a new one.
+     */
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        if (http != null) {
+            http.stop(0);
+        }
+        if (https != null) {
+            https.stop(0);
+        }
+        if (janitor != null) {
+            janitor.shutdownNow();
+        }
+        if (workers != null) {
+            workers.shutdownNow();
+        }
+        if (crlCache != null) {
+            crlCache.close();
+        }
+    }
+}

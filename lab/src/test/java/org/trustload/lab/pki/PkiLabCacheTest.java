@@ -1,0 +1,54 @@
+package org.trustload.lab.pki;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.trustload.lab.LabContext;
+import org.trustload.lab.TestPorts;
+
+/** The generated PKI is kept in {@code <socket-dir>/pki} and reused when the spec is the same. */
+class PkiLabCacheTest {
+
+    @TempDir
+    Path socketDir;
+
+    @Test
+    void sameSpecLoadsTheCachedPkiOtherSpecRegenerates() throws Exception {
+        int base = TestPorts.freeBase();
+        byte[] firstStore;
+        try (PkiLabService s = new PkiLabService()) {
+            s.start(new LabContext(base, 0, socketDir, 20));
+            assertThat(s.pkiGenerated()).isTrue();
+            assertThat(s.properties().get("pki.users")).isEqualTo("20");
+            firstStore = Files.readAllBytes(Path.of(s.properties().get("pki.keystore")));
+        }
+        long t0 = System.nanoTime();
+        try (PkiLabService s = new PkiLabService()) {
+            s.start(new LabContext(base, 0, socketDir, 20));
+            System.err.printf(Locale.ROOT, "pki restart with a cached 20-user PKI: %d ms%n", (System.nanoTime() - t0) / 1_000_000);
+            assertThat(s.pkiGenerated()).isFalse();
+            assertThat(Files.readAllBytes(Path.of(s.properties().get("pki.keystore")))).isEqualTo(firstStore);
+        }
+        try (PkiLabService s = new PkiLabService()) {
+            s.start(new LabContext(base, 0, socketDir, 21));
+            assertThat(s.pkiGenerated()).isTrue();
+            assertThat(s.properties().get("pki.users")).isEqualTo("21");
+        }
+    }
+
+    @Test
+    void portInUseIsReported() throws Exception {
+        int base = TestPorts.freeBase();
+        try (var taken = new java.net.ServerSocket(base + PkiLabService.HTTP_OFFSET, 1,
+                java.net.InetAddress.getByName("127.0.0.1"));
+                PkiLabService s = new PkiLabService()) {
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> s.start(new LabContext(base, 0, socketDir, 5)))
+                    .isInstanceOf(org.trustload.lab.EndpointInUseException.class)
+                    .hasMessageContaining("127.0.0.1:" + (base + PkiLabService.HTTP_OFFSET));
+        }
+    }
+}
