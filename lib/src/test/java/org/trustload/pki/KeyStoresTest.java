@@ -16,7 +16,6 @@ import org.bouncycastle.openssl.jcajce.JcaPKCS8Generator;
 import org.bouncycastle.openssl.jcajce.JceOpenSSLPKCS8EncryptorBuilder;
 import org.bouncycastle.openssl.jcajce.JcePEMEncryptorBuilder;
 import org.bouncycastle.operator.OutputEncryptor;
-import org.bouncycastle.asn1.pkcs.PrivateKeyInfo;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -154,6 +153,13 @@ class KeyStoresTest {
             Path chain = tmp.resolve("chain-" + type + ".pem");
             writePem(chain, k.chain().toArray());
             writePem(key, pemObject(k, form));
+            String header = Files.readString(key);
+            switch (form) {
+                case PKCS8: assertThat(header).startsWith("-----BEGIN PRIVATE KEY-----"); break;
+                case PKCS8_ENCRYPTED: assertThat(header).startsWith("-----BEGIN ENCRYPTED PRIVATE KEY-----"); break;
+                case TRADITIONAL: assertThat(header).containsPattern("BEGIN (RSA|EC) PRIVATE KEY"); break;
+                default: assertThat(header).contains("Proc-Type: 4,ENCRYPTED");
+            }
             boolean encrypted = form.name().endsWith("ENCRYPTED");
             KeyMaterial loaded = KeySource.pem(key, chain, encrypted ? SECRET.toCharArray() : null, "signer").load().get(0);
             assertThat(loaded.alias()).isEqualTo("signer");
@@ -176,7 +182,7 @@ class KeyStoresTest {
         PkiException e = failure(() -> KeySource.pem(chain, chain, null, "x").load(), PkiException.KEY_ERROR);
         assertThat(e).hasMessage("no private key in PEM file");
         Path key = tmp.resolve("k.pem");
-        writePem(key, PrivateKeyInfo.getInstance(ec.userKey("user0001").privateKey().getEncoded()));
+        writePem(key, new JcaPKCS8Generator(ec.userKey("user0001").privateKey(), null).generate());
         e = failure(() -> KeySource.pem(key, key, null, "x").load(), PkiException.KEY_ERROR);
         assertThat(e).hasMessage("no certificate in PEM file");
         e = failure(() -> KeySource.pem(tmp.resolve("none.pem"), chain, null, "x").load(), PkiException.CONFIG_ERROR);
@@ -185,8 +191,8 @@ class KeyStoresTest {
 
     private static Object pemObject(KeyMaterial k, PemForm form) throws Exception {
         switch (form) {
-            case PKCS8:
-                return PrivateKeyInfo.getInstance(k.privateKey().getEncoded());
+            case PKCS8: // "PRIVATE KEY" (JcaPEMWriter would turn a bare PrivateKeyInfo into the traditional form)
+                return new JcaPKCS8Generator(k.privateKey(), null).generate();
             case TRADITIONAL: // PKCS#1 RSA PRIVATE KEY / SEC1 EC PRIVATE KEY
                 return k.privateKey();
             case PKCS8_ENCRYPTED: {
