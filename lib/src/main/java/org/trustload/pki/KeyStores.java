@@ -324,7 +324,12 @@ public final class KeyStores {
         }
     }
 
-    /** Logs in to a PKCS#11 token with the PIN and returns the selected key entries. */
+    /**
+     * Logs in to a PKCS#11 token with the PIN and returns the selected key entries. Aliases are
+     * SunPKCS11's: the label of the certificate paired (same CKA_ID) with each private key. Once a
+     * provider is logged in, SunPKCS11 does not check the PIN of later loads again: a wrong PIN is
+     * only detected on the first login of the JVM.
+     */
     public static List<KeyMaterial> pkcs11(Path configFile, char[] pin, List<String> aliases) throws PkiException {
         Provider provider = pkcs11Provider(configFile);
         KeyStore store;
