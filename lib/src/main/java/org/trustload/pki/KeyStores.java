@@ -246,11 +246,16 @@ public final class KeyStores {
         }
         List<X509Certificate> chain = new ArrayList<>();
         try (PEMParser parser = parser(chainBytes)) {
-            JcaX509CertificateConverter conv = new JcaX509CertificateConverter();
+            JcaX509CertificateConverter jdk = new JcaX509CertificateConverter();
+            // the JDK's certificate factory rejects SM2 keys ("Unknown named curve"); BouncyCastle's reads them
+            JcaX509CertificateConverter bc = new JcaX509CertificateConverter().setProvider(bouncyCastle());
             Object o;
             while ((o = parser.readObject()) != null) {
                 if (o instanceof X509CertificateHolder) {
-                    chain.add(conv.getCertificate((X509CertificateHolder) o));
+                    X509CertificateHolder h = (X509CertificateHolder) o;
+                    boolean sm2 = GMObjectIdentifiers.sm2p256v1.equals(
+                            h.getSubjectPublicKeyInfo().getAlgorithm().getParameters());
+                    chain.add((sm2 ? bc : jdk).getCertificate(h));
                 }
             }
         } catch (Exception e) {
@@ -319,7 +324,12 @@ public final class KeyStores {
         }
     }
 
-    /** Logs in to a PKCS#11 token with the PIN and returns the selected key entries. */
+    /**
+     * Logs in to a PKCS#11 token with the PIN and returns the selected key entries. Aliases are
+     * SunPKCS11's: the label of the certificate paired (same CKA_ID) with each private key. Once a
+     * provider is logged in, SunPKCS11 does not check the PIN of later loads again: a wrong PIN is
+     * only detected on the first login of the JVM.
+     */
     public static List<KeyMaterial> pkcs11(Path configFile, char[] pin, List<String> aliases) throws PkiException {
         Provider provider = pkcs11Provider(configFile);
         KeyStore store;
