@@ -114,12 +114,16 @@ class PlanRunIT {
         }
     }
 
-    /** A base port with the next 1000 ports free on 127.0.0.1: lab services sit at fixed offsets below 1000. */
+    /** The lab's fixed port offsets (ldap, ldaps, pki http, pki https): see docs/lab.md. */
+    private static final int[] LAB_OFFSETS = {389, 636, 8080, 8443};
+
+    /** A base port whose lab ports are all free on 127.0.0.1. */
     private static int freePortBase() throws IOException {
         for (int attempt = 0; attempt < 50; attempt++) {
-            int base = ThreadLocalRandom.current().nextInt(20, 60) * 1000;
+            int base = ThreadLocalRandom.current().nextInt(20, 57) * 1000;
             boolean free = true;
-            for (int port = base; port < base + 1000 && free; port++) {
+            for (int offset : LAB_OFFSETS) {
+                int port = base + offset;
                 try (ServerSocket s = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
                     s.setReuseAddress(true);
                 } catch (IOException busy) {

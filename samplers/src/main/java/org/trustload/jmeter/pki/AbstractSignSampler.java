@@ -139,13 +139,13 @@ public abstract class AbstractSignSampler extends AbstractSampler implements Tes
     private static void done(SampleResult parent, SampleResult s, String summary) {
         s.sampleEnd();
         PkiResults.ok(s, summary, summary);
-        parent.addRawSubResult(s);
+        parent.addSubResult(s, false);
     }
 
     private static void failSub(SampleResult parent, SampleResult s, PkiException ex) {
         s.sampleEnd();
         PkiResults.fail(s, ex);
-        parent.addRawSubResult(s);
+        parent.addSubResult(s, false);
     }
 
     private void publish(byte[] signature, byte[] document) throws PkiException {
