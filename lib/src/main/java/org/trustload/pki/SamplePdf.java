@@ -44,15 +44,29 @@ public final class SamplePdf {
         if (targetBytes < 2000) {
             throw new IllegalArgumentException("target size must be at least 2000 bytes");
         }
-        // estimate the size of one full page, then fill up with whole pages and a last partial page
+        // a document with one empty page is the base; refine the bytes per full page from real builds
         int base = build(0, 0).length;
-        int onePage = build(1, 0).length - base;
-        int fullPages = Math.max(0, (targetBytes - base) / onePage);
-        byte[] best = build(fullPages, 0);
+        int pages = 4;
+        int perPage = Math.max(1, (build(pages, 0).length - base) / pages);
+        byte[] best = null;
+        for (int round = 0; round < 4; round++) {
+            int n = Math.max(1, (targetBytes - base) / perPage);
+            best = build(n, 0);
+            int newPerPage = Math.max(1, (best.length - base) / n);
+            if (n == pages || newPerPage == perPage) {
+                pages = n;
+                break;
+            }
+            pages = n;
+            perPage = newPerPage;
+        }
+        while (best.length > targetBytes && pages > 1) {
+            best = build(--pages, 0);
+        }
         int remaining = targetBytes - best.length;
         if (remaining > 0) {
-            int lines = Math.min(LINES_PER_PAGE, Math.max(1, remaining * LINES_PER_PAGE / onePage));
-            byte[] more = build(fullPages, lines);
+            int lines = Math.min(LINES_PER_PAGE, Math.max(1, remaining * LINES_PER_PAGE / perPage));
+            byte[] more = build(pages, lines);
             if (Math.abs(more.length - targetBytes) < Math.abs(remaining)) {
                 best = more;
             }

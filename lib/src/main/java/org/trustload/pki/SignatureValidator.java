@@ -29,7 +29,6 @@ import org.apache.pdfbox.Loader;
 import org.apache.pdfbox.pdmodel.PDDocument;
 import org.apache.pdfbox.pdmodel.interactive.digitalsignature.PDSignature;
 import org.bouncycastle.asn1.ASN1Encodable;
-import org.bouncycastle.asn1.ASN1ObjectIdentifier;
 import org.bouncycastle.asn1.ASN1Primitive;
 import org.bouncycastle.asn1.cms.Attribute;
 import org.bouncycastle.asn1.cms.AttributeTable;
@@ -526,16 +525,24 @@ public final class SignatureValidator {
         return false;
     }
 
-    private static X509Certificate toX509(X509CertificateHolder h) {
+    /** Parsed certificates by encoding: the same few CA and user certificates arrive in every CMS. */
+    private final Map<ByteBuffer, X509Certificate> parsed = new ConcurrentHashMap<>();
+
+    private X509Certificate toX509(X509CertificateHolder h) {
         try {
-            return (X509Certificate) CertificateFactory.getInstance("X.509", CmsSupport.BC)
-                    .generateCertificate(new ByteArrayInputStream(h.getEncoded()));
+            ByteBuffer key = ByteBuffer.wrap(h.getEncoded());
+            X509Certificate c = parsed.get(key);
+            if (c == null) {
+                c = (X509Certificate) CertificateFactory.getInstance("X.509", CmsSupport.BC)
+                        .generateCertificate(new ByteArrayInputStream(key.array()));
+                if (parsed.size() > CACHE_LIMIT) {
+                    parsed.clear();
+                }
+                parsed.put(key, c);
+            }
+            return c;
         } catch (Exception e) {
             return null;
         }
-    }
-
-    static ASN1ObjectIdentifier oid(String s) {
-        return new ASN1ObjectIdentifier(s);
     }
 }
