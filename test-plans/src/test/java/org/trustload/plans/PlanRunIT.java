@@ -70,7 +70,7 @@ class PlanRunIT {
     }
 
     /** Starts the lab on a random free port range and waits for its READY line. */
-    private static Process startLab(String services, Path properties, Path log) throws Exception {
+    static Process startLab(String services, Path properties, Path log) throws Exception {
         assertThat(Plans.LAB_JAR).as("lab jar (mvn package builds it)").exists();
         Process lab = new ProcessBuilder(JMeterProcess.java(), "-jar", Plans.LAB_JAR.toString(), "--services", services,
                 "--port-base", Integer.toString(freePortBase()), "--out", properties.toString())
@@ -105,7 +105,7 @@ class PlanRunIT {
         return lab;
     }
 
-    private static void stop(Process p) throws InterruptedException {
+    static void stop(Process p) throws InterruptedException {
         if (p != null && p.isAlive()) {
             p.destroy(); // SIGTERM: the lab stops cleanly
             if (!p.waitFor(15, TimeUnit.SECONDS)) {
