@@ -1,13 +1,12 @@
 package org.trustload.jmeter.ldap;
 
-import org.apache.jmeter.testbeans.BeanInfoSupport;
-import org.apache.jmeter.testbeans.gui.PasswordEditor;
+import org.trustload.jmeter.common.BeanInfoHelper;
 import org.apache.jmeter.testbeans.gui.TextAreaEditor;
 
 import java.beans.PropertyDescriptor;
 
 /** The generated GUI of {@link LdapRequestSampler}: groups, defaults, drop-downs, password fields. */
-public class LdapRequestSamplerBeanInfo extends BeanInfoSupport {
+public class LdapRequestSamplerBeanInfo extends BeanInfoHelper {
 
     public LdapRequestSamplerBeanInfo() {
         super(LdapRequestSampler.class);
@@ -60,30 +59,7 @@ public class LdapRequestSamplerBeanInfo extends BeanInfoSupport {
         text("maxEntriesShown", "10");
     }
 
-    private void text(String name, String def) {
-        PropertyDescriptor p = property(name);
-        p.setValue(NOT_UNDEFINED, Boolean.TRUE);
-        p.setValue(DEFAULT, def);
-    }
-
     private void flag(String name) {
-        PropertyDescriptor p = property(name);
-        p.setValue(NOT_UNDEFINED, Boolean.TRUE);
-        p.setValue(DEFAULT, Boolean.FALSE);
-    }
-
-    private void choice(String name, String def, String... tags) {
-        PropertyDescriptor p = property(name);
-        p.setValue(NOT_UNDEFINED, Boolean.TRUE);
-        p.setValue(DEFAULT, def);
-        p.setValue(TAGS, tags);
-        p.setValue(NOT_OTHER, Boolean.FALSE);
-    }
-
-    private void password(String name) {
-        PropertyDescriptor p = property(name);
-        p.setPropertyEditorClass(PasswordEditor.class);
-        p.setValue(NOT_UNDEFINED, Boolean.TRUE);
-        p.setValue(DEFAULT, "");
+        text(name, Boolean.FALSE);
     }
 }

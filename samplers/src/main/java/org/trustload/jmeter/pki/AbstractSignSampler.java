@@ -9,7 +9,6 @@ import org.apache.jmeter.threads.JMeterVariables;
 import org.trustload.pki.KeyMaterial;
 import org.trustload.pki.PkiException;
 import org.trustload.pki.SignatureServiceClient;
-import org.trustload.pki.TimestampClient;
 import org.trustload.pki.TimestampSource;
 
 import java.net.URI;
@@ -37,7 +36,6 @@ public abstract class AbstractSignSampler extends AbstractSampler implements Tes
     public static final String LAST_CONTENT = "trustload.signature.content";
 
     private static final ConcurrentHashMap<String, SignatureServiceClient> CLIENTS = new ConcurrentHashMap<>();
-    private static final ConcurrentHashMap<String, TimestampClient> TSAS = new ConcurrentHashMap<>();
 
     private String keyPool = "default";
     private String mode = "local";
@@ -207,14 +205,7 @@ public abstract class AbstractSignSampler extends AbstractSampler implements Tes
         if (tsaUrl == null || tsaUrl.isBlank()) {
             throw new PkiException(PkiException.CONFIG_ERROR, "level T needs a TSA URL");
         }
-        int ct = PkiResults.parseInt("connectTimeout", connectTimeout, 5000);
-        int rt = PkiResults.parseInt("responseTimeout", responseTimeout, 60000);
-        String key = tsaUrl.trim() + "|" + ct + "|" + rt;
-        try {
-            return TSAS.computeIfAbsent(key, k -> new TimestampClient(URI.create(tsaUrl.trim()), java.time.Duration.ofMillis(ct), java.time.Duration.ofMillis(rt)));
-        } catch (IllegalArgumentException ex) {
-            throw new PkiException(PkiException.CONFIG_ERROR, "bad TSA URL '" + tsaUrl + "'");
-        }
+        return PkiResults.tsa(tsaUrl, connectTimeout, responseTimeout, 60000);
     }
 
     private static String sha256(byte[] b) {

@@ -94,6 +94,24 @@ final class PkiResults {
         throw new PkiException(PkiException.CONFIG_ERROR, "no " + what + ": set a file or a variable");
     }
 
+    private static final ConcurrentHashMap<String, org.trustload.pki.TimestampClient> TSAS = new ConcurrentHashMap<>();
+
+    /** One RFC 3161 client per TSA URL and timeouts, shared by every thread (it is thread-safe). */
+    static org.trustload.pki.TimestampClient tsa(String url, String connectTimeout, String responseTimeout,
+            int defaultResponseMs) throws PkiException {
+        if (url == null || url.isBlank()) {
+            throw new PkiException(PkiException.CONFIG_ERROR, "TSA URL is empty");
+        }
+        int ct = parseInt("connectTimeout", connectTimeout, 5000);
+        int rt = parseInt("responseTimeout", responseTimeout, defaultResponseMs);
+        try {
+            return TSAS.computeIfAbsent(url.trim() + "|" + ct + "|" + rt, k -> new org.trustload.pki.TimestampClient(
+                    java.net.URI.create(url.trim()), java.time.Duration.ofMillis(ct), java.time.Duration.ofMillis(rt)));
+        } catch (IllegalArgumentException ex) {
+            throw new PkiException(PkiException.CONFIG_ERROR, "bad TSA URL '" + url + "'");
+        }
+    }
+
     static String hex(byte[] b, int max) {
         StringBuilder sb = new StringBuilder();
         for (int i = 0; i < Math.min(b.length, max); i++) {

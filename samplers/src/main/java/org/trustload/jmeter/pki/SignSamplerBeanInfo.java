@@ -1,5 +1,7 @@
 package org.trustload.jmeter.pki;
 
+import org.trustload.jmeter.common.BeanInfoHelper;
+
 /** GUI shared by CAdES Sign and PAdES Sign. */
 abstract class SignSamplerBeanInfo extends BeanInfoHelper {
     protected SignSamplerBeanInfo(Class<? extends AbstractSignSampler> beanClass, boolean withAttached) {

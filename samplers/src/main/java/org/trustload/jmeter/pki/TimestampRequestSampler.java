@@ -11,11 +11,9 @@ import org.bouncycastle.tsp.TimeStampToken;
 import org.trustload.pki.PkiException;
 import org.trustload.pki.TimestampClient;
 
-import java.net.URI;
 import java.security.MessageDigest;
 import java.security.SecureRandom;
 import java.util.Base64;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Timestamp Request (TrustLoad): an RFC 3161 request to a TSA for the digest of a document (a file,
@@ -24,7 +22,6 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public class TimestampRequestSampler extends AbstractSampler implements TestBean {
     private static final long serialVersionUID = 1L;
-    private static final ConcurrentHashMap<String, TimestampClient> CLIENTS = new ConcurrentHashMap<>();
     private static final SecureRandom RANDOM = new SecureRandom();
 
     private String tsaUrl = "";
@@ -81,17 +78,7 @@ public class TimestampRequestSampler extends AbstractSampler implements TestBean
     }
 
     private TimestampClient client() throws PkiException {
-        if (tsaUrl == null || tsaUrl.isBlank()) {
-            throw new PkiException(PkiException.CONFIG_ERROR, "TSA URL is empty");
-        }
-        int ct = PkiResults.parseInt("connectTimeout", connectTimeout, 5000);
-        int rt = PkiResults.parseInt("responseTimeout", responseTimeout, 30000);
-        try {
-            return CLIENTS.computeIfAbsent(tsaUrl.trim() + "|" + ct + "|" + rt,
-                    k -> new TimestampClient(URI.create(tsaUrl.trim()), java.time.Duration.ofMillis(ct), java.time.Duration.ofMillis(rt)));
-        } catch (IllegalArgumentException ex) {
-            throw new PkiException(PkiException.CONFIG_ERROR, "bad TSA URL '" + tsaUrl + "'");
-        }
+        return PkiResults.tsa(tsaUrl, connectTimeout, responseTimeout, 30000);
     }
 
     public String getTsaUrl() {

@@ -1,4 +1,4 @@
-package org.trustload.jmeter.pki;
+package org.trustload.jmeter.common;
 
 import org.apache.jmeter.testbeans.BeanInfoSupport;
 import org.apache.jmeter.testbeans.gui.FileEditor;
@@ -6,8 +6,8 @@ import org.apache.jmeter.testbeans.gui.PasswordEditor;
 
 import java.beans.PropertyDescriptor;
 
-/** Shorthands for the generated GUIs of the PKI elements: text, drop-down, file and password fields. */
-abstract class BeanInfoHelper extends BeanInfoSupport {
+/** Shorthands for the generated GUIs of TrustLoad elements: text, drop-down, file and password fields. */
+public abstract class BeanInfoHelper extends BeanInfoSupport {
 
     protected BeanInfoHelper(Class<? extends org.apache.jmeter.testbeans.TestBean> beanClass) {
         super(beanClass);
