@@ -5,7 +5,7 @@
 # Plus (part "plans") each test-plans/pki plan for a short duration against the lab.
 #
 #   bench/pki-bench.sh [--no-build] [parts=bench,plans] [key=value ...]
-#     bench keys: threads=1,2 rounds=3 cadesOps=300 padesOps=100 jcaOps=400 warmup=100 maxSeconds=60
+#     bench keys: document=PDF threads=1,2 rounds=3 cadesOps=300 padesOps=100 jcaOps=400 warmup=100 maxSeconds=60
 #                 hsm=true pades=true openssl=true
 #     plans keys: planDuration=60 plans=cades:40,cades-t:40,pades:20,pades-t:20,timestamp:40
 #

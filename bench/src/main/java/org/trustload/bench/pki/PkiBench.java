@@ -134,7 +134,10 @@ public final class PkiBench {
         String alias = ecPki.userAliases().get(0);
         ecKey = ecPki.users(List.of(alias)).load().get(0);
         rsaKey = rsaPki.users(List.of(rsaPki.userAliases().get(0))).load().get(0);
-        content = SamplePdf.generate(SamplePdf.SCENARIO_BYTES);
+        // document=PATH signs a given file (e.g. the lab's sample.pdf); SamplePdf's output size depends
+        // on the JVM it runs in (186,428 bytes in the bench JVM vs 140,576 in the lab): the size is printed
+        content = opts.containsKey("document") ? Files.readAllBytes(Path.of(opt("document", "")))
+                : SamplePdf.generate(SamplePdf.SCENARIO_BYTES);
         contentFile = out.resolve("document-137k.pdf");
         Files.write(contentFile, content);
         System.out.printf(Locale.ROOT, "setup: test PKI (P-256 + RSA-2048 user) and %d-byte PDF in %.1f s%n",
