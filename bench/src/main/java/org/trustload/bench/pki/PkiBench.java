@@ -1,0 +1,775 @@
+package org.trustload.bench.pki;
+
+import java.io.BufferedReader;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.Provider;
+import java.security.Signature;
+import java.security.cert.X509Certificate;
+import java.util.ArrayList;
+import java.util.Calendar;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TimeZone;
+import java.util.TreeMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.apache.pdfbox.Loader;
+import org.apache.pdfbox.pdmodel.PDDocument;
+import org.apache.pdfbox.pdmodel.interactive.digitalsignature.PDSignature;
+import org.apache.pdfbox.pdmodel.interactive.digitalsignature.SignatureOptions;
+import org.bouncycastle.cert.jcajce.JcaCertStore;
+import org.bouncycastle.cms.CMSProcessableByteArray;
+import org.bouncycastle.cms.CMSSignedData;
+import org.bouncycastle.cms.CMSSignedDataGenerator;
+import org.bouncycastle.cms.SignerInformation;
+import org.bouncycastle.cms.jcajce.JcaSignerInfoGeneratorBuilder;
+import org.bouncycastle.cms.jcajce.JcaSimpleSignerInfoVerifierBuilder;
+import org.bouncycastle.jce.provider.BouncyCastleProvider;
+import org.bouncycastle.openssl.jcajce.JcaPEMWriter;
+import org.bouncycastle.openssl.jcajce.JcaPKCS8Generator;
+import org.bouncycastle.operator.ContentSigner;
+import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
+import org.bouncycastle.operator.jcajce.JcaDigestCalculatorProviderBuilder;
+import org.trustload.pki.CadesSigner;
+import org.trustload.pki.KeyMaterial;
+import org.trustload.pki.KeySource;
+import org.trustload.pki.PadesSigner;
+import org.trustload.pki.SamplePdf;
+import org.trustload.pki.SignOptions;
+import org.trustload.pki.TestPki;
+
+/**
+ * Signatures per second on this machine, 1 and 2 threads, as ratios within one run:
+ * <ul>
+ * <li>our CAdES Sign / PAdES Sign samplers (local mode, Key Store Config) in the assembled JMeter
+ * (headless child process; throughput from the JTL of the measured thread group only, after a setUp
+ * warm-up group: JVM start and warm-up are excluded);</li>
+ * <li>our engine without JMeter ({@link CadesSigner#sign}, {@link PadesSigner#sign}) in this JVM;</li>
+ * <li>a raw BouncyCastle loop: {@code CMSSignedDataGenerator} + {@code JcaContentSignerBuilder}, same key,
+ * same 137 KB content, attached; for PAdES a raw PDFBox 3 + BC loop (load, addSignature,
+ * saveIncremental, detached CMS);</li>
+ * <li>the raw JCA sign rate over the same content ({@code SHA256withECDSA}, {@code SHA256withRSA});</li>
+ * <li>{@code openssl speed -seconds 3 rsa2048 ecdsap256} (2 threads: {@code -multi 2});</li>
+ * <li>the same P-256 key in memory (PKCS#12) and on a SoftHSM2 token (PKCS#11 via
+ * {@link KeySource#pkcs11}), when {@code SOFTHSM2_CONF} is set (bench/pki-bench.sh does it).</li>
+ * </ul>
+ * Cells are interleaved and their order rotated each round; the tables show medians over rounds. Every
+ * loop is bounded by a count and by {@code maxSeconds}; every child process by a kill timeout.
+ */
+public final class PkiBench {
+    static final String PIN = "4321";
+    static final Path SOFTHSM_LIB = Path.of("/usr/lib/softhsm/libsofthsm2.so");
+
+    private final Map<String, String> opts = new LinkedHashMap<>();
+    private Path out;
+    private Path root;
+    private Path jmeterHome;
+    private byte[] content;
+    private Path contentFile;
+    private TestPki ecPki;
+    private TestPki rsaPki;
+    private KeyMaterial ecKey;
+    private KeyMaterial rsaKey;
+    private KeyMaterial hsmKey;
+    private Path p11Config;
+    private String hsmLabel = "ec-user";
+    /** cell name → threads → measured ops/s of each round. */
+    private final Map<String, Map<Integer, List<Double>>> results = new LinkedHashMap<>();
+    private final List<String> notes = new ArrayList<>();
+
+    public static void main(String[] args) throws Exception {
+        PkiBench b = new PkiBench();
+        for (String a : args) {
+            int eq = a.indexOf('=');
+            if (eq <= 0) {
+                throw new IllegalArgumentException("expected key=value, got " + a);
+            }
+            b.opts.put(a.substring(0, eq), a.substring(eq + 1));
+        }
+        b.run();
+        // SunPKCS11 and JMeter's children may leave non-daemon threads
+        System.exit(0);
+    }
+
+    private String opt(String k, String def) {
+        return opts.getOrDefault(k, def);
+    }
+
+    private int intOpt(String k, int def) {
+        return Integer.parseInt(opt(k, Integer.toString(def)));
+    }
+
+    private boolean boolOpt(String k, boolean def) {
+        return Boolean.parseBoolean(opt(k, Boolean.toString(def)));
+    }
+
+    // ------------------------------------------------------------------ setup
+
+    private void run() throws Exception {
+        root = Path.of(System.getProperty("trustload.root", ".")).toAbsolutePath().normalize();
+        out = Path.of(opt("out", root.resolve("bench/target/pki-bench/manual").toString()));
+        Files.createDirectories(out);
+        jmeterHome = root.resolve("dist/target/jmeter");
+        List<Integer> threads = new ArrayList<>();
+        for (String t : opt("threads", "1,2").split(",")) {
+            threads.add(Integer.parseInt(t.trim()));
+        }
+        int rounds = intOpt("rounds", 3);
+
+        long t0 = System.nanoTime();
+        ecPki = TestPki.generate(new TestPki.Spec().withSeed(42).withCas(1).withUsers(1).withExpiredCount(0), out.resolve("pki-ec"));
+        rsaPki = TestPki.generate(new TestPki.Spec().withSeed(43).withCas(1).withUsers(1).withExpiredCount(0)
+                .withKeyType(TestPki.KeyType.RSA2048), out.resolve("pki-rsa"));
+        String alias = ecPki.userAliases().get(0);
+        ecKey = ecPki.users(List.of(alias)).load().get(0);
+        rsaKey = rsaPki.users(List.of(rsaPki.userAliases().get(0))).load().get(0);
+        // document=PATH signs a given file (e.g. the lab's sample.pdf); SamplePdf's output size depends
+        // on the JVM it runs in (186,428 bytes in the bench JVM vs 140,576 in the lab): the size is printed
+        content = opts.containsKey("document") ? Files.readAllBytes(Path.of(opt("document", "")))
+                : SamplePdf.generate(SamplePdf.SCENARIO_BYTES);
+        contentFile = out.resolve("document-137k.pdf");
+        Files.write(contentFile, content);
+        System.out.printf(Locale.ROOT, "setup: test PKI (P-256 + RSA-2048 user) and %d-byte PDF in %.1f s%n",
+                content.length, (System.nanoTime() - t0) / 1e9);
+        if (boolOpt("hsm", true)) {
+            setUpSoftHsm();
+        }
+        crossCheck();
+
+        List<Cell> cells = cells();
+        // JIT warm-up of this JVM's loops once before round 1 (not recorded): otherwise round 1 of the
+        // in-JVM cells pays for compilation that each JMeter child pays in its own setUp warm-up group
+        long w0 = System.nanoTime();
+        for (Cell c : cells) {
+            if (c instanceof LoopCell) {
+                try {
+                    c.run(1, -1);
+                } catch (Exception e) {
+                    notes.add("warm-up " + c.name + ": " + e);
+                }
+            }
+        }
+        System.out.printf(Locale.ROOT, "warm-up of the in-JVM loops: %.1f s%n", (System.nanoTime() - w0) / 1e9);
+        for (int r = 0; r < rounds; r++) {
+            for (int t : threads) {
+                int n = cells.size();
+                for (int i = 0; i < n; i++) {
+                    Cell c = cells.get((i + r) % n);
+                    double v;
+                    try {
+                        v = c.run(t, r);
+                    } catch (Exception e) {
+                        notes.add("round " + (r + 1) + " " + c.name + " t" + t + ": " + e);
+                        v = Double.NaN;
+                    }
+                    results.computeIfAbsent(c.name, k -> new TreeMap<>()).computeIfAbsent(t, k -> new ArrayList<>()).add(v);
+                    System.out.printf(Locale.ROOT, "round %d t%d %-44s %10.1f /s   (load %s)%n", r + 1, t, c.name, v,
+                            load());
+                }
+            }
+        }
+        print(threads, rounds);
+    }
+
+    private static String load() {
+        try {
+            return Files.readString(Path.of("/proc/loadavg")).split(" ")[0];
+        } catch (IOException e) {
+            return "?";
+        }
+    }
+
+    /**
+     * Creates a token in the directory SOFTHSM2_CONF points to, imports the P-256 user (key with
+     * softhsm2-util, certificate with pkcs11-tool) and the CA certificate, and loads the key through
+     * {@link KeySource#pkcs11}.
+     */
+    private void setUpSoftHsm() throws Exception {
+        String conf = System.getenv("SOFTHSM2_CONF");
+        if (conf == null || !Files.isRegularFile(SOFTHSM_LIB)) {
+            notes.add("SoftHSM cells skipped: SOFTHSM2_CONF not set or " + SOFTHSM_LIB + " missing");
+            return;
+        }
+        Path dir = Files.createDirectories(out.resolve("softhsm"));
+        String init = exec(60, "softhsm2-util", "--init-token", "--free", "--label", "trustload-bench", "--pin", PIN,
+                "--so-pin", "87654321");
+        Matcher m = Pattern.compile("reassigned to slot (\\d+)").matcher(init);
+        if (!m.find()) {
+            throw new IllegalStateException("softhsm2-util --init-token: " + init);
+        }
+        String slot = m.group(1);
+        Path pem = dir.resolve("ec-user.key.pem");
+        StringWriter w = new StringWriter();
+        try (JcaPEMWriter pw = new JcaPEMWriter(w)) {
+            pw.writeObject(new JcaPKCS8Generator(ecKey.privateKey(), null).generate());
+        }
+        Files.writeString(pem, w.toString());
+        exec(60, "softhsm2-util", "--import", pem.toString(), "--token", "trustload-bench", "--label", hsmLabel,
+                "--id", "01", "--pin", PIN);
+        Files.delete(pem);
+        writeCert(dir, ecKey.certificate(), hsmLabel, "01");
+        writeCert(dir, ecPki.caCertificates().get(0), "ca-ec", "a1");
+        p11Config = dir.resolve("pkcs11.cfg");
+        Files.writeString(p11Config, "name = TrustLoadBench\nlibrary = " + SOFTHSM_LIB + "\nslot = " + slot + "\n");
+        hsmKey = KeySource.pkcs11(p11Config, PIN.toCharArray(), List.of(hsmLabel)).load().get(0);
+        System.out.println("setup: SoftHSM2 token slot " + slot + ", key " + hsmKey.alias() + " provider "
+                + (hsmKey.provider() == null ? "?" : hsmKey.provider().getName()));
+    }
+
+    private void writeCert(Path dir, X509Certificate cert, String label, String id) throws Exception {
+        Path der = dir.resolve(label + ".der");
+        Files.write(der, cert.getEncoded());
+        exec(60, "pkcs11-tool", "--module", SOFTHSM_LIB.toString(), "--token-label", "trustload-bench", "--login",
+                "--pin", PIN, "--write-object", der.toString(), "--type", "cert", "--id", id, "--label", label);
+    }
+
+    private static String exec(int timeoutSeconds, String... cmd) throws Exception {
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        byte[] o = p.getInputStream().readAllBytes();
+        if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new IllegalStateException(String.join(" ", cmd) + ": timed out");
+        }
+        String s = new String(o, StandardCharsets.UTF_8);
+        if (p.exitValue() != 0) {
+            throw new IllegalStateException(String.join(" ", cmd) + ": exit " + p.exitValue() + "\n" + s);
+        }
+        return s;
+    }
+
+    /** Each implementation's output once: both CMS verify with BC, and their sizes. */
+    private void crossCheck() throws Exception {
+        SignOptions o = SignOptions.builder().digest("SHA-256").attached(true).level(SignOptions.Level.B).build();
+        byte[] ours = CadesSigner.sign(content, ecKey, o);
+        byte[] raw = rawCms(ecKey, content);
+        System.out.printf(Locale.ROOT, "check: CAdES (ours) %d bytes verifies=%s; raw BC CMS %d bytes verifies=%s%n",
+                ours.length, verifies(ours), raw.length, verifies(raw));
+        if (hsmKey != null) {
+            byte[] h = CadesSigner.sign(content, hsmKey, o);
+            System.out.printf(Locale.ROOT, "check: CAdES with the SoftHSM key %d bytes verifies=%s%n", h.length, verifies(h));
+        }
+        if (boolOpt("pades", true)) {
+            byte[] p = PadesSigner.sign(content, ecKey, o);
+            byte[] rp = rawPades(ecKey, content);
+            System.out.printf(Locale.ROOT, "check: PAdES (ours) %d bytes; raw PDFBox+BC %d bytes%n", p.length, rp.length);
+        }
+        Signature s = Signature.getInstance("SHA256withECDSA");
+        s.initSign(ecKey.privateKey());
+        System.out.println("check: JCA default provider for SHA256withECDSA with the PKCS#12 key: "
+                + s.getProvider().getName() + " (used by the sampler, our engine and the raw BC loop alike)");
+    }
+
+    private static boolean verifies(byte[] cms) {
+        try {
+            CMSSignedData sd = new CMSSignedData(cms);
+            SignerInformation si = sd.getSignerInfos().getSigners().iterator().next();
+            @SuppressWarnings("unchecked")
+            var holder = (org.bouncycastle.cert.X509CertificateHolder) sd.getCertificates().getMatches(si.getSID())
+                    .iterator().next();
+            // the signature value only (with the certificate's public key): BC's certificate-holder form
+            // also checks the certificate's validity at the signing time, which is not the point here
+            return si.verify(new JcaSimpleSignerInfoVerifierBuilder().setProvider(new BouncyCastleProvider())
+                    .build(new org.bouncycastle.cert.jcajce.JcaX509CertificateConverter().getCertificate(holder)
+                            .getPublicKey()));
+        } catch (Exception e) {
+            return false;
+        }
+    }
+
+    // ------------------------------------------------------------------ raw implementations
+
+    /** Raw BouncyCastle CMS, attached, default signed attributes, the key's own provider when it has one. */
+    static byte[] rawCms(KeyMaterial key, byte[] data) throws Exception {
+        JcaContentSignerBuilder csb = new JcaContentSignerBuilder(key.signatureAlgorithm("SHA-256"));
+        if (key.provider() != null) {
+            csb.setProvider(key.provider());
+        }
+        ContentSigner signer = csb.build(key.privateKey());
+        CMSSignedDataGenerator gen = new CMSSignedDataGenerator();
+        gen.addSignerInfoGenerator(new JcaSignerInfoGeneratorBuilder(new JcaDigestCalculatorProviderBuilder().build())
+                .build(signer, key.certificate()));
+        gen.addCertificates(new JcaCertStore(key.chain()));
+        return gen.generate(new CMSProcessableByteArray(data), true).getEncoded();
+    }
+
+    /** Raw PDFBox 3 + BC: load, add a detached-CMS signature (ETSI.CAdES.detached), save incrementally. */
+    static byte[] rawPades(KeyMaterial key, byte[] pdf) throws Exception {
+        try (PDDocument doc = Loader.loadPDF(pdf); SignatureOptions so = new SignatureOptions()) {
+            PDSignature sig = new PDSignature();
+            sig.setFilter(PDSignature.FILTER_ADOBE_PPKLITE);
+            sig.setSubFilter(PDSignature.SUBFILTER_ETSI_CADES_DETACHED);
+            sig.setName("bench");
+            sig.setSignDate(Calendar.getInstance(TimeZone.getTimeZone("UTC")));
+            so.setPreferredSignatureSize(8192);
+            doc.addSignature(sig, in -> {
+                try {
+                    JcaContentSignerBuilder csb = new JcaContentSignerBuilder(key.signatureAlgorithm("SHA-256"));
+                    if (key.provider() != null) {
+                        csb.setProvider(key.provider());
+                    }
+                    CMSSignedDataGenerator gen = new CMSSignedDataGenerator();
+                    gen.addSignerInfoGenerator(new JcaSignerInfoGeneratorBuilder(
+                            new JcaDigestCalculatorProviderBuilder().build()).build(csb.build(key.privateKey()),
+                            key.certificate()));
+                    gen.addCertificates(new JcaCertStore(key.chain()));
+                    return gen.generate(new CMSProcessableByteArray(in.readAllBytes()), false).getEncoded();
+                } catch (Exception e) {
+                    throw new IOException(e);
+                }
+            }, so);
+            ByteArrayOutputStream bo = new ByteArrayOutputStream(pdf.length + 32768);
+            doc.saveIncremental(bo);
+            return bo.toByteArray();
+        }
+    }
+
+    // ------------------------------------------------------------------ cells
+
+    interface Op {
+        /** One operation; returns something so that the JIT cannot drop it. */
+        Object call(Signature perThread) throws Exception;
+    }
+
+    abstract static class Cell {
+        final String name;
+
+        Cell(String name) {
+            this.name = name;
+        }
+
+        abstract double run(int threads, int round) throws Exception;
+    }
+
+    private List<Cell> cells() {
+        int cadesOps = intOpt("cadesOps", 300);
+        int padesOps = intOpt("padesOps", 100);
+        int jcaOps = intOpt("jcaOps", 400);
+        int warmup = intOpt("warmup", 100);
+        int maxSeconds = intOpt("maxSeconds", 60);
+        SignOptions o = SignOptions.builder().digest("SHA-256").attached(true).level(SignOptions.Level.B).build();
+        List<Cell> cells = new ArrayList<>();
+        Provider bc = new BouncyCastleProvider();
+
+        cells.add(new JMeterCell("CAdES sampler in JMeter, P-256 PKCS#12", "cades", false, cadesOps, warmup, maxSeconds));
+        cells.add(new LoopCell("CAdES engine (CadesSigner), P-256 PKCS#12", cadesOps, warmup, maxSeconds, null, null,
+                s -> CadesSigner.sign(content, ecKey, o)));
+        cells.add(new LoopCell("raw BC CMSSignedDataGenerator, P-256 PKCS#12", cadesOps, warmup, maxSeconds, null, null,
+                s -> rawCms(ecKey, content)));
+        cells.add(new LoopCell("JCA SHA256withECDSA (default provider), PKCS#12", jcaOps, warmup, maxSeconds,
+                "SHA256withECDSA", null, s -> sign(s, ecKey)));
+        cells.add(new LoopCell("JCA SHA256withECDSA (BC provider), PKCS#12", jcaOps, warmup, maxSeconds,
+                "SHA256withECDSA", bc, s -> sign(s, ecKey)));
+        cells.add(new LoopCell("JCA SHA256withRSA (default provider), RSA-2048", jcaOps / 4, warmup / 4, maxSeconds,
+                "SHA256withRSA", null, s -> sign(s, rsaKey)));
+        if (hsmKey != null) {
+            cells.add(new JMeterCell("CAdES sampler in JMeter, P-256 SoftHSM", "cades", true, cadesOps, warmup, maxSeconds));
+            cells.add(new LoopCell("CAdES engine (CadesSigner), P-256 SoftHSM", cadesOps, warmup, maxSeconds, null, null,
+                    s -> CadesSigner.sign(content, hsmKey, o)));
+            cells.add(new LoopCell("raw BC CMSSignedDataGenerator, P-256 SoftHSM", cadesOps, warmup, maxSeconds, null,
+                    null, s -> rawCms(hsmKey, content)));
+            cells.add(new LoopCell("JCA SHA256withECDSA, SoftHSM (SunPKCS11)", jcaOps, warmup, maxSeconds,
+                    "SHA256withECDSA", hsmKey.provider(), s -> sign(s, hsmKey)));
+        }
+        if (boolOpt("pades", true)) {
+            cells.add(new JMeterCell("PAdES sampler in JMeter, P-256 PKCS#12", "pades", false, padesOps, warmup / 2,
+                    maxSeconds));
+            cells.add(new LoopCell("PAdES engine (PadesSigner), P-256 PKCS#12", padesOps, warmup / 2, maxSeconds, null,
+                    null, s -> PadesSigner.sign(content, ecKey, o)));
+            cells.add(new LoopCell("raw PDFBox 3 + BC, P-256 PKCS#12", padesOps, warmup / 2, maxSeconds, null, null,
+                    s -> rawPades(ecKey, content)));
+        }
+        if (boolOpt("openssl", true)) {
+            cells.add(new OpensslCell("openssl speed rsa2048 sign", "rsa"));
+            cells.add(new OpensslCell("openssl speed ecdsap256 sign", "ecdsa"));
+        }
+        return cells;
+    }
+
+    private byte[] sign(Signature s, KeyMaterial key) throws Exception {
+        s.initSign(key.privateKey());
+        s.update(content);
+        return s.sign();
+    }
+
+    /** An in-JVM loop: warm-up per thread, then a common start; count- and time-bounded. */
+    static final class LoopCell extends Cell {
+        private final int ops;
+        private final int warmup;
+        private final int maxSeconds;
+        private final String jcaAlg;
+        private final Provider provider;
+        private final Op op;
+
+        LoopCell(String name, int ops, int warmup, int maxSeconds, String jcaAlg, Provider provider, Op op) {
+            super(name);
+            this.ops = ops;
+            this.warmup = warmup;
+            this.maxSeconds = maxSeconds;
+            this.jcaAlg = jcaAlg;
+            this.provider = provider;
+            this.op = op;
+        }
+
+        @Override
+        double run(int threads, int round) throws Exception {
+            CountDownLatch ready = new CountDownLatch(threads);
+            CountDownLatch go = new CountDownLatch(1);
+            AtomicInteger done = new AtomicInteger();
+            AtomicInteger errors = new AtomicInteger();
+            List<Thread> ws = new ArrayList<>();
+            long[] deadline = new long[1];
+            String[] firstError = new String[1];
+            for (int t = 0; t < threads; t++) {
+                Thread w = new Thread(() -> {
+                    Signature s = null;
+                    try {
+                        if (jcaAlg != null) {
+                            s = provider != null ? Signature.getInstance(jcaAlg, provider) : Signature.getInstance(jcaAlg);
+                        }
+                        long warmEnd = System.nanoTime() + maxSeconds * 1_000_000_000L / 2;
+                        for (int i = 0; i < warmup && System.nanoTime() < warmEnd; i++) {
+                            op.call(s);
+                        }
+                    } catch (Exception e) {
+                        errors.incrementAndGet();
+                        firstError[0] = String.valueOf(e);
+                    }
+                    ready.countDown();
+                    try {
+                        go.await();
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                    for (int i = 0; i < ops && System.nanoTime() < deadline[0]; i++) {
+                        try {
+                            op.call(s);
+                            done.incrementAndGet();
+                        } catch (Exception e) {
+                            errors.incrementAndGet();
+                            firstError[0] = String.valueOf(e);
+                        }
+                    }
+                }, "bench-" + t);
+                ws.add(w);
+                w.start();
+            }
+            if (!ready.await(maxSeconds, TimeUnit.SECONDS)) {
+                throw new IllegalStateException("warm-up did not finish in " + maxSeconds + " s");
+            }
+            long t0 = System.nanoTime();
+            deadline[0] = t0 + maxSeconds * 1_000_000_000L;
+            go.countDown();
+            for (Thread w : ws) {
+                w.join(maxSeconds * 1000L + 30_000);
+            }
+            long ns = System.nanoTime() - t0;
+            if (errors.get() > 0) {
+                throw new IllegalStateException(errors.get() + " errors, e.g. " + firstError[0]);
+            }
+            return done.get() * 1e9 / ns;
+        }
+    }
+
+    /** A one-cell plan in the assembled JMeter, headless child; throughput from the measured group's JTL rows. */
+    final class JMeterCell extends Cell {
+        private final String kind;
+        private final boolean hsm;
+        private final int ops;
+        private final int warmup;
+        private final int maxSeconds;
+
+        JMeterCell(String name, String kind, boolean hsm, int ops, int warmup, int maxSeconds) {
+            super(name);
+            this.kind = kind;
+            this.hsm = hsm;
+            this.ops = ops;
+            this.warmup = warmup;
+            this.maxSeconds = maxSeconds;
+        }
+
+        @Override
+        double run(int threads, int round) throws Exception {
+            Path dir = Files.createDirectories(out.resolve("jmeter").resolve(kind + (hsm ? "-hsm" : "-mem") + "-t"
+                    + threads + "-r" + (round + 1)));
+            Path plan = dir.resolve("plan.jmx");
+            Files.writeString(plan, plan(threads));
+            Path jtl = dir.resolve("results.jtl");
+            List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                    "-Xms256m", "-Xmx512m", "-jar", jmeterHome.resolve("bin/ApacheJMeter.jar").toString(), "-n",
+                    "-t", plan.toString(), "-l", jtl.toString(), "-j", dir.resolve("jmeter.log").toString(),
+                    "-Jcell.max.seconds=" + maxSeconds,
+                    "-Jsampleresult.timestamp.start=true", "-Jjmeter.save.saveservice.output_format=csv",
+                    "-Jjmeter.save.saveservice.timestamp_format=ms", "-Jsummariser.name=",
+                    "-Jjmeter.save.saveservice.response_code=false", "-Jjmeter.save.saveservice.response_message=false",
+                    "-Jjmeter.save.saveservice.thread_name=false", "-Jjmeter.save.saveservice.data_type=false",
+                    "-Jjmeter.save.saveservice.bytes=false", "-Jjmeter.save.saveservice.sent_bytes=false",
+                    "-Jjmeter.save.saveservice.url=false", "-Jjmeter.save.saveservice.latency=false",
+                    "-Jjmeter.save.saveservice.connect_time=false", "-Jjmeter.save.saveservice.idle_time=false",
+                    "-Jjmeter.save.saveservice.thread_counts=false",
+                    "-Jjmeter.save.saveservice.assertion_results_failure_message=false"));
+            Files.writeString(dir.resolve("command.txt"), String.join(" ", cmd) + "\n");
+            Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true)
+                    .redirectOutput(dir.resolve("stdout.txt").toFile()).start();
+            // two warm-up + measure phases each capped by the thread groups' scheduler, plus JVM start
+            if (!p.waitFor(2L * maxSeconds + 120, TimeUnit.SECONDS)) {
+                p.descendants().forEach(ProcessHandle::destroyForcibly);
+                p.destroyForcibly();
+                p.waitFor(30, TimeUnit.SECONDS);
+                throw new IllegalStateException("JMeter timed out; see " + dir);
+            }
+            int n = 0;
+            int errors = 0;
+            long first = Long.MAX_VALUE;
+            long last = Long.MIN_VALUE;
+            try (BufferedReader r = Files.newBufferedReader(jtl, StandardCharsets.UTF_8)) {
+                List<String> h = List.of(r.readLine().split(","));
+                int ts = h.indexOf("timeStamp");
+                int el = h.indexOf("elapsed");
+                int lb = h.indexOf("label");
+                int ok = h.indexOf("success");
+                String line;
+                while ((line = r.readLine()) != null) {
+                    String[] f = line.split(",");
+                    if (!f[lb].equals("sign")) {
+                        continue; // warm-up rows
+                    }
+                    long start = Long.parseLong(f[ts]);
+                    first = Math.min(first, start);
+                    last = Math.max(last, start + Long.parseLong(f[el]));
+                    n++;
+                    if (!Boolean.parseBoolean(f[ok])) {
+                        errors++;
+                    }
+                }
+            }
+            if (errors > 0 || n == 0) {
+                throw new IllegalStateException(n + " samples, " + errors + " errors; see " + dir);
+            }
+            return n * 1000.0 / Math.max(1, last - first);
+        }
+
+        private String plan(int threads) {
+            StringBuilder b = new StringBuilder(8192);
+            b.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<jmeterTestPlan version=\"1.2\" properties=\"5.0\" jmeter=\"5.6.3\">\n  <hashTree>\n")
+                    .append("    <TestPlan guiclass=\"TestPlanGui\" testclass=\"TestPlan\" testname=\"pki-bench\" enabled=\"true\">\n")
+                    .append("      <boolProp name=\"TestPlan.functional_mode\">false</boolProp>\n")
+                    .append("      <boolProp name=\"TestPlan.serialize_threadgroups\">false</boolProp>\n")
+                    .append("      <elementProp name=\"TestPlan.user_defined_variables\" elementType=\"Arguments\" guiclass=\"ArgumentsPanel\" testclass=\"Arguments\" testname=\"User Defined Variables\" enabled=\"true\">\n")
+                    .append("        <collectionProp name=\"Arguments.arguments\"/>\n      </elementProp>\n")
+                    .append("    </TestPlan>\n    <hashTree>\n");
+            String cfg = "org.trustload.jmeter.pki.KeyStoreConfig";
+            b.append("      <").append(cfg).append(" guiclass=\"TestBeanGUI\" testclass=\"").append(cfg)
+                    .append("\" testname=\"Key Store Config\" enabled=\"true\">\n");
+            prop(b, "poolName", "default");
+            prop(b, "sourceType", hsm ? "pkcs11" : "pkcs12");
+            prop(b, "keyStoreFile", hsm ? "" : ecPki.usersFile().toString());
+            prop(b, "keyStorePassword", hsm ? PIN : ecPki.password());
+            prop(b, "aliases", hsm ? hsmLabel : ecKey.alias());
+            prop(b, "excludeAliases", "");
+            prop(b, "certificateFile", "");
+            prop(b, "pkcs11Config", hsm ? p11Config.toString() : "");
+            prop(b, "assignment", "per-thread");
+            prop(b, "aliasVariable", "keyAlias");
+            b.append("      </").append(cfg).append(">\n      <hashTree/>\n");
+            group(b, "SetupThreadGroup", "SetupThreadGroupGui", "warmup", threads, warmup, "warmup-sign");
+            group(b, "ThreadGroup", "ThreadGroupGui", "measure", threads, ops, "sign");
+            b.append("    </hashTree>\n  </hashTree>\n</jmeterTestPlan>\n");
+            return b.toString();
+        }
+
+        private void group(StringBuilder b, String cls, String gui, String name, int threads, int loops, String label) {
+            b.append("      <").append(cls).append(" guiclass=\"").append(gui).append("\" testclass=\"").append(cls)
+                    .append("\" testname=\"").append(name).append("\" enabled=\"true\">\n")
+                    .append("        <stringProp name=\"ThreadGroup.on_sample_error\">continue</stringProp>\n")
+                    .append("        <elementProp name=\"ThreadGroup.main_controller\" elementType=\"LoopController\" guiclass=\"LoopControlPanel\" testclass=\"LoopController\" testname=\"Loop Controller\" enabled=\"true\">\n")
+                    .append("          <stringProp name=\"LoopController.loops\">").append(loops).append("</stringProp>\n")
+                    .append("          <boolProp name=\"LoopController.continue_forever\">false</boolProp>\n")
+                    .append("        </elementProp>\n")
+                    .append("        <stringProp name=\"ThreadGroup.num_threads\">").append(threads).append("</stringProp>\n")
+                    .append("        <stringProp name=\"ThreadGroup.ramp_time\">0</stringProp>\n")
+                    .append("        <boolProp name=\"ThreadGroup.scheduler\">true</boolProp>\n")
+                    .append("        <stringProp name=\"ThreadGroup.duration\">${__P(cell.max.seconds,60)}</stringProp>\n")
+                    .append("        <stringProp name=\"ThreadGroup.delay\"></stringProp>\n")
+                    .append("        <boolProp name=\"ThreadGroup.same_user_on_next_iteration\">true</boolProp>\n")
+                    .append("      </").append(cls).append(">\n      <hashTree>\n");
+            String s = "pades".equals(kind) ? "org.trustload.jmeter.pki.PadesSignSampler" : "org.trustload.jmeter.pki.CadesSignSampler";
+            b.append("        <").append(s).append(" guiclass=\"TestBeanGUI\" testclass=\"").append(s)
+                    .append("\" testname=\"").append(label).append("\" enabled=\"true\">\n");
+            prop(b, "keyPool", "default");
+            prop(b, "level", "B");
+            prop(b, "digest", "SHA-256");
+            prop(b, "tsaUrl", "");
+            prop(b, "mode", "local");
+            prop(b, "serverUrl", "");
+            prop(b, "connectTimeout", "5000");
+            prop(b, "responseTimeout", "60000");
+            prop(b, "inputFile", contentFile.toString());
+            prop(b, "inputVariable", "");
+            prop(b, "outputVariable", "");
+            prop(b, "outputFile", "");
+            if (!"pades".equals(kind)) {
+                b.append("          <boolProp name=\"attached\">true</boolProp>\n");
+            }
+            b.append("        </").append(s).append(">\n        <hashTree/>\n      </hashTree>\n");
+        }
+
+        private void prop(StringBuilder b, String name, String value) {
+            b.append("          <stringProp name=\"").append(name).append("\">").append(esc(value)).append("</stringProp>\n");
+        }
+    }
+
+    static String esc(String s) {
+        return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
+    }
+
+    /** openssl speed -seconds 3 (2 threads: -multi 2); sign/s from the summary lines. */
+    final class OpensslCell extends Cell {
+        private final String which;
+
+        OpensslCell(String name, String which) {
+            super(name);
+            this.which = which;
+        }
+
+        @Override
+        double run(int threads, int round) throws Exception {
+            List<String> cmd = new ArrayList<>(List.of("openssl", "speed", "-seconds", "3"));
+            if (threads > 1) {
+                cmd.addAll(List.of("-multi", Integer.toString(threads)));
+            }
+            cmd.add("rsa".equals(which) ? "rsa2048" : "ecdsap256");
+            String s = exec(120, cmd.toArray(new String[0]));
+            Files.writeString(out.resolve("openssl-" + which + "-t" + threads + "-r" + (round + 1) + ".txt"), s);
+            // "rsa 2048 bits 0.000830s 0.000025s 1204.8 40000.0" / "256 bits ecdsa (nistp256) 0.0000s 0.0001s 32000.0 11000.0"
+            Pattern p = "rsa".equals(which)
+                    ? Pattern.compile("(?m)^rsa\\s+2048 bits\\s+[\\d.]+s\\s+[\\d.]+s\\s+([\\d.]+)\\s+([\\d.]+)")
+                    : Pattern.compile("(?m)^\\s*256 bits ecdsa \\(nistp256\\)\\s+[\\d.]+s\\s+[\\d.]+s\\s+([\\d.]+)\\s+([\\d.]+)");
+            Matcher m = p.matcher(s);
+            if (!m.find()) {
+                throw new IllegalStateException("no summary line in openssl speed output");
+            }
+            return Double.parseDouble(m.group(1));
+        }
+    }
+
+    // ------------------------------------------------------------------ report
+
+    private static double median(List<Double> v) {
+        List<Double> s = new ArrayList<>();
+        for (Double d : v) {
+            if (!d.isNaN()) {
+                s.add(d);
+            }
+        }
+        if (s.isEmpty()) {
+            return Double.NaN;
+        }
+        s.sort(null);
+        int n = s.size();
+        return n % 2 == 1 ? s.get(n / 2) : (s.get(n / 2 - 1) + s.get(n / 2)) / 2;
+    }
+
+    private double med(String cell, int t) {
+        Map<Integer, List<Double>> m = results.get(cell);
+        return m == null || !m.containsKey(t) ? Double.NaN : median(m.get(t));
+    }
+
+    private void print(List<Integer> threads, int rounds) {
+        StringBuilder b = new StringBuilder();
+        b.append("\n## Signatures/s (median of ").append(rounds).append(" interleaved rounds; ms/op = 1000 × threads ÷ rate)\n\n");
+        b.append("| implementation |");
+        for (int t : threads) {
+            b.append(" ").append(t).append(" thread").append(t > 1 ? "s" : "").append(" /s | ms/op |");
+        }
+        b.append(" rounds |\n|---|");
+        for (int t : threads) {
+            b.append("---:|---:|");
+        }
+        b.append("---|\n");
+        for (var e : results.entrySet()) {
+            b.append("| ").append(e.getKey()).append(" |");
+            for (int t : threads) {
+                double v = med(e.getKey(), t);
+                b.append(String.format(Locale.ROOT, " %.1f | %.2f |", v, 1000.0 * t / v));
+            }
+            StringBuilder all = new StringBuilder();
+            for (int t : threads) {
+                List<Double> l = e.getValue().get(t);
+                if (l != null) {
+                    all.append(all.length() > 0 ? "; " : "").append("t").append(t).append(":");
+                    for (double d : l) {
+                        all.append(String.format(Locale.ROOT, " %.0f", d));
+                    }
+                }
+            }
+            b.append(" ").append(all).append(" |\n");
+        }
+        b.append("\n## Ratios (medians of the per-round ratios)\n\n| ratio |");
+        for (int t : threads) {
+            b.append(" t").append(t).append(" |");
+        }
+        b.append("\n|---|");
+        for (int ignored : threads) {
+            b.append("---:|");
+        }
+        b.append("\n");
+        ratio(b, threads, "CAdES sampler / raw BC CMS (P-256 PKCS#12) — target ≥ 0.9",
+                "CAdES sampler in JMeter, P-256 PKCS#12", "raw BC CMSSignedDataGenerator, P-256 PKCS#12");
+        ratio(b, threads, "CAdES engine / raw BC CMS (P-256 PKCS#12)",
+                "CAdES engine (CadesSigner), P-256 PKCS#12", "raw BC CMSSignedDataGenerator, P-256 PKCS#12");
+        ratio(b, threads, "CAdES sampler / CAdES engine (JMeter's share)",
+                "CAdES sampler in JMeter, P-256 PKCS#12", "CAdES engine (CadesSigner), P-256 PKCS#12");
+        ratio(b, threads, "CAdES sampler / raw BC CMS (SoftHSM)",
+                "CAdES sampler in JMeter, P-256 SoftHSM", "raw BC CMSSignedDataGenerator, P-256 SoftHSM");
+        ratio(b, threads, "CAdES sampler SoftHSM / PKCS#12",
+                "CAdES sampler in JMeter, P-256 SoftHSM", "CAdES sampler in JMeter, P-256 PKCS#12");
+        ratio(b, threads, "JCA ECDSA SoftHSM / PKCS#12 (default provider)",
+                "JCA SHA256withECDSA, SoftHSM (SunPKCS11)", "JCA SHA256withECDSA (default provider), PKCS#12");
+        ratio(b, threads, "PAdES sampler / raw PDFBox+BC",
+                "PAdES sampler in JMeter, P-256 PKCS#12", "raw PDFBox 3 + BC, P-256 PKCS#12");
+        ratio(b, threads, "PAdES engine / raw PDFBox+BC",
+                "PAdES engine (PadesSigner), P-256 PKCS#12", "raw PDFBox 3 + BC, P-256 PKCS#12");
+        ratio(b, threads, "raw BC CMS / JCA ECDSA over the content",
+                "raw BC CMSSignedDataGenerator, P-256 PKCS#12", "JCA SHA256withECDSA (default provider), PKCS#12");
+        if (!notes.isEmpty()) {
+            b.append("\nNotes:\n");
+            for (String n : notes) {
+                b.append("- ").append(n).append('\n');
+            }
+        }
+        System.out.print(b);
+        try {
+            Files.writeString(out.resolve("bench.md"), b.toString());
+        } catch (IOException ignored) {
+            // the table went to stdout too
+        }
+    }
+
+    private void ratio(StringBuilder b, List<Integer> threads, String title, String num, String den) {
+        if (!results.containsKey(num) || !results.containsKey(den)) {
+            return;
+        }
+        b.append("| ").append(title).append(" |");
+        for (int t : threads) {
+            List<Double> a = results.get(num).get(t);
+            List<Double> c = results.get(den).get(t);
+            List<Double> r = new ArrayList<>();
+            for (int i = 0; a != null && c != null && i < Math.min(a.size(), c.size()); i++) {
+                r.add(a.get(i) / c.get(i));
+            }
+            b.append(String.format(Locale.ROOT, " %.2f |", median(r)));
+        }
+        b.append("\n");
+    }
+}
