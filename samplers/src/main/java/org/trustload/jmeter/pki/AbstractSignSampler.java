@@ -14,7 +14,6 @@ import org.trustload.pki.TimestampSource;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
 import java.util.Base64;
 import java.util.Locale;
 import java.util.concurrent.ConcurrentHashMap;
@@ -83,7 +82,7 @@ public abstract class AbstractSignSampler extends AbstractSampler implements Tes
                     + " bytes by " + key.alias();
             PkiResults.ok(res, summary, summary + "\nsigner: " + key.certificate().getSubjectX500Principal().getName()
                     + "\nissuer: " + key.certificate().getIssuerX500Principal().getName()
-                    + "\ndigest: " + digest + "\nsha256 of signature: " + sha256(signature) + "\n");
+                    + "\ndigest: " + digest + "\ndocument: " + document.length + " bytes\n");
         } catch (PkiException ex) {
             PkiResults.fail(res, ex);
         } catch (RuntimeException ex) {
@@ -206,14 +205,6 @@ public abstract class AbstractSignSampler extends AbstractSampler implements Tes
             throw new PkiException(PkiException.CONFIG_ERROR, "level T needs a TSA URL");
         }
         return PkiResults.tsa(tsaUrl, connectTimeout, responseTimeout, 60000);
-    }
-
-    private static String sha256(byte[] b) {
-        try {
-            return PkiResults.hex(MessageDigest.getInstance("SHA-256").digest(b), 32);
-        } catch (java.security.NoSuchAlgorithmException ex) {
-            throw new IllegalStateException(ex);
-        }
     }
 
     public String getKeyPool() {
