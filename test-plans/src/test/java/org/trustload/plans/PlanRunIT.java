@@ -73,7 +73,9 @@ class PlanRunIT {
     static Process startLab(String services, Path properties, Path log) throws Exception {
         assertThat(Plans.LAB_JAR).as("lab jar (mvn package builds it)").exists();
         Process lab = new ProcessBuilder(JMeterProcess.java(), "-jar", Plans.LAB_JAR.toString(), "--services", services,
-                "--port-base", Integer.toString(freePortBase()), "--out", properties.toString())
+                "--port-base", Integer.toString(freePortBase()), "--out", properties.toString(),
+                // a private socket/key directory: another lab on this machine must not share (or regenerate) ours
+                "--socket-dir", Files.createTempDirectory(Path.of("/tmp"), "tl").toString())
                 .redirectErrorStream(true).start();
         CountDownLatch ready = new CountDownLatch(1);
         Thread pump = new Thread(() -> {
