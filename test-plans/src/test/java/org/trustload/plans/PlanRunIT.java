@@ -116,8 +116,8 @@ class PlanRunIT {
         }
     }
 
-    /** The lab's fixed port offsets (ldap, ldaps, pki http, pki https): see docs/lab.md. */
-    private static final int[] LAB_OFFSETS = {389, 636, 8080, 8443};
+    /** The lab's fixed port offsets (ldap, ldaps, pki http, pki https, pki mutual TLS): see docs/lab.md. */
+    private static final int[] LAB_OFFSETS = {389, 636, 8080, 8443, 8444};
 
     /** A base port whose lab ports are all free on 127.0.0.1. */
     private static int freePortBase() throws IOException {
