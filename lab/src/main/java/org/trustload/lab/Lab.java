@@ -44,8 +44,8 @@ public final class Lab implements AutoCloseable {
     /** Default {@code --users}. */
     public static final int DEFAULT_USERS = 10000;
 
-    /** Largest {@code --port-base}: the highest offset (pki https, +8443) must stay a valid port. */
-    public static final int MAX_PORT_BASE = 65535 - 8443;
+    /** Largest {@code --port-base}: the highest offset (pki mutual TLS, +8444) must stay a valid port. */
+    public static final int MAX_PORT_BASE = 65535 - 8444;
 
     static final int EXIT_FAILURE = 1;
     static final int EXIT_USAGE = 2;

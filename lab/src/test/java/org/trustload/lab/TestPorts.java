@@ -10,11 +10,18 @@ public final class TestPorts {
     private TestPorts() {
     }
 
-    /** A random base in 20000..57000 with every lab offset (389, 636, 8080, 8443) free on 127.0.0.1. */
+    /** Every port offset of the lab services (ldap, ldaps, pki http, https, mutual TLS). */
+    public static final int[] OFFSETS = {389, 636, 8080, 8443, 8444};
+
+    /** A random base in 20000..57000 with every lab offset ({@link #OFFSETS}) free on 127.0.0.1. */
     public static int freeBase() {
         for (int attempt = 0; attempt < 200; attempt++) {
             int base = ThreadLocalRandom.current().nextInt(20_000, 57_000);
-            if (isFree(base + 389) && isFree(base + 636) && isFree(base + 8080) && isFree(base + 8443)) {
+            boolean free = true;
+            for (int offset : OFFSETS) {
+                free &= isFree(base + offset);
+            }
+            if (free) {
                 return base;
             }
         }

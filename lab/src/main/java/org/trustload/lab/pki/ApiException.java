@@ -14,6 +14,9 @@ final class ApiException extends Exception {
     static final String CERTIFICATE_EXPIRED = "certificateExpired";
     static final String CERTIFICATE_REVOKED = "certificateRevoked";
     static final String UNKNOWN_TOKEN = "unknownToken";
+    static final String UNKNOWN_NONCE = "unknownNonce";
+    static final String FORBIDDEN = "forbidden";
+    static final String CRL_UNAVAILABLE = "crlUnavailable";
     static final String INVALID_SIGNATURE = "invalidSignature";
     static final String NOT_FOUND = "notFound";
     static final String METHOD_NOT_ALLOWED = "methodNotAllowed";

@@ -26,6 +26,7 @@ import org.bouncycastle.cert.jcajce.JcaX509ExtensionUtils;
  */
 final class CertificateChecker {
     private static final int MAX_DEPTH = 5;
+    private static final java.security.Provider VERIFY_PROVIDER = org.trustload.pki.KeyStores.bouncyCastle();
 
     private final List<X509Certificate> anchors;
     private final CrlCache crls;
@@ -46,6 +47,16 @@ final class CertificateChecker {
      */
     List<X509Certificate> check(X509Certificate cert, List<X509Certificate> extra) throws ApiException {
         List<X509Certificate> path = chain(cert, extra);
+        checkPath(path);
+        return path;
+    }
+
+    /**
+     * Validity and CRL checks of a path already built (signer first, trust anchor last): 403
+     * {@code certificateExpired}, 403 {@code certificateRevoked}, 503 {@code revocationUnavailable}.
+     */
+    void checkPath(List<X509Certificate> path) throws ApiException {
+        X509Certificate cert = path.get(0);
         Date now = new Date();
         for (X509Certificate c : path) {
             try {
@@ -70,10 +81,24 @@ final class CertificateChecker {
                         + (entry.getRevocationReason() != null ? " (" + entry.getRevocationReason() + ")" : ""));
             }
         }
-        return path;
     }
 
-    private List<X509Certificate> chain(X509Certificate cert, List<X509Certificate> extra) throws ApiException {
+    /** 1-based number of a lab CA ({@code ca-<n>}), or -1 when {@code anchor} is not one. */
+    int caNumber(X509Certificate anchor) {
+        int i = anchors.indexOf(anchor);
+        return i < 0 ? -1 : i + 1;
+    }
+
+    /** The trusted CA certificates, in CA order. */
+    List<X509Certificate> anchors() {
+        return anchors;
+    }
+
+    /**
+     * Builds the path of {@code cert} to one of the CAs with every issuer's signature verified, but
+     * checks neither validity nor revocation; 403 {@code untrustedCertificate} when there is none.
+     */
+    List<X509Certificate> chain(X509Certificate cert, List<X509Certificate> extra) throws ApiException {
         List<X509Certificate> path = new ArrayList<>();
         path.add(cert);
         X509Certificate current = cert;
@@ -101,7 +126,8 @@ final class CertificateChecker {
         for (X509Certificate c : candidates) {
             if (c.getSubjectX500Principal().equals(cert.getIssuerX500Principal())) {
                 try {
-                    cert.verify(c.getPublicKey());
+                    // BouncyCastle: P-256 verify ~0.35 ms vs ~1.75 ms with SunEC (FACTS)
+                    cert.verify(c.getPublicKey(), VERIFY_PROVIDER);
                     return c;
                 } catch (GeneralSecurityException | RuntimeException e) {
                     // same name, other key: keep looking

@@ -105,6 +105,11 @@ final class CrlCache implements AutoCloseable {
         }
     }
 
+    /** Forgets every cached CRL (and pending download): the next check downloads again. */
+    void clear() {
+        cache.clear();
+    }
+
     /** Number of successful downloads since start (for tests and the health answer). */
     long downloads() {
         return downloads.get();

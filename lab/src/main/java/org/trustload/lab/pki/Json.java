@@ -59,6 +59,14 @@ final class Json {
         return b.booleanValue();
     }
 
+    boolean requiredBool(String name) throws ApiException {
+        JSONValue v = object.getField(name);
+        if (v == null || v instanceof com.unboundid.util.json.JSONNull) {
+            throw ApiException.badRequest("missing field \"" + name + "\" (true or false)");
+        }
+        return bool(name, false);
+    }
+
     /** Decodes a base64 field (standard or URL alphabet, padding optional, MIME line breaks allowed). */
     byte[] base64(String name, String errorCode, int status) throws ApiException {
         String s = string(name, null);

@@ -3,6 +3,8 @@ package org.trustload.lab.pki;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import com.sun.net.httpserver.HttpsConfigurator;
+import com.sun.net.httpserver.HttpsExchange;
+import com.sun.net.httpserver.HttpsParameters;
 import com.sun.net.httpserver.HttpsServer;
 import java.io.IOException;
 import java.io.InputStream;
@@ -11,6 +13,7 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.net.BindException;
 import java.net.InetSocketAddress;
+import java.security.cert.Certificate;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -27,6 +30,8 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.ForkJoinWorkerThread;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
@@ -34,6 +39,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLParameters;
+import javax.net.ssl.SSLPeerUnverifiedException;
+import javax.net.ssl.TrustManager;
 import org.trustload.lab.EndpointInUseException;
 import org.trustload.lab.LabContext;
 import org.trustload.lab.LabService;
@@ -45,8 +53,11 @@ import org.trustload.pki.TimestampResponder;
 /**
  * The {@code pki} lab service: a test PKI (3 CAs, N users, CRLs), served over HTTP on
  * 127.0.0.1:base+{@value #HTTP_OFFSET} (and HTTPS on base+{@value #HTTPS_OFFSET}, with the PKI's server
- * certificate):
+ * certificate; mutual TLS on base+{@value #MTLS_OFFSET}):
  * <ul>
+ *   <li>{@code GET|POST /auth/nonce}, {@code POST /auth/login}: certificate login by challenge–response;</li>
+ *   <li>{@code GET /auth/mtls} (mTLS listener only): certificate login by TLS client authentication;</li>
+ *   <li>{@code POST /admin/crl}: switches the CRL server off and on (for tests and demos);</li>
  *   <li>{@code GET /crl/ca-<n>.crl}: DER CRLs;</li>
  *   <li>{@code POST /tsa}: an RFC 3161 TSA;</li>
  *   <li>{@code POST /api/signatures/{cades|cades-t|pades|pades-t}/start} and
@@ -68,6 +79,8 @@ public final class PkiLabService implements LabService {
     public static final int HTTP_OFFSET = 8080;
     /** Port offset of the HTTPS listener. */
     public static final int HTTPS_OFFSET = 8443;
+    /** Port offset of the mutual-TLS listener (client certificate required); the highest lab offset. */
+    public static final int MTLS_OFFSET = 8444;
     /** Seed of the test PKI: the same seed and user count give the same keys and certificates. */
     public static final long SEED = 3161L;
     /** Number of CAs. */
@@ -76,7 +89,11 @@ public final class PkiLabService implements LabService {
     public static final int SAMPLE_PDF_BYTES = 137 * 1024;
     /** Largest request body accepted (base64 of a ~48 MiB document). */
     static final int MAX_BODY = 64 * 1024 * 1024;
-    /** Worker threads of the HTTP(S) servers; {@code -Dtrustload.lab.pki.threads=N} overrides. */
+    /**
+     * Parallelism of the workers of the HTTP(S) servers; {@code -Dtrustload.lab.pki.threads=N} overrides.
+     * A worker blocked on a CRL download is compensated by a spare thread (ForkJoinPool managed blocking),
+     * so a burst of checks cannot starve the {@code /crl/} requests those checks wait for.
+     */
     static final int THREADS = Integer.getInteger("trustload.lab.pki.threads",
             Math.max(16, 4 * Runtime.getRuntime().availableProcessors()));
     /** Marker of the spec a cached PKI directory was generated with. */
@@ -89,7 +106,10 @@ public final class PkiLabService implements LabService {
     private final Map<String, String> properties = new LinkedHashMap<>();
     private HttpServer http;
     private HttpsServer https;
+    private HttpsServer mtls;
     private ExecutorService workers;
+    private CertificateLogin login;
+    private volatile boolean crlAvailable = true;
     private ScheduledExecutorService janitor;
     private CrlCache crlCache;
     private SignatureFlow flow;
@@ -110,9 +130,11 @@ public final class PkiLabService implements LabService {
     public synchronized void start(LabContext ctx) throws Exception {
         int httpPort = ctx.port(HTTP_OFFSET);
         int httpsPort = ctx.port(HTTPS_OFFSET);
+        int mtlsPort = ctx.port(MTLS_OFFSET);
         // Bind first: a port in use should fail fast, before seconds of key generation.
         http = bind(HttpServer.create(), ctx, httpPort);
         https = bind(HttpsServer.create(), ctx, httpsPort);
+        mtls = bind(HttpsServer.create(), ctx, mtlsPort);
         String base = "http://" + LabContext.HOST + ":" + httpPort;
         String crlBase = base + "/crl/";
 
@@ -137,10 +159,17 @@ public final class PkiLabService implements LabService {
         // CAdES-T/PAdES-T get their tokens from the same responder in-process: an HTTP call to our own
         // /tsa would hold a second pool thread per completion and can deadlock the pool under load.
         flow = new SignatureFlow(checker, responder, KeyStores.bouncyCastle());
+        login = new CertificateLogin(checker, KeyStores.bouncyCastle());
 
-        workers = Executors.newFixedThreadPool(THREADS, daemon("pki-lab-http"));
+        workers = new ForkJoinPool(THREADS, pool -> {
+            ForkJoinWorkerThread t = ForkJoinPool.defaultForkJoinWorkerThreadFactory.newThread(pool);
+            t.setName("pki-lab-http-" + t.getPoolIndex());
+            t.setDaemon(true);
+            return t;
+        }, null, true);
         janitor = Executors.newSingleThreadScheduledExecutor(daemon("pki-lab-tokens"));
         janitor.scheduleWithFixedDelay(flow::expire, 30, 30, TimeUnit.SECONDS);
+        janitor.scheduleWithFixedDelay(login::expire, 30, 30, TimeUnit.SECONDS);
         for (HttpServer s : new HttpServer[] {http, https}) {
             s.setExecutor(workers);
             s.createContext("/", this::notFound);
@@ -149,10 +178,28 @@ public final class PkiLabService implements LabService {
             s.createContext("/api/health", this::health);
             s.createContext("/api/signatures/", this::signatures);
             s.createContext("/documents/", this::documents);
+            s.createContext("/auth/nonce", this::nonce);
+            s.createContext("/auth/login", this::login);
+            s.createContext("/auth/mtls", this::mtlsLogin);
+            s.createContext("/admin/crl", this::adminCrl);
         }
-        https.setHttpsConfigurator(new HttpsConfigurator(serverTls()));
+        mtls.setExecutor(workers);
+        mtls.createContext("/", this::notFound);
+        mtls.createContext("/auth/mtls", this::mtlsLogin);
+        mtls.createContext("/api/health", this::health);
+        https.setHttpsConfigurator(new HttpsConfigurator(serverTls(null)));
+        SSLContext mtlsContext = serverTls(new TrustManager[] {login.trustManager()});
+        mtls.setHttpsConfigurator(new HttpsConfigurator(mtlsContext) {
+            @Override
+            public void configure(HttpsParameters params) {
+                SSLParameters p = getSSLContext().getDefaultSSLParameters();
+                p.setNeedClientAuth(true);
+                params.setSSLParameters(p);
+            }
+        });
         http.start();
         https.start();
+        mtls.start();
         // Warm the CRL cache the way a client would reach it, so the first signatures do not wait.
         for (int n = 1; n <= cas.size(); n++) {
             crlCache.get(crlBase + "ca-" + n + ".crl", cas.get(n - 1));
@@ -161,6 +208,8 @@ public final class PkiLabService implements LabService {
         String httpsBase = "https://" + LabContext.HOST + ":" + httpsPort;
         properties.put("pki.url", base);
         properties.put("pki.https.url", httpsBase);
+        properties.put("pki.login.url", base);
+        properties.put("pki.mtls.url", "https://" + LabContext.HOST + ":" + mtlsPort);
         properties.put("pki.tsa.url", base + "/tsa");
         properties.put("pki.crl.url", crlBase);
         properties.put("pki.keystore", pki.usersFile().toAbsolutePath().toString());
@@ -243,12 +292,12 @@ public final class PkiLabService implements LabService {
         return Files.readAllBytes(pki.crlFile(n));
     }
 
-    private SSLContext serverTls() throws Exception {
+    private SSLContext serverTls(TrustManager[] trust) throws Exception {
         KeyStore ks = pki.serverKeyStore();
         KeyManagerFactory kmf = KeyManagerFactory.getInstance("SunX509");
         kmf.init(ks, pki.password().toCharArray());
         SSLContext ssl = SSLContext.getInstance("TLS");
-        ssl.init(kmf.getKeyManagers(), null, null);
+        ssl.init(kmf.getKeyManagers(), trust, null);
         return ssl;
     }
 
@@ -318,6 +367,23 @@ public final class PkiLabService implements LabService {
         }
     }
 
+    private static void methods(HttpExchange ex, String... allowed) throws ApiException {
+        for (String m : allowed) {
+            if (ex.getRequestMethod().equals(m)) {
+                return;
+            }
+        }
+        ex.getResponseHeaders().set("Allow", String.join(", ", allowed));
+        throw new ApiException(405, ApiException.METHOD_NOT_ALLOWED, ex.getRequestMethod() + " is not allowed here; use "
+                + String.join(" or ", allowed));
+    }
+
+    private static void exactPath(HttpExchange ex, String path) throws ApiException {
+        if (!ex.getRequestURI().getPath().equals(path)) {
+            throw new ApiException(404, ApiException.NOT_FOUND, "no resource at " + ex.getRequestURI().getPath());
+        }
+    }
+
     private static byte[] body(HttpExchange ex) throws IOException, ApiException {
         byte[] b = ex.getRequestBody().readNBytes(MAX_BODY + 1);
         if (b.length > MAX_BODY) {
@@ -335,6 +401,10 @@ public final class PkiLabService implements LabService {
     private void crl(HttpExchange ex) throws IOException {
         serve(ex, e -> {
             method(e, "GET");
+            if (!crlAvailable) {
+                throw new ApiException(503, ApiException.CRL_UNAVAILABLE,
+                        "the CRL server is switched off (POST /admin/crl {\"available\": true} switches it on)");
+            }
             String name = e.getRequestURI().getPath().substring("/crl/".length());
             byte[] crl = crlFiles.get(name);
             if (crl == null) {
@@ -365,6 +435,10 @@ public final class PkiLabService implements LabService {
             m.put("users", pki.userAliases().size());
             m.put("pendingSignatures", flow.pendingCount());
             m.put("crlDownloads", crlCache.downloads());
+            m.put("crlAvailable", crlAvailable);
+            m.put("outstandingNonces", login.outstandingNonces());
+            m.put("logins", login.logins());
+            m.put("mtlsFullHandshakes", login.fullHandshakes());
             return Response.json(200, m);
         });
     }
@@ -377,6 +451,77 @@ public final class PkiLabService implements LabService {
             }
             return new Response(200, "application/pdf", samplePdf);
         });
+    }
+
+    private void nonce(HttpExchange ex) throws IOException {
+        serve(ex, e -> {
+            exactPath(e, "/auth/nonce");
+            methods(e, "GET", "POST");
+            return Response.json(200, login.nonce());
+        });
+    }
+
+    private void login(HttpExchange ex) throws IOException {
+        serve(ex, e -> {
+            exactPath(e, "/auth/login");
+            method(e, "POST");
+            return Response.json(200, login.login(Json.parse(body(e))));
+        });
+    }
+
+    private void mtlsLogin(HttpExchange ex) throws IOException {
+        serve(ex, e -> {
+            exactPath(e, "/auth/mtls");
+            method(e, "GET");
+            Certificate[] peer = null;
+            if (e instanceof HttpsExchange hx) {
+                try {
+                    peer = hx.getSSLSession().getPeerCertificates();
+                } catch (SSLPeerUnverifiedException none) {
+                    // not the mTLS listener
+                }
+            }
+            if (peer == null || peer.length == 0 || !(peer[0] instanceof X509Certificate)) {
+                throw ApiException.badRequest("no client certificate on this connection: certificate login by TLS is on"
+                        + " the mutual-TLS listener (pki.mtls.url, port base+" + MTLS_OFFSET + ")");
+            }
+            X509Certificate[] chain = new X509Certificate[peer.length];
+            for (int i = 0; i < peer.length; i++) {
+                chain[i] = (X509Certificate) peer[i];
+            }
+            return Response.json(200, login.mtls(chain));
+        });
+    }
+
+    private void adminCrl(HttpExchange ex) throws IOException {
+        serve(ex, e -> {
+            exactPath(e, "/admin/crl");
+            methods(e, "GET", "POST");
+            if (!e.getRemoteAddress().getAddress().isLoopbackAddress()) {
+                throw new ApiException(403, ApiException.FORBIDDEN, "the admin switch answers loopback clients only");
+            }
+            if (e.getRequestMethod().equals("POST")) {
+                boolean available = Json.parse(body(e)).requiredBool("available");
+                setCrlAvailable(available);
+            }
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("available", crlAvailable);
+            m.put("crlDownloads", crlCache.downloads());
+            return Response.json(200, m);
+        });
+    }
+
+    /**
+     * Switches the CRL server ({@code GET /crl/...}) on or off. Switching it off also empties the
+     * revocation cache, so every check that needs a CRL gets 503 {@code revocationUnavailable} until it is
+     * switched on again.
+     */
+    void setCrlAvailable(boolean available) {
+        crlAvailable = available;
+        if (!available) {
+            crlCache.clear();
+        }
+        System.err.println("trustload-lab: pki CRL server switched " + (available ? "on" : "off"));
     }
 
     private void signatures(HttpExchange ex) throws IOException {
@@ -440,6 +585,9 @@ public final class PkiLabService implements LabService {
         }
         if (https != null) {
             https.stop(0);
+        }
+        if (mtls != null) {
+            mtls.stop(0);
         }
         if (janitor != null) {
             janitor.shutdownNow();
