@@ -363,6 +363,35 @@ class PkiLoginTest {
     }
 
     @Test
+    void burstOfLoginsRightAfterTheCrlServerComesBackDoesNotStarveTheCrlDownloads() throws Exception {
+        int n = 4 * PkiLabService.THREADS;
+        List<KeyMaterial> keys = KeySource.pkcs12(Path.of(props.get("pki.keystore")),
+                props.get("pki.keystore.password").toCharArray(), goodAliases(n)).load();
+        List<String> bodies = new ArrayList<>();
+        for (KeyMaterial key : keys) {
+            byte[] nonce = nonce();
+            bodies.add(loginBody(nonce, key.certificate(), null, key.sign("SHA256withECDSA", nonce), "SHA256withECDSA"));
+        }
+        assertThat(postJson("/admin/crl", "{\"available\": false}").statusCode()).isEqualTo(200);
+        assertThat(postJson("/admin/crl", "{\"available\": true}").statusCode()).isEqualTo(200); // cache now empty
+        long t0 = System.nanoTime();
+        List<java.util.concurrent.CompletableFuture<HttpResponse<byte[]>>> all = new ArrayList<>();
+        for (String body : bodies) {
+            all.add(http.sendAsync(HttpRequest.newBuilder(URI.create(url("pki.login.url", "/auth/login")))
+                    .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)).build(),
+                    HttpResponse.BodyHandlers.ofByteArray()));
+        }
+        for (var f : all) {
+            HttpResponse<byte[]> r = f.get(30, java.util.concurrent.TimeUnit.SECONDS);
+            assertThat(r.statusCode()).as(new String(r.body(), StandardCharsets.UTF_8)).isEqualTo(200);
+        }
+        long ms = (System.nanoTime() - t0) / 1_000_000;
+        System.err.printf(Locale.ROOT, "pki %d concurrent logins (pool parallelism %d) right after the CRL cache was"
+                + " emptied: all 200 in %d ms%n", n, PkiLabService.THREADS, ms);
+        assertThat(ms).as("no worker starvation (a CRL wait times out after 10 s)").isLessThan(9_000);
+    }
+
+    @Test
     void measureServerCpuPerLogin() throws Exception {
         List<KeyMaterial> keys = KeySource.pkcs12(Path.of(props.get("pki.keystore")),
                 props.get("pki.keystore.password").toCharArray(), goodAliases(200)).load();
