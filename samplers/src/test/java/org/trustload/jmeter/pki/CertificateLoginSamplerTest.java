@@ -1,0 +1,311 @@
+package org.trustload.jmeter.pki;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.beans.BeanInfo;
+import java.beans.Introspector;
+import java.beans.PropertyDescriptor;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.ObjectOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.security.Signature;
+import java.security.cert.CertificateFactory;
+import java.security.cert.X509Certificate;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Locale;
+import java.util.ResourceBundle;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import org.apache.jmeter.samplers.SampleResult;
+import org.apache.jmeter.threads.JMeterContextService;
+import org.apache.jmeter.threads.JMeterVariables;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.trustload.jmeter.ldap.JMeterTestSupportAccess;
+import org.trustload.pki.TestPki;
+import org.trustload.testing.TestHttpServer;
+
+/**
+ * Certificate Login in-process against a tiny login server that really verifies the signature and
+ * refuses the revoked users of a generated test PKI (the lab's own checks are covered in the plan
+ * tests): sub-results, expected refusals both ways, bad input, users per thread and per iteration.
+ */
+class CertificateLoginSamplerTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @TempDir
+    static Path dir;
+    static TestPki pki;
+    static TestHttpServer server;
+
+    @BeforeAll
+    static void setUp() throws Exception {
+        JMeterTestSupportAccess.init();
+        pki = TestPki.generate(new TestPki.Spec().withSeed(11).withUsers(9).withRevoked(List.of(3)), dir.resolve("pki"));
+        Set<String> revokedSubjects = ConcurrentHashMap.newKeySet();
+        for (String a : pki.revokedAliases()) {
+            revokedSubjects.add(pki.userKey(a).certificate().getSubjectX500Principal().getName());
+        }
+        server = new TestHttpServer()
+                .on("/auth/nonce", (b, ex) -> TestHttpServer.reply(ex, 200, "application/json",
+                        "{\"nonce\":\"q83vEjRWeJA=\",\"expiresIn\":120}".getBytes(StandardCharsets.UTF_8)))
+                .on("/garbage/nonce", (b, ex) -> TestHttpServer.reply(ex, 200, "text/html",
+                        "<html>maintenance</html>".getBytes(StandardCharsets.UTF_8)))
+                .on("/auth/login", (body, ex) -> {
+                    JsonNode r = JSON.readTree(body);
+                    String answer;
+                    int status;
+                    try {
+                        X509Certificate c = (X509Certificate) CertificateFactory.getInstance("X.509").generateCertificate(
+                                new ByteArrayInputStream(Base64.getDecoder().decode(r.get("certificate").asText())));
+                        Signature s = Signature.getInstance(r.get("signatureAlgorithm").asText());
+                        s.initVerify(c.getPublicKey());
+                        s.update(Base64.getDecoder().decode(r.get("nonce").asText()));
+                        String subject = c.getSubjectX500Principal().getName();
+                        if (!s.verify(Base64.getDecoder().decode(r.get("signature").asText()))) {
+                            status = 401;
+                            answer = "{\"error\":\"invalidSignature\",\"message\":\"bad signature\"}";
+                        } else if (revokedSubjects.contains(subject)) {
+                            status = 403;
+                            answer = "{\"error\":\"certificateRevoked\",\"message\":\"on the CRL\"}";
+                        } else {
+                            status = 200;
+                            answer = "{\"status\":\"OK\",\"subject\":\"" + subject + "\",\"ca\":1,\"sessionId\":\"x\"}";
+                        }
+                    } catch (Exception e) {
+                        status = 400;
+                        answer = "{\"error\":\"badRequest\",\"message\":\"" + e.getClass().getSimpleName() + "\"}";
+                    }
+                    TestHttpServer.reply(ex, status, "application/json", answer.getBytes(StandardCharsets.UTF_8));
+                });
+    }
+
+    @AfterAll
+    static void tearDown() {
+        server.close();
+    }
+
+    @BeforeEach
+    void freshThreadContext() {
+        JMeterContextService.getContext().setVariables(new JMeterVariables());
+    }
+
+    private static KeyStoreConfig keys(String pool, String assignment, String password) {
+        KeyStoreConfig c = new KeyStoreConfig();
+        c.setName("keys");
+        c.setPoolName(pool);
+        c.setKeyStoreFile(pki.usersFile().toString());
+        c.setKeyStorePassword(password);
+        c.setAssignment(assignment);
+        c.testStarted();
+        return c;
+    }
+
+    private static CertificateLoginSampler sampler(String pool) {
+        CertificateLoginSampler s = new CertificateLoginSampler();
+        s.setName("login");
+        s.setKeyPool(pool);
+        s.setLoginUrl(server.uri("/").toString());
+        return s;
+    }
+
+    private static String revoked() {
+        return pki.revokedAliases().get(0);
+    }
+
+    @Test
+    void aValidUserLogsInWithThreeSubResults() {
+        KeyStoreConfig c = keys("valid", KeyStoreConfig.ASSIGN_FIRST, pki.password());
+        c.iterationStart(null);
+        SampleResult r = sampler("valid").sample(null);
+        assertThat(r.isSuccessful()).as(r.getResponseDataAsString()).isTrue();
+        assertThat(r.getResponseCode()).isEqualTo("200");
+        assertThat(r.getResponseMessage()).isEqualTo("login OK");
+        assertThat(r.getSubResults()).extracting(SampleResult::getSampleLabel)
+                .containsExactly("login nonce", "login sign", "login login");
+        assertThat(r.getSubResults()).allMatch(SampleResult::isSuccessful);
+        assertThat(r.getResponseDataAsString()).contains("subject: CN=");
+        assertThat(r.getSamplerData() + r.getResponseDataAsString()).doesNotContain(pki.password());
+        c.testEnded();
+    }
+
+    @Test
+    void aRevokedUserIsAFailureUnlessExpectedThenARefusalAsExpected() {
+        KeyStoreConfig c = keys("revoked", KeyStoreConfig.ASSIGN_FIRST, pki.password());
+        c.setAliases(revoked());
+        c.testStarted();
+        c.iterationStart(null);
+        CertificateLoginSampler s = sampler("revoked");
+        SampleResult r = s.sample(null);
+        assertThat(r.isSuccessful()).isFalse();
+        assertThat(r.getResponseCode()).isEqualTo("certificateRevoked");
+        assertThat(r.getResponseMessage()).isEqualTo("HTTP 403 certificateRevoked");
+        assertThat(r.getSubResults()).hasSize(3);
+        assertThat(r.getSubResults()[2].isSuccessful()).isFalse();
+
+        s.setExpectRefusedAliases("someoneElse, " + revoked());
+        r = s.sample(null);
+        assertThat(r.isSuccessful()).isTrue();
+        assertThat(r.getResponseMessage()).isEqualTo("refused as expected: certificateRevoked");
+        assertThat(r.getSubResults()).allMatch(SampleResult::isSuccessful);
+        assertThat(r.getSubResults()[2].getResponseMessage()).isEqualTo("refused as expected: certificateRevoked");
+        c.testEnded();
+    }
+
+    @Test
+    void aValidUserListedAsExpectedRefusalIsTheFailureExpectedRefusal() {
+        String alias = pki.validAliases().get(0);
+        KeyStoreConfig c = keys("listed", KeyStoreConfig.ASSIGN_FIRST, pki.password());
+        c.setAliases(alias);
+        c.testStarted();
+        c.iterationStart(null);
+        CertificateLoginSampler s = sampler("listed");
+        s.setExpectRefusedAliases(alias);
+        SampleResult r = s.sample(null);
+        assertThat(r.isSuccessful()).isFalse();
+        assertThat(r.getResponseCode()).isEqualTo(CertificateLoginSampler.EXPECTED_REFUSAL);
+        assertThat(r.getResponseMessage()).isEqualTo("expected a refusal, got HTTP 200");
+        c.testEnded();
+    }
+
+    @Test
+    void noPoolWrongPasswordGarbageAndNoServerAreClearFailedSamples() throws Exception {
+        SampleResult r = sampler("nosuchpool").sample(null);
+        assertThat(r.isSuccessful()).isFalse();
+        assertThat(r.getResponseCode()).isEqualTo("configError");
+        assertThat(r.getResponseMessage()).contains("no key pool 'nosuchpool'");
+
+        KeyStoreConfig bad = keys("badpw", KeyStoreConfig.ASSIGN_FIRST, "wrong-password");
+        bad.iterationStart(null);
+        r = sampler("badpw").sample(null);
+        assertThat(r.getResponseCode()).isEqualTo("configError");
+        assertThat(r.getResponseMessage()).contains("no key pool 'badpw'");
+        assertThat(r.getResponseDataAsString()).doesNotContain("wrong-password");
+
+        KeyStoreConfig c = keys("g", KeyStoreConfig.ASSIGN_FIRST, pki.password());
+        c.iterationStart(null);
+        CertificateLoginSampler s = sampler("g");
+        s.setNoncePath("/garbage/nonce");
+        r = s.sample(null);
+        assertThat(r.getResponseCode()).isEqualTo("serverError");
+        assertThat(r.getResponseMessage()).isEqualTo("HTTP 200 serverError");
+        assertThat(r.getSubResults()).extracting(SampleResult::getSampleLabel).containsExactly("login nonce");
+
+        int port;
+        try (java.net.ServerSocket ss = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            port = ss.getLocalPort();
+        }
+        s = sampler("g");
+        s.setLoginUrl("http://127.0.0.1:" + port);
+        r = s.sample(null);
+        assertThat(r.getResponseCode()).isEqualTo("connectError");
+        s.setMethod("mtls");
+        s.setMtlsUrl("https://127.0.0.1:" + port);
+        r = s.sample(null);
+        assertThat(r.getResponseCode()).isEqualTo("connectError");
+        assertThat(r.getSubResults()).extracting(SampleResult::getSampleLabel).containsExactly("login handshake");
+
+        s.setMethod("kerberos");
+        assertThat(s.sample(null).getResponseCode()).isEqualTo("configError");
+        s.setMethod("mtls");
+        s.setMtlsUrl("");
+        assertThat(s.sample(null).getResponseMessage()).isEqualTo("mtls needs an mTLS URL");
+        s.setMtlsUrl("https://127.0.0.1:" + port);
+        s.setTrustAnchorsFile(dir.resolve("missing.pem").toString());
+        assertThat(s.sample(null).getResponseMessage()).isEqualTo("trust anchors file cannot be read");
+        s.setTrustAnchorsFile("");
+        s.setConnectTimeout("soon");
+        assertThat(s.sample(null).getResponseCode()).isEqualTo("configError");
+        c.testEnded();
+    }
+
+    @Test
+    void threadsGetDistinctUsersAndIterationsRotateThem() throws Exception {
+        KeyStoreConfig c = keys("spread", KeyStoreConfig.ASSIGN_PER_THREAD, pki.password());
+        c.setExcludeAliases(String.join(",", pki.revokedAliases()));
+        c.testStarted();
+        int threads = 4;
+        Set<String> subjects = ConcurrentHashMap.newKeySet();
+        List<String> failures = new ArrayList<>();
+        CountDownLatch done = new CountDownLatch(threads);
+        for (int i = 0; i < threads; i++) {
+            // what JMeter does per thread: a copy of the element with the same settings (testStarted ran once)
+            KeyStoreConfig perThread = new KeyStoreConfig();
+            perThread.setPoolName("spread");
+            perThread.setAssignment(KeyStoreConfig.ASSIGN_PER_THREAD);
+            CertificateLoginSampler s = sampler("spread");
+            new Thread(() -> {
+                try {
+                    JMeterContextService.getContext().setVariables(new JMeterVariables());
+                    for (int it = 0; it < 3; it++) {
+                        perThread.iterationStart(null);
+                        SampleResult r = s.sample(null);
+                        synchronized (failures) {
+                            if (!r.isSuccessful()) {
+                                failures.add(r.getResponseMessage());
+                            }
+                        }
+                        subjects.add(JMeterContextService.getContext().getVariables()
+                                .get(CertificateLoginSampler.SUBJECT_VARIABLE) + "#" + Thread.currentThread().getName());
+                    }
+                } finally {
+                    done.countDown();
+                }
+            }, "user-" + i).start();
+        }
+        done.await();
+        assertThat(failures).isEmpty();
+        // per thread: one user per thread, kept over its iterations, and no two threads share a user
+        assertThat(subjects).hasSize(threads);
+        assertThat(subjects.stream().map(x -> x.substring(0, x.indexOf('#'))).distinct()).hasSize(threads);
+        c.testEnded();
+
+        KeyStoreConfig it = keys("rotate", KeyStoreConfig.ASSIGN_PER_ITERATION, pki.password());
+        it.setExcludeAliases(String.join(",", pki.revokedAliases()));
+        it.testStarted();
+        Set<String> seen = new java.util.HashSet<>();
+        CertificateLoginSampler s = sampler("rotate");
+        for (int i = 0; i < 5; i++) {
+            it.iterationStart(null);
+            assertThat(s.sample(null).isSuccessful()).isTrue();
+            seen.add(JMeterContextService.getContext().getVariables().get(CertificateLoginSampler.SUBJECT_VARIABLE));
+        }
+        assertThat(seen).hasSize(5);
+        it.testEnded();
+    }
+
+    @Test
+    void itJavaSerializesAndEveryPropertyIsDescribed() throws Exception {
+        try (ObjectOutputStream out = new ObjectOutputStream(new ByteArrayOutputStream())) {
+            out.writeObject(sampler("default"));
+        }
+        ResourceBundle bundle = ResourceBundle.getBundle(
+                "org.trustload.jmeter.pki.CertificateLoginSamplerResources", Locale.ROOT);
+        BeanInfo info = Introspector.getBeanInfo(CertificateLoginSampler.class);
+        assertThat(info.getBeanDescriptor().getDisplayName()).isEqualTo("Certificate Login (TrustLoad)");
+        int described = 0;
+        for (PropertyDescriptor pd : info.getPropertyDescriptors()) {
+            Object group = pd.getValue("group");
+            if (group == null) {
+                continue;
+            }
+            described++;
+            String n = pd.getName();
+            assertThat(pd.getDisplayName()).as(n).isEqualTo(bundle.getString(n + ".displayName"));
+            assertThat(pd.getShortDescription()).as(n).isEqualTo(bundle.getString(n + ".shortDescription"));
+            assertThat(bundle.containsKey(group + ".displayName")).as("group " + group).isTrue();
+            assertThat(pd.getValue("notUndefined")).as(n + " has a default").isEqualTo(Boolean.TRUE);
+        }
+        assertThat(described).isEqualTo(21);
+    }
+}
