@@ -1,5 +1,7 @@
 package org.trustload.jmeter.pki;
 
+import org.trustload.jmeter.common.BeanInfoHelper;
+
 /** GUI of {@link CertificateLoginSampler}. */
 public class CertificateLoginSamplerBeanInfo extends BeanInfoHelper {
     public CertificateLoginSamplerBeanInfo() {
