@@ -625,7 +625,14 @@ public final class CertificateLoginClient {
         static RawResponse read(InputStream in, long deadline) throws IOException, PkiException {
             RawResponse r = new RawResponse();
             String statusLine = line(in);
-            if (statusLine == null || !statusLine.startsWith("HTTP/1.")) {
+            if (statusLine == null) {
+                // Mutual TLS 1.3: the client's handshake completes before the server checks the client
+                // certificate; a refusal then arrives as a closed connection instead of an alert.
+                throw new PkiException(HANDSHAKE_FAILED, "TLS handshake failed",
+                        "the server closed the connection after the handshake without answering"
+                                + " (client certificate refused?)", null);
+            }
+            if (!statusLine.startsWith("HTTP/1.")) {
                 throw new PkiException(PkiException.SERVER_ERROR, "HTTP 0 " + PkiException.SERVER_ERROR,
                         "not an HTTP answer: " + truncate(String.valueOf(statusLine)), null);
             }
