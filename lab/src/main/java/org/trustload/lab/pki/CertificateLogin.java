@@ -2,7 +2,6 @@ package org.trustload.lab.pki;
 
 import java.io.ByteArrayInputStream;
 import java.net.Socket;
-import java.security.GeneralSecurityException;
 import java.security.Provider;
 import java.security.PublicKey;
 import java.security.SecureRandom;
@@ -110,7 +109,7 @@ final class CertificateLogin {
         }
 
         List<X509Certificate> path = checker.check(cert, extra);
-        if (!verifies(algorithm, cert.getPublicKey(), nonce, value)) {
+        if (!Engines.verifies(verifyProvider, algorithm, cert.getPublicKey(), nonce, value)) {
             throw new ApiException(401, ApiException.INVALID_SIGNATURE, "the signature does not verify over the nonce bytes"
                     + " with the certificate's public key (" + algorithm + ")");
         }
@@ -227,27 +226,6 @@ final class CertificateLogin {
             case "Ed448" -> "Ed448";
             default -> "SHA256withECDSA";
         };
-    }
-
-    private boolean verifies(String algorithm, PublicKey key, byte[] data, byte[] value) throws ApiException {
-        Signature v;
-        try {
-            v = verifyProvider != null ? Signature.getInstance(algorithm, verifyProvider) : Signature.getInstance(algorithm);
-        } catch (GeneralSecurityException e) {
-            try {
-                v = Signature.getInstance(algorithm);
-            } catch (GeneralSecurityException e2) {
-                throw new ApiException(500, ApiException.INTERNAL_ERROR, "no verifier for " + algorithm, e2);
-            }
-        }
-        try {
-            v.initVerify(key);
-            v.update(data);
-            return v.verify(value);
-        } catch (GeneralSecurityException | RuntimeException e) {
-            // a malformed value, or an algorithm that does not fit the key, is a wrong signature too
-            return false;
-        }
     }
 
     private static X509Certificate certificate(byte[] der, String what) throws ApiException {

@@ -63,6 +63,34 @@ final class Engines {
         byte[] complete(byte[] signatureValue) throws PkiException;
     }
 
+    /**
+     * True when {@code value} is a valid signature of {@code data} by {@code key}. Uses the given
+     * provider (BouncyCastle: several times cheaper than SunEC for verification) when it has the
+     * algorithm, else the JVM's default. A malformed value, or an algorithm that does not fit the
+     * key, is a wrong signature, not an error.
+     */
+    static boolean verifies(java.security.Provider provider, String algorithm, java.security.PublicKey key,
+            byte[] data, byte[] value) throws ApiException {
+        java.security.Signature v;
+        try {
+            v = provider != null ? java.security.Signature.getInstance(algorithm, provider)
+                    : java.security.Signature.getInstance(algorithm);
+        } catch (java.security.GeneralSecurityException e) {
+            try {
+                v = java.security.Signature.getInstance(algorithm);
+            } catch (java.security.GeneralSecurityException e2) {
+                throw new ApiException(500, ApiException.INTERNAL_ERROR, "no verifier for " + algorithm, e2);
+            }
+        }
+        try {
+            v.initVerify(key);
+            v.update(data);
+            return v.verify(value);
+        } catch (java.security.GeneralSecurityException | RuntimeException e) {
+            return false;
+        }
+    }
+
     private static Pending wrap(byte[] tbs, String alg, Completer c) {
         return new Pending() {
             @Override

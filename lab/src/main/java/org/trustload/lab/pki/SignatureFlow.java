@@ -1,10 +1,8 @@
 package org.trustload.lab.pki;
 
 import java.io.ByteArrayInputStream;
-import java.security.GeneralSecurityException;
 import java.security.Provider;
 import java.security.SecureRandom;
-import java.security.Signature;
 import java.security.cert.CertificateException;
 import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
@@ -151,7 +149,7 @@ final class SignatureFlow {
             throw new ApiException(404, ApiException.UNKNOWN_TOKEN, "the token expired");
         }
         Engines.Pending p = s.pending();
-        if (!verifies(p.signatureAlgorithm(), s.certificate(), p.toBeSigned(), value)) {
+        if (!Engines.verifies(verifyProvider, p.signatureAlgorithm(), s.certificate().getPublicKey(), p.toBeSigned(), value)) {
             throw new ApiException(422, ApiException.INVALID_SIGNATURE,
                     "the signature value does not verify with the certificate's public key (" + p.signatureAlgorithm() + ")");
         }
@@ -166,27 +164,6 @@ final class SignatureFlow {
         out.put("format", s.format().family());
         out.put("size", signed.length);
         return out;
-    }
-
-    private boolean verifies(String algorithm, X509Certificate cert, byte[] data, byte[] value) throws ApiException {
-        Signature v;
-        try {
-            v = verifyProvider != null ? Signature.getInstance(algorithm, verifyProvider) : Signature.getInstance(algorithm);
-        } catch (GeneralSecurityException e) {
-            try {
-                v = Signature.getInstance(algorithm);
-            } catch (GeneralSecurityException e2) {
-                throw new ApiException(500, ApiException.INTERNAL_ERROR, "no verifier for " + algorithm, e2);
-            }
-        }
-        try {
-            v.initVerify(cert.getPublicKey());
-            v.update(data);
-            return v.verify(value);
-        } catch (GeneralSecurityException | RuntimeException e) {
-            // a malformed value (not a DER ECDSA signature, wrong RSA length) is a wrong signature too
-            return false;
-        }
     }
 
     private static X509Certificate certificate(byte[] der) throws ApiException {
