@@ -120,7 +120,7 @@ class PlanRunIT {
     private static final int[] LAB_OFFSETS = {389, 636, 8080, 8443, 8444};
 
     /** A base port whose lab ports are all free on 127.0.0.1. */
-    private static int freePortBase() throws IOException {
+    static int freePortBase() throws IOException {
         for (int attempt = 0; attempt < 50; attempt++) {
             int base = ThreadLocalRandom.current().nextInt(20, 57) * 1000;
             boolean free = true;

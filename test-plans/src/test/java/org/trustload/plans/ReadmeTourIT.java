@@ -1,0 +1,245 @@
+package org.trustload.plans;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+import org.trustload.testing.Slapd;
+
+/**
+ * Runs every command of the README's five-minute tour through {@code ./trustload}, as a new user types
+ * it, so the tour cannot rot. Two liberties, both stated here: a {@code -Jduration=N} above
+ * {@value #MAX_DURATION} s is shortened (the commands are the same, the runs shorter), and the one
+ * line that targets "your own directory" gets a throwaway OpenLDAP slapd in place of ldap.example.org.
+ * Each lab the launcher starts gets a random free port range and a private socket directory
+ * ({@code TRUSTLOAD_LAB_ARGS}); results go under target/ ({@code TRUSTLOAD_RESULTS}).
+ */
+class ReadmeTourIT {
+
+    private static final int MAX_DURATION = 6;
+    private static final Path OUT = Plans.DIR.resolve("target/readme-tour");
+    private static final Pattern DURATION = Pattern.compile("-Jduration=(\\d+)");
+
+    /** The shell lines of the README's tour block, comments and blank lines removed. */
+    static List<String> tourCommands() throws IOException {
+        List<String> lines = Files.readAllLines(Plans.ROOT.resolve("README.md"));
+        int heading = lines.indexOf("## A five-minute tour");
+        assertThat(heading).as("README has the '## A five-minute tour' section").isNotNegative();
+        int open = heading + 1;
+        while (!lines.get(open).startsWith("```")) {
+            open++;
+        }
+        List<String> commands = new ArrayList<>();
+        for (int i = open + 1; !lines.get(i).startsWith("```"); i++) {
+            String line = lines.get(i).replaceAll("\\s+#.*$", "").strip();
+            if (!line.isEmpty() && !line.startsWith("#")) {
+                commands.add(line);
+            }
+        }
+        return commands;
+    }
+
+    @TestFactory
+    Stream<DynamicTest> everyTourCommandWorks() throws IOException {
+        List<String> commands = tourCommands();
+        assertThat(commands).as("tour commands").isNotEmpty();
+        return commands.stream().map(c -> DynamicTest.dynamicTest(c, () -> check(c)));
+    }
+
+    private static void check(String command) throws Exception {
+        assertThat(command).as("tour lines are plain ./trustload commands (no quoting, pipes or variables)")
+                .startsWith("./trustload ").doesNotContain("'", "\"", "|", "$", ";", "&");
+        List<String> words = new ArrayList<>(Arrays.asList(command.split("\\s+")));
+        switch (words.get(1)) {
+            case "list" -> list(words);
+            case "run" -> run(words);
+            case "gui" -> gui(words);
+            case "lab" -> lab(words);
+            default -> throw new AssertionError("the tour test does not know './trustload " + words.get(1) + "'");
+        }
+    }
+
+    private static void list(List<String> words) throws Exception {
+        Result r = launch(words, OUT.resolve("list"), 60);
+        assertThat(r.status).as(r.describe()).isZero();
+        for (String id : Plans.catalog().keySet()) {
+            assertThat(r.output).as("./trustload list names " + id).contains(id);
+        }
+    }
+
+    private static void run(List<String> words) throws Exception {
+        String plan = words.get(2);
+        Plans.Entry entry = Plans.catalog().get(plan);
+        assertThat(entry).as(plan + " is a catalog plan").isNotNull();
+        shorten(words);
+        Slapd slapd = null;
+        try {
+            if (words.stream().anyMatch(w -> w.startsWith("-Jldap.host=") && !w.endsWith("=127.0.0.1"))) {
+                // "the same plan against your own directory": a real OpenLDAP server stands in for it
+                Slapd.assumeOrFailInCi();
+                slapd = Slapd.start(Slapd.Options.defaults().withEntries(100).withTls(false));
+                replace(words, "-Jldap.host=", slapd.host());
+                replace(words, "-Jldap.port=", Integer.toString(slapd.ldapPort()));
+                replace(words, "-Jldap.base=", slapd.baseDn());
+            }
+            Path dir = OUT.resolve(safe(String.join(" ", words.subList(1, words.size()))));
+            Result r = launch(words, dir, 600);
+            assertThat(r.status).as(r.describe()).isZero();
+            if (slapd != null) {
+                assertThat(r.output).as("no lab is started for a real server").doesNotContain("starting lab");
+            }
+            try (Stream<Path> found = Files.walk(dir.resolve("results"))) {
+                Path stats = found.filter(p -> p.endsWith(Path.of("report", "statistics.json"))).findFirst()
+                        .orElseThrow(() -> new AssertionError("no report/statistics.json under " + dir));
+                JsonNode total = new ObjectMapper().readTree(stats.toFile()).path("Total");
+                assertThat(total.path("sampleCount").asLong()).as("samples, see " + stats).isPositive();
+                assertThat(total.path("errorCount").asLong()).as("errors, see " + stats).isZero();
+                assertThat(stats.getParent().getParent().resolve("summary.txt")).isNotEmptyFile();
+            }
+        } finally {
+            if (slapd != null) {
+                slapd.close();
+            }
+        }
+    }
+
+    /** The GUI opens with the plan while its lab serves; closing it stops the lab. */
+    private static void gui(List<String> words) throws Exception {
+        assertThat(System.getenv("DISPLAY")).as("a display (ci/test runs Maven under xvfb-run)").isNotBlank();
+        Path dir = OUT.resolve("gui");
+        Files.createDirectories(dir);
+        Process p = start(words, dir);
+        try {
+            Path labLog = dir.resolve("results/gui/lab.log");
+            waitFor(() -> Files.exists(labLog) && Files.readString(labLog).contains("TRUSTLOAD-LAB READY"),
+                    120, p, dir);
+            // the GUI is up when JMeter has loaded the plan (it logs the file name)
+            Path jmeterLog = Plans.ROOT.resolve("jmeter.log");
+            Thread.sleep(15_000);
+            assertThat(p.isAlive()).as("the GUI keeps running, see " + dir.resolve("console.txt")).isTrue();
+            assertThat(Plans.ROOT.resolve("lab.properties")).as("the lab's endpoints for the GUI session").exists();
+            if (Files.exists(jmeterLog)) {
+                assertThat(Files.readString(jmeterLog)).doesNotContain("ERROR o.a.j.JMeter");
+            }
+        } finally {
+            List<ProcessHandle> started = stopTree(p);
+            assertThat(started.stream().filter(ProcessHandle::isAlive)).as("nothing left running (lab, JMeter)").isEmpty();
+        }
+    }
+
+    /** The lab alone, in the foreground: READY with a lab.properties, gone (file too) on SIGTERM. */
+    private static void lab(List<String> words) throws Exception {
+        Path dir = OUT.resolve("lab");
+        Files.createDirectories(dir);
+        Process p = start(words, dir);
+        Path props = Plans.ROOT.resolve("lab.properties");
+        try {
+            waitFor(() -> Files.readString(dir.resolve("console.txt")).contains("TRUSTLOAD-LAB READY"), 120, p, dir);
+            assertThat(props).exists();
+            p.destroy(); // the launcher exec's the lab: SIGTERM reaches it directly
+            assertThat(p.waitFor(30, TimeUnit.SECONDS)).as("the lab stops on SIGTERM").isTrue();
+            assertThat(props).as("the lab removes its lab.properties").doesNotExist();
+        } finally {
+            stopTree(p);
+        }
+    }
+
+    // --- plumbing ---
+
+    private record Result(int status, String output, Path dir) {
+        String describe() {
+            return "exit status of the tour command, output in " + dir.resolve("console.txt") + ":\n"
+                    + output.lines().skip(Math.max(0, output.lines().count() - 25)).reduce("", (a, b) -> a + b + "\n");
+        }
+    }
+
+    private static Result launch(List<String> words, Path dir, int timeoutSeconds) throws Exception {
+        JMeterProcess.deleteRecursively(dir);
+        Files.createDirectories(dir);
+        Process p = start(words, dir);
+        if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
+            stopTree(p);
+            throw new AssertionError(words + " did not finish in " + timeoutSeconds + " s, see " + dir);
+        }
+        return new Result(p.exitValue(), Files.readString(dir.resolve("console.txt"), StandardCharsets.UTF_8), dir);
+    }
+
+    private static Process start(List<String> words, Path dir) throws Exception {
+        List<String> cmd = new ArrayList<>(words);
+        cmd.set(0, Plans.ROOT.resolve("trustload").toString());
+        ProcessBuilder pb = new ProcessBuilder(cmd).directory(Plans.ROOT.toFile()).redirectErrorStream(true)
+                .redirectOutput(dir.resolve("console.txt").toFile());
+        Map<String, String> env = pb.environment();
+        env.put("TRUSTLOAD_RESULTS", dir.resolve("results").toString());
+        env.put("TRUSTLOAD_LAB_ARGS", "--port-base " + PlanRunIT.freePortBase() + " --socket-dir "
+                + Files.createTempDirectory(Path.of("/tmp"), "tl"));
+        env.put("HEAP", "-Xms256m -Xmx1g");
+        env.put("JAVA_HOME", System.getProperty("java.home"));
+        return pb.start();
+    }
+
+    private static void shorten(List<String> words) {
+        for (int i = 0; i < words.size(); i++) {
+            Matcher m = DURATION.matcher(words.get(i));
+            if (m.matches() && Integer.parseInt(m.group(1)) > MAX_DURATION) {
+                words.set(i, "-Jduration=" + MAX_DURATION);
+            }
+        }
+    }
+
+    private static void replace(List<String> words, String prefix, String value) {
+        words.replaceAll(w -> w.startsWith(prefix) ? prefix + value : w);
+    }
+
+    private static String safe(String s) {
+        return s.replaceAll("[^A-Za-z0-9._=-]+", "_");
+    }
+
+    private interface Check {
+        boolean ok() throws IOException;
+    }
+
+    private static void waitFor(Check check, int seconds, Process p, Path dir) throws Exception {
+        for (int i = 0; i < seconds * 5; i++) {
+            if (check.ok()) {
+                return;
+            }
+            if (!p.isAlive()) {
+                throw new AssertionError("exited with " + p.exitValue() + ", see " + dir.resolve("console.txt"));
+            }
+            Thread.sleep(200);
+        }
+        throw new AssertionError("not ready within " + seconds + " s, see " + dir);
+    }
+
+    /** Stops the launcher and everything it started (JMeter, the lab); returns them all. */
+    private static List<ProcessHandle> stopTree(Process p) {
+        List<ProcessHandle> all = new ArrayList<>(p.descendants().toList());
+        all.add(p.toHandle());
+        for (ProcessHandle h : all) {
+            h.destroy();
+        }
+        for (ProcessHandle h : all) {
+            try {
+                h.onExit().get(20, TimeUnit.SECONDS);
+            } catch (Exception e) {
+                h.destroyForcibly();
+            }
+        }
+        return all;
+    }
+}
