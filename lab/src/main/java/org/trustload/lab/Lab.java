@@ -44,8 +44,11 @@ public final class Lab implements AutoCloseable {
     /** Default {@code --users}. */
     public static final int DEFAULT_USERS = 10000;
 
-    /** Largest {@code --port-base}: the highest offset (pki mutual TLS, +8444) must stay a valid port. */
-    public static final int MAX_PORT_BASE = 65535 - 8444;
+    /** The highest port offset any service may use (docs/lab.md lists the reserved offsets). */
+    public static final int MAX_PORT_OFFSET = 8999;
+
+    /** Largest {@code --port-base}: the highest offset ({@value #MAX_PORT_OFFSET}) must stay a valid port. */
+    public static final int MAX_PORT_BASE = 65535 - MAX_PORT_OFFSET;
 
     static final int EXIT_FAILURE = 1;
     static final int EXIT_USAGE = 2;

@@ -45,8 +45,8 @@ class LabTest {
     @Test
     void pkiUsersOptionAndPortBaseLeavingRoomForTheHighestOffset() throws Exception {
         assertThat(Lab.parse("--pki-users", "25").pkiUsers()).isEqualTo(25);
-        assertThat(Lab.parse("--port-base", String.valueOf(65535 - 8444)).portBase()).isEqualTo(57091);
-        assertThatThrownBy(() -> Lab.parse("--port-base", "57092")).hasMessageContaining("--port-base must be between");
+        assertThat(Lab.parse("--port-base", String.valueOf(65535 - 8999)).portBase()).isEqualTo(56536);
+        assertThatThrownBy(() -> Lab.parse("--port-base", "56537")).hasMessageContaining("--port-base must be between");
         assertThatThrownBy(() -> Lab.parse("--pki-users", "0")).hasMessageContaining("--pki-users must be between");
     }
 

@@ -10,8 +10,8 @@ public final class TestPorts {
     private TestPorts() {
     }
 
-    /** Every port offset of the lab services (ldap, ldaps, pki http, https, mutual TLS). */
-    public static final int[] OFFSETS = {389, 636, 8080, 8443, 8444};
+    /** Every port offset reserved for lab services (see docs/lab.md, "Port offsets"). */
+    public static final int[] OFFSETS = {389, 636, 8080, 8443, 8444, 8600, 8601, 8610, 8611, 8700, 8701, 8702, 8703, 8800, 8801, 8802, 8900};
 
     /** A random base in 20000..57000 with every lab offset ({@link #OFFSETS}) free on 127.0.0.1. */
     public static int freeBase() {

@@ -116,8 +116,8 @@ class PlanRunIT {
         }
     }
 
-    /** The lab's fixed port offsets (ldap, ldaps, pki http, pki https, pki mutual TLS): see docs/lab.md. */
-    private static final int[] LAB_OFFSETS = {389, 636, 8080, 8443, 8444};
+    /** Every port offset reserved for lab services: see docs/lab.md, "Port offsets". */
+    private static final int[] LAB_OFFSETS = {389, 636, 8080, 8443, 8444, 8600, 8601, 8610, 8611, 8700, 8701, 8702, 8703, 8800, 8801, 8802, 8900};
 
     /** A base port whose lab ports are all free on 127.0.0.1. */
     static int freePortBase() throws IOException {
