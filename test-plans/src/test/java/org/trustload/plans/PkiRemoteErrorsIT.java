@@ -74,6 +74,10 @@ class PkiRemoteErrorsIT {
         assertThat(r.isSuccessful()).as(r.getResponseDataAsString()).isTrue();
         assertThat(r.getSubResults()).extracting(SampleResult::getSampleLabel)
                 .containsExactly("remote start", "remote sign", "remote complete");
+        // the sample spans its three steps: it ends when the last one ends (no second sampleEnd)
+        SampleResult last = r.getSubResults()[2];
+        assertThat(r.getEndTime()).isEqualTo(last.getEndTime());
+        assertThat(r.getTime()).isGreaterThanOrEqualTo(last.getTime());
         c.testEnded();
     }
 

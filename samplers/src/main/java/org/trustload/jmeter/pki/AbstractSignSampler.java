@@ -121,8 +121,9 @@ public abstract class AbstractSignSampler extends AbstractSampler implements Tes
             failSub(parent, complete, ex);
             throw ex;
         }
+        // addSubResult already extended the parent's end time to the end of the last step; calling
+        // parent.sampleEnd() here as well made JMeter log "sampleEnd called twice" on every sample
         done(parent, complete, done.signature().length + " bytes");
-        parent.sampleEnd();
         return done.signature();
     }
 
