@@ -188,21 +188,24 @@ public final class KmsBench {
         Files.createDirectories(dir);
         Path jtl = dir.resolve("results.jtl");
         Files.deleteIfExists(jtl);
-        int duration = warmup + window + 3;
+        // the test ends a little after the window (the window starts once samples flow)
+        int duration = warmup + window + 8;
         List<String> cmd = new ArrayList<>(List.of("java", "-Xms256m", "-Xmx512m", "-jar",
                 root.resolve("dist/target/jmeter/bin/ApacheJMeter.jar").toString(), "-n",
                 "-t", root.resolve("test-plans/kms/kms-benchmark-aws.jmx").toString(),
                 "-q", out.resolve("lab.properties").toString(), "-l", jtl.toString(),
                 "-j", dir.resolve("jmeter.log").toString(), "-Jsampleresult.timestamp.start=true",
-                "-Jjmeter.save.saveservice.output_format=csv", "-Jjmeter.save.saveservice.timestamp_format=ms",
+                "-Jjmeter.save.saveservice.output_format=csv",
+                "-Jjmeter.save.saveservice.autoflush=true", "-Jjmeter.save.saveservice.timestamp_format=ms",
                 "-Jcase=" + kase, "-Jthreads=" + threads, "-Jduration=" + duration, "-Jreport_file=" + dir.resolve("report.log"),
                 "-Jsummariser.interval=30"));
         Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true)
                 .redirectOutput(dir.resolve("stdout.txt").toFile()).start();
-        // the window starts once the first samples are written, i.e. after JMeter's own start-up
+        // the warm-up starts once samples flow (the periodic report counts them), i.e. after JMeter's start-up
+        Path report = dir.resolve("report.log");
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
-        while ((!Files.exists(jtl) || Files.size(jtl) < 200) && p.isAlive() && System.nanoTime() < deadline) {
-            Thread.sleep(100);
+        while (!responding(report) && p.isAlive() && System.nanoTime() < deadline) {
+            Thread.sleep(200);
         }
         Thread.sleep(warmup * 1000L);
         long c0 = procCpuMs(p.pid());
@@ -210,6 +213,9 @@ public final class KmsBench {
         Thread.sleep(window * 1000L);
         long c1 = procCpuMs(p.pid());
         long w1 = System.currentTimeMillis();
+        if (c0 < 0 || c1 < 0) {
+            throw new IllegalStateException("JMeter ended before the window did; see " + dir);
+        }
         if (!p.waitFor(duration + 120L, TimeUnit.SECONDS)) {
             p.destroyForcibly();
         }
@@ -218,6 +224,9 @@ public final class KmsBench {
         List<String> lines = Files.readAllLines(jtl);
         for (String line : lines.subList(1, lines.size())) {
             String[] f = line.split(",");
+            if (f.length < 8 || !f[0].matches("\\d+")) {
+                continue; // a line cut by the stop
+            }
             long start = Long.parseLong(f[0]);
             long end = start + Long.parseLong(f[1]);
             if (end >= w0 && end < w1) {
@@ -230,9 +239,17 @@ public final class KmsBench {
         return new Cell("sampler", threads, n, (w1 - w0) / 1000.0, c1 - c0, errors);
     }
 
+    private static boolean responding(Path report) throws IOException {
+        return Files.exists(report) && Files.readString(report).matches("(?s).*ResponseCount: [1-9].*");
+    }
+
     /** utime + stime of a process, ms. */
     private static long procCpuMs(long pid) throws IOException {
-        String stat = Files.readString(Paths.get("/proc/" + pid + "/stat"));
+        Path file = Paths.get("/proc/" + pid + "/stat");
+        if (!Files.exists(file)) {
+            return -1;
+        }
+        String stat = Files.readString(file);
         String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
         return (Long.parseLong(f[11]) + Long.parseLong(f[12])) * 1000 / CLK_TCK;
     }
