@@ -1,0 +1,147 @@
+package org.trustload.lab.kms;
+
+import com.sun.net.httpserver.HttpExchange;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Throttling and delay injection for a KMS emulator, so tests and demos can produce
+ * {@code KMS.LimitExceeded} and {@code KMS.Timeout} on purpose. Three switches, the strongest wins:
+ * <ul>
+ *   <li>system properties at start: {@code -Dtrustload.lab.kms.tps-limit=N} (requests per second
+ *       admitted, 0 = unlimited) and {@code -Dtrustload.lab.kms.delay-ms=M} (added to every response);</li>
+ *   <li>at run time: {@code POST /admin/faults?tps_limit=N&delay_ms=M} on the emulator's listeners
+ *       ({@link #handleAdmin}); the answer is the current values as JSON;</li>
+ *   <li>per request: header {@value #DELAY_HEADER}{@code : M} delays that request,
+ *       {@value #THROTTLE_HEADER}{@code : true} refuses it as throttled.</li>
+ * </ul>
+ * Thread-safe.
+ */
+public final class KmsFaults {
+    /** Request header: delay this request by the given milliseconds. */
+    public static final String DELAY_HEADER = "X-Trustload-Delay-Ms";
+    /** Request header: answer this request as throttled. */
+    public static final String THROTTLE_HEADER = "X-Trustload-Throttle";
+    /** Path of the run-time switch. */
+    public static final String ADMIN_PATH = "/admin/faults";
+    /** Longest delay accepted, ms (a test must stay bounded). */
+    static final long MAX_DELAY_MS = 120_000;
+
+    private volatile int tpsLimit;
+    private volatile long delayMs;
+    private long windowSecond = -1;
+    private int windowCount;
+
+    /** Reads the system properties. */
+    public KmsFaults() {
+        tpsLimit = Math.max(0, Integer.getInteger("trustload.lab.kms.tps-limit", 0));
+        delayMs = clampDelay(Long.getLong("trustload.lab.kms.delay-ms", 0L));
+    }
+
+    public int tpsLimit() {
+        return tpsLimit;
+    }
+
+    public long delayMs() {
+        return delayMs;
+    }
+
+    /** Sets the limit of admitted requests per second; 0 = unlimited. */
+    public void tpsLimit(int limit) {
+        tpsLimit = Math.max(0, limit);
+    }
+
+    /** Sets the delay added to every response. */
+    public void delayMs(long ms) {
+        delayMs = clampDelay(ms);
+    }
+
+    /**
+     * Whether a request arriving now may be served: false when the request asks to be throttled or
+     * when this second already admitted {@link #tpsLimit()} requests.
+     */
+    public boolean admit(HttpExchange ex) {
+        if ("true".equalsIgnoreCase(ex.getRequestHeaders().getFirst(THROTTLE_HEADER))) {
+            return false;
+        }
+        int limit = tpsLimit;
+        if (limit <= 0) {
+            return true;
+        }
+        long second = System.nanoTime() / 1_000_000_000L;
+        synchronized (this) {
+            if (second != windowSecond) {
+                windowSecond = second;
+                windowCount = 0;
+            }
+            return ++windowCount <= limit;
+        }
+    }
+
+    /** Sleeps for the larger of the configured delay and the request's {@value #DELAY_HEADER}. */
+    public void delay(HttpExchange ex) {
+        long ms = delayMs;
+        String header = ex.getRequestHeaders().getFirst(DELAY_HEADER);
+        if (header != null) {
+            try {
+                ms = Math.max(ms, clampDelay(Long.parseLong(header.trim())));
+            } catch (NumberFormatException ignored) {
+                // a malformed test header is no reason to fail the request
+            }
+        }
+        if (ms > 0) {
+            try {
+                Thread.sleep(ms);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /** Serves {@value #ADMIN_PATH}: applies {@code tps_limit} and {@code delay_ms} from the query, answers the current values. */
+    public void handleAdmin(HttpExchange ex) throws IOException {
+        int status = 200;
+        try {
+            Map<String, String> q = query(ex.getRequestURI().getRawQuery());
+            if (q.containsKey("tps_limit")) {
+                tpsLimit(Integer.parseInt(q.get("tps_limit")));
+            }
+            if (q.containsKey("delay_ms")) {
+                delayMs(Long.parseLong(q.get("delay_ms")));
+            }
+        } catch (NumberFormatException e) {
+            status = 400;
+        }
+        byte[] body = String.format(Locale.ROOT, "{\"tps_limit\":%d,\"delay_ms\":%d}", tpsLimit, delayMs)
+                .getBytes(StandardCharsets.UTF_8);
+        ex.getResponseHeaders().set("Content-Type", "application/json");
+        ex.sendResponseHeaders(status, body.length);
+        try (OutputStream out = ex.getResponseBody()) {
+            out.write(body);
+        }
+    }
+
+    private static Map<String, String> query(String raw) {
+        Map<String, String> q = new HashMap<>();
+        if (raw == null) {
+            return q;
+        }
+        for (String pair : raw.split("&")) {
+            int eq = pair.indexOf('=');
+            if (eq > 0) {
+                q.put(URLDecoder.decode(pair.substring(0, eq), StandardCharsets.UTF_8),
+                        URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8).trim());
+            }
+        }
+        return q;
+    }
+
+    private static long clampDelay(long ms) {
+        return Math.max(0, Math.min(MAX_DELAY_MS, ms));
+    }
+}

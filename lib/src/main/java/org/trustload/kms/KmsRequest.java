@@ -1,0 +1,71 @@
+package org.trustload.kms;
+
+/**
+ * One KMS call. Which fields an operation reads:
+ * <ul>
+ *   <li>ENCRYPT: keyId, data;</li>
+ *   <li>DECRYPT: keyId (some backends ignore it), ciphertext;</li>
+ *   <li>SIGN: keyId, algorithm, messageType, data;</li>
+ *   <li>VERIFY: keyId, algorithm, messageType, data, signature;</li>
+ *   <li>GET_SECRET_VALUE: secretName;</li>
+ *   <li>GENERATE_DATA_KEY: keyId, dataKeyBytes.</li>
+ * </ul>
+ * Byte arrays are not copied: callers must not change them while a call runs.
+ *
+ * @param operation the operation
+ * @param keyId key id, ARN or alias
+ * @param data plaintext (ENCRYPT), message or digest (SIGN, VERIFY)
+ * @param ciphertext opaque ciphertext from this backend's ENCRYPT ({@link KmsResult#output()})
+ * @param signature signature to verify (from SIGN)
+ * @param algorithm signing algorithm in the backend's own naming (AWS {@code RSASSA_PSS_SHA_256},
+ *     {@code ECDSA_SHA_256}; Alibaba {@code RSA_PSS_SHA_256}, {@code ECDSA_SHA_256}); empty = backend default
+ * @param messageType RAW or DIGEST
+ * @param secretName secret name or id
+ * @param dataKeyBytes data key length in bytes (GENERATE_DATA_KEY; 32 = AES-256)
+ */
+public record KmsRequest(KmsOperation operation, String keyId, byte[] data, byte[] ciphertext, byte[] signature,
+        String algorithm, MessageType messageType, String secretName, int dataKeyBytes) {
+
+    /** Normalises nulls to empty values. */
+    public KmsRequest {
+        keyId = keyId == null ? "" : keyId;
+        data = data == null ? new byte[0] : data;
+        ciphertext = ciphertext == null ? new byte[0] : ciphertext;
+        signature = signature == null ? new byte[0] : signature;
+        algorithm = algorithm == null ? "" : algorithm;
+        messageType = messageType == null ? MessageType.RAW : messageType;
+        secretName = secretName == null ? "" : secretName;
+    }
+
+    public static KmsRequest encrypt(String keyId, byte[] plaintext) {
+        return new KmsRequest(KmsOperation.ENCRYPT, keyId, plaintext, null, null, null, null, null, 0);
+    }
+
+    public static KmsRequest decrypt(String keyId, byte[] ciphertext) {
+        return new KmsRequest(KmsOperation.DECRYPT, keyId, null, ciphertext, null, null, null, null, 0);
+    }
+
+    public static KmsRequest sign(String keyId, String algorithm, MessageType type, byte[] message) {
+        return new KmsRequest(KmsOperation.SIGN, keyId, message, null, null, algorithm, type, null, 0);
+    }
+
+    public static KmsRequest verify(String keyId, String algorithm, MessageType type, byte[] message, byte[] signature) {
+        return new KmsRequest(KmsOperation.VERIFY, keyId, message, null, signature, algorithm, type, null, 0);
+    }
+
+    public static KmsRequest getSecretValue(String secretName) {
+        return new KmsRequest(KmsOperation.GET_SECRET_VALUE, null, null, null, null, null, null, secretName, 0);
+    }
+
+    public static KmsRequest generateDataKey(String keyId, int bytes) {
+        return new KmsRequest(KmsOperation.GENERATE_DATA_KEY, keyId, null, null, null, null, null, null, bytes);
+    }
+
+    /** Field summary without any byte content (only lengths). */
+    @Override
+    public String toString() {
+        return "KmsRequest[" + operation + ", keyId=" + keyId + ", data=" + data.length + " B, ciphertext="
+                + ciphertext.length + " B, signature=" + signature.length + " B, algorithm=" + algorithm + ", "
+                + messageType + ", secretName=" + secretName + ", dataKeyBytes=" + dataKeyBytes + "]";
+    }
+}

@@ -1,0 +1,29 @@
+package org.trustload.kms;
+
+/**
+ * The outcome of a successful call (the service answered 2xx).
+ *
+ * @param operation the operation
+ * @param output ciphertext (ENCRYPT, opaque: feed it to DECRYPT), plaintext (DECRYPT), signature (SIGN),
+ *     secret value bytes (GET_SECRET_VALUE), encrypted data key (GENERATE_DATA_KEY), empty for VERIFY.
+ *     May be secret: callers must never put it in results or logs, only its length
+ * @param signatureValid for VERIFY, whether the signature is valid; true for the other operations
+ * @param keyId the key the service reports having used (may be an ARN), or empty
+ * @param requestId the service's request id, or empty
+ */
+public record KmsResult(KmsOperation operation, byte[] output, boolean signatureValid, String keyId, String requestId) {
+
+    /** Normalises nulls to empty values. */
+    public KmsResult {
+        output = output == null ? new byte[0] : output;
+        keyId = keyId == null ? "" : keyId;
+        requestId = requestId == null ? "" : requestId;
+    }
+
+    /** Summary without the output bytes (they may be secret). */
+    @Override
+    public String toString() {
+        return "KmsResult[" + operation + ", output=" + output.length + " B, signatureValid=" + signatureValid
+                + ", keyId=" + keyId + ", requestId=" + requestId + "]";
+    }
+}
