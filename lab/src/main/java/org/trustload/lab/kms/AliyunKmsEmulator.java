@@ -14,7 +14,6 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.math.BigInteger;
 import java.net.BindException;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -41,12 +40,12 @@ import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import javax.crypto.Cipher;
 import javax.crypto.KeyGenerator;
 import javax.crypto.SecretKey;
 import javax.crypto.spec.GCMParameterSpec;
+import javax.net.ssl.SSLContext;
 import org.bouncycastle.asn1.x500.X500Name;
 import org.bouncycastle.cert.jcajce.JcaX509CertificateConverter;
 import org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder;
@@ -59,7 +58,6 @@ import org.bouncycastle.crypto.util.PublicKeyFactory;
 import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
 import org.trustload.lab.EndpointInUseException;
 import org.trustload.lab.LabContext;
-import org.trustload.lab.SelfSignedTls;
 
 /**
  * An emulator of the Alibaba Cloud KMS instance API (the protocol of {@code alibabacloud-dkms-gcs-sdk}
@@ -74,24 +72,16 @@ import org.trustload.lab.SelfSignedTls;
  * GetPublicKey, GetSecretValue. Errors are the SDK's protobuf {@code Error} with a 4xx/5xx status and
  * the service's error codes.
  *
- * <p>Fault injection, for testing clients: a per-second request limit (beyond it {@code 429
- * Rejected.Throttling}) and a fixed delay before each answer, set with {@link #setThrottlePerSecond}
- * and {@link #setDelayMillis}, the system properties {@value #THROTTLE_PROPERTY} and
- * {@value #DELAY_PROPERTY}, or per request with the headers {@value #THROTTLE_HEADER} (a limit for
- * this request; {@code 0} rejects it) and {@value #DELAY_HEADER} (milliseconds).
+ * <p>Fault injection through {@link KmsFaults} (system properties, {@code POST /admin/faults},
+ * per-request headers): beyond the per-second limit a request gets {@code 429 Rejected.Throttling},
+ * the answer the real service gives; a delay holds every answer back.
  *
- * <p>At start it generates: the client key file the SDK reads (JSON {@code {KeyId, PrivateKeyData}},
- * the data being a password-protected PKCS#12 with an RSA-2048 key), its password, and a self-signed
- * server certificate whose PEM is the CA file for the SDK. They go to the lab's socket dir and
- * {@link #properties()} names them; they are throw-away test material.
+ * <p>At start it generates the client key file the SDK reads (JSON {@code {KeyId, PrivateKeyData}},
+ * the data being a password-protected PKCS#12 with an RSA-2048 key) and its password, in the lab's
+ * private directory; {@link #properties()} names them. They are throw-away test material. HTTPS uses
+ * the kms service's certificate, whose PEM ({@code kms.ca.file}) is the SDK's CA file.
  */
-public final class AliyunKmsEmulator implements AutoCloseable {
-    static {
-        // FACTS: without it the JDK server adds a ~40 ms Nagle/delayed-ACK floor per keep-alive request.
-        if (System.getProperty("sun.net.httpserver.nodelay") == null) {
-            System.setProperty("sun.net.httpserver.nodelay", "true");
-        }
-    }
+public final class AliyunKmsEmulator implements KmsEmulator {
 
     /** Port offset of the HTTPS listener. */
     public static final int HTTPS_OFFSET = 8600;
@@ -107,60 +97,40 @@ public final class AliyunKmsEmulator implements AutoCloseable {
     public static final String SECRET_NAME = "trustload-secret";
     /** Value of that secret (test data, not a credential). */
     public static final String SECRET_DATA = "{\"user\":\"trustload\",\"password\":\"lab-secret-value\"}";
-    /** System property: requests allowed per second before {@code Rejected.Throttling}; 0 = no limit. */
-    public static final String THROTTLE_PROPERTY = "trustload.lab.kms.aliyun.throttle";
-    /** System property: milliseconds every answer is delayed. */
-    public static final String DELAY_PROPERTY = "trustload.lab.kms.aliyun.delay.ms";
-    /** Request header: a per-second limit applied to this request ({@code 0} always rejects it). */
-    public static final String THROTTLE_HEADER = "x-trustload-throttle";
-    /** Request header: milliseconds to wait before answering this request. */
-    public static final String DELAY_HEADER = "x-trustload-delay-ms";
 
     private static final byte[] SHA256_DIGEST_INFO = HexFormat.of().parseHex("3031300d060960864801650304020105000420");
     private static final int GCM_IV = 12;
     private static final int GCM_TAG_BITS = 128;
     private static final int MAX_BODY = 8 * 1024 * 1024;
 
-    private final Path dir;
     private final SecureRandom random = new SecureRandom();
     private final Map<String, PublicKey> clientKeys = new LinkedHashMap<>();
     private final Map<String, String> properties = new LinkedHashMap<>();
-    private final AtomicLong throttleSecond = new AtomicLong();
-    private final AtomicInteger throttleCount = new AtomicInteger();
     private final AtomicLong served = new AtomicLong();
-    private volatile int throttlePerSecond = Integer.getInteger(THROTTLE_PROPERTY, 0);
-    private volatile int delayMillis = Integer.getInteger(DELAY_PROPERTY, 0);
+    private KmsFaults faults;
     private SecretKey aesKey;
     private KeyPair rsaKey;
     private KeyPair ecKey;
     private HttpsServer https;
     private HttpServer http;
     private ExecutorService workers;
-    private SelfSignedTls tls;
     private Path clientKeyFile;
     private Path passwordFile;
 
-    /**
-     * @param dir private directory for the generated client key file, password file and certificate
-     */
-    public AliyunKmsEmulator(Path dir) {
-        this.dir = dir;
+    @Override
+    public String name() {
+        return "aliyun";
     }
 
-    /** Starts both listeners at the lab's offsets {@value #HTTPS_OFFSET} and {@value #HTTP_OFFSET}. */
-    public void start(LabContext ctx) throws IOException, GeneralSecurityException {
-        start(ctx.bindAddress(), ctx.port(HTTPS_OFFSET), ctx.port(HTTP_OFFSET));
-    }
-
-    /** Starts the HTTPS and HTTP listeners on {@code address} (a loopback address). */
-    public synchronized void start(InetAddress address, int httpsPort, int httpPort)
+    /** Starts the HTTPS and HTTP listeners at the offsets {@value #HTTPS_OFFSET} and {@value #HTTP_OFFSET}. */
+    @Override
+    public synchronized void start(LabContext ctx, SSLContext tls, Path dir, KmsFaults faults)
             throws IOException, GeneralSecurityException {
-        if (!address.isLoopbackAddress()) {
-            throw new IllegalArgumentException("the lab listens on loopback only, not " + address);
-        }
-        https = bind(HttpsServer.create(), address, httpsPort);
-        http = bind(HttpServer.create(), address, httpPort);
-        Files.createDirectories(dir);
+        this.faults = faults;
+        int httpsPort = ctx.port(HTTPS_OFFSET);
+        int httpPort = ctx.port(HTTP_OFFSET);
+        https = bind(HttpsServer.create(), ctx.bindAddress(), httpsPort);
+        http = bind(HttpServer.create(), ctx.bindAddress(), httpPort);
         KeyGenerator aes = KeyGenerator.getInstance("AES");
         aes.init(256, random);
         aesKey = aes.generateKey();
@@ -180,7 +150,6 @@ public final class AliyunKmsEmulator implements AutoCloseable {
         passwordFile = dir.resolve("clientKey_" + clientKeyId + "_Password.txt");
         Files.writeString(clientKeyFile, clientKeyJson(clientKeyId, client, password.toCharArray()));
         Files.writeString(passwordFile, password);
-        tls = SelfSignedTls.generate(dir, "kms-aliyun", password);
 
         workers = Executors.newCachedThreadPool(r -> {
             Thread t = new Thread(r, "kms-aliyun-lab");
@@ -190,14 +159,14 @@ public final class AliyunKmsEmulator implements AutoCloseable {
         for (HttpServer s : new HttpServer[] {https, http}) {
             s.setExecutor(workers);
             s.createContext("/", this::handle);
+            s.createContext(KmsFaults.ADMIN_PATH, faults::handleAdmin);
         }
-        https.setHttpsConfigurator(new HttpsConfigurator(tls.serverContext()));
+        https.setHttpsConfigurator(new HttpsConfigurator(tls));
         https.start();
         http.start();
 
         properties.put("kms.aliyun.endpoint", LabContext.HOST + ":" + httpsPort);
         properties.put("kms.aliyun.http.endpoint", LabContext.HOST + ":" + httpPort);
-        properties.put("kms.aliyun.ca", tls.pem().toAbsolutePath().toString());
         properties.put("kms.aliyun.client.key.file", clientKeyFile.toAbsolutePath().toString());
         properties.put("kms.aliyun.client.key.password", password);
         properties.put("kms.aliyun.client.key.password.file", passwordFile.toAbsolutePath().toString());
@@ -207,7 +176,7 @@ public final class AliyunKmsEmulator implements AutoCloseable {
         properties.put("kms.aliyun.secret.name", SECRET_NAME);
     }
 
-    private static <S extends HttpServer> S bind(S server, InetAddress address, int port) throws IOException {
+    private static <S extends HttpServer> S bind(S server, java.net.InetAddress address, int port) throws IOException {
         try {
             server.bind(new InetSocketAddress(address, port), 512);
             return server;
@@ -216,19 +185,10 @@ public final class AliyunKmsEmulator implements AutoCloseable {
         }
     }
 
-    /** The {@code lab.properties} entries (endpoints, CA, client key file and password, key ids, secret). */
+    /** The {@code lab.properties} entries: endpoints, client key file and password, key ids, secret name. */
+    @Override
     public Map<String, String> properties() {
         return Map.copyOf(properties);
-    }
-
-    /** Requests allowed per second before {@code Rejected.Throttling}; {@code 0} turns the limit off. */
-    public void setThrottlePerSecond(int limit) {
-        this.throttlePerSecond = Math.max(0, limit);
-    }
-
-    /** Milliseconds every answer waits before it is sent; {@code 0} turns the delay off. */
-    public void setDelayMillis(int millis) {
-        this.delayMillis = Math.max(0, millis);
     }
 
     /** Requests answered so far (successes and errors). */
@@ -258,10 +218,6 @@ public final class AliyunKmsEmulator implements AutoCloseable {
         if (workers != null) {
             workers.shutdownNow();
             workers = null;
-        }
-        if (tls != null) {
-            tls.delete();
-            tls = null;
         }
         for (Path p : new Path[] {clientKeyFile, passwordFile}) {
             try {
@@ -326,8 +282,10 @@ public final class AliyunKmsEmulator implements AutoCloseable {
             try {
                 byte[] body = readBody(exchange);
                 Headers h = exchange.getRequestHeaders();
-                delay(h);
-                throttle(h);
+                if (!faults.admit(exchange)) {
+                    throw new KmsError(429, "Rejected.Throttling", "QPS Limit Exceeded");
+                }
+                faults.delay(exchange);
                 answer = dispatch(exchange, h, body, requestId).toByteArray();
             } catch (KmsError e) {
                 status = e.status;
@@ -361,56 +319,6 @@ public final class AliyunKmsEmulator implements AutoCloseable {
                 throw new KmsError(413, "InvalidParameter", "The request body is too large.");
             }
             return body;
-        }
-    }
-
-    private void delay(Headers h) throws KmsError {
-        int ms = delayMillis;
-        String perRequest = h.getFirst(DELAY_HEADER);
-        if (perRequest != null) {
-            ms = parseInt(perRequest, DELAY_HEADER);
-        }
-        if (ms > 0) {
-            try {
-                Thread.sleep(ms);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new KmsError(503, "ServiceUnavailableTemporary", "Service Unavailable Temporary.");
-            }
-        }
-    }
-
-    private void throttle(Headers h) throws KmsError {
-        int limit = throttlePerSecond;
-        String perRequest = h.getFirst(THROTTLE_HEADER);
-        if (perRequest != null) {
-            limit = parseInt(perRequest, THROTTLE_HEADER);
-            if (limit == 0) {
-                throw throttled();
-            }
-        }
-        if (limit <= 0) {
-            return;
-        }
-        long second = System.currentTimeMillis() / 1000;
-        long was = throttleSecond.get();
-        if (was != second && throttleSecond.compareAndSet(was, second)) {
-            throttleCount.set(0);
-        }
-        if (throttleCount.incrementAndGet() > limit) {
-            throw throttled();
-        }
-    }
-
-    private static KmsError throttled() {
-        return new KmsError(429, "Rejected.Throttling", "QPS Limit Exceeded");
-    }
-
-    private static int parseInt(String text, String what) throws KmsError {
-        try {
-            return Integer.parseInt(text.trim());
-        } catch (NumberFormatException e) {
-            throw new KmsError(400, "InvalidParam", "The Param " + what + " is invalid.");
         }
     }
 

@@ -37,6 +37,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.trustload.lab.LabContext;
+import org.trustload.lab.SelfSignedTls;
 import org.trustload.lab.TestPorts;
 
 /** The emulator against the unmodified Alibaba KMS instance SDK: every operation, signatures, faults. */
@@ -47,11 +48,14 @@ class AliyunKmsEmulatorTest {
     static Map<String, String> props;
     static Client https;
     static Client http;
+    static KmsFaults faults = new KmsFaults();
+    static SelfSignedTls tls;
 
     @BeforeAll
     static void start() throws Exception {
-        emulator = new AliyunKmsEmulator(dir);
-        emulator.start(new LabContext(TestPorts.freeBase(), 1, dir));
+        emulator = new AliyunKmsEmulator();
+        tls = SelfSignedTls.generate(dir, "kms", "trustload");
+        emulator.start(new LabContext(TestPorts.freeBase(), 1, dir), tls.serverContext(), dir, faults);
         props = emulator.properties();
         https = new Client(config(props.get("kms.aliyun.endpoint"), "https"));
         http = new Client(config(props.get("kms.aliyun.http.endpoint"), "http"));
@@ -66,7 +70,7 @@ class AliyunKmsEmulatorTest {
         return new Config().setEndpoint(endpoint).setProtocol(protocol)
                 .setClientKeyFile(props.get("kms.aliyun.client.key.file"))
                 .setPassword(props.get("kms.aliyun.client.key.password"))
-                .setCaFilePath(props.get("kms.aliyun.ca"))
+                .setCaFilePath(tls.pem().toString())
                 .setConnectTimeout(2000).setReadTimeout(5000);
     }
 
@@ -78,7 +82,6 @@ class AliyunKmsEmulatorTest {
     void writesTheClientKeyFileTheSdkReadsAndAPemCa() throws Exception {
         String json = Files.readString(Path.of(props.get("kms.aliyun.client.key.file")));
         assertThat(json).startsWith("{\"KeyId\":\"KAAP.").contains("\"PrivateKeyData\":\"");
-        assertThat(Files.readString(Path.of(props.get("kms.aliyun.ca")))).startsWith("-----BEGIN CERTIFICATE-----");
         assertThat(Files.readString(Path.of(props.get("kms.aliyun.client.key.password.file"))))
                 .isEqualTo(props.get("kms.aliyun.client.key.password"));
     }
@@ -184,7 +187,7 @@ class AliyunKmsEmulatorTest {
         Client forger = new Client(new Config().setEndpoint(props.get("kms.aliyun.endpoint")).setProtocol("https")
                 .setAccessKeyId(keyId)
                 .setPrivateKey(Base64.getEncoder().encodeToString(other.generateKeyPair().getPrivate().getEncoded()))
-                .setCaFilePath(props.get("kms.aliyun.ca")));
+                .setCaFilePath(tls.pem().toString()));
         assertThatThrownBy(() -> forger.getSecretValueWithOptions(
                 new GetSecretValueRequest().setSecretName(AliyunKmsEmulator.SECRET_NAME), noRetry()))
                 .isInstanceOfSatisfying(TeaException.class, e -> {
@@ -196,7 +199,7 @@ class AliyunKmsEmulatorTest {
     @Test
     void throttlingPerRequestHeaderGives429RejectedThrottling() {
         GetSecretValueRequest r = new GetSecretValueRequest().setSecretName(AliyunKmsEmulator.SECRET_NAME);
-        r.requestHeaders = Map.of(AliyunKmsEmulator.THROTTLE_HEADER, "0");
+        r.requestHeaders = Map.of(KmsFaults.THROTTLE_HEADER, "true");
         // The SDK treats Rejected.Throttling as retryable: with retries off it still wraps it.
         assertThatThrownBy(() -> https.getSecretValueWithOptions(r, noRetry()))
                 .isInstanceOf(TeaUnretryableException.class)
@@ -206,7 +209,7 @@ class AliyunKmsEmulatorTest {
 
     @Test
     void throttlingByLimitRejectsTheRequestsBeyondItInOneSecond() throws Exception {
-        emulator.setThrottlePerSecond(3);
+        faults.tpsLimit(3);
         try {
             int ok = 0;
             int throttled = 0;
@@ -223,14 +226,14 @@ class AliyunKmsEmulatorTest {
             assertThat(ok).isBetween(3, 6);
             assertThat(throttled).isEqualTo(10 - ok);
         } finally {
-            emulator.setThrottlePerSecond(0);
+            faults.tpsLimit(0);
         }
     }
 
     @Test
     void delayHeaderDelaysTheAnswer() throws Exception {
         GetSecretValueRequest r = new GetSecretValueRequest().setSecretName(AliyunKmsEmulator.SECRET_NAME);
-        r.requestHeaders = Map.of(AliyunKmsEmulator.DELAY_HEADER, "300");
+        r.requestHeaders = Map.of(KmsFaults.DELAY_HEADER, "300");
         long t0 = System.nanoTime();
         https.getSecretValueWithOptions(r, noRetry());
         assertThat((System.nanoTime() - t0) / 1_000_000).isGreaterThanOrEqualTo(300);
