@@ -1,0 +1,228 @@
+package org.trustload.kms.aws;
+
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.net.ConnectException;
+import java.net.NoRouteToHostException;
+import java.net.SocketException;
+import java.net.SocketTimeoutException;
+import java.net.UnknownHostException;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import javax.net.ssl.SSLException;
+import org.apache.http.NoHttpResponseException;
+import org.apache.http.conn.ConnectTimeoutException;
+import org.apache.http.conn.ConnectionPoolTimeoutException;
+import org.trustload.kms.KmsClient;
+import org.trustload.kms.KmsException;
+import org.trustload.kms.KmsException.Category;
+import org.trustload.kms.KmsRequest;
+import org.trustload.kms.KmsResult;
+import software.amazon.awssdk.awscore.exception.AwsServiceException;
+import software.amazon.awssdk.core.SdkBytes;
+import software.amazon.awssdk.core.exception.ApiCallAttemptTimeoutException;
+import software.amazon.awssdk.core.exception.ApiCallTimeoutException;
+import software.amazon.awssdk.core.exception.SdkClientException;
+import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.http.SdkHttpClient;
+import software.amazon.awssdk.services.kms.model.DecryptResponse;
+import software.amazon.awssdk.services.kms.model.EncryptResponse;
+import software.amazon.awssdk.services.kms.model.GenerateDataKeyResponse;
+import software.amazon.awssdk.services.kms.model.KmsInvalidSignatureException;
+import software.amazon.awssdk.services.kms.model.SignResponse;
+import software.amazon.awssdk.services.kms.model.SigningAlgorithmSpec;
+import software.amazon.awssdk.services.kms.model.VerifyResponse;
+import software.amazon.awssdk.services.secretsmanager.SecretsManagerClient;
+import software.amazon.awssdk.services.secretsmanager.model.GetSecretValueResponse;
+
+/** The {@code aws-kms} client: KMS and Secrets Manager sync clients over one Apache connection pool. */
+final class AwsKmsClient implements KmsClient {
+    private final software.amazon.awssdk.services.kms.KmsClient kms;
+    private final SecretsManagerClient secrets;
+    private final SdkHttpClient http;
+    /** Default signing algorithm per key, from DescribeKey, for requests that name none. */
+    private final Map<String, String> defaultAlgorithms = new ConcurrentHashMap<>();
+    private volatile boolean closed;
+
+    AwsKmsClient(software.amazon.awssdk.services.kms.KmsClient kms, SecretsManagerClient secrets, SdkHttpClient http) {
+        this.kms = kms;
+        this.secrets = secrets;
+        this.http = http;
+    }
+
+    @Override
+    public KmsResult execute(KmsRequest r) throws KmsException {
+        if (closed) {
+            throw KmsException.config("ClientClosed", "the KMS client was closed (test ended)");
+        }
+        check(r);
+        try {
+            return switch (r.operation()) {
+                case ENCRYPT -> {
+                    EncryptResponse resp = kms.encrypt(b -> b.keyId(r.keyId()).plaintext(SdkBytes.fromByteArrayUnsafe(r.data())));
+                    yield result(r, resp.ciphertextBlob(), true, resp.keyId(), resp.responseMetadata().requestId());
+                }
+                case DECRYPT -> {
+                    DecryptResponse resp = kms.decrypt(b -> {
+                        b.ciphertextBlob(SdkBytes.fromByteArrayUnsafe(r.ciphertext()));
+                        if (!r.keyId().isEmpty()) {
+                            b.keyId(r.keyId());
+                        }
+                    });
+                    yield result(r, resp.plaintext(), true, resp.keyId(), resp.responseMetadata().requestId());
+                }
+                case SIGN -> {
+                    String alg = algorithm(r);
+                    SignResponse resp = kms.sign(b -> b.keyId(r.keyId()).signingAlgorithm(alg)
+                            .messageType(r.messageType().name()).message(SdkBytes.fromByteArrayUnsafe(r.data())));
+                    yield result(r, resp.signature(), true, resp.keyId(), resp.responseMetadata().requestId());
+                }
+                case VERIFY -> verify(r);
+                case GET_SECRET_VALUE -> {
+                    GetSecretValueResponse resp = secrets.getSecretValue(b -> b.secretId(r.secretName()));
+                    byte[] value = resp.secretString() != null ? resp.secretString().getBytes(StandardCharsets.UTF_8)
+                            : resp.secretBinary() != null ? resp.secretBinary().asByteArrayUnsafe() : new byte[0];
+                    yield new KmsResult(r.operation(), value, true, resp.arn(), resp.responseMetadata().requestId());
+                }
+                case GENERATE_DATA_KEY -> {
+                    GenerateDataKeyResponse resp = kms.generateDataKey(b -> b.keyId(r.keyId())
+                            .numberOfBytes(r.dataKeyBytes() > 0 ? r.dataKeyBytes() : 32));
+                    yield result(r, resp.ciphertextBlob(), true, resp.keyId(), resp.responseMetadata().requestId());
+                }
+            };
+        } catch (SdkException e) {
+            throw map(e);
+        } catch (RuntimeException e) {
+            throw new KmsException(Category.CLIENT_ERROR, -1, e.getClass().getSimpleName(), String.valueOf(e), e);
+        }
+    }
+
+    private KmsResult verify(KmsRequest r) {
+        String alg = algorithm(r);
+        try {
+            VerifyResponse resp = kms.verify(b -> b.keyId(r.keyId()).signingAlgorithm(alg)
+                    .messageType(r.messageType().name()).message(SdkBytes.fromByteArrayUnsafe(r.data()))
+                    .signature(SdkBytes.fromByteArrayUnsafe(r.signature())));
+            return new KmsResult(r.operation(), null, Boolean.TRUE.equals(resp.signatureValid()), resp.keyId(),
+                    resp.responseMetadata().requestId());
+        } catch (KmsInvalidSignatureException e) {
+            // AWS answers an invalid signature with this error; moto answers SignatureValid=false. Same outcome.
+            return new KmsResult(r.operation(), null, false, r.keyId(), e.requestId());
+        }
+    }
+
+    /** The request's algorithm, or the key's first signing algorithm (one DescribeKey per key, cached). */
+    private String algorithm(KmsRequest r) {
+        if (!r.algorithm().isEmpty()) {
+            return r.algorithm();
+        }
+        return defaultAlgorithms.computeIfAbsent(r.keyId(), id -> {
+            var algs = kms.describeKey(b -> b.keyId(id)).keyMetadata().signingAlgorithms();
+            if (algs.isEmpty()) {
+                throw SdkClientException.create("key " + id + " has no signing algorithm (not a signing key)");
+            }
+            SigningAlgorithmSpec first = algs.get(0);
+            return first.toString();
+        });
+    }
+
+    private static KmsResult result(KmsRequest r, SdkBytes out, boolean valid, String keyId, String requestId) {
+        return new KmsResult(r.operation(), out == null ? null : out.asByteArrayUnsafe(), valid, keyId, requestId);
+    }
+
+    private static void check(KmsRequest r) throws KmsException {
+        switch (r.operation()) {
+            case GET_SECRET_VALUE -> {
+                if (r.secretName().isBlank()) {
+                    throw KmsException.config("MissingSecretName", "GetSecretValue needs a secret name");
+                }
+            }
+            case DECRYPT -> {
+                if (r.ciphertext().length == 0) {
+                    throw KmsException.config("MissingCiphertext", "Decrypt needs a ciphertext");
+                }
+            }
+            default -> {
+                if (r.keyId().isBlank()) {
+                    throw KmsException.config("MissingKeyId", r.operation() + " needs a key id");
+                }
+            }
+        }
+    }
+
+    /** Maps every SDK failure to a category and {@code <status or ->:<code>}. */
+    static KmsException map(SdkException e) {
+        if (e instanceof AwsServiceException se) {
+            int status = se.statusCode();
+            String code = se.awsErrorDetails() != null && se.awsErrorDetails().errorCode() != null
+                    ? se.awsErrorDetails().errorCode() : "Unknown";
+            Category c;
+            if (se.isThrottlingException() || "LimitExceededException".equals(code)) {
+                c = Category.LIMIT_EXCEEDED;
+            } else if (status >= 500) {
+                c = Category.SERVER_ERROR;
+            } else {
+                c = Category.CLIENT_ERROR;
+            }
+            String msg = se.awsErrorDetails() != null ? se.awsErrorDetails().errorMessage() : se.getMessage();
+            return new KmsException(c, status, code, msg + " (request id " + se.requestId() + ")", e);
+        }
+        if (e instanceof ApiCallAttemptTimeoutException || e instanceof ApiCallTimeoutException) {
+            return new KmsException(Category.TIMEOUT, -1, "CallTimeout", e.getMessage(), e);
+        }
+        for (Throwable t = e.getCause(); t != null; t = t.getCause()) {
+            KmsException k = fromIo(t, e);
+            if (k != null) {
+                return k;
+            }
+        }
+        String code = e.getMessage() != null && e.getMessage().startsWith("Unable to unmarshall")
+                ? "MalformedResponse" : e.getClass().getSimpleName();
+        Category c = code.equals("MalformedResponse") ? Category.SERVER_ERROR : Category.CLIENT_ERROR;
+        return new KmsException(c, -1, code, e.getMessage(), e);
+    }
+
+    private static KmsException fromIo(Throwable t, SdkException e) {
+        String detail = e.getMessage();
+        if (t instanceof ConnectTimeoutException) {
+            return new KmsException(Category.TIMEOUT, -1, "ConnectTimeout", detail, e);
+        }
+        if (t instanceof ConnectionPoolTimeoutException) {
+            return new KmsException(Category.TIMEOUT, -1, "PoolTimeout", detail, e);
+        }
+        if (t instanceof SocketTimeoutException) {
+            return new KmsException(Category.TIMEOUT, -1, "ReadTimeout", detail, e);
+        }
+        if (t instanceof SSLException) {
+            return new KmsException(Category.TLS_ERROR, -1, "TlsHandshake", detail, e);
+        }
+        if (t instanceof ConnectException || t instanceof NoRouteToHostException) {
+            return new KmsException(Category.CONNECTION_ERROR, -1, "ConnectionRefused", detail, e);
+        }
+        if (t instanceof UnknownHostException) {
+            return new KmsException(Category.CONNECTION_ERROR, -1, "UnknownHost", detail, e);
+        }
+        if (t instanceof NoHttpResponseException || t instanceof SocketException) {
+            return new KmsException(Category.CONNECTION_ERROR, -1, "ConnectionClosed", detail, e);
+        }
+        if (t instanceof InterruptedIOException) {
+            return new KmsException(Category.TIMEOUT, -1, "Interrupted", detail, e);
+        }
+        if (t instanceof IOException && !(t.getCause() != null)) {
+            return new KmsException(Category.CONNECTION_ERROR, -1, t.getClass().getSimpleName(), detail, e);
+        }
+        return null;
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        kms.close();
+        secrets.close();
+        http.close();
+    }
+}
