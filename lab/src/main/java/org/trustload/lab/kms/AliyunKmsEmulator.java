@@ -20,15 +20,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyPair;
-import java.security.KeyPairGenerator;
 import java.security.KeyStore;
 import java.security.MessageDigest;
 import java.security.PrivateKey;
 import java.security.PublicKey;
-import java.security.SecureRandom;
 import java.security.Signature;
 import java.security.cert.X509Certificate;
-import java.security.spec.ECGenParameterSpec;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Base64;
@@ -41,20 +38,11 @@ import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicLong;
-import javax.crypto.Cipher;
-import javax.crypto.KeyGenerator;
 import javax.crypto.SecretKey;
-import javax.crypto.spec.GCMParameterSpec;
 import javax.net.ssl.SSLContext;
 import org.bouncycastle.asn1.x500.X500Name;
 import org.bouncycastle.cert.jcajce.JcaX509CertificateConverter;
 import org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder;
-import org.bouncycastle.crypto.digests.SHA256Digest;
-import org.bouncycastle.crypto.engines.RSABlindedEngine;
-import org.bouncycastle.crypto.params.ParametersWithRandom;
-import org.bouncycastle.crypto.signers.PSSSigner;
-import org.bouncycastle.crypto.util.PrivateKeyFactory;
-import org.bouncycastle.crypto.util.PublicKeyFactory;
 import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
 import org.trustload.lab.EndpointInUseException;
 import org.trustload.lab.LabContext;
@@ -98,12 +86,8 @@ public final class AliyunKmsEmulator implements KmsEmulator {
     /** Value of that secret (test data, not a credential). */
     public static final String SECRET_DATA = "{\"user\":\"trustload\",\"password\":\"lab-secret-value\"}";
 
-    private static final byte[] SHA256_DIGEST_INFO = HexFormat.of().parseHex("3031300d060960864801650304020105000420");
-    private static final int GCM_IV = 12;
-    private static final int GCM_TAG_BITS = 128;
     private static final int MAX_BODY = 8 * 1024 * 1024;
 
-    private final SecureRandom random = new SecureRandom();
     private final Map<String, PublicKey> clientKeys = new LinkedHashMap<>();
     private final Map<String, String> properties = new LinkedHashMap<>();
     private final AtomicLong served = new AtomicLong();
@@ -131,19 +115,13 @@ public final class AliyunKmsEmulator implements KmsEmulator {
         int httpPort = ctx.port(HTTP_OFFSET);
         https = bind(HttpsServer.create(), ctx.bindAddress(), httpsPort);
         http = bind(HttpServer.create(), ctx.bindAddress(), httpPort);
-        KeyGenerator aes = KeyGenerator.getInstance("AES");
-        aes.init(256, random);
-        aesKey = aes.generateKey();
-        KeyPairGenerator rsa = KeyPairGenerator.getInstance("RSA");
-        rsa.initialize(2048, random);
-        rsaKey = rsa.generateKeyPair();
-        KeyPairGenerator ec = KeyPairGenerator.getInstance("EC");
-        ec.initialize(new ECGenParameterSpec("secp256r1"), random);
-        ecKey = ec.generateKeyPair();
+        aesKey = KmsCrypto.aesKey();
+        rsaKey = KmsCrypto.rsa(2048);
+        ecKey = KmsCrypto.ec("secp256r1");
 
-        String password = HexFormat.of().formatHex(randomBytes(12));
+        String password = HexFormat.of().formatHex(KmsCrypto.random(12));
         String clientKeyId = "KAAP." + UUID.randomUUID();
-        KeyPair client = rsa.generateKeyPair();
+        KeyPair client = KmsCrypto.rsa(2048);
         clientKeys.put(clientKeyId, client.getPublic());
         // The SDK names these files clientKey_<KeyId>.json and clientKey_<KeyId>_Password.txt.
         clientKeyFile = dir.resolve("clientKey_" + clientKeyId + ".json");
@@ -251,12 +229,6 @@ public final class AliyunKmsEmulator implements KmsEmulator {
         p12.store(out, password);
         return "{\"KeyId\":\"" + keyId + "\",\"PrivateKeyData\":\""
                 + Base64.getEncoder().encodeToString(out.toByteArray()) + "\"}";
-    }
-
-    private byte[] randomBytes(int n) {
-        byte[] b = new byte[n];
-        random.nextBytes(b);
-        return b;
     }
 
     /* ---------------------------------------------------------------- requests */
@@ -442,37 +414,26 @@ public final class AliyunKmsEmulator implements KmsEmulator {
         throw new KmsError(400, "InvalidParameter", "The Algorithm " + algorithm + " is not supported by this key.");
     }
 
-    private byte[] gcm(int mode, byte[] iv, byte[] aad, byte[] input) throws GeneralSecurityException {
-        Cipher c = Cipher.getInstance("AES/GCM/NoPadding");
-        c.init(mode, aesKey, new GCMParameterSpec(GCM_TAG_BITS, iv));
-        if (aad.length > 0) {
-            c.updateAAD(aad);
-        }
-        return c.doFinal(input);
-    }
-
     private MessageLite encrypt(ApiModels.EncryptRequest r, String requestId) throws KmsError, GeneralSecurityException {
         requireAesKey(r.getKeyId());
         requireAlgorithm(r.getAlgorithm(), "AES_GCM");
-        byte[] iv = r.getIv().isEmpty() ? randomBytes(GCM_IV) : r.getIv().toByteArray();
-        if (iv.length != GCM_IV) {
-            throw new KmsError(400, "InvalidParameter", "The Iv must be 12 bytes.");
+        if (!r.getIv().isEmpty()) {
+            throw new KmsError(400, "InvalidParameter", "The emulator chooses the Iv; do not send one.");
         }
-        byte[] blob = gcm(Cipher.ENCRYPT_MODE, iv, r.getAad().toByteArray(), r.getPlaintext().toByteArray());
-        return ApiModels.EncryptResponse.newBuilder().setKeyId(r.getKeyId()).setCiphertextBlob(ByteString.copyFrom(blob))
-                .setIv(ByteString.copyFrom(iv)).setAlgorithm("AES_GCM").setRequestId(requestId).build();
+        byte[] sealed = KmsCrypto.seal(aesKey, r.getAad().toByteArray(), r.getPlaintext().toByteArray());
+        return ApiModels.EncryptResponse.newBuilder().setKeyId(r.getKeyId()).setCiphertextBlob(blob(sealed))
+                .setIv(iv(sealed)).setAlgorithm("AES_GCM").setRequestId(requestId).build();
     }
 
     private MessageLite decrypt(ApiModels.DecryptRequest r, String requestId) throws KmsError, GeneralSecurityException {
         requireAesKey(r.getKeyId());
         requireAlgorithm(r.getAlgorithm(), "AES_GCM");
-        if (r.getIv().size() != GCM_IV || r.getCiphertextBlob().size() < GCM_TAG_BITS / 8) {
-            throw new KmsError(400, "InvalidParameter", "The CiphertextBlob or Iv is invalid.");
+        if (r.getIv().size() != KmsCrypto.IV_BYTES) {
+            throw new KmsError(400, "InvalidParameter", "The Iv is invalid.");
         }
         byte[] plain;
         try {
-            plain = gcm(Cipher.DECRYPT_MODE, r.getIv().toByteArray(), r.getAad().toByteArray(),
-                    r.getCiphertextBlob().toByteArray());
+            plain = KmsCrypto.open(aesKey, r.getAad().toByteArray(), r.getIv().concat(r.getCiphertextBlob()).toByteArray());
         } catch (javax.crypto.AEADBadTagException e) {
             throw new KmsError(400, "Rejected.InvalidCiphertext", "The CiphertextBlob is invalid.");
         }
@@ -488,12 +449,20 @@ public final class AliyunKmsEmulator implements KmsEmulator {
         if (n < 1 || n > 1024) {
             throw new KmsError(400, "InvalidParameter", "The NumberOfBytes must be 1..1024.");
         }
-        byte[] plain = randomBytes(n);
-        byte[] iv = randomBytes(GCM_IV);
-        byte[] blob = gcm(Cipher.ENCRYPT_MODE, iv, r.getAad().toByteArray(), plain);
-        return ApiModels.GenerateDataKeyResponse.newBuilder().setKeyId(r.getKeyId()).setIv(ByteString.copyFrom(iv))
-                .setPlaintext(ByteString.copyFrom(plain)).setCiphertextBlob(ByteString.copyFrom(blob))
+        byte[] plain = KmsCrypto.random(n);
+        byte[] sealed = KmsCrypto.seal(aesKey, r.getAad().toByteArray(), plain);
+        return ApiModels.GenerateDataKeyResponse.newBuilder().setKeyId(r.getKeyId()).setIv(iv(sealed))
+                .setPlaintext(ByteString.copyFrom(plain)).setCiphertextBlob(blob(sealed))
                 .setAlgorithm("AES_GCM").setRequestId(requestId).build();
+    }
+
+    /** The service sends IV and ciphertext apart; {@link KmsCrypto#seal} returns them joined. */
+    private static ByteString iv(byte[] sealed) {
+        return ByteString.copyFrom(sealed, 0, KmsCrypto.IV_BYTES);
+    }
+
+    private static ByteString blob(byte[] sealed) {
+        return ByteString.copyFrom(sealed, KmsCrypto.IV_BYTES, sealed.length - KmsCrypto.IV_BYTES);
     }
 
     /** The signing algorithm of a request, checked against the key; the key's default when empty. */
@@ -510,103 +479,56 @@ public final class AliyunKmsEmulator implements KmsEmulator {
     }
 
     /**
-     * The SHA-256 digest a request asks to sign: the hash of {@code Message} for {@code RAW}, the
-     * given bytes for {@code DIGEST} ({@code Message}, or the older {@code Digest} field).
+     * Whether a request's input is a {@code DIGEST} (computed by the client) rather than the {@code RAW}
+     * message. An empty type means RAW, unless only the older {@code Digest} field is set.
      */
-    private static byte[] digestOf(String messageType, ByteString message, ByteString digest)
-            throws KmsError, GeneralSecurityException {
+    private static boolean isDigest(String messageType, ByteString message, ByteString digest) throws KmsError {
         String type = messageType.isEmpty() ? (message.isEmpty() && !digest.isEmpty() ? "DIGEST" : "RAW") : messageType;
-        switch (type) {
-            case "RAW":
-                return MessageDigest.getInstance("SHA-256").digest(message.toByteArray());
-            case "DIGEST":
-                byte[] d = (message.isEmpty() ? digest : message).toByteArray();
-                if (d.length != 32) {
-                    throw new KmsError(400, "InvalidParameter", "A SHA-256 DIGEST must be 32 bytes, not " + d.length + ".");
-                }
-                return d;
-            default:
-                throw new KmsError(400, "InvalidParameter", "The MessageType " + messageType + " is invalid.");
-        }
+        return switch (type) {
+            case "RAW" -> false;
+            case "DIGEST" -> true;
+            default -> throw new KmsError(400, "InvalidParameter", "The MessageType " + messageType + " is invalid.");
+        };
+    }
+
+    private static byte[] input(ByteString message, ByteString digest) {
+        return (message.isEmpty() ? digest : message).toByteArray();
+    }
+
+    private static KmsCrypto.SigAlg sigAlg(String algorithm) {
+        return new KmsCrypto.SigAlg(switch (algorithm) {
+            case "RSA_PSS_SHA_256" -> KmsCrypto.Scheme.RSA_PSS;
+            case "RSA_PKCS1_SHA_256" -> KmsCrypto.Scheme.RSA_PKCS1;
+            default -> KmsCrypto.Scheme.ECDSA;
+        }, "SHA-256");
     }
 
     private MessageLite sign(ApiModels.SignRequest r, String requestId) throws KmsError, GeneralSecurityException {
         String algorithm = signAlgorithm(r.getKeyId(), r.getAlgorithm());
-        byte[] digest = digestOf(r.getMessageType(), r.getMessage(), r.getDigest());
-        byte[] signature = signDigest(algorithm, digest);
+        boolean digest = isDigest(r.getMessageType(), r.getMessage(), r.getDigest());
+        byte[] signature;
+        try {
+            PrivateKey key = (RSA_KEY_ID.equals(r.getKeyId()) ? rsaKey : ecKey).getPrivate();
+            signature = KmsCrypto.sign(key, sigAlg(algorithm), digest, input(r.getMessage(), r.getDigest()));
+        } catch (IllegalArgumentException e) {
+            throw new KmsError(400, "InvalidParameter", "A SHA-256 DIGEST must be 32 bytes.");
+        }
         return ApiModels.SignResponse.newBuilder().setKeyId(r.getKeyId()).setSignature(ByteString.copyFrom(signature))
                 .setAlgorithm(algorithm).setMessageType(r.getMessageType()).setRequestId(requestId).build();
     }
 
     private MessageLite verify(ApiModels.VerifyRequest r, String requestId) throws KmsError, GeneralSecurityException {
         String algorithm = signAlgorithm(r.getKeyId(), r.getAlgorithm());
-        byte[] digest = digestOf(r.getMessageType(), r.getMessage(), r.getDigest());
-        boolean valid = verifyDigest(algorithm, digest, r.getSignature().toByteArray());
+        boolean digest = isDigest(r.getMessageType(), r.getMessage(), r.getDigest());
+        boolean valid;
+        try {
+            valid = KmsCrypto.verify(publicKey(r.getKeyId()), sigAlg(algorithm), digest, input(r.getMessage(), r.getDigest()),
+                    r.getSignature().toByteArray());
+        } catch (IllegalArgumentException e) {
+            throw new KmsError(400, "InvalidParameter", "A SHA-256 DIGEST must be 32 bytes.");
+        }
         return ApiModels.VerifyResponse.newBuilder().setKeyId(r.getKeyId()).setValue(valid)
                 .setAlgorithm(algorithm).setMessageType(r.getMessageType()).setRequestId(requestId).build();
-    }
-
-    private byte[] signDigest(String algorithm, byte[] digest) throws GeneralSecurityException {
-        switch (algorithm) {
-            case "RSA_PKCS1_SHA_256": {
-                Signature s = Signature.getInstance("NONEwithRSA");
-                s.initSign(rsaKey.getPrivate());
-                s.update(SHA256_DIGEST_INFO);
-                s.update(digest);
-                return s.sign();
-            }
-            case "RSA_PSS_SHA_256": {
-                PSSSigner s = rawPss();
-                try {
-                    s.init(true, new ParametersWithRandom(PrivateKeyFactory.createKey(rsaKey.getPrivate().getEncoded()), random));
-                    s.update(digest, 0, digest.length);
-                    return s.generateSignature();
-                } catch (IOException | org.bouncycastle.crypto.CryptoException e) {
-                    throw new GeneralSecurityException(e);
-                }
-            }
-            default: {
-                Signature s = Signature.getInstance("NONEwithECDSA");
-                s.initSign(ecKey.getPrivate(), random);
-                s.update(digest);
-                return s.sign();
-            }
-        }
-    }
-
-    private boolean verifyDigest(String algorithm, byte[] digest, byte[] signature) throws GeneralSecurityException {
-        try {
-            switch (algorithm) {
-                case "RSA_PKCS1_SHA_256": {
-                    Signature s = Signature.getInstance("NONEwithRSA");
-                    s.initVerify(rsaKey.getPublic());
-                    s.update(SHA256_DIGEST_INFO);
-                    s.update(digest);
-                    return s.verify(signature);
-                }
-                case "RSA_PSS_SHA_256": {
-                    PSSSigner s = rawPss();
-                    s.init(false, PublicKeyFactory.createKey(rsaKey.getPublic().getEncoded()));
-                    s.update(digest, 0, digest.length);
-                    return s.verifySignature(signature);
-                }
-                default: {
-                    Signature s = Signature.getInstance("NONEwithECDSA");
-                    s.initVerify(ecKey.getPublic());
-                    s.update(digest);
-                    return s.verify(signature);
-                }
-            }
-        } catch (java.security.SignatureException | IOException e) {
-            // A malformed signature is simply not valid.
-            return false;
-        }
-    }
-
-    /** PSS over a precomputed SHA-256 digest, MGF1-SHA-256, 32-byte salt: the same as SHA256withRSA/PSS. */
-    private static PSSSigner rawPss() {
-        return PSSSigner.createRawSigner(new RSABlindedEngine(), new SHA256Digest(), new SHA256Digest(), 32,
-                PSSSigner.TRAILER_IMPLICIT);
     }
 
     private MessageLite publicKey(ApiModels.GetPublicKeyRequest r, String requestId) throws KmsError {
