@@ -144,14 +144,14 @@ public final class AliyunKmsEmulator implements KmsEmulator {
         http.start();
 
         properties.put("kms.aliyun.endpoint", LabContext.HOST + ":" + httpsPort);
-        properties.put("kms.aliyun.http.endpoint", LabContext.HOST + ":" + httpPort);
-        properties.put("kms.aliyun.client.key.file", clientKeyFile.toAbsolutePath().toString());
-        properties.put("kms.aliyun.client.key.password", password);
-        properties.put("kms.aliyun.client.key.password.file", passwordFile.toAbsolutePath().toString());
-        properties.put("kms.aliyun.key.aes", AES_KEY_ID);
-        properties.put("kms.aliyun.key.rsa", RSA_KEY_ID);
-        properties.put("kms.aliyun.key.ec", EC_KEY_ID);
-        properties.put("kms.aliyun.secret.name", SECRET_NAME);
+        properties.put("kms.aliyun.http_endpoint", LabContext.HOST + ":" + httpPort);
+        properties.put("kms.aliyun.client_key_file", clientKeyFile.toAbsolutePath().toString());
+        properties.put("kms.aliyun.client_key_password", password);
+        properties.put("kms.aliyun.client_key_password_file", passwordFile.toAbsolutePath().toString());
+        properties.put("kms.aliyun.key_id", AES_KEY_ID);
+        properties.put("kms.aliyun.rsa_key_id", RSA_KEY_ID);
+        properties.put("kms.aliyun.ec_key_id", EC_KEY_ID);
+        properties.put("kms.aliyun.secret_name", SECRET_NAME);
     }
 
     private static <S extends HttpServer> S bind(S server, java.net.InetAddress address, int port) throws IOException {

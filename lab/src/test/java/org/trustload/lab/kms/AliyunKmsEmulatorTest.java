@@ -58,7 +58,7 @@ class AliyunKmsEmulatorTest {
         emulator.start(new LabContext(TestPorts.freeBase(), 1, dir), tls.serverContext(), dir, faults);
         props = emulator.properties();
         https = new Client(config(props.get("kms.aliyun.endpoint"), "https"));
-        http = new Client(config(props.get("kms.aliyun.http.endpoint"), "http"));
+        http = new Client(config(props.get("kms.aliyun.http_endpoint"), "http"));
     }
 
     @AfterAll
@@ -68,8 +68,8 @@ class AliyunKmsEmulatorTest {
 
     static Config config(String endpoint, String protocol) {
         return new Config().setEndpoint(endpoint).setProtocol(protocol)
-                .setClientKeyFile(props.get("kms.aliyun.client.key.file"))
-                .setPassword(props.get("kms.aliyun.client.key.password"))
+                .setClientKeyFile(props.get("kms.aliyun.client_key_file"))
+                .setPassword(props.get("kms.aliyun.client_key_password"))
                 .setCaFilePath(tls.pem().toString())
                 .setConnectTimeout(2000).setReadTimeout(5000);
     }
@@ -80,10 +80,10 @@ class AliyunKmsEmulatorTest {
 
     @Test
     void writesTheClientKeyFileTheSdkReadsAndAPemCa() throws Exception {
-        String json = Files.readString(Path.of(props.get("kms.aliyun.client.key.file")));
+        String json = Files.readString(Path.of(props.get("kms.aliyun.client_key_file")));
         assertThat(json).startsWith("{\"KeyId\":\"KAAP.").contains("\"PrivateKeyData\":\"");
-        assertThat(Files.readString(Path.of(props.get("kms.aliyun.client.key.password.file"))))
-                .isEqualTo(props.get("kms.aliyun.client.key.password"));
+        assertThat(Files.readString(Path.of(props.get("kms.aliyun.client_key_password_file"))))
+                .isEqualTo(props.get("kms.aliyun.client_key_password"));
     }
 
     @ParameterizedTest
@@ -183,7 +183,7 @@ class AliyunKmsEmulatorTest {
     void aRequestSignedWithAnotherKeyIsRejected() throws Exception {
         var other = KeyPairGenerator.getInstance("RSA");
         other.initialize(2048);
-        String keyId = Files.readString(Path.of(props.get("kms.aliyun.client.key.file"))).split("\"")[3];
+        String keyId = Files.readString(Path.of(props.get("kms.aliyun.client_key_file"))).split("\"")[3];
         Client forger = new Client(new Config().setEndpoint(props.get("kms.aliyun.endpoint")).setProtocol("https")
                 .setAccessKeyId(keyId)
                 .setPrivateKey(Base64.getEncoder().encodeToString(other.generateKeyPair().getPrivate().getEncoded()))

@@ -62,8 +62,8 @@ class AliyunKmsInstanceBackendTest {
 
     @AfterAll
     static void stop() throws Exception {
-        String password = props.get("kms.aliyun.client.key.password");
-        String privateKeyData = Files.readString(Path.of(props.get("kms.aliyun.client.key.file"))).split("\"")[7];
+        String password = props.get("kms.aliyun.client_key_password");
+        String privateKeyData = Files.readString(Path.of(props.get("kms.aliyun.client_key_file"))).split("\"")[7];
         emulator.close();
         assertThat(seen).isNotEmpty();
         for (String s : seen) {
@@ -82,7 +82,7 @@ class AliyunKmsInstanceBackendTest {
 
     static KmsSettings.Builder settings() {
         return KmsSettings.builder().endpoint(props.get("kms.aliyun.endpoint")).caFile(tls.pem().toString())
-                .clientKey(props.get("kms.aliyun.client.key.file"), props.get("kms.aliyun.client.key.password"))
+                .clientKey(props.get("kms.aliyun.client_key_file"), props.get("kms.aliyun.client_key_password"))
                 .connectTimeoutMs(2000).responseTimeoutMs(5000).maxConnections(8);
     }
 
@@ -108,7 +108,7 @@ class AliyunKmsInstanceBackendTest {
     @CsvSource({"https", "http"})
     void encryptDecryptAndDataKeysRoundTrip(String protocol) throws Exception {
         String endpoint = protocol.equals("https") ? props.get("kms.aliyun.endpoint")
-                : "http://" + props.get("kms.aliyun.http.endpoint");
+                : "http://" + props.get("kms.aliyun.http_endpoint");
         KmsClient c = open(settings().endpoint(endpoint));
         byte[] plain = new byte[32];
         plain[3] = 7;
@@ -226,7 +226,7 @@ class AliyunKmsInstanceBackendTest {
 
     @Test
     void aWrongClientKeyPasswordIsAConfigErrorWithoutThePassword() {
-        KmsException e = expectFailure(() -> open(settings().clientKey(props.get("kms.aliyun.client.key.file"),
+        KmsException e = expectFailure(() -> open(settings().clientKey(props.get("kms.aliyun.client_key_file"),
                 "not-the-password")));
         assertThat(e.category()).isEqualTo(KmsException.Category.CONFIG_ERROR);
         assertThat(e.getMessage()).isEqualTo("-:BadClientKeyPassword");
