@@ -32,9 +32,9 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>JMeter's CPU includes its start-up and report generation: each thread count runs the plan twice
  * (a short and a long duration) and the difference of CPU over the difference of samples is the
- * per-request cost. Everything is bounded in time; the lab and JMeter have kill timeouts.
+ * per-request cost; requests/s is the long run's rate over its last {@code seconds}. Everything is bounded in time; the lab and JMeter have kill timeouts.
  *
- * <pre>java -cp … org.trustload.bench.AliyunKmsBench out=DIR [threads=1,8,32] [seconds=15] [warmup=5]</pre>
+ * <pre>java -cp … org.trustload.bench.AliyunKmsBench out=DIR [threads=1,8,32] [seconds=20] [warmup=20]</pre>
  */
 public final class AliyunKmsBench {
     private static final OperatingSystemMXBean OS =
@@ -51,8 +51,8 @@ public final class AliyunKmsBench {
         }
         Path root = Path.of(System.getProperty("trustload.root", "."));
         Path out = Path.of(a.getOrDefault("out", "bench/target/kms-aliyun-bench"));
-        int seconds = Integer.parseInt(a.getOrDefault("seconds", "15"));
-        int warmup = Integer.parseInt(a.getOrDefault("warmup", "5"));
+        int seconds = Integer.parseInt(a.getOrDefault("seconds", "20"));
+        int warmup = Integer.parseInt(a.getOrDefault("warmup", "20"));
         List<Integer> threads = new ArrayList<>();
         for (String t : a.getOrDefault("threads", "1,8,32").split(",")) {
             threads.add(Integer.parseInt(t.trim()));
@@ -172,17 +172,15 @@ public final class AliyunKmsBench {
     static double[] jmeter(Path root, Path dir, Path labProps, int threads, int warmup, int seconds) throws Exception {
         Path home = root.resolve("dist/target/jmeter");
         Path plan = root.resolve("test-plans/kms/kms-benchmark-aliyun.jmx");
-        double[] shortRun = jmeterOnce(home, plan, dir.resolve("short"), labProps, threads, warmup);
-        double[] longRun = jmeterOnce(home, plan, dir.resolve("long"), labProps, threads, warmup + seconds);
+        double[] shortRun = jmeterOnce(home, plan, dir.resolve("short"), labProps, threads, warmup, seconds);
+        double[] longRun = jmeterOnce(home, plan, dir.resolve("long"), labProps, threads, warmup + seconds, seconds);
         double cpuMs = (longRun[2] - shortRun[2]) * 1000 / Math.max(1, longRun[1] - shortRun[1]);
-        // the long run's rate over its last `seconds`: its samples minus the short run's, over the extra time
-        double rate = (longRun[1] - shortRun[1]) / seconds;
-        return new double[] {rate, cpuMs};
+        return new double[] {longRun[3], cpuMs};
     }
 
-    /** {exit, samples, cpuSeconds}. */
-    private static double[] jmeterOnce(Path home, Path plan, Path dir, Path labProps, int threads, int duration)
-            throws Exception {
+    /** {exit, samples, cpuSeconds, requests/s over the last {@code seconds} of the run}. */
+    private static double[] jmeterOnce(Path home, Path plan, Path dir, Path labProps, int threads, int duration,
+            int window) throws Exception {
         JMeterRun.Result r = JMeterRun.run(home, plan, dir, List.of("-Xms512m", "-Xmx512m"),
                 List.of("-q", labProps.toString(), "-Jcase=encrypt", "-Jthreads=" + threads,
                         "-Jduration=" + duration, "-Jreport_file=" + dir.resolve("kms-report.log")),
@@ -192,6 +190,8 @@ public final class AliyunKmsBench {
         if (r.exit() != 0 || errors > 0) {
             System.out.println("JMeter " + dir + ": exit " + r.exit() + ", " + errors + " errors");
         }
-        return new double[] {r.exit(), samples.size(), r.cpuSeconds()};
+        long lastEnd = samples.stream().mapToLong(Jtl.Sample::end).max().orElse(0);
+        long inWindow = samples.stream().filter(s -> s.end() > lastEnd - window * 1000L).count();
+        return new double[] {r.exit(), samples.size(), r.cpuSeconds(), inWindow / (double) window};
     }
 }
