@@ -189,7 +189,7 @@ final class AliyunKmsInstanceClient implements KmsClient {
                             out.getKeyId(), out.getRequestId());
                 }
                 case DECRYPT: {
-                    byte[][] parts = open(r.ciphertext());
+                    byte[][] parts = unwrap(r.ciphertext());
                     var out = sdk.decryptWithOptions(new DecryptRequest().setKeyId(r.keyId())
                             .setIv(parts[0]).setCiphertextBlob(parts[1]), runtime);
                     return result(r.operation(), out.getPlaintext(), true, out.getKeyId(), out.getRequestId());
@@ -259,7 +259,7 @@ final class AliyunKmsInstanceClient implements KmsClient {
     }
 
     /** Splits an {@link #envelope} into IV and blob. */
-    static byte[][] open(byte[] envelope) throws KmsException {
+    static byte[][] unwrap(byte[] envelope) throws KmsException {
         int ivLength = envelope.length == 0 ? -1 : envelope[0] & 0xff;
         if (ivLength < 0 || ivLength > ENVELOPE_MAX_IV || envelope.length < 1 + ivLength) {
             throw KmsException.config("BadCiphertext", "the ciphertext is not an ENCRYPT output of the "
