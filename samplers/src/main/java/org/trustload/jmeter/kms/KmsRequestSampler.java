@@ -67,9 +67,11 @@ public class KmsRequestSampler extends AbstractSampler implements TestBean, Test
     private String maxConnections = String.valueOf(KmsSettings.DEFAULT_MAX_CONNECTIONS);
     private String retries = "0";
 
-    /** This thread's prepared request, made on its first sample. */
+    /** This thread's client (from {@link #CLIENTS}), prepared request and its description, made on its first sample. */
+    private transient KmsClient client;
     private transient KmsRequest prepared;
-    private transient String preparedFor;
+    private transient KmsWorkload.Spec preparedFor;
+    private transient String samplerData;
 
     /** A client or the reason it could not be built (every sample then fails with it). */
     private record Shared(KmsClient client, KmsException error) {
@@ -87,12 +89,17 @@ public class KmsRequestSampler extends AbstractSampler implements TestBean, Test
         res.setDataType(SampleResult.TEXT);
         KmsRequest request = null;
         try {
-            KmsClient client = client();
-            request = request(client);
-            res.setSamplerData(backend + " " + request);
+            KmsClient c = client;
+            if (c == null) {
+                // settings are fixed for the test (read at test start): look the shared client up once per thread
+                c = client();
+                client = c;
+            }
+            request = request(c);
+            res.setSamplerData(samplerData);
             STARTED.increment();
             res.sampleStart();
-            KmsResult r = client.execute(request);
+            KmsResult r = c.execute(request);
             res.sampleEnd();
             res.setSentBytes(request.data().length + request.ciphertext().length + request.signature().length);
             res.setBytes((long) r.output().length);
@@ -176,11 +183,11 @@ public class KmsRequestSampler extends AbstractSampler implements TestBean, Test
 
     private KmsRequest request(KmsClient client) throws KmsException {
         KmsWorkload.Spec spec = spec();
-        String id = spec.toString();
-        if (prepared == null || !id.equals(preparedFor)) {
+        if (prepared == null || !spec.equals(preparedFor)) {
             long seed = JMeterContextService.getContext().getThreadNum();
             prepared = KmsWorkload.prepare(client, spec, seed);
-            preparedFor = id;
+            preparedFor = spec;
+            samplerData = backend + " " + prepared;
         }
         return prepared;
     }
@@ -244,11 +251,13 @@ public class KmsRequestSampler extends AbstractSampler implements TestBean, Test
 
     @Override
     public void threadStarted() {
+        client = null;
         prepared = null;
     }
 
     @Override
     public void threadFinished() {
+        client = null;
         prepared = null;
     }
 
