@@ -35,8 +35,8 @@ public final class KmsLabService implements LabService {
     /** The emulators, started in this order. The one place to add an emulator. */
     static List<KmsEmulator> emulators() {
         return List.of(
-                new AwsKmsEmulator()
-                // kmsali: new AliyunKmsEmulator()
+                new AwsKmsEmulator(),
+                new AliyunKmsEmulator()
         );
     }
 

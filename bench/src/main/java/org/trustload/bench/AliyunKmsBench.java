@@ -1,0 +1,197 @@
+package org.trustload.bench;
+
+import com.aliyun.dkms.gcs.openapi.models.Config;
+import com.aliyun.dkms.gcs.openapi.util.models.RuntimeOptions;
+import com.aliyun.dkms.gcs.sdk.Client;
+import com.aliyun.dkms.gcs.sdk.models.EncryptRequest;
+import com.sun.management.OperatingSystemMXBean;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.Reader;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Alibaba KMS instance encrypt benchmark against the lab emulator: requests/s and client CPU ms per
+ * request at 1, 8 and 32 threads, for (a) a raw loop on the unmodified SDK in this JVM and (b) the
+ * plan {@code kms/kms-benchmark-aliyun} (KMS Request sampler + KMS Periodic Report) in the assembled
+ * JMeter. The lab runs in its own process, so its CPU is not counted.
+ *
+ * <p>JMeter's CPU includes its start-up and report generation: each thread count runs the plan twice
+ * (a short and a long duration) and the difference of CPU over the difference of samples is the
+ * per-request cost; requests/s is the long run's rate over its last {@code seconds}. Everything is bounded in time; the lab and JMeter have kill timeouts.
+ *
+ * <pre>java -cp … org.trustload.bench.AliyunKmsBench out=DIR [threads=1,8,32] [seconds=20] [warmup=20]</pre>
+ */
+public final class AliyunKmsBench {
+    private static final OperatingSystemMXBean OS =
+            (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+
+    private AliyunKmsBench() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        Map<String, String> a = new LinkedHashMap<>();
+        for (String arg : args) {
+            int eq = arg.indexOf('=');
+            a.put(arg.substring(0, eq), arg.substring(eq + 1));
+        }
+        Path root = Path.of(System.getProperty("trustload.root", "."));
+        Path out = Path.of(a.getOrDefault("out", "bench/target/kms-aliyun-bench"));
+        int seconds = Integer.parseInt(a.getOrDefault("seconds", "20"));
+        int warmup = Integer.parseInt(a.getOrDefault("warmup", "20"));
+        List<Integer> threads = new ArrayList<>();
+        for (String t : a.getOrDefault("threads", "1,8,32").split(",")) {
+            threads.add(Integer.parseInt(t.trim()));
+        }
+        Files.createDirectories(out);
+        int base = Integer.parseInt(a.getOrDefault("portBase", "43000"));
+        Path labProps = out.resolve("lab.properties");
+        Process lab = new ProcessBuilder("java", "-jar", root.resolve("lab/target/trustload-lab.jar").toString(),
+                "--services", "kms", "--port-base", String.valueOf(base), "--out", labProps.toString(),
+                "--socket-dir", "/tmp/tlkb-" + ProcessHandle.current().pid())
+                .redirectError(out.resolve("lab.log").toFile()).start();
+        try {
+            awaitReady(lab, 300);
+            Properties p = new Properties();
+            try (Reader r = Files.newBufferedReader(labProps)) {
+                p.load(r);
+            }
+            System.out.printf(Locale.ROOT, "%-8s %12s %14s %12s %14s %8s %s%n", "threads", "raw req/s",
+                    "raw CPU ms/req", "JMeter req/s", "JMeter CPU ms", "ratio", "load (1 min) raw / JMeter");
+            for (int t : threads) {
+                String loadRaw = load();
+                double[] raw = raw(p, t, warmup, seconds);
+                String loadJm = load();
+                double[] jm = jmeter(root, out.resolve("t" + t), labProps, t, warmup, seconds);
+                System.out.printf(Locale.ROOT, "%-8d %12.1f %14.3f %12.1f %14.3f %8.2f %s / %s%n", t, raw[0], raw[1],
+                        jm[0], jm[1], jm[0] / raw[0], loadRaw, loadJm);
+            }
+        } finally {
+            lab.destroy();
+            if (!lab.waitFor(30, TimeUnit.SECONDS)) {
+                lab.destroyForcibly();
+            }
+        }
+    }
+
+    private static String load() throws IOException {
+        return Files.readString(Path.of("/proc/loadavg")).split(" ")[0];
+    }
+
+    private static void awaitReady(Process lab, int timeoutSeconds) throws Exception {
+        AtomicBoolean ready = new AtomicBoolean();
+        Thread reader = new Thread(() -> {
+            try (BufferedReader r = new BufferedReader(new InputStreamReader(lab.getInputStream(), StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = r.readLine()) != null) {
+                    if (line.startsWith("TRUSTLOAD-LAB READY")) {
+                        ready.set(true);
+                    }
+                }
+            } catch (IOException ignored) {
+                // the lab stopped
+            }
+        });
+        reader.setDaemon(true);
+        reader.start();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutSeconds);
+        while (!ready.get()) {
+            if (!lab.isAlive() || System.nanoTime() > deadline) {
+                throw new IOException("the lab did not start (see lab.log)");
+            }
+            Thread.sleep(100);
+        }
+    }
+
+    /** Raw SDK loop: {requests/s, CPU ms per request} over {@code seconds} after {@code warmup}. */
+    static double[] raw(Properties p, int threads, int warmup, int seconds) throws Exception {
+        Config config = new Config().setEndpoint(p.getProperty("kms.aliyun.endpoint")).setProtocol("https")
+                .setClientKeyFile(p.getProperty("kms.aliyun.client_key_file"))
+                .setPassword(p.getProperty("kms.aliyun.client_key_password"))
+                .setCaFilePath(p.getProperty("kms.ca.file")).setConnectTimeout(5000).setReadTimeout(30000)
+                .setMaxIdleConns(threads);
+        Client client = new Client(config);
+        RuntimeOptions noRetry = new RuntimeOptions().setAutoretry(false).setMaxIdleConns(threads);
+        String keyId = p.getProperty("kms.aliyun.key_id");
+        AtomicLong ops = new AtomicLong();
+        AtomicLong errors = new AtomicLong();
+        AtomicBoolean stop = new AtomicBoolean();
+        CountDownLatch done = new CountDownLatch(threads);
+        for (int i = 0; i < threads; i++) {
+            byte[] data = new byte[32];
+            data[0] = (byte) i;
+            Thread th = new Thread(() -> {
+                try {
+                    while (!stop.get()) {
+                        try {
+                            client.encryptWithOptions(new EncryptRequest().setKeyId(keyId).setPlaintext(data), noRetry);
+                            ops.incrementAndGet();
+                        } catch (Exception e) {
+                            errors.incrementAndGet();
+                        }
+                    }
+                } finally {
+                    done.countDown();
+                }
+            });
+            th.setDaemon(true);
+            th.start();
+        }
+        Thread.sleep(warmup * 1000L);
+        long ops0 = ops.get();
+        long cpu0 = OS.getProcessCpuTime();
+        long t0 = System.nanoTime();
+        Thread.sleep(seconds * 1000L);
+        long ops1 = ops.get();
+        long cpu1 = OS.getProcessCpuTime();
+        long t1 = System.nanoTime();
+        stop.set(true);
+        done.await(60, TimeUnit.SECONDS);
+        if (errors.get() > 0) {
+            System.out.println("raw loop, " + threads + " threads: " + errors.get() + " errors");
+        }
+        long n = ops1 - ops0;
+        return new double[] {n * 1e9 / (t1 - t0), (cpu1 - cpu0) / 1e6 / Math.max(1, n)};
+    }
+
+    /** The plan in JMeter: {requests/s of the long run, CPU ms per request from the two runs' difference}. */
+    static double[] jmeter(Path root, Path dir, Path labProps, int threads, int warmup, int seconds) throws Exception {
+        Path home = root.resolve("dist/target/jmeter");
+        Path plan = root.resolve("test-plans/kms/kms-benchmark-aliyun.jmx");
+        double[] shortRun = jmeterOnce(home, plan, dir.resolve("short"), labProps, threads, warmup, seconds);
+        double[] longRun = jmeterOnce(home, plan, dir.resolve("long"), labProps, threads, warmup + seconds, seconds);
+        double cpuMs = (longRun[2] - shortRun[2]) * 1000 / Math.max(1, longRun[1] - shortRun[1]);
+        return new double[] {longRun[3], cpuMs};
+    }
+
+    /** {exit, samples, cpuSeconds, requests/s over the last {@code seconds} of the run}. */
+    private static double[] jmeterOnce(Path home, Path plan, Path dir, Path labProps, int threads, int duration,
+            int window) throws Exception {
+        JMeterRun.Result r = JMeterRun.run(home, plan, dir, List.of("-Xms512m", "-Xmx512m"),
+                List.of("-q", labProps.toString(), "-Jcase=encrypt", "-Jthreads=" + threads,
+                        "-Jduration=" + duration, "-Jreport_file=" + dir.resolve("kms-report.log")),
+                duration + 300L, false);
+        List<Jtl.Sample> samples = Jtl.read(r.jtl());
+        long errors = samples.stream().filter(s -> !s.success()).count();
+        if (r.exit() != 0 || errors > 0) {
+            System.out.println("JMeter " + dir + ": exit " + r.exit() + ", " + errors + " errors");
+        }
+        long lastEnd = samples.stream().mapToLong(Jtl.Sample::end).max().orElse(0);
+        long inWindow = samples.stream().filter(s -> s.end() > lastEnd - window * 1000L).count();
+        return new double[] {r.exit(), samples.size(), r.cpuSeconds(), inWindow / (double) window};
+    }
+}

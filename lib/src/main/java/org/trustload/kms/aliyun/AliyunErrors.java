@@ -1,0 +1,98 @@
+package org.trustload.kms.aliyun;
+
+import com.aliyun.tea.TeaException;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.net.ConnectException;
+import java.net.NoRouteToHostException;
+import java.net.SocketTimeoutException;
+import java.net.UnknownHostException;
+import java.util.Locale;
+import java.util.Map;
+import javax.net.ssl.SSLException;
+import org.trustload.kms.KmsException;
+import org.trustload.kms.KmsException.Category;
+
+/**
+ * Maps what the Alibaba KMS instance SDK throws to a {@link KmsException}.
+ *
+ * <p>The SDK's shapes (0.5.2): a service error is a {@link TeaException} whose code is the service's
+ * {@code ErrorCode} and whose data holds {@code httpCode}; a network failure is a
+ * {@code TeaRetryableException} around the I/O exception; and whatever the SDK considers retryable
+ * ({@code Rejected.Throttling}, network failures) arrives, once its attempts are used up, inside a
+ * {@code TeaUnretryableException}. So: look through the cause chain for the first service error or
+ * I/O exception.
+ */
+final class AliyunErrors {
+    /** The service's throttling error code. */
+    static final String THROTTLING = "Rejected.Throttling";
+
+    private AliyunErrors() {
+    }
+
+    static KmsException map(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof TeaException te && te.getCode() != null && !te.getCode().isEmpty()) {
+                return service(te, e);
+            }
+            if (t instanceof IOException io) {
+                return network(io, e);
+            }
+        }
+        return new KmsException(Category.CLIENT_ERROR, -1, e.getClass().getSimpleName(), e.getMessage(), e);
+    }
+
+    private static KmsException service(TeaException te, Throwable original) {
+        int status = httpStatus(te);
+        String code = te.getCode();
+        Category category;
+        if (THROTTLING.equals(code) || status == 429) {
+            category = Category.LIMIT_EXCEEDED;
+        } else if (status >= 500) {
+            category = Category.SERVER_ERROR;
+        } else {
+            category = Category.CLIENT_ERROR;
+        }
+        Object requestId = te.getData() == null ? null : te.getData().get("requestId");
+        String detail = te.getMessage() + (requestId == null || "".equals(requestId) ? "" : " (RequestId " + requestId + ")");
+        return new KmsException(category, status, code, detail, original);
+    }
+
+    private static int httpStatus(TeaException te) {
+        Map<String, Object> data = te.getData();
+        Object code = data == null ? null : data.get("httpCode");
+        if (code == null && te.getStatusCode() != null) {
+            return te.getStatusCode();
+        }
+        try {
+            return code == null ? -1 : Integer.parseInt(String.valueOf(code));
+        } catch (NumberFormatException ex) {
+            return -1;
+        }
+    }
+
+    private static KmsException network(IOException io, Throwable original) {
+        String message = String.valueOf(io.getMessage());
+        String lower = message.toLowerCase(Locale.ROOT);
+        if (io instanceof SocketTimeoutException || (io instanceof InterruptedIOException && lower.contains("timeout"))) {
+            String name = lower.contains("connect") ? "ConnectTimeout" : "ReadTimeout";
+            return new KmsException(Category.TIMEOUT, -1, name, message, original);
+        }
+        if (io instanceof SSLException) {
+            return new KmsException(Category.TLS_ERROR, -1, "TlsHandshake", message, original);
+        }
+        if (io instanceof ConnectException) {
+            return new KmsException(Category.CONNECTION_ERROR, -1, "ConnectionRefused", message, original);
+        }
+        if (io instanceof UnknownHostException) {
+            return new KmsException(Category.CONNECTION_ERROR, -1, "UnknownHost", message, original);
+        }
+        if (io instanceof NoRouteToHostException) {
+            return new KmsException(Category.CONNECTION_ERROR, -1, "NoRouteToHost", message, original);
+        }
+        if (io instanceof com.google.protobuf.InvalidProtocolBufferException) {
+            return new KmsException(Category.SERVER_ERROR, -1, "MalformedResponse", message, original);
+        }
+        return new KmsException(Category.CONNECTION_ERROR, -1, io.getClass().getSimpleName(), message, original);
+    }
+}
