@@ -47,7 +47,7 @@ import org.trustload.pki.TestPki;
  * TLS 1.3 ECDHE-P256 on the same loop, beside {@code openssl speed} (the SM2/SM3/SM4 crypto bound).
  * The bgm server is the lab's gmssl service in its own JVM. Every loop is bounded by time.
  *
- * <p>Keys: {@code out=DIR seconds=6 threads=1,2 suites=... tpSuites=... jmeterHome=... labJar=...}
+ * <p>Keys: {@code out=DIR seconds=6 warmup=4 threads=1,2 suites=... tpSuites=... jmeterHome=... labJar=...}
  */
 public final class GmsslBench {
     private GmsslBench() {
@@ -58,6 +58,7 @@ public final class GmsslBench {
         Path root = Path.of(System.getProperty("trustload.root", ".")).toAbsolutePath().normalize();
         o.put("out", root.resolve("bench/target/gmssl-bench/run").toString());
         o.put("seconds", "6");
+        o.put("warmup", "4");
         o.put("threads", "1,2");
         o.put("suites", "ECC_SM4_CBC_SM3,ECDHE_SM4_CBC_SM3,ECC_SM4_GCM_SM3,ECDHE_SM4_GCM_SM3,TLS_SM4_GCM_SM3");
         o.put("tpSuites", "ECC_SM4_CBC_SM3,ECC_SM4_GCM_SM3,TLS_SM4_GCM_SM3");
@@ -70,6 +71,7 @@ public final class GmsslBench {
         Path out = Path.of(o.get("out"));
         Files.createDirectories(out);
         int seconds = Integer.parseInt(o.get("seconds"));
+        int warmup = Integer.parseInt(o.get("warmup"));
         List<Integer> threads = new ArrayList<>();
         for (String t : o.get("threads").split(",")) {
             threads.add(Integer.parseInt(t.trim()));
@@ -104,12 +106,12 @@ public final class GmsslBench {
 
             Map<String, Double> sampler = new LinkedHashMap<>();
             for (int t : threads) {
-                sampler.putAll(samplerRun(o, out, p, suites, tpSuites, t, seconds));
+                sampler.putAll(samplerRun(o, out, p, suites, tpSuites, t, seconds, warmup));
             }
             for (TlcpSuite s : suites) {
                 TlcpClient c = TlcpEngines.get("bgm").newClient(settings(s, ca, client));
                 int port = port(p, s);
-                loop(t -> handshake(c, host, port), 1, 2); // warm-up
+                loop(t -> handshake(c, host, port), 1, warmup); // as long as the sampler's warm-up group
                 for (int t : threads) {
                     double raw = loop(x -> handshake(c, host, port), t, seconds);
                     Double smp = sampler.get("hs-" + s + "-" + t);
@@ -234,10 +236,11 @@ public final class GmsslBench {
 
     /** One JMeter run: serialized thread groups, one per suite and mode; returns label → rate. */
     private static Map<String, Double> samplerRun(Map<String, String> o, Path out, Properties p, List<TlcpSuite> suites,
-            List<TlcpSuite> tpSuites, int threads, int seconds) throws Exception {
+            List<TlcpSuite> tpSuites, int threads, int seconds, int warmup) throws Exception {
         StringBuilder groups = new StringBuilder();
-        groups.append(BenchPlan.group("warmup", 1, 3, p, TlcpSuite.ECC_SM4_CBC_SM3, "handshake"));
         for (TlcpSuite s : suites) {
+            // the same warm-up as the raw loop gets, right before the measured group
+            groups.append(BenchPlan.group("warmup-" + s, 1, warmup, p, s, "handshake"));
             groups.append(BenchPlan.group("hs-" + s + "-" + threads, threads, seconds, p, s, "handshake"));
         }
         for (TlcpSuite s : tpSuites) {
@@ -250,7 +253,8 @@ public final class GmsslBench {
         Path home = Path.of(o.get("jmeterHome"));
         List<String> jvm = new ArrayList<>(List.of("-Xms512m", "-Xmx512m"));
         jvm.addAll(BenchAccess.bgmFlags(home));
-        BenchAccess.Result r = BenchAccess.runJMeter(home, plan, dir, jvm, 60L + 10L * seconds * (suites.size() + tpSuites.size()));
+        BenchAccess.Result r = BenchAccess.runJMeter(home, plan, dir, jvm,
+                120L + 10L * (seconds + warmup) * (suites.size() + tpSuites.size()));
         Map<String, Double> rates = new LinkedHashMap<>();
         for (Map.Entry<String, long[]> e : BenchAccess.perLabel(r.jtl()).entrySet()) {
             long[] v = e.getValue(); // count, bytes, firstStart, lastEnd, errors
