@@ -4,7 +4,8 @@
 # ECDHE-P256 on the same loop, beside `openssl speed sm2 / sm3 / sm4-cbc`. Server: the lab's gmssl
 # service (its own JVM, 127.0.0.1). Every loop is bounded by time.
 #
-#   bench/gmssl-bench.sh [--no-build] [seconds=6] [threads=1,2] [suites=...] [tpSuites=...]
+#   bench/gmssl-bench.sh [--no-build] [parts=jmeter,raw,inprocess] [seconds=6] [warmup=4] [threads=1,2]
+#                        [suites=...] [tpSuites=...] [inprocessSuites=...] [rounds=2]
 #
 # Raw files: bench/target/gmssl-bench/<timestamp>/ (gmssl-bench.md is the table).
 set -euo pipefail
@@ -27,7 +28,9 @@ mkdir -p "$OUT"
 TRUSTLOAD_BGM_JVM_ARGS=""
 # shellcheck source=../dist/src/main/jmeter/bin/setenv.sh
 JVM_ARGS="" . "$ROOT/dist/src/main/jmeter/bin/setenv.sh"
-CP="$ROOT/bench/target/trustload-bench-0.1.0.jar:$(cat "$ROOT/bench/target/bench.classpath")"
+# the assembled JMeter's jars too: part "inprocess" calls the TLCP Request sampler in this JVM
+JH="$ROOT/dist/target/jmeter"
+CP="$ROOT/bench/target/trustload-bench-0.1.0.jar:$(cat "$ROOT/bench/target/bench.classpath"):$JH/lib/*:$JH/lib/ext/*"
 # shellcheck disable=SC2086 # an option list
 timeout --kill-after=30 1800 java -Xmx512m $TRUSTLOAD_BGM_JVM_ARGS -cp "$CP" -Dtrustload.root="$ROOT" \
   org.trustload.bench.gmssl.GmsslBench out="$OUT" "$@" | tee "$OUT/bench.txt"

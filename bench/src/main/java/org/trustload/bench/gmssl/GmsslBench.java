@@ -47,7 +47,7 @@ import org.trustload.pki.TestPki;
  * TLS 1.3 ECDHE-P256 on the same loop, beside {@code openssl speed} (the SM2/SM3/SM4 crypto bound).
  * The bgm server is the lab's gmssl service in its own JVM. Every loop is bounded by time.
  *
- * <p>Keys: {@code out=DIR seconds=6 warmup=4 threads=1,2 suites=... tpSuites=... jmeterHome=... labJar=...}
+ * <p>Keys: {@code out=DIR parts=jmeter,raw,inprocess rounds=2 inprocessSuites=... seconds=6 warmup=4 threads=1,2 suites=... tpSuites=... jmeterHome=... labJar=...}
  */
 public final class GmsslBench {
     private GmsslBench() {
@@ -59,6 +59,9 @@ public final class GmsslBench {
         o.put("out", root.resolve("bench/target/gmssl-bench/run").toString());
         o.put("seconds", "6");
         o.put("warmup", "4");
+        o.put("parts", "jmeter,raw,inprocess");
+        o.put("inprocessSuites", "ECC_SM4_CBC_SM3,TLS_SM4_GCM_SM3");
+        o.put("rounds", "2");
         o.put("threads", "1,2");
         o.put("suites", "ECC_SM4_CBC_SM3,ECDHE_SM4_CBC_SM3,ECC_SM4_GCM_SM3,ECDHE_SM4_GCM_SM3,TLS_SM4_GCM_SM3");
         o.put("tpSuites", "ECC_SM4_CBC_SM3,ECC_SM4_GCM_SM3,TLS_SM4_GCM_SM3");
@@ -104,11 +107,12 @@ public final class GmsslBench {
                     .append(")\n\n");
             report.append("| what | suite | threads | raw loop | sampler (JMeter) | sampler / raw | load |\n|---|---|---|---|---|---|---|\n");
 
+            List<String> parts = List.of(o.get("parts").split(","));
             Map<String, Double> sampler = new LinkedHashMap<>();
-            for (int t : threads) {
+            for (int t : parts.contains("jmeter") ? threads : List.<Integer>of()) {
                 sampler.putAll(samplerRun(o, out, p, suites, tpSuites, t, seconds, warmup));
             }
-            for (TlcpSuite s : suites) {
+            for (TlcpSuite s : parts.contains("raw") ? suites : List.<TlcpSuite>of()) {
                 TlcpClient c = TlcpEngines.get("bgm").newClient(settings(s, ca, client));
                 int port = port(p, s);
                 loop(t -> handshake(c, host, port), 1, warmup); // as long as the sampler's warm-up group
@@ -118,7 +122,7 @@ public final class GmsslBench {
                     row(report, "handshakes/s", s.name(), t, raw, smp);
                 }
             }
-            for (TlcpSuite s : tpSuites) {
+            for (TlcpSuite s : parts.contains("raw") ? tpSuites : List.<TlcpSuite>of()) {
                 TlcpClient c = TlcpEngines.get("bgm").newClient(settings(s, ca, client));
                 int port = port(p, s);
                 for (int t : threads) {
@@ -127,8 +131,14 @@ public final class GmsslBench {
                     row(report, "MB/s (GET /1m kept alive)", s.name(), t, raw, smp);
                 }
             }
-            sunJsse(report, threads, seconds, out);
-            report.append("\n### openssl speed (crypto bound, one core)\n\n```\n").append(openssl()).append("```\n");
+            if (parts.contains("raw")) {
+                sunJsse(report, threads, seconds, out);
+                report.append("\n### openssl speed (crypto bound, one core)\n\n```\n").append(openssl()).append("```\n");
+            }
+            if (parts.contains("inprocess")) {
+                InProcessRatio.run(report, p, ca, client, parse(o.get("inprocessSuites")), threads, seconds,
+                        Integer.parseInt(o.get("rounds")));
+            }
             Files.writeString(out.resolve("gmssl-bench.md"), report);
             System.out.println(report);
         } finally {
