@@ -68,9 +68,10 @@ public final class TlcpErrors {
         if (lower.contains("unsupported or unrecognized ssl message") || lower.contains("plaintext")) {
             return "peer does not speak TLS";
         }
-        if (e instanceof EOFException || lower.contains("remote host terminated") || lower.contains("closed")
-                || e instanceof SocketException) {
-            return "connection closed during handshake";
+        if (causedBy(e, EOFException.class) || causedBy(e, SocketException.class)
+                || lower.contains("remote host terminated") || lower.contains("closed")) {
+            // e.g. a server that rejects the client certificate and drops the connection without an alert
+            return "connection closed by peer during handshake";
         }
         if (e instanceof SSLHandshakeException) {
             return "handshake failure";

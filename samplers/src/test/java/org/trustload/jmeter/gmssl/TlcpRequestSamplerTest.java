@@ -234,6 +234,8 @@ class TlcpRequestSamplerTest {
         TlcpRequestSampler s = sampler(config);
         long t0 = System.nanoTime();
         SampleResult r = s.sample(null);
+        // the table in docs/elements/tlcp-request.md quotes these lines
+        System.out.println("bad input: " + name + " -> " + r.getResponseCode() + " / " + r.getResponseMessage());
         assertThat(r.isSuccessful()).as(name).isFalse();
         assertThat(r.getResponseCode()).as(name + ": " + r.getResponseMessage() + " / " + r.getResponseDataAsString())
                 .isEqualTo(code);
