@@ -16,6 +16,7 @@ import org.trustload.gmssl.TlcpProtocol;
 import org.trustload.gmssl.TlcpServerSettings;
 import org.trustload.lab.EndpointInUseException;
 import org.trustload.lab.LabContext;
+import org.trustload.lab.LabFiles;
 import org.trustload.lab.LabService;
 import org.trustload.pki.TestPki;
 
@@ -42,6 +43,7 @@ public final class GmsslLabService implements LabService {
 
     private final List<TlcpPageServer> servers = new ArrayList<>();
     private final Map<String, String> props = new LinkedHashMap<>();
+    private Path pkiDir;
 
     @Override
     public String name() {
@@ -51,6 +53,7 @@ public final class GmsslLabService implements LabService {
     @Override
     public void start(LabContext ctx) throws Exception {
         Path dir = ctx.socketDir().resolve("gmssl-pki");
+        pkiDir = dir;
         TestPki pki = TestPki.generate(new TestPki.Spec().withKeyType(TestPki.KeyType.SM2).withCas(1).withUsers(0)
                 .withExpiredCount(0).withCrlBaseUrl(null), dir);
         TlcpEngine bgm = TlcpEngines.get("bgm");
@@ -113,5 +116,12 @@ public final class GmsslLabService implements LabService {
             s.close();
         }
         servers.clear();
+        if (pkiDir != null) {
+            try {
+                LabFiles.deleteTree(pkiDir);
+            } catch (java.io.IOException e) {
+                System.err.println("trustload-lab: cannot remove " + pkiDir + ": " + e);
+            }
+        }
     }
 }

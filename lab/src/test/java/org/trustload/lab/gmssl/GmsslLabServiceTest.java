@@ -57,6 +57,8 @@ class GmsslLabServiceTest {
     @AfterAll
     static void stop() {
         service.close();
+        assertThat(socketDir.resolve("gmssl-pki")).as("the service removes its key material").doesNotExist();
+        assertThat(service.openConnections()).isZero();
     }
 
     static TlcpClient client(TlcpSuite suite, boolean withCerts) throws TlcpException {
