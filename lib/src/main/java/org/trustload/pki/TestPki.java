@@ -265,6 +265,13 @@ public final class TestPki {
         }
     }
 
+    /** TLCP party names of {@link #tlcpKeyStoreFile} and {@link #tlcpKey} (SM2 test PKIs only). */
+    public static final String TLCP_SERVER = "server";
+    /** The TLCP client with valid certificates. */
+    public static final String TLCP_CLIENT = "client";
+    /** A TLCP client whose two certificates expired 30 days after {@link Spec#notBefore}. */
+    public static final String TLCP_CLIENT_EXPIRED = "client-expired";
+
     private static final String USERS_P12 = "users.p12";
     private static final String SERVER_P12 = "server.p12";
     private static final String TSA_P12 = "tsa.p12";
@@ -453,6 +460,28 @@ public final class TestPki {
         return KeyStores.open(KeySource.Kind.PKCS12, dir.resolve(SERVER_P12), PASSWORD.toCharArray());
     }
 
+    /**
+     * {@code tlcp-<party>.p12}: a TLCP party's SM2 signing (alias {@code sign}) and encryption
+     * (alias {@code enc}) keys, each with chain [certificate, CA 1]. Beside it, for C peers:
+     * {@code tlcp-<party>-sign.pem}/{@code .key} and {@code tlcp-<party>-enc.pem}/{@code .key}
+     * (unencrypted PKCS#8). Only SM2 test PKIs have them.
+     */
+    public Path tlcpKeyStoreFile(String party) {
+        if (keyType != KeyType.SM2) {
+            throw new IllegalStateException("TLCP certificates exist only in SM2 test PKIs");
+        }
+        return dir.resolve(tlcpFile(party));
+    }
+
+    /** One TLCP key: {@code use} is {@code sign} or {@code enc}. */
+    public KeyMaterial tlcpKey(String party, String use) throws PkiException {
+        return KeySource.pkcs12(tlcpKeyStoreFile(party), PASSWORD.toCharArray(), List.of(use)).load().get(0);
+    }
+
+    private static String tlcpFile(String party) {
+        return "tlcp-" + party + ".p12";
+    }
+
     private void checkCa(int n) {
         if (n < 1 || n > cas) {
             throw new IllegalArgumentException("CA " + n + " does not exist (1.." + cas + ")");
@@ -633,8 +662,52 @@ public final class TestPki {
                 writeP12(dir.resolve(SERVER_P12), Map.of("server", new Object[] {kp.getPrivate(), List.of(cert, caCert)}));
             }
 
+            if (spec.keyType == KeyType.SM2) {
+                // GM-SSL (TLCP) double certificates, issued by CA 1
+                Instant expiredEnd = notBefore.plus(Duration.ofDays(30));
+                tlcpParty(TLCP_SERVER, caCerts.get(0), caKeys.get(0).getPrivate(), notAfter, true);
+                tlcpParty(TLCP_CLIENT, caCerts.get(0), caKeys.get(0).getPrivate(), notAfter, false);
+                tlcpParty(TLCP_CLIENT_EXPIRED, caCerts.get(0), caKeys.get(0).getPrivate(), expiredEnd, false);
+            }
             writeProperties(revoked.size(), expired.size());
             return load(dir);
+        }
+
+        /**
+         * A TLCP party's signing and encryption certificates: {@code tlcp-<party>.p12} (aliases
+         * {@code sign} and {@code enc}) and, for C peers, PEM certificates and unencrypted PKCS#8 keys.
+         * The key usages tell the two apart (TLCP implementations select by them).
+         */
+        private void tlcpParty(String party, X509Certificate caCert, PrivateKey caKey, Instant end, boolean server)
+                throws IOException, GeneralSecurityException, OperatorCreationException {
+            Map<String, Object[]> entries = new LinkedHashMap<>();
+            for (String use : new String[] {"sign", "enc"}) {
+                SecureRandom rnd = random("tlcp-" + party + "-" + use, 1);
+                KeyPair kp = keyPair(rnd);
+                X509v3CertificateBuilder b = new JcaX509v3CertificateBuilder(caCert, serial(rnd),
+                        Date.from(spec.notBefore), Date.from(end),
+                        name((server ? "localhost" : "tlcp-" + party) + " (" + use + ")", "TLCP"), kp.getPublic());
+                b.addExtension(Extension.basicConstraints, true, new BasicConstraints(false));
+                int ku = "sign".equals(use) ? KeyUsage.digitalSignature | KeyUsage.nonRepudiation
+                        : KeyUsage.keyEncipherment | KeyUsage.dataEncipherment | KeyUsage.keyAgreement;
+                b.addExtension(Extension.keyUsage, true, new KeyUsage(ku));
+                b.addExtension(Extension.extendedKeyUsage, false,
+                        new ExtendedKeyUsage(server ? KeyPurposeId.id_kp_serverAuth : KeyPurposeId.id_kp_clientAuth));
+                if (server) {
+                    b.addExtension(Extension.subjectAlternativeName, false, new GeneralNames(new GeneralName[] {
+                        new GeneralName(GeneralName.iPAddress, "127.0.0.1"), new GeneralName(GeneralName.dNSName, "localhost")}));
+                }
+                b.addExtension(Extension.subjectKeyIdentifier, false, ext.createSubjectKeyIdentifier(kp.getPublic()));
+                b.addExtension(Extension.authorityKeyIdentifier, false, ext.createAuthorityKeyIdentifier(caCert));
+                X509Certificate cert = cert(b, caKey, rnd);
+                entries.put(use, new Object[] {kp.getPrivate(), List.of(cert, caCert)});
+                String base = "tlcp-" + party + "-" + use;
+                Files.writeString(dir.resolve(base + ".pem"), pem(cert), StandardCharsets.US_ASCII);
+                Files.writeString(dir.resolve(base + ".key"),
+                        pem(new org.bouncycastle.openssl.jcajce.JcaPKCS8Generator(kp.getPrivate(), null)),
+                        StandardCharsets.US_ASCII);
+            }
+            writeP12(dir.resolve(tlcpFile(party)), entries);
         }
 
         private void commonExtensions(X509v3CertificateBuilder b, PublicKey key, X509Certificate caCert, int ca)

@@ -20,9 +20,7 @@ import java.nio.file.Path;
 import java.security.KeyStore;
 import java.security.cert.X509CRL;
 import java.security.cert.X509Certificate;
-import java.util.ArrayList;
 import java.util.Collections;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -36,7 +34,6 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.stream.Stream;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLParameters;
@@ -44,6 +41,7 @@ import javax.net.ssl.SSLPeerUnverifiedException;
 import javax.net.ssl.TrustManager;
 import org.trustload.lab.EndpointInUseException;
 import org.trustload.lab.LabContext;
+import org.trustload.lab.LabFiles;
 import org.trustload.lab.LabService;
 import org.trustload.pki.KeyStores;
 import org.trustload.pki.PkiException;
@@ -260,7 +258,7 @@ public final class PkiLabService implements LabService {
                 }
             }
         }
-        deleteTree(dir);
+        LabFiles.deleteTree(dir);
         Files.createDirectories(dir);
         Engines.generate(Engines.spec(SEED, users, crlBase), dir);
         TestPki generated = Engines.load(dir);
@@ -299,19 +297,6 @@ public final class PkiLabService implements LabService {
         SSLContext ssl = SSLContext.getInstance("TLS");
         ssl.init(kmf.getKeyManagers(), trust, null);
         return ssl;
-    }
-
-    private static void deleteTree(Path dir) throws IOException {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (Stream<Path> s = Files.walk(dir)) {
-            List<Path> all = new ArrayList<>(s.toList());
-            all.sort(Comparator.reverseOrder());
-            for (Path p : all) {
-                Files.deleteIfExists(p);
-            }
-        }
     }
 
     /* ---------------------------------------------------------------- HTTP */

@@ -1,0 +1,116 @@
+package org.trustload.gmssl;
+
+import java.io.EOFException;
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.NoRouteToHostException;
+import java.net.SocketException;
+import java.net.SocketTimeoutException;
+import java.net.UnknownHostException;
+import javax.net.ssl.SSLException;
+import javax.net.ssl.SSLHandshakeException;
+
+/** Maps I/O failures of a GM-SSL connection to {@link TlcpException} categories; shared by every engine. */
+public final class TlcpErrors {
+
+    /** Where a failure happened. */
+    public enum Phase { CONNECT, HANDSHAKE, EXCHANGE }
+
+    private TlcpErrors() {
+    }
+
+    /** The exception for {@code e} thrown during {@code phase} towards {@code target} ({@code host:port}). */
+    public static TlcpException map(Phase phase, String target, Throwable e) {
+        String detail = target + ": " + chain(e);
+        if (causedBy(e, SocketTimeoutException.class)) {
+            String what = phase == Phase.CONNECT ? "connect" : phase == Phase.HANDSHAKE ? "handshake" : "response";
+            return new TlcpException(TlcpException.TIMEOUT, what + " timed out", detail, e);
+        }
+        if (phase == Phase.CONNECT) {
+            String why = e instanceof UnknownHostException ? "unknown host"
+                    : e instanceof ConnectException ? "connection refused"
+                    : e instanceof NoRouteToHostException ? "no route to host" : "cannot connect";
+            return new TlcpException(TlcpException.CONNECT_ERROR, why, detail, e);
+        }
+        if (phase == Phase.HANDSHAKE) {
+            return new TlcpException(TlcpException.HANDSHAKE_FAILED, handshakeMessage(e), detail, e);
+        }
+        if (e instanceof SSLException) {
+            return new TlcpException(TlcpException.IO_ERROR, "TLS error: " + firstLine(e.getMessage()), detail, e);
+        }
+        String why = e instanceof EOFException ? "connection closed by peer"
+                : e instanceof SocketException ? "connection broken" : "I/O error";
+        return new TlcpException(TlcpException.IO_ERROR, why, detail, e);
+    }
+
+    /** A short, stable handshake message: the alert when there is one, else the kind of failure. */
+    static String handshakeMessage(Throwable e) {
+        String m = e.getMessage() == null ? "" : e.getMessage();
+        String lower = m.toLowerCase(java.util.Locale.ROOT);
+        // JSSE-style messages: "Received fatal alert: handshake_failure"
+        int i = lower.indexOf("fatal alert: ");
+        if (i >= 0) {
+            return "alert " + m.substring(i + "fatal alert: ".length()).trim();
+        }
+        if (lower.contains("no appropriate protocol") || lower.contains("protocol_version")) {
+            return "protocol version not supported";
+        }
+        if (lower.contains("no negotiable cipher") || lower.contains("no cipher suites in common")) {
+            return "no common cipher suite";
+        }
+        if (lower.contains("expired") || lower.contains("notafter") || lower.contains("validity")) {
+            return "certificate expired";
+        }
+        if (lower.contains("pkix") || lower.contains("certification path") || lower.contains("unable to find valid")
+                || lower.contains("not trusted") || lower.contains("signature check failed")) {
+            return "untrusted certificate";
+        }
+        if (lower.contains("unsupported or unrecognized ssl message") || lower.contains("plaintext")) {
+            return "peer does not speak TLS";
+        }
+        if (causedBy(e, EOFException.class) || causedBy(e, SocketException.class)
+                || lower.contains("remote host terminated") || lower.contains("closed")) {
+            // e.g. a server that rejects the client certificate and drops the connection without an alert
+            return "connection closed by peer during handshake";
+        }
+        if (e instanceof SSLHandshakeException) {
+            return "handshake failure";
+        }
+        return "handshake failure";
+    }
+
+    /** True when {@code type} is anywhere in the cause chain (providers wrap timeouts in SSLException). */
+    static boolean causedBy(Throwable e, Class<? extends Throwable> type) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (type.isInstance(t)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static String firstLine(String s) {
+        if (s == null) {
+            return "";
+        }
+        int nl = s.indexOf('\n');
+        return nl < 0 ? s : s.substring(0, nl);
+    }
+
+    /** The exception chain, class names and messages, one line. */
+    public static String chain(Throwable e) {
+        StringBuilder b = new StringBuilder();
+        for (Throwable t = e; t != null && b.length() < 2000; t = t.getCause() == t ? null : t.getCause()) {
+            b.append(b.length() == 0 ? "" : " <- ").append(t.getClass().getName());
+            if (t.getMessage() != null) {
+                b.append(": ").append(firstLine(t.getMessage()));
+            }
+        }
+        return b.toString();
+    }
+
+    /** Wraps an {@link IOException} of a phase; convenience for engines. */
+    public static TlcpException io(Phase phase, String host, int port, IOException e) {
+        return map(phase, host + ":" + port, e);
+    }
+}
