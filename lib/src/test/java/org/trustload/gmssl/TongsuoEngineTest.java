@@ -1,0 +1,127 @@
+package org.trustload.gmssl;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.security.Provider;
+import java.security.Security;
+import java.util.List;
+import javax.net.ssl.SSLContext;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.trustload.pki.TestPki;
+
+/**
+ * tongsuo client against tongsuo server (RFC 8998 TLS 1.3), in one JVM beside SunJSSE, bgm and
+ * BouncyCastle; TLCP refused as a configError. The interop with other implementations is in
+ * {@link NativeInteropIT}.
+ */
+class TongsuoEngineTest {
+    @TempDir
+    static Path dir;
+    static TestPki pki;
+    static TlcpEngine tongsuo;
+    static TlcpCredentials server;
+    static TlcpCredentials client;
+
+    @BeforeAll
+    static void setUp() throws Exception {
+        pki = TestPki.generate(new TestPki.Spec().withKeyType(TestPki.KeyType.SM2).withCas(1).withUsers(0)
+                .withExpiredCount(0).withCrlBaseUrl(null), dir);
+        tongsuo = TlcpEngines.get("tongsuo");
+        tongsuo.checkAvailable();
+        server = new TlcpCredentials(pki.tlcpKey(TestPki.TLCP_SERVER, "sign"), pki.tlcpKey(TestPki.TLCP_SERVER, "enc"));
+        client = new TlcpCredentials(pki.tlcpKey(TestPki.TLCP_CLIENT, "sign"), null);
+    }
+
+    private static TlcpServerSettings serverSettings(TlcpServerSettings.ClientAuth auth) {
+        return new TlcpServerSettings().withProtocol(TlcpProtocol.TLS13).withCredentials(server)
+                .withTrustAnchors(List.of(pki.caCertificates().get(0))).withClientAuth(auth);
+    }
+
+    private static TlcpClientSettings clientSettings(TlcpSuite suite) {
+        return new TlcpClientSettings().withProtocol(suite.protocol()).withSuites(List.of(suite))
+                .withTrustAnchors(List.of(pki.caCertificates().get(0)));
+    }
+
+    @Test
+    void isFoundByNameAndSpeaksOnlyTls13() throws Exception {
+        assertThat(TlcpEngines.names()).contains("bgm", "tongsuo");
+        assertThat(tongsuo.protocols()).containsExactly(TlcpProtocol.TLS13);
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = TlcpSuite.class, names = {"TLS_SM4_GCM_SM3", "TLS_SM4_CCM_SM3"})
+    void roundTripsWithAndWithoutClientAuth(TlcpSuite suite) throws Exception {
+        for (TlcpServerSettings.ClientAuth auth : List.of(TlcpServerSettings.ClientAuth.NONE,
+                TlcpServerSettings.ClientAuth.NEED)) {
+            TlcpServer srv = tongsuo.newServer(serverSettings(auth));
+            try (ServerSocket ss = srv.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 10);
+                    TlcpClient c = tongsuo.newClient(clientSettings(suite).withCredentials(client))) {
+                Thread t = new Thread(() -> {
+                    try (Socket a = ss.accept()) {
+                        srv.handshake(a);
+                        // byte-wise: a bulk read(byte[]) of the first record after a tongsuo server-side
+                        // handshake with a tongsuo client blocked until the read timeout here
+                        java.io.InputStream in = a.getInputStream();
+                        byte[] five = new byte[5];
+                        for (int i = 0; i < 5; i++) {
+                            five[i] = (byte) in.read();
+                        }
+                        a.getOutputStream().write(five);
+                        a.getOutputStream().flush();
+                    } catch (Exception e) {
+                        // the client sees the failure
+                    }
+                });
+                t.setDaemon(true);
+                t.start();
+                try (TlcpConnection conn = c.connect("127.0.0.1", ss.getLocalPort())) {
+                    assertThat(conn.protocol()).isEqualTo("TLSv1.3");
+                    assertThat(conn.cipherSuite()).isEqualTo(suite.name());
+                    conn.output().write("hello".getBytes(StandardCharsets.US_ASCII));
+                    conn.output().flush();
+                    assertThat(new String(conn.input().readNBytes(5), StandardCharsets.US_ASCII)).isEqualTo("hello");
+                }
+            }
+        }
+    }
+
+    @Test
+    void tlcpIsAConfigErrorNamingBgm() {
+        for (TlcpSuite suite : TlcpSuite.values()) {
+            if (suite.protocol() != TlcpProtocol.TLCP) {
+                continue;
+            }
+            assertThatThrownBy(() -> tongsuo.newClient(clientSettings(suite)))
+                    .isInstanceOfSatisfying(TlcpException.class, e -> {
+                        assertThat(e.category()).isEqualTo(TlcpException.CONFIG_ERROR);
+                        assertThat(e.getMessage()).isEqualTo("tongsuo engine has no TLCP; use engine bgm");
+                    });
+        }
+        assertThatThrownBy(() -> tongsuo.newServer(serverSettings(TlcpServerSettings.ClientAuth.NONE)
+                .withProtocol(TlcpProtocol.TLCP)))
+                .isInstanceOfSatisfying(TlcpException.class,
+                        e -> assertThat(e.category()).isEqualTo(TlcpException.CONFIG_ERROR));
+    }
+
+    @Test
+    void neverRegistersItselfSoTheDefaultTlsStaysSunJsse() throws Exception {
+        tongsuo.newClient(clientSettings(TlcpSuite.TLS_SM4_GCM_SM3)).close();
+        TlcpEngines.get("bgm").checkAvailable();
+        for (Provider p : Security.getProviders()) {
+            assertThat(p.getClass().getName()).doesNotStartWith("net.tongsuo").doesNotStartWith("org.conscrypt");
+        }
+        assertThat(SSLContext.getDefault().getProvider().getName()).isEqualTo("SunJSSE");
+        assertThat(SSLContext.getInstance("TLSv1.3").getProvider().getName()).isEqualTo("SunJSSE");
+    }
+}
