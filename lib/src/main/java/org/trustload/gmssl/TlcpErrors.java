@@ -22,7 +22,7 @@ public final class TlcpErrors {
     /** The exception for {@code e} thrown during {@code phase} towards {@code target} ({@code host:port}). */
     public static TlcpException map(Phase phase, String target, Throwable e) {
         String detail = target + ": " + chain(e);
-        if (e instanceof SocketTimeoutException) {
+        if (causedBy(e, SocketTimeoutException.class)) {
             String what = phase == Phase.CONNECT ? "connect" : phase == Phase.HANDSHAKE ? "handshake" : "response";
             return new TlcpException(TlcpException.TIMEOUT, what + " timed out", detail, e);
         }
@@ -76,6 +76,16 @@ public final class TlcpErrors {
             return "handshake failure";
         }
         return "handshake failure";
+    }
+
+    /** True when {@code type} is anywhere in the cause chain (providers wrap timeouts in SSLException). */
+    static boolean causedBy(Throwable e, Class<? extends Throwable> type) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (type.isInstance(t)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static String firstLine(String s) {
