@@ -5,9 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.Provider;
 import java.security.Security;
@@ -61,37 +58,18 @@ class TongsuoEngineTest {
 
     @ParameterizedTest
     @EnumSource(value = TlcpSuite.class, names = {"TLS_SM4_GCM_SM3", "TLS_SM4_CCM_SM3"})
-    void roundTripsWithAndWithoutClientAuth(TlcpSuite suite) throws Exception {
+    void servesPagesWithAndWithoutClientAuth(TlcpSuite suite) throws Exception {
         for (TlcpServerSettings.ClientAuth auth : List.of(TlcpServerSettings.ClientAuth.NONE,
                 TlcpServerSettings.ClientAuth.NEED)) {
-            TlcpServer srv = tongsuo.newServer(serverSettings(auth));
-            try (ServerSocket ss = srv.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 10);
-                    TlcpClient c = tongsuo.newClient(clientSettings(suite).withCredentials(client))) {
-                Thread t = new Thread(() -> {
-                    try (Socket a = ss.accept()) {
-                        srv.handshake(a);
-                        // byte-wise: a bulk read(byte[]) of the first record after a tongsuo server-side
-                        // handshake with a tongsuo client blocked until the read timeout here
-                        java.io.InputStream in = a.getInputStream();
-                        byte[] five = new byte[5];
-                        for (int i = 0; i < 5; i++) {
-                            five[i] = (byte) in.read();
-                        }
-                        a.getOutputStream().write(five);
-                        a.getOutputStream().flush();
-                    } catch (Exception e) {
-                        // the client sees the failure
-                    }
-                });
-                t.setDaemon(true);
-                t.start();
-                try (TlcpConnection conn = c.connect("127.0.0.1", ss.getLocalPort())) {
-                    assertThat(conn.protocol()).isEqualTo("TLSv1.3");
-                    assertThat(conn.cipherSuite()).isEqualTo(suite.name());
-                    conn.output().write("hello".getBytes(StandardCharsets.US_ASCII));
-                    conn.output().flush();
-                    assertThat(new String(conn.input().readNBytes(5), StandardCharsets.US_ASCII)).isEqualTo("hello");
-                }
+            try (TlcpPageServer srv = TlcpPageServer.start(tongsuo.newServer(serverSettings(auth)),
+                    new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 10_000);
+                    TlcpClient c = tongsuo.newClient(clientSettings(suite).withCredentials(client).withReadTimeoutMillis(5000));
+                    TlcpConnection conn = c.connect("127.0.0.1", srv.port())) {
+                assertThat(conn.protocol()).isEqualTo("TLSv1.3");
+                assertThat(conn.cipherSuite()).isEqualTo(suite.name());
+                TlcpHttp http = new TlcpHttp(conn);
+                assertThat(http.get("localhost", "/1k", true).bodyBytes()).isEqualTo(1024);
+                assertThat(http.get("localhost", "/1m", false).bodyBytes()).isEqualTo(1 << 20);
             }
         }
     }
