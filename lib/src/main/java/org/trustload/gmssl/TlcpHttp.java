@@ -94,6 +94,18 @@ public final class TlcpHttp {
     private String readHead(int first) throws IOException, TlcpException {
         StringBuilder b = new StringBuilder();
         b.append((char) first);
+        String head = readHead(in, b);
+        if (head == null) {
+            throw new TlcpException(TlcpException.IO_ERROR, "connection closed by peer", "inside the response header", null);
+        }
+        return head;
+    }
+
+    /**
+     * Reads an HTTP head (after what {@code b} already holds) up to the blank line, which is not
+     * returned; null when the stream ends first. Shared with {@link TlcpPageServer}.
+     */
+    static String readHead(InputStream in, StringBuilder b) throws IOException {
         int c;
         while ((c = in.read()) >= 0) {
             b.append((char) c);
@@ -103,10 +115,10 @@ public final class TlcpHttp {
                 return b.substring(0, n - 4);
             }
             if (n > MAX_HEADER_BYTES) {
-                throw new TlcpException(TlcpException.HTTP_ERROR, "response header too long", null, null);
+                throw new java.net.SocketException("HTTP header longer than " + MAX_HEADER_BYTES + " bytes");
             }
         }
-        throw new TlcpException(TlcpException.IO_ERROR, "connection closed by peer", "inside the response header", null);
+        return null;
     }
 
     private static int parseStatus(String statusLine) throws TlcpException {

@@ -7,7 +7,6 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
-import java.net.SocketException;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 import java.util.Map;
@@ -104,7 +103,7 @@ public final class TlcpPageServer implements AutoCloseable {
             InputStream in = new BufferedInputStream(s.getInputStream(), 8192);
             OutputStream out = s.getOutputStream();
             while (!closed) {
-                String head = readHead(in);
+                String head = TlcpHttp.readHead(in, new StringBuilder());
                 if (head == null) {
                     return;
                 }
@@ -128,24 +127,6 @@ public final class TlcpPageServer implements AutoCloseable {
         } finally {
             close(s);
         }
-    }
-
-    /** The request head up to the blank line, or null when the client closed the connection first. */
-    private static String readHead(InputStream in) throws IOException {
-        StringBuilder b = new StringBuilder();
-        int c;
-        while ((c = in.read()) >= 0) {
-            b.append((char) c);
-            int n = b.length();
-            if (n >= 4 && b.charAt(n - 1) == '\n' && b.charAt(n - 2) == '\r' && b.charAt(n - 3) == '\n'
-                    && b.charAt(n - 4) == '\r') {
-                return b.toString();
-            }
-            if (n > 16 * 1024) {
-                throw new SocketException("request header too long");
-            }
-        }
-        return null;
     }
 
     private void close(Socket s) {

@@ -111,6 +111,26 @@ class BgmEngineTest {
     }
 
     @Test
+    void jvmFlagsAreTheSameInSetenvThePomAndTheLabManifest() throws Exception {
+        Path root = Path.of(System.getProperty("trustload.root", "..")).toAbsolutePath().normalize();
+        String setenv = java.nio.file.Files.readString(root.resolve("dist/src/main/jmeter/bin/setenv.sh"));
+        String line = setenv.lines().filter(l -> l.startsWith("TRUSTLOAD_BGM_JVM_ARGS=")).findFirst().orElseThrow();
+        assertThat(List.of(line.substring(line.indexOf('"') + 1, line.lastIndexOf('"')).split(" ")))
+                .containsExactlyElementsOf(BgmEngine.JVM_FLAGS);
+        String pom = java.nio.file.Files.readString(root.resolve("pom.xml"));
+        String prop = pom.substring(pom.indexOf("<bgm.jvm.flags>") + 15, pom.indexOf("</bgm.jvm.flags>"));
+        assertThat(List.of(prop.split(" "))).containsExactlyElementsOf(BgmEngine.JVM_FLAGS);
+        String lab = java.nio.file.Files.readString(root.resolve("lab/pom.xml"));
+        for (String flag : BgmEngine.JVM_FLAGS) {
+            String pkg = flag.substring(flag.indexOf('=') + 1, flag.lastIndexOf('='));
+            String attr = flag.startsWith("--add-opens") ? "<Add-Opens>" : "<Add-Exports>";
+            String value = lab.substring(lab.indexOf(attr), lab.indexOf("</" + attr.substring(1)));
+            assertThat(List.of(value.substring(attr.length()).split(" "))).as(flag).contains(pkg);
+        }
+        assertThat(BgmEngine.missingJvmFlags()).as("surefire argLine").isEmpty();
+    }
+
+    @Test
     void defaultTlsOfTheJvmStaysSunJsse() throws Exception {
         assertThat(javax.net.ssl.SSLContext.getDefault().getProvider().getName()).isEqualTo("SunJSSE");
     }

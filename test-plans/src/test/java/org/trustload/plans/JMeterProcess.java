@@ -28,8 +28,9 @@ final class JMeterProcess {
     static Path run(Path plan, Path dir, List<String> args, Duration timeout) throws Exception {
         deleteRecursively(dir);
         Files.createDirectories(dir);
-        List<String> cmd = new ArrayList<>(List.of(java(), "-Xms256m", "-Xmx1g", "-jar",
-                Plans.HOME.resolve("bin/ApacheJMeter.jar").toString(), "-n", "-t", plan.toString()));
+        List<String> cmd = new ArrayList<>(List.of(java(), "-Xms256m", "-Xmx1g"));
+        cmd.addAll(jvmFlags());
+        cmd.addAll(List.of("-jar", Plans.HOME.resolve("bin/ApacheJMeter.jar").toString(), "-n", "-t", plan.toString()));
         cmd.addAll(args);
         cmd.addAll(List.of("-l", "results.jtl", "-j", "jmeter.log", "-e", "-o", "report"));
         Process jmeter = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true)
@@ -50,6 +51,19 @@ final class JMeterProcess {
         Path stats = dir.resolve("report/statistics.json");
         assertThat(stats).as("dashboard statistics").exists();
         return new ObjectMapper().readTree(stats.toFile());
+    }
+
+    /**
+     * The JVM options every JMeter we start gets: {@code TRUSTLOAD_BGM_JVM_ARGS} of the home's
+     * {@code bin/setenv.sh}, their one definition (the bgm GM-SSL engine needs them on Java 17).
+     */
+    static List<String> jvmFlags() throws IOException {
+        for (String line : Files.readAllLines(Plans.HOME.resolve("bin/setenv.sh"))) {
+            if (line.startsWith("TRUSTLOAD_BGM_JVM_ARGS=\"")) {
+                return List.of(line.substring(line.indexOf('"') + 1, line.lastIndexOf('"')).split(" "));
+            }
+        }
+        throw new AssertionError("no TRUSTLOAD_BGM_JVM_ARGS in " + Plans.HOME.resolve("bin/setenv.sh"));
     }
 
     static String java() {

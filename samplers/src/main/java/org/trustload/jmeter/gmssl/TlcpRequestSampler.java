@@ -1,5 +1,7 @@
 package org.trustload.jmeter.gmssl;
 
+import static org.trustload.jmeter.common.SampleFailures.fail;
+
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -146,7 +148,6 @@ public class TlcpRequestSampler extends AbstractSampler implements TestBean, Thr
                         fresh = null;
                     }
                     if (r.status() != 200) {
-                        res.sampleEnd();
                         res.setResponseHeaders(headers.toString());
                         fail(res, TlcpException.HTTP_ERROR, "HTTP " + r.status(), r.statusLine());
                         return res;
@@ -160,11 +161,9 @@ public class TlcpRequestSampler extends AbstractSampler implements TestBean, Thr
             res.setResponseHeaders(headers.toString());
             res.setResponseData(body, StandardCharsets.UTF_8.name());
         } catch (TlcpException ex) {
-            endIfRunning(res);
             fail(res, ex.category(), ex.getMessage(), ex.detail());
             dropKept();
         } catch (RuntimeException ex) {
-            endIfRunning(res);
             fail(res, "clientError",
                     "unexpected " + ex.getClass().getSimpleName(), String.valueOf(ex));
             dropKept();
@@ -212,19 +211,6 @@ public class TlcpRequestSampler extends AbstractSampler implements TestBean, Thr
 
     private static String fmt(long nanos) {
         return String.format(Locale.ROOT, "%.3f", nanos / 1_000_000.0);
-    }
-
-    private static void endIfRunning(SampleResult res) {
-        if (res.getEndTime() == 0) {
-            res.sampleEnd();
-        }
-    }
-
-    private static void fail(SampleResult res, String code, String message, String detail) {
-        res.setSuccessful(false);
-        res.setResponseCode(code);
-        res.setResponseMessage(message);
-        res.setResponseData(detail == null ? message : detail, StandardCharsets.UTF_8.name());
     }
 
     @Override
