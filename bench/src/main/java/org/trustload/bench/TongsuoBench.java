@@ -35,7 +35,7 @@ import org.trustload.testing.NativeTlcpPeer;
  * operation is measured per process (the server is another process), so it survives a loaded machine
  * better than rates do. Writes its section of docs/scenarios/gmssl.md between markers.
  *
- * <p>{@code bench/tongsuo-bench.sh [seconds=8] [count=200] [requests=60] [sampler=true]}
+ * <p>{@code bench/tongsuo-bench.sh [seconds=8] [warmup=5] [count=200] [requests=60] [sampler=true]}
  */
 public final class TongsuoBench {
     private static final String BEGIN = "<!-- tongsuo-bench:begin (bench/tongsuo-bench.sh writes this section) -->";
@@ -146,7 +146,7 @@ public final class TongsuoBench {
     private void rawCps(String engine, int threads, int seconds) throws Exception {
         try (TlcpClient c = client(engine)) {
             // warm-up: JIT and the engines' lazy initialisation stay out of the measurement
-            loop(c, 1, 2, true);
+            loop(c, threads, opt("warmup", 5), true);
             long[] r = loop(c, threads, seconds, true);
             row("cps", engine + " engine, raw loop", threads, r[0] * 1e9 / r[2], "conn/s", r[3] / 1e6 / r[0], r[0], r[1]);
         }
@@ -154,7 +154,7 @@ public final class TongsuoBench {
 
     private void rawThroughput(String engine, int threads, int seconds) throws Exception {
         try (TlcpClient c = client(engine)) {
-            loop(c, 1, 2, false);
+            loop(c, threads, opt("warmup", 5), false);
             long[] r = loop(c, threads, seconds, false);
             double mib = r[0]; // one op = one 1 MiB page
             row("throughput", engine + " engine, raw loop", threads, mib * 1e9 / r[2], "MiB/s", r[3] / 1e6 / mib, r[0], r[1]);
@@ -239,7 +239,10 @@ public final class TongsuoBench {
                 "-Jsuite=TLS_SM4_GCM_SM3", "-Jgmssl.host=127.0.0.1", "-Jgmssl.port=" + port,
                 "-Jgmssl.ca.file=" + caFile(), "-Jthreads=" + threads, "-Jrampup=0", "-Jloops=-1",
                 "-Jduration=" + (seconds + 3), "-Jpage=" + (kind.equals("cps") ? "/1k" : "/1m")));
-        JMeterRun.Result r = JMeterRun.run(home, jmx, dir, List.of("-Xmx512m"), props, seconds + 120L, false);
+        List<String> jvm = new ArrayList<>(List.of("-Xmx512m"));
+        // the same JDK-opening options this JVM got from bin/setenv.sh (bgm is loaded beside tongsuo)
+        ManagementFactory.getRuntimeMXBean().getInputArguments().stream().filter(a -> a.startsWith("--add-")).forEach(jvm::add);
+        JMeterRun.Result r = JMeterRun.run(home, jmx, dir, jvm, props, seconds + 120L, false);
         List<Jtl.Sample> all = Jtl.read(r.jtl());
         // the first 3 s are warm-up: count samples that started after it
         long first = all.stream().mapToLong(Jtl.Sample::start).min().orElse(0);

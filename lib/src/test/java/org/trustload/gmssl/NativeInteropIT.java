@@ -308,6 +308,18 @@ class NativeInteropIT {
     }
 
     @Test
+    void expiredServerCertificateFailsTheTongsuoClientClearly() throws Exception {
+        // the expired client pair serves as an expired server certificate here (same CA, dates past)
+        try (NativeTlcpPeer.Server s = NativeTlcpPeer.server(args("--proto", "tls13", "--port", 0,
+                "--sign-cert", pki.dir().resolve("tlcp-client-expired-sign.pem"),
+                "--sign-key", pki.dir().resolve("tlcp-client-expired-sign.key")));
+                TlcpClient c = TlcpEngines.get("tongsuo").newClient(
+                        clientSettings(TlcpProtocol.TLS13, TlcpSuite.TLS_SM4_GCM_SM3, null, ca1))) {
+            assertHandshakeFails(() -> c.connect("127.0.0.1", s.port()), "certificate expired");
+        }
+    }
+
+    @Test
     void plainTlsServerFailsClearly() throws Exception {
         try (TlcpClient c = TlcpEngines.get("bgm").newClient(
                 clientSettings(TlcpProtocol.TLCP, TlcpSuite.ECC_SM4_CBC_SM3, null, ca1))) {
