@@ -40,6 +40,10 @@ import org.trustload.testing.NativeTlcpPeer;
 public final class TongsuoBench {
     private static final String BEGIN = "<!-- tongsuo-bench:begin (bench/tongsuo-bench.sh writes this section) -->";
     private static final String END = "<!-- tongsuo-bench:end -->";
+    private static final String NOTES = "Java rows: CPU of the client JVM (JIT compilation and GC included; `warmup=` seconds run first and are not counted, yet on a loaded machine the JIT may still be compiling). Sampler rows: CPU of the whole JMeter JVM, start-up included, divided by all samples: an upper bound; their rate counts samples that started after every thread's first sample (engine set-up) and the warm-up. cps ops are connections; throughput ops are 1 MiB pages.";
+
+    /** Seconds a sampler run allows for JMeter's start and each thread's first sample (engine set-up). */
+    private static final int SAMPLER_SETUP_SECONDS = 20;
 
     private final Map<String, String> opts = new HashMap<>();
     private final Path root;
@@ -235,23 +239,28 @@ public final class TongsuoBench {
             return;
         }
         Path dir = Files.createTempDirectory("tongsuo-bench-" + plan);
+        int warmup = opt("warmup", 5);
+        // the first sample of a thread builds the engine's client (seconds on a loaded machine): the run
+        // lasts long enough to measure `seconds` after it and the warm-up
+        int duration = SAMPLER_SETUP_SECONDS + warmup + seconds;
         List<String> props = new ArrayList<>(List.of("-Jengine=tongsuo", "-Jprotocol=TLSv1.3",
                 "-Jsuite=TLS_SM4_GCM_SM3", "-Jgmssl.host=127.0.0.1", "-Jgmssl.port=" + port,
                 "-Jgmssl.ca.file=" + caFile(), "-Jthreads=" + threads, "-Jrampup=0", "-Jloops=-1",
-                "-Jduration=" + (seconds + 3), "-Jpage=" + (kind.equals("cps") ? "/1k" : "/1m")));
+                "-Jduration=" + duration, "-Jpage=" + (kind.equals("cps") ? "/1k" : "/1m")));
         List<String> jvm = new ArrayList<>(List.of("-Xmx512m"));
         // the same JDK-opening options this JVM got from bin/setenv.sh (bgm is loaded beside tongsuo)
         ManagementFactory.getRuntimeMXBean().getInputArguments().stream().filter(a -> a.startsWith("--add-")).forEach(jvm::add);
-        JMeterRun.Result r = JMeterRun.run(home, jmx, dir, jvm, props, seconds + 120L, false);
+        JMeterRun.Result r = JMeterRun.run(home, jmx, dir, jvm, props, duration + 120L, false);
         List<Jtl.Sample> all = Jtl.read(r.jtl());
-        // the first 3 s are warm-up: count samples that started after it
-        long first = all.stream().mapToLong(Jtl.Sample::start).min().orElse(0);
-        java.util.function.Predicate<Jtl.Sample> measured = x -> x.start() >= first + 3000;
+        // measured: samples that start once every thread finished its first sample (rampup 0: the first
+        // `threads` samples by start time), plus the warm-up
+        long ready = all.stream().sorted(java.util.Comparator.comparingLong(Jtl.Sample::start)).limit(threads)
+                .mapToLong(Jtl.Sample::end).max().orElse(0);
+        java.util.function.Predicate<Jtl.Sample> measured = x -> x.start() >= ready + warmup * 1000L;
         Jtl.Stats s = Jtl.stats(all, measured, measured);
-        double span = (s.lastEnd() - s.firstStart()) / 1000.0;
-        double perSec = s.samples() / span;
-        // throughput mode: one sample = one 1 MiB page, so samples/s = MiB/s
-        // JVM CPU includes JMeter's start-up and warm-up: an upper bound per operation
+        double perSec = s.samples() == 0 ? 0 : s.samples() * 1000.0 / s.spanMs();
+        // throughput mode: one sample = one 1 MiB page, so samples/s = MiB/s. The JMeter JVM's CPU includes
+        // start-up and warm-up: an upper bound per operation
         row(kind, "TLCP Request sampler (engine tongsuo), JMeter", threads, perSec, kind.equals("cps") ? "conn/s" : "MiB/s",
                 r.cpuSeconds() * 1000 / Math.max(1, all.size()), s.samples(), s.errors());
     }
@@ -310,7 +319,7 @@ public final class TongsuoBench {
         b.append("| metric | client | threads | rate | client CPU ms per op (per MiB) | ops | errors |\n");
         b.append("|---|---|---|---|---|---|---|\n");
         rows.forEach(r -> b.append(r).append('\n'));
-        b.append("\n").append(END).append('\n');
+        b.append("\n").append(NOTES).append("\n\n").append(END).append('\n');
         Path doc = root.resolve("docs/scenarios/gmssl.md");
         String text = Files.isRegularFile(doc) ? Files.readString(doc) : "# GM-SSL (TLCP) scenarios\n\n";
         int i = text.indexOf(BEGIN);
