@@ -24,7 +24,7 @@ class LabTest {
     @Test
     void defaultsStartEveryServiceOnBase10000() throws Exception {
         Lab.Options o = Lab.parse();
-        assertThat(o.services()).containsExactly("ldap", "pki");
+        assertThat(o.services()).containsExactly("ldap", "pki", "gmssl");
         assertThat(o.pkiUsers()).isEqualTo(1000);
         assertThat(o.portBase()).isEqualTo(10000);
         assertThat(o.users()).isEqualTo(10000);

@@ -131,6 +131,17 @@ class BgmEngineTest {
     }
 
     @Test
+    void withoutTheJvmFlagsTheEngineSaysWhichAreMissingInsteadOfCrashing() throws Exception {
+        Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
+                System.getProperty("java.class.path"), BgmWithoutFlagsMain.class.getName())
+                .redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        assertThat(out).startsWith(TlcpException.ENGINE_UNAVAILABLE + "|bgm engine needs JVM flags|start the JVM with: ")
+                .contains("--add-opens=java.base/sun.security.x509=ALL-UNNAMED", "bin/setenv.sh");
+    }
+
+    @Test
     void defaultTlsOfTheJvmStaysSunJsse() throws Exception {
         assertThat(javax.net.ssl.SSLContext.getDefault().getProvider().getName()).isEqualTo("SunJSSE");
     }

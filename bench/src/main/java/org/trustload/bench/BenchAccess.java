@@ -1,0 +1,72 @@
+package org.trustload.bench;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Lets benches in sub-packages run JMeter and read its results through the package's helpers. */
+public final class BenchAccess {
+    private BenchAccess() {
+    }
+
+    /** Where a JMeter run left its results. */
+    public record Result(int exit, Path jtl, double cpuSeconds) {
+    }
+
+    /** {@link JMeterRun#run} without heap watching. */
+    public static Result runJMeter(Path home, Path plan, Path dir, List<String> jvmArgs, long timeoutSeconds)
+            throws IOException, InterruptedException {
+        JMeterRun.Result r = JMeterRun.run(home, plan, dir, jvmArgs, List.of(), timeoutSeconds, false);
+        return new Result(r.exit(), r.jtl(), r.cpuSeconds());
+    }
+
+    /**
+     * Per label: {count, bytes (0: the CSV has none), first start, last end, errors}. Bytes come from the
+     * {@code bytes} column when present.
+     */
+    public static Map<String, long[]> perLabel(Path jtl) throws IOException {
+        List<String> lines = Files.readAllLines(jtl);
+        Map<String, long[]> out = new LinkedHashMap<>();
+        if (lines.isEmpty()) {
+            return out;
+        }
+        List<String> cols = Jtl.split(lines.get(0));
+        int bytes = cols.indexOf("bytes");
+        for (Jtl.Sample s : Jtl.read(jtl)) {
+            out.computeIfAbsent(s.label(), k -> new long[] {0, 0, Long.MAX_VALUE, Long.MIN_VALUE, 0});
+        }
+        for (String line : lines.subList(1, lines.size())) {
+            List<String> f = Jtl.split(line);
+            if (f.size() < cols.size()) {
+                continue;
+            }
+            long[] v = out.get(f.get(cols.indexOf("label")));
+            if (v == null) {
+                continue;
+            }
+            long start = Long.parseLong(f.get(cols.indexOf("timeStamp")));
+            long end = start + Long.parseLong(f.get(cols.indexOf("elapsed")));
+            v[0]++;
+            v[1] += bytes >= 0 ? Long.parseLong(f.get(bytes)) : 0;
+            v[2] = Math.min(v[2], start);
+            v[3] = Math.max(v[3], end);
+            if (!Boolean.parseBoolean(f.get(cols.indexOf("success")))) {
+                v[4]++;
+            }
+        }
+        return out;
+    }
+
+    /** The bgm JVM options of the home's {@code bin/setenv.sh} (their one definition). */
+    public static List<String> bgmFlags(Path home) throws IOException {
+        for (String line : Files.readAllLines(home.resolve("bin/setenv.sh"))) {
+            if (line.startsWith("TRUSTLOAD_BGM_JVM_ARGS=\"")) {
+                return List.of(line.substring(line.indexOf('"') + 1, line.lastIndexOf('"')).split(" "));
+            }
+        }
+        throw new IOException("no TRUSTLOAD_BGM_JVM_ARGS in " + home.resolve("bin/setenv.sh"));
+    }
+}
