@@ -142,6 +142,26 @@ class BgmEngineTest {
     }
 
     @Test
+    void doubleCertificatesHaveTheKeyUsagesTlcpSelectsBy() throws Exception {
+        for (String party : List.of(TestPki.TLCP_SERVER, TestPki.TLCP_CLIENT, TestPki.TLCP_CLIENT_EXPIRED)) {
+            boolean[] sign = pki.tlcpKey(party, "sign").certificate().getKeyUsage();
+            boolean[] enc = pki.tlcpKey(party, "enc").certificate().getKeyUsage();
+            // digitalSignature, nonRepudiation, keyEncipherment, dataEncipherment, keyAgreement
+            assertThat(new boolean[] {sign[0], sign[1], sign[2], sign[3], sign[4]})
+                    .containsExactly(true, true, false, false, false);
+            assertThat(new boolean[] {enc[0], enc[1], enc[2], enc[3], enc[4]})
+                    .containsExactly(false, false, true, true, true);
+            for (String use : List.of("sign", "enc")) {
+                assertThat(dir.resolve("tlcp-" + party + "-" + use + ".pem")).content().startsWith("-----BEGIN CERTIFICATE-----");
+                assertThat(dir.resolve("tlcp-" + party + "-" + use + ".key")).content().startsWith("-----BEGIN PRIVATE KEY-----");
+            }
+        }
+        assertThat(pki.tlcpKey(TestPki.TLCP_CLIENT_EXPIRED, "sign").certificate().getNotAfter())
+                .isBefore(new java.util.Date());
+        assertThat(pki.tlcpKey(TestPki.TLCP_SERVER, "sign").certificate().getSubjectAlternativeNames()).isNotEmpty();
+    }
+
+    @Test
     void defaultTlsOfTheJvmStaysSunJsse() throws Exception {
         assertThat(javax.net.ssl.SSLContext.getDefault().getProvider().getName()).isEqualTo("SunJSSE");
     }
