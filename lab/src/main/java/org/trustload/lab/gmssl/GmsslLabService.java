@@ -27,9 +27,11 @@ import org.trustload.pki.TestPki;
  * <ul>
  *   <li>base+{@value #TLCP_OFFSET}: TLCP (engine {@code bgm}), all four suites, no client certificate required;</li>
  *   <li>base+{@value #TLS13_OFFSET}: TLS 1.3 with the RFC 8998 suites (engine {@code bgm});</li>
- *   <li>base+{@value #TLCP_MTLS_OFFSET}: TLCP requiring a client certificate pair.</li>
+ *   <li>base+{@value #TLCP_MTLS_OFFSET}: TLCP requiring a client certificate pair;</li>
+ *   <li>base+{@value #TONGSUO_TLS13_OFFSET}: TLS 1.3 with the RFC 8998 suites served by the {@code tongsuo}
+ *   engine (native Tongsuo), where it can run (Linux x86_64); elsewhere the listener is left out
+ *   and {@code gmssl.tongsuo.tls13.port} is not written.</li>
  * </ul>
- * (+8702 is reserved for TLS 1.3 served by the {@code tongsuo} engine.)
  */
 public final class GmsslLabService implements LabService {
     /** Port offset of the TLCP listener. */
@@ -38,6 +40,8 @@ public final class GmsslLabService implements LabService {
     public static final int TLS13_OFFSET = 8701;
     /** Port offset of the TLCP listener that requires client authentication. */
     public static final int TLCP_MTLS_OFFSET = 8703;
+    /** Port offset of the TLS 1.3 SM listener served by the tongsuo engine. */
+    public static final int TONGSUO_TLS13_OFFSET = 8702;
     /** How long an idle kept-alive connection stays open (the max-connections plan holds them idle). */
     static final int IDLE_TIMEOUT_MILLIS = 600_000;
 
@@ -66,12 +70,16 @@ public final class GmsslLabService implements LabService {
         listen(ctx, TLS13_OFFSET, bgm, base.withProtocol(TlcpProtocol.TLS13));
         listen(ctx, TLCP_MTLS_OFFSET, bgm, base.withProtocol(TlcpProtocol.TLCP)
                 .withClientAuth(TlcpServerSettings.ClientAuth.NEED));
+        boolean tongsuo = listenTongsuo(ctx, base.withProtocol(TlcpProtocol.TLS13));
 
         String d = dir.toAbsolutePath().toString() + "/";
         props.put("gmssl.host", LabContext.HOST);
         props.put("gmssl.tlcp.port", String.valueOf(ctx.port(TLCP_OFFSET)));
         props.put("gmssl.tls13.port", String.valueOf(ctx.port(TLS13_OFFSET)));
         props.put("gmssl.tlcp.mtls.port", String.valueOf(ctx.port(TLCP_MTLS_OFFSET)));
+        if (tongsuo) {
+            props.put("gmssl.tongsuo.tls13.port", String.valueOf(ctx.port(TONGSUO_TLS13_OFFSET)));
+        }
         props.put("gmssl.ca.file", d + "ca-1.pem");
         props.put("gmssl.client.keystore", d + "tlcp-client.p12");
         props.put("gmssl.client.password", TestPki.PASSWORD);
@@ -98,6 +106,19 @@ public final class GmsslLabService implements LabService {
             }
             throw e;
         }
+    }
+
+    /** The tongsuo TLS 1.3 listener; false (and a warning) where the native engine cannot run. */
+    private boolean listenTongsuo(LabContext ctx, TlcpServerSettings settings) throws Exception {
+        TlcpEngine tongsuo = TlcpEngines.get("tongsuo");
+        try {
+            tongsuo.checkAvailable();
+        } catch (TlcpException e) {
+            System.err.println("trustload-lab: gmssl: no tongsuo TLS 1.3 listener: " + e.getMessage() + " (" + e.detail() + ")");
+            return false;
+        }
+        listen(ctx, TONGSUO_TLS13_OFFSET, tongsuo, settings);
+        return true;
     }
 
     /** Connections currently open on every listener (tests check that held connections are released). */

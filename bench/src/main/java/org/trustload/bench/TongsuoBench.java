@@ -1,0 +1,335 @@
+package org.trustload.bench;
+
+import java.lang.management.ManagementFactory;
+import java.net.InetAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.cert.X509Certificate;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicLong;
+import org.trustload.gmssl.TlcpClient;
+import org.trustload.gmssl.TlcpClientSettings;
+import org.trustload.gmssl.TlcpConnection;
+import org.trustload.gmssl.TlcpEngines;
+import org.trustload.gmssl.TlcpHttp;
+import org.trustload.gmssl.TlcpProtocol;
+import org.trustload.gmssl.TlcpSuite;
+import org.trustload.pki.TestPki;
+import org.trustload.testing.NativeTlcpPeer;
+
+/**
+ * The tongsuo engine's numbers, measured in one run against one server (the native Tongsuo peer,
+ * TLS 1.3 TLS_SM4_GCM_SM3, two pre-forked workers): new connections per second (connect + full
+ * handshake + GET /1k with Connection: close + close) and MiB/s (GET /1m on a kept-alive connection),
+ * 1 and 2 client threads, for the native C client ("native" reference), the tongsuo engine's raw loop,
+ * the bgm engine's raw loop (same loop, for scale) and, when the gmssl plans are present, the
+ * TLCP Request sampler in JMeter (gmssl-cps / gmssl-throughput with engine=tongsuo). Client CPU per
+ * operation is measured per process (the server is another process), so it survives a loaded machine
+ * better than rates do. Writes its section of docs/scenarios/gmssl.md between markers.
+ *
+ * <p>{@code bench/tongsuo-bench.sh [seconds=8] [warmup=5] [count=200] [requests=60] [sampler=true]}
+ */
+public final class TongsuoBench {
+    private static final String BEGIN = "<!-- tongsuo-bench:begin (bench/tongsuo-bench.sh writes this section) -->";
+    private static final String END = "<!-- tongsuo-bench:end -->";
+    private static final String NOTES = "Java rows: CPU of the client JVM (JIT compilation and GC included; `warmup=` seconds run first and are not counted, yet on a loaded machine the JIT may still be compiling). Sampler rows: CPU of the whole JMeter JVM, start-up included, divided by all samples: an upper bound; their rate counts samples that started after every thread's first sample (engine set-up) and the warm-up. cps ops are connections; throughput ops are 1 MiB pages.";
+
+    /** Seconds a sampler run allows for JMeter's start and each thread's first sample (engine set-up). */
+    private static final int SAMPLER_SETUP_SECONDS = 20;
+
+    private final Map<String, String> opts = new HashMap<>();
+    private final Path root;
+    private TestPki pki;
+    private X509Certificate ca;
+    private int port;
+    private final List<String> rows = new ArrayList<>();
+
+    private TongsuoBench(String[] args) {
+        for (String a : args) {
+            int eq = a.indexOf('=');
+            opts.put(a.substring(0, eq), a.substring(eq + 1));
+        }
+        root = Path.of(System.getProperty("trustload.root", ".")).toAbsolutePath();
+    }
+
+    private int opt(String k, int def) {
+        return Integer.parseInt(opts.getOrDefault(k, String.valueOf(def)));
+    }
+
+    public static void main(String[] args) throws Exception {
+        new TongsuoBench(args).run();
+        System.exit(0);
+    }
+
+    private void run() throws Exception {
+        Path work = Files.createTempDirectory("tongsuo-bench");
+        pki = TestPki.generate(new TestPki.Spec().withKeyType(TestPki.KeyType.SM2).withCas(1).withUsers(0)
+                .withExpiredCount(0).withCrlBaseUrl(null), work.resolve("pki"));
+        ca = pki.caCertificates().get(0);
+        String loadBefore = load();
+        Instant started = Instant.now();
+        try (NativeTlcpPeer.Server server = NativeTlcpPeer.server(List.of("--proto", "tls13", "--port", "0",
+                "--workers", "2", "--timeout-ms", "30000",
+                "--sign-cert", pki.dir().resolve("tlcp-server-sign.pem").toString(),
+                "--sign-key", pki.dir().resolve("tlcp-server-sign.key").toString()))) {
+            port = server.port();
+            int seconds = opt("seconds", 8);
+            for (int threads : new int[] {1, 2}) {
+                nativeCps(threads, opt("count", 200));
+                rawCps("tongsuo", threads, seconds);
+                rawCps("bgm", threads, seconds);
+                sampler("gmssl-cps", threads, seconds, "cps");
+            }
+            for (int threads : new int[] {1, 2}) {
+                nativeThroughput(threads, opt("requests", 60));
+                rawThroughput("tongsuo", threads, seconds);
+                rawThroughput("bgm", threads, seconds);
+                sampler("gmssl-throughput", threads, seconds, "throughput");
+            }
+        }
+        write(loadBefore, load(), started);
+    }
+
+    // ---- native C client: one process per thread ----
+
+    private void nativeCps(int threads, int count) throws Exception {
+        List<NativeTlcpPeer.Result> rs = parallel(threads, () -> NativeTlcpPeer.client(List.of("--proto", "tls13",
+                "--port", String.valueOf(port), "--cipher", "TLS_SM4_GCM_SM3", "--ca", caFile(), "--path", "/1k",
+                "--count", String.valueOf(count)), Duration.ofMinutes(5)));
+        double ops = 0;
+        double span = 0;
+        double cpu = 0;
+        for (NativeTlcpPeer.Result r : rs) {
+            if (r.exit() != 0) {
+                throw new IllegalStateException("native client failed: " + r);
+            }
+            String[] rate = r.line("RATE").split(" ");
+            ops += Double.parseDouble(rate[1]);
+            span = Math.max(span, Double.parseDouble(rate[2]));
+            cpu += Double.parseDouble(r.line("CPU"));
+        }
+        row("cps", "native C client (Tongsuo 8.3.2)", threads, ops / span, "conn/s", cpu * 1000 / ops, (long) ops, 0);
+    }
+
+    private void nativeThroughput(int threads, int requests) throws Exception {
+        List<NativeTlcpPeer.Result> rs = parallel(threads, () -> NativeTlcpPeer.client(List.of("--proto", "tls13",
+                "--port", String.valueOf(port), "--cipher", "TLS_SM4_GCM_SM3", "--ca", caFile(), "--path", "/1m",
+                "--requests", String.valueOf(requests)), Duration.ofMinutes(5)));
+        double mib = 0;
+        double span = 0;
+        double cpu = 0;
+        for (NativeTlcpPeer.Result r : rs) {
+            if (r.exit() != 0) {
+                throw new IllegalStateException("native client failed: " + r);
+            }
+            String[] t = r.line("THROUGHPUT").split(" ");
+            mib += Double.parseDouble(t[1]) / 1048576.0;
+            span = Math.max(span, Double.parseDouble(t[2]));
+            cpu += Double.parseDouble(r.line("CPU"));
+        }
+        row("throughput", "native C client (Tongsuo 8.3.2)", threads, mib / span, "MiB/s", cpu * 1000 / mib,
+                (long) (requests * threads), 0);
+    }
+
+    // ---- the engines' raw loops in this JVM ----
+
+    private TlcpClient client(String engine) throws Exception {
+        return TlcpEngines.get(engine).newClient(new TlcpClientSettings().withProtocol(TlcpProtocol.TLS13)
+                .withSuites(List.of(TlcpSuite.TLS_SM4_GCM_SM3)).withTrustAnchors(List.of(ca))
+                .withConnectTimeoutMillis(5000).withReadTimeoutMillis(30000));
+    }
+
+    private void rawCps(String engine, int threads, int seconds) throws Exception {
+        try (TlcpClient c = client(engine)) {
+            // warm-up: JIT and the engines' lazy initialisation stay out of the measurement
+            loop(c, threads, opt("warmup", 5), true);
+            long[] r = loop(c, threads, seconds, true);
+            row("cps", engine + " engine, raw loop", threads, r[0] * 1e9 / r[2], "conn/s", r[3] / 1e6 / r[0], r[0], r[1]);
+        }
+    }
+
+    private void rawThroughput(String engine, int threads, int seconds) throws Exception {
+        try (TlcpClient c = client(engine)) {
+            loop(c, threads, opt("warmup", 5), false);
+            long[] r = loop(c, threads, seconds, false);
+            double mib = r[0]; // one op = one 1 MiB page
+            row("throughput", engine + " engine, raw loop", threads, mib * 1e9 / r[2], "MiB/s", r[3] / 1e6 / mib, r[0], r[1]);
+        }
+    }
+
+    /** Returns ops, errors, wall nanos, process CPU nanos. cps: new connection per op; else GET /1m kept alive. */
+    private long[] loop(TlcpClient c, int threads, int seconds, boolean cps) throws Exception {
+        AtomicLong ops = new AtomicLong();
+        AtomicLong errors = new AtomicLong();
+        CountDownLatch start = new CountDownLatch(1);
+        List<Thread> ts = new ArrayList<>();
+        long[] deadline = new long[1];
+        for (int i = 0; i < threads; i++) {
+            Thread t = new Thread(() -> {
+                try {
+                    start.await();
+                } catch (InterruptedException e) {
+                    return;
+                }
+                TlcpConnection kept = null;
+                TlcpHttp http = null;
+                while (System.nanoTime() < deadline[0]) {
+                    try {
+                        if (cps) {
+                            try (TlcpConnection conn = c.connect("127.0.0.1", port)) {
+                                if (new TlcpHttp(conn).get("127.0.0.1", "/1k", false).status() != 200) {
+                                    throw new IllegalStateException("status");
+                                }
+                            }
+                        } else {
+                            if (kept == null) {
+                                kept = c.connect("127.0.0.1", port);
+                                http = new TlcpHttp(kept);
+                            }
+                            if (http.get("127.0.0.1", "/1m", true).bodyBytes() != 1 << 20) {
+                                throw new IllegalStateException("short page");
+                            }
+                        }
+                        ops.incrementAndGet();
+                    } catch (Exception e) {
+                        errors.incrementAndGet();
+                        if (kept != null) {
+                            kept.close();
+                            kept = null;
+                        }
+                    }
+                }
+                if (kept != null) {
+                    kept.close();
+                }
+            });
+            t.start();
+            ts.add(t);
+        }
+        long cpu0 = cpuNanos();
+        long t0 = System.nanoTime();
+        deadline[0] = t0 + seconds * 1_000_000_000L;
+        start.countDown();
+        for (Thread t : ts) {
+            t.join();
+        }
+        long t1 = System.nanoTime();
+        return new long[] {ops.get(), errors.get(), t1 - t0, cpuNanos() - cpu0 };
+    }
+
+    private static long cpuNanos() {
+        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
+    }
+
+    // ---- the sampler in JMeter, through the gmssl plans ----
+
+    private void sampler(String plan, int threads, int seconds, String kind) throws Exception {
+        Path jmx = root.resolve("test-plans/gmssl/" + plan + ".jmx");
+        Path home = root.resolve("dist/target/jmeter");
+        if (!"true".equals(opts.getOrDefault("sampler", "true")) || !Files.isRegularFile(jmx)
+                || !Files.isDirectory(home)) {
+            return;
+        }
+        Path dir = Files.createTempDirectory("tongsuo-bench-" + plan);
+        int warmup = opt("warmup", 5);
+        // the first sample of a thread builds the engine's client (seconds on a loaded machine): the run
+        // lasts long enough to measure `seconds` after it and the warm-up
+        int duration = SAMPLER_SETUP_SECONDS + warmup + seconds;
+        List<String> props = new ArrayList<>(List.of("-Jengine=tongsuo", "-Jprotocol=TLSv1.3",
+                "-Jsuite=TLS_SM4_GCM_SM3", "-Jgmssl.host=127.0.0.1", "-Jgmssl.port=" + port,
+                "-Jgmssl.ca.file=" + caFile(), "-Jthreads=" + threads, "-Jrampup=0", "-Jloops=-1",
+                "-Jduration=" + duration, "-Jpage=" + (kind.equals("cps") ? "/1k" : "/1m")));
+        List<String> jvm = new ArrayList<>(List.of("-Xmx512m"));
+        // the same JDK-opening options this JVM got from bin/setenv.sh (bgm is loaded beside tongsuo)
+        ManagementFactory.getRuntimeMXBean().getInputArguments().stream().filter(a -> a.startsWith("--add-")).forEach(jvm::add);
+        JMeterRun.Result r = JMeterRun.run(home, jmx, dir, jvm, props, duration + 120L, false);
+        List<Jtl.Sample> all = Jtl.read(r.jtl());
+        // measured: samples that start once every thread finished its first sample (rampup 0: the first
+        // `threads` samples by start time), plus the warm-up
+        long ready = all.stream().sorted(java.util.Comparator.comparingLong(Jtl.Sample::start)).limit(threads)
+                .mapToLong(Jtl.Sample::end).max().orElse(0);
+        java.util.function.Predicate<Jtl.Sample> measured = x -> x.start() >= ready + warmup * 1000L;
+        Jtl.Stats s = Jtl.stats(all, measured, measured);
+        double perSec = s.samples() == 0 ? 0 : s.samples() * 1000.0 / s.spanMs();
+        // throughput mode: one sample = one 1 MiB page, so samples/s = MiB/s. The JMeter JVM's CPU includes
+        // start-up and warm-up: an upper bound per operation
+        row(kind, "TLCP Request sampler (engine tongsuo), JMeter", threads, perSec, kind.equals("cps") ? "conn/s" : "MiB/s",
+                r.cpuSeconds() * 1000 / Math.max(1, all.size()), s.samples(), s.errors());
+    }
+
+    // ---- helpers ----
+
+    private String caFile() {
+        return pki.dir().resolve("ca-1.pem").toString();
+    }
+
+    private interface Job {
+        NativeTlcpPeer.Result run();
+    }
+
+    private static List<NativeTlcpPeer.Result> parallel(int n, Job job) throws Exception {
+        List<CompletableFuture<NativeTlcpPeer.Result>> fs = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            fs.add(CompletableFuture.supplyAsync(job::run));
+        }
+        List<NativeTlcpPeer.Result> out = new ArrayList<>();
+        for (CompletableFuture<NativeTlcpPeer.Result> f : fs) {
+            out.add(f.get());
+        }
+        return out;
+    }
+
+    private void row(String metric, String who, int threads, double value, String unit, double cpuMsPerOp, long ops,
+            long errors) {
+        String r = String.format(Locale.ROOT, "| %s | %s | %d | %.1f %s | %.2f | %d | %d |", metric, who, threads, value,
+                unit, cpuMsPerOp, ops, errors);
+        System.out.println(r);
+        rows.add(r);
+    }
+
+    private static String load() {
+        try {
+            return Files.readString(Path.of("/proc/loadavg")).trim();
+        } catch (Exception e) {
+            return "?";
+        }
+    }
+
+    private void write(String loadBefore, String loadAfter, Instant started) throws Exception {
+        StringBuilder b = new StringBuilder();
+        b.append(BEGIN).append("\n\n## tongsuo engine and the native reference (TLS 1.3, TLS_SM4_GCM_SM3)\n\n");
+        b.append("Measured by `bench/tongsuo-bench.sh` on ").append(started).append(" (").append(InetAddress.getLocalHost()
+                .getHostName()).append(", ").append(Runtime.getRuntime().availableProcessors())
+                .append(" cores, Java ").append(Runtime.version().feature()).append("). Load average before: `")
+                .append(loadBefore).append("`, after: `").append(loadAfter).append("` — the machine was shared with other ")
+                .append("jobs, so rates are rough; the client CPU per operation (this client process only; the server is ")
+                .append("the native peer in its own process) is the steadier figure.\n\n");
+        b.append("Server: the native Tongsuo peer (`ci/fixtures/tongsuo/tlcp-peer.c`, two pre-forked workers). ")
+                .append("cps = TCP connect + full TLS 1.3 handshake (no resumption) + GET /1k with `Connection: close` + close; ")
+                .append("throughput = GET /1m on one kept-alive connection per thread. The raw loops run the engines' ")
+                .append("`TlcpClient` + `TlcpHttp` directly (no JMeter); client threads = processes for the C client.\n\n");
+        b.append("| metric | client | threads | rate | client CPU ms per op (per MiB) | ops | errors |\n");
+        b.append("|---|---|---|---|---|---|---|\n");
+        rows.forEach(r -> b.append(r).append('\n'));
+        b.append("\n").append(NOTES).append("\n\n").append(END).append('\n');
+        Path doc = root.resolve("docs/scenarios/gmssl.md");
+        String text = Files.isRegularFile(doc) ? Files.readString(doc) : "# GM-SSL (TLCP) scenarios\n\n";
+        int i = text.indexOf(BEGIN);
+        int j = text.indexOf(END);
+        if (i >= 0 && j > i) {
+            text = text.substring(0, i) + b + text.substring(j + END.length() + 1);
+        } else {
+            text = text + (text.endsWith("\n") ? "\n" : "\n\n") + b;
+        }
+        Files.writeString(doc, text);
+        System.out.println("wrote " + doc);
+    }
+}

@@ -1,0 +1,480 @@
+package org.trustload.gmssl;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLServerSocket;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.trustload.pki.TestPki;
+import org.trustload.testing.NativeTlcpPeer;
+
+/**
+ * Interoperability with an independent implementation: our {@code bgm} and {@code tongsuo} engines
+ * against {@code tlcp-peer}, a C program compiled here against native Tongsuo (NTLS), in both
+ * directions, for the four TLCP suites with and without client authentication, TLS 1.3 SM between
+ * the two Java engines both ways, and the failures users meet (wrong suite, wrong CA, expired
+ * certificate, a plain TLS server), each failing with a clear category and message.
+ */
+class NativeInteropIT {
+    private static final Duration RUN = Duration.ofSeconds(30);
+
+    @TempDir
+    static Path dir;
+    static TestPki pki;
+    static TlcpCredentials server;
+    static TlcpCredentials client;
+    static TlcpCredentials expiredClient;
+    static Path ca1;
+    static Path ca2;
+    static PlainTlsServer plainTls;
+
+    @BeforeAll
+    static void setUp() throws Exception {
+        NativeTlcpPeer.assumeOrFailInCi();
+        NativeTlcpPeer.binary();
+        pki = TestPki.generate(new TestPki.Spec().withKeyType(TestPki.KeyType.SM2).withCas(2).withUsers(0)
+                .withNotBefore(java.time.Instant.now().minus(Duration.ofDays(60))), dir.resolve("sm2"));
+        server = credentials(TestPki.TLCP_SERVER);
+        client = credentials(TestPki.TLCP_CLIENT);
+        expiredClient = credentials(TestPki.TLCP_CLIENT_EXPIRED);
+        ca1 = pki.dir().resolve("ca-1.pem");
+        ca2 = pki.dir().resolve("ca-2.pem");
+        plainTls = new PlainTlsServer(TestPki.generate(new TestPki.Spec().withCas(1).withUsers(0), dir.resolve("p256")));
+    }
+
+    @AfterAll
+    static void tearDown() {
+        if (plainTls != null) {
+            plainTls.close();
+        }
+    }
+
+    private static TlcpCredentials credentials(String party) throws Exception {
+        return new TlcpCredentials(pki.tlcpKey(party, "sign"), pki.tlcpKey(party, "enc"));
+    }
+
+    static Stream<Arguments> tlcpCases() {
+        List<Arguments> out = new ArrayList<>();
+        for (TlcpSuite s : TlcpSuite.values()) {
+            if (s.protocol() == TlcpProtocol.TLCP) {
+                // ECDHE needs the client's two certificates: it is always a client-auth case
+                if (!s.needsClientCertificates()) {
+                    out.add(Arguments.of(s, false));
+                }
+                out.add(Arguments.of(s, true));
+            }
+        }
+        return out.stream();
+    }
+
+    /** The C program's (OpenSSL) name of a suite. */
+    static String nativeName(TlcpSuite s) {
+        return switch (s) {
+            case ECC_SM4_CBC_SM3 -> "ECC-SM2-SM4-CBC-SM3";
+            case ECC_SM4_GCM_SM3 -> "ECC-SM2-SM4-GCM-SM3";
+            case ECDHE_SM4_CBC_SM3 -> "ECDHE-SM2-SM4-CBC-SM3";
+            case ECDHE_SM4_GCM_SM3 -> "ECDHE-SM2-SM4-GCM-SM3";
+            default -> s.name();
+        };
+    }
+
+    private static List<String> nativeCredentials(String party) {
+        Path d = pki.dir();
+        return List.of("--sign-cert", d.resolve("tlcp-" + party + "-sign.pem").toString(),
+                "--sign-key", d.resolve("tlcp-" + party + "-sign.key").toString(),
+                "--enc-cert", d.resolve("tlcp-" + party + "-enc.pem").toString(),
+                "--enc-key", d.resolve("tlcp-" + party + "-enc.key").toString());
+    }
+
+    private static List<String> args(Object... parts) {
+        List<String> out = new ArrayList<>();
+        for (Object p : parts) {
+            if (p instanceof List<?> l) {
+                l.forEach(x -> out.add(x.toString()));
+            } else {
+                out.add(p.toString());
+            }
+        }
+        return out;
+    }
+
+    private static TlcpClientSettings clientSettings(TlcpProtocol protocol, TlcpSuite suite, TlcpCredentials creds,
+            Path caFile) throws Exception {
+        return new TlcpClientSettings().withProtocol(protocol).withSuites(List.of(suite))
+                .withTrustAnchors(caFile.equals(ca1) ? List.of(pki.caCertificates().get(0)) : List.of(pki.caCertificates().get(1)))
+                .withCredentials(creds).withConnectTimeoutMillis(5000).withReadTimeoutMillis(10000);
+    }
+
+    private static TlcpServerSettings serverSettings(TlcpProtocol protocol, boolean clientAuth) {
+        return new TlcpServerSettings().withProtocol(protocol).withCredentials(server)
+                .withTrustAnchors(List.of(pki.caCertificates().get(0)))
+                .withClientAuth(clientAuth ? TlcpServerSettings.ClientAuth.NEED : TlcpServerSettings.ClientAuth.NONE)
+                .withHandshakeTimeoutMillis(10000);
+    }
+
+    /** GET {@code path} with Connection: close; returns the status line and body length. */
+    static String get(TlcpConnection c, String path) throws IOException {
+        c.output().write(("GET " + path + " HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
+                .getBytes(StandardCharsets.US_ASCII));
+        c.output().flush();
+        byte[] all = c.input().readAllBytes();
+        String text = new String(all, StandardCharsets.ISO_8859_1);
+        int end = text.indexOf("\r\n\r\n");
+        return text.substring(0, text.indexOf("\r\n")) + " body=" + (end < 0 ? -1 : all.length - end - 4);
+    }
+
+    // ---- TLCP: C client -> bgm server, bgm client -> C server ----
+
+    @ParameterizedTest(name = "{0} client-auth={1}")
+    @MethodSource("tlcpCases")
+    void nativeClientHandshakesWithBgmServer(TlcpSuite suite, boolean clientAuth) throws Exception {
+        try (JavaHttpsServer s = new JavaHttpsServer(TlcpEngines.get("bgm").newServer(
+                serverSettings(TlcpProtocol.TLCP, clientAuth)))) {
+            NativeTlcpPeer.Result r = NativeTlcpPeer.client(args("--port", s.port(), "--cipher", nativeName(suite),
+                    "--ca", ca1, "--path", "/1k", clientAuth ? nativeCredentials(TestPki.TLCP_CLIENT) : List.of()), RUN);
+            assertThat(r.exit()).as(r.toString()).isZero();
+            assertThat(r.line("NEGOTIATED")).isEqualTo("NTLSv1.1 " + nativeName(suite));
+            assertThat(r.line("RESPONSE")).isEqualTo("200 1024");
+            assertThat(s.negotiated()).containsExactly("TLCP " + suite.name());
+        }
+    }
+
+    @ParameterizedTest(name = "{0} client-auth={1}")
+    @MethodSource("tlcpCases")
+    void bgmClientHandshakesWithNativeServer(TlcpSuite suite, boolean clientAuth) throws Exception {
+        try (NativeTlcpPeer.Server s = NativeTlcpPeer.server(args("--port", 0, nativeCredentials(TestPki.TLCP_SERVER),
+                clientAuth ? List.of("--ca", ca1.toString(), "--require-client-cert") : List.of()))) {
+            try (TlcpClient c = TlcpEngines.get("bgm").newClient(
+                    clientSettings(TlcpProtocol.TLCP, suite, clientAuth ? client : null, ca1));
+                    TlcpConnection conn = c.connect("127.0.0.1", s.port())) {
+                assertThat(conn.protocol()).isEqualTo("TLCP");
+                assertThat(conn.cipherSuite()).isEqualTo(suite.name());
+                assertThat(get(conn, "/1k")).isEqualTo("HTTP/1.1 200 OK body=1024");
+            }
+            assertThat(s.awaitLine("ACCEPTED", Duration.ofSeconds(5))).isEqualTo("ACCEPTED NTLSv1.1 " + nativeName(suite));
+        }
+    }
+
+    // ---- TLS 1.3 SM: bgm <-> tongsuo both ways, and each against the C peer ----
+
+    @Test
+    void tongsuoClientHandshakesWithBgmServerOverTls13() throws Exception {
+        javaTls13("bgm", "tongsuo");
+    }
+
+    @Test
+    void bgmClientHandshakesWithTongsuoServerOverTls13() throws Exception {
+        javaTls13("tongsuo", "bgm");
+    }
+
+    private static void javaTls13(String serverEngine, String clientEngine) throws Exception {
+        try (JavaHttpsServer s = new JavaHttpsServer(TlcpEngines.get(serverEngine).newServer(
+                serverSettings(TlcpProtocol.TLS13, true)));
+                TlcpClient c = TlcpEngines.get(clientEngine).newClient(
+                        clientSettings(TlcpProtocol.TLS13, TlcpSuite.TLS_SM4_GCM_SM3, client, ca1));
+                TlcpConnection conn = c.connect("127.0.0.1", s.port())) {
+            assertThat(conn.protocol()).isEqualTo("TLSv1.3");
+            assertThat(conn.cipherSuite()).isEqualTo("TLS_SM4_GCM_SM3");
+            assertThat(get(conn, "/64b")).isEqualTo("HTTP/1.1 200 OK body=64");
+            assertThat(s.negotiated()).containsExactly("TLSv1.3 TLS_SM4_GCM_SM3");
+        }
+    }
+
+    @Test
+    void tongsuoClientHandshakesWithNativeServerOverTls13() throws Exception {
+        try (NativeTlcpPeer.Server s = NativeTlcpPeer.server(args("--proto", "tls13", "--port", 0,
+                "--sign-cert", pki.dir().resolve("tlcp-server-sign.pem"), "--sign-key", pki.dir().resolve("tlcp-server-sign.key"),
+                "--ca", ca1, "--require-client-cert"));
+                TlcpClient c = TlcpEngines.get("tongsuo").newClient(
+                        clientSettings(TlcpProtocol.TLS13, TlcpSuite.TLS_SM4_GCM_SM3, client, ca1));
+                TlcpConnection conn = c.connect("127.0.0.1", s.port())) {
+            assertThat(conn.cipherSuite()).isEqualTo("TLS_SM4_GCM_SM3");
+            assertThat(get(conn, "/1k")).isEqualTo("HTTP/1.1 200 OK body=1024");
+        }
+    }
+
+    @Test
+    void nativeClientHandshakesWithTongsuoServerOverTls13() throws Exception {
+        try (JavaHttpsServer s = new JavaHttpsServer(TlcpEngines.get("tongsuo").newServer(
+                serverSettings(TlcpProtocol.TLS13, false)))) {
+            NativeTlcpPeer.Result r = NativeTlcpPeer.client(args("--proto", "tls13", "--port", s.port(),
+                    "--cipher", "TLS_SM4_GCM_SM3", "--ca", ca1), RUN);
+            assertThat(r.exit()).as(r.toString()).isZero();
+            assertThat(r.line("NEGOTIATED")).isEqualTo("TLSv1.3 TLS_SM4_GCM_SM3");
+        }
+    }
+
+    @Test
+    void tongsuoEngineRefusesTlcpWithConfigError() {
+        assertThatThrownBy(() -> TlcpEngines.get("tongsuo").newClient(
+                clientSettings(TlcpProtocol.TLCP, TlcpSuite.ECC_SM4_CBC_SM3, null, ca1)))
+                .isInstanceOfSatisfying(TlcpException.class, e -> {
+                    assertThat(e.category()).isEqualTo(TlcpException.CONFIG_ERROR);
+                    assertThat(e.getMessage()).contains("no TLCP").contains("bgm");
+                });
+    }
+
+    // ---- failures: each fails clearly, in both directions ----
+
+    @Test
+    void wrongSuiteFailsBothWays() throws Exception {
+        try (NativeTlcpPeer.Server s = NativeTlcpPeer.server(args("--port", 0, "--cipher", "ECC-SM2-SM4-CBC-SM3",
+                nativeCredentials(TestPki.TLCP_SERVER)));
+                TlcpClient c = TlcpEngines.get("bgm").newClient(
+                        clientSettings(TlcpProtocol.TLCP, TlcpSuite.ECC_SM4_GCM_SM3, null, ca1))) {
+            assertHandshakeFails(() -> c.connect("127.0.0.1", s.port()), "alert");
+        }
+        try (JavaHttpsServer s = new JavaHttpsServer(TlcpEngines.get("bgm").newServer(
+                serverSettings(TlcpProtocol.TLCP, false).withSuites(List.of(TlcpSuite.ECC_SM4_CBC_SM3))))) {
+            NativeTlcpPeer.Result r = NativeTlcpPeer.client(args("--port", s.port(), "--cipher", "ECC-SM2-SM4-GCM-SM3",
+                    "--ca", ca1), RUN);
+            assertThat(r.exit()).as(r.toString()).isEqualTo(4);
+            assertThat(r.stderr()).contains("HANDSHAKE-FAILED").contains("handshake failure");
+        }
+    }
+
+    @Test
+    void wrongCaFailsBothWays() throws Exception {
+        try (NativeTlcpPeer.Server s = NativeTlcpPeer.server(args("--port", 0, nativeCredentials(TestPki.TLCP_SERVER)));
+                TlcpClient c = TlcpEngines.get("bgm").newClient(
+                        clientSettings(TlcpProtocol.TLCP, TlcpSuite.ECC_SM4_CBC_SM3, null, ca2))) {
+            assertHandshakeFails(() -> c.connect("127.0.0.1", s.port()), "untrusted certificate");
+        }
+        try (JavaHttpsServer s = new JavaHttpsServer(TlcpEngines.get("bgm").newServer(
+                serverSettings(TlcpProtocol.TLCP, false)))) {
+            NativeTlcpPeer.Result r = NativeTlcpPeer.client(args("--port", s.port(), "--cipher", "ECC-SM2-SM4-CBC-SM3",
+                    "--ca", ca2), RUN);
+            assertThat(r.exit()).as(r.toString()).isEqualTo(4);
+            assertThat(r.stderr()).contains("certificate verify failed");
+        }
+        try (NativeTlcpPeer.Server s = NativeTlcpPeer.server(args("--proto", "tls13", "--port", 0,
+                "--sign-cert", pki.dir().resolve("tlcp-server-sign.pem"), "--sign-key", pki.dir().resolve("tlcp-server-sign.key")));
+                TlcpClient c = TlcpEngines.get("tongsuo").newClient(
+                        clientSettings(TlcpProtocol.TLS13, TlcpSuite.TLS_SM4_GCM_SM3, null, ca2))) {
+            assertHandshakeFails(() -> c.connect("127.0.0.1", s.port()), "untrusted certificate");
+        }
+    }
+
+    @Test
+    void expiredClientCertificateFailsBothWays() throws Exception {
+        try (NativeTlcpPeer.Server s = NativeTlcpPeer.server(args("--port", 0, nativeCredentials(TestPki.TLCP_SERVER),
+                "--ca", ca1, "--require-client-cert"));
+                TlcpClient c = TlcpEngines.get("bgm").newClient(
+                        clientSettings(TlcpProtocol.TLCP, TlcpSuite.ECC_SM4_CBC_SM3, expiredClient, ca1))) {
+            // bgm may hit the closed socket before it reads the server's alert: the client side names no cause
+            assertHandshakeFails(() -> c.connect("127.0.0.1", s.port()), "");
+            assertThat(s.awaitLine("HANDSHAKE-FAILED", Duration.ofSeconds(5))).contains("certificate has expired");
+        }
+        try (JavaHttpsServer s = new JavaHttpsServer(TlcpEngines.get("bgm").newServer(
+                serverSettings(TlcpProtocol.TLCP, true)))) {
+            NativeTlcpPeer.Result r = NativeTlcpPeer.client(args("--port", s.port(), "--cipher", "ECC-SM2-SM4-CBC-SM3",
+                    "--ca", ca1, nativeCredentials(TestPki.TLCP_CLIENT_EXPIRED)), RUN);
+            assertThat(r.exit()).as(r.toString()).isIn(4, 5);
+            assertThat(s.failures()).singleElement().asString().contains("certificate expired");
+        }
+        try (JavaHttpsServer s = new JavaHttpsServer(TlcpEngines.get("tongsuo").newServer(
+                serverSettings(TlcpProtocol.TLS13, true)));
+                TlcpClient c = TlcpEngines.get("bgm").newClient(
+                        clientSettings(TlcpProtocol.TLS13, TlcpSuite.TLS_SM4_GCM_SM3, expiredClient, ca1))) {
+            // TLS 1.3: the client finishes before the server judges its certificate; the refusal comes with the response
+            try (TlcpConnection conn = c.connect("127.0.0.1", s.port())) {
+                assertThatThrownBy(() -> get(conn, "/64b")).isInstanceOf(IOException.class);
+            } catch (TlcpException e) {
+                assertThat(e.category()).isEqualTo(TlcpException.HANDSHAKE_FAILED);
+            }
+            assertThat(s.failures()).singleElement().asString().contains("certificate expired");
+        }
+    }
+
+    @Test
+    void expiredServerCertificateFailsTheTongsuoClientClearly() throws Exception {
+        // the expired client pair serves as an expired server certificate here (same CA, dates past)
+        try (NativeTlcpPeer.Server s = NativeTlcpPeer.server(args("--proto", "tls13", "--port", 0,
+                "--sign-cert", pki.dir().resolve("tlcp-client-expired-sign.pem"),
+                "--sign-key", pki.dir().resolve("tlcp-client-expired-sign.key")));
+                TlcpClient c = TlcpEngines.get("tongsuo").newClient(
+                        clientSettings(TlcpProtocol.TLS13, TlcpSuite.TLS_SM4_GCM_SM3, null, ca1))) {
+            assertHandshakeFails(() -> c.connect("127.0.0.1", s.port()), "certificate expired");
+        }
+    }
+
+    @Test
+    void plainTlsServerFailsClearly() throws Exception {
+        try (TlcpClient c = TlcpEngines.get("bgm").newClient(
+                clientSettings(TlcpProtocol.TLCP, TlcpSuite.ECC_SM4_CBC_SM3, null, ca1))) {
+            assertHandshakeFails(() -> c.connect("127.0.0.1", plainTls.port()), "");
+        }
+        try (TlcpClient c = TlcpEngines.get("tongsuo").newClient(
+                clientSettings(TlcpProtocol.TLS13, TlcpSuite.TLS_SM4_GCM_SM3, null, ca1))) {
+            assertHandshakeFails(() -> c.connect("127.0.0.1", plainTls.port()), "");
+        }
+        NativeTlcpPeer.Result r = NativeTlcpPeer.client(args("--port", plainTls.port(), "--cipher", "ECC-SM2-SM4-CBC-SM3",
+                "--ca", ca1), RUN);
+        assertThat(r.exit()).as(r.toString()).isEqualTo(4);
+        assertThat(r.stderr()).contains("HANDSHAKE-FAILED");
+    }
+
+    interface Connect {
+        TlcpConnection run() throws Exception;
+    }
+
+    private static void assertHandshakeFails(Connect connect, String messagePart) {
+        assertThatThrownBy(() -> connect.run().close()).isInstanceOfSatisfying(TlcpException.class, e -> {
+            assertThat(e.category()).as(e.getMessage() + " / " + e.detail()).isEqualTo(TlcpException.HANDSHAKE_FAILED);
+            assertThat(e.getMessage()).as(e.detail()).contains(messagePart);
+        });
+    }
+
+    /**
+     * A minimal HTTPS responder over one of our engines' {@link TlcpServer}: one thread per
+     * connection, /64b, /1k, /1m, Connection: close; records what each handshake negotiated or why it failed.
+     */
+    static final class JavaHttpsServer implements AutoCloseable {
+        private final ServerSocket socket;
+        private final TlcpServer server;
+        private final List<String> negotiated = java.util.Collections.synchronizedList(new ArrayList<>());
+        private final List<String> failures = java.util.Collections.synchronizedList(new ArrayList<>());
+
+        JavaHttpsServer(TlcpServer server) throws TlcpException {
+            this.server = server;
+            this.socket = server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 50);
+            Thread t = new Thread(this::acceptLoop, "tlcp-test-server");
+            t.setDaemon(true);
+            t.start();
+        }
+
+        int port() {
+            return socket.getLocalPort();
+        }
+
+        private void acceptLoop() {
+            while (!socket.isClosed()) {
+                try {
+                    Socket s = socket.accept();
+                    Thread t = new Thread(() -> serve(s), "tlcp-test-conn");
+                    t.setDaemon(true);
+                    t.start();
+                } catch (IOException e) {
+                    return;
+                }
+            }
+        }
+
+        private void serve(Socket s) {
+            try (s) {
+                try {
+                    negotiated.add(server.handshake(s));
+                } catch (TlcpException e) {
+                    failures.add(e.getMessage() + " / " + e.detail());
+                    return;
+                }
+                InputStream in = s.getInputStream();
+                StringBuilder head = new StringBuilder();
+                while (head.indexOf("\r\n\r\n") < 0) {
+                    int b = in.read();
+                    if (b < 0) {
+                        return;
+                    }
+                    head.append((char) b);
+                }
+                String path = head.toString().split(" ")[1];
+                int size = path.equals("/1k") ? 1024 : path.equals("/1m") ? 1 << 20 : 64;
+                OutputStream out = s.getOutputStream();
+                out.write(("HTTP/1.1 200 OK\r\nContent-Length: " + size + "\r\nConnection: close\r\n\r\n")
+                        .getBytes(StandardCharsets.US_ASCII));
+                out.write(new byte[size]);
+                out.flush();
+            } catch (IOException e) {
+                failures.add("exchange: " + e);
+            }
+        }
+
+        List<String> negotiated() {
+            return waitForOne(negotiated);
+        }
+
+        List<String> failures() {
+            return waitForOne(failures);
+        }
+
+        private static List<String> waitForOne(List<String> list) {
+            long end = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+            while (list.isEmpty() && System.nanoTime() < end) {
+                try {
+                    Thread.sleep(20);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    break;
+                }
+            }
+            synchronized (list) {
+                return List.copyOf(list);
+            }
+        }
+
+        @Override
+        public void close() throws IOException {
+            socket.close();
+            server.close();
+        }
+    }
+
+    /** An ordinary TLS server (SunJSSE, P-256 certificate): what a GM client meets at a non-GM port. */
+    static final class PlainTlsServer implements AutoCloseable {
+        private final SSLServerSocket socket;
+
+        PlainTlsServer(TestPki p256) throws Exception {
+            KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+            kmf.init(p256.serverKeyStore(), TestPki.PASSWORD.toCharArray());
+            SSLContext ctx = SSLContext.getInstance("TLS");
+            ctx.init(kmf.getKeyManagers(), null, null);
+            socket = (SSLServerSocket) ctx.getServerSocketFactory().createServerSocket(0, 50, InetAddress.getLoopbackAddress());
+            Thread t = new Thread(() -> {
+                while (!socket.isClosed()) {
+                    try (Socket s = socket.accept()) {
+                        s.setSoTimeout(5000);
+                        ((javax.net.ssl.SSLSocket) s).startHandshake();
+                    } catch (IOException ignored) {
+                        // the GM clients fail the handshake: that is the point
+                    }
+                }
+            }, "plain-tls-server");
+            t.setDaemon(true);
+            t.start();
+        }
+
+        int port() {
+            return socket.getLocalPort();
+        }
+
+        @Override
+        public void close() {
+            try {
+                socket.close();
+            } catch (IOException ignored) {
+                // test teardown
+            }
+        }
+    }
+}

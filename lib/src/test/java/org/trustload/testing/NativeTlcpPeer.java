@@ -1,0 +1,266 @@
+package org.trustload.testing;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.net.URL;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.junit.jupiter.api.Assertions;
+import org.junit.jupiter.api.Assumptions;
+
+/**
+ * The independent TLCP / TLS 1.3 SM peer of the interop tests: {@code ci/fixtures/tongsuo/tlcp-peer.c}
+ * compiled with gcc against the native Tongsuo library that ships inside
+ * {@code net.tongsuo:tongsuo-openjdk} (it exports the NTLS C API). Compiled once per JVM into
+ * {@code target/tlcp-peer/}. The program's options and output lines are described in its source.
+ */
+public final class NativeTlcpPeer {
+    private static final String NATIVE_RESOURCE = "/META-INF/native/libconscrypt_openjdk_jni-linux-x86_64.so";
+    /** The library's soname: the dynamic loader looks for this file name beside the program. */
+    private static final String SONAME = "libconscrypt_openjdk_jni.so";
+    private static Path binary;
+
+    private NativeTlcpPeer() {
+    }
+
+    /** True when gcc is installed (the library itself comes from the Maven dependency). */
+    public static boolean gccAvailable() {
+        String path = System.getenv("PATH");
+        if (path != null) {
+            for (String d : path.split(":")) {
+                if (!d.isEmpty() && Files.isExecutable(Path.of(d, "gcc"))) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Skips the calling test when gcc is missing, except on CI ({@code CI=true}), where a missing
+     * compiler is a broken machine and fails the test instead of silently dropping interop coverage.
+     */
+    public static void assumeOrFailInCi() {
+        if (gccAvailable()) {
+            return;
+        }
+        String why = "the native TLCP peer needs gcc (apt-get install gcc)";
+        if ("true".equals(System.getenv("CI"))) {
+            Assertions.fail(why + " and CI=true, so this is not skipped");
+        }
+        Assumptions.assumeTrue(false, why);
+    }
+
+    /** The compiled program (compiling it on first use). Call {@link #assumeOrFailInCi()} first. */
+    public static synchronized Path binary() {
+        if (binary != null) {
+            return binary;
+        }
+        try {
+            Path dir = Path.of("target", "tlcp-peer").toAbsolutePath();
+            Files.createDirectories(dir);
+            URL lib = NativeTlcpPeer.class.getResource(NATIVE_RESOURCE);
+            if (lib == null) {
+                throw new IllegalStateException(NATIVE_RESOURCE + " not on the test class path: "
+                        + "the module needs net.tongsuo:tongsuo-openjdk:linux-x86_64");
+            }
+            try (InputStream in = lib.openStream()) {
+                Files.copy(in, dir.resolve(SONAME), StandardCopyOption.REPLACE_EXISTING);
+            }
+            Path out = dir.resolve("tlcp-peer");
+            Result r = run(List.of("gcc", "-O2", "-Wall", "-Werror", "-o", out.toString(), source().toString(),
+                    dir.resolve(SONAME).toString(), "-Wl,-rpath,$ORIGIN"), Duration.ofSeconds(120));
+            if (r.exit() != 0) {
+                throw new IllegalStateException("gcc failed: " + r.stderr() + r.stdout());
+            }
+            binary = out;
+            return out;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The C source, found by walking up from the working directory to the repository root. */
+    public static Path source() {
+        for (Path d = Path.of("").toAbsolutePath(); d != null; d = d.getParent()) {
+            Path c = d.resolve("ci/fixtures/tongsuo/tlcp-peer.c");
+            if (Files.isRegularFile(c)) {
+                return c;
+            }
+        }
+        throw new IllegalStateException("ci/fixtures/tongsuo/tlcp-peer.c not found above " + Path.of("").toAbsolutePath());
+    }
+
+    /** Starts {@code tlcp-peer server} with {@code args} and waits for its {@code LISTENING} line. */
+    public static Server server(List<String> args) {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(binary().toString());
+        cmd.add("server");
+        cmd.addAll(args);
+        try {
+            Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+            Server s = new Server(p);
+            s.awaitListening(Duration.ofSeconds(10));
+            return s;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Runs {@code tlcp-peer client} with {@code args} to its end (killed after {@code timeout}). */
+    public static Result client(List<String> args, Duration timeout) {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(binary().toString());
+        cmd.add("client");
+        cmd.addAll(args);
+        return run(cmd, timeout);
+    }
+
+    private static Result run(List<String> cmd, Duration timeout) {
+        try {
+            Process p = new ProcessBuilder(cmd).start();
+            CompletableFuture<String> out = CompletableFuture.supplyAsync(() -> drain(p.getInputStream()));
+            CompletableFuture<String> err = CompletableFuture.supplyAsync(() -> drain(p.getErrorStream()));
+            if (!p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                p.destroyForcibly();
+                p.waitFor(5, TimeUnit.SECONDS);
+                return new Result(-1, out.get(5, TimeUnit.SECONDS), "killed after " + timeout + "; " + err.get(5, TimeUnit.SECONDS));
+            }
+            return new Result(p.exitValue(), out.get(5, TimeUnit.SECONDS), err.get(5, TimeUnit.SECONDS));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static String drain(InputStream in) {
+        try {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            return "(unreadable: " + e + ")";
+        }
+    }
+
+    /** What a finished client run printed. */
+    public record Result(int exit, String stdout, String stderr) {
+        /** The first stdout line starting with {@code key}, without the key, or null. */
+        public String line(String key) {
+            for (String l : stdout.split("\n")) {
+                if (l.startsWith(key + " ")) {
+                    return l.substring(key.length() + 1).trim();
+                }
+            }
+            return null;
+        }
+
+        @Override
+        public String toString() {
+            return "exit " + exit + "\nstdout:\n" + stdout + "stderr:\n" + stderr;
+        }
+    }
+
+    /** A running native server; {@link #close()} kills it. */
+    public static final class Server implements AutoCloseable {
+        private final Process process;
+        private final List<String> lines = Collections.synchronizedList(new ArrayList<>());
+        private volatile int port = -1;
+
+        private Server(Process process) {
+            this.process = process;
+            Thread t = new Thread(this::pump, "tlcp-peer-server-output");
+            t.setDaemon(true);
+            t.start();
+        }
+
+        private void pump() {
+            try (BufferedReader r = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+                for (String l = r.readLine(); l != null; l = r.readLine()) {
+                    if (l.startsWith("LISTENING ")) {
+                        port = Integer.parseInt(l.substring(10).trim());
+                    }
+                    lines.add(l);
+                }
+            } catch (IOException ignored) {
+                // the process ended
+            }
+        }
+
+        private void awaitListening(Duration timeout) {
+            long end = System.nanoTime() + timeout.toNanos();
+            while (port < 0 && System.nanoTime() < end) {
+                if (!process.isAlive() && port < 0) {
+                    sleep(100); // let the pump read the last lines
+                    close();
+                    throw new IllegalStateException("tlcp-peer server exited " + process.exitValue() + ": " + lines);
+                }
+                sleep(20);
+            }
+            if (port < 0) {
+                close();
+                throw new IllegalStateException("tlcp-peer server did not listen within " + timeout + ": " + lines);
+            }
+        }
+
+        public int port() {
+            return port;
+        }
+
+        /** Every line printed so far (ACCEPTED …, HANDSHAKE-FAILED …). */
+        public List<String> lines() {
+            synchronized (lines) {
+                return List.copyOf(lines);
+            }
+        }
+
+        /** Waits up to {@code timeout} for a printed line starting with {@code prefix}; returns it or null. */
+        public String awaitLine(String prefix, Duration timeout) {
+            long end = System.nanoTime() + timeout.toNanos();
+            while (System.nanoTime() < end) {
+                for (String l : lines()) {
+                    if (l.startsWith(prefix)) {
+                        return l;
+                    }
+                }
+                sleep(20);
+            }
+            return null;
+        }
+
+        @Override
+        public void close() {
+            process.destroy();
+            try {
+                if (!process.waitFor(5, TimeUnit.SECONDS)) {
+                    process.destroyForcibly();
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private static void sleep(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
