@@ -38,6 +38,11 @@ final class JMeterEngines implements AutoCloseable {
 
     private static final Path RMI_DIR = Plans.DIR.resolve("target/rmi");
     private static final String READY = "Bound to RMI registry";
+    /**
+     * An engine logs every property the controller sends (-G) at INFO, passwords included
+     * ("Applying properties {...}"): keep that logger at WARN.
+     */
+    static final String QUIET_PROPERTIES = "-Lorg.apache.jmeter.engine.StandardJMeterEngine=WARN";
 
     private final List<Process> processes;
     private final List<String> hosts;
@@ -66,7 +71,7 @@ final class JMeterEngines implements AutoCloseable {
                 int objectPort = freePort(taken);
                 List<String> cmd = new ArrayList<>(JMeterProcess.jmeterCommand());
                 cmd.addAll(List.of("-s", "-Jserver_port=" + port, "-Jserver.rmi.localport=" + objectPort,
-                        "-q", rmi.toString(), "-j", edir.resolve("jmeter-server.log").toString()));
+                        "-q", rmi.toString(), "-j", edir.resolve("jmeter-server.log").toString(), QUIET_PROPERTIES));
                 processes.add(new ProcessBuilder(cmd).directory(edir.toFile()).redirectErrorStream(true)
                         .redirectOutput(edir.resolve("console.txt").toFile()).start());
                 hosts.add("127.0.0.1:" + port);
@@ -85,6 +90,11 @@ final class JMeterEngines implements AutoCloseable {
     /** The engines as {@code 127.0.0.1:port}, the prefix of their thread names in the results. */
     List<String> hosts() {
         return List.copyOf(hosts);
+    }
+
+    /** The engines' jmeter-server.log files. */
+    List<Path> logs() {
+        return dirs.stream().map(d -> d.resolve("jmeter-server.log")).toList();
     }
 
     /** The engine processes (e.g. to check what they listen on). */
