@@ -31,31 +31,34 @@ import org.apache.jmeter.testbeans.TestBean;
  * The component classes are the concrete TestBeans of each jar, so new elements are listed without
  * editing anything here ({@code install-for-jmx} finds plugins by them).
  *
- * <p>Usage: {@code PluginsRepo DROPIN_DIR OUT_DIR [BASE_URL]}. With no base URL, download URLs are file
- * names relative to the descriptor (the manager reads a local file given as {@code jpgc.repo.address}
- * that way); with one, they are {@code BASE_URL/<jar>} for a published repository.
+ * <p>Usage: {@code PluginsRepo DROPIN_DIR OUT_DIR [BASE_URL [PROJECT_URL]]}. With an empty base URL,
+ * download URLs are file names relative to the descriptor (the manager reads a local file given as
+ * {@code jpgc.repo.address} that way); otherwise they are {@code BASE_URL/<jar>} for a published
+ * repository. The project URL gives the help and screenshot links the manager's GUI shows.
  */
 public final class PluginsRepo {
 
     /** The manager's rule for a version in a jar file name (Plugin.getVersionFromPath in 1.3). */
     static final Pattern JAR_VERSION = Pattern.compile("-([.0-9]+(-\\w+)?)\\.jar$");
+    /** Where the help and screenshot links point unless the build says otherwise (plugins.repo.projectUrl). */
+    static final String DEFAULT_PROJECT_URL = "https://github.com/trustload/trustload";
     static final Pattern LIB_NAME = Pattern.compile("(.+?)-[0-9]+\\..*\\.jar");
     static final String DESCRIPTOR = "trustload-plugins.json";
-    static final String HELP = "https://github.com/trustload/trustload#readme";
 
     private PluginsRepo() {
     }
 
     public static void main(String[] args) throws Exception {
-        if (args.length < 2 || args.length > 3) {
-            throw new IllegalArgumentException("usage: PluginsRepo DROPIN_DIR OUT_DIR [BASE_URL]");
+        if (args.length < 2 || args.length > 4) {
+            throw new IllegalArgumentException("usage: PluginsRepo DROPIN_DIR OUT_DIR [BASE_URL [PROJECT_URL]]");
         }
-        Path out = write(Path.of(args[0]), Path.of(args[1]), args.length == 3 ? args[2] : "");
+        Path out = write(Path.of(args[0]), Path.of(args[1]), args.length >= 3 ? args[2] : "",
+                args.length == 4 && !args[3].isBlank() ? args[3] : DEFAULT_PROJECT_URL);
         System.out.println("jmeter-plugins-manager repository: " + out);
     }
 
     /** Copies the drop-in's jars into {@code out} and writes the descriptor there; returns its path. */
-    static Path write(Path dropin, Path out, String baseUrl) throws IOException {
+    static Path write(Path dropin, Path out, String baseUrl, String projectUrl) throws IOException {
         Files.createDirectories(out);
         Path samplers = only(dropin.resolve("lib/ext"), "trustload-samplers-");
         Path listeners = only(dropin.resolve("lib/ext"), "trustload-listeners-");
@@ -74,17 +77,18 @@ public final class PluginsRepo {
                         "Samplers, config elements, pre-processors and assertions for load-testing trust infrastructure:"
                                 + " LDAP (ldap, ldaps, StartTLS, ldapi), CAdES/PAdES signatures, RFC 3161 timestamps,"
                                 + " certificate login, and more.",
-                        "org.trustload.jmeter.common.BeanInfoHelper", samplers, baseUrl, libs, List.of()),
+                        "org.trustload.jmeter.common.BeanInfoHelper", samplers, baseUrl, projectUrl, libs, List.of()),
                 plugin("trustload-listeners", "TrustLoad Listeners",
                         "TrustLoad listeners and result tools (run summaries; JVM GC/CPU statistics).",
-                        "org.trustload.jmeter.report.RunSummary", listeners, baseUrl, Map.of(), List.of("trustload")));
+                        "org.trustload.jmeter.report.RunSummary", listeners, baseUrl, projectUrl, Map.of(),
+                        List.of("trustload")));
         Path descriptor = out.resolve(DESCRIPTOR);
         Files.writeString(descriptor, json(plugins, "") + "\n");
         return descriptor;
     }
 
     private static Map<String, Object> plugin(String id, String name, String description, String marker, Path jar,
-            String baseUrl, Map<String, String> libs, List<String> depends) throws IOException {
+            String baseUrl, String projectUrl, Map<String, String> libs, List<String> depends) throws IOException {
         Map<String, Object> version = new LinkedHashMap<>();
         version.put("downloadUrl", url(baseUrl, jar));
         version.put("libs", libs);
@@ -94,8 +98,8 @@ public final class PluginsRepo {
         p.put("id", id);
         p.put("name", name);
         p.put("description", description);
-        p.put("screenshotUrl", "https://github.com/trustload/trustload/raw/main/docs/elements/img/LdapRequestSampler.png");
-        p.put("helpUrl", HELP);
+        p.put("screenshotUrl", projectUrl + "/raw/main/docs/elements/img/LdapRequestSampler.png");
+        p.put("helpUrl", projectUrl + "#readme");
         p.put("vendor", "TrustLoad");
         p.put("markerClass", marker);
         p.put("componentClasses", testBeans(jar));

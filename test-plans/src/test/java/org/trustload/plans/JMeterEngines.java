@@ -37,12 +37,15 @@ import java.util.stream.Collectors;
 final class JMeterEngines implements AutoCloseable {
 
     private static final Path RMI_DIR = Plans.DIR.resolve("target/rmi");
-    private static final String READY = "Bound to RMI registry";
+    /** Printed on the engine's stdout once its remote object exists (the log line is silenced below). */
+    private static final String READY = "Created remote object";
     /**
-     * An engine logs every property the controller sends (-G) at INFO, passwords included
-     * ("Applying properties {...}"): keep that logger at WARN.
+     * At INFO an engine logs every property the controller sends with -G ("Applying properties {...}")
+     * and, on the next run, the previous ones ("Cleaning previously set properties"), passwords
+     * included: keep those loggers at WARN.
      */
-    static final String QUIET_PROPERTIES = "-Lorg.apache.jmeter.engine.StandardJMeterEngine=WARN";
+    static final List<String> QUIET_LOGGERS = List.of("-Lorg.apache.jmeter.engine.StandardJMeterEngine=WARN",
+            "-Lorg.apache.jmeter.engine.RemoteJMeterEngineImpl=WARN");
 
     private final List<Process> processes;
     private final List<String> hosts;
@@ -71,7 +74,8 @@ final class JMeterEngines implements AutoCloseable {
                 int objectPort = freePort(taken);
                 List<String> cmd = new ArrayList<>(JMeterProcess.jmeterCommand());
                 cmd.addAll(List.of("-s", "-Jserver_port=" + port, "-Jserver.rmi.localport=" + objectPort,
-                        "-q", rmi.toString(), "-j", edir.resolve("jmeter-server.log").toString(), QUIET_PROPERTIES));
+                        "-q", rmi.toString(), "-j", edir.resolve("jmeter-server.log").toString()));
+                cmd.addAll(QUIET_LOGGERS);
                 processes.add(new ProcessBuilder(cmd).directory(edir.toFile()).redirectErrorStream(true)
                         .redirectOutput(edir.resolve("console.txt").toFile()).start());
                 hosts.add("127.0.0.1:" + port);
@@ -103,12 +107,13 @@ final class JMeterEngines implements AutoCloseable {
     }
 
     /**
-     * Controller arguments for a run on these engines: {@code -R}, the shared RMI SSL properties, and no
-     * UDP shutdown listener (it would bind every interface).
+     * Controller arguments for a run on these engines: {@code -R}, the shared RMI SSL properties, no
+     * UDP shutdown listener (it would bind every interface), and retries should an engine's registry
+     * binding lag behind its readiness line.
      */
     List<String> controllerArgs() {
         return List.of("-R", String.join(",", hosts), "-q", RMI_DIR.resolve("rmi.properties").toString(),
-                "-Jjmeterengine.nongui.port=0");
+                "-Jjmeterengine.nongui.port=0", "-Jclient.tries=3", "-Jclient.retries_delay=2000");
     }
 
     /** {@code -q file -Gfile}: properties for the controller and, as JMeter's -J is local, the engines. */
@@ -129,9 +134,9 @@ final class JMeterEngines implements AutoCloseable {
     }
 
     private static void awaitReady(Process engine, Path dir) throws Exception {
-        Path log = dir.resolve("jmeter-server.log");
+        Path console = dir.resolve("console.txt");
         for (int i = 0; i < 240; i++) {
-            if (Files.exists(log) && Files.readString(log).contains(READY)) {
+            if (Files.exists(console) && Files.readString(console).contains(READY)) {
                 return;
             }
             if (!engine.isAlive()) {
