@@ -171,11 +171,6 @@ public final class JmxSource implements StatsSource {
     }
 
     @Override
-    public boolean isLocalToLoadGenerator() {
-        return false;
-    }
-
-    @Override
     public void close() {
         closeQuietly(connector);
         calls.shutdownNow();

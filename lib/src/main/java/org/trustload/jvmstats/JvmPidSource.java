@@ -113,11 +113,6 @@ public final class JvmPidSource implements StatsSource {
     }
 
     @Override
-    public boolean isLocalToLoadGenerator() {
-        return proc.pid() == ProcessHandle.current().pid();
-    }
-
-    @Override
     public void close() {
         if (jmx != null) {
             jmx.close();

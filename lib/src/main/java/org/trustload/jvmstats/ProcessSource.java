@@ -22,11 +22,6 @@ public final class ProcessSource implements StatsSource {
     }
 
     @Override
-    public boolean isLocalToLoadGenerator() {
-        return proc.pid() == ProcessHandle.current().pid();
-    }
-
-    @Override
     public void close() {
         // nothing held open between polls
     }

@@ -63,11 +63,6 @@ public final class SelfSource implements StatsSource {
     }
 
     @Override
-    public boolean isLocalToLoadGenerator() {
-        return true;
-    }
-
-    @Override
     public void close() {
         // nothing held open
     }

@@ -16,13 +16,6 @@ public interface StatsSource extends AutoCloseable {
     /** What is watched, for logs and summaries, e.g. {@code "jvm pid 1234 (hsperfdata)"}. Never holds secrets. */
     String describe();
 
-    /**
-     * True when this source watches the JVM or host that runs the load (the poller's own JVM), so in
-     * distributed mode every engine must poll its own; false for a separate target that must be
-     * polled exactly once.
-     */
-    boolean isLocalToLoadGenerator();
-
     @Override
     void close();
 }

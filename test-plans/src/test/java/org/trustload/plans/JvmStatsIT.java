@@ -70,7 +70,7 @@ class JvmStatsIT {
                 }
             }
             int gcCol = header.indexOf("jvm_gc_time_ms");
-            long filled = rows.stream().skip(1).map(r -> r.split(",", -1)).filter(f -> !f[gcCol].isEmpty()).count();
+            long filled = rows.stream().skip(1).map(r -> r.split(JvmStatsDistributedIT.CSV_COMMA, -1)).filter(f -> !f[gcCol].isEmpty()).count();
             assertThat(filled).as("rows carrying the target's GC time").isEqualTo(rows.size() - 1);
 
             String summary = Files.readString(dir.resolve("jvm-stats-summary.txt"));

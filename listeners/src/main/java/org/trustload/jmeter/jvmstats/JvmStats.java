@@ -51,6 +51,7 @@ public class JvmStats extends AbstractTestElement
 
     /** Engine (host:port as the controller names it) that polls remote targets in distributed mode. */
     public static final String POLLER_PROPERTY = "trustload.jvmstats.remote_poller";
+    static final String SELF = "self";
     /** Directory for relative summary files (the launcher sets it to the run's results folder). */
     public static final String RESULTS_DIR_PROPERTY = "trustload.results.dir";
 
@@ -101,21 +102,30 @@ public class JvmStats extends AbstractTestElement
         }
         names = n;
         current = empty();
+        String kind = source == null ? "" : source.trim();
+        String pollerEngine = JMeterUtils.getPropDefault(POLLER_PROPERTY, "");
+        // decided before opening, so engines that do not poll a remote target never connect to it
+        if (!shouldPoll(SELF.equals(kind), engineHost, pollerEngine)) {
+            note = "not polled on engine " + engineHost + ": " + kind + " '" + target + "' is a separate target, polled only by the engine "
+                    + POLLER_PROPERTY + " names ('" + pollerEngine + "')";
+            if (pollerEngine.isBlank()) {
+                log.warn("JVM Stats {}: {}; no engine polls it: run the controller with -G{}=HOST:PORT of one engine",
+                        getName(), note, POLLER_PROPERTY);
+            } else {
+                log.info("JVM Stats {}: {}", getName(), note);
+            }
+            return;
+        }
         try {
-            stats = StatsSources.open(source == null ? "" : source.trim(),
-                    new SourceConfig(target, username, password, connectTimeoutMs, callTimeoutMs));
+            stats = StatsSources.open(kind, new SourceConfig(target, username, password, connectTimeoutMs, callTimeoutMs));
         } catch (StatsException | IllegalArgumentException e) {
             note = "cannot watch " + source + " '" + target + "': " + e.getMessage();
             log.error("JVM Stats {}: {}", getName(), note);
             return;
         }
-        if (!shouldPoll(stats.isLocalToLoadGenerator(), engineHost, JMeterUtils.getPropDefault(POLLER_PROPERTY, ""))) {
-            note = "not polled on engine " + engineHost + ": " + stats.describe() + " is a separate target, polled only by the engine "
-                    + POLLER_PROPERTY + " names ('" + JMeterUtils.getPropDefault(POLLER_PROPERTY, "") + "')";
-            log.info("JVM Stats {}: {}", getName(), note);
-            stats.close();
-            stats = null;
-            return;
+        if (engineHost != null && !SELF.equals(kind)) {
+            note = "distributed run: requests counted on this engine (" + engineHost + ") only; CPU per request of the "
+                    + "whole run = CPU used / all real samples in the results file";
         }
         pollOnce();
         long every = Math.max(50, intervalMs);
@@ -125,7 +135,7 @@ public class JvmStats extends AbstractTestElement
             return t;
         });
         poller.scheduleAtFixedRate(this::pollOnce, every, every, TimeUnit.MILLISECONDS);
-        log.info("JVM Stats {}: polling {} every {} ms into ${{{}_*}}", getName(), stats.describe(), every, prefix);
+        log.info("JVM Stats {}: polling {} every {} ms into variables {}_*", getName(), stats.describe(), every, prefix);
     }
 
     /**
@@ -156,7 +166,7 @@ public class JvmStats extends AbstractTestElement
             }
         } catch (StatsException e) {
             if (e.isGone()) {
-                note = "target disappeared at " + java.time.Instant.now() + ": " + e.getMessage()
+                note = (note.isEmpty() ? "" : note + "; ") + "target disappeared at " + java.time.Instant.now() + ": " + e.getMessage()
                         + " (figures are up to the last successful poll)";
                 log.warn("JVM Stats {}: {}", getName(), note);
                 current = empty();
@@ -304,7 +314,7 @@ public class JvmStats extends AbstractTestElement
         if (f.endsWith(".txt") || f.endsWith(".json")) {
             f = f.substring(0, f.lastIndexOf('.'));
         }
-        if (engineHost != null && first != null && "self".equals(source.trim())) {
+        if (engineHost != null && first != null && SELF.equals(source.trim())) {
             f = f + "-" + engineHost.replaceAll("[^A-Za-z0-9._-]", "_");
         }
         Path p = Path.of(f);
