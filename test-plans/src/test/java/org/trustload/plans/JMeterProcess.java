@@ -26,10 +26,23 @@ final class JMeterProcess {
      * when JMeter does not end in {@code timeout} or exits non-zero.
      */
     static Path run(Path plan, Path dir, List<String> args, Duration timeout) throws Exception {
+        int status = execute(plan, dir, args, timeout);
+        assertThat(status).as("JMeter exit status, see " + dir.resolve("console.txt")).isZero();
+        Path results = dir.resolve("results.jtl");
+        assertThat(results).as("results file").exists();
+        assertThat(Files.readAllLines(results)).as("results beyond the header line").hasSizeGreaterThan(1);
+        return dir;
+    }
+
+    /**
+     * Runs {@code plan} like {@link #run} but only returns JMeter's exit status: for tests of what
+     * JMeter does when a run goes wrong.
+     */
+    static int execute(Path plan, Path dir, List<String> args, Duration timeout) throws Exception {
         deleteRecursively(dir);
         Files.createDirectories(dir);
-        List<String> cmd = new ArrayList<>(List.of(java(), "-Xms256m", "-Xmx1g", "-jar",
-                Plans.HOME.resolve("bin/ApacheJMeter.jar").toString(), "-n", "-t", plan.toString()));
+        List<String> cmd = new ArrayList<>(jmeterCommand());
+        cmd.addAll(List.of("-n", "-t", plan.toString()));
         cmd.addAll(args);
         cmd.addAll(List.of("-l", "results.jtl", "-j", "jmeter.log", "-e", "-o", "report"));
         Process jmeter = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true)
@@ -38,11 +51,18 @@ final class JMeterProcess {
             jmeter.destroyForcibly();
             throw new AssertionError(plan + ": JMeter did not finish in " + timeout + ", see " + dir);
         }
-        assertThat(jmeter.exitValue()).as("JMeter exit status, see " + dir.resolve("console.txt")).isZero();
-        Path results = dir.resolve("results.jtl");
-        assertThat(results).as("results file").exists();
-        assertThat(Files.readAllLines(results)).as("results beyond the header line").hasSizeGreaterThan(1);
-        return dir;
+        return jmeter.exitValue();
+    }
+
+    /**
+     * The command line every JMeter JVM of the tests starts with, up to and including the launcher
+     * jar: controllers and distributed engines ({@link JMeterEngines}) get the same JVM flags, like
+     * {@code ./trustload}'s {@code jmeter_java}. RMI is told to use the loopback address (distributed
+     * mode binds and announces it; harmless otherwise).
+     */
+    static List<String> jmeterCommand() {
+        return List.of(java(), "-Xms256m", "-Xmx1g", "-Djava.rmi.server.hostname=127.0.0.1",
+                "-jar", Plans.HOME.resolve("bin/ApacheJMeter.jar").toString());
     }
 
     /** The dashboard's statistics.json, keyed by label and "Total". */

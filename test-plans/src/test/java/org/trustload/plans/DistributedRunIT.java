@@ -1,0 +1,234 @@
+package org.trustload.plans;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * JMeter's distributed mode with TrustLoad: the first plan of every protocol family (folder) of
+ * {@code catalog.tsv} runs at smoke scale on two engines (RMI over SSL on 127.0.0.1); the merged results
+ * must hold twice the plan's {@code expect.samples}, half from each engine, and no error, and none of
+ * the JVMs may listen on anything but loopback. {@code ./trustload run --engines 2} is checked end to end,
+ * including the case where the controller exits 0 although the engines never ran the plan.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class DistributedRunIT {
+
+    /**
+     * Protocol families (test-plans folders) this test does not run, each with the reason. Every other
+     * folder of the catalog is covered automatically.
+     */
+    private static final Map<String, String> OPT_OUT = Map.of(
+            "jdbc", "needs a MariaDB/MySQL server and the generated CSV; the lab has no database service");
+
+    private static final Path OUT = Plans.DIR.resolve("target/distributed");
+    private static final Pattern PID = Pattern.compile("pid=(\\d+)");
+
+    private final Set<String> listeners = ConcurrentHashMap.newKeySet();
+    private Process lab;
+    private Path labProperties;
+    private JMeterEngines engines;
+    private Thread watcher;
+    private volatile boolean watching = true;
+
+    /** The first catalog plan of each folder, minus the opted-out folders. */
+    static List<Plans.Entry> families() throws IOException {
+        Map<String, Plans.Entry> first = new LinkedHashMap<>();
+        for (Plans.Entry e : Plans.catalog().values()) {
+            first.putIfAbsent(e.id().substring(0, e.id().indexOf('/')), e);
+        }
+        OPT_OUT.keySet().forEach(first::remove);
+        return List.copyOf(first.values());
+    }
+
+    @BeforeAll
+    void startLabAndEngines() throws Exception {
+        JMeterProcess.deleteRecursively(OUT);
+        Files.createDirectories(OUT);
+        Set<String> services = new LinkedHashSet<>();
+        families().forEach(f -> services.addAll(f.services()));
+        if (!services.isEmpty()) {
+            labProperties = OUT.resolve("lab.properties");
+            // a port found free can be taken by another lab on a busy machine before ours binds it: retry
+            for (int attempt = 1; lab == null; attempt++) {
+                try {
+                    lab = PlanRunIT.startLab(String.join(",", services), labProperties, OUT.resolve("lab.log"));
+                } catch (AssertionError e) {
+                    if (attempt == 3 || !Files.readString(OUT.resolve("lab.log")).contains("already in use")) {
+                        throw e;
+                    }
+                }
+            }
+        }
+        engines = JMeterEngines.start(2, OUT);
+        watcher = new Thread(this::watchListeners, "listener-watch");
+        watcher.setDaemon(true);
+        watcher.start();
+    }
+
+    @AfterAll
+    void stopAll() throws Exception {
+        watching = false;
+        if (watcher != null) {
+            watcher.join(5000);
+        }
+        if (engines != null) {
+            engines.close();
+        }
+        PlanRunIT.stop(lab);
+    }
+
+    @TestFactory
+    Stream<DynamicTest> firstPlanOfEachFamilyRunsOnTwoEngines() throws IOException {
+        return families().stream().map(f -> DynamicTest.dynamicTest(f.id(), () -> runOnEngines(f)));
+    }
+
+    private void runOnEngines(Plans.Entry family) throws Exception {
+        Path jmx = Plans.DIR.resolve(family.id() + ".jmx");
+        Path smoke = new Plans.Plan(family.id(), jmx).smokeProperties();
+        long expected = Long.parseLong(Plans.load(smoke).getProperty("expect.samples").strip());
+        List<String> args = new ArrayList<>(engines.controllerArgs());
+        if (labProperties != null) {
+            args.addAll(JMeterEngines.sendToEngines(labProperties));
+        }
+        args.addAll(JMeterEngines.sendToEngines(smoke));
+        Path dir = OUT.resolve(family.id());
+        JMeterProcess.run(jmx, dir, args, Duration.ofMinutes(5));
+
+        JsonNode total = JMeterProcess.statistics(dir).path("Total");
+        assertThat(total.path("sampleCount").asLong()).as("merged sampleCount = 2 engines x expect.samples, see " + dir)
+                .isEqualTo(2 * expected);
+        assertThat(total.path("errorCount").asLong()).as("errors, see " + dir).isZero();
+        // results.jtl may hold more rows than the dashboard counts (e.g. transaction parents): the engines
+        // must each have written half of them. Distributed thread names are "<host:port>-<group> 1-1".
+        List<String> rows = Files.readAllLines(dir.resolve("results.jtl"), StandardCharsets.UTF_8);
+        for (String host : engines.hosts()) {
+            assertThat(2 * rows.stream().filter(r -> r.contains("," + host + "-")).count())
+                    .as("rows from engine " + host + " x 2 in " + dir.resolve("results.jtl")).isEqualTo(rows.size() - 1);
+        }
+        assertThat(listeners).as("sockets of the controller and engines listening beyond loopback").isEmpty();
+        if (labProperties != null) {
+            // JMeter's engine prints received properties as "name=value" at INFO; we keep that logger at WARN
+            List<String> secrets = Plans.load(labProperties).entrySet().stream()
+                    .filter(e -> e.getKey().toString().contains("password") && !e.getValue().toString().isBlank())
+                    .map(e -> e.getKey() + "=" + e.getValue()).toList();
+            for (Path log : secrets.isEmpty() ? List.<Path>of() : engines.logs()) {
+                assertThat(Files.readString(log)).as("lab passwords sent with -G must not reach " + log)
+                        .doesNotContain(secrets);
+            }
+        }
+    }
+
+    @Test
+    void launcherRunsAPlanOnTwoEnginesAndMergesTheirSamples() throws Exception {
+        Launched run = launch("debug", "-Jthreads=2", "-Jloops=3");
+        assertThat(run.status).as("./trustload exit status, output:\n" + run.output).isZero();
+        Path results = runDir(run.dir).resolve("results.jtl");
+        List<String> rows = Files.readAllLines(results);
+        assertThat(rows).as("header + 2 engines x 2 threads x 3 loops").hasSize(1 + 12);
+        assertThat(rows.stream().skip(1).map(r -> r.split(",")[5].replaceFirst("-.*", "")).distinct().count())
+                .as("distinct engines in the thread names of " + results).isEqualTo(2);
+        assertThat(listeners).as("sockets listening beyond loopback").isEmpty();
+    }
+
+    @Test
+    void launcherFailsWhenTheEnginesRefuseAPlanThatCannotBeSerialized() throws Exception {
+        // The element class is only on the controller's class path: serializing the tree fails there.
+        Launched run = launch("not-serializable",
+                "-Juser.classpath=" + Plans.DIR.resolve("target/test-classes"));
+        assertThat(run.status).as("./trustload must fail, output:\n" + run.output).isNotZero();
+        // ...although JMeter itself exited 0: the launcher found no samples.
+        assertThat(run.output).doesNotContain("JMeter exited with status")
+                .containsAnyOf("the run produced no samples", "no results file was written");
+        assertThat(Files.readString(runDir(run.dir).resolve("jmeter.log")))
+                .contains("NotSerializableException");
+    }
+
+    private record Launched(int status, String output, Path dir) {
+    }
+
+    private Launched launch(String plan, String... properties) throws Exception {
+        Path dir = OUT.resolve("launcher-" + plan);
+        JMeterProcess.deleteRecursively(dir);
+        Files.createDirectories(dir);
+        Path jmx = Plans.DIR.resolve("src/test/resources/distributed/" + plan + ".jmx");
+        List<String> cmd = new ArrayList<>(List.of(Plans.ROOT.resolve("trustload").toString(), "run", jmx.toString(),
+                "--engines", "2"));
+        cmd.addAll(List.of(properties));
+        ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true)
+                .redirectOutput(dir.resolve("console.txt").toFile());
+        pb.environment().put("TRUSTLOAD_RESULTS", dir.resolve("results").toString());
+        pb.environment().put("HEAP", "-Xms256m -Xmx512m");
+        Process p = pb.start();
+        if (!p.waitFor(5, TimeUnit.MINUTES)) {
+            p.descendants().forEach(ProcessHandle::destroy);
+            p.destroyForcibly();
+            throw new AssertionError("./trustload did not finish in 5 minutes, see " + dir);
+        }
+        String output = Files.readString(dir.resolve("console.txt"));
+        assertThat(p.descendants().filter(ProcessHandle::isAlive).count()).as("processes left running by ./trustload")
+                .isZero();
+        return new Launched(p.exitValue(), output, dir);
+    }
+
+    /** The one run directory ./trustload made under {@code dir/results} (it holds jmeter.log). */
+    private static Path runDir(Path dir) throws IOException {
+        try (Stream<Path> s = Files.walk(dir.resolve("results"))) {
+            return s.filter(p -> p.getFileName().toString().equals("jmeter.log")).map(Path::getParent).findFirst()
+                    .orElseThrow(() -> new AssertionError("no run directory with jmeter.log under " + dir));
+        }
+    }
+
+    /**
+     * Polls {@code ss} while the tests run: every TCP/UDP socket of this JVM's child processes (engines,
+     * controllers, ./trustload's engines; the lab excepted, it is tested on its own) must be bound to a
+     * loopback address.
+     */
+    private void watchListeners() {
+        long labPid = lab == null ? -1 : lab.pid();
+        while (watching) {
+            try {
+                Set<Long> ours = new LinkedHashSet<>();
+                ProcessHandle.current().descendants().filter(h -> h.pid() != labPid
+                        && h.parent().map(pp -> pp.pid() != labPid).orElse(true)).forEach(h -> ours.add(h.pid()));
+                Process ss = new ProcessBuilder("ss", "-H", "-l", "-t", "-u", "-n", "-p").redirectErrorStream(true).start();
+                for (String line : new String(ss.getInputStream().readAllBytes(), StandardCharsets.UTF_8).split("\n")) {
+                    String[] f = line.trim().split("\\s+");
+                    Matcher m = PID.matcher(line);
+                    if (f.length >= 5 && m.find() && ours.contains(Long.parseLong(m.group(1)))
+                            && !(f[4].startsWith("127.0.0.1:") || f[4].startsWith("[::ffff:127.0.0.1]:")
+                                 || f[4].startsWith("[::1]:"))) {
+                        listeners.add(line.trim());
+                    }
+                }
+                ss.waitFor();
+                Thread.sleep(300);
+            } catch (IOException | InterruptedException e) {
+                listeners.add("cannot run ss: " + e);
+                return;
+            }
+        }
+    }
+}
