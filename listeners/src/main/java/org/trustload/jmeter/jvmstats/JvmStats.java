@@ -10,10 +10,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
-import org.apache.jmeter.control.TransactionController;
 import org.apache.jmeter.engine.util.NoThreadClone;
-import org.apache.jmeter.samplers.SampleEvent;
-import org.apache.jmeter.samplers.SampleListener;
 import org.apache.jmeter.samplers.SampleResult;
 import org.apache.jmeter.testbeans.TestBean;
 import org.apache.jmeter.testelement.AbstractTestElement;
@@ -41,10 +38,17 @@ import org.trustload.jvmstats.StatsSummary;
  * <p>It is deliberately not {@code Remoteable}: it runs on every engine, next to the samplers whose
  * variables it fills. A source watching the load generator ({@code self}) is polled by every engine;
  * a separate target (JMX, PID) only where {@link #shouldPoll} says so, so it is polled exactly once.
- * One instance serves all threads ({@link NoThreadClone}); samplers only read a volatile array.
+ * One instance serves all threads ({@link NoThreadClone}).
+ *
+ * <p>It is deliberately no {@code SampleListener}: JMeter calls {@code TestBeanHelper.prepare} on every
+ * TestBean listener for every sample (reflection over all its properties), which cost more than the
+ * samples of a cheap sampler (bench/jvmstats-bench.sh measured a 3x throughput loss). Instead each
+ * thread gets, once, variables whose value is a {@link LiveValue}: JMeter's {@code JMeterVariables.get}
+ * calls {@code toString()}, which reads the latest poll from a volatile array, and {@code sample_variables}
+ * reads the variables once per sample event. The first variable also counts requests there.
  */
 public class JvmStats extends AbstractTestElement
-        implements TestBean, Visualizer, SampleListener, TestStateListener, ThreadListener, NoThreadClone {
+        implements TestBean, Visualizer, TestStateListener, ThreadListener, NoThreadClone {
 
     private static final long serialVersionUID = 1L;
     private static final Logger log = LoggerFactory.getLogger(JvmStats.class);
@@ -223,26 +227,21 @@ public class JvmStats extends AbstractTestElement
         }
     }
 
-    /** Copies the latest values into the calling thread's variables (once per new poll). */
-    private void publish() {
-        String[] vals = current;
+    /** Gives the calling thread its live variables (once per thread). */
+    @Override
+    public void threadStarted() {
         String[] n = names;
-        if (vals == null || n == null) {
+        LongAdder r = requests;
+        if (n == null || r == null) {
             return;
         }
         JMeterVariables vars = JMeterContextService.getContext().getVariables();
-        if (vars == null || vars.getObject(n[0] + "#") == vals) {
+        if (vars == null) {
             return;
         }
         for (int i = 0; i < n.length; i++) {
-            vars.put(n[i], vals[i]);
+            vars.putObject(n[i], new LiveValue(this, i, i == 0 ? r : null));
         }
-        vars.putObject(n[0] + "#", vals);
-    }
-
-    @Override
-    public void threadStarted() {
-        publish();
     }
 
     @Override
@@ -250,23 +249,36 @@ public class JvmStats extends AbstractTestElement
         // nothing per thread
     }
 
-    @Override
-    public void sampleOccurred(SampleEvent e) {
-        LongAdder r = requests;
-        if (r != null && !TransactionController.isFromTransactionController(e.getResult())) {
-            r.increment();
+    /**
+     * A variable's value that is always the latest poll. The first variable of each thread also counts
+     * requests: {@code sample_variables} reads it when JMeter builds a sample's event, and the thread's
+     * previous result is then that sample. A transaction controller's row comes with the same previous
+     * result (its last child, already counted), so transaction rows are not counted.
+     */
+    static final class LiveValue {
+        private final JvmStats owner;
+        private final int index;
+        private final LongAdder counter;
+        private SampleResult counted;
+
+        LiveValue(JvmStats owner, int index, LongAdder counter) {
+            this.owner = owner;
+            this.index = index;
+            this.counter = counter;
         }
-        publish();
-    }
 
-    @Override
-    public void sampleStarted(SampleEvent e) {
-        // values are published after each sample
-    }
-
-    @Override
-    public void sampleStopped(SampleEvent e) {
-        // values are published after each sample
+        @Override
+        public String toString() {
+            if (counter != null) {
+                SampleResult prev = JMeterContextService.getContext().getPreviousResult();
+                if (prev != null && prev != counted) {
+                    counted = prev;
+                    counter.increment();
+                }
+            }
+            String[] v = owner.current;
+            return v == null ? "" : v[index];
+        }
     }
 
     @Override

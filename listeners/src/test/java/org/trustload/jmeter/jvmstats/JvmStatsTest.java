@@ -30,16 +30,28 @@ class JvmStatsTest {
     @BeforeAll
     static void jmeterProperties() throws Exception {
         Path props = dir.resolve("jmeter.properties");
-        Files.writeString(props, JvmStats.RESULTS_DIR_PROPERTY + "=" + dir + "\n");
+        Files.writeString(props, JvmStats.RESULTS_DIR_PROPERTY + "=" + dir + "\n"
+                + SampleEvent.SAMPLE_VARIABLES + "=jvm_cpu_ms,jvm_rss_mb\n");
         JMeterUtils.loadJMeterProperties(props.toString());
+        SampleEvent.initSampleVariables();
     }
 
-    private static SampleEvent event(String label, String message) {
+    /** What JMeterThread does for a sample: previous result, then the event (which reads sample_variables). */
+    private static SampleEvent sample(String label) {
         SampleResult r = new SampleResult();
         r.setSampleLabel(label);
-        r.setResponseMessage(message);
+        r.setResponseMessage("OK");
         r.setSuccessful(true);
-        return new SampleEvent(r, "tg", new JMeterVariables());
+        JMeterContextService.getContext().setPreviousResult(r);
+        return new SampleEvent(r, "tg", JMeterContextService.getContext().getVariables());
+    }
+
+    /** A transaction controller's row: JMeter notifies it without changing the previous result. */
+    private static SampleEvent transaction() {
+        SampleResult r = new SampleResult();
+        r.setSampleLabel("transaction");
+        r.setResponseMessage("Number of samples in transaction : 3, number of failing samples : 0");
+        return new SampleEvent(r, "tg", JMeterContextService.getContext().getVariables());
     }
 
     private static JvmStats element(String source, String target, String summary) {
@@ -58,16 +70,19 @@ class JvmStatsTest {
         s.testStarted();
         JMeterVariables vars = new JMeterVariables();
         JMeterContextService.getContext().setVariables(vars);
+        JMeterContextService.getContext().setPreviousResult(null);
         s.threadStarted();
         assertThat(vars.get("jvm_cpu_ms")).matches("\\d+");
         assertThat(vars.get("jvm_heap_used_mb")).matches("\\d+\\.\\d");
         assertThat(vars.get("jvm_threads")).matches("\\d+");
         for (int i = 0; i < 3; i++) {
-            s.sampleOccurred(event("request " + i, "OK"));
+            SampleEvent e = sample("request " + i);
+            assertThat(e.getVarValue(0)).as("sample_variables saw the live value").matches("\\d+");
+            vars.get("jvm_cpu_ms"); // another read in the same sample (e.g. ${jvm_cpu_ms}) counts nothing
         }
-        s.sampleOccurred(event("transaction", "Number of samples in transaction : 3, number of failing samples : 0"));
+        transaction();
         Thread.sleep(350);
-        s.sampleOccurred(event("request 4", "OK"));
+        sample("request 4");
         assertThat(vars.get("jvm_cpu_pct")).as("a second poll gives a CPU %").matches("\\d+\\.\\d");
         s.testEnded();
         String text = Files.readString(dir.resolve("self-summary.txt"));
@@ -86,13 +101,12 @@ class JvmStatsTest {
             JvmStats s = element("process", Long.toString(sleeper.pid()), "gone-summary");
             s.testStarted();
             JMeterContextService.getContext().setVariables(new JMeterVariables());
-            s.sampleOccurred(event("r", "OK"));
-            assertThat(JMeterContextService.getContext().getVariables().get("jvm_rss_mb")).isNotEmpty();
+            s.threadStarted();
+            assertThat(sample("r").getVarValue(1)).as("jvm_rss_mb").isNotEmpty();
             sleeper.destroyForcibly();
             sleeper.waitFor(10, TimeUnit.SECONDS);
             Thread.sleep(400);
-            s.sampleOccurred(event("r", "OK"));
-            assertThat(JMeterContextService.getContext().getVariables().get("jvm_rss_mb")).as("no stale values").isEmpty();
+            assertThat(sample("r").getVarValue(1)).as("no stale values").isEmpty();
             s.testEnded();
             assertThat(Files.readString(dir.resolve("gone-summary.txt")))
                     .contains("note: target disappeared", "has exited", "requests           2");
@@ -105,7 +119,7 @@ class JvmStatsTest {
     void aBadTargetGivesASummaryWithTheReasonAndNoException() throws Exception {
         JvmStats s = element("jmx", "not a url", "bad-summary");
         s.testStarted();
-        s.sampleOccurred(event("r", "OK"));
+        s.threadStarted();
         s.testEnded();
         assertThat(Files.readString(dir.resolve("bad-summary.txt"))).contains("cannot watch jmx 'not a url'", "bad JMX target");
         JvmStats unknown = element("nope", "", "unknown-summary");
