@@ -12,4 +12,4 @@ else
   mvn -B -q -o -DskipTests package
 fi
 CP="$ROOT/bench/target/trustload-bench-0.1.0.jar:$(cat "$ROOT/bench/target/bench.classpath")"
-exec java -Xmx256m -cp "$CP" -Dtrustload.root="$ROOT" org.trustload.bench.jvmstats.JvmStatsBench "$@"
+exec java -Xmx1g -cp "$CP" -Dtrustload.root="$ROOT" org.trustload.bench.jvmstats.JvmStatsBench "$@"
