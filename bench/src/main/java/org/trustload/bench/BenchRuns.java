@@ -1,0 +1,46 @@
+package org.trustload.bench;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Small helpers for benches that run JMeter plans for a fixed time and count samples. */
+public final class BenchRuns {
+
+    private BenchRuns() {
+    }
+
+    /** {@code key=value} argument, or the default. */
+    public static int intArg(String[] args, String key, int def) {
+        for (String a : args) {
+            if (a.startsWith(key + "=")) {
+                return Integer.parseInt(a.substring(key.length() + 1));
+            }
+        }
+        return def;
+    }
+
+    /** The machine's load averages, to print beside every figure. */
+    public static String uptime() {
+        try {
+            return new String(new ProcessBuilder("uptime").start().getInputStream().readAllBytes()).trim()
+                    .replaceAll(".*load average: ", "");
+        } catch (java.io.IOException e) {
+            return "?";
+        }
+    }
+
+    /** Runs a plan headless and returns the real samples (non-transaction rows) per second of its span. */
+    public static double samplesPerSecond(Path home, Path plan, Path dir, List<String> props, List<String> more,
+                                          int seconds) throws Exception {
+        List<String> all = new ArrayList<>(props);
+        all.addAll(more);
+        JMeterRun.Result r = JMeterRun.run(home, plan, dir, List.of("-Xms512m", "-Xmx512m"), all, seconds + 120L, false);
+        if (r.exit() != 0 || r.timedOut()) {
+            throw new IllegalStateException(plan + " failed, see " + dir);
+        }
+        List<Jtl.Sample> samples = Jtl.read(r.jtl());
+        Jtl.Stats s = Jtl.stats(samples, x -> !x.label().equals("transaction"), x -> true);
+        return s.samples() * 1000.0 / Math.max(1, s.lastEnd() - s.firstStart());
+    }
+}

@@ -1,0 +1,109 @@
+package org.trustload.bench.jvmstats;
+
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.trustload.bench.BenchRuns;
+import org.trustload.jvmstats.JvmPidSource;
+import org.trustload.jvmstats.SelfSource;
+import org.trustload.jvmstats.SourceConfig;
+import org.trustload.jvmstats.StatsSource;
+
+/**
+ * The JVM Stats listener's cost on throughput at 1 s polling: the same plan of cheap Debug Samplers
+ * (no pacing, fixed duration) run with and without the listener, alternated in one session so the
+ * machine's load hits both alike; plus the CPU of one poll per source (which at 1 s is the poller's
+ * share of a core). Usage: {@code JvmStatsBench [rounds=3] [seconds=20] [threads=2]}.
+ */
+public final class JvmStatsBench {
+
+    private JvmStatsBench() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        int rounds = BenchRuns.intArg(args, "rounds", 3);
+        int seconds = BenchRuns.intArg(args, "seconds", 20);
+        int threads = BenchRuns.intArg(args, "threads", 2);
+        Path root = Path.of(System.getProperty("trustload.root", ".")).toAbsolutePath();
+        Path home = root.resolve("dist/target/jmeter");
+        Path out = root.resolve("bench/target/jvmstats");
+        Files.createDirectories(out);
+        StringBuilder report = new StringBuilder();
+        report.append("load before: ").append(BenchRuns.uptime()).append('\n');
+
+        // 1. CPU of one poll, per source
+        report.append(pollCost("self (MXBeans + own hsperfdata)", new SelfSource()));
+        try (StatsSource pid = new JvmPidSource(SourceConfig.of(Long.toString(ProcessHandle.current().pid())))) {
+            report.append(pollCost("jvm-pid (hsperfdata + /proc)", pid));
+        }
+
+        // 2. throughput with and without the listener
+        String demo = Files.readString(root.resolve("test-plans/jvmstats/jvm-stats-demo.jmx"), StandardCharsets.UTF_8);
+        Path without = out.resolve("without.jmx");
+        Path with = out.resolve("with.jmx");
+        Files.writeString(without, removeElement(removeElement(demo, "JVM Stats (load generator)"), "JVM Stats (target)"));
+        Files.writeString(with, removeElement(demo, "JVM Stats (load generator)"));
+        List<String> props = List.of("-Jthreads=" + threads, "-Jloops=-1", "-Jduration=" + seconds, "-Jpace_ms=0",
+                "-Jjvmstats.interval_ms=1000");
+        // three variants alternated: no listener; no listener but the 18 sample_variables columns (empty);
+        // the listener with its columns. listener cost = with / columns-only; columns cost = columns-only / none
+        List<String> columns = List.of("-q", home.resolve("bin/trustload.properties").toString());
+        List<Double> listener = new ArrayList<>();
+        List<Double> cols = new ArrayList<>();
+        for (int r = 1; r <= rounds; r++) {
+            double a = BenchRuns.samplesPerSecond(home, without, out.resolve("r" + r + "-without"), props, List.of(), seconds);
+            double c = BenchRuns.samplesPerSecond(home, without, out.resolve("r" + r + "-columns"), props, columns, seconds);
+            double b = BenchRuns.samplesPerSecond(home, with, out.resolve("r" + r + "-with"), props, columns, seconds);
+            listener.add(b / c);
+            cols.add(c / a);
+            report.append(String.format(Locale.ROOT, "round %d: none %.0f/s, columns only %.0f/s, JVM Stats (1 s) + columns %.0f/s: "
+                    + "listener ratio %.3f, columns ratio %.3f; load %s%n", r, a, c, b, b / c, c / a, BenchRuns.uptime()));
+        }
+        report.append(String.format(Locale.ROOT, "median listener ratio (with / columns only): %.3f; median columns ratio (columns only / none): %.3f; "
+                + "%d rounds of %d s, %d threads, Debug Sampler, no pacing%n", median(listener), median(cols), rounds, seconds, threads));
+        System.out.print(report);
+        Files.writeString(out.resolve("result.txt"), report.toString());
+    }
+
+    private static double median(List<Double> v) {
+        List<Double> s = new ArrayList<>(v);
+        s.sort(null);
+        return s.get(s.size() / 2);
+    }
+
+    private static String pollCost(String name, StatsSource s) throws Exception {
+        ThreadMXBean t = ManagementFactory.getThreadMXBean();
+        for (int i = 0; i < 50; i++) {
+            s.poll();
+        }
+        int n = 500;
+        long cpu0 = t.getCurrentThreadCpuTime();
+        long wall0 = System.nanoTime();
+        for (int i = 0; i < n; i++) {
+            s.poll();
+        }
+        double cpuUs = (t.getCurrentThreadCpuTime() - cpu0) / 1e3 / n;
+        double wallUs = (System.nanoTime() - wall0) / 1e3 / n;
+        return String.format(Locale.ROOT, "poll %s: %.0f us CPU (%.0f us wall) per poll = %.3f%% of one core at 1 s%n",
+                name, cpuUs, wallUs, cpuUs / 1e6 * 100);
+    }
+
+    /** The plan without the JVM Stats element of that name (and its empty hashTree). */
+    static String removeElement(String jmx, String testname) throws IOException {
+        int at = jmx.indexOf("testname=\"" + testname + "\"");
+        if (at < 0) {
+            throw new IOException("no element " + testname);
+        }
+        int start = jmx.lastIndexOf("<org.trustload.jmeter.jvmstats.JvmStats", at);
+        String end = "</org.trustload.jmeter.jvmstats.JvmStats>";
+        int stop = jmx.indexOf(end, at) + end.length();
+        String tail = jmx.substring(stop).replaceFirst("^\\s*<hashTree/>", "");
+        return jmx.substring(0, start) + tail;
+    }
+}
