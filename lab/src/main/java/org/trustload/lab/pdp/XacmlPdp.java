@@ -171,6 +171,7 @@ final class XacmlPdp implements AutoCloseable {
             }
         }
         int gen = ++generation;
+        long t0 = System.nanoTime();
         try {
             Path policyFile = dir.resolve("policies.xml");
             Path conf = dir.resolve("pdp.xml");
@@ -187,6 +188,8 @@ final class XacmlPdp implements AutoCloseable {
             // the old engine is left to the GC, not closed: decisions may still be running on it
             snapshot = new Snapshot(engine, windows, gen);
             dirty = false;
+            System.err.printf(java.util.Locale.ROOT, "trustload-lab: pdp engine %d built with %d policies in %d ms%n",
+                    gen, policies.size(), (System.nanoTime() - t0) / 1_000_000);
         } catch (IOException | RuntimeException e) {
             throw new PdpException(500, "policyEngineError", "AuthzForce refused the policy set (generation " + gen + "): " + e);
         }
