@@ -63,7 +63,8 @@ class DistIT {
         try (ZipFile zip = new ZipFile(ZIP.toFile())) {
             List<? extends ZipEntry> entries = zip.stream().filter(e -> !e.isDirectory()).toList();
             assertThat(entries).extracting(ZipEntry::getName)
-                    .allMatch(n -> n.equals("README.txt") || n.matches("lib/(ext/)?[^/]+\\.jar"))
+                    .allMatch(n -> n.equals("README.txt") || n.equals("bin/trustload.properties")
+                            || n.matches("lib/(ext/)?[^/]+\\.jar"))
                     .contains("README.txt")
                     .containsAll(ours);
             for (ZipEntry e : entries) {

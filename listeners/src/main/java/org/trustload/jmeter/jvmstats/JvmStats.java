@@ -1,0 +1,401 @@
+package org.trustload.jmeter.jvmstats;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
+import org.apache.jmeter.control.TransactionController;
+import org.apache.jmeter.engine.util.NoThreadClone;
+import org.apache.jmeter.samplers.SampleEvent;
+import org.apache.jmeter.samplers.SampleListener;
+import org.apache.jmeter.samplers.SampleResult;
+import org.apache.jmeter.testbeans.TestBean;
+import org.apache.jmeter.testelement.AbstractTestElement;
+import org.apache.jmeter.testelement.TestStateListener;
+import org.apache.jmeter.testelement.ThreadListener;
+import org.apache.jmeter.threads.JMeterContextService;
+import org.apache.jmeter.threads.JMeterVariables;
+import org.apache.jmeter.util.JMeterUtils;
+import org.apache.jmeter.visualizers.Visualizer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.trustload.jvmstats.SourceConfig;
+import org.trustload.jvmstats.StatsException;
+import org.trustload.jvmstats.StatsSnapshot;
+import org.trustload.jvmstats.StatsSource;
+import org.trustload.jvmstats.StatsSources;
+import org.trustload.jvmstats.StatsSummary;
+
+/**
+ * JVM Stats listener: polls a {@link StatsSource} (this JVM, a JVM over JMX, a local JVM by PID, a
+ * process by PID) once per interval on a daemon thread, puts the latest values into every thread's
+ * JMeter variables ({@code <prefix>_cpu_ms}, …) so {@code sample_variables} writes them into the
+ * results and the dashboard graphs them, and writes {@code <summaryFile>.txt/.json} at test end.
+ *
+ * <p>It is deliberately not {@code Remoteable}: it runs on every engine, next to the samplers whose
+ * variables it fills. A source watching the load generator ({@code self}) is polled by every engine;
+ * a separate target (JMX, PID) only where {@link #shouldPoll} says so, so it is polled exactly once.
+ * One instance serves all threads ({@link NoThreadClone}); samplers only read a volatile array.
+ */
+public class JvmStats extends AbstractTestElement
+        implements TestBean, Visualizer, SampleListener, TestStateListener, ThreadListener, NoThreadClone {
+
+    private static final long serialVersionUID = 1L;
+    private static final Logger log = LoggerFactory.getLogger(JvmStats.class);
+
+    /** Engine (host:port as the controller names it) that polls remote targets in distributed mode. */
+    public static final String POLLER_PROPERTY = "trustload.jvmstats.remote_poller";
+    /** Directory for relative summary files (the launcher sets it to the run's results folder). */
+    public static final String RESULTS_DIR_PROPERTY = "trustload.results.dir";
+
+    /** Variable name suffixes, in the order of {@link #values(StatsSnapshot, StatsSnapshot)}. */
+    public static final List<String> VARIABLES = List.of("cpu_ms", "cpu_pct", "heap_used_mb", "gc_count",
+            "gc_time_ms", "ygc", "fgc", "rss_mb", "threads");
+
+    // TestBean properties (names are stored in plans: keep them)
+    private String source = "self";
+    private String target = "";
+    private String username = "";
+    private String password = "";
+    private long intervalMs = 1000;
+    private long connectTimeoutMs = 5000;
+    private long callTimeoutMs = 5000;
+    private String variablePrefix = "jvm";
+    private String summaryFile = "jvm-stats-summary";
+
+    // run state, never serialized
+    private transient volatile String[] names;
+    private transient volatile String[] current;
+    private transient volatile StatsSnapshot first;
+    private transient volatile StatsSnapshot last;
+    private transient volatile String note;
+    private transient StatsSource stats;
+    private transient ScheduledExecutorService poller;
+    private transient LongAdder requests;
+    private transient String host;
+    private transient String lastError;
+
+    @Override
+    public void testStarted() {
+        testStarted(null);
+    }
+
+    @Override
+    public void testStarted(String engineHost) {
+        host = engineHost;
+        requests = new LongAdder();
+        note = "";
+        first = null;
+        last = null;
+        lastError = null;
+        String prefix = variablePrefix == null || variablePrefix.isBlank() ? "jvm" : variablePrefix.trim();
+        String[] n = new String[VARIABLES.size()];
+        for (int i = 0; i < n.length; i++) {
+            n[i] = prefix + "_" + VARIABLES.get(i);
+        }
+        names = n;
+        current = empty();
+        try {
+            stats = StatsSources.open(source == null ? "" : source.trim(),
+                    new SourceConfig(target, username, password, connectTimeoutMs, callTimeoutMs));
+        } catch (StatsException | IllegalArgumentException e) {
+            note = "cannot watch " + source + " '" + target + "': " + e.getMessage();
+            log.error("JVM Stats {}: {}", getName(), note);
+            return;
+        }
+        if (!shouldPoll(stats.isLocalToLoadGenerator(), engineHost, JMeterUtils.getPropDefault(POLLER_PROPERTY, ""))) {
+            note = "not polled on engine " + engineHost + ": " + stats.describe() + " is a separate target, polled only by the engine "
+                    + POLLER_PROPERTY + " names ('" + JMeterUtils.getPropDefault(POLLER_PROPERTY, "") + "')";
+            log.info("JVM Stats {}: {}", getName(), note);
+            stats.close();
+            stats = null;
+            return;
+        }
+        pollOnce();
+        long every = Math.max(50, intervalMs);
+        poller = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "trustload-jvmstats " + n[0]);
+            t.setDaemon(true);
+            return t;
+        });
+        poller.scheduleAtFixedRate(this::pollOnce, every, every, TimeUnit.MILLISECONDS);
+        log.info("JVM Stats {}: polling {} every {} ms into ${{{}_*}}", getName(), stats.describe(), every, prefix);
+    }
+
+    /**
+     * Whether this JVM polls the source. Load-generator sources: always. Separate targets: always when
+     * not distributed ({@code engineHost == null}); on an engine only when it is the named poller, so a
+     * target is polled once however many engines run.
+     */
+    static boolean shouldPoll(boolean localToLoadGenerator, String engineHost, String poller) {
+        return localToLoadGenerator || engineHost == null || engineHost.equals(poller.trim());
+    }
+
+    private synchronized void pollOnce() {
+        StatsSource s = stats;
+        if (s == null) {
+            return;
+        }
+        try {
+            StatsSnapshot snap = s.poll();
+            StatsSnapshot prev = last;
+            last = snap;
+            if (first == null) {
+                first = snap; // the start figures are the first successful read
+            }
+            current = values(prev, snap);
+            if (lastError != null) {
+                log.info("JVM Stats {}: {} readable again", getName(), s.describe());
+                lastError = null;
+            }
+        } catch (StatsException e) {
+            if (e.isGone()) {
+                note = "target disappeared at " + java.time.Instant.now() + ": " + e.getMessage()
+                        + " (figures are up to the last successful poll)";
+                log.warn("JVM Stats {}: {}", getName(), note);
+                current = empty();
+                stopPolling();
+            } else if (!e.getMessage().equals(lastError)) {
+                lastError = e.getMessage();
+                log.warn("JVM Stats {}: poll failed: {}", getName(), lastError);
+            }
+        } catch (RuntimeException e) {
+            log.warn("JVM Stats {}: poll failed", getName(), e);
+        }
+    }
+
+    private String[] empty() {
+        String[] e = new String[VARIABLES.size()];
+        java.util.Arrays.fill(e, "");
+        return e;
+    }
+
+    /** The variable values for a snapshot; {@code prev} gives the CPU % since the previous poll. */
+    static String[] values(StatsSnapshot prev, StatsSnapshot s) {
+        double pct = Double.NaN;
+        if (prev != null && s.epochMillis() > prev.epochMillis()) {
+            pct = 100.0 * (s.cpuMs() - prev.cpuMs()) / (s.epochMillis() - prev.epochMillis());
+        }
+        return new String[] {
+            whole(s.cpuMs()), one(pct), one(s.heapUsedBytes() / 1048576.0), count(s.gcCount()),
+            one(s.gcTimeMs()), count(s.youngGcCount()), count(s.fullGcCount()),
+            s.rssBytes() < 0 ? "" : one(s.rssBytes() / 1048576.0), count(s.threads()),
+        };
+    }
+
+    private static String whole(double v) {
+        return Double.isNaN(v) ? "" : Long.toString(Math.round(v));
+    }
+
+    private static String one(double v) {
+        return Double.isNaN(v) ? "" : String.format(Locale.ROOT, "%.1f", v);
+    }
+
+    private static String count(long v) {
+        return v < 0 ? "" : Long.toString(v);
+    }
+
+    private void stopPolling() {
+        ScheduledExecutorService p = poller;
+        if (p != null) {
+            p.shutdown();
+        }
+        StatsSource s = stats;
+        stats = null;
+        if (s != null) {
+            s.close();
+        }
+    }
+
+    /** Copies the latest values into the calling thread's variables (once per new poll). */
+    private void publish() {
+        String[] vals = current;
+        String[] n = names;
+        if (vals == null || n == null) {
+            return;
+        }
+        JMeterVariables vars = JMeterContextService.getContext().getVariables();
+        if (vars == null || vars.getObject(n[0] + "#") == vals) {
+            return;
+        }
+        for (int i = 0; i < n.length; i++) {
+            vars.put(n[i], vals[i]);
+        }
+        vars.putObject(n[0] + "#", vals);
+    }
+
+    @Override
+    public void threadStarted() {
+        publish();
+    }
+
+    @Override
+    public void threadFinished() {
+        // nothing per thread
+    }
+
+    @Override
+    public void sampleOccurred(SampleEvent e) {
+        LongAdder r = requests;
+        if (r != null && !TransactionController.isFromTransactionController(e.getResult())) {
+            r.increment();
+        }
+        publish();
+    }
+
+    @Override
+    public void sampleStarted(SampleEvent e) {
+        // values are published after each sample
+    }
+
+    @Override
+    public void sampleStopped(SampleEvent e) {
+        // values are published after each sample
+    }
+
+    @Override
+    public void testEnded() {
+        testEnded(host);
+    }
+
+    @Override
+    public void testEnded(String engineHost) {
+        String target0;
+        synchronized (this) {
+            target0 = stats != null ? stats.describe() : source + " " + target;
+            if (stats != null) {
+                pollOnce();
+            }
+            if (poller != null) {
+                poller.shutdownNow();
+                poller = null;
+            }
+            if (stats != null) {
+                stats.close();
+                stats = null;
+            }
+        }
+        if (first == null && note.startsWith("not polled")) {
+            return; // another engine writes this target's summary
+        }
+        StatsSummary summary = new StatsSummary(target0, first, last, requests == null ? 0 : requests.sum(), note);
+        Path base = summaryBase(engineHost);
+        try {
+            if (base.getParent() != null) {
+                Files.createDirectories(base.getParent());
+            }
+            Files.writeString(Path.of(base + ".txt"), summary.toText(), StandardCharsets.UTF_8);
+            Files.writeString(Path.of(base + ".json"), summary.toJson(), StandardCharsets.UTF_8);
+            log.info("JVM Stats {}: summary written to {}.txt and .json", getName(), base);
+        } catch (IOException e) {
+            log.error("JVM Stats {}: cannot write summary {}: {}", getName(), base, e.toString());
+        }
+    }
+
+    /** Summary path without extension: relative names go to the results directory; engines add their name for engine-local sources. */
+    private Path summaryBase(String engineHost) {
+        String f = summaryFile == null || summaryFile.isBlank() ? "jvm-stats-summary" : summaryFile.trim();
+        if (f.endsWith(".txt") || f.endsWith(".json")) {
+            f = f.substring(0, f.lastIndexOf('.'));
+        }
+        if (engineHost != null && first != null && "self".equals(source.trim())) {
+            f = f + "-" + engineHost.replaceAll("[^A-Za-z0-9._-]", "_");
+        }
+        Path p = Path.of(f);
+        String dir = JMeterUtils.getPropDefault(RESULTS_DIR_PROPERTY, "");
+        return p.isAbsolute() || dir.isBlank() ? p : Path.of(dir).resolve(p);
+    }
+
+    @Override
+    public void add(SampleResult sample) {
+        // no visual display: values go into the results through sample_variables
+    }
+
+    @Override
+    public boolean isStats() {
+        return false;
+    }
+
+    /** The latest values, in {@link #VARIABLES} order (for tests and the bench). */
+    String[] currentValues() {
+        return current;
+    }
+
+    public String getSource() {
+        return source;
+    }
+
+    public void setSource(String source) {
+        this.source = source;
+    }
+
+    public String getTarget() {
+        return target;
+    }
+
+    public void setTarget(String target) {
+        this.target = target;
+    }
+
+    public String getUsername() {
+        return username;
+    }
+
+    public void setUsername(String username) {
+        this.username = username;
+    }
+
+    public String getPassword() {
+        return password;
+    }
+
+    public void setPassword(String password) {
+        this.password = password;
+    }
+
+    public long getIntervalMs() {
+        return intervalMs;
+    }
+
+    public void setIntervalMs(long intervalMs) {
+        this.intervalMs = intervalMs;
+    }
+
+    public long getConnectTimeoutMs() {
+        return connectTimeoutMs;
+    }
+
+    public void setConnectTimeoutMs(long connectTimeoutMs) {
+        this.connectTimeoutMs = connectTimeoutMs;
+    }
+
+    public long getCallTimeoutMs() {
+        return callTimeoutMs;
+    }
+
+    public void setCallTimeoutMs(long callTimeoutMs) {
+        this.callTimeoutMs = callTimeoutMs;
+    }
+
+    public String getVariablePrefix() {
+        return variablePrefix;
+    }
+
+    public void setVariablePrefix(String variablePrefix) {
+        this.variablePrefix = variablePrefix;
+    }
+
+    public String getSummaryFile() {
+        return summaryFile;
+    }
+
+    public void setSummaryFile(String summaryFile) {
+        this.summaryFile = summaryFile;
+    }
+}

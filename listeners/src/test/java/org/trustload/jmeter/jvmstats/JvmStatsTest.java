@@ -1,0 +1,166 @@
+package org.trustload.jmeter.jvmstats;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.beans.PropertyDescriptor;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.ObjectInputStream;
+import java.io.ObjectOutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ResourceBundle;
+import java.util.concurrent.TimeUnit;
+import org.apache.jmeter.samplers.SampleEvent;
+import org.apache.jmeter.samplers.SampleResult;
+import org.apache.jmeter.threads.JMeterContextService;
+import org.apache.jmeter.threads.JMeterVariables;
+import org.apache.jmeter.util.JMeterUtils;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class JvmStatsTest {
+
+    @TempDir
+    static Path dir;
+
+    @BeforeAll
+    static void jmeterProperties() throws Exception {
+        Path props = dir.resolve("jmeter.properties");
+        Files.writeString(props, JvmStats.RESULTS_DIR_PROPERTY + "=" + dir + "\n");
+        JMeterUtils.loadJMeterProperties(props.toString());
+    }
+
+    private static SampleEvent event(String label, String message) {
+        SampleResult r = new SampleResult();
+        r.setSampleLabel(label);
+        r.setResponseMessage(message);
+        r.setSuccessful(true);
+        return new SampleEvent(r, "tg", new JMeterVariables());
+    }
+
+    private static JvmStats element(String source, String target, String summary) {
+        JvmStats s = new JvmStats();
+        s.setName("JVM Stats");
+        s.setSource(source);
+        s.setTarget(target);
+        s.setIntervalMs(100);
+        s.setSummaryFile(summary);
+        return s;
+    }
+
+    @Test
+    void selfPublishesVariablesAndCountsOnlyRealRequests() throws Exception {
+        JvmStats s = element("self", "", "self-summary");
+        s.testStarted();
+        JMeterVariables vars = new JMeterVariables();
+        JMeterContextService.getContext().setVariables(vars);
+        s.threadStarted();
+        assertThat(vars.get("jvm_cpu_ms")).matches("\\d+");
+        assertThat(vars.get("jvm_heap_used_mb")).matches("\\d+\\.\\d");
+        assertThat(vars.get("jvm_threads")).matches("\\d+");
+        for (int i = 0; i < 3; i++) {
+            s.sampleOccurred(event("request " + i, "OK"));
+        }
+        s.sampleOccurred(event("transaction", "Number of samples in transaction : 3, number of failing samples : 0"));
+        Thread.sleep(350);
+        s.sampleOccurred(event("request 4", "OK"));
+        assertThat(vars.get("jvm_cpu_pct")).as("a second poll gives a CPU %").matches("\\d+\\.\\d");
+        s.testEnded();
+        String text = Files.readString(dir.resolve("self-summary.txt"));
+        assertThat(text).contains("this JVM", "requests           4 (transaction-controller rows excluded)")
+                .contains("jstat -gc (KB, counts, seconds)");
+        JsonNode j = new ObjectMapper().readTree(dir.resolve("self-summary.json").toFile());
+        assertThat(j.get("requests").asLong()).isEqualTo(4);
+        assertThat(j.get("cpuEndMs").asDouble()).isGreaterThanOrEqualTo(j.get("cpuStartMs").asDouble());
+        assertThat(j.get("cpuPerRequestMs").asDouble()).isEqualTo(j.get("cpuUsedMs").asDouble() / 4, org.assertj.core.data.Offset.offset(0.01));
+    }
+
+    @Test
+    void aTargetThatDisappearsIsReportedNotFatal() throws Exception {
+        Process sleeper = new ProcessBuilder("sleep", "300").start();
+        try {
+            JvmStats s = element("process", Long.toString(sleeper.pid()), "gone-summary");
+            s.testStarted();
+            JMeterContextService.getContext().setVariables(new JMeterVariables());
+            s.sampleOccurred(event("r", "OK"));
+            assertThat(JMeterContextService.getContext().getVariables().get("jvm_rss_mb")).isNotEmpty();
+            sleeper.destroyForcibly();
+            sleeper.waitFor(10, TimeUnit.SECONDS);
+            Thread.sleep(400);
+            s.sampleOccurred(event("r", "OK"));
+            assertThat(JMeterContextService.getContext().getVariables().get("jvm_rss_mb")).as("no stale values").isEmpty();
+            s.testEnded();
+            assertThat(Files.readString(dir.resolve("gone-summary.txt")))
+                    .contains("note: target disappeared", "has exited", "requests           2");
+        } finally {
+            sleeper.destroyForcibly();
+        }
+    }
+
+    @Test
+    void aBadTargetGivesASummaryWithTheReasonAndNoException() throws Exception {
+        JvmStats s = element("jmx", "not a url", "bad-summary");
+        s.testStarted();
+        s.sampleOccurred(event("r", "OK"));
+        s.testEnded();
+        assertThat(Files.readString(dir.resolve("bad-summary.txt"))).contains("cannot watch jmx 'not a url'", "bad JMX target");
+        JvmStats unknown = element("nope", "", "unknown-summary");
+        unknown.testStarted();
+        unknown.testEnded();
+        assertThat(Files.readString(dir.resolve("unknown-summary.txt"))).contains("unknown stats source 'nope'");
+    }
+
+    @Test
+    void remoteTargetsArePolledByOneEngineLoadGeneratorsByAll() {
+        assertThat(JvmStats.shouldPoll(true, "127.0.0.1:1099", "")).isTrue();
+        assertThat(JvmStats.shouldPoll(true, null, "")).isTrue();
+        assertThat(JvmStats.shouldPoll(false, null, "")).as("not distributed").isTrue();
+        assertThat(JvmStats.shouldPoll(false, "127.0.0.1:1099", "127.0.0.1:1099")).isTrue();
+        assertThat(JvmStats.shouldPoll(false, "127.0.0.1:1100", "127.0.0.1:1099")).isFalse();
+        assertThat(JvmStats.shouldPoll(false, "127.0.0.1:1100", "")).isFalse();
+    }
+
+    @Test
+    void theElementSerializesBeforeAndAfterATest() throws Exception {
+        JvmStats s = element("self", "", "ser-summary");
+        s.setPassword("s3cret");
+        s.setProperty("source", "self");
+        JvmStats before = roundTrip(s);
+        assertThat(before.getPropertyAsString("source")).isEqualTo("self");
+        assertThat(before.getSummaryFile()).isEqualTo("ser-summary");
+        s.testStarted();
+        JvmStats copy = roundTrip(s);
+        s.testEnded();
+        assertThat(copy.currentValues()).as("run state is transient").isNull();
+    }
+
+    private static JvmStats roundTrip(JvmStats s) throws Exception {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
+            out.writeObject(s);
+        }
+        try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(bytes.toByteArray()))) {
+            return (JvmStats) in.readObject();
+        }
+    }
+
+    @Test
+    void everyPropertyHasANameAndADescription() throws Exception {
+        ResourceBundle r = ResourceBundle.getBundle(JvmStats.class.getName() + "Resources");
+        assertThat(r.getString("displayName")).isEqualTo("JVM Stats (TrustLoad)");
+        int shown = 0;
+        for (PropertyDescriptor p : new JvmStatsBeanInfo().getPropertyDescriptors()) {
+            if (p.isHidden()) {
+                continue;
+            }
+            shown++;
+            assertThat(r.getString(p.getName() + ".displayName")).as(p.getName()).isNotBlank();
+            assertThat(r.getString(p.getName() + ".shortDescription")).as(p.getName()).isNotBlank();
+        }
+        assertThat(shown).isEqualTo(9);
+    }
+}
