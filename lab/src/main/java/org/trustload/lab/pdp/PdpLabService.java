@@ -11,11 +11,6 @@ import com.sun.net.httpserver.HttpsConfigurator;
 import com.sun.net.httpserver.HttpsServer;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
-import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
-import java.net.BindException;
-import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.ArrayList;
@@ -31,8 +26,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
-import org.trustload.lab.EndpointInUseException;
 import org.trustload.lab.LabContext;
+import org.trustload.lab.LabHttp;
 import org.trustload.lab.LabService;
 import org.trustload.lab.SelfSignedTls;
 
@@ -43,10 +38,7 @@ import org.trustload.lab.SelfSignedTls;
  */
 public final class PdpLabService implements LabService {
     static {
-        // FACTS: without it the JDK server waits for Nagle + delayed ACK, a ~40 ms floor per keep-alive request.
-        if (System.getProperty("sun.net.httpserver.nodelay") == null) {
-            System.setProperty("sun.net.httpserver.nodelay", "true");
-        }
+        LabHttp.noDelay();
     }
 
     /** Port offset of the HTTP listener. */
@@ -71,7 +63,6 @@ public final class PdpLabService implements LabService {
     static final int THREADS = Integer.getInteger("trustload.lab.pdp.threads",
             Math.max(16, 4 * Runtime.getRuntime().availableProcessors()));
 
-    private static final ThreadMXBean THREAD_CPU = ManagementFactory.getThreadMXBean();
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final Map<String, String> properties = new LinkedHashMap<>();
@@ -94,8 +85,8 @@ public final class PdpLabService implements LabService {
     public synchronized void start(LabContext ctx) throws Exception {
         int httpPort = ctx.port(HTTP_OFFSET);
         int httpsPort = ctx.port(HTTPS_OFFSET);
-        http = bind(HttpServer.create(), ctx, httpPort);
-        https = bind(HttpsServer.create(), ctx, httpsPort);
+        http = LabHttp.bind(HttpServer.create(), ctx, httpPort, "pdp");
+        https = LabHttp.bind(HttpsServer.create(), ctx, httpsPort, "pdp");
         jmx = LoopbackJmx.start(ctx.port(JMX_OFFSET));
         pdp = new XacmlPdp(ctx.socketDir().resolve("pdp"));
         // build the (empty) engine now: class loading and JAXB set-up cost ~1 s, not on the first request
@@ -147,15 +138,6 @@ public final class PdpLabService implements LabService {
         properties.put("pdp.jmx.host", host);
         properties.put("pdp.jmx.port", String.valueOf(ctx.port(JMX_OFFSET)));
         properties.put("pdp.pid", String.valueOf(ProcessHandle.current().pid()));
-    }
-
-    private static <S extends HttpServer> S bind(S server, LabContext ctx, int port) throws IOException {
-        try {
-            server.bind(new InetSocketAddress(ctx.bindAddress(), port), 256);
-            return server;
-        } catch (BindException e) {
-            throw new EndpointInUseException(LabContext.HOST + ":" + port + " (pdp)", e);
-        }
     }
 
     @Override
@@ -439,7 +421,7 @@ public final class PdpLabService implements LabService {
 
     /** Runs a handler, turns {@link PdpException}s into JSON errors, adds the request's CPU time as a header. */
     private static void serve(HttpExchange ex, Handler h) throws IOException {
-        long cpu0 = THREAD_CPU.getCurrentThreadCpuTime();
+        long cpu0 = LabHttp.threadCpu();
         Reply r;
         try {
             r = h.handle(ex);
@@ -449,17 +431,7 @@ public final class PdpLabService implements LabService {
             System.err.println("trustload-lab: pdp " + ex.getRequestMethod() + " " + ex.getRequestURI().getPath() + ": " + e);
             r = error(500, "internalError", String.valueOf(e));
         }
-        try (ex) {
-            ex.getResponseHeaders().set("X-TrustLoad-Cpu-Us", String.valueOf((THREAD_CPU.getCurrentThreadCpuTime() - cpu0) / 1000));
-            ex.getResponseHeaders().set("Content-Type", r.contentType());
-            ex.getResponseHeaders().set("Cache-Control", "no-store");
-            ex.sendResponseHeaders(r.status(), r.body().length == 0 ? -1 : r.body().length);
-            if (r.body().length > 0) {
-                try (OutputStream out = ex.getResponseBody()) {
-                    out.write(r.body());
-                }
-            }
-        }
+        LabHttp.send(ex, cpu0, r.status(), r.contentType(), r.body());
     }
 
     private static Reply error(int status, String code, String message) {
