@@ -8,6 +8,8 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.net.BindException;
 import java.net.InetSocketAddress;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.TimeUnit;
 
 /**
  * What every lab service built on the JDK's {@code com.sun.net.httpserver} server shares: the
@@ -60,6 +62,23 @@ public final class LabHttp {
                 try (OutputStream out = ex.getResponseBody()) {
                     out.write(body);
                 }
+            }
+        }
+    }
+
+    /** Stops the servers that were created (nulls are skipped), then their worker pool (waits up to 2 s). */
+    public static void stop(ExecutorService workers, HttpServer... servers) {
+        for (HttpServer s : servers) {
+            if (s != null) {
+                s.stop(0);
+            }
+        }
+        if (workers != null) {
+            workers.shutdownNow();
+            try {
+                workers.awaitTermination(2, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
             }
         }
     }

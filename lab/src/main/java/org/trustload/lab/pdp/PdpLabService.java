@@ -23,7 +23,6 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 import org.trustload.lab.LabContext;
@@ -151,20 +150,7 @@ public final class PdpLabService implements LabService {
             return;
         }
         closed = true;
-        if (http != null) {
-            http.stop(0);
-        }
-        if (https != null) {
-            https.stop(0);
-        }
-        if (workers != null) {
-            workers.shutdownNow();
-            try {
-                workers.awaitTermination(2, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        LabHttp.stop(workers, http, https);
         if (jmx != null) {
             jmx.close();
         }

@@ -548,21 +548,10 @@ public final class PkiLabService implements LabService {
             return;
         }
         closed = true;
-        if (http != null) {
-            http.stop(0);
-        }
-        if (https != null) {
-            https.stop(0);
-        }
-        if (mtls != null) {
-            mtls.stop(0);
-        }
         if (janitor != null) {
             janitor.shutdownNow();
         }
-        if (workers != null) {
-            workers.shutdownNow();
-        }
+        LabHttp.stop(workers, http, https, mtls);
         if (crlCache != null) {
             crlCache.close();
         }
