@@ -8,11 +8,6 @@ import com.sun.net.httpserver.HttpsParameters;
 import com.sun.net.httpserver.HttpsServer;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
-import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
-import java.net.BindException;
-import java.net.InetSocketAddress;
 import java.security.cert.Certificate;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -39,9 +34,10 @@ import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLParameters;
 import javax.net.ssl.SSLPeerUnverifiedException;
 import javax.net.ssl.TrustManager;
-import org.trustload.lab.EndpointInUseException;
 import org.trustload.lab.LabContext;
 import org.trustload.lab.LabFiles;
+
+import org.trustload.lab.LabHttp;
 import org.trustload.lab.LabService;
 import org.trustload.pki.KeyStores;
 import org.trustload.pki.PkiException;
@@ -66,11 +62,7 @@ import org.trustload.pki.TimestampResponder;
  */
 public final class PkiLabService implements LabService {
     static {
-        // FACTS: without it the JDK server waits for Nagle + delayed ACK, a ~40 ms floor per keep-alive request.
-        // Must be set before sun.net.httpserver.ServerConfig loads, i.e. before the first server is created.
-        if (System.getProperty("sun.net.httpserver.nodelay") == null) {
-            System.setProperty("sun.net.httpserver.nodelay", "true");
-        }
+        LabHttp.noDelay();
     }
 
     /** Port offset of the HTTP listener. */
@@ -98,8 +90,6 @@ public final class PkiLabService implements LabService {
     static final String SPEC_FILE = "lab-spec.properties";
     /** Bumped when the generated layout changes, so old caches are regenerated. */
     static final String LAYOUT = "1";
-
-    private static final ThreadMXBean THREAD_CPU = ManagementFactory.getThreadMXBean();
 
     private final Map<String, String> properties = new LinkedHashMap<>();
     private HttpServer http;
@@ -130,9 +120,9 @@ public final class PkiLabService implements LabService {
         int httpsPort = ctx.port(HTTPS_OFFSET);
         int mtlsPort = ctx.port(MTLS_OFFSET);
         // Bind first: a port in use should fail fast, before seconds of key generation.
-        http = bind(HttpServer.create(), ctx, httpPort);
-        https = bind(HttpsServer.create(), ctx, httpsPort);
-        mtls = bind(HttpsServer.create(), ctx, mtlsPort);
+        http = LabHttp.bind(HttpServer.create(), ctx, httpPort, "pki");
+        https = LabHttp.bind(HttpsServer.create(), ctx, httpsPort, "pki");
+        mtls = LabHttp.bind(HttpsServer.create(), ctx, mtlsPort, "pki");
         String base = "http://" + LabContext.HOST + ":" + httpPort;
         String crlBase = base + "/crl/";
 
@@ -221,15 +211,6 @@ public final class PkiLabService implements LabService {
         properties.put("pki.dir", dir.toAbsolutePath().toString());
     }
 
-    private static <S extends HttpServer> S bind(S server, LabContext ctx, int port) throws IOException {
-        try {
-            server.bind(new InetSocketAddress(ctx.bindAddress(), port), 256);
-            return server;
-        } catch (BindException e) {
-            throw new EndpointInUseException(LabContext.HOST + ":" + port + " (pki)", e);
-        }
-    }
-
     /* ---------------------------------------------------------------- the PKI and its cache */
 
     private TestPki loadOrGenerate(Path dir, int users, String crlBase) throws IOException, PkiException {
@@ -313,7 +294,7 @@ public final class PkiLabService implements LabService {
 
     /** Runs a handler, turning {@link ApiException}s into JSON errors; adds the handler's CPU time as a header. */
     private void serve(HttpExchange ex, Handler h) throws IOException {
-        long cpu0 = THREAD_CPU.getCurrentThreadCpuTime();
+        long cpu0 = LabHttp.threadCpu();
         Response r;
         try {
             r = h.handle(ex);
@@ -323,19 +304,7 @@ public final class PkiLabService implements LabService {
             System.err.println("trustload-lab: pki " + ex.getRequestMethod() + " " + ex.getRequestURI().getPath() + ": " + e);
             r = error(500, ApiException.INTERNAL_ERROR, String.valueOf(e));
         }
-        // closing the exchange drains what the handler did not read, so the connection stays reusable
-        try (ex) {
-            long cpu = THREAD_CPU.getCurrentThreadCpuTime() - cpu0;
-            ex.getResponseHeaders().set("X-TrustLoad-Cpu-Us", String.valueOf(cpu / 1000));
-            ex.getResponseHeaders().set("Content-Type", r.contentType());
-            ex.getResponseHeaders().set("Cache-Control", "no-store");
-            ex.sendResponseHeaders(r.status(), r.body().length == 0 ? -1 : r.body().length);
-            if (r.body().length > 0) {
-                try (OutputStream out = ex.getResponseBody()) {
-                    out.write(r.body());
-                }
-            }
-        }
+        LabHttp.send(ex, cpu0, r.status(), r.contentType(), r.body());
     }
 
     private static Response error(int status, String code, String message) {
@@ -565,21 +534,10 @@ public final class PkiLabService implements LabService {
             return;
         }
         closed = true;
-        if (http != null) {
-            http.stop(0);
-        }
-        if (https != null) {
-            https.stop(0);
-        }
-        if (mtls != null) {
-            mtls.stop(0);
-        }
         if (janitor != null) {
             janitor.shutdownNow();
         }
-        if (workers != null) {
-            workers.shutdownNow();
-        }
+        LabHttp.stop(workers, http, https, mtls);
         if (crlCache != null) {
             crlCache.close();
         }

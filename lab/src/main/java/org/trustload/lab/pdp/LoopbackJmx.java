@@ -1,0 +1,108 @@
+package org.trustload.lab.pdp;
+
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.rmi.NoSuchObjectException;
+import java.rmi.registry.LocateRegistry;
+import java.rmi.registry.Registry;
+import java.rmi.server.ExportException;
+import java.rmi.server.RMIServerSocketFactory;
+import java.rmi.server.UnicastRemoteObject;
+import java.util.HashMap;
+import java.util.Map;
+import javax.management.remote.JMXConnectorServer;
+import javax.management.remote.JMXConnectorServerFactory;
+import javax.management.remote.JMXServiceURL;
+import javax.management.remote.rmi.RMIConnectorServer;
+import org.trustload.lab.EndpointInUseException;
+import org.trustload.lab.LabContext;
+
+/**
+ * The lab JVM's platform MBean server over JMX/RMI with the RMI registry and the connector server
+ * on one port of 127.0.0.1 only. The JDK's {@code com.sun.management.jmxremote.port} agent binds the
+ * connector server to every interface, hence this explicit setup: both are exported through one
+ * loopback {@link RMIServerSocketFactory} (equal instances share the listening socket).
+ */
+final class LoopbackJmx implements AutoCloseable {
+    private final Registry registry;
+    private final JMXConnectorServer server;
+    private final String url;
+
+    private LoopbackJmx(Registry registry, JMXConnectorServer server, String url) {
+        this.registry = registry;
+        this.server = server;
+        this.url = url;
+    }
+
+    /** Starts the registry and the connector server on {@code 127.0.0.1:port}. */
+    static LoopbackJmx start(int port) throws IOException {
+        // stubs carry this host name; without it RMI may hand out the machine's external address
+        if (System.getProperty("java.rmi.server.hostname") == null) {
+            System.setProperty("java.rmi.server.hostname", LabContext.HOST);
+        }
+        Registry registry;
+        try {
+            registry = LocateRegistry.createRegistry(port, null, LoopbackSocketFactory.INSTANCE);
+        } catch (ExportException e) {
+            throw new EndpointInUseException(LabContext.HOST + ":" + port + " (pdp jmx)", e);
+        }
+        String url = "service:jmx:rmi://" + LabContext.HOST + ":" + port + "/jndi/rmi://" + LabContext.HOST + ":" + port + "/jmxrmi";
+        Map<String, Object> env = new HashMap<>();
+        env.put(RMIConnectorServer.RMI_SERVER_SOCKET_FACTORY_ATTRIBUTE, LoopbackSocketFactory.INSTANCE);
+        JMXConnectorServer server;
+        try {
+            server = JMXConnectorServerFactory.newJMXConnectorServer(new JMXServiceURL(url), env,
+                    ManagementFactory.getPlatformMBeanServer());
+            server.start();
+        } catch (IOException | RuntimeException e) {
+            unexport(registry);
+            throw e;
+        }
+        return new LoopbackJmx(registry, server, url);
+    }
+
+    /** The JMX service URL a client (jconsole, the JVM Stats listener) connects to. */
+    String url() {
+        return url;
+    }
+
+    @Override
+    public void close() {
+        try {
+            server.stop();
+        } catch (IOException e) {
+            System.err.println("trustload-lab: pdp jmx stop: " + e);
+        }
+        unexport(registry);
+    }
+
+    private static void unexport(Registry registry) {
+        try {
+            UnicastRemoteObject.unexportObject(registry, true);
+        } catch (NoSuchObjectException e) {
+            // already gone
+        }
+    }
+
+    /** Server sockets on 127.0.0.1; one instance, so the registry and the connector share the port. */
+    static final class LoopbackSocketFactory implements RMIServerSocketFactory {
+        static final LoopbackSocketFactory INSTANCE = new LoopbackSocketFactory();
+
+        @Override
+        public ServerSocket createServerSocket(int port) throws IOException {
+            return new ServerSocket(port, 50, InetAddress.getByAddress(new byte[] {127, 0, 0, 1}));
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof LoopbackSocketFactory;
+        }
+
+        @Override
+        public int hashCode() {
+            return LoopbackSocketFactory.class.hashCode();
+        }
+    }
+}
