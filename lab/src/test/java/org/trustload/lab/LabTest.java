@@ -24,7 +24,7 @@ class LabTest {
     @Test
     void defaultsStartEveryServiceOnBase10000() throws Exception {
         Lab.Options o = Lab.parse();
-        assertThat(o.services()).containsExactly("ldap", "pki");
+        assertThat(o.services()).containsExactly("ldap", "pki", "http");
         assertThat(o.pkiUsers()).isEqualTo(1000);
         assertThat(o.portBase()).isEqualTo(10000);
         assertThat(o.users()).isEqualTo(10000);
@@ -55,7 +55,7 @@ class LabTest {
         assertThatThrownBy(() -> Lab.parse("--services", "ldap,nosuch"))
                 .isInstanceOf(Lab.UsageException.class)
                 .hasMessageContaining("unknown service 'nosuch'")
-                .hasMessageContaining("available: ldap,pki");
+                .hasMessageContaining("available: ldap,pki,http");
     }
 
     @Test
