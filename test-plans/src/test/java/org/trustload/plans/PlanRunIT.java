@@ -110,8 +110,7 @@ class PlanRunIT {
         assertThat(Plans.LAB_JAR).as("lab jar (mvn package builds it)").exists();
         Process lab = new ProcessBuilder(JMeterProcess.java(), "-jar", Plans.LAB_JAR.toString(), "--services", services,
                 "--port-base", Integer.toString(freePortBase()), "--out", properties.toString(),
-                // a private socket/key directory: another lab on this machine must not share (or regenerate) ours
-                "--socket-dir", Files.createTempDirectory(Path.of("/tmp"), "tl").toString())
+                "--socket-dir", socketDir().toString())
                 .redirectErrorStream(true).start();
         CountDownLatch ready = new CountDownLatch(1);
         Thread pump = new Thread(() -> {
@@ -129,7 +128,7 @@ class PlanRunIT {
         }, "lab-output");
         pump.setDaemon(true);
         pump.start();
-        for (int i = 0; i < 240 && ready.getCount() > 0; i++) {
+        for (int i = 0; i < 600 && ready.getCount() > 0; i++) {
             if (!lab.isAlive()) {
                 throw new AssertionError("lab exited with " + lab.exitValue() + " before " + READY + ", see " + log);
             }
@@ -137,10 +136,33 @@ class PlanRunIT {
         }
         if (ready.getCount() > 0) {
             stop(lab);
-            throw new AssertionError("lab not ready within 120 s, see " + log);
+            throw new AssertionError("lab not ready within 300 s, see " + log);
         }
         assertThat(properties).as("lab.properties written by the lab").exists();
         return lab;
+    }
+
+    private static Path socketDir;
+
+    /**
+     * The socket/key directory of every lab this test JVM starts, one at a time: private, so another
+     * lab on this machine cannot share (or regenerate) it, and shared between our runs, so the pki
+     * service generates its 1000 users once (~3 CPU-s, a minute on a loaded machine) and later labs
+     * load them from its cache.
+     */
+    static synchronized Path socketDir() throws IOException {
+        if (socketDir == null) {
+            Path dir = Files.createTempDirectory(Path.of("/tmp"), "tl");
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                try {
+                    JMeterProcess.deleteRecursively(dir);
+                } catch (IOException e) {
+                    System.err.println("cannot remove " + dir + ": " + e);
+                }
+            }));
+            socketDir = dir;
+        }
+        return socketDir;
     }
 
     static void stop(Process p) throws InterruptedException {

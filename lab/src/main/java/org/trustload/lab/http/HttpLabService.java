@@ -33,6 +33,11 @@ public final class HttpLabService implements LabService {
         if (System.getProperty("sun.net.httpserver.nodelay") == null) {
             System.setProperty("sun.net.httpserver.nodelay", "true");
         }
+        // The JDK server keeps at most 200 idle keep-alive connections by default and closes the rest,
+        // which a 1000-user plan sees as "failed to respond"/"Connection reset" on reused connections.
+        if (System.getProperty("sun.net.httpserver.maxIdleConnections") == null) {
+            System.setProperty("sun.net.httpserver.maxIdleConnections", "4096");
+        }
     }
 
     /** Port offset of the HTTP listener (docs/lab.md, "Port offsets"). */
@@ -129,7 +134,7 @@ public final class HttpLabService implements LabService {
         return Collections.unmodifiableMap(pages);
     }
 
-    /** A small page of the kind a default web server install greets with (~600 bytes). */
+    /** A small page of the kind a default web server install greets with (625 bytes). */
     private static String indexPage() {
         return """
                 <!DOCTYPE html>
