@@ -100,6 +100,7 @@ class PlanRunIT {
         assertThat(total.path("sampleCount").asLong()).as("Total sampleCount, see " + dir)
                 .isEqualTo(Long.parseLong(expected.strip()));
         assertThat(total.path("errorCount").asLong()).as("Total errorCount, see " + dir).isZero();
+        System.out.println(plan.id() + ": " + secrets.size() + " passwords and key fragments looked for in " + dir);
         assertThat(secrets.findIn(dir, Set.of(labProperties, fixtureProperties)))
                 .as("passwords or private keys (of " + secrets.size() + " looked for) in the outputs under " + dir)
                 .isEmpty();
