@@ -24,7 +24,7 @@ class LabTest {
     @Test
     void defaultsStartEveryServiceOnBase10000() throws Exception {
         Lab.Options o = Lab.parse();
-        assertThat(o.services()).contains("ldap", "pki", "kms", "gmssl", "pdp");
+        assertThat(o.services()).contains("ldap", "pki", "kms", "gmssl", "pdp", "http");
         assertThat(o.pkiUsers()).isEqualTo(1000);
         assertThat(o.portBase()).isEqualTo(10000);
         assertThat(o.users()).isEqualTo(10000);
@@ -56,6 +56,8 @@ class LabTest {
                 .isInstanceOf(Lab.UsageException.class)
                 .hasMessageContaining("unknown service 'nosuch'")
                 .hasMessageContaining("available: ldap,pki,pdp");
+
+                .hasMessageContaining("available: ldap,pki,http");
     }
 
     @Test

@@ -14,6 +14,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -25,7 +28,19 @@ import org.junit.jupiter.api.TestFactory;
 /**
  * Runs every plan headless at tiny scale, as a user would, against the lab services its catalog
  * row lists. The sidecar {@code <plan>.smoke.properties} sets the tiny scale and
- * {@code expect.samples=N}; the dashboard's statistics.json must show N samples and no error.
+ * {@code expect.samples=N}; the dashboard's statistics.json must show N samples and no error. A plan
+ * that needs a real server the lab cannot be names it with {@code fixture=NAME} in its sidecar
+ * ({@link Plans#startFixture}); its properties reach JMeter in a -q file, never as -J (JMeter logs
+ * every -J value).
+ *
+ * <p>It is also the secrets test, so CI runs each plan once: after each run, the outputs kept under
+ * {@code target/plan-runs/<plan>/} (results.jtl, jmeter.log, console.txt, the HTML report, lab.log)
+ * must contain none of the passwords and private keys the run used ({@link Secrets} derives them
+ * from lab.properties, the fixture, the sidecar and the plan). The results are CSV as users save
+ * them: labels, codes, messages, URLs, failure messages; no plan saves response bodies.
+ *
+ * <p>{@code -Dtrustload.plans=http/,jdbc/} runs only the plans whose id starts with one of the
+ * comma-separated prefixes (for development; CI runs them all).
  */
 class PlanRunIT {
 
@@ -33,9 +48,11 @@ class PlanRunIT {
     private static final String READY = "TRUSTLOAD-LAB READY";
 
     @TestFactory
-    Stream<DynamicTest> everyPlanRunsAtSmokeScaleWithoutErrors() {
-        return Plans.all().stream().map(plan -> DynamicTest.dynamicTest(plan.id(), plan.jmx().toUri(),
-                () -> run(plan)));
+    Stream<DynamicTest> everyPlanRunsAtSmokeScaleWithoutErrorsAndLeaksNoSecret() {
+        List<String> only = List.of(System.getProperty("trustload.plans", "").split(",")).stream()
+                .map(String::strip).filter(x -> !x.isEmpty()).toList();
+        return Plans.all().stream().filter(plan -> only.isEmpty() || only.stream().anyMatch(plan.id()::startsWith))
+                .map(plan -> DynamicTest.dynamicTest(plan.id(), plan.jmx().toUri(), () -> run(plan)));
     }
 
     private static void run(Plans.Plan plan) throws Exception {
@@ -52,13 +69,29 @@ class PlanRunIT {
         Files.createDirectories(dir);
         List<String> args = new ArrayList<>();
         Process lab = null;
-        try {
+        Path labProperties = dir.resolve("lab.properties");
+        Path fixtureProperties = dir.resolve("fixture.properties");
+        String fixtureName = Plans.load(smoke).getProperty("fixture", "").strip();
+        Secrets secrets = new Secrets();
+        try (Plans.Fixture fixture = fixtureName.isEmpty() ? null : Plans.startFixture(fixtureName)) {
             if (!entry.services().isEmpty()) {
-                Path labProperties = dir.resolve("lab.properties");
                 lab = startLab(String.join(",", entry.services()), labProperties, dir.resolve("lab.log"));
                 args.addAll(List.of("-q", labProperties.toString()));
             }
+            if (fixture != null) {
+                Properties p = new Properties();
+                p.putAll(fixture.properties());
+                try (var out = Files.newBufferedWriter(fixtureProperties)) {
+                    p.store(out, "fixture " + fixtureName);
+                }
+                args.addAll(List.of("-q", fixtureProperties.toString()));
+            }
             args.addAll(List.of("-q", smoke.toString()));
+            // Collected while the lab runs: its key files are gone once it stops.
+            Map<String, String> labProps = Secrets.read(labProperties);
+            secrets.addProperties(labProps, "lab.properties").addProperties(Secrets.read(fixtureProperties), "fixture")
+                    .addProperties(Secrets.read(smoke), smoke.getFileName().toString()).addPlanDefaults(plan.jmx())
+                    .addKeyFiles(labProps, "lab.properties");
             JMeterProcess.run(plan.jmx(), dir.resolve("run"), args, Duration.ofMinutes(10));
         } finally {
             stop(lab);
@@ -67,6 +100,10 @@ class PlanRunIT {
         assertThat(total.path("sampleCount").asLong()).as("Total sampleCount, see " + dir)
                 .isEqualTo(Long.parseLong(expected.strip()));
         assertThat(total.path("errorCount").asLong()).as("Total errorCount, see " + dir).isZero();
+        System.out.println(plan.id() + ": " + secrets.size() + " passwords and key fragments looked for in " + dir);
+        assertThat(secrets.findIn(dir, Set.of(labProperties, fixtureProperties)))
+                .as("passwords or private keys (of " + secrets.size() + " looked for) in the outputs under " + dir)
+                .isEmpty();
     }
 
     /** Starts the lab on a random free port range and waits for its READY line. */
@@ -74,8 +111,7 @@ class PlanRunIT {
         assertThat(Plans.LAB_JAR).as("lab jar (mvn package builds it)").exists();
         Process lab = new ProcessBuilder(JMeterProcess.java(), "-jar", Plans.LAB_JAR.toString(), "--services", services,
                 "--port-base", Integer.toString(freePortBase()), "--out", properties.toString(),
-                // a private socket/key directory: another lab on this machine must not share (or regenerate) ours
-                "--socket-dir", Files.createTempDirectory(Path.of("/tmp"), "tl").toString())
+                "--socket-dir", socketDir().toString())
                 .redirectErrorStream(true).start();
         CountDownLatch ready = new CountDownLatch(1);
         Thread pump = new Thread(() -> {
@@ -93,7 +129,7 @@ class PlanRunIT {
         }, "lab-output");
         pump.setDaemon(true);
         pump.start();
-        for (int i = 0; i < 240 && ready.getCount() > 0; i++) {
+        for (int i = 0; i < 600 && ready.getCount() > 0; i++) {
             if (!lab.isAlive()) {
                 throw new AssertionError("lab exited with " + lab.exitValue() + " before " + READY + ", see " + log);
             }
@@ -101,10 +137,33 @@ class PlanRunIT {
         }
         if (ready.getCount() > 0) {
             stop(lab);
-            throw new AssertionError("lab not ready within 120 s, see " + log);
+            throw new AssertionError("lab not ready within 300 s, see " + log);
         }
         assertThat(properties).as("lab.properties written by the lab").exists();
         return lab;
+    }
+
+    private static Path socketDir;
+
+    /**
+     * The socket/key directory of every lab this test JVM starts, one at a time: private, so another
+     * lab on this machine cannot share (or regenerate) it, and shared between our runs, so the pki
+     * service generates its 1000 users once (~3 CPU-s, a minute on a loaded machine) and later labs
+     * load them from its cache.
+     */
+    static synchronized Path socketDir() throws IOException {
+        if (socketDir == null) {
+            Path dir = Files.createTempDirectory(Path.of("/tmp"), "tl");
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                try {
+                    JMeterProcess.deleteRecursively(dir);
+                } catch (IOException e) {
+                    System.err.println("cannot remove " + dir + ": " + e);
+                }
+            }));
+            socketDir = dir;
+        }
+        return socketDir;
     }
 
     static void stop(Process p) throws InterruptedException {

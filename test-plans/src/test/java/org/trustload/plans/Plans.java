@@ -79,6 +79,26 @@ final class Plans {
         return Optional.ofNullable(catalog().get(plan.id()));
     }
 
+    /**
+     * A real server a plan's smoke run asks for with {@code fixture=NAME} in its sidecar (plans whose
+     * catalog row lists no lab service because the lab cannot stand in for the server).
+     */
+    interface Fixture extends AutoCloseable {
+        /** The properties that point the plan at this server (passed to JMeter in a -q file). */
+        Map<String, String> properties();
+    }
+
+    /** Starts the fixture {@code name} ({@code mariadb}); skips or fails like the fixture's own tests when it is not installed. */
+    static Fixture startFixture(String name) throws Exception {
+        switch (name) {
+            case "mariadb" -> {
+                MariaDb.assumeOrFailInCi();
+                return MariaDb.start();
+            }
+            default -> throw new IllegalArgumentException("unknown fixture '" + name + "' (known: mariadb)");
+        }
+    }
+
     static Properties load(Path file) throws IOException {
         Properties p = new Properties();
         try (InputStream in = Files.newInputStream(file)) {

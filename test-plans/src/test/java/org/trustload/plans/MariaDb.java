@@ -1,0 +1,163 @@
+package org.trustload.plans;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assertions;
+import org.junit.jupiter.api.Assumptions;
+
+/**
+ * A throwaway MariaDB server (Debian's mariadb-server) on 127.0.0.1 for the JDBC plans: a fresh data
+ * directory under {@code /tmp} ({@code mariadb-install-db}), {@code mariadbd --no-defaults} in the
+ * foreground as a child of the test, a database {@value #DATABASE} and a user {@value #USER} with a
+ * random password (so the secrets check has a real password to look for). Keep in step with
+ * {@code ci/fixtures/mariadb/start.sh}.
+ */
+final class MariaDb implements Plans.Fixture {
+
+    static final Path INSTALL_DB = Path.of("/usr/bin/mariadb-install-db");
+    static final Path SERVER = Path.of("/usr/sbin/mariadbd");
+    static final Path CLIENT = Path.of("/usr/bin/mariadb");
+    static final String HOST = "127.0.0.1";
+    static final String DATABASE = "trustload";
+    static final String USER = "trustload";
+
+    private final Path dir;
+    private final int port;
+    private final String password;
+    private Process process;
+
+    private MariaDb(Path dir, int port, String password) {
+        this.dir = dir;
+        this.port = port;
+        this.password = password;
+    }
+
+    /** Skips outside CI when MariaDB is missing; on CI ({@code CI=true}) a missing server fails the test. */
+    static void assumeOrFailInCi() {
+        if (Files.isExecutable(INSTALL_DB) && Files.isExecutable(SERVER) && Files.isExecutable(CLIENT)) {
+            return;
+        }
+        String why = "the MariaDB fixture needs " + INSTALL_DB + ", " + SERVER + " and " + CLIENT
+                + " (apt-get install mariadb-server)";
+        if ("true".equals(System.getenv("CI"))) {
+            Assertions.fail(why + " and CI=true, so this is not skipped");
+        }
+        Assumptions.assumeTrue(false, why);
+    }
+
+    /** Creates the data directory, starts the server and creates the database and its user. */
+    static MariaDb start() throws Exception {
+        Path dir = Files.createTempDirectory(Path.of("/tmp"), "mdb"); // short: the Unix socket path is limited
+        byte[] secret = new byte[12];
+        new SecureRandom().nextBytes(secret);
+        MariaDb db = new MariaDb(dir, freePort(), HexFormat.of().formatHex(secret));
+        try {
+            db.launch();
+            return db;
+        } catch (Exception | Error e) {
+            db.close();
+            throw e;
+        }
+    }
+
+    private void launch() throws Exception {
+        String me = System.getProperty("user.name");
+        run(List.of(INSTALL_DB.toString(), "--no-defaults", "--datadir=" + dir.resolve("data"), "--user=" + me,
+                "--auth-root-authentication-method=normal", "--skip-test-db"), dir.resolve("install.log"), 120);
+        process = new ProcessBuilder(SERVER.toString(), "--no-defaults", "--user=" + me,
+                "--datadir=" + dir.resolve("data"), "--socket=" + socket(), "--port=" + port,
+                "--bind-address=" + HOST, "--pid-file=" + dir.resolve("mariadbd.pid"),
+                "--log-error=" + dir.resolve("error.log"), "--skip-name-resolve", "--skip-log-bin",
+                "--innodb-buffer-pool-size=128M", "--max-connections=500")
+                .redirectErrorStream(true).redirectOutput(dir.resolve("console.txt").toFile()).start();
+        for (int i = 0; i < 600 && !Files.exists(socket()); i++) {
+            if (!process.isAlive()) {
+                throw new IOException("mariadbd exited with " + process.exitValue() + ": " + log());
+            }
+            Thread.sleep(100);
+        }
+        if (!Files.exists(socket())) {
+            throw new IOException("mariadbd not ready within 60 s: " + log());
+        }
+        // Root over the socket creates the user the plans log in with over TCP.
+        sql("CREATE DATABASE " + DATABASE + "; CREATE USER '" + USER + "'@'" + HOST + "' IDENTIFIED BY '" + password
+                + "'; GRANT ALL ON " + DATABASE + ".* TO '" + USER + "'@'" + HOST + "';");
+    }
+
+    /** Runs SQL as root over the Unix socket with the {@code mariadb} client; returns its output. */
+    String sql(String statements) throws Exception {
+        Path out = Files.createTempFile(dir, "sql", ".txt");
+        run(List.of(CLIENT.toString(), "--no-defaults", "-S", socket().toString(), "-u", "root", "-N", "-B",
+                "-e", statements), out, 60);
+        return Files.readString(out);
+    }
+
+    private static void run(List<String> cmd, Path log, int seconds) throws Exception {
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        if (!p.waitFor(seconds, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new IOException(cmd.get(0) + " did not finish in " + seconds + " s, see " + log);
+        }
+        if (p.exitValue() != 0) {
+            throw new IOException(cmd.get(0) + " exited with " + p.exitValue() + ": " + Files.readString(log));
+        }
+    }
+
+    private String log() throws IOException {
+        Path err = dir.resolve("error.log");
+        return Files.exists(err) ? Files.readString(err) : "(no error.log)";
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getByName(HOST))) {
+            return s.getLocalPort();
+        }
+    }
+
+    Path socket() {
+        return dir.resolve("sock");
+    }
+
+    int port() {
+        return port;
+    }
+
+    String password() {
+        return password;
+    }
+
+    /** The JDBC URL the plans take as {@code db.url}. */
+    String url() {
+        return "jdbc:mariadb://" + HOST + ":" + port + "/" + DATABASE;
+    }
+
+    /** What a plan needs to reach this server: {@code db.url}, {@code db.user}, {@code db.password}. */
+    @Override
+    public Map<String, String> properties() {
+        Map<String, String> p = new LinkedHashMap<>();
+        p.put("db.url", url());
+        p.put("db.user", USER);
+        p.put("db.password", password);
+        return p;
+    }
+
+    @Override
+    public void close() throws Exception {
+        if (process != null) {
+            process.destroy(); // SIGTERM: a clean shutdown
+            if (!process.waitFor(30, TimeUnit.SECONDS)) {
+                process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            }
+        }
+        JMeterProcess.deleteRecursively(dir);
+    }
+}

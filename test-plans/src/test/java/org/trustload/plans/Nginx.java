@@ -1,0 +1,152 @@
+package org.trustload.plans;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assertions;
+import org.junit.jupiter.api.Assumptions;
+
+/**
+ * A throwaway nginx (Debian's package) on 127.0.0.1 serving the given pages, for running the HTTP
+ * plans against a real web server. Everything it writes (config, pid, logs, temp files) stays in a
+ * private directory under {@code /tmp}; it runs in the foreground ({@code daemon off}) as a child of
+ * the test and works as root or as an ordinary user.
+ */
+final class Nginx implements AutoCloseable {
+
+    static final Path BINARY = Path.of("/usr/sbin/nginx");
+    static final String HOST = "127.0.0.1";
+
+    private final Path dir;
+    private final int port;
+    private final Process process;
+
+    private Nginx(Path dir, int port, Process process) {
+        this.dir = dir;
+        this.port = port;
+        this.process = process;
+    }
+
+    /** Skips outside CI when nginx is missing; on CI ({@code CI=true}) a missing nginx fails the test. */
+    static void assumeOrFailInCi() {
+        if (Files.isExecutable(BINARY)) {
+            return;
+        }
+        String why = "the nginx fixture needs " + BINARY + " (apt-get install nginx)";
+        if ("true".equals(System.getenv("CI"))) {
+            Assertions.fail(why + " and CI=true, so this is not skipped");
+        }
+        Assumptions.assumeTrue(false, why);
+    }
+
+    /** Writes {@code pages} (path to body) under a fresh root and starts nginx on a free port. */
+    static Nginx start(Map<String, byte[]> pages) throws Exception {
+        Path dir = Files.createTempDirectory(Path.of("/tmp"), "ngx");
+        Path root = Files.createDirectories(dir.resolve("html"));
+        for (Map.Entry<String, byte[]> page : pages.entrySet()) {
+            String name = page.getKey().equals("/") ? "index.html" : page.getKey().substring(1);
+            Files.write(root.resolve(name), page.getValue());
+        }
+        IOException last = null;
+        for (int attempt = 0; attempt < 5; attempt++) {
+            int port = freePort();
+            Files.writeString(dir.resolve("nginx.conf"), config(dir, root, port));
+            Process p = new ProcessBuilder(BINARY.toString(), "-p", dir + "/", "-c", dir.resolve("nginx.conf").toString(),
+                    "-e", dir.resolve("error.log").toString())
+                    .redirectErrorStream(true).redirectOutput(dir.resolve("console.txt").toFile()).start();
+            Nginx nginx = new Nginx(dir, port, p);
+            if (nginx.awaitReady(Duration.ofSeconds(15))) {
+                return nginx;
+            }
+            nginx.close(false);
+            last = new IOException("nginx did not start on port " + port + ": " + Files.readString(dir.resolve("error.log")));
+        }
+        JMeterProcess.deleteRecursively(dir);
+        throw last;
+    }
+
+    private static String config(Path dir, Path root, int port) {
+        // "user" matters only when started as root (workers would run as nobody and could not read a
+        // 0700 temp dir); as an ordinary user nginx ignores it with a warning.
+        return """
+                user %1$s;
+                daemon off;
+                worker_processes 2;
+                worker_rlimit_nofile 8192;
+                pid %2$s/nginx.pid;
+                error_log %2$s/error.log warn;
+                events { worker_connections 4096; }
+                http {
+                    access_log off;
+                    client_body_temp_path %2$s/client_body;
+                    proxy_temp_path %2$s/proxy;
+                    fastcgi_temp_path %2$s/fastcgi;
+                    uwsgi_temp_path %2$s/uwsgi;
+                    scgi_temp_path %2$s/scgi;
+                    default_type application/octet-stream;
+                    types { text/html html; }
+                    keepalive_timeout 65;
+                    keepalive_requests 10000;
+                    server {
+                        listen %3$s:%4$d backlog=1024;
+                        root %5$s;
+                        index index.html;
+                    }
+                }
+                """.formatted(System.getProperty("user.name"), dir, HOST, port, root);
+    }
+
+    private boolean awaitReady(Duration timeout) throws InterruptedException {
+        long end = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < end && process.isAlive()) {
+            try (Socket s = new Socket()) {
+                s.connect(new InetSocketAddress(HOST, port), 500);
+                return true;
+            } catch (IOException notYet) {
+                Thread.sleep(100);
+            }
+        }
+        return false;
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getByName(HOST))) {
+            return s.getLocalPort();
+        }
+    }
+
+    String host() {
+        return HOST;
+    }
+
+    int port() {
+        return port;
+    }
+
+    Path dir() {
+        return dir;
+    }
+
+    @Override
+    public void close() throws Exception {
+        close(true);
+    }
+
+    private void close(boolean delete) throws IOException, InterruptedException {
+        // SIGTERM is nginx's fast shutdown; the master stops its workers before it exits.
+        process.destroy();
+        if (!process.waitFor(15, TimeUnit.SECONDS)) {
+            process.toHandle().descendants().forEach(ProcessHandle::destroyForcibly);
+            process.destroyForcibly();
+        }
+        if (delete) {
+            JMeterProcess.deleteRecursively(dir);
+        }
+    }
+}
