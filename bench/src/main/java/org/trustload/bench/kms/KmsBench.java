@@ -32,7 +32,7 @@ import software.amazon.awssdk.services.kms.KmsClient;
 /**
  * KMS bench: AES-256 Encrypt of 32 bytes against the lab's AWS emulator (its own JVM), at 1, 8 and 32
  * threads: the KMS Request sampler inside the assembled JMeter (plan kms/kms-benchmark-aws) vs a raw AWS
- * SDK v2 loop in this JVM with the same client settings. Both are measured over the same kind of
+ * SDK v2 loop with the same client settings, each cell in a fresh JVM. Both are measured over the same kind of
  * window after a warm-up: requests/s, and client CPU ms per request from the client process's CPU time
  * in the window (/proc for JMeter, the JVM's process CPU here). The ratio is the sampler's overhead.
  *
@@ -55,6 +55,25 @@ public final class KmsBench {
     }
 
     public static void main(String[] args) throws Exception {
+        if (args.length == 5 && args[0].equals("backend-cell")) {
+            Properties lab = new Properties();
+            try (var in = Files.newInputStream(Paths.get(args[1]))) {
+                lab.load(in);
+            }
+            Cell c = backend(lab, Integer.parseInt(args[2]), Integer.parseInt(args[3]), Integer.parseInt(args[4]));
+            System.out.printf(Locale.ROOT, "RAWCELL %d %f %f %d%n", c.requests(), c.seconds(), c.cpuMs(), c.errors());
+            System.exit(0);
+        }
+        if (args.length == 5 && args[0].equals("raw-cell")) {
+            // a raw cell in a fresh JVM, like each JMeter cell: both pay their own JIT warm-up
+            Properties lab = new Properties();
+            try (var in = Files.newInputStream(Paths.get(args[1]))) {
+                lab.load(in);
+            }
+            Cell c = raw(lab, Integer.parseInt(args[2]), Integer.parseInt(args[3]), Integer.parseInt(args[4]));
+            System.out.printf(Locale.ROOT, "RAWCELL %d %f %f %d%n", c.requests(), c.seconds(), c.cpuMs(), c.errors());
+            System.exit(0);
+        }
         Properties o = new Properties();
         for (String a : args) {
             int eq = a.indexOf('=');
@@ -78,8 +97,10 @@ public final class KmsBench {
         try {
             Properties labProps = awaitLab(lab);
             for (int n : threads) {
-                cells.add(raw(labProps, n, warmup, window));
+                cells.add(rawInChild(out, "raw-cell", n, warmup, window));
+                cells.add(rawInChild(out, "backend-cell", n, warmup, window));
                 cells.add(jmeter(root, out, labProps, kase, n, warmup, window));
+                print(cells.get(cells.size() - 3));
                 print(cells.get(cells.size() - 2));
                 print(cells.get(cells.size() - 1));
             }
@@ -92,13 +113,16 @@ public final class KmsBench {
         StringBuilder table = new StringBuilder();
         table.append(String.format(Locale.ROOT, "case %s, 32-byte data, warm-up %d s, window %d s, load at end %s%n", kase,
                 warmup, window, Files.readString(Paths.get("/proc/loadavg")).trim()));
-        table.append("| threads | raw SDK req/s | sampler req/s | sampler/raw | raw CPU ms/req | sampler CPU ms/req | errors raw/sampler |\n");
-        table.append("|---|---|---|---|---|---|---|\n");
-        for (int i = 0; i < cells.size(); i += 2) {
+        table.append("| threads | raw SDK req/s | backend (no JMeter) req/s | sampler req/s | sampler/raw |"
+                + " raw CPU ms/req | backend CPU ms/req | sampler CPU ms/req | errors |\n");
+        table.append("|---|---|---|---|---|---|---|---|---|\n");
+        for (int i = 0; i < cells.size(); i += 3) {
             Cell r = cells.get(i);
-            Cell s = cells.get(i + 1);
-            table.append(String.format(Locale.ROOT, "| %d | %.0f | %.0f | %.2f | %.2f | %.2f | %d/%d |%n", r.threads(),
-                    r.rps(), s.rps(), s.rps() / r.rps(), r.cpuPerRequest(), s.cpuPerRequest(), r.errors(), s.errors()));
+            Cell b = cells.get(i + 1);
+            Cell s = cells.get(i + 2);
+            table.append(String.format(Locale.ROOT, "| %d | %.0f | %.0f | %.0f | %.2f | %.2f | %.2f | %.2f | %d/%d/%d |%n",
+                    r.threads(), r.rps(), b.rps(), s.rps(), s.rps() / r.rps(), r.cpuPerRequest(), b.cpuPerRequest(),
+                    s.cpuPerRequest(), r.errors(), b.errors(), s.errors()));
         }
         Files.writeString(out.resolve("table.md"), table);
         System.out.print(table);
@@ -122,6 +146,30 @@ public final class KmsBench {
             }
         }
         throw new IOException("the lab exited before it was ready; see lab.log");
+    }
+
+    private static Cell rawInChild(Path out, String mode, int threads, int warmup, int window) throws Exception {
+        Process p = new ProcessBuilder(Paths.get(System.getProperty("java.home"), "bin", "java").toString(), "-Xms256m",
+                "-Xmx512m", "-cp", System.getProperty("java.class.path"), KmsBench.class.getName(), mode,
+                out.resolve("lab.properties").toString(), String.valueOf(threads), String.valueOf(warmup),
+                String.valueOf(window)).redirectError(out.resolve(mode + "-" + threads + ".log").toFile()).start();
+        String result = null;
+        try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+            for (String line; (line = r.readLine()) != null; ) {
+                if (line.startsWith("RAWCELL ")) {
+                    result = line;
+                }
+            }
+        }
+        if (!p.waitFor(warmup + window + 120L, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+        }
+        if (result == null) {
+            throw new IllegalStateException("raw cell failed; see " + out.resolve("raw-" + threads + ".log"));
+        }
+        String[] f = result.split(" ");
+        return new Cell(mode.equals("raw-cell") ? "raw SDK" : "backend", threads, Long.parseLong(f[1]), Double.parseDouble(f[2]), Double.parseDouble(f[3]),
+                Long.parseLong(f[4]));
     }
 
     /** The raw SDK loop: one client, {@code threads} threads encrypting until told to stop. */
@@ -177,6 +225,53 @@ public final class KmsBench {
         }
     }
 
+    /** Our aws-kms backend through KmsWorkload, the same calls the sampler makes, without JMeter. */
+    static Cell backend(Properties lab, int threads, int warmup, int window) throws Exception {
+        org.trustload.kms.KmsSettings settings = org.trustload.kms.KmsSettings.builder()
+                .endpoint(lab.getProperty("kms.aws.endpoint")).region(lab.getProperty("kms.aws.region"))
+                .credentials(lab.getProperty("kms.aws.access_key_id"), lab.getProperty("kms.aws.secret_access_key"))
+                .maxConnections(threads).build();
+        try (org.trustload.kms.KmsClient client = org.trustload.kms.KmsBackends.byName("aws-kms").open(settings)) {
+            AtomicBoolean stop = new AtomicBoolean();
+            AtomicLong done = new AtomicLong();
+            AtomicLong errors = new AtomicLong();
+            CountDownLatch finished = new CountDownLatch(threads);
+            for (int t = 0; t < threads; t++) {
+                org.trustload.kms.KmsRequest req = org.trustload.kms.KmsWorkload.prepare(client,
+                        new org.trustload.kms.KmsWorkload.Spec(org.trustload.kms.KmsOperation.ENCRYPT,
+                                lab.getProperty("kms.aws.key_id"), 32, "", org.trustload.kms.MessageType.RAW, "", 32), t);
+                Thread th = new Thread(() -> {
+                    try {
+                        while (!stop.get()) {
+                            try {
+                                client.execute(req);
+                            } catch (org.trustload.kms.KmsException e) {
+                                errors.incrementAndGet();
+                            }
+                            done.incrementAndGet();
+                        }
+                    } finally {
+                        finished.countDown();
+                    }
+                }, "backend-" + t);
+                th.start();
+            }
+            Thread.sleep(warmup * 1000L);
+            long n0 = done.get();
+            long e0 = errors.get();
+            long c0 = processCpuNanos();
+            long t0 = System.nanoTime();
+            Thread.sleep(window * 1000L);
+            long n1 = done.get();
+            long e1 = errors.get();
+            long c1 = processCpuNanos();
+            long t1 = System.nanoTime();
+            stop.set(true);
+            finished.await(60, TimeUnit.SECONDS);
+            return new Cell("backend", threads, n1 - n0, (t1 - t0) / 1e9, (c1 - c0) / 1e6, e1 - e0);
+        }
+    }
+
     private static long processCpuNanos() {
         return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
     }
@@ -188,8 +283,12 @@ public final class KmsBench {
         Files.createDirectories(dir);
         Path jtl = dir.resolve("results.jtl");
         Files.deleteIfExists(jtl);
-        // the test ends a little after the window (the window starts once samples flow)
-        int duration = warmup + window + 8;
+        // a bound only: the bench stops the test after its window through JMeter's UDP shutdown port
+        int duration = warmup + window + 120;
+        int udp;
+        try (java.net.DatagramSocket probe = new java.net.DatagramSocket(0, java.net.InetAddress.getLoopbackAddress())) {
+            udp = probe.getLocalPort();
+        }
         List<String> cmd = new ArrayList<>(List.of("java", "-Xms256m", "-Xmx512m", "-jar",
                 root.resolve("dist/target/jmeter/bin/ApacheJMeter.jar").toString(), "-n",
                 "-t", root.resolve("test-plans/kms/kms-benchmark-aws.jmx").toString(),
@@ -198,7 +297,8 @@ public final class KmsBench {
                 "-Jjmeter.save.saveservice.output_format=csv",
                 "-Jjmeter.save.saveservice.autoflush=true", "-Jjmeter.save.saveservice.timestamp_format=ms",
                 "-Jcase=" + kase, "-Jthreads=" + threads, "-Jduration=" + duration, "-Jreport_file=" + dir.resolve("report.log"),
-                "-Jsummariser.interval=30"));
+                "-Jsummariser.interval=30", "-Jjmeterengine.nongui.port=" + udp,
+                "-Jjmeterengine.nongui.maxport=" + udp));
         Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true)
                 .redirectOutput(dir.resolve("stdout.txt").toFile()).start();
         // the warm-up starts once samples flow (the periodic report counts them), i.e. after JMeter's start-up
@@ -215,6 +315,11 @@ public final class KmsBench {
         long w1 = System.currentTimeMillis();
         if (c0 < 0 || c1 < 0) {
             throw new IllegalStateException("JMeter ended before the window did; see " + dir);
+        }
+        // "Shutdown": threads finish their current sample, listeners end normally (results flushed)
+        byte[] cmd2 = "Shutdown".getBytes(StandardCharsets.US_ASCII);
+        try (java.net.DatagramSocket s = new java.net.DatagramSocket()) {
+            s.send(new java.net.DatagramPacket(cmd2, cmd2.length, java.net.InetAddress.getLoopbackAddress(), udp));
         }
         if (!p.waitFor(duration + 120L, TimeUnit.SECONDS)) {
             p.destroyForcibly();

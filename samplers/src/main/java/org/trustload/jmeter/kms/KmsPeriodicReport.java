@@ -42,6 +42,7 @@ public class KmsPeriodicReport extends AbstractTestElement
     private String period = "1";
     private String outputFile = "";
     private String labels = "";
+    private boolean logBlocks = true;
 
     private transient KmsReportStats stats;
     private transient ScheduledExecutorService timer;
@@ -116,7 +117,9 @@ public class KmsPeriodicReport extends AbstractTestElement
     }
 
     private synchronized void emit(String block) {
-        LOG.info("\n{}", block);
+        if (logBlocks || out == null) {
+            LOG.info("\n{}", block);
+        }
         if (out != null) {
             try {
                 out.write(block);
@@ -202,6 +205,14 @@ public class KmsPeriodicReport extends AbstractTestElement
 
     public void setOutputFile(String v) {
         outputFile = v;
+    }
+
+    public boolean isLogBlocks() {
+        return logBlocks;
+    }
+
+    public void setLogBlocks(boolean v) {
+        logBlocks = v;
     }
 
     public String getLabels() {

@@ -7,9 +7,11 @@ public class KmsPeriodicReportBeanInfo extends BeanInfoHelper {
 
     public KmsPeriodicReportBeanInfo() {
         super(KmsPeriodicReport.class);
-        createPropertyGroup("report", new String[] {"period", "outputFile", "labels"});
+        createPropertyGroup("report", new String[] {"period", "labels"});
+        createPropertyGroup("output", new String[] {"outputFile", "logBlocks"});
         text("period", "1");
-        text("outputFile", "");
         text("labels", "");
+        text("outputFile", "");
+        text("logBlocks", Boolean.TRUE);
     }
 }
