@@ -55,6 +55,8 @@ class PluginsManagerIT {
         Set<String> ids = new HashSet<>();
         repo.forEach(p -> ids.add(p.path("id").asText()));
         Set<String> libFiles = new TreeSet<>();
+        Set<String> jmeterJars = new TreeSet<>(names(HOME.resolve("lib")));
+        jmeterJars.removeAll(names(DROPIN.resolve("lib")));
         Set<String> pluginJars = new TreeSet<>();
         for (JsonNode plugin : repo) {
             String id = plugin.path("id").asText();
@@ -80,6 +82,13 @@ class PluginsManagerIT {
                     // how the manager finds an installed lib on the class path
                     assertThat(Pattern.compile("\\W" + Pattern.quote(lib) + "-([0-9]+\\..+).jar").matcher("/lib/" + file).find())
                             .as("lib name " + lib + " matches its file " + file).isTrue();
+                    // manager 1.3 takes a lib as installed when any class-path jar matches this pattern (a
+                    // version may hold letters): a jar JMeter ships must not match, or ours is never installed
+                    Pattern installed = Pattern.compile("\\W" + lib + "-([\\.0-9a-zA-Z]+(-[\\w]+)?).jar");
+                    for (String shipped : jmeterJars) {
+                        assertThat(installed.matcher("/lib/" + shipped).find())
+                                .as("JMeter's " + shipped + " passes for our lib " + lib).isFalse();
+                    }
                     libFiles.add(file);
                 }
                 Set<String> classes = classesIn(jar);
