@@ -41,7 +41,10 @@ class DistributedRunIT {
      * folder of the catalog is covered automatically.
      */
     private static final Map<String, String> OPT_OUT = Map.of(
-            "jdbc", "needs a MariaDB/MySQL server and the generated CSV; the lab has no database service");
+            "jdbc", "needs a MariaDB/MySQL server and the generated CSV; the lab has no database service",
+            "pdp", "its setUp and tearDown create and delete the same named policies on the one PDP: with two"
+                    + " engines, one engine's tearDown deletes the policies the other is still deciding on"
+                    + " (docs/scenarios/onap-pdp.md: run the PDP plans on one engine)");
 
     private static final Path OUT = Plans.DIR.resolve("target/distributed");
     private static final Pattern PID = Pattern.compile("pid=(\\d+)");

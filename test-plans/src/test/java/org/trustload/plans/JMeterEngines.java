@@ -82,7 +82,8 @@ final class JMeterEngines implements AutoCloseable {
                 dirs.add(edir);
             }
             for (int i = 0; i < n; i++) {
-                awaitReady(processes.get(i), dirs.get(i));
+                String host = hosts.get(i);
+                awaitReady(processes.get(i), dirs.get(i), Integer.parseInt(host.substring(host.lastIndexOf(':') + 1)));
             }
             return engines;
         } catch (Exception | Error e) {
@@ -133,11 +134,16 @@ final class JMeterEngines implements AutoCloseable {
         }
     }
 
-    private static void awaitReady(Process engine, Path dir) throws Exception {
+    private static void awaitReady(Process engine, Path dir, int registryPort) throws Exception {
         Path console = dir.resolve("console.txt");
         for (int i = 0; i < 240; i++) {
-            if (Files.exists(console) && Files.readString(console).contains(READY)) {
-                return;
+            // READY is printed before the registry is bound: the engine is up when its registry port
+            // accepts connections and it is still alive a moment later (a failed bind ends it at once)
+            if (Files.exists(console) && Files.readString(console).contains(READY) && accepts(registryPort)) {
+                Thread.sleep(500);
+                if (engine.isAlive()) {
+                    return;
+                }
             }
             if (!engine.isAlive()) {
                 throw new AssertionError("engine exited with " + engine.exitValue() + " before it was ready, see " + dir);
@@ -145,6 +151,15 @@ final class JMeterEngines implements AutoCloseable {
             Thread.sleep(500);
         }
         throw new AssertionError("engine not ready within 120 s, see " + dir);
+    }
+
+    private static boolean accepts(int port) {
+        try (java.net.Socket s = new java.net.Socket()) {
+            s.connect(new java.net.InetSocketAddress(InetAddress.getLoopbackAddress(), port), 1000);
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
     }
 
     private static int freePort(Set<Integer> taken) throws IOException {

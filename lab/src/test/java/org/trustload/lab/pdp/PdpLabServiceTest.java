@@ -42,7 +42,7 @@ class PdpLabServiceTest {
     static String url;
 
     static final String ONAP_AUTH = basic("testpdp", "alpha123");
-    static final String CLIENT_AUTH = basic("python", "test");
+    static final String CLIENT_AUTH = basic("python", PdpLabService.CLIENT_PASSWORD);
     static final String PDPX_AUTH = basic("healthcheck", "zb!XztG34");
 
     @BeforeAll
