@@ -87,6 +87,14 @@ public final class TlcpPageServer implements AutoCloseable {
                 continue;
             }
             accepted.incrementAndGet();
+            try {
+                // the server's handshake flight goes out in several writes: without this, Nagle holds
+                // the later ones until the client's delayed ACK (~40 ms per handshake)
+                s.setTcpNoDelay(true);
+            } catch (IOException e) {
+                close(s);
+                continue;
+            }
             open.add(s);
             try {
                 pool.execute(() -> serve(s));
