@@ -22,16 +22,18 @@ public class JvmStatsBeanInfo extends BeanInfoSupport {
         field("target", "");
         field("username", "");
         field("password", "").setPropertyEditorClass(PasswordEditor.class);
-        field("intervalMs", "1000");
-        field("connectTimeoutMs", "5000");
-        field("callTimeoutMs", "5000");
+        // long properties need Long defaults: a String default makes JMeter's GenericTestBeanCustomizer
+        // log a warning for each of them whenever the GUI opens
+        field("intervalMs", 1000L);
+        field("connectTimeoutMs", 5000L);
+        field("callTimeoutMs", 5000L);
         field("variablePrefix", "jvm");
         field("summaryFile", "jvm-stats-summary");
         // Visualizer.isStats() reads as a bean property; it is no setting
         property("stats").setHidden(true);
     }
 
-    private PropertyDescriptor field(String name, String def) {
+    private PropertyDescriptor field(String name, Object def) {
         PropertyDescriptor p = property(name);
         p.setValue(NOT_UNDEFINED, Boolean.TRUE);
         p.setValue(DEFAULT, def);

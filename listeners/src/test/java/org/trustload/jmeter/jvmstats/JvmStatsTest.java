@@ -177,4 +177,18 @@ class JvmStatsTest {
         }
         assertThat(shown).isEqualTo(9);
     }
+
+    @Test
+    void everyDefaultHasThePropertysTypeSoTheGuiLogsNoWarning() {
+        for (PropertyDescriptor p : new JvmStatsBeanInfo().getPropertyDescriptors()) {
+            Object def = p.getValue(org.apache.jmeter.testbeans.BeanInfoSupport.DEFAULT);
+            if (p.isHidden() || def == null) {
+                continue;
+            }
+            Class<?> type = p.getPropertyType().isPrimitive()
+                    ? java.lang.invoke.MethodType.methodType(p.getPropertyType()).wrap().returnType()
+                    : p.getPropertyType();
+            assertThat(def).as(p.getName()).isInstanceOf(type);
+        }
+    }
 }
