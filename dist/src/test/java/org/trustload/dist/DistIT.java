@@ -63,9 +63,9 @@ class DistIT {
         try (ZipFile zip = new ZipFile(ZIP.toFile())) {
             List<? extends ZipEntry> entries = zip.stream().filter(e -> !e.isDirectory()).toList();
             assertThat(entries).extracting(ZipEntry::getName)
-                    .allMatch(n -> n.equals("README.txt") || n.equals("bin/trustload.properties")
+                    .allMatch(n -> n.equals("bin/trustload-README.txt") || n.equals("bin/trustload.properties")
                             || n.matches("lib/(ext/)?[^/]+\\.jar"))
-                    .contains("README.txt")
+                    .contains("bin/trustload-README.txt")
                     .containsAll(ours);
             for (ZipEntry e : entries) {
                 Path to = pristine.resolve(e.getName());
@@ -76,7 +76,7 @@ class DistIT {
                 }
             }
         }
-        Files.delete(pristine.resolve("README.txt"));
+        Files.delete(pristine.resolve("bin/trustload-README.txt"));
         assertThat(files(pristine)).isEqualTo(files(HOME));
         for (String f : ours) {
             assertThat(Files.mismatch(pristine.resolve(f), HOME.resolve(f))).as(f).isEqualTo(-1L);
