@@ -35,7 +35,6 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.TreeSet;
-import javax.crypto.spec.PBEParameterSpec;
 import org.bouncycastle.asn1.x500.X500Name;
 import org.bouncycastle.asn1.x500.X500NameBuilder;
 import org.bouncycastle.asn1.x500.style.BCStyle;
@@ -95,7 +94,16 @@ import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
  * material, never to be trusted for anything. The PKCS#12 files protect each key with PBES2
  * (HMAC-SHA256, AES-256) and an iteration count of 1, because opening 1000 keys with the default
  * count (10,000) costs ~11 s per JVM versus ~0.04 s — a cost that would land in every load-test
- * start-up for no security benefit on throwaway keys.
+ * start-up for no security benefit on throwaway keys. Each key and its certificate share a
+ * {@code localKeyID} equal to the certificate's Subject Key Identifier, distinct per key.
+ *
+ * <p><b>Certificates strict validators accept.</b> CA certificates: critical BasicConstraints
+ * cA=true, critical keyUsage keyCertSign+cRLSign, subject and authority key identifiers.
+ * End-entity certificates carry no BasicConstraints extension (RFC 5280 section 4.2.1.9 makes it
+ * optional there; the DER of cA=false is an empty SEQUENCE, which GmSSL 3 refuses to parse), a
+ * critical keyUsage, subject and authority key identifiers. SM2 TLCP signing and encryption
+ * certificates differ by key usage: digitalSignature+nonRepudiation versus
+ * keyEncipherment+dataEncipherment+keyAgreement.
  */
 public final class TestPki {
 
@@ -571,13 +579,15 @@ public final class TestPki {
                 b.addExtension(Extension.basicConstraints, true, new BasicConstraints(true));
                 b.addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.keyCertSign | KeyUsage.cRLSign));
                 b.addExtension(Extension.subjectKeyIdentifier, false, ext.createSubjectKeyIdentifier(kp.getPublic()));
+                // optional in a self-signed certificate (RFC 5280 section 4.2.1.1), but strict validators look for it
+                b.addExtension(Extension.authorityKeyIdentifier, false, ext.createAuthorityKeyIdentifier(kp.getPublic()));
                 X509Certificate cert = cert(b, kp.getPrivate(), rnd);
                 caKeys.add(kp);
                 caCerts.add(cert);
                 String pem = pem(cert);
                 Files.writeString(dir.resolve(caFile(n, ".pem")), pem, StandardCharsets.US_ASCII);
                 anchors.append(pem);
-                writeP12(dir.resolve(caFile(n, ".p12")), Map.of("ca-" + n, new Object[] {kp.getPrivate(), List.of(cert)}));
+                writeP12(dir.resolve(caFile(n, ".p12")), Map.of("ca-" + n, new Pkcs12Writer.KeyEntry(kp.getPrivate(), List.of(cert))));
             }
             Files.writeString(dir.resolve("trust-anchors.pem"), anchors, StandardCharsets.US_ASCII);
 
@@ -588,7 +598,7 @@ public final class TestPki {
             for (int n = 0; n < spec.cas; n++) {
                 crlEntries.add(new LinkedHashMap<>());
             }
-            Map<String, Object[]> userEntries = new LinkedHashMap<>();
+            Map<String, Pkcs12Writer.KeyEntry> userEntries = new LinkedHashMap<>();
             StringBuilder csv = new StringBuilder("alias,ca,serial,status\n");
             for (int i = 1; i <= spec.users; i++) {
                 int ca = (i - 1) % spec.cas + 1;
@@ -601,7 +611,6 @@ public final class TestPki {
                 X509Certificate caCert = caCerts.get(ca - 1);
                 X509v3CertificateBuilder b = new JcaX509v3CertificateBuilder(caCert, serial, Date.from(notBefore),
                         Date.from(end), name(alias, "CA " + ca), kp.getPublic());
-                b.addExtension(Extension.basicConstraints, true, new BasicConstraints(false));
                 b.addExtension(Extension.keyUsage, true,
                         new KeyUsage(KeyUsage.digitalSignature | KeyUsage.nonRepudiation));
                 // clientAuth for certificate login and mutual TLS, emailProtection for CMS signatures
@@ -609,7 +618,7 @@ public final class TestPki {
                         new KeyPurposeId[] {KeyPurposeId.id_kp_clientAuth, KeyPurposeId.id_kp_emailProtection}));
                 commonExtensions(b, kp.getPublic(), caCert, ca);
                 X509Certificate cert = cert(b, caKeys.get(ca - 1).getPrivate(), rnd);
-                userEntries.put(alias, new Object[] {kp.getPrivate(), List.of(cert, caCert)});
+                userEntries.put(alias, new Pkcs12Writer.KeyEntry(kp.getPrivate(), List.of(cert, caCert)));
                 Status status = revoked.contains(i) ? Status.REVOKED : isExpired ? Status.EXPIRED : Status.VALID;
                 if (status == Status.REVOKED) {
                     crlEntries.get(ca - 1).put(serial, revocationDate);
@@ -636,12 +645,11 @@ public final class TestPki {
                 X509Certificate caCert = caCerts.get(0);
                 X509v3CertificateBuilder b = new JcaX509v3CertificateBuilder(caCert, serial(rnd), Date.from(notBefore),
                         Date.from(notAfter), name("TrustLoad Test TSA", null), kp.getPublic());
-                b.addExtension(Extension.basicConstraints, true, new BasicConstraints(false));
                 b.addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.digitalSignature | KeyUsage.nonRepudiation));
                 b.addExtension(Extension.extendedKeyUsage, true, new ExtendedKeyUsage(KeyPurposeId.id_kp_timeStamping));
                 commonExtensions(b, kp.getPublic(), caCert, 1);
                 X509Certificate cert = cert(b, caKeys.get(0).getPrivate(), rnd);
-                writeP12(dir.resolve(TSA_P12), Map.of("tsa", new Object[] {kp.getPrivate(), List.of(cert, caCert)}));
+                writeP12(dir.resolve(TSA_P12), Map.of("tsa", new Pkcs12Writer.KeyEntry(kp.getPrivate(), List.of(cert, caCert))));
                 Files.writeString(dir.resolve("tsa.pem"), pem(cert), StandardCharsets.US_ASCII);
             }
             // TLS server for the lab's HTTPS and mutual-TLS endpoints
@@ -651,7 +659,6 @@ public final class TestPki {
                 X509Certificate caCert = caCerts.get(0);
                 X509v3CertificateBuilder b = new JcaX509v3CertificateBuilder(caCert, serial(rnd), Date.from(notBefore),
                         Date.from(notAfter), name("localhost", null), kp.getPublic());
-                b.addExtension(Extension.basicConstraints, true, new BasicConstraints(false));
                 int ku = KeyUsage.digitalSignature | (spec.keyType == KeyType.RSA2048 ? KeyUsage.keyEncipherment : 0);
                 b.addExtension(Extension.keyUsage, true, new KeyUsage(ku));
                 b.addExtension(Extension.extendedKeyUsage, false, new ExtendedKeyUsage(KeyPurposeId.id_kp_serverAuth));
@@ -659,7 +666,7 @@ public final class TestPki {
                     new GeneralName(GeneralName.iPAddress, "127.0.0.1"), new GeneralName(GeneralName.dNSName, "localhost")}));
                 commonExtensions(b, kp.getPublic(), caCert, 1);
                 X509Certificate cert = cert(b, caKeys.get(0).getPrivate(), rnd);
-                writeP12(dir.resolve(SERVER_P12), Map.of("server", new Object[] {kp.getPrivate(), List.of(cert, caCert)}));
+                writeP12(dir.resolve(SERVER_P12), Map.of("server", new Pkcs12Writer.KeyEntry(kp.getPrivate(), List.of(cert, caCert))));
             }
 
             if (spec.keyType == KeyType.SM2) {
@@ -680,14 +687,13 @@ public final class TestPki {
          */
         private void tlcpParty(String party, X509Certificate caCert, PrivateKey caKey, Instant end, boolean server)
                 throws IOException, GeneralSecurityException, OperatorCreationException {
-            Map<String, Object[]> entries = new LinkedHashMap<>();
+            Map<String, Pkcs12Writer.KeyEntry> entries = new LinkedHashMap<>();
             for (String use : new String[] {"sign", "enc"}) {
                 SecureRandom rnd = random("tlcp-" + party + "-" + use, 1);
                 KeyPair kp = keyPair(rnd);
                 X509v3CertificateBuilder b = new JcaX509v3CertificateBuilder(caCert, serial(rnd),
                         Date.from(spec.notBefore), Date.from(end),
                         name((server ? "localhost" : "tlcp-" + party) + " (" + use + ")", "TLCP"), kp.getPublic());
-                b.addExtension(Extension.basicConstraints, true, new BasicConstraints(false));
                 int ku = "sign".equals(use) ? KeyUsage.digitalSignature | KeyUsage.nonRepudiation
                         : KeyUsage.keyEncipherment | KeyUsage.dataEncipherment | KeyUsage.keyAgreement;
                 b.addExtension(Extension.keyUsage, true, new KeyUsage(ku));
@@ -698,9 +704,9 @@ public final class TestPki {
                         new GeneralName(GeneralName.iPAddress, "127.0.0.1"), new GeneralName(GeneralName.dNSName, "localhost")}));
                 }
                 b.addExtension(Extension.subjectKeyIdentifier, false, ext.createSubjectKeyIdentifier(kp.getPublic()));
-                b.addExtension(Extension.authorityKeyIdentifier, false, ext.createAuthorityKeyIdentifier(caCert));
+                b.addExtension(Extension.authorityKeyIdentifier, false, ext.createAuthorityKeyIdentifier(caCert.getPublicKey()));
                 X509Certificate cert = cert(b, caKey, rnd);
-                entries.put(use, new Object[] {kp.getPrivate(), List.of(cert, caCert)});
+                entries.put(use, new Pkcs12Writer.KeyEntry(kp.getPrivate(), List.of(cert, caCert)));
                 String base = "tlcp-" + party + "-" + use;
                 Files.writeString(dir.resolve(base + ".pem"), pem(cert), StandardCharsets.US_ASCII);
                 Files.writeString(dir.resolve(base + ".key"),
@@ -713,7 +719,7 @@ public final class TestPki {
         private void commonExtensions(X509v3CertificateBuilder b, PublicKey key, X509Certificate caCert, int ca)
                 throws IOException, GeneralSecurityException {
             b.addExtension(Extension.subjectKeyIdentifier, false, ext.createSubjectKeyIdentifier(key));
-            b.addExtension(Extension.authorityKeyIdentifier, false, ext.createAuthorityKeyIdentifier(caCert));
+            b.addExtension(Extension.authorityKeyIdentifier, false, ext.createAuthorityKeyIdentifier(caCert.getPublicKey()));
             if (spec.crlBaseUrl != null && !spec.crlBaseUrl.isEmpty()) {
                 GeneralNames uri = new GeneralNames(new GeneralName(GeneralName.uniformResourceIdentifier,
                         spec.crlBaseUrl + caFile(ca, ".crl")));
@@ -805,25 +811,12 @@ public final class TestPki {
         }
 
         /**
-         * Writes a PKCS#12 with the JDK's implementation (its files open everywhere: JDK, OpenSSL,
-         * BouncyCastle) and an iteration count of 1 for the keys (see the class comment).
+         * Writes a PKCS#12 with {@link Pkcs12Writer}: a distinct {@code localKeyID} per key (the
+         * certificate's key identifier) and an iteration count of 1 for the keys (see the class comment).
          */
-        private void writeP12(Path file, Map<String, Object[]> entries) throws IOException, GeneralSecurityException {
-            KeyStore ks = KeyStore.getInstance("PKCS12");
-            ks.load(null, null);
-            byte[] salt = new byte[16];
-            new SecureRandom().nextBytes(salt); // the key files need not be reproducible, only their contents
-            KeyStore.PasswordProtection protection = new KeyStore.PasswordProtection(password,
-                    "PBEWithHmacSHA256AndAES_256", new PBEParameterSpec(salt, 1));
-            for (Map.Entry<String, Object[]> e : entries.entrySet()) {
-                @SuppressWarnings("unchecked")
-                List<X509Certificate> chain = (List<X509Certificate>) e.getValue()[1];
-                ks.setEntry(e.getKey(), new KeyStore.PrivateKeyEntry((PrivateKey) e.getValue()[0],
-                        chain.toArray(new X509Certificate[0])), protection);
-            }
-            try (var out = Files.newOutputStream(file)) {
-                ks.store(out, password);
-            }
+        private void writeP12(Path file, Map<String, Pkcs12Writer.KeyEntry> entries)
+                throws IOException, GeneralSecurityException {
+            Pkcs12Writer.write(file, entries, password);
         }
 
         private static String pem(Object o) {

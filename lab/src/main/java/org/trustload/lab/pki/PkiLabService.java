@@ -88,8 +88,12 @@ public final class PkiLabService implements LabService {
             Math.max(16, 4 * Runtime.getRuntime().availableProcessors()));
     /** Marker of the spec a cached PKI directory was generated with. */
     static final String SPEC_FILE = "lab-spec.properties";
-    /** Bumped when the generated layout changes, so old caches are regenerated. */
-    static final String LAYOUT = "1";
+    /**
+     * Bumped when the generated layout or certificate profile changes, so old caches are regenerated.
+     * 2: end-entity certificates without the empty critical BasicConstraints, CA certificates with an
+     * AKI, a distinct localKeyID per key in the PKCS#12 files (issue 16).
+     */
+    static final String LAYOUT = "2";
 
     private final Map<String, String> properties = new LinkedHashMap<>();
     private HttpServer http;

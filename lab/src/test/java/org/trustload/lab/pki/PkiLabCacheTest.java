@@ -40,6 +40,28 @@ class PkiLabCacheTest {
         }
     }
 
+    /**
+     * A cache written by an older certificate profile (layout 1: empty critical BasicConstraints in
+     * end-entity certificates, shared localKeyIDs) is regenerated, never reused.
+     */
+    @Test
+    void cacheOfAnOlderLayoutIsRegenerated() throws Exception {
+        int base = TestPorts.freeBase();
+        Path marker;
+        try (PkiLabService s = new PkiLabService()) {
+            s.start(new LabContext(base, 0, socketDir, 3));
+            assertThat(s.pkiGenerated()).isTrue();
+            marker = Path.of(s.properties().get("pki.dir")).resolve(PkiLabService.SPEC_FILE);
+        }
+        assertThat(Files.readString(marker)).contains("layout=" + PkiLabService.LAYOUT);
+        Files.writeString(marker, Files.readString(marker).replace("layout=" + PkiLabService.LAYOUT, "layout=1"));
+        try (PkiLabService s = new PkiLabService()) {
+            s.start(new LabContext(base, 0, socketDir, 3));
+            assertThat(s.pkiGenerated()).isTrue();
+        }
+        assertThat(Files.readString(marker)).contains("layout=" + PkiLabService.LAYOUT).doesNotContain("layout=1\n");
+    }
+
     @Test
     void portInUseIsReported() throws Exception {
         int base = TestPorts.freeBase();
