@@ -21,17 +21,23 @@ record OnapPolicy(String name, Kind kind, Map<String, String> matching, String o
 
     /** The three policy types the lab translates. */
     enum Kind {
-        GUARD("Decision", "GUARD_YAML"),
-        GUARD_MIN_MAX("Decision", "GUARD_MIN_MAX"),
-        CONFIG_BASE("Config", "Base");
+        GUARD("Decision", "Decision", "GUARD_YAML"),
+        GUARD_MIN_MAX("Decision", "Decision", "GUARD_MIN_MAX"),
+        CONFIG_BASE("Config", "Base", "Base");
 
-        /** ONAP's {@code policyType} of pushPolicy and deletePolicy, and the prefix of the stored file name. */
+        /** The prefix of the stored file name ({@code com.Config_x.1.xml}), ONAP's policy class. */
         final String policyType;
+        /**
+         * ONAP's {@code policyType} of pushPolicy and deletePolicy: {@code Decision}, and {@code Base} for a Config
+         * Base policy (ONAP's PushPolicyService and DeletePolicyService refuse {@code Config}).
+         */
+        final String pushType;
         /** ONAP's {@code ruleProvider} (decisions) or {@code policyConfigType} (configs). */
         final String provider;
 
-        Kind(String policyType, String provider) {
+        Kind(String policyType, String pushType, String provider) {
             this.policyType = policyType;
+            this.pushType = pushType;
             this.provider = provider;
         }
     }
@@ -64,15 +70,16 @@ record OnapPolicy(String name, Kind kind, Map<String, String> matching, String o
         return v == null ? "" : v.trim();
     }
 
-    /** ONAP's names for the time unit of a guard's window, as used in the Issuer of the count attribute. */
+    /**
+     * ONAP's time units of a guard's window, as used in the Issuer of the count attribute: minute, hour, day,
+     * week, month or year, any case (ONAP's DecisionPolicy refuses anything else, seconds included).
+     */
     static String timeUnit(String raw) throws PdpException {
         String u = raw.toLowerCase(Locale.ROOT).trim();
-        if (u.endsWith("s")) {
-            u = u.substring(0, u.length() - 1);
-        }
         return switch (u) {
-            case "second", "minute", "hour", "day", "week", "month", "year" -> u;
-            default -> throw PdpException.badRequest("timeUnits must be second, minute, hour, day, week, month or year, not \"" + raw + "\"");
+            case "minute", "hour", "day", "week", "month", "year" -> u;
+            default -> throw PdpException.badRequest("time Units is not in proper format: timeUnits must be minute, hour, day, "
+                    + "week, month or year, not \"" + raw + "\"");
         };
     }
 }

@@ -17,10 +17,6 @@ final class PdpException extends Exception {
         return new PdpException(400, "badRequest", message);
     }
 
-    static PdpException notFound(String message) {
-        return new PdpException(404, "policyNotFound", message);
-    }
-
     int status() {
         return status;
     }

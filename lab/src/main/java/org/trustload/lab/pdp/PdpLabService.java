@@ -14,14 +14,18 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.Executors;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
@@ -71,6 +75,14 @@ public final class PdpLabService implements LabService {
     private final Map<String, String> properties = new LinkedHashMap<>();
     /** Created policies (PAP), by the name given at creation; case-sensitive like ONAP's. */
     private final Map<String, OnapPolicy> created = new ConcurrentHashMap<>();
+    /** TOSCA policies of the current API (policy-api, PAP): monitoring, naming, optimization. */
+    private final ToscaPolicies tosca = new ToscaPolicies(JSON);
+    /** Decisions of the current API by outcome, for {@code /policy/pdpx/v1/statistics}. */
+    private final AtomicLong permits = new AtomicLong();
+    private final AtomicLong denies = new AtomicLong();
+    private final AtomicLong notApplicables = new AtomicLong();
+    private final AtomicLong indeterminates = new AtomicLong();
+    private final AtomicLong errors = new AtomicLong();
     private HttpServer http;
     private HttpsServer https;
     private ExecutorService workers;
@@ -93,7 +105,7 @@ public final class PdpLabService implements LabService {
         jmx = LoopbackJmx.start(ctx.port(JMX_OFFSET));
         pdp = new XacmlPdp(ctx.socketDir().resolve("pdp"));
         // build the (empty) engine now: class loading and JAXB set-up cost ~1 s, not on the first request
-        pdp.guard(new XacmlPdp.GuardRequest("warm-up", "warm-up", "warm-up", null, null));
+        pdp.guard(new XacmlPdp.GuardRequest("warm-up", false, "warm-up", "warm-up", "warm-up", null, null));
         tls = SelfSignedTls.generate(ctx.socketDir(), "pdp", TLS_PASSWORD);
 
         workers = Executors.newFixedThreadPool(THREADS, r -> {
@@ -114,6 +126,9 @@ public final class PdpLabService implements LabService {
             s.createContext("/pdp/lab/operations", ex -> serve(ex, this::recordOperation));
             s.createContext("/policy/pdpx/v1/decision", ex -> serve(ex, this::decision));
             s.createContext("/policy/pdpx/v1/healthcheck", ex -> serve(ex, this::healthcheck));
+            s.createContext("/policy/pdpx/v1/statistics", ex -> serve(ex, this::statistics));
+            s.createContext("/policy/api/v1/policytypes/", ex -> serve(ex, this::createToscaPolicies));
+            s.createContext("/policy/pap/v1/pdps/policies", ex -> serve(ex, this::deployToscaPolicies));
         }
         https.setHttpsConfigurator(new HttpsConfigurator(tls.serverContext()));
         http.start();
@@ -240,23 +255,48 @@ public final class PdpLabService implements LabService {
         legacy(ex, "DELETE");
         JsonNode body = body(ex);
         OnapPolicy p = find(text(body, "policyName", true), text(body, "policyType", false));
-        String component = text(body, "policyComponent", true);
+        String component = text(body, "policyComponent", false);
+        if (component.isEmpty()) {
+            throw onapDataIssue("No Policy Component given.");
+        }
         if (component.equalsIgnoreCase("PDP")) {
+            if (text(body, "pdpGroup", false).isEmpty()) {
+                throw onapDataIssue("No PDP Group given.");
+            }
             if (!pdp.undeploy(p)) {
-                throw PdpException.notFound(p.storedName() + " is not deployed on the PDP group");
+                throw onapDataIssue(p.storedName() + " is not deployed on the PDP group: the policy does not exist there");
             }
         } else if (component.equalsIgnoreCase("PAP")) {
+            if (text(body, "deleteCondition", false).isEmpty()) {
+                throw onapDataIssue("No Delete Condition given.");
+            }
             pdp.undeploy(p);
             created.remove(p.name());
         } else {
-            throw PdpException.badRequest("policyComponent must be PDP or PAP, not \"" + component + "\"");
+            throw onapDataIssue("Policy Component does not exist. Please enter either PAP or PDP to delete the policy from a"
+                    + " specified Policy Component.");
         }
         return Reply.text(200, "Transaction ID: " + UUID.randomUUID() + " --The policy " + p.storedName()
-                + " was successfully deleted from the " + component.toUpperCase(java.util.Locale.ROOT) + ".");
+                + " was successfully deleted from the " + component.toUpperCase(Locale.ROOT) + ".");
     }
 
-    /** By the name given at creation or ONAP's stored name ({@code com.Decision_x.1.xml}); case-sensitive. */
+    /** ONAP's policyType values of pushPolicy and deletePolicy (PushPolicyService, DeletePolicyService). */
+    private static final Set<String> ONAP_POLICY_TYPES = Set.of("firewall", "action", "decision_ms", "decision", "base",
+            "closedloop_fault", "closedloop_pm", "microservice", "optimization", "brms_raw", "brms_param");
+
+    /**
+     * The policy a push or delete names, as ONAP looks it up: {@code policyType} is required and one of ONAP's
+     * types ({@code Base} for a Config Base policy, {@code Decision} for guards; {@code Config} is not one), and
+     * selects the stored file ({@code scope.<prefix>name}); names are case-sensitive. ONAP answers every miss
+     * 400 with a PE300 data-issue message.
+     */
     private OnapPolicy find(String name, String policyType) throws PdpException {
+        if (policyType.isEmpty()) {
+            throw onapDataIssue("No PolicyType given.");
+        }
+        if (!ONAP_POLICY_TYPES.contains(policyType.toLowerCase(Locale.ROOT))) {
+            throw onapDataIssue(policyType + " is not a valid Policy Type.");
+        }
         OnapPolicy p = created.get(name);
         if (p == null) {
             for (OnapPolicy c : created.values()) {
@@ -266,27 +306,34 @@ public final class PdpLabService implements LabService {
                 }
             }
         }
-        if (p == null) {
-            throw PdpException.notFound("no policy named " + name + " (names are case-sensitive)");
-        }
-        if (!policyType.isEmpty() && !policyType.equalsIgnoreCase(p.kind().policyType)) {
-            throw PdpException.badRequest("policyType " + policyType + " does not fit " + p.storedName()
-                    + " (" + p.kind().policyType + ")");
+        if (p == null || !policyType.equalsIgnoreCase(p.kind().pushType)) {
+            throw onapDataIssue("response code of the URL is 404.  This indicates a problem with getting the version from the PAP"
+                    + " or the policy does not exist: no " + policyType + " policy named " + name + " (names are case-sensitive)");
         }
         return p;
+    }
+
+    /** ONAP's answer to a request it cannot serve: 400 and a message starting {@code PE300 - Data Issue: }. */
+    private static PdpException onapDataIssue(String message) {
+        return PdpException.badRequest("PE300 - Data Issue: " + message);
     }
 
     private Reply getDecision(HttpExchange ex) throws PdpException, IOException {
         legacy(ex, "POST");
         JsonNode body = body(ex);
-        if (text(body, "onapName", false).isEmpty() && text(body, "ecompName", false).isEmpty()) {
-            throw PdpException.badRequest("onapName is required");
+        String onapName = text(body, "onapName", false);
+        if (onapName.isEmpty()) {
+            onapName = text(body, "ecompName", false);
+        }
+        if (onapName.isEmpty()) {
+            throw onapDataIssue("No onapComponentName given : onapName is required");
         }
         JsonNode attrs = body.get("decisionAttributes");
         if (attrs == null || !attrs.isObject() || attrs.isEmpty()) {
-            throw PdpException.badRequest("decisionAttributes must be a non-empty object");
+            throw onapDataIssue("No Decision Attributes Given. decisionAttributes must be a non-empty object");
         }
-        XacmlPdp.Decision d = pdp.guard(guardRequest(attrs, "recipe", "decisionAttributes"));
+        // ONAP's guard templates match the requester's ONAPName (a Deny-group request of another onapName gets DENY)
+        XacmlPdp.Decision d = pdp.guard(guardRequest(attrs, onapName, false, "recipe", "decisionAttributes"));
         // legacy ONAP: anything but Permit (no applicable policy included) is DENY
         ObjectNode out = JSON.createObjectNode();
         if (d == XacmlPdp.Decision.PERMIT) {
@@ -344,38 +391,115 @@ public final class PdpLabService implements LabService {
     private Reply decision(HttpExchange ex) throws PdpException, IOException {
         method(ex, "POST");
         basic(ex, "Authorization", PDPX_USER, PDPX_PASSWORD);
-        JsonNode body = body(ex);
-        if (text(body, "ONAPName", false).isEmpty()) {
-            throw PdpException.badRequest("ONAPName is required");
+        try {
+            return Reply.json(200, decide(ex, body(ex)));
+        } catch (PdpException e) {
+            errors.incrementAndGet();
+            throw e;
         }
+    }
+
+    /** One decision of the current API, by action: guard, configure (monitoring), naming, optimize. */
+    private ObjectNode decide(HttpExchange ex, JsonNode body) throws PdpException {
         String action = text(body, "action", true);
-        if (!action.equals(XacmlTranslator.ACTION_GUARD)) {
-            throw PdpException.badRequest("action " + action + " is not served by the lab (guard only)");
+        JsonNode resource = body.path("resource");
+        switch (action) {
+            case XacmlTranslator.ACTION_GUARD -> {
+                JsonNode guard = resource.path("guard");
+                if (!guard.isObject()) {
+                    throw PdpException.badRequest("resource.guard must be an object");
+                }
+                XacmlPdp.Decision d = pdp.guard(guardRequest(guard, null, true, "operation", "resource.guard"));
+                (switch (d) {
+                    case PERMIT -> permits;
+                    case DENY -> denies;
+                    case NOT_APPLICABLE -> notApplicables;
+                    case INDETERMINATE -> indeterminates;
+                }).incrementAndGet();
+                // current ONAP: no guard policy applies -> Permit
+                String status = d == XacmlPdp.Decision.PERMIT || d == XacmlPdp.Decision.NOT_APPLICABLE ? "Permit" : "Deny";
+                ObjectNode out = JSON.createObjectNode().put("status", status);
+                out.putObject("advice");
+                out.putObject("obligations");
+                out.putObject("policies");
+                return out;
+            }
+            case "configure", "naming", "optimize" -> {
+                if (!resource.isObject()) {
+                    throw PdpException.badRequest("resource must be an object");
+                }
+                String query = ex.getRequestURI().getRawQuery();
+                boolean abbrev = query != null && Arrays.asList(query.split("&")).contains("abbrev=true");
+                ObjectNode out = tosca.decide(action, resource, abbrev);
+                (out.path("policies").isEmpty() ? notApplicables : permits).incrementAndGet();
+                return out;
+            }
+            default -> throw PdpException.badRequest("No application for action " + action
+                    + " (the lab serves guard, configure, naming and optimize)");
         }
-        JsonNode guard = body.path("resource").path("guard");
-        if (!guard.isObject()) {
-            throw PdpException.badRequest("resource.guard must be an object");
-        }
-        XacmlPdp.Decision d = pdp.guard(guardRequest(guard, "operation", "resource.guard"));
-        // current ONAP: no guard policy applies -> Permit
-        String status = d == XacmlPdp.Decision.PERMIT || d == XacmlPdp.Decision.NOT_APPLICABLE ? "Permit" : "Deny";
-        ObjectNode out = JSON.createObjectNode().put("status", status);
-        out.putObject("advice");
-        out.putObject("obligations");
-        out.putObject("policies");
-        return Reply.json(200, out);
     }
 
     private Reply healthcheck(HttpExchange ex) throws PdpException, IOException {
         method(ex, "GET");
         basic(ex, "Authorization", PDPX_USER, PDPX_PASSWORD);
         ObjectNode out = JSON.createObjectNode();
-        out.put("name", "Policy Xacml PDP (TrustLoad lab, AuthzForce)").put("url", "self").put("healthy", true)
-                .put("code", 200).put("message", "alive").put("deployedPolicies", pdp.deployedCount());
+        out.put("name", "Policy Xacml PDP").put("url", "self").put("healthy", true).put("code", 200).put("message", "alive");
         return Reply.json(200, out);
     }
 
-    private static XacmlPdp.GuardRequest guardRequest(JsonNode attrs, String recipeKey, String where) throws PdpException {
+    private Reply statistics(HttpExchange ex) throws PdpException, IOException {
+        method(ex, "GET");
+        basic(ex, "Authorization", PDPX_USER, PDPX_PASSWORD);
+        ObjectNode out = JSON.createObjectNode();
+        out.put("code", 200).put("totalPolicyTypesCount", tosca.deployedTypes().size() + (pdp.deployedCount() > 0 ? 1 : 0))
+                .put("totalPoliciesCount", tosca.deployedCount() + pdp.deployedCount()).put("totalErrorCount", errors.get())
+                .put("permitDecisionsCount", permits.get()).put("denyDecisionsCount", denies.get())
+                .put("indeterminantDecisionsCount", indeterminates.get()).put("notApplicableDecisionsCount", notApplicables.get());
+        return Reply.json(200, out);
+    }
+
+    /** policy-api: {@code POST /policy/api/v1/policytypes/{type}/versions/{version}/policies} with a TOSCA template. */
+    private Reply createToscaPolicies(HttpExchange ex) throws PdpException, IOException {
+        String path = ex.getRequestURI().getPath();
+        if (!path.matches("/policy/api/v1/policytypes/[^/]+/versions/[^/]+/policies/?")) {
+            throw new PdpException(404, "notFound", "no such resource: " + path);
+        }
+        method(ex, "POST");
+        basic(ex, "Authorization", PDPX_USER, PDPX_PASSWORD);
+        return Reply.json(200, tosca.create(body(ex)));
+    }
+
+    /** PAP: {@code POST /policy/pap/v1/pdps/policies} deploys, {@code DELETE …/policies/{id}} undeploys. */
+    private Reply deployToscaPolicies(HttpExchange ex) throws PdpException, IOException {
+        String rest = ex.getRequestURI().getPath().substring("/policy/pap/v1/pdps/policies".length());
+        if (rest.isEmpty() || rest.equals("/")) {
+            method(ex, "POST");
+            basic(ex, "Authorization", PDPX_USER, PDPX_PASSWORD);
+            List<String> ids = new ArrayList<>();
+            for (JsonNode p : body(ex).path("policies")) {
+                String id = p.path("policy-id").asText("");
+                if (id.isEmpty()) {
+                    throw PdpException.badRequest("each entry of policies needs a policy-id");
+                }
+                ids.add(id);
+            }
+            if (ids.isEmpty()) {
+                throw PdpException.badRequest("policies must list at least one {\"policy-id\": …}");
+            }
+            tosca.deploy(ids);
+            return Reply.json(200, JSON.createObjectNode());
+        }
+        method(ex, "DELETE");
+        basic(ex, "Authorization", PDPX_USER, PDPX_PASSWORD);
+        String id = rest.substring(1).split("/")[0];
+        if (!tosca.undeploy(id)) {
+            throw new PdpException(404, "policyNotFound", "policy " + id + " is not deployed");
+        }
+        return Reply.json(200, JSON.createObjectNode());
+    }
+
+    private static XacmlPdp.GuardRequest guardRequest(JsonNode attrs, String onapName, boolean currentApi, String recipeKey,
+                                                      String where) throws PdpException {
         Long vfCount = null;
         JsonNode vf = attrs.get("vfCount");
         if (vf != null && !vf.isNull()) {
@@ -385,7 +509,7 @@ public final class PdpLabService implements LabService {
                 throw PdpException.badRequest(where + ".vfCount must be an integer, not \"" + vf.asText() + "\"");
             }
         }
-        return new XacmlPdp.GuardRequest(textOrNull(attrs, "actor"), textOrNull(attrs, recipeKey),
+        return new XacmlPdp.GuardRequest(onapName, currentApi, textOrNull(attrs, "actor"), textOrNull(attrs, recipeKey),
                 textOrNull(attrs, "target"), textOrNull(attrs, "clname"), vfCount);
     }
 
@@ -439,11 +563,35 @@ public final class PdpLabService implements LabService {
     private static void legacy(HttpExchange ex, String method) throws PdpException {
         method(ex, method);
         basic(ex, "Authorization", USER, PASSWORD);
-        basic(ex, "ClientAuth", CLIENT_USER, CLIENT_PASSWORD);
+        clientAuth(ex);
         String env = ex.getRequestHeaders().getFirst("Environment");
         if (env == null || !env.equalsIgnoreCase(ENVIRONMENT)) {
             throw new PdpException(401, "unauthorized", "header Environment must be " + ENVIRONMENT
                     + (env == null ? " (missing)" : ", not " + env));
+        }
+    }
+
+    /**
+     * ONAP's ClientAuth check (PDPApiAuth.checkPermissions): {@code Basic <base64>} or the raw Base64 of
+     * {@code user:password} without the prefix, as ONAP's own performance plan sends it.
+     */
+    private static void clientAuth(HttpExchange ex) throws PdpException {
+        String value = ex.getRequestHeaders().getFirst("ClientAuth");
+        String v = value == null ? "" : value.trim();
+        if (v.regionMatches(true, 0, "Basic ", 0, 6)) {
+            v = v.substring(6).trim();
+        }
+        byte[] got;
+        try {
+            got = Base64.getDecoder().decode(v);
+        } catch (IllegalArgumentException e) {
+            got = new byte[0];
+        }
+        byte[] expected = (CLIENT_USER + ":" + CLIENT_PASSWORD).getBytes(StandardCharsets.UTF_8);
+        if (value == null || !MessageDigest.isEqual(got, expected)) {
+            // never echo the credentials received
+            throw new PdpException(401, "unauthorized", value == null ? "header ClientAuth is missing"
+                    : "header ClientAuth has wrong credentials");
         }
     }
 

@@ -38,8 +38,14 @@ final class XacmlPdp implements AutoCloseable {
     /** One answer of the engine. */
     enum Decision { PERMIT, DENY, NOT_APPLICABLE, INDETERMINATE }
 
-    /** A guard decision request (both APIs). */
-    record GuardRequest(String actor, String recipe, String target, String clname, Long vfCount) {
+    /**
+     * A guard decision request (both APIs).
+     *
+     * @param onapName the requester's ONAPName (legacy API); matched by the legacy guard templates
+     * @param currentApi true on {@code /policy/pdpx/v1/decision}, whose guards do not match ONAPName
+     */
+    record GuardRequest(String onapName, boolean currentApi, String actor, String recipe, String target, String clname,
+                        Long vfCount) {
     }
 
     private record Snapshot(BasePdpEngine engine, Map<String, Long> windowsSeconds, int generation) {
@@ -53,6 +59,9 @@ final class XacmlPdp implements AutoCloseable {
     private static final AttributeFqn VF_COUNT = fqn(XacmlTranslator.RESOURCE, XacmlTranslator.VF_COUNT);
     private static final AttributeFqn ONAP_NAME = fqn(XacmlTranslator.RESOURCE, XacmlTranslator.ONAP_NAME);
     private static final AttributeFqn CONFIG_NAME = fqn(XacmlTranslator.RESOURCE, XacmlTranslator.CONFIG_NAME);
+    private static final AttributeFqn ACTOR_LC = fqn(XacmlTranslator.RESOURCE, XacmlTranslator.ACTOR_LC);
+    private static final AttributeFqn RECIPE_LC = fqn(XacmlTranslator.RESOURCE, XacmlTranslator.RECIPE_LC);
+    private static final AttributeFqn CURRENT_API = fqn(XacmlTranslator.RESOURCE, XacmlTranslator.CURRENT_API);
 
     private final Path dir;
     private final Map<String, OnapPolicy> deployed = new LinkedHashMap<>();
@@ -96,10 +105,14 @@ final class XacmlPdp implements AutoCloseable {
     /** Evaluates a guard request. */
     Decision guard(GuardRequest r) throws PdpException {
         Snapshot s = current();
-        DecisionRequestBuilder<?> b = s.engine().newRequestBuilder(3, 8);
+        DecisionRequestBuilder<?> b = s.engine().newRequestBuilder(3, 12);
         put(b, ACTION_ID, XacmlTranslator.ACTION_GUARD);
+        put(b, ONAP_NAME, r.onapName());
+        put(b, CURRENT_API, r.currentApi() ? "true" : null);
         put(b, ACTOR, r.actor());
         put(b, RECIPE, r.recipe());
+        put(b, ACTOR_LC, r.actor() == null ? null : r.actor().toLowerCase(java.util.Locale.ROOT));
+        put(b, RECIPE_LC, r.recipe() == null ? null : r.recipe().toLowerCase(java.util.Locale.ROOT));
         put(b, TARGET, r.target());
         put(b, CLNAME, r.clname());
         if (r.vfCount() != null) {
@@ -203,7 +216,6 @@ final class XacmlPdp implements AutoCloseable {
 
     static long unitSeconds(String raw) throws PdpException {
         return switch (OnapPolicy.timeUnit(raw)) {
-            case "second" -> 1L;
             case "minute" -> 60L;
             case "hour" -> 3600L;
             case "day" -> 86_400L;

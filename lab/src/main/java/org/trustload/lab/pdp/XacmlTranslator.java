@@ -4,12 +4,14 @@ import java.util.Collection;
 import java.util.Map;
 
 /**
- * Translates {@link OnapPolicy} objects into one XACML 3.0 root PolicySet for AuthzForce, after the
- * shape of ONAP's own guard templates: the target selects the policy (action, actor, recipe,
- * target regex, clname), a single Permit rule carries the condition (operation count below the limit,
- * {@code vfCount} within [min, max], optional active time range), and {@code deny-unless-permit} turns
- * every other outcome of an applicable policy into Deny. Policies combine with {@code deny-overrides};
- * no applicable policy gives NotApplicable, which each API maps as ONAP defines it.
+ * Translates {@link OnapPolicy} objects into one XACML 3.0 root PolicySet for AuthzForce, after ONAP's legacy
+ * guard templates ({@code Decision_GuardPolicyTemplate.xml}, {@code Decision_GuardMinMaxPolicyTemplate.xml} in
+ * onap/policy-engine ONAP-PAP-REST): the policy target matches the requester's {@code ONAPName} and the
+ * {@code actor}, {@code recipe}, {@code target} and {@code clname} attributes as regular expressions (Min/Max:
+ * actor and recipe case-insensitive); the rules combine with {@code permit-unless-deny} and one Deny rule
+ * carries the limit (operation count reached, {@code vfCount} outside [min, max]) inside the optional active
+ * time range. An applicable guard is therefore Permit unless its limit is hit; no applicable policy gives
+ * NotApplicable, which each API maps as ONAP defines it (legacy: DENY, current: Permit).
  */
 final class XacmlTranslator {
     static final String ROOT_ID = "root";
@@ -41,6 +43,14 @@ final class XacmlTranslator {
     static final String ONAP_NAME = "urn:org:onap:onap-name";
     static final String CONFIG_NAME = "urn:org:onap:config-name";
     static final String CONFIG_MATCHING = "urn:org:onap:config:matching:";
+    /** Lower-cased actor and recipe: ONAP's Min/Max template matches them case-insensitively ({@code (?i)}). */
+    static final String ACTOR_LC = "urn:trustload:lab:guard:actor-lower-case";
+    static final String RECIPE_LC = "urn:trustload:lab:guard:recipe-lower-case";
+    /**
+     * Set on decisions of the current API. ONAP's xacml-pdp guard policies do not match ONAPName, the legacy
+     * templates do; a lab guard created through the legacy API applies to a current-API request without it.
+     */
+    static final String CURRENT_API = "urn:trustload:lab:current-api";
 
     private static final String F = "urn:oasis:names:tc:xacml:1.0:function:";
 
@@ -69,19 +79,24 @@ final class XacmlTranslator {
     }
 
     static void policy(StringBuilder sb, OnapPolicy p) throws PdpException {
+        boolean config = p.kind() == OnapPolicy.Kind.CONFIG_BASE;
         sb.append("<Policy PolicyId=\"").append(xml(p.policyId())).append("\" Version=\"1\" RuleCombiningAlgId=\"")
-                .append("urn:oasis:names:tc:xacml:3.0:rule-combining-algorithm:deny-unless-permit\">\n");
+                .append("urn:oasis:names:tc:xacml:3.0:rule-combining-algorithm:")
+                .append(config ? "deny-unless-permit" : "permit-unless-deny").append("\">\n");
         sb.append("<Description>").append(xml(p.kind().provider)).append("</Description>\n<Target><AnyOf><AllOf>\n");
         switch (p.kind()) {
             case GUARD, GUARD_MIN_MAX -> {
                 match(sb, "string-equal", STRING, ACTION_GUARD, ACTION, ACTION_ID);
-                required(sb, p, "actor", ACTOR);
-                required(sb, p, "recipe", RECIPE);
-                String targets = p.attr("targets");
-                if (!targets.isEmpty()) {
-                    match(sb, "string-regexp-match", STRING, targets, RESOURCE, TARGET);
-                }
-                optional(sb, p, "clname", CLNAME);
+                boolean minMax = p.kind() == OnapPolicy.Kind.GUARD_MIN_MAX;
+                regex(sb, required(p, "actor"), minMax, minMax ? ACTOR_LC : ACTOR);
+                regex(sb, required(p, "recipe"), minMax, minMax ? RECIPE_LC : RECIPE);
+                regex(sb, p.attr("targets"), false, TARGET);
+                regex(sb, p.attr("clname"), false, CLNAME);
+                // ONAPName (a regex in ONAP's template) or a current-API request: a second AnyOf, ANDed with the first
+                sb.append("</AllOf></AnyOf>\n<AnyOf><AllOf>\n");
+                match(sb, "string-regexp-match", STRING, p.onapName().isEmpty() ? ".*" : p.onapName(), RESOURCE, ONAP_NAME);
+                sb.append("</AllOf><AllOf>\n");
+                match(sb, "string-equal", STRING, "true", RESOURCE, CURRENT_API);
             }
             case CONFIG_BASE -> {
                 match(sb, "string-equal", STRING, ACTION_CONFIG, ACTION, ACTION_ID);
@@ -94,71 +109,82 @@ final class XacmlTranslator {
                 }
             }
         }
-        sb.append("</AllOf></AnyOf></Target>\n<Rule RuleId=\"").append(xml(p.policyId())).append(":permit\" Effect=\"Permit\">\n");
+        sb.append("</AllOf></AnyOf></Target>\n");
+        if (config) {
+            sb.append("<Rule RuleId=\"").append(xml(p.policyId())).append(":permit\" Effect=\"Permit\"/>\n</Policy>\n");
+            return;
+        }
+        // ONAP's templates: Deny inside the active time range when the limit is hit; Permit otherwise
         StringBuilder cond = new StringBuilder();
         int terms = 0;
         if (p.kind() == OnapPolicy.Kind.GUARD) {
             long limit = positive(p, "limit");
-            cond.append("<Apply FunctionId=\"").append(F).append("integer-less-than\">");
+            cond.append("<Apply FunctionId=\"").append(F).append("integer-greater-than-or-equal\">");
             oneAndOnly(cond, "integer", RESOURCE, OPERATION_COUNT, INTEGER, windowIssuer(p));
             value(cond, INTEGER, Long.toString(limit));
             cond.append("</Apply>\n");
             terms++;
-        } else if (p.kind() == OnapPolicy.Kind.GUARD_MIN_MAX) {
+        } else {
             long min = number(p, "min");
             long max = number(p, "max");
             if (min > max) {
                 throw PdpException.badRequest("min (" + min + ") is greater than max (" + max + ")");
             }
-            cond.append("<Apply FunctionId=\"").append(F).append("integer-greater-than-or-equal\">");
+            cond.append("<Apply FunctionId=\"").append(F).append("or\"><Apply FunctionId=\"").append(F).append("integer-less-than\">");
             oneAndOnly(cond, "integer", RESOURCE, VF_COUNT, INTEGER, null);
             value(cond, INTEGER, Long.toString(min));
-            cond.append("</Apply>\n<Apply FunctionId=\"").append(F).append("integer-less-than-or-equal\">");
+            cond.append("</Apply>\n<Apply FunctionId=\"").append(F).append("integer-greater-than\">");
             oneAndOnly(cond, "integer", RESOURCE, VF_COUNT, INTEGER, null);
             value(cond, INTEGER, Long.toString(max));
+            cond.append("</Apply></Apply>\n");
+            terms++;
+        }
+        String start = p.attr("guardActiveStart");
+        String end = p.attr("guardActiveEnd");
+        if (!start.isEmpty() || !end.isEmpty()) {
+            if (start.isEmpty() || end.isEmpty()) {
+                throw PdpException.badRequest("guardActiveStart and guardActiveEnd go together");
+            }
+            cond.append("<Apply FunctionId=\"urn:oasis:names:tc:xacml:2.0:function:time-in-range\">");
+            oneAndOnly(cond, "time", ENVIRONMENT, CURRENT_TIME, TIME, null);
+            value(cond, TIME, time(start, "guardActiveStart"));
+            value(cond, TIME, time(end, "guardActiveEnd"));
             cond.append("</Apply>\n");
-            terms += 2;
+            terms++;
         }
-        if (p.kind() != OnapPolicy.Kind.CONFIG_BASE) {
-            String start = p.attr("guardActiveStart");
-            String end = p.attr("guardActiveEnd");
-            if (!start.isEmpty() || !end.isEmpty()) {
-                if (start.isEmpty() || end.isEmpty()) {
-                    throw PdpException.badRequest("guardActiveStart and guardActiveEnd go together");
-                }
-                cond.append("<Apply FunctionId=\"urn:oasis:names:tc:xacml:2.0:function:time-in-range\">");
-                oneAndOnly(cond, "time", ENVIRONMENT, CURRENT_TIME, TIME, null);
-                value(cond, TIME, time(start, "guardActiveStart"));
-                value(cond, TIME, time(end, "guardActiveEnd"));
-                cond.append("</Apply>\n");
-                terms++;
-            }
+        sb.append("<Rule RuleId=\"").append(xml(p.policyId())).append(":deny\" Effect=\"Deny\">\n<Condition>");
+        if (terms > 1) {
+            sb.append("<Apply FunctionId=\"").append(F).append("and\">").append(cond).append("</Apply>");
+        } else {
+            sb.append(cond);
         }
-        if (terms > 0) {
-            sb.append("<Condition>");
-            if (terms > 1) {
-                sb.append("<Apply FunctionId=\"").append(F).append("and\">").append(cond).append("</Apply>");
-            } else {
-                sb.append(cond);
-            }
-            sb.append("</Condition>\n");
-        }
-        sb.append("</Rule>\n</Policy>\n");
+        sb.append("</Condition>\n</Rule>\n</Policy>\n");
     }
 
-    private static void required(StringBuilder sb, OnapPolicy p, String key, String id) throws PdpException {
+    private static String required(OnapPolicy p, String key) throws PdpException {
         String v = p.attr(key);
         if (v.isEmpty()) {
             throw PdpException.badRequest("attributes.MATCHING." + key + " is required for a " + p.kind().provider + " policy");
         }
-        match(sb, "string-equal", STRING, v, RESOURCE, id);
+        return v;
     }
 
-    private static void optional(StringBuilder sb, OnapPolicy p, String key, String id) {
-        String v = p.attr(key);
-        if (!v.isEmpty()) {
-            match(sb, "string-equal", STRING, v, RESOURCE, id);
+    /**
+     * A policy value matched as a regular expression, as ONAP's templates do ({@code string-regexp-match}); an
+     * empty value adds no match. Case-insensitive matching compares lower-cased values: XML Schema regular
+     * expressions (AuthzForce) have no {@code (?i)}.
+     */
+    private static void regex(StringBuilder sb, String regex, boolean ignoreCase, String id) throws PdpException {
+        if (regex.isEmpty()) {
+            return;
         }
+        String r = ignoreCase ? regex.toLowerCase(java.util.Locale.ROOT) : regex;
+        try {
+            java.util.regex.Pattern.compile(r);
+        } catch (java.util.regex.PatternSyntaxException e) {
+            throw PdpException.badRequest("\"" + regex + "\" is not a regular expression: " + e.getDescription());
+        }
+        match(sb, "string-regexp-match", STRING, r, RESOURCE, id);
     }
 
     private static void match(StringBuilder sb, String function, String type, String value, String category, String id) {

@@ -24,8 +24,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.trustload.lab.LabContext;
-import org.trustload.lab.TestPorts;
 
 /**
  * Starts the pdp service in-process and drives both ONAP APIs over HTTP(S) the way the plans do:
@@ -36,22 +34,19 @@ class PdpLabServiceTest {
     @TempDir
     static Path socketDir;
 
-    static PdpLabService service;
-    static Map<String, String> props;
-    static HttpClient http;
-    static String url;
+    static PdpTestLab lab;
 
-    static final String ONAP_AUTH = basic("testpdp", "alpha123");
-    static final String CLIENT_AUTH = basic("python", PdpLabService.CLIENT_PASSWORD);
-    static final String PDPX_AUTH = basic("healthcheck", "zb!XztG34");
+    // the credentials the service publishes in lab.properties
+    static String ONAP_AUTH;
+    static String CLIENT_AUTH;
+    static String PDPX_AUTH;
 
     @BeforeAll
     static void start() throws Exception {
-        service = new PdpLabService();
-        service.start(new LabContext(TestPorts.freeBase(), 0, socketDir, 1));
-        props = service.properties();
-        url = props.get("pdp.url");
-        http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5)).build();
+        lab = PdpTestLab.start(socketDir);
+                ONAP_AUTH = basic(lab.props().get("pdp.user"), lab.props().get("pdp.password"));
+        CLIENT_AUTH = basic(lab.props().get("pdp.client.user"), lab.props().get("pdp.client.password"));
+        PDPX_AUTH = basic(lab.props().get("pdpx.user"), lab.props().get("pdpx.password"));
 
         assertThat(legacy("PUT", "createPolicy", """
                 {"policyClass":"Decision","policyName":"com.testGuard001","onapName":"PDPD","ruleProvider":"GUARD_YAML",
@@ -65,15 +60,17 @@ class PdpLabServiceTest {
                 {"policyConfigType":"Base","policyName":"com.testConfig001","onapName":"DCAE","configName":"cfg001",
                  "configBodyType":"JSON","configBody":"{\\"threshold\\":7}","attributes":{"MATCHING":{"site":"lab"}}}""")
                 .statusCode()).isEqualTo(200);
-        for (String name : new String[] {"com.testGuard001", "com.testMinMax001", "com.testConfig001"}) {
-            HttpResponse<String> r = legacy("PUT", "pushPolicy", "{\"policyName\":\"" + name + "\",\"pdpGroup\":\"default\"}");
+        for (String[] nameType : new String[][] {{"com.testGuard001", "Decision"}, {"com.testMinMax001", "Decision"},
+                {"com.testConfig001", "Base"}}) {
+            HttpResponse<String> r = legacy("PUT", "pushPolicy", "{\"policyName\":\"" + nameType[0] + "\",\"policyType\":\""
+                    + nameType[1] + "\",\"pdpGroup\":\"default\"}");
             assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
         }
     }
 
     @AfterAll
     static void stop() {
-        service.close();
+        lab.service().close();
     }
 
     @Test
@@ -132,7 +129,7 @@ class PdpLabServiceTest {
         String body = "{\"onapName\":\"PDPD\",\"decisionAttributes\":{\"actor\":\"a\"}}";
         HttpResponse<String> r = send(request("/pdp/api/getDecision", basic("testpdp", "s3cr3t-guess"), CLIENT_AUTH, "TEST").POST(body(body)).build());
         assertThat(r.statusCode()).isEqualTo(401);
-        assertThat(r.body()).contains("Authorization").doesNotContain("s3cr3t").doesNotContain("alpha123");
+        assertThat(r.body()).contains("Authorization").doesNotContain("s3cr3t").doesNotContain(lab.props().get("pdp.password"));
         r = send(request("/pdp/api/getDecision", ONAP_AUTH, basic("python", "nope"), "TEST").POST(body(body)).build());
         assertThat(r.statusCode()).isEqualTo(401);
         assertThat(r.body()).contains("ClientAuth");
@@ -171,9 +168,10 @@ class PdpLabServiceTest {
 
     @Test
     void policyNamesAreCaseSensitiveAndDeleteIsBounded() throws Exception {
+        // ONAP answers a push of a name it does not have 400 with a PE300 data-issue message
         HttpResponse<String> r = legacy("PUT", "pushPolicy", "{\"policyName\":\"com.testguard001\",\"policyType\":\"Decision\"}");
-        assertThat(r.statusCode()).isEqualTo(404);
-        assertThat(r.body()).contains("case-sensitive");
+        assertThat(r.statusCode()).isEqualTo(400);
+        assertThat(r.body()).contains("PE300").contains("case-sensitive");
         assertThat(legacy("PUT", "createPolicy", """
                 {"policyName":"com.testGuard999","ruleProvider":"GUARD_YAML","attributes":{"MATCHING":{"actor":"a999",
                 "recipe":"restart","targets":".*","limit":"5","timeWindow":"1","timeUnits":"hour"}}}""").statusCode()).isEqualTo(200);
@@ -186,25 +184,28 @@ class PdpLabServiceTest {
         assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
         assertThat(decision("a999", "restart", "t", null, null)).contains("DENY");
         // a second delete from the PDP is an error, not a loop
-        r = legacy("DELETE", "deletePolicy", "{\"policyName\":\"com.Decision_testGuard999.1.xml\",\"policyComponent\":\"PDP\"}");
-        assertThat(r.statusCode()).isEqualTo(404);
-        r = legacy("DELETE", "deletePolicy", "{\"policyName\":\"com.Decision_testGuard999.1.xml\",\"policyComponent\":\"PAP\",\"deleteCondition\":\"ALL\"}");
+        r = legacy("DELETE", "deletePolicy", "{\"policyName\":\"com.Decision_testGuard999.1.xml\",\"policyComponent\":\"PDP\","
+                + "\"pdpGroup\":\"default\",\"policyType\":\"Decision\"}");
+        assertThat(r.statusCode()).isEqualTo(400);
+        assertThat(r.body()).contains("PE300");
+        r = legacy("DELETE", "deletePolicy", "{\"policyName\":\"com.Decision_testGuard999.1.xml\",\"policyComponent\":\"PAP\","
+                + "\"deleteCondition\":\"ALL\",\"policyType\":\"Decision\"}");
         assertThat(r.statusCode()).isEqualTo(200);
-        assertThat(service.createdNames()).doesNotContain("com.testGuard999");
+        assertThat(lab.service().createdNames()).doesNotContain("com.testGuard999");
     }
 
     @Test
     void httpsServesTheSameApi() throws Exception {
         KeyStore ts = KeyStore.getInstance("PKCS12");
-        try (InputStream in = Files.newInputStream(Path.of(props.get("pdp.truststore")))) {
-            ts.load(in, props.get("pdp.truststore.password").toCharArray());
+        try (InputStream in = Files.newInputStream(Path.of(lab.props().get("pdp.truststore")))) {
+            ts.load(in, lab.props().get("pdp.truststore.password").toCharArray());
         }
         TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
         tmf.init(ts);
         SSLContext ssl = SSLContext.getInstance("TLS");
         ssl.init(null, tmf.getTrustManagers(), null);
         HttpClient https = HttpClient.newBuilder().sslContext(ssl).connectTimeout(Duration.ofSeconds(5)).build();
-        HttpResponse<String> r = https.send(HttpRequest.newBuilder(URI.create(props.get("pdp.https.url") + "/pdp/api/getDecision"))
+        HttpResponse<String> r = https.send(HttpRequest.newBuilder(URI.create(lab.props().get("pdp.https.url") + "/pdp/api/getDecision"))
                 .header("Authorization", ONAP_AUTH).header("ClientAuth", CLIENT_AUTH).header("Environment", "TEST")
                 .POST(body(decisionBody("testActor001", "restart", "vnf1", "cl001", null))).build(), HttpResponse.BodyHandlers.ofString());
         assertThat(r.statusCode()).isEqualTo(200);
@@ -213,12 +214,12 @@ class PdpLabServiceTest {
 
     @Test
     void jmxServesThePlatformMBeansOnLoopbackOnly() throws Exception {
-        try (JMXConnector c = JMXConnectorFactory.connect(new JMXServiceURL(props.get("pdp.jmx.url")),
+        try (JMXConnector c = JMXConnectorFactory.connect(new JMXServiceURL(lab.props().get("pdp.jmx.url")),
                 Map.of("jmx.remote.x.request.waiting.timeout", 5000L))) {
             Object uptime = c.getMBeanServerConnection().getAttribute(new ObjectName("java.lang:type=Runtime"), "Uptime");
             assertThat((Long) uptime).isPositive();
         }
-        int port = Integer.parseInt(props.get("pdp.jmx.port"));
+        int port = Integer.parseInt(lab.props().get("pdp.jmx.port"));
         // what listens on the JMX port (and every port of this JVM) is bound to 127.0.0.1, never a wildcard
         assertThat(LoopbackCheck.listeners(port)).isNotEmpty().allMatch(a -> a.startsWith("127.0.0.1:"));
         assertThat(LoopbackCheck.wildcardListenersOfThisProcess()).isEmpty();
@@ -255,7 +256,7 @@ class PdpLabServiceTest {
     }
 
     static HttpRequest.Builder request(String path, String auth, String clientAuth, String env) {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url + path)).timeout(Duration.ofSeconds(20))
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(lab.url() + path)).timeout(Duration.ofSeconds(20))
                 .header("Content-Type", "application/json").header("Authorization", auth);
         if (clientAuth != null) {
             b.header("ClientAuth", clientAuth);
@@ -271,7 +272,7 @@ class PdpLabServiceTest {
     }
 
     static HttpResponse<String> send(HttpRequest r) throws Exception {
-        return http.send(r, HttpResponse.BodyHandlers.ofString());
+        return lab.http().send(r, HttpResponse.BodyHandlers.ofString());
     }
 
     static String basic(String user, String password) {
