@@ -84,6 +84,11 @@ class KmsRequestSamplerTest {
         "nothing listens      | endpoint=http://127.0.0.1:PORT | KMS.ConnectionError | -:ConnectionRefused",
         "throttled            | backend=test-scripted,endpoint=throttled | KMS.LimitExceeded | 429:ThrottlingException",
         "invalid signature    | backend=test-scripted,endpoint=invalid-signature,operation=verify | KMS.VerifyFailed | -:SignatureInvalid",
+        "invalid MAC          | backend=test-scripted,endpoint=invalid-signature,operation=verify_mac | KMS.VerifyFailed | -:MacInvalid",
+        "context not pairs    | encryptionContext=no-pairs-here | KMS.ConfigError   | -:BadEncryptionContext",
+        "context mismatch     | backend=test-scripted,endpoint=context-required,operation=decrypt,encryptionContext=tenant=other | KMS.ClientError | 400:InvalidCiphertextException",
+        "operation not served | backend=aliyun-kms-instance,operation=describe_key | KMS.ConfigError | -:UnsupportedOperation",
+        "aliyun lacks MACs    | backend=aliyun-kms-instance,operation=GenerateMac | KMS.ConfigError | -:UnsupportedOperation",
     })
     void badInputIsAFailedSampleWithACategory(String what, String settings, String code, String message) throws Exception {
         int closed;
@@ -125,6 +130,27 @@ class KmsRequestSamplerTest {
             } catch (ReflectiveOperationException e) {
                 throw new IllegalArgumentException(name, e);
             }
+        }
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {"tenant=acme", "{\"tenant\":\"acme\"}", " tenant = acme "})
+    void theEncryptionContextReachesTheRequestInEitherSyntax(String context) {
+        for (String op : new String[] {"encrypt", "decrypt", "re_encrypt", "generate_data_key",
+            "generate_data_key_without_plaintext"}) {
+            KmsRequestSampler s = sampler(x -> apply(x, "backend=test-scripted,endpoint=context-required,operation=" + op));
+            s.setEncryptionContext(context);
+            SampleResult r = run(s);
+            assertThat(r.isSuccessful()).as(op + ": " + r.getResponseDataAsString()).isTrue();
+            assertThat(r.getSamplerData()).contains("context=1 pairs").doesNotContain("acme");
+        }
+    }
+
+    @Test
+    void theNewOperationsRunThroughTheScriptedBackend() {
+        for (String op : new String[] {"generate_random", "get_public_key", "describe_key", "generate_mac", "verify_mac"}) {
+            SampleResult r = run(sampler(x -> apply(x, "backend=test-scripted,endpoint=valid,operation=" + op)));
+            assertThat(r.isSuccessful()).as(op + ": " + r.getResponseDataAsString()).isTrue();
         }
     }
 
