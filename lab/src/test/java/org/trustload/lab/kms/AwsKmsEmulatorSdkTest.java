@@ -2,6 +2,18 @@ package org.trustload.lab.kms;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.ByteArrayInputStream;
+import java.io.InputStream;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Supplier;
+import software.amazon.awssdk.core.SdkField;
+import software.amazon.awssdk.core.SdkPojo;
+import software.amazon.awssdk.core.interceptor.Context;
+import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
+import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import java.net.URI;
 import java.nio.file.Path;
 import java.security.KeyFactory;
@@ -77,18 +89,40 @@ class AwsKmsEmulatorSdkTest extends AwsKmsSdkContract {
                 props.get("kms.aws.secret_access_key")));
         URI endpoint = URI.create(props.get("kms.aws.endpoint"));
         kms = KmsClient.builder().httpClient(http).region(Region.US_EAST_1).credentialsProvider(creds)
-                .overrideConfiguration(o -> o.retryPolicy(RetryPolicy.none())).endpointOverride(endpoint).build();
+                .overrideConfiguration(o -> o.retryPolicy(RetryPolicy.none()).addExecutionInterceptor(LAST_BODY))
+                .endpointOverride(endpoint).build();
         secrets = SecretsManagerClient.builder().httpClient(http).region(Region.US_EAST_1).credentialsProvider(creds)
-                .overrideConfiguration(o -> o.retryPolicy(RetryPolicy.none())).endpointOverride(endpoint).build();
+                .overrideConfiguration(o -> o.retryPolicy(RetryPolicy.none()).addExecutionInterceptor(LAST_BODY))
+                .endpointOverride(endpoint).build();
     }
 
     @AfterAll
     static void stop() {
-        kms.close();
-        secrets.close();
-        http.close();
+        if (kms != null) {
+            kms.close();
+            secrets.close();
+            http.close();
+        }
         service.close();
     }
+
+    /** Keeps the raw JSON body of the last response, to compare its field names with the SDK model. */
+    static final class LastBody implements ExecutionInterceptor {
+        volatile byte[] body = new byte[0];
+
+        @Override
+        public Optional<InputStream> modifyHttpResponseContent(Context.ModifyHttpResponse context,
+                ExecutionAttributes attributes) {
+            try {
+                body = context.responseBody().isPresent() ? context.responseBody().get().readAllBytes() : new byte[0];
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+            return Optional.of(new ByteArrayInputStream(body));
+        }
+    }
+
+    static final LastBody LAST_BODY = new LastBody();
 
     @Override
     Target target() {
@@ -107,6 +141,74 @@ class AwsKmsEmulatorSdkTest extends AwsKmsSdkContract {
             }
             assertThat(found).as(test).isTrue();
         }
+    }
+
+    /**
+     * Every field name the emulator writes is a member of the SDK's model of that response (a misspelt
+     * field would be dropped silently by the SDK, so the other tests could not see it).
+     */
+    @Test
+    void everyResponseFieldIsInTheSdkModel() {
+        SdkBytes msg = bytes("m");
+        SdkBytes ct = encrypt(CONTEXT);
+        SdkBytes mac = kms.generateMac(b -> b.keyId(hmac()).message(msg).macAlgorithm(MacAlgorithmSpec.HMAC_SHA_256)).mac();
+        SdkBytes sig = kms.sign(b -> b.keyId(rsa()).message(msg).messageType(MessageType.RAW)
+                .signingAlgorithm(SigningAlgorithmSpec.RSASSA_PSS_SHA_256)).signature();
+        List<Supplier<SdkPojo>> calls = List.of(
+            () -> kms.encrypt(b -> b.keyId(aes()).plaintext(msg)),
+            () -> kms.decrypt(b -> b.ciphertextBlob(ct).encryptionContext(CONTEXT)),
+            () -> kms.reEncrypt(b -> b.ciphertextBlob(ct).sourceEncryptionContext(CONTEXT).destinationKeyId(aes())),
+            () -> kms.generateDataKey(b -> b.keyId(aes()).numberOfBytes(32)),
+            () -> kms.generateDataKeyWithoutPlaintext(b -> b.keyId(aes()).numberOfBytes(32)),
+            () -> kms.generateDataKeyPair(b -> b.keyId(aes()).keyPairSpec(DataKeyPairSpec.ECC_NIST_P256)),
+            () -> kms.generateDataKeyPairWithoutPlaintext(b -> b.keyId(aes()).keyPairSpec(DataKeyPairSpec.ECC_NIST_P256)),
+            () -> kms.generateRandom(b -> b.numberOfBytes(8)),
+            () -> kms.sign(b -> b.keyId(rsa()).message(msg).messageType(MessageType.RAW)
+                    .signingAlgorithm(SigningAlgorithmSpec.RSASSA_PSS_SHA_256)),
+            () -> kms.verify(b -> b.keyId(rsa()).message(msg).messageType(MessageType.RAW).signature(sig)
+                    .signingAlgorithm(SigningAlgorithmSpec.RSASSA_PSS_SHA_256)),
+            () -> kms.generateMac(b -> b.keyId(hmac()).message(msg).macAlgorithm(MacAlgorithmSpec.HMAC_SHA_256)),
+            () -> kms.verifyMac(b -> b.keyId(hmac()).message(msg).mac(mac).macAlgorithm(MacAlgorithmSpec.HMAC_SHA_256)),
+            () -> kms.getPublicKey(b -> b.keyId(rsa())),
+            () -> kms.describeKey(b -> b.keyId(hmac())),
+            () -> kms.describeKey(b -> b.keyId(aes())),
+            () -> kms.describeKey(b -> b.keyId(rsa())),
+            () -> kms.listKeys(b -> b.limit(1)),
+            () -> kms.listAliases(b -> b.limit(1)),
+            () -> secrets.getSecretValue(b -> b.secretId(AwsKmsEmulator.SECRET_NAME)));
+        for (Supplier<SdkPojo> call : calls) {
+            SdkPojo response = call.get();
+            JsonNode json = readJson(LAST_BODY.body);
+            assertThat(json.size()).as(response.getClass().getSimpleName() + " body read").isPositive();
+            assertKnownFields(response.getClass().getSimpleName(), json, response);
+        }
+    }
+
+    private static JsonNode readJson(byte[] body) {
+        try {
+            return new ObjectMapper().readTree(body);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    private static void assertKnownFields(String where, JsonNode json, SdkPojo pojo) {
+        Map<String, SdkField<?>> fields = new java.util.HashMap<>();
+        pojo.sdkFields().forEach(f -> fields.put(f.locationName(), f));
+        json.fieldNames().forEachRemaining(name -> {
+            assertThat(fields.keySet()).as(where + " has no member " + name).contains(name);
+            Object value = fields.get(name).getValueOrDefault(pojo);
+            JsonNode node = json.get(name);
+            if (value instanceof SdkPojo nested) {
+                assertKnownFields(where + "." + name, node, nested);
+            } else if (value instanceof List<?> list && node.isArray()) {
+                for (int i = 0; i < list.size(); i++) {
+                    if (list.get(i) instanceof SdkPojo element) {
+                        assertKnownFields(where + "." + name + "[" + i + "]", node.get(i), element);
+                    }
+                }
+            }
+        });
     }
 
     /* ---------------------------------------------------------------- where moto is not AWS */
