@@ -155,6 +155,37 @@ class KmsRequestSamplerTest {
     }
 
     @Test
+    void aSavedPlanReloadsTheNewPropertiesIntoTheBean() throws Exception {
+        KmsRequestSampler s = new KmsRequestSampler();
+        s.setName("saved");
+        s.setProperty(org.apache.jmeter.testelement.TestElement.TEST_CLASS, KmsRequestSampler.class.getName());
+        s.setProperty(org.apache.jmeter.testelement.TestElement.GUI_CLASS, "org.apache.jmeter.testbeans.gui.TestBeanGUI");
+        s.setProperty("operation", "generate_data_key_without_plaintext");
+        s.setProperty("encryptionContext", "{\"tenant\":\"acme\"}");
+        s.setProperty("dataKeyBytes", "16");
+        // what the GUI stores beside them (TestBeanHelper sets absent properties to null)
+        for (String[] p : new String[][] {{"keyId", "alias/k"}, {"dataSize", "32"}, {"algorithm", ""},
+            {"messageType", "RAW"}, {"secretName", ""}}) {
+            s.setProperty(p[0], p[1]);
+        }
+        org.apache.jorphan.collections.HashTree tree = new org.apache.jorphan.collections.HashTree();
+        tree.add(s);
+        ByteArrayOutputStream xml = new ByteArrayOutputStream();
+        org.apache.jmeter.save.SaveService.saveTree(tree, xml);
+        assertThat(xml.toString(java.nio.charset.StandardCharsets.UTF_8)).contains("name=\"encryptionContext\"");
+        java.nio.file.Path file = java.nio.file.Files.createTempFile("kms-saved", ".jmx");
+        java.nio.file.Files.write(file, xml.toByteArray());
+        org.apache.jorphan.collections.HashTree loaded = org.apache.jmeter.save.SaveService.loadTree(file.toFile());
+        java.nio.file.Files.delete(file);
+        KmsRequestSampler back = (KmsRequestSampler) loaded.getArray()[0];
+        org.apache.jmeter.testbeans.TestBeanHelper.prepare(back);
+        assertThat(back.getOperation()).isEqualTo("generate_data_key_without_plaintext");
+        assertThat(back.getEncryptionContext()).isEqualTo("{\"tenant\":\"acme\"}");
+        assertThat(back.spec().context().map()).containsEntry("tenant", "acme");
+        assertThat(back.spec().dataKeyBytes()).isEqualTo(16);
+    }
+
+    @Test
     void elementJavaSerializesWithoutItsPreparedRequest() throws Exception {
         KmsRequestSampler s = sampler(x -> apply(x, "backend=test-scripted,endpoint=valid"));
         s.testStarted();
