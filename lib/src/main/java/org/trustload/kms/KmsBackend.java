@@ -10,6 +10,11 @@ public interface KmsBackend {
     /** The stable name used in plans, e.g. {@code aws-kms}. */
     String name();
 
+    /** The operations this backend serves; {@link KmsClient#execute} refuses the others (CONFIG_ERROR). */
+    default java.util.Set<KmsOperation> operations() {
+        return java.util.EnumSet.allOf(KmsOperation.class);
+    }
+
     /**
      * Builds a client (connection pool, TLS context, credentials) for {@code settings}. Expensive: call
      * once per test. Does not contact the server.

@@ -39,4 +39,17 @@ public final class KmsBackends {
         throw KmsException.config("UnknownBackend", "unknown KMS backend '" + name + "' (available: "
                 + String.join(", ", names()) + ")");
     }
+
+    /**
+     * Refuses an operation the backend does not serve, before anything is sent.
+     *
+     * @throws KmsException CONFIG_ERROR {@code UnsupportedOperation} naming the backend and what it serves
+     */
+    public static void requireOperation(KmsBackend backend, KmsOperation op) throws KmsException {
+        if (!backend.operations().contains(op)) {
+            throw KmsException.config("UnsupportedOperation", "the " + backend.name() + " backend does not serve "
+                    + op.planName() + " (it serves " + String.join(", ", backend.operations().stream()
+                    .map(KmsOperation::planName).toList()) + ")");
+        }
+    }
 }

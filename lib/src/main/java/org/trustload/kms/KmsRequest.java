@@ -8,8 +8,13 @@ package org.trustload.kms;
  *   <li>SIGN: keyId, algorithm, messageType, data;</li>
  *   <li>VERIFY: keyId, algorithm, messageType, data, signature;</li>
  *   <li>GET_SECRET_VALUE: secretName;</li>
- *   <li>GENERATE_DATA_KEY: keyId, dataKeyBytes.</li>
+ *   <li>GENERATE_DATA_KEY, GENERATE_DATA_KEY_WITHOUT_PLAINTEXT: keyId, dataKeyBytes, context;</li>
+ *   <li>RE_ENCRYPT: keyId (source and destination), ciphertext, context (source and destination);</li>
+ *   <li>GENERATE_RANDOM: dataKeyBytes (the number of random bytes);</li>
+ *   <li>GET_PUBLIC_KEY, DESCRIBE_KEY: keyId;</li>
+ *   <li>GENERATE_MAC: keyId, algorithm (MAC algorithm), data; VERIFY_MAC: also signature (the MAC).</li>
  * </ul>
+ * ENCRYPT and DECRYPT also read context.
  * Byte arrays are not copied: callers must not change them while a call runs.
  *
  * @param operation the operation
@@ -21,10 +26,11 @@ package org.trustload.kms;
  *     {@code ECDSA_SHA_256}; Alibaba {@code RSA_PSS_SHA_256}, {@code ECDSA_SHA_256}); empty = backend default
  * @param messageType RAW or DIGEST
  * @param secretName secret name or id
- * @param dataKeyBytes data key length in bytes (GENERATE_DATA_KEY; 32 = AES-256)
+ * @param dataKeyBytes data key length in bytes (GENERATE_DATA_KEY; 32 = AES-256), random bytes (GENERATE_RANDOM)
+ * @param context the encryption context (AWS) or AAD (Alibaba) bound into ciphertexts; {@link EncryptionContext#NONE} for none
  */
 public record KmsRequest(KmsOperation operation, String keyId, byte[] data, byte[] ciphertext, byte[] signature,
-        String algorithm, MessageType messageType, String secretName, int dataKeyBytes) {
+        String algorithm, MessageType messageType, String secretName, int dataKeyBytes, EncryptionContext context) {
 
     /** Normalises nulls to empty values. */
     public KmsRequest {
@@ -35,6 +41,19 @@ public record KmsRequest(KmsOperation operation, String keyId, byte[] data, byte
         algorithm = algorithm == null ? "" : algorithm;
         messageType = messageType == null ? MessageType.RAW : messageType;
         secretName = secretName == null ? "" : secretName;
+        context = context == null ? EncryptionContext.NONE : context;
+    }
+
+    /** A request without encryption context. */
+    public KmsRequest(KmsOperation operation, String keyId, byte[] data, byte[] ciphertext, byte[] signature,
+            String algorithm, MessageType messageType, String secretName, int dataKeyBytes) {
+        this(operation, keyId, data, ciphertext, signature, algorithm, messageType, secretName, dataKeyBytes, null);
+    }
+
+    /** This request with another encryption context. */
+    public KmsRequest withContext(EncryptionContext c) {
+        return new KmsRequest(operation, keyId, data, ciphertext, signature, algorithm, messageType, secretName,
+                dataKeyBytes, c);
     }
 
     public static KmsRequest encrypt(String keyId, byte[] plaintext) {
@@ -61,11 +80,39 @@ public record KmsRequest(KmsOperation operation, String keyId, byte[] data, byte
         return new KmsRequest(KmsOperation.GENERATE_DATA_KEY, keyId, null, null, null, null, null, null, bytes);
     }
 
+    public static KmsRequest generateDataKeyWithoutPlaintext(String keyId, int bytes) {
+        return new KmsRequest(KmsOperation.GENERATE_DATA_KEY_WITHOUT_PLAINTEXT, keyId, null, null, null, null, null, null, bytes);
+    }
+
+    public static KmsRequest reEncrypt(String keyId, byte[] ciphertext) {
+        return new KmsRequest(KmsOperation.RE_ENCRYPT, keyId, null, ciphertext, null, null, null, null, 0);
+    }
+
+    public static KmsRequest generateRandom(int bytes) {
+        return new KmsRequest(KmsOperation.GENERATE_RANDOM, null, null, null, null, null, null, null, bytes);
+    }
+
+    public static KmsRequest getPublicKey(String keyId) {
+        return new KmsRequest(KmsOperation.GET_PUBLIC_KEY, keyId, null, null, null, null, null, null, 0);
+    }
+
+    public static KmsRequest describeKey(String keyId) {
+        return new KmsRequest(KmsOperation.DESCRIBE_KEY, keyId, null, null, null, null, null, null, 0);
+    }
+
+    public static KmsRequest generateMac(String keyId, String macAlgorithm, byte[] message) {
+        return new KmsRequest(KmsOperation.GENERATE_MAC, keyId, message, null, null, macAlgorithm, null, null, 0);
+    }
+
+    public static KmsRequest verifyMac(String keyId, String macAlgorithm, byte[] message, byte[] mac) {
+        return new KmsRequest(KmsOperation.VERIFY_MAC, keyId, message, null, mac, macAlgorithm, null, null, 0);
+    }
+
     /** Field summary without any byte content (only lengths). */
     @Override
     public String toString() {
         return "KmsRequest[" + operation + ", keyId=" + keyId + ", data=" + data.length + " B, ciphertext="
                 + ciphertext.length + " B, signature=" + signature.length + " B, algorithm=" + algorithm + ", "
-                + messageType + ", secretName=" + secretName + ", dataKeyBytes=" + dataKeyBytes + "]";
+                + messageType + ", secretName=" + secretName + ", dataKeyBytes=" + dataKeyBytes + ", context=" + context + "]";
     }
 }

@@ -5,9 +5,11 @@ package org.trustload.kms;
  *
  * @param operation the operation
  * @param output ciphertext (ENCRYPT, opaque: feed it to DECRYPT), plaintext (DECRYPT), signature (SIGN),
- *     secret value bytes (GET_SECRET_VALUE), encrypted data key (GENERATE_DATA_KEY), empty for VERIFY.
+ *     secret value bytes (GET_SECRET_VALUE), encrypted data key (GENERATE_DATA_KEY and
+ *     GENERATE_DATA_KEY_WITHOUT_PLAINTEXT), new ciphertext (RE_ENCRYPT), random bytes (GENERATE_RANDOM),
+ *     public key (GET_PUBLIC_KEY), MAC (GENERATE_MAC), empty for VERIFY, VERIFY_MAC and DESCRIBE_KEY.
  *     May be secret: callers must never put it in results or logs, only its length
- * @param signatureValid for VERIFY, whether the signature is valid; true for the other operations
+ * @param signatureValid for VERIFY and VERIFY_MAC, whether the signature or MAC is valid; true for the other operations
  * @param keyId the key the service reports having used (may be an ARN), or empty
  * @param requestId the service's request id, or empty
  */

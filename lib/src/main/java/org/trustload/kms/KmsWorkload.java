@@ -7,8 +7,8 @@ import java.util.SplittableRandom;
 
 /**
  * Builds the repeated request of a benchmark case, like the reference tool: random data of the
- * configured size, and for DECRYPT and VERIFY one preparatory ENCRYPT or SIGN call whose output is then
- * decrypted or verified on every iteration. Shared by the sampler, the bench's raw loop and the tests,
+ * configured size, and for DECRYPT, RE_ENCRYPT, VERIFY and VERIFY_MAC one preparatory ENCRYPT, SIGN or
+ * GENERATE_MAC call (with the same encryption context) whose output is then used on every iteration. Shared by the sampler, the bench's raw loop and the tests,
  * so all of them measure the same calls.
  */
 public final class KmsWorkload {
@@ -17,36 +17,68 @@ public final class KmsWorkload {
 
     /** What a case needs; the same fields as the sampler's properties. */
     public record Spec(KmsOperation operation, String keyId, int dataSize, String algorithm, MessageType messageType,
-            String secretName, int dataKeyBytes) {
+            String secretName, int dataKeyBytes, EncryptionContext context) {
+        /** Normalises a null context to none. */
+        public Spec {
+            context = context == null ? EncryptionContext.NONE : context;
+        }
+
+        /** A case without encryption context. */
+        public Spec(KmsOperation operation, String keyId, int dataSize, String algorithm, MessageType messageType,
+                String secretName, int dataKeyBytes) {
+            this(operation, keyId, dataSize, algorithm, messageType, secretName, dataKeyBytes, null);
+        }
+
+        /** Whether the case sends {@code dataSize} bytes of data (encrypted, signed or MACed). */
+        boolean usesData() {
+            return switch (operation) {
+                case ENCRYPT, DECRYPT, RE_ENCRYPT, SIGN, VERIFY, GENERATE_MAC, VERIFY_MAC -> true;
+                default -> false;
+            };
+        }
     }
 
     /**
-     * The request to repeat. Calls the KMS once for DECRYPT (to encrypt the data) and VERIFY (to sign it).
+     * The request to repeat. Calls the KMS once for DECRYPT and RE_ENCRYPT (to encrypt the data), VERIFY
+     * (to sign it) and VERIFY_MAC (to MAC it).
      *
      * @param seed seeds the data, so each thread can send different bytes
      * @throws KmsException a failed preparatory call, or CONFIG_ERROR for bad sizes
      */
     public static KmsRequest prepare(KmsClient client, Spec s, long seed) throws KmsException {
-        if (s.dataSize() < 1 || s.dataSize() > 4096) {
-            if (s.operation() != KmsOperation.GET_SECRET_VALUE && s.operation() != KmsOperation.GENERATE_DATA_KEY) {
-                throw KmsException.config("BadDataSize", "data size must be 1 to 4096 bytes, was " + s.dataSize());
-            }
+        if ((s.dataSize() < 1 || s.dataSize() > 4096) && s.usesData()) {
+            throw KmsException.config("BadDataSize", "data size must be 1 to 4096 bytes, was " + s.dataSize());
         }
+        EncryptionContext ctx = s.context();
+        int bytes = s.dataKeyBytes() > 0 ? s.dataKeyBytes() : 32;
         byte[] data = new byte[Math.max(1, Math.min(4096, s.dataSize()))];
         SplittableRandom r = new SplittableRandom(seed);
         r.nextBytes(data);
         byte[] message = s.messageType() == MessageType.DIGEST ? digest(s.algorithm(), data) : data;
         return switch (s.operation()) {
-            case ENCRYPT -> KmsRequest.encrypt(s.keyId(), data);
-            case DECRYPT -> KmsRequest.decrypt(s.keyId(), client.execute(KmsRequest.encrypt(s.keyId(), data)).output());
+            case ENCRYPT -> KmsRequest.encrypt(s.keyId(), data).withContext(ctx);
+            case DECRYPT -> KmsRequest.decrypt(s.keyId(), encrypted(client, s, data)).withContext(ctx);
+            case RE_ENCRYPT -> KmsRequest.reEncrypt(s.keyId(), encrypted(client, s, data)).withContext(ctx);
             case SIGN -> KmsRequest.sign(s.keyId(), s.algorithm(), s.messageType(), message);
             case VERIFY -> {
                 byte[] sig = client.execute(KmsRequest.sign(s.keyId(), s.algorithm(), s.messageType(), message)).output();
                 yield KmsRequest.verify(s.keyId(), s.algorithm(), s.messageType(), message, sig);
             }
             case GET_SECRET_VALUE -> KmsRequest.getSecretValue(s.secretName());
-            case GENERATE_DATA_KEY -> KmsRequest.generateDataKey(s.keyId(), s.dataKeyBytes() > 0 ? s.dataKeyBytes() : 32);
+            case GENERATE_DATA_KEY -> KmsRequest.generateDataKey(s.keyId(), bytes).withContext(ctx);
+            case GENERATE_DATA_KEY_WITHOUT_PLAINTEXT -> KmsRequest.generateDataKeyWithoutPlaintext(s.keyId(), bytes)
+                    .withContext(ctx);
+            case GENERATE_RANDOM -> KmsRequest.generateRandom(bytes);
+            case GET_PUBLIC_KEY -> KmsRequest.getPublicKey(s.keyId());
+            case DESCRIBE_KEY -> KmsRequest.describeKey(s.keyId());
+            case GENERATE_MAC -> KmsRequest.generateMac(s.keyId(), s.algorithm(), data);
+            case VERIFY_MAC -> KmsRequest.verifyMac(s.keyId(), s.algorithm(), data,
+                    client.execute(KmsRequest.generateMac(s.keyId(), s.algorithm(), data)).output());
         };
+    }
+
+    private static byte[] encrypted(KmsClient client, Spec s, byte[] data) throws KmsException {
+        return client.execute(KmsRequest.encrypt(s.keyId(), data).withContext(s.context())).output();
     }
 
     /**

@@ -57,7 +57,8 @@ import org.trustload.lab.LabContext;
  * of the client key named in {@code x-kms-acccesskeyid} (the SDK's spelling), and {@code content-sha256}
  * must match the body. Operations: Encrypt, Decrypt, GenerateDataKey (AES-256-GCM), Sign, Verify
  * (RSA_PKCS1_SHA_256, RSA_PSS_SHA_256, ECDSA_SHA_256; {@code RAW} messages or {@code DIGEST}s),
- * GetPublicKey, GetSecretValue. Errors are the SDK's protobuf {@code Error} with a 4xx/5xx status and
+ * GetPublicKey, GenerateRandom, GetSecretValue. Encrypt and GenerateDataKey bind the request's {@code Aad}
+ * into the GCM tag; Decrypt with another {@code Aad} fails like a tampered ciphertext. Errors are the SDK's protobuf {@code Error} with a 4xx/5xx status and
  * the service's error codes.
  *
  * <p>Fault injection through {@link KmsFaults} (system properties, {@code POST /admin/faults},
@@ -314,6 +315,7 @@ public final class AliyunKmsEmulator implements KmsEmulator {
             case "Sign" -> sign(ApiModels.SignRequest.parseFrom(body), requestId);
             case "Verify" -> verify(ApiModels.VerifyRequest.parseFrom(body), requestId);
             case "GetPublicKey" -> publicKey(ApiModels.GetPublicKeyRequest.parseFrom(body), requestId);
+            case "GenerateRandom" -> random(ApiModels.GenerateRandomRequest.parseFrom(body), requestId);
             case "GetSecretValue" -> secret(ApiModels.GetSecretValueRequest.parseFrom(body), requestId);
             default -> throw new KmsError(400, "InvalidApiName", "The ApiName \"" + apiName + "\" is invalid.");
         };
@@ -435,6 +437,7 @@ public final class AliyunKmsEmulator implements KmsEmulator {
         try {
             plain = KmsCrypto.open(aesKey, r.getAad().toByteArray(), r.getIv().concat(r.getCiphertextBlob()).toByteArray());
         } catch (javax.crypto.AEADBadTagException e) {
+            // the GCM tag covers the Aad: another Aad than at Encrypt fails here, like a tampered blob
             throw new KmsError(400, "Rejected.InvalidCiphertext", "The CiphertextBlob is invalid.");
         }
         return ApiModels.DecryptResponse.newBuilder().setKeyId(r.getKeyId()).setPlaintext(ByteString.copyFrom(plain))
@@ -539,6 +542,14 @@ public final class AliyunKmsEmulator implements KmsEmulator {
                 + Base64.getMimeEncoder(64, new byte[] {'\n'}).encodeToString(publicKey(r.getKeyId()).getEncoded())
                 + "\n-----END PUBLIC KEY-----\n";
         return ApiModels.GetPublicKeyResponse.newBuilder().setKeyId(r.getKeyId()).setPublicKey(pem)
+                .setRequestId(requestId).build();
+    }
+
+    private static MessageLite random(ApiModels.GenerateRandomRequest r, String requestId) throws KmsError {
+        if (r.getLength() < 1 || r.getLength() > 1024) {
+            throw new KmsError(400, "InvalidParameter", "The Length must be 1..1024.");
+        }
+        return ApiModels.GenerateRandomResponse.newBuilder().setRandom(ByteString.copyFrom(KmsCrypto.random(r.getLength())))
                 .setRequestId(requestId).build();
     }
 

@@ -2,6 +2,7 @@ package org.trustload.lab.kms;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
@@ -16,11 +17,15 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyPair;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.Collections;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -32,8 +37,13 @@ import org.trustload.lab.LabContext;
 /**
  * AWS KMS + Secrets Manager emulator speaking the AWS JSON 1.1 protocol ({@code POST /},
  * {@code X-Amz-Target: TrentService.<Op>} or {@code secretsmanager.<Op>}) on HTTP
- * base+{@value #HTTP_OFFSET} and HTTPS base+{@value #HTTPS_OFFSET}. Operations: DescribeKey, Encrypt,
- * Decrypt, GenerateDataKey, Sign, Verify (RAW and DIGEST, as AWS does them), GetSecretValue. Keys and the
+ * base+{@value #HTTP_OFFSET} and HTTPS base+{@value #HTTPS_OFFSET}. It serves the data-plane calls a KMS
+ * load test makes ({@link #OPERATIONS}): Encrypt, Decrypt, ReEncrypt, GenerateDataKey(WithoutPlaintext),
+ * GenerateDataKeyPair(WithoutPlaintext), GenerateRandom, Sign, Verify (RAW and DIGEST, as AWS does them),
+ * GenerateMac, VerifyMac, GetPublicKey, DescribeKey, ListKeys, ListAliases, and Secrets Manager
+ * GetSecretValue. Keys are looked up by id, key ARN, alias name or alias ARN. Ciphertexts are AES-256-GCM
+ * with the key id and the request's EncryptionContext as additional authenticated data, so a Decrypt or
+ * ReEncrypt with another context fails with {@code InvalidCiphertextException}, as on AWS. Keys and the
  * secret are created at start (fixed ids, fresh key material). The caller's access key id is checked;
  * the SigV4 signature is not (the lab is a load target, not an authentication test).
  * Throttling answers HTTP 429 {@code ThrottlingException}; see {@link KmsFaults}.
@@ -57,6 +67,13 @@ public final class AwsKmsEmulator implements KmsEmulator {
     public static final String RSA_KEY_ID = "0b7a1c6e-5f1d-4c2a-9d3e-rsa2048sign01";
     /** The ECC P-256 signing key (alias {@code alias/trustload-ecc}). */
     public static final String EC_KEY_ID = "0b7a1c6e-5f1d-4c2a-9d3e-eccp256sign01";
+    /** The HMAC-256 key (alias {@code alias/trustload-hmac}). */
+    public static final String HMAC_KEY_ID = "0b7a1c6e-5f1d-4c2a-9d3e-hmac256mac01";
+    /** The X-Amz-Target operations served, KMS ({@code TrentService.}) and Secrets Manager. */
+    public static final List<String> OPERATIONS = List.of("Encrypt", "Decrypt", "ReEncrypt", "GenerateDataKey",
+            "GenerateDataKeyWithoutPlaintext", "GenerateDataKeyPair", "GenerateDataKeyPairWithoutPlaintext",
+            "GenerateRandom", "Sign", "Verify", "GenerateMac", "VerifyMac", "GetPublicKey", "DescribeKey", "ListKeys",
+            "ListAliases", "secretsmanager.GetSecretValue");
     /** The secret's name. */
     public static final String SECRET_NAME = "trustload/benchmark";
     /** Largest plaintext of Encrypt and message of Sign (AWS's limit). */
@@ -65,7 +82,12 @@ public final class AwsKmsEmulator implements KmsEmulator {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final Map<String, String> properties = new LinkedHashMap<>();
+    /** Keys by id, key ARN, alias name and alias ARN. */
     private final Map<String, Key> keys = new LinkedHashMap<>();
+    /** Alias name to key, in creation order (ListAliases). */
+    private final Map<String, Key> aliases = new LinkedHashMap<>();
+    /** Keys in creation order (ListKeys). */
+    private final List<Key> keyList = new ArrayList<>();
     private String secretValue;
     private String secretVersion;
     private HttpServer http;
@@ -73,8 +95,15 @@ public final class AwsKmsEmulator implements KmsEmulator {
     private ExecutorService workers;
     private KmsFaults faults;
 
-    /** A key: symmetric (aes) or signing (pair + algorithms). */
-    private record Key(String id, String spec, SecretKey aes, KeyPair pair, List<String> algorithms) {
+    /**
+     * A key: symmetric (aes), signing (pair + signing algorithms) or HMAC (hmac + MAC algorithms).
+     * {@code aes} and {@code hmac} are both JCA secret keys; the usage tells them apart.
+     */
+    private record Key(String id, String spec, String usage, SecretKey aes, KeyPair pair, List<String> algorithms) {
+        static final String ENCRYPT_DECRYPT = "ENCRYPT_DECRYPT";
+        static final String SIGN_VERIFY = "SIGN_VERIFY";
+        static final String GENERATE_VERIFY_MAC = "GENERATE_VERIFY_MAC";
+
         String arn() {
             return "arn:aws:kms:" + REGION + ":" + ACCOUNT + ":key/" + id;
         }
@@ -111,12 +140,15 @@ public final class AwsKmsEmulator implements KmsEmulator {
         https = bind(HttpsServer.create(), ctx, httpsPort);
         https.setHttpsConfigurator(new HttpsConfigurator(tls));
 
-        addKey(new Key(AES_KEY_ID, "SYMMETRIC_DEFAULT", KmsCrypto.aesKey(), null, List.of()), "alias/trustload-aes");
-        addKey(new Key(RSA_KEY_ID, "RSA_2048", null, KmsCrypto.rsa(2048), List.of("RSASSA_PSS_SHA_256",
+        addKey(new Key(AES_KEY_ID, "SYMMETRIC_DEFAULT", Key.ENCRYPT_DECRYPT, KmsCrypto.aesKey(), null,
+                List.of("SYMMETRIC_DEFAULT")), "alias/trustload-aes");
+        addKey(new Key(RSA_KEY_ID, "RSA_2048", Key.SIGN_VERIFY, null, KmsCrypto.rsa(2048), List.of("RSASSA_PSS_SHA_256",
                 "RSASSA_PSS_SHA_384", "RSASSA_PSS_SHA_512", "RSASSA_PKCS1_V1_5_SHA_256", "RSASSA_PKCS1_V1_5_SHA_384",
                 "RSASSA_PKCS1_V1_5_SHA_512")), "alias/trustload-rsa");
-        addKey(new Key(EC_KEY_ID, "ECC_NIST_P256", null, KmsCrypto.ec("secp256r1"), List.of("ECDSA_SHA_256")),
-                "alias/trustload-ecc");
+        addKey(new Key(EC_KEY_ID, "ECC_NIST_P256", Key.SIGN_VERIFY, null, KmsCrypto.ec("secp256r1"),
+                List.of("ECDSA_SHA_256")), "alias/trustload-ecc");
+        addKey(new Key(HMAC_KEY_ID, "HMAC_256", Key.GENERATE_VERIFY_MAC, KmsCrypto.hmacKey(32), null,
+                List.of("HMAC_SHA_256")), "alias/trustload-hmac");
         // A lab value, but random per start: nothing should depend on it except its presence.
         secretValue = "{\"username\":\"trustload\",\"password\":\"" + Base64.getUrlEncoder().withoutPadding()
                 .encodeToString(KmsCrypto.random(18)) + "\"}";
@@ -141,10 +173,13 @@ public final class AwsKmsEmulator implements KmsEmulator {
         properties.put("kms.aws.key_id", AES_KEY_ID);
         properties.put("kms.aws.rsa_key_id", RSA_KEY_ID);
         properties.put("kms.aws.ec_key_id", EC_KEY_ID);
+        properties.put("kms.aws.hmac_key_id", HMAC_KEY_ID);
         properties.put("kms.aws.secret_name", SECRET_NAME);
     }
 
     private void addKey(Key k, String alias) {
+        keyList.add(k);
+        aliases.put(alias, k);
         keys.put(k.id(), k);
         keys.put(k.arn(), k);
         keys.put(alias, k);
@@ -218,51 +253,150 @@ public final class AwsKmsEmulator implements KmsEmulator {
     }
 
     private ObjectNode dispatch(String target, JsonNode req) throws Fault, GeneralSecurityException {
-        return switch (target) {
-            case "TrentService.DescribeKey" -> describeKey(req);
-            case "TrentService.Encrypt" -> encrypt(req);
-            case "TrentService.Decrypt" -> decrypt(req);
-            case "TrentService.GenerateDataKey" -> generateDataKey(req);
-            case "TrentService.Sign" -> sign(req);
-            case "TrentService.Verify" -> verify(req);
-            case "secretsmanager.GetSecretValue" -> getSecretValue(req);
+        if (target.equals("secretsmanager.GetSecretValue")) {
+            return getSecretValue(req);
+        }
+        String op = target.startsWith("TrentService.") ? target.substring("TrentService.".length()) : "";
+        ObjectNode out = switch (op) {
+            case "Encrypt" -> encrypt(req);
+            case "Decrypt" -> decrypt(req);
+            case "ReEncrypt" -> reEncrypt(req);
+            case "GenerateDataKey" -> generateDataKey(req, true);
+            case "GenerateDataKeyWithoutPlaintext" -> generateDataKey(req, false);
+            case "GenerateDataKeyPair" -> generateDataKeyPair(req, true);
+            case "GenerateDataKeyPairWithoutPlaintext" -> generateDataKeyPair(req, false);
+            case "GenerateRandom" -> generateRandom(req);
+            case "Sign" -> sign(req);
+            case "Verify" -> verify(req);
+            case "GenerateMac" -> generateMac(req);
+            case "VerifyMac" -> verifyMac(req);
+            case "GetPublicKey" -> getPublicKey(req);
+            case "DescribeKey" -> describeKey(req);
+            case "ListKeys" -> listKeys(req);
+            case "ListAliases" -> listAliases(req);
             default -> throw new Fault(400, "UnknownOperationException", "unsupported operation " + target);
         };
+        // AWS checks the whole request, then answers DryRun instead of the result.
+        if (req.path("DryRun").asBoolean(false)) {
+            throw new Fault(412, "DryRunOperationException",
+                    "The request would have succeeded, but the DryRun option is set.");
+        }
+        return out;
     }
 
     /* ---------------------------------------------------------------- operations */
 
     private ObjectNode describeKey(JsonNode req) throws Fault {
-        Key k = key(req);
-        ObjectNode meta = JSON.createObjectNode().put("KeyId", k.id()).put("Arn", k.arn())
-                .put("AWSAccountId", ACCOUNT).put("Enabled", true).put("KeyState", "Enabled")
-                .put("KeySpec", k.spec()).put("CustomerMasterKeySpec", k.spec())
-                .put("KeyUsage", k.aes() != null ? "ENCRYPT_DECRYPT" : "SIGN_VERIFY").put("KeyManager", "CUSTOMER")
-                .put("Origin", "AWS_KMS").put("CreationDate", 1.7e9);
-        if (k.aes() != null) {
-            meta.putArray("EncryptionAlgorithms").add("SYMMETRIC_DEFAULT");
-        } else {
-            k.algorithms().forEach(meta.putArray("SigningAlgorithms")::add);
-        }
+        Key k = key(req, "KeyId");
+        ObjectNode meta = JSON.createObjectNode().put("AWSAccountId", ACCOUNT).put("KeyId", k.id()).put("Arn", k.arn())
+                .put("CreationDate", 1.7e9).put("Enabled", true).put("Description", "TrustLoad lab key")
+                .put("KeyUsage", k.usage()).put("KeyState", "Enabled").put("Origin", "AWS_KMS")
+                .put("KeyManager", "CUSTOMER").put("CustomerMasterKeySpec", k.spec()).put("KeySpec", k.spec())
+                .put("MultiRegion", false);
+        k.algorithms().forEach(meta.putArray(algorithmsField(k))::add);
         ObjectNode out = JSON.createObjectNode();
         out.set("KeyMetadata", meta);
         return out;
     }
 
+    private static String algorithmsField(Key k) {
+        return switch (k.usage()) {
+            case Key.ENCRYPT_DECRYPT -> "EncryptionAlgorithms";
+            case Key.SIGN_VERIFY -> "SigningAlgorithms";
+            default -> "MacAlgorithms";
+        };
+    }
+
+    private ObjectNode listKeys(JsonNode req) throws Fault {
+        ObjectNode out = JSON.createObjectNode();
+        ArrayNode list = out.putArray("Keys");
+        page(req, keyList.size(), out, i -> list.addObject().put("KeyId", keyList.get(i).id())
+                .put("KeyArn", keyList.get(i).arn()));
+        return out;
+    }
+
+    private ObjectNode listAliases(JsonNode req) throws Fault {
+        List<Map.Entry<String, Key>> selected = new ArrayList<>();
+        Key only = req.hasNonNull("KeyId") ? key(req, "KeyId") : null;
+        for (Map.Entry<String, Key> a : aliases.entrySet()) {
+            if (only == null || a.getValue() == only) {
+                selected.add(a);
+            }
+        }
+        ObjectNode out = JSON.createObjectNode();
+        ArrayNode list = out.putArray("Aliases");
+        page(req, selected.size(), out, i -> list.addObject().put("AliasName", selected.get(i).getKey())
+                .put("AliasArn", "arn:aws:kms:" + REGION + ":" + ACCOUNT + ":" + selected.get(i).getKey())
+                .put("TargetKeyId", selected.get(i).getValue().id()).put("CreationDate", 1.7e9)
+                .put("LastUpdatedDate", 1.7e9));
+        return out;
+    }
+
+    /** {@code Limit} (1–1000, default 100) and {@code Marker} paging; the marker is the next index. */
+    private static void page(JsonNode req, int size, ObjectNode out, java.util.function.IntConsumer add) throws Fault {
+        int limit = req.hasNonNull("Limit") ? req.get("Limit").asInt() : 100;
+        if (limit < 1 || limit > 1000) {
+            throw Fault.validation("1 validation error detected: Value '" + limit
+                    + "' at 'limit' failed to satisfy constraint: Member must have value between 1 and 1000");
+        }
+        int from = 0;
+        if (req.hasNonNull("Marker")) {
+            try {
+                from = Integer.parseInt(req.get("Marker").asText());
+            } catch (NumberFormatException e) {
+                from = -1;
+            }
+            if (from < 0 || from > size) {
+                throw new Fault(400, "InvalidMarkerException", "Invalid marker");
+            }
+        }
+        int to = Math.min(size, from + limit);
+        for (int i = from; i < to; i++) {
+            add.accept(i);
+        }
+        out.put("Truncated", to < size);
+        if (to < size) {
+            out.put("NextMarker", Integer.toString(to));
+        }
+    }
+
     private ObjectNode encrypt(JsonNode req) throws Fault, GeneralSecurityException {
-        Key k = symmetric(req);
+        Key k = symmetric(req, "KeyId");
+        encryptionAlgorithm(req, "EncryptionAlgorithm");
         byte[] plain = blob(req, "Plaintext");
         if (plain.length < 1 || plain.length > MAX_MESSAGE) {
             throw Fault.validation("Plaintext must be 1 to " + MAX_MESSAGE + " bytes");
         }
-        return JSON.createObjectNode().put("CiphertextBlob", b64(wrap(k, plain))).put("KeyId", k.arn())
+        return JSON.createObjectNode().put("CiphertextBlob", b64(wrap(k, context(req, "EncryptionContext"), plain)))
+                .put("KeyId", k.arn()).put("EncryptionAlgorithm", "SYMMETRIC_DEFAULT");
+    }
+
+    private ObjectNode decrypt(JsonNode req) throws Fault {
+        encryptionAlgorithm(req, "EncryptionAlgorithm");
+        Opened o = unwrap(req, "CiphertextBlob", "KeyId", "EncryptionContext");
+        return JSON.createObjectNode().put("KeyId", o.key().arn()).put("Plaintext", b64(o.plain()))
                 .put("EncryptionAlgorithm", "SYMMETRIC_DEFAULT");
     }
 
-    /** Ciphertext blob: key id length (1 byte), key id, AES-GCM(iv || ct || tag) with the key id as AAD. */
-    private static byte[] wrap(Key k, byte[] plain) throws GeneralSecurityException {
+    private ObjectNode reEncrypt(JsonNode req) throws Fault, GeneralSecurityException {
+        encryptionAlgorithm(req, "SourceEncryptionAlgorithm");
+        encryptionAlgorithm(req, "DestinationEncryptionAlgorithm");
+        Key dest = symmetric(req, "DestinationKeyId");
+        Opened o = unwrap(req, "CiphertextBlob", "SourceKeyId", "SourceEncryptionContext");
+        return JSON.createObjectNode()
+                .put("CiphertextBlob", b64(wrap(dest, context(req, "DestinationEncryptionContext"), o.plain())))
+                .put("SourceKeyId", o.key().arn()).put("KeyId", dest.arn())
+                .put("SourceEncryptionAlgorithm", "SYMMETRIC_DEFAULT")
+                .put("DestinationEncryptionAlgorithm", "SYMMETRIC_DEFAULT");
+    }
+
+    /**
+     * Ciphertext blob: key id length (1 byte), key id, AES-GCM(iv || ct || tag) with the key id and the
+     * encryption context (see {@link #aad}) as additional authenticated data.
+     */
+    private static byte[] wrap(Key k, Map<String, String> context, byte[] plain) throws GeneralSecurityException {
         byte[] id = k.id().getBytes(StandardCharsets.US_ASCII);
-        byte[] sealed = KmsCrypto.seal(k.aes(), id, plain);
+        byte[] sealed = KmsCrypto.seal(k.aes(), aad(k, context), plain);
         byte[] out = new byte[1 + id.length + sealed.length];
         out[0] = (byte) id.length;
         System.arraycopy(id, 0, out, 1, id.length);
@@ -270,54 +404,125 @@ public final class AwsKmsEmulator implements KmsEmulator {
         return out;
     }
 
-    private ObjectNode decrypt(JsonNode req) throws Fault {
-        byte[] blob = blob(req, "CiphertextBlob");
+    /**
+     * The AAD: key id, then the context's pairs sorted by key, each string length-prefixed, so that
+     * no two different contexts give the same bytes ({"ab":"c"} is not {"a":"bc"}).
+     */
+    private static byte[] aad(Key k, Map<String, String> context) {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        java.util.function.Consumer<String> put = s -> {
+            byte[] b = s.getBytes(StandardCharsets.UTF_8);
+            out.write(b.length >>> 24);
+            out.write(b.length >>> 16);
+            out.write(b.length >>> 8);
+            out.write(b.length);
+            out.writeBytes(b);
+        };
+        put.accept(k.id());
+        new TreeMap<>(context).forEach((name, value) -> {
+            put.accept(name);
+            put.accept(value);
+        });
+        return out.toByteArray();
+    }
+
+    /** A decrypted ciphertext and the key that made it. */
+    private record Opened(Key key, byte[] plain) {
+    }
+
+    private Opened unwrap(JsonNode req, String blobField, String keyField, String contextField) throws Fault {
+        byte[] blob = blob(req, blobField);
+        Map<String, String> context = context(req, contextField);
         int idLen = blob.length == 0 ? 0 : blob[0] & 0xff;
         if (blob.length < 1 + idLen + KmsCrypto.IV_BYTES + 16 || idLen == 0) {
             throw new Fault(400, "InvalidCiphertextException", "");
         }
         String id = new String(blob, 1, idLen, StandardCharsets.US_ASCII);
         Key k = keys.get(id);
-        if (k == null || k.aes() == null) {
+        if (k == null || !Key.ENCRYPT_DECRYPT.equals(k.usage())) {
             throw new Fault(400, "InvalidCiphertextException", "");
         }
-        if (req.hasNonNull("KeyId") && keys.get(req.get("KeyId").asText()) != k) {
-            throw new Fault(400, "IncorrectKeyException", "The key ID in the request does not identify the key used to encrypt");
+        if (req.hasNonNull(keyField) && key(req, keyField) != k) {
+            throw new Fault(400, "IncorrectKeyException",
+                    "The key ID in the request does not identify a CMK that can perform this operation.");
         }
         try {
-            byte[] plain = KmsCrypto.open(k.aes(), id.getBytes(StandardCharsets.US_ASCII),
-                    java.util.Arrays.copyOfRange(blob, 1 + idLen, blob.length));
-            return JSON.createObjectNode().put("Plaintext", b64(plain)).put("KeyId", k.arn())
-                    .put("EncryptionAlgorithm", "SYMMETRIC_DEFAULT");
+            return new Opened(k, KmsCrypto.open(k.aes(), aad(k, context), Arrays.copyOfRange(blob, 1 + idLen, blob.length)));
         } catch (GeneralSecurityException e) {
+            // a wrong encryption context and a tampered blob are the same error on AWS
             throw new Fault(400, "InvalidCiphertextException", "");
         }
     }
 
-    private ObjectNode generateDataKey(JsonNode req) throws Fault, GeneralSecurityException {
-        Key k = symmetric(req);
+    private ObjectNode generateDataKey(JsonNode req, boolean withPlaintext) throws Fault, GeneralSecurityException {
+        Key k = symmetric(req, "KeyId");
         int n;
-        if (req.hasNonNull("NumberOfBytes")) {
-            n = req.get("NumberOfBytes").asInt();
-        } else if (req.hasNonNull("KeySpec")) {
+        boolean spec = req.hasNonNull("KeySpec");
+        if (req.hasNonNull("NumberOfBytes") == spec) {
+            throw Fault.validation("Please specify either number of bytes or key spec.");
+        }
+        if (spec) {
             n = switch (req.get("KeySpec").asText()) {
                 case "AES_256" -> 32;
                 case "AES_128" -> 16;
-                default -> throw Fault.validation("KeySpec must be AES_256 or AES_128");
+                default -> throw Fault.validation("1 validation error detected: Value '" + req.get("KeySpec").asText()
+                        + "' at 'keySpec' failed to satisfy constraint: Member must satisfy enum value set: [AES_256, AES_128]");
             };
         } else {
-            throw Fault.validation("KeySpec or NumberOfBytes is required");
-        }
-        if (n < 1 || n > 1024) {
-            throw Fault.validation("NumberOfBytes must be 1 to 1024");
+            n = req.get("NumberOfBytes").asInt();
+            if (n < 1 || n > 1024) {
+                throw Fault.validation("1 validation error detected: Value '" + n
+                        + "' at 'numberOfBytes' failed to satisfy constraint: Member must have value between 1 and 1024");
+            }
         }
         byte[] plain = KmsCrypto.random(n);
-        return JSON.createObjectNode().put("CiphertextBlob", b64(wrap(k, plain))).put("Plaintext", b64(plain))
-                .put("KeyId", k.arn());
+        ObjectNode out = JSON.createObjectNode().put("CiphertextBlob", b64(wrap(k, context(req, "EncryptionContext"), plain)));
+        if (withPlaintext) {
+            out.put("Plaintext", b64(plain));
+        }
+        return out.put("KeyId", k.arn());
+    }
+
+    private ObjectNode generateDataKeyPair(JsonNode req, boolean withPlaintext) throws Fault, GeneralSecurityException {
+        Key k = symmetric(req, "KeyId");
+        String spec = text(req, "KeyPairSpec");
+        KeyPair pair = switch (spec) {
+            case "RSA_2048" -> KmsCrypto.rsa(2048);
+            case "RSA_3072" -> KmsCrypto.rsa(3072);
+            case "RSA_4096" -> KmsCrypto.rsa(4096);
+            case "ECC_NIST_P256" -> KmsCrypto.ec("secp256r1");
+            case "ECC_NIST_P384" -> KmsCrypto.ec("secp384r1");
+            case "ECC_NIST_P521" -> KmsCrypto.ec("secp521r1");
+            default -> throw Fault.validation("1 validation error detected: Value '" + spec + "' at 'keyPairSpec' "
+                    + "failed to satisfy constraint: the lab serves RSA_2048, RSA_3072, RSA_4096, ECC_NIST_P256, "
+                    + "ECC_NIST_P384, ECC_NIST_P521");
+        };
+        byte[] pkcs8 = pair.getPrivate().getEncoded();
+        ObjectNode out = JSON.createObjectNode()
+                .put("PrivateKeyCiphertextBlob", b64(wrap(k, context(req, "EncryptionContext"), pkcs8)));
+        if (withPlaintext) {
+            out.put("PrivateKeyPlaintext", b64(pkcs8));
+        }
+        return out.put("PublicKey", b64(pair.getPublic().getEncoded())).put("KeyId", k.arn()).put("KeyPairSpec", spec);
+    }
+
+    private ObjectNode generateRandom(JsonNode req) throws Fault {
+        if (!req.hasNonNull("NumberOfBytes")) {
+            throw Fault.validation("NumberOfBytes is required");
+        }
+        int n = req.get("NumberOfBytes").asInt();
+        if (n < 1 || n > 1024) {
+            throw Fault.validation("1 validation error detected: Value '" + n
+                    + "' at 'numberOfBytes' failed to satisfy constraint: Member must have value between 1 and 1024");
+        }
+        if (req.hasNonNull("CustomKeyStoreId")) {
+            throw new Fault(400, "CustomKeyStoreNotFoundException", "the lab has no custom key store");
+        }
+        return JSON.createObjectNode().put("Plaintext", b64(KmsCrypto.random(n)));
     }
 
     private ObjectNode sign(JsonNode req) throws Fault, GeneralSecurityException {
-        Key k = signing(req);
+        Key k = usage(req, "KeyId", Key.SIGN_VERIFY);
         KmsCrypto.SigAlg alg = algorithm(k, req);
         byte[] msg = message(req, alg);
         byte[] sig = KmsCrypto.sign(k.pair().getPrivate(), alg, digest(req), msg);
@@ -326,7 +531,7 @@ public final class AwsKmsEmulator implements KmsEmulator {
     }
 
     private ObjectNode verify(JsonNode req) throws Fault, GeneralSecurityException {
-        Key k = signing(req);
+        Key k = usage(req, "KeyId", Key.SIGN_VERIFY);
         KmsCrypto.SigAlg alg = algorithm(k, req);
         byte[] msg = message(req, alg);
         byte[] sig = blob(req, "Signature");
@@ -336,6 +541,50 @@ public final class AwsKmsEmulator implements KmsEmulator {
         }
         return JSON.createObjectNode().put("KeyId", k.arn()).put("SignatureValid", true)
                 .put("SigningAlgorithm", req.get("SigningAlgorithm").asText());
+    }
+
+    private ObjectNode generateMac(JsonNode req) throws Fault, GeneralSecurityException {
+        Key k = usage(req, "KeyId", Key.GENERATE_VERIFY_MAC);
+        String alg = macAlgorithm(k, req);
+        return JSON.createObjectNode().put("Mac", b64(KmsCrypto.hmac(k.aes(), alg, macMessage(req))))
+                .put("MacAlgorithm", alg).put("KeyId", k.arn());
+    }
+
+    private ObjectNode verifyMac(JsonNode req) throws Fault, GeneralSecurityException {
+        Key k = usage(req, "KeyId", Key.GENERATE_VERIFY_MAC);
+        String alg = macAlgorithm(k, req);
+        byte[] expected = KmsCrypto.hmac(k.aes(), alg, macMessage(req));
+        if (!java.security.MessageDigest.isEqual(expected, blob(req, "Mac"))) {
+            throw new Fault(400, "KMSInvalidMacException", "");
+        }
+        return JSON.createObjectNode().put("KeyId", k.arn()).put("MacValid", true).put("MacAlgorithm", alg);
+    }
+
+    private static String macAlgorithm(Key k, JsonNode req) throws Fault {
+        String name = text(req, "MacAlgorithm");
+        if (!k.algorithms().contains(name)) {
+            throw new Fault(400, "InvalidKeyUsageException", "algorithm " + name + " is not valid for this key");
+        }
+        return name;
+    }
+
+    private static byte[] macMessage(JsonNode req) throws Fault {
+        byte[] msg = blob(req, "Message");
+        if (msg.length < 1 || msg.length > MAX_MESSAGE) {
+            throw Fault.validation("Message must be 1 to " + MAX_MESSAGE + " bytes");
+        }
+        return msg;
+    }
+
+    private ObjectNode getPublicKey(JsonNode req) throws Fault {
+        Key k = key(req, "KeyId");
+        if (k.pair() == null) {
+            throw new Fault(400, "UnsupportedOperationException", k.arn() + " key usage is not supported for this operation.");
+        }
+        ObjectNode out = JSON.createObjectNode().put("KeyId", k.arn()).put("PublicKey", b64(k.pair().getPublic().getEncoded()))
+                .put("CustomerMasterKeySpec", k.spec()).put("KeySpec", k.spec()).put("KeyUsage", k.usage());
+        k.algorithms().forEach(out.putArray("SigningAlgorithms")::add);
+        return out;
     }
 
     private ObjectNode getSecretValue(JsonNode req) throws Fault {
@@ -352,31 +601,59 @@ public final class AwsKmsEmulator implements KmsEmulator {
 
     /* ---------------------------------------------------------------- request fields */
 
-    private Key key(JsonNode req) throws Fault {
-        String id = text(req, "KeyId");
+    private Key key(JsonNode req, String field) throws Fault {
+        String id = text(req, field);
         Key k = keys.get(id);
         if (k == null) {
+            if (id.startsWith("alias/") || id.contains(":alias/")) {
+                String arn = id.startsWith("alias/") ? "arn:aws:kms:" + REGION + ":" + ACCOUNT + ":" + id : id;
+                throw new Fault(400, "NotFoundException", "Alias " + arn + " is not found.");
+            }
             throw new Fault(400, "NotFoundException", "Key '" + id + "' does not exist");
         }
         return k;
     }
 
-    private Key symmetric(JsonNode req) throws Fault {
-        Key k = key(req);
-        if (k.aes() == null) {
-            throw new Fault(400, "InvalidKeyUsageException", "the key is not an ENCRYPT_DECRYPT key");
+    private Key symmetric(JsonNode req, String field) throws Fault {
+        return usage(req, field, Key.ENCRYPT_DECRYPT);
+    }
+
+    private Key usage(JsonNode req, String field, String usage) throws Fault {
+        Key k = key(req, field);
+        if (!usage.equals(k.usage())) {
+            throw new Fault(400, "InvalidKeyUsageException", k.arn() + " key usage is " + k.usage()
+                    + " which is not valid for this operation.");
         }
         return k;
     }
 
-    private Key signing(JsonNode req) throws Fault {
-        Key k = key(req);
-        if (k.pair() == null) {
-            throw new Fault(400, "InvalidKeyUsageException", "the key is not a SIGN_VERIFY key");
+    /** The lab's keys are symmetric: only SYMMETRIC_DEFAULT (the default when absent). */
+    private static void encryptionAlgorithm(JsonNode req, String field) throws Fault {
+        if (req.hasNonNull(field) && !"SYMMETRIC_DEFAULT".equals(req.get(field).asText())) {
+            throw new Fault(400, "InvalidKeyUsageException", "Algorithm " + req.get(field).asText()
+                    + " is incompatible with key spec SYMMETRIC_DEFAULT.");
         }
-        return k;
     }
 
+    /** An EncryptionContext map (absent or null = empty); values must be strings. */
+    private static Map<String, String> context(JsonNode req, String field) throws Fault {
+        JsonNode v = req.get(field);
+        if (v == null || v.isNull()) {
+            return Map.of();
+        }
+        if (!v.isObject()) {
+            throw new Fault(400, "SerializationException", field + " must be an object");
+        }
+        Map<String, String> out = new TreeMap<>();
+        for (Iterator<Map.Entry<String, JsonNode>> it = v.fields(); it.hasNext();) {
+            Map.Entry<String, JsonNode> e = it.next();
+            if (!e.getValue().isTextual()) {
+                throw new Fault(400, "SerializationException", field + " values must be strings");
+            }
+            out.put(e.getKey(), e.getValue().asText());
+        }
+        return out;
+    }
     private static KmsCrypto.SigAlg algorithm(Key k, JsonNode req) throws Fault {
         String name = text(req, "SigningAlgorithm");
         if (!k.algorithms().contains(name)) {

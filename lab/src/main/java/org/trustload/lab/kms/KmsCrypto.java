@@ -79,6 +79,20 @@ public final class KmsCrypto {
         return g.generateKeyPair();
     }
 
+    /** A new HMAC key of {@code bytes} random bytes. */
+    public static SecretKey hmacKey(int bytes) {
+        return new javax.crypto.spec.SecretKeySpec(random(bytes), "HmacSHA256");
+    }
+
+    /**
+     * HMAC of {@code message}; {@code algorithm} in AWS's naming ({@code HMAC_SHA_256}, {@code HMAC_SHA_384}, …).
+     */
+    public static byte[] hmac(SecretKey key, String algorithm, byte[] message) throws GeneralSecurityException {
+        javax.crypto.Mac mac = javax.crypto.Mac.getInstance("Hmac" + algorithm.substring("HMAC_".length()).replace("_", ""));
+        mac.init(new javax.crypto.spec.SecretKeySpec(key.getEncoded(), mac.getAlgorithm()));
+        return mac.doFinal(message);
+    }
+
     /** Random bytes. */
     public static byte[] random(int n) {
         byte[] b = new byte[n];

@@ -107,6 +107,34 @@ class AliyunKmsEmulatorTest {
     }
 
     @Test
+    void theAadIsBoundIntoEncryptAndGenerateDataKeyCiphertexts() throws Exception {
+        byte[] aad = "tenant=acme".getBytes(StandardCharsets.US_ASCII);
+        EncryptResponse enc = https.encryptWithOptions(new EncryptRequest().setKeyId(AliyunKmsEmulator.AES_KEY_ID)
+                .setPlaintext(new byte[] {1, 2, 3}).setAad(aad), noRetry());
+        assertThatThrownBy(() -> https.decryptWithOptions(new DecryptRequest().setKeyId(AliyunKmsEmulator.AES_KEY_ID)
+                .setCiphertextBlob(enc.getCiphertextBlob()).setIv(enc.getIv())
+                .setAad("tenant=other".getBytes(StandardCharsets.US_ASCII)), noRetry()))
+                .isInstanceOfSatisfying(TeaException.class, e -> assertThat(e.getCode()).isEqualTo("Rejected.InvalidCiphertext"));
+        GenerateDataKeyResponse dk = https.generateDataKeyWithOptions(new GenerateDataKeyRequest()
+                .setKeyId(AliyunKmsEmulator.AES_KEY_ID).setNumberOfBytes(16).setAad(aad), noRetry());
+        assertThat(https.decryptWithOptions(new DecryptRequest().setKeyId(AliyunKmsEmulator.AES_KEY_ID)
+                .setCiphertextBlob(dk.getCiphertextBlob()).setIv(dk.getIv()).setAad(aad), noRetry()).getPlaintext())
+                .isEqualTo(dk.getPlaintext());
+        assertThatThrownBy(() -> https.decryptWithOptions(new DecryptRequest().setKeyId(AliyunKmsEmulator.AES_KEY_ID)
+                .setCiphertextBlob(dk.getCiphertextBlob()).setIv(dk.getIv()), noRetry()))
+                .isInstanceOfSatisfying(TeaException.class, e -> assertThat(e.getCode()).isEqualTo("Rejected.InvalidCiphertext"));
+    }
+
+    @Test
+    void generateRandomGivesTheAskedLength() throws Exception {
+        assertThat(https.generateRandomWithOptions(new com.aliyun.dkms.gcs.sdk.models.GenerateRandomRequest().setLength(48),
+                noRetry()).getRandom()).hasSize(48);
+        assertThatThrownBy(() -> https.generateRandomWithOptions(new com.aliyun.dkms.gcs.sdk.models.GenerateRandomRequest()
+                .setLength(0), noRetry()))
+                .isInstanceOfSatisfying(TeaException.class, e -> assertThat(e.getCode()).isEqualTo("InvalidParameter"));
+    }
+
+    @Test
     void generateDataKeyReturnsAPlaintextKeyAndItsCiphertext() throws Exception {
         GenerateDataKeyResponse r = https.generateDataKeyWithOptions(new GenerateDataKeyRequest()
                 .setKeyId(AliyunKmsEmulator.AES_KEY_ID).setNumberOfBytes(32), noRetry());

@@ -23,6 +23,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.trustload.kms.EncryptionContext;
 import org.trustload.kms.KmsBackend;
 import org.trustload.kms.KmsBackends;
 import org.trustload.kms.KmsClient;
@@ -253,6 +254,34 @@ class AliyunKmsInstanceBackendTest {
         broken[broken.length - 1] ^= 1;
         KmsException e = expectFailure(() -> c.execute(KmsRequest.decrypt(AliyunKmsEmulator.AES_KEY_ID, broken)));
         assertThat(e.getMessage()).isEqualTo("400:Rejected.InvalidCiphertext");
+    }
+
+    @Test
+    void theEncryptionContextIsSentAsAadAndAMismatchIsInvalidCiphertext() throws Exception {
+        KmsClient c = open(settings());
+        EncryptionContext ctx = EncryptionContext.parse("tenant=acme");
+        byte[] ct = c.execute(KmsRequest.encrypt(AliyunKmsEmulator.AES_KEY_ID, new byte[] {4}).withContext(ctx)).output();
+        assertThat(c.execute(KmsRequest.decrypt(AliyunKmsEmulator.AES_KEY_ID, ct).withContext(ctx)).output()).containsExactly(4);
+        for (String other : new String[] {"", "tenant=acme ,", "base64:AAEC"}) {
+            KmsException e = expectFailure(() -> c.execute(KmsRequest.decrypt(AliyunKmsEmulator.AES_KEY_ID, ct)
+                    .withContext(EncryptionContext.parse(other))));
+            assertThat(e.getMessage()).as(other).isEqualTo("400:Rejected.InvalidCiphertext");
+        }
+        byte[] dk = c.execute(KmsRequest.generateDataKey(AliyunKmsEmulator.AES_KEY_ID, 32)
+                .withContext(EncryptionContext.parse("base64:AAEC"))).output();
+        assertThat(c.execute(KmsRequest.decrypt(AliyunKmsEmulator.AES_KEY_ID, dk)
+                .withContext(EncryptionContext.parse("base64:AAEC"))).output()).hasSize(32);
+    }
+
+    @Test
+    void generateRandomAndGetPublicKeyAndWhatTheBackendDoesNotServe() throws Exception {
+        KmsClient c = open(settings());
+        assertThat(c.execute(KmsRequest.generateRandom(24)).output()).hasSize(24);
+        assertThat(new String(c.execute(KmsRequest.getPublicKey(AliyunKmsEmulator.RSA_KEY_ID)).output(),
+                java.nio.charset.StandardCharsets.US_ASCII)).startsWith("-----BEGIN PUBLIC KEY-----");
+        KmsException e = expectFailure(() -> c.execute(KmsRequest.describeKey(AliyunKmsEmulator.AES_KEY_ID)));
+        assertThat(e.getMessage()).isEqualTo("-:UnsupportedOperation");
+        assertThat(e.detail()).startsWith("the aliyun-kms-instance backend does not serve describe_key (it serves encrypt,");
     }
 
     @Test

@@ -22,6 +22,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.trustload.kms.EncryptionContext;
 import org.trustload.kms.KmsBackends;
 import org.trustload.kms.KmsClient;
 import org.trustload.kms.KmsException;
@@ -140,14 +141,60 @@ class AwsKmsEmulatorTest {
     }
 
     @Test
-    void workloadPreparesEveryCase() throws Exception {
+    void workloadPreparesEveryCaseWithAContext() throws Exception {
+        EncryptionContext ctx = EncryptionContext.parse("tenant=acme");
         for (KmsOperation op : KmsOperation.values()) {
-            String key = op == KmsOperation.SIGN || op == KmsOperation.VERIFY ? props.get("kms.aws.rsa_key_id") : aes();
-            KmsRequest r = KmsWorkload.prepare(client, new KmsWorkload.Spec(op, key, 32, "RSASSA_PSS_SHA_256",
-                    MessageType.DIGEST, props.get("kms.aws.secret_name"), 32), 1);
+            String key = switch (op) {
+                case SIGN, VERIFY, GET_PUBLIC_KEY -> props.get("kms.aws.rsa_key_id");
+                case GENERATE_MAC, VERIFY_MAC -> props.get("kms.aws.hmac_key_id");
+                default -> aes();
+            };
+            String alg = op == KmsOperation.GENERATE_MAC || op == KmsOperation.VERIFY_MAC ? "" : "RSASSA_PSS_SHA_256";
+            KmsRequest r = KmsWorkload.prepare(client, new KmsWorkload.Spec(op, key, 32, alg,
+                    MessageType.DIGEST, props.get("kms.aws.secret_name"), 32, ctx), 1);
             KmsResult res = client.execute(r);
             assertThat(res.signatureValid()).as(op.name()).isTrue();
+            if (op != KmsOperation.DESCRIBE_KEY && op != KmsOperation.VERIFY && op != KmsOperation.VERIFY_MAC) {
+                assertThat(res.output()).as(op.name()).isNotEmpty();
+            }
         }
+    }
+
+    @Test
+    void theEncryptionContextIsBoundAndAMismatchIsInvalidCiphertext() throws Exception {
+        EncryptionContext ctx = EncryptionContext.parse("{\"tenant\":\"acme\",\"purpose\":\"bench\"}");
+        byte[] ct = client.execute(KmsRequest.encrypt(aes(), new byte[] {9}).withContext(ctx)).output();
+        assertThat(client.execute(KmsRequest.decrypt(aes(), ct).withContext(EncryptionContext.parse(
+                "purpose=bench, tenant=acme"))).output()).containsExactly(9);
+        for (String other : new String[] {"", "tenant=acme", "tenant=acme,purpose=Bench"}) {
+            assertThatThrownBy(() -> client.execute(KmsRequest.decrypt(aes(), ct).withContext(EncryptionContext.parse(other))))
+                    .as(other).isInstanceOfSatisfying(KmsException.class, e -> {
+                        assertThat(e.category()).isEqualTo(Category.CLIENT_ERROR);
+                        assertThat(e.getMessage()).isEqualTo("400:InvalidCiphertextException");
+                    });
+        }
+        byte[] dk = client.execute(KmsRequest.generateDataKey(aes(), 32).withContext(ctx)).output();
+        assertThatThrownBy(() -> client.execute(KmsRequest.decrypt(aes(), dk))).hasMessage("400:InvalidCiphertextException");
+        assertThatThrownBy(() -> client.execute(KmsRequest.encrypt(aes(), new byte[] {1})
+                .withContext(EncryptionContext.parse("no pairs here")))).hasMessage("-:BadEncryptionContext");
+    }
+
+    @Test
+    void newOperationsThroughTheBackend() throws Exception {
+        assertThat(client.execute(KmsRequest.generateRandom(100)).output()).hasSize(100);
+        assertThat(client.execute(KmsRequest.describeKey("alias/trustload-rsa")).keyId())
+                .endsWith(props.get("kms.aws.rsa_key_id"));
+        assertThat(client.execute(KmsRequest.getPublicKey(props.get("kms.aws.ec_key_id"))).output()).isNotEmpty();
+        assertThatThrownBy(() -> client.execute(KmsRequest.getPublicKey(aes())))
+                .hasMessage("400:UnsupportedOperationException");
+        String hmac = props.get("kms.aws.hmac_key_id");
+        byte[] mac = client.execute(KmsRequest.generateMac(hmac, "HMAC_SHA_256", new byte[] {1})).output();
+        assertThat(client.execute(KmsRequest.verifyMac(hmac, "", new byte[] {2}, mac)).signatureValid()).isFalse();
+        byte[] ct = client.execute(KmsRequest.encrypt(aes(), new byte[] {3})).output();
+        byte[] re = client.execute(KmsRequest.reEncrypt("alias/trustload-aes", ct)).output();
+        assertThat(re).isNotEqualTo(ct);
+        assertThat(client.execute(KmsRequest.decrypt("", re)).output()).containsExactly(3);
+        assertThatThrownBy(() -> client.execute(KmsRequest.generateRandom(2000))).hasMessage("400:ValidationException");
     }
 
     /* ---------------------------------------------------------------- error categories */

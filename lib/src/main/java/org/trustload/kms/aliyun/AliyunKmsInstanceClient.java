@@ -24,6 +24,7 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
 import okhttp3.OkHttpClient;
+import org.trustload.kms.KmsBackends;
 import org.trustload.kms.KmsClient;
 import org.trustload.kms.KmsException;
 import org.trustload.kms.KmsOperation;
@@ -183,15 +184,21 @@ final class AliyunKmsInstanceClient implements KmsClient {
         try {
             switch (r.operation()) {
                 case ENCRYPT: {
-                    EncryptResponse out = sdk.encryptWithOptions(new EncryptRequest().setKeyId(r.keyId())
-                            .setPlaintext(r.data()), runtime);
+                    EncryptRequest req = new EncryptRequest().setKeyId(r.keyId()).setPlaintext(r.data());
+                    if (!r.context().isEmpty()) {
+                        req.setAad(r.context().aad());
+                    }
+                    EncryptResponse out = sdk.encryptWithOptions(req, runtime);
                     return result(r.operation(), envelope(out.getIv(), out.getCiphertextBlob()), true,
                             out.getKeyId(), out.getRequestId());
                 }
                 case DECRYPT: {
                     byte[][] parts = unwrap(r.ciphertext());
-                    var out = sdk.decryptWithOptions(new DecryptRequest().setKeyId(r.keyId())
-                            .setIv(parts[0]).setCiphertextBlob(parts[1]), runtime);
+                    DecryptRequest req = new DecryptRequest().setKeyId(r.keyId()).setIv(parts[0]).setCiphertextBlob(parts[1]);
+                    if (!r.context().isEmpty()) {
+                        req.setAad(r.context().aad());
+                    }
+                    var out = sdk.decryptWithOptions(req, runtime);
                     return result(r.operation(), out.getPlaintext(), true, out.getKeyId(), out.getRequestId());
                 }
                 case SIGN: {
@@ -220,12 +227,29 @@ final class AliyunKmsInstanceClient implements KmsClient {
                     return result(r.operation(), data.getBytes(StandardCharsets.UTF_8), true, "", out.getRequestId());
                 }
                 case GENERATE_DATA_KEY: {
-                    GenerateDataKeyResponse out = sdk.generateDataKeyWithOptions(new GenerateDataKeyRequest()
-                            .setKeyId(r.keyId()).setNumberOfBytes(r.dataKeyBytes() > 0 ? r.dataKeyBytes() : 32), runtime);
+                    GenerateDataKeyRequest req = new GenerateDataKeyRequest().setKeyId(r.keyId())
+                            .setNumberOfBytes(r.dataKeyBytes() > 0 ? r.dataKeyBytes() : 32);
+                    if (!r.context().isEmpty()) {
+                        req.setAad(r.context().aad());
+                    }
+                    GenerateDataKeyResponse out = sdk.generateDataKeyWithOptions(req, runtime);
                     return result(r.operation(), envelope(out.getIv(), out.getCiphertextBlob()), true,
                             out.getKeyId(), out.getRequestId());
                 }
+                case GENERATE_RANDOM: {
+                    var out = sdk.generateRandomWithOptions(new com.aliyun.dkms.gcs.sdk.models.GenerateRandomRequest()
+                            .setLength(r.dataKeyBytes() > 0 ? r.dataKeyBytes() : 32), runtime);
+                    return result(r.operation(), out.getRandom(), true, "", out.getRequestId());
+                }
+                case GET_PUBLIC_KEY: {
+                    var out = sdk.getPublicKeyWithOptions(new com.aliyun.dkms.gcs.sdk.models.GetPublicKeyRequest()
+                            .setKeyId(r.keyId()), runtime);
+                    String pem = out.getPublicKey() == null ? "" : out.getPublicKey();
+                    return result(r.operation(), pem.getBytes(StandardCharsets.US_ASCII), true, out.getKeyId(),
+                            out.getRequestId());
+                }
                 default:
+                    KmsBackends.requireOperation(new AliyunKmsInstanceBackend(), r.operation());
                     throw KmsException.config("UnsupportedOperation", "operation " + r.operation() + " is not supported");
             }
         } catch (KmsException e) {

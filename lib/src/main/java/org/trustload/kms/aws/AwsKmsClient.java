@@ -8,6 +8,7 @@ import java.net.SocketException;
 import java.net.SocketTimeoutException;
 import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import javax.net.ssl.SSLException;
@@ -17,6 +18,7 @@ import org.apache.http.conn.ConnectionPoolTimeoutException;
 import org.trustload.kms.KmsClient;
 import org.trustload.kms.KmsException;
 import org.trustload.kms.KmsException.Category;
+import org.trustload.kms.KmsOperation;
 import org.trustload.kms.KmsRequest;
 import org.trustload.kms.KmsResult;
 import software.amazon.awssdk.awscore.exception.AwsServiceException;
@@ -29,9 +31,9 @@ import software.amazon.awssdk.http.SdkHttpClient;
 import software.amazon.awssdk.services.kms.model.DecryptResponse;
 import software.amazon.awssdk.services.kms.model.EncryptResponse;
 import software.amazon.awssdk.services.kms.model.GenerateDataKeyResponse;
+import software.amazon.awssdk.services.kms.model.KmsInvalidMacException;
 import software.amazon.awssdk.services.kms.model.KmsInvalidSignatureException;
 import software.amazon.awssdk.services.kms.model.SignResponse;
-import software.amazon.awssdk.services.kms.model.SigningAlgorithmSpec;
 import software.amazon.awssdk.services.kms.model.VerifyResponse;
 import software.amazon.awssdk.services.secretsmanager.SecretsManagerClient;
 import software.amazon.awssdk.services.secretsmanager.model.GetSecretValueResponse;
@@ -57,15 +59,20 @@ final class AwsKmsClient implements KmsClient {
             throw KmsException.config("ClientClosed", "the KMS client was closed (test ended)");
         }
         check(r);
+        Map<String, String> ctx = switch (r.operation()) {
+            case ENCRYPT, DECRYPT, RE_ENCRYPT, GENERATE_DATA_KEY, GENERATE_DATA_KEY_WITHOUT_PLAINTEXT -> r.context().map();
+            default -> Map.of();
+        };
         try {
             return switch (r.operation()) {
                 case ENCRYPT -> {
-                    EncryptResponse resp = kms.encrypt(b -> b.keyId(r.keyId()).plaintext(SdkBytes.fromByteArrayUnsafe(r.data())));
+                    EncryptResponse resp = kms.encrypt(b -> b.keyId(r.keyId()).plaintext(SdkBytes.fromByteArrayUnsafe(r.data()))
+                            .encryptionContext(ctx.isEmpty() ? null : ctx));
                     yield result(r, resp.ciphertextBlob(), true, resp.keyId(), resp.responseMetadata().requestId());
                 }
                 case DECRYPT -> {
                     DecryptResponse resp = kms.decrypt(b -> {
-                        b.ciphertextBlob(SdkBytes.fromByteArrayUnsafe(r.ciphertext()));
+                        b.ciphertextBlob(SdkBytes.fromByteArrayUnsafe(r.ciphertext())).encryptionContext(ctx.isEmpty() ? null : ctx);
                         if (!r.keyId().isEmpty()) {
                             b.keyId(r.keyId());
                         }
@@ -87,9 +94,41 @@ final class AwsKmsClient implements KmsClient {
                 }
                 case GENERATE_DATA_KEY -> {
                     GenerateDataKeyResponse resp = kms.generateDataKey(b -> b.keyId(r.keyId())
-                            .numberOfBytes(r.dataKeyBytes() > 0 ? r.dataKeyBytes() : 32));
+                            .numberOfBytes(bytes(r)).encryptionContext(ctx.isEmpty() ? null : ctx));
                     yield result(r, resp.ciphertextBlob(), true, resp.keyId(), resp.responseMetadata().requestId());
                 }
+                case GENERATE_DATA_KEY_WITHOUT_PLAINTEXT -> {
+                    var resp = kms.generateDataKeyWithoutPlaintext(b -> b.keyId(r.keyId())
+                            .numberOfBytes(bytes(r)).encryptionContext(ctx.isEmpty() ? null : ctx));
+                    yield result(r, resp.ciphertextBlob(), true, resp.keyId(), resp.responseMetadata().requestId());
+                }
+                case RE_ENCRYPT -> {
+                    // same key and context on both sides: the cost of a re-encryption, not a key change
+                    var resp = kms.reEncrypt(b -> b.ciphertextBlob(SdkBytes.fromByteArrayUnsafe(r.ciphertext()))
+                            .sourceKeyId(r.keyId()).destinationKeyId(r.keyId())
+                            .sourceEncryptionContext(ctx.isEmpty() ? null : ctx)
+                            .destinationEncryptionContext(ctx.isEmpty() ? null : ctx));
+                    yield result(r, resp.ciphertextBlob(), true, resp.keyId(), resp.responseMetadata().requestId());
+                }
+                case GENERATE_RANDOM -> {
+                    var resp = kms.generateRandom(b -> b.numberOfBytes(bytes(r)));
+                    yield result(r, resp.plaintext(), true, "", resp.responseMetadata().requestId());
+                }
+                case GET_PUBLIC_KEY -> {
+                    var resp = kms.getPublicKey(b -> b.keyId(r.keyId()));
+                    yield result(r, resp.publicKey(), true, resp.keyId(), resp.responseMetadata().requestId());
+                }
+                case DESCRIBE_KEY -> {
+                    var resp = kms.describeKey(b -> b.keyId(r.keyId()));
+                    yield result(r, null, true, resp.keyMetadata().arn(), resp.responseMetadata().requestId());
+                }
+                case GENERATE_MAC -> {
+                    String alg = algorithm(r);
+                    var resp = kms.generateMac(b -> b.keyId(r.keyId()).macAlgorithm(alg)
+                            .message(SdkBytes.fromByteArrayUnsafe(r.data())));
+                    yield result(r, resp.mac(), true, resp.keyId(), resp.responseMetadata().requestId());
+                }
+                case VERIFY_MAC -> verifyMac(r);
             };
         } catch (SdkException e) {
             throw map(e);
@@ -112,18 +151,40 @@ final class AwsKmsClient implements KmsClient {
         }
     }
 
-    /** The request's algorithm, or the key's first signing algorithm (one DescribeKey per key, cached). */
+    private KmsResult verifyMac(KmsRequest r) {
+        String alg = algorithm(r);
+        try {
+            var resp = kms.verifyMac(b -> b.keyId(r.keyId()).macAlgorithm(alg)
+                    .message(SdkBytes.fromByteArrayUnsafe(r.data())).mac(SdkBytes.fromByteArrayUnsafe(r.signature())));
+            return new KmsResult(r.operation(), null, Boolean.TRUE.equals(resp.macValid()), resp.keyId(),
+                    resp.responseMetadata().requestId());
+        } catch (KmsInvalidMacException e) {
+            // AWS answers an invalid MAC with this error, as for signatures
+            return new KmsResult(r.operation(), null, false, r.keyId(), e.requestId());
+        }
+    }
+
+    private static int bytes(KmsRequest r) {
+        return r.dataKeyBytes() > 0 ? r.dataKeyBytes() : 32;
+    }
+
+    /**
+     * The request's algorithm, or the key's first signing algorithm (SIGN, VERIFY) or MAC algorithm
+     * (GENERATE_MAC, VERIFY_MAC): one DescribeKey per key, cached.
+     */
     private String algorithm(KmsRequest r) {
         if (!r.algorithm().isEmpty()) {
             return r.algorithm();
         }
-        return defaultAlgorithms.computeIfAbsent(r.keyId(), id -> {
-            var algs = kms.describeKey(b -> b.keyId(id)).keyMetadata().signingAlgorithms();
+        boolean mac = r.operation() == KmsOperation.GENERATE_MAC || r.operation() == KmsOperation.VERIFY_MAC;
+        return defaultAlgorithms.computeIfAbsent((mac ? "mac|" : "sign|") + r.keyId(), k -> {
+            var meta = kms.describeKey(b -> b.keyId(r.keyId())).keyMetadata();
+            List<String> algs = mac ? meta.macAlgorithmsAsStrings() : meta.signingAlgorithmsAsStrings();
             if (algs.isEmpty()) {
-                throw SdkClientException.create("key " + id + " has no signing algorithm (not a signing key)");
+                throw SdkClientException.create("key " + r.keyId() + " has no " + (mac ? "MAC" : "signing")
+                        + " algorithm (not a " + (mac ? "GENERATE_VERIFY_MAC" : "SIGN_VERIFY") + " key)");
             }
-            SigningAlgorithmSpec first = algs.get(0);
-            return first.toString();
+            return algs.get(0);
         });
     }
 
@@ -138,10 +199,12 @@ final class AwsKmsClient implements KmsClient {
                     throw KmsException.config("MissingSecretName", "GetSecretValue needs a secret name");
                 }
             }
-            case DECRYPT -> {
+            case DECRYPT, RE_ENCRYPT -> {
                 if (r.ciphertext().length == 0) {
-                    throw KmsException.config("MissingCiphertext", "Decrypt needs a ciphertext");
+                    throw KmsException.config("MissingCiphertext", r.operation().planName() + " needs a ciphertext");
                 }
+            }
+            case GENERATE_RANDOM -> {
             }
             default -> {
                 if (r.keyId().isBlank()) {

@@ -11,6 +11,7 @@ import org.apache.jmeter.testbeans.TestBean;
 import org.apache.jmeter.testelement.TestStateListener;
 import org.apache.jmeter.testelement.ThreadListener;
 import org.apache.jmeter.threads.JMeterContextService;
+import org.trustload.kms.EncryptionContext;
 import org.trustload.kms.KmsBackends;
 import org.trustload.kms.KmsClient;
 import org.trustload.kms.KmsException;
@@ -23,8 +24,10 @@ import org.trustload.kms.KmsWorkload;
 import org.trustload.kms.MessageType;
 
 /**
- * KMS Request (TrustLoad): one KMS call (Encrypt, Decrypt, Sign, Verify, GetSecretValue,
- * GenerateDataKey) through a {@link org.trustload.kms.KmsBackend} chosen by name. The client (connection
+ * KMS Request (TrustLoad): one KMS call (any {@link KmsOperation} the backend serves: Encrypt, Decrypt,
+ * ReEncrypt, Sign, Verify, GetSecretValue, GenerateDataKey[WithoutPlaintext], GenerateRandom, GetPublicKey,
+ * DescribeKey, GenerateMac, VerifyMac) through a {@link org.trustload.kms.KmsBackend} chosen by name, with
+ * an optional encryption context ({@link EncryptionContext}). The client (connection
  * pool, TLS, credentials) is built once per test in {@link #testStarted()} and shared by every thread
  * with the same connection settings; it is closed in {@link #testEnded()}. Each thread prepares its
  * request once (random data; for decrypt one Encrypt, for verify one Sign, outside any sample) and then
@@ -54,6 +57,7 @@ public class KmsRequestSampler extends AbstractSampler implements TestBean, Test
     private String messageType = "RAW";
     private String secretName = "";
     private String dataKeyBytes = "32";
+    private String encryptionContext = "";
     private String endpoint = "";
     private String region = "";
     private String accessKeyId = "";
@@ -89,6 +93,10 @@ public class KmsRequestSampler extends AbstractSampler implements TestBean, Test
         res.setDataType(SampleResult.TEXT);
         KmsRequest request = null;
         try {
+            if (prepared == null) {
+                // before the client: an operation the backend lacks is a configuration error, nothing is sent
+                KmsBackends.requireOperation(KmsBackends.byName(backend), spec().operation());
+            }
             KmsClient c = client;
             if (c == null) {
                 // settings are fixed for the test (read at test start): look the shared client up once per thread
@@ -104,10 +112,11 @@ public class KmsRequestSampler extends AbstractSampler implements TestBean, Test
             res.setSentBytes(request.data().length + request.ciphertext().length + request.signature().length);
             res.setBytes((long) r.output().length);
             res.setResponseData(describe(r), "UTF-8");
-            if (r.operation() == KmsOperation.VERIFY && !r.signatureValid()) {
+            if (r.operation().isCheck() && !r.signatureValid()) {
                 res.setSuccessful(false);
                 res.setResponseCode(Category.VERIFY_FAILED.code());
-                res.setResponseMessage(KmsException.NO_STATUS + ":SignatureInvalid");
+                res.setResponseMessage(KmsException.NO_STATUS
+                        + (r.operation() == KmsOperation.VERIFY ? ":SignatureInvalid" : ":MacInvalid"));
             } else {
                 res.setSuccessful(true);
                 res.setResponseCodeOK();
@@ -127,7 +136,7 @@ public class KmsRequestSampler extends AbstractSampler implements TestBean, Test
     private static String describe(KmsResult r) {
         // lengths only: the output may be a plaintext, a secret value or a data key
         return r.operation().planName() + ": " + r.output().length + " bytes out"
-                + (r.operation() == KmsOperation.VERIFY ? ", signature valid: " + r.signatureValid() : "")
+                + (r.operation().isCheck() ? ", valid: " + r.signatureValid() : "")
                 + "\nkey: " + r.keyId() + "\nrequest id: " + r.requestId() + "\n";
     }
 
@@ -206,7 +215,7 @@ public class KmsRequestSampler extends AbstractSampler implements TestBean, Test
             throw KmsException.config("BadMessageType", "message type must be RAW or DIGEST, was " + messageType);
         }
         return new KmsWorkload.Spec(op, keyId.trim(), parseInt("dataSize", dataSize), algorithm.trim(), type,
-                secretName.trim(), parseInt("dataKeyBytes", dataKeyBytes));
+                secretName.trim(), parseInt("dataKeyBytes", dataKeyBytes), EncryptionContext.parse(encryptionContext));
     }
 
     private static int parseInt(String name, String value) throws KmsException {
@@ -279,6 +288,8 @@ public class KmsRequestSampler extends AbstractSampler implements TestBean, Test
     public void setSecretName(String v) { secretName = v; }
     public String getDataKeyBytes() { return dataKeyBytes; }
     public void setDataKeyBytes(String v) { dataKeyBytes = v; }
+    public String getEncryptionContext() { return encryptionContext; }
+    public void setEncryptionContext(String v) { encryptionContext = v; }
     public String getEndpoint() { return endpoint; }
     public void setEndpoint(String v) { endpoint = v; }
     public String getRegion() { return region; }

@@ -84,6 +84,11 @@ class KmsRequestSamplerTest {
         "nothing listens      | endpoint=http://127.0.0.1:PORT | KMS.ConnectionError | -:ConnectionRefused",
         "throttled            | backend=test-scripted,endpoint=throttled | KMS.LimitExceeded | 429:ThrottlingException",
         "invalid signature    | backend=test-scripted,endpoint=invalid-signature,operation=verify | KMS.VerifyFailed | -:SignatureInvalid",
+        "invalid MAC          | backend=test-scripted,endpoint=invalid-signature,operation=verify_mac | KMS.VerifyFailed | -:MacInvalid",
+        "context not pairs    | encryptionContext=no-pairs-here | KMS.ConfigError   | -:BadEncryptionContext",
+        "context mismatch     | backend=test-scripted,endpoint=context-required,operation=decrypt,encryptionContext=tenant=other | KMS.ClientError | 400:InvalidCiphertextException",
+        "operation not served | backend=aliyun-kms-instance,operation=describe_key | KMS.ConfigError | -:UnsupportedOperation",
+        "aliyun lacks MACs    | backend=aliyun-kms-instance,operation=GenerateMac | KMS.ConfigError | -:UnsupportedOperation",
     })
     void badInputIsAFailedSampleWithACategory(String what, String settings, String code, String message) throws Exception {
         int closed;
@@ -126,6 +131,58 @@ class KmsRequestSamplerTest {
                 throw new IllegalArgumentException(name, e);
             }
         }
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {"tenant=acme", "{\"tenant\":\"acme\"}", " tenant = acme "})
+    void theEncryptionContextReachesTheRequestInEitherSyntax(String context) {
+        for (String op : new String[] {"encrypt", "decrypt", "re_encrypt", "generate_data_key",
+            "generate_data_key_without_plaintext"}) {
+            KmsRequestSampler s = sampler(x -> apply(x, "backend=test-scripted,endpoint=context-required,operation=" + op));
+            s.setEncryptionContext(context);
+            SampleResult r = run(s);
+            assertThat(r.isSuccessful()).as(op + ": " + r.getResponseDataAsString()).isTrue();
+            assertThat(r.getSamplerData()).contains("context=1 pairs").doesNotContain("acme");
+        }
+    }
+
+    @Test
+    void theNewOperationsRunThroughTheScriptedBackend() {
+        for (String op : new String[] {"generate_random", "get_public_key", "describe_key", "generate_mac", "verify_mac"}) {
+            SampleResult r = run(sampler(x -> apply(x, "backend=test-scripted,endpoint=valid,operation=" + op)));
+            assertThat(r.isSuccessful()).as(op + ": " + r.getResponseDataAsString()).isTrue();
+        }
+    }
+
+    @Test
+    void aSavedPlanReloadsTheNewPropertiesIntoTheBean() throws Exception {
+        KmsRequestSampler s = new KmsRequestSampler();
+        s.setName("saved");
+        s.setProperty(org.apache.jmeter.testelement.TestElement.TEST_CLASS, KmsRequestSampler.class.getName());
+        s.setProperty(org.apache.jmeter.testelement.TestElement.GUI_CLASS, "org.apache.jmeter.testbeans.gui.TestBeanGUI");
+        s.setProperty("operation", "generate_data_key_without_plaintext");
+        s.setProperty("encryptionContext", "{\"tenant\":\"acme\"}");
+        s.setProperty("dataKeyBytes", "16");
+        // what the GUI stores beside them (TestBeanHelper sets absent properties to null)
+        for (String[] p : new String[][] {{"keyId", "alias/k"}, {"dataSize", "32"}, {"algorithm", ""},
+            {"messageType", "RAW"}, {"secretName", ""}}) {
+            s.setProperty(p[0], p[1]);
+        }
+        org.apache.jorphan.collections.HashTree tree = new org.apache.jorphan.collections.HashTree();
+        tree.add(s);
+        ByteArrayOutputStream xml = new ByteArrayOutputStream();
+        org.apache.jmeter.save.SaveService.saveTree(tree, xml);
+        assertThat(xml.toString(java.nio.charset.StandardCharsets.UTF_8)).contains("name=\"encryptionContext\"");
+        java.nio.file.Path file = java.nio.file.Files.createTempFile("kms-saved", ".jmx");
+        java.nio.file.Files.write(file, xml.toByteArray());
+        org.apache.jorphan.collections.HashTree loaded = org.apache.jmeter.save.SaveService.loadTree(file.toFile());
+        java.nio.file.Files.delete(file);
+        KmsRequestSampler back = (KmsRequestSampler) loaded.getArray()[0];
+        org.apache.jmeter.testbeans.TestBeanHelper.prepare(back);
+        assertThat(back.getOperation()).isEqualTo("generate_data_key_without_plaintext");
+        assertThat(back.getEncryptionContext()).isEqualTo("{\"tenant\":\"acme\"}");
+        assertThat(back.spec().context().map()).containsEntry("tenant", "acme");
+        assertThat(back.spec().dataKeyBytes()).isEqualTo(16);
     }
 
     @Test

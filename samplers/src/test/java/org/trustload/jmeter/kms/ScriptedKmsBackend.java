@@ -27,7 +27,10 @@ public final class ScriptedKmsBackend implements KmsBackend {
                 if (mode.equals("throttled") && r.operation() != KmsOperation.SIGN) {
                     throw new KmsException(KmsException.Category.LIMIT_EXCEEDED, 429, "ThrottlingException", "slow down", null);
                 }
-                boolean valid = !(mode.equals("invalid-signature") && r.operation() == KmsOperation.VERIFY);
+                if (mode.equals("context-required") && !r.context().map().equals(java.util.Map.of("tenant", "acme"))) {
+                    throw new KmsException(KmsException.Category.CLIENT_ERROR, 400, "InvalidCiphertextException", "", null);
+                }
+                boolean valid = !(mode.equals("invalid-signature") && r.operation().isCheck());
                 return new KmsResult(r.operation(), "secret-plaintext".getBytes(), valid, "k", "req-1");
             }
 
