@@ -6,7 +6,6 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.util.Deque;
-import java.util.HexFormat;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.function.UnaryOperator;
 import javax.net.ssl.SSLContext;
@@ -152,11 +151,12 @@ public final class JsseTlcpClient implements TlcpClient {
         }
         long t2 = System.nanoTime();
         SSLSession session = ssl.getSession();
-        if (!session.isValid()) {
-            // a failed handshake can leave an invalid null session without an exception; a session
-            // resumed from another connection can have been invalidated by it in the meantime
+        if (!session.isValid() && noSession(session)) {
+            // a failed handshake can leave the invalid null session without an exception. An invalid
+            // session with a suite is not a failure: isValid() only says whether the session may still
+            // be resumed, and the connection that negotiated it works (SSLSession.invalidate()).
             closeQuietly(ssl);
-            throw invalidSession(host + ":" + port, session, startMillis);
+            throw noSession(host + ":" + port, session);
         }
         // a resumed session was created by an earlier connection (never without session reuse: no
         // other handshake can see this context's sessions)
@@ -169,18 +169,20 @@ public final class JsseTlcpClient implements TlcpClient {
                 resumed, t1 - t0, t2 - t1);
     }
 
-    /** The failure for a session found invalid once the handshake returned, saying which kind it was. */
-    static TlcpException invalidSession(String target, SSLSession session, long startMillis) {
-        byte[] id = session.getId();
+    /** True for the null session a handshake that negotiated nothing leaves behind. */
+    static boolean noSession(SSLSession session) {
+        // not the session id: a server without a session cache sends an empty one, and such a
+        // session, never resumable, is never "valid" either
         String suite = session.getCipherSuite();
-        boolean none = suite == null || suite.endsWith("_NULL_WITH_NULL_NULL") || id == null || id.length == 0;
-        String why = none ? "no session negotiated"
-                : session.getCreationTime() < startMillis ? "session resumed from an earlier connection was invalidated"
-                : "session invalidated during the handshake";
-        String detail = target + ": handshake returned without an exception but " + why + " (session "
-                + (id == null ? "none" : HexFormat.of().formatHex(id)) + ", " + session.getProtocol() + " " + suite
-                + ", created at " + (session.getCreationTime() - startMillis) + " ms from this connection's start)";
-        return new TlcpException(TlcpException.HANDSHAKE_FAILED, "handshake failure: " + why, detail, null);
+        return suite == null || suite.endsWith("_NULL_WITH_NULL_NULL");
+    }
+
+    /** The failure for a handshake that returned without an exception but negotiated no session. */
+    static TlcpException noSession(String target, SSLSession session) {
+        return new TlcpException(TlcpException.HANDSHAKE_FAILED, "handshake failure: no session negotiated",
+                target + ": the handshake returned without an exception but left the session " + session.getProtocol()
+                + " " + session.getCipherSuite() + " (the server closed the connection or the engine dropped the error)",
+                null);
     }
 
     @Override
