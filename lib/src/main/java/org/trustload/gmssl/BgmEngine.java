@@ -12,6 +12,7 @@ import java.util.Set;
 import javax.net.ssl.KeyManager;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManager;
 import javax.net.ssl.TrustManagerFactory;
 import org.trustload.pki.KeyMaterial;
 import org.trustload.pki.KeyStores;
@@ -132,28 +133,39 @@ public final class BgmEngine implements TlcpEngine {
     @Override
     public TlcpClient newClient(TlcpClientSettings settings) throws TlcpException {
         settings.validate();
-        SSLContext ctx = context(settings.protocol(), settings.credentials(), settings.trustAnchors());
+        JsseTlcpClient.ContextFactory contexts = contexts(settings.protocol(), settings.credentials(),
+                settings.trustAnchors());
+        JsseTlcpClient.ContextFactory factory = contexts;
         if (settings.sessionReuse()) {
-            ctx.getClientSessionContext().setSessionTimeout(3600);
+            factory = () -> {
+                SSLContext ctx = contexts.newContext();
+                ctx.getClientSessionContext().setSessionTimeout(3600);
+                return ctx;
+            };
         }
-        return new JsseTlcpClient(settings, ctx, protocolNames(settings.protocol()), suiteNames(settings.suites()),
+        return new JsseTlcpClient(settings, factory, protocolNames(settings.protocol()), suiteNames(settings.suites()),
                 BgmEngine::label);
     }
 
     @Override
     public TlcpServer newServer(TlcpServerSettings settings) throws TlcpException {
         settings.validate();
-        SSLContext ctx = context(settings.protocol(), settings.credentials(), settings.trustAnchors());
+        SSLContext ctx = contexts(settings.protocol(), settings.credentials(), settings.trustAnchors()).newContext();
         return new JsseTlcpServer(settings, ctx, protocolNames(settings.protocol()), suiteNames(settings.suites()),
                 BgmEngine::label);
     }
 
-    private static SSLContext context(TlcpProtocol protocol, TlcpCredentials credentials, List<X509Certificate> anchors)
-            throws TlcpException {
+    /**
+     * Builds the key and trust managers once (the costly part); each context made from them is new,
+     * with a session cache of its own.
+     */
+    private static JsseTlcpClient.ContextFactory contexts(TlcpProtocol protocol, TlcpCredentials credentials,
+            List<X509Certificate> anchors) throws TlcpException {
         Provider bgm = provider();
+        KeyManager[] kms = null;
+        TrustManager[] tms;
         try {
             char[] pw = "transient".toCharArray(); // protects an in-memory store only
-            KeyManager[] kms = null;
             if (credentials != null) {
                 // BouncyCastle's PKCS#12 type holds SM2 keys as objects; the JDK's cannot encode them
                 KeyStore ks = KeyStore.getInstance("PKCS12", KeyStores.bouncyCastle());
@@ -175,12 +187,21 @@ public final class BgmEngine implements TlcpEngine {
             }
             TrustManagerFactory tmf = TrustManagerFactory.getInstance("PKIX", bgm);
             tmf.init(ts);
-            SSLContext ctx = SSLContext.getInstance(protocol == TlcpProtocol.TLCP ? "GMTLS" : "TLSv1.3", bgm);
-            ctx.init(kms, tmf.getTrustManagers(), null);
-            return ctx;
+            tms = tmf.getTrustManagers();
         } catch (GeneralSecurityException | java.io.IOException | RuntimeException e) {
             throw new TlcpException(TlcpException.CONFIG_ERROR, "cannot build the bgm SSL context", TlcpErrors.chain(e), e);
         }
+        KeyManager[] keys = kms;
+        return () -> {
+            try {
+                SSLContext ctx = SSLContext.getInstance(protocol == TlcpProtocol.TLCP ? "GMTLS" : "TLSv1.3", bgm);
+                ctx.init(keys, tms, null);
+                return ctx;
+            } catch (GeneralSecurityException | RuntimeException e) {
+                throw new TlcpException(TlcpException.CONFIG_ERROR, "cannot build the bgm SSL context",
+                        TlcpErrors.chain(e), e);
+            }
+        };
     }
 
     private static void put(KeyStore ks, String alias, KeyMaterial key, char[] pw) throws GeneralSecurityException {

@@ -5,38 +5,78 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.util.Deque;
+import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.function.UnaryOperator;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLParameters;
 import javax.net.ssl.SSLSession;
 import javax.net.ssl.SSLSocket;
-import javax.net.ssl.SSLSocketFactory;
 
 /**
  * A {@link TlcpClient} over any JSSE-style provider's {@link SSLContext} (bgm and tongsuo-openjdk
  * both are): plain TCP connect first, so connect and handshake are timed apart, then the handshake
  * on the layered socket.
+ *
+ * <p>Without session reuse every connection must make a full handshake, and a JSSE context caches
+ * every client session by host and port the moment its handshake ends. Invalidating the session
+ * afterwards is not enough when threads share one context: between the cache put and the
+ * invalidation another thread's handshake can pick the session up, the server resumes it, and the
+ * first thread's invalidation then leaves the second one holding an invalid session (issue 16: 0.1 to
+ * 0.3% of connections at 8 threads and more, reported as handshake failures; see
+ * docs/scenarios/gmssl.md). So without session reuse each handshake borrows a context of its own from
+ * a pool and gives it back only once its session is invalidated: no session is ever visible to
+ * another handshake. With session reuse one context is shared, and resuming across threads is wanted.
  */
 public final class JsseTlcpClient implements TlcpClient {
+
+    /** Builds a new context of the engine, initialised with the key and trust managers. */
+    @FunctionalInterface
+    public interface ContextFactory {
+        SSLContext newContext() throws TlcpException;
+    }
+
     private final TlcpClientSettings settings;
-    private final SSLSocketFactory factory;
+    private final ContextFactory contexts;
+    /** The context every connection uses with session reuse on; null without. */
+    private final SSLContext shared;
+    /** Idle contexts without session reuse, each lent to one handshake at a time. */
+    private final Deque<SSLContext> idle = new ConcurrentLinkedDeque<>();
     private final String[] protocols;
     private final String[] suites;
     private final UnaryOperator<String> protocolLabel;
 
     /**
-     * @param context the engine's context, initialised with the key and trust managers
+     * @param contexts builds the engine's contexts (one shared with session reuse, one per concurrent
+     *     handshake without)
      * @param protocols the engine's names of the protocols to enable
      * @param suites the engine's names of the suites to enable
      * @param protocolLabel maps the engine's negotiated protocol name to {@link TlcpProtocol#label()}
      */
-    public JsseTlcpClient(TlcpClientSettings settings, SSLContext context, String[] protocols, String[] suites,
-            UnaryOperator<String> protocolLabel) {
+    public JsseTlcpClient(TlcpClientSettings settings, ContextFactory contexts, String[] protocols, String[] suites,
+            UnaryOperator<String> protocolLabel) throws TlcpException {
         this.settings = settings;
-        this.factory = context.getSocketFactory();
+        this.contexts = contexts;
         this.protocols = protocols.clone();
         this.suites = suites.clone();
         this.protocolLabel = protocolLabel;
+        // built now: a bad configuration fails here, not in the first connection
+        SSLContext first = contexts.newContext();
+        if (settings.sessionReuse()) {
+            shared = first;
+        } else {
+            shared = null;
+            idle.push(first);
+        }
+    }
+
+    /**
+     * One context for every connection, whatever the session reuse setting: sessions are shared
+     * between threads, so without session reuse use it from one thread only (benchmarks).
+     */
+    public JsseTlcpClient(TlcpClientSettings settings, SSLContext context, String[] protocols, String[] suites,
+            UnaryOperator<String> protocolLabel) throws TlcpException {
+        this(settings.withSessionReuse(true), () -> context, protocols, suites, protocolLabel);
     }
 
     @Override
@@ -46,6 +86,32 @@ public final class JsseTlcpClient implements TlcpClient {
 
     @Override
     public TlcpConnection connect(String host, int port) throws TlcpException {
+        if (shared != null) {
+            return connect(shared, host, port);
+        }
+        SSLContext context = idle.poll();
+        if (context == null) {
+            context = contexts.newContext();
+        }
+        try {
+            return connect(context, host, port);
+        } finally {
+            // its session, if any, is invalidated by now: the next handshake on it starts afresh
+            idle.push(context);
+        }
+    }
+
+    /** Builds the contexts of this client (tests). */
+    ContextFactory contextFactory() {
+        return contexts;
+    }
+
+    /** Contexts built so far without session reuse (at most the number of concurrent handshakes). */
+    int pooledContexts() {
+        return idle.size();
+    }
+
+    private TlcpConnection connect(SSLContext context, String host, int port) throws TlcpException {
         long startMillis = System.currentTimeMillis();
         long t0 = System.nanoTime();
         Socket tcp = new Socket();
@@ -63,7 +129,7 @@ public final class JsseTlcpClient implements TlcpClient {
         SSLSocket ssl = null;
         try {
             tcp.setSoTimeout(settings.readTimeoutMillis());
-            ssl = (SSLSocket) factory.createSocket(tcp, host, port, true);
+            ssl = (SSLSocket) context.getSocketFactory().createSocket(tcp, host, port, true);
             ssl.setUseClientMode(true);
             ssl.setEnabledProtocols(protocols);
             ssl.setEnabledCipherSuites(suites);
@@ -85,16 +151,17 @@ public final class JsseTlcpClient implements TlcpClient {
         }
         long t2 = System.nanoTime();
         SSLSession session = ssl.getSession();
-        if (!session.isValid()) {
-            // a failed handshake can leave an invalid null session without an exception
+        if (!session.isValid() && noSession(session)) {
+            // a failed handshake can leave the invalid null session without an exception. An invalid
+            // session with a suite is not a failure: isValid() only says whether the session may still
+            // be resumed, and the connection that negotiated it works (SSLSession.invalidate()).
             closeQuietly(ssl);
-            throw new TlcpException(TlcpException.HANDSHAKE_FAILED, "handshake failure", host + ":" + port, null);
+            throw noSession(host + ":" + port, session);
         }
-        boolean resumed = false;
-        if (settings.sessionReuse()) {
-            // a resumed session was created by an earlier connection
-            resumed = session.getCreationTime() < startMillis;
-        } else {
+        // a resumed session was created by an earlier connection (never without session reuse: no
+        // other handshake can see this context's sessions)
+        boolean resumed = session.getCreationTime() < startMillis;
+        if (!settings.sessionReuse()) {
             // an invalidated session is never offered again: the next connection does a full handshake
             session.invalidate();
         }
@@ -102,9 +169,26 @@ public final class JsseTlcpClient implements TlcpClient {
                 resumed, t1 - t0, t2 - t1);
     }
 
+    /** True for the null session a handshake that negotiated nothing leaves behind. */
+    static boolean noSession(SSLSession session) {
+        // not the session id: a server without a session cache sends an empty one, and such a
+        // session, never resumable, is never "valid" either
+        String suite = session.getCipherSuite();
+        return suite == null || suite.endsWith("_NULL_WITH_NULL_NULL");
+    }
+
+    /** The failure for a handshake that returned without an exception but negotiated no session. */
+    static TlcpException noSession(String target, SSLSession session) {
+        return new TlcpException(TlcpException.HANDSHAKE_FAILED, "handshake failure: no session negotiated",
+                target + ": the handshake returned without an exception but left the session " + session.getProtocol()
+                + " " + session.getCipherSuite() + " (the server closed the connection or the engine dropped the error)",
+                null);
+    }
+
     @Override
     public void close() {
-        // nothing held beyond the context, which the garbage collector reclaims
+        // nothing held beyond the contexts, which the garbage collector reclaims
+        idle.clear();
     }
 
     static void closeQuietly(Socket s) {

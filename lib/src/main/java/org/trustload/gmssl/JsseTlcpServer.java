@@ -65,7 +65,9 @@ public final class JsseTlcpServer implements TlcpServer {
         }
         SSLSession session = s.getSession();
         if (!session.isValid() && "SSL_NULL_WITH_NULL_NULL".equals(session.getCipherSuite())) {
-            throw new TlcpException(TlcpException.HANDSHAKE_FAILED, "handshake failure");
+            throw new TlcpException(TlcpException.HANDSHAKE_FAILED, "handshake failure: no session negotiated",
+                    accepted.getRemoteSocketAddress() + ": handshake returned without an exception but with session "
+                    + session.getCipherSuite() + " (the client closed or sent no acceptable hello)", null);
         }
         return protocolLabel.apply(session.getProtocol()) + " " + session.getCipherSuite();
     }

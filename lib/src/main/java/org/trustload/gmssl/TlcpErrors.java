@@ -8,7 +8,6 @@ import java.net.SocketException;
 import java.net.SocketTimeoutException;
 import java.net.UnknownHostException;
 import javax.net.ssl.SSLException;
-import javax.net.ssl.SSLHandshakeException;
 
 /** Maps I/O failures of a GM-SSL connection to {@link TlcpException} categories; shared by every engine. */
 public final class TlcpErrors {
@@ -73,10 +72,22 @@ public final class TlcpErrors {
             // e.g. a server that rejects the client certificate and drops the connection without an alert
             return "connection closed by peer during handshake";
         }
-        if (e instanceof SSLHandshakeException) {
-            return "handshake failure";
+        return "handshake failure: " + rootCause(e);
+    }
+
+    /**
+     * The innermost cause with a message, as {@code SimpleName: first line}, shortened: what a
+     * handshake failure without a recognised alert or kind is reported with.
+     */
+    static String rootCause(Throwable e) {
+        Throwable root = e;
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t.getMessage() != null && !t.getMessage().isBlank() || root.getMessage() == null) {
+                root = t;
+            }
         }
-        return "handshake failure";
+        String text = root.getClass().getSimpleName() + (root.getMessage() == null ? "" : ": " + firstLine(root.getMessage()));
+        return text.length() <= 160 ? text : text.substring(0, 157) + "...";
     }
 
     /** True when {@code type} is anywhere in the cause chain (providers wrap timeouts in SSLException). */

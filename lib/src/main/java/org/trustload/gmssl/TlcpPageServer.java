@@ -18,7 +18,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A small HTTPS-over-GM-SSL page server for the lab, tests and benchmarks: serves {@code /64b},
- * {@code /1k} and {@code /1m} with HTTP/1.1 keep-alive on a {@link TlcpServer}'s listening socket.
+ * {@code /1k} and {@code /1m} on a {@link TlcpServer}'s listening socket, HTTP/1.1 kept alive unless
+ * the client says {@code Connection: close}, HTTP/1.0 closed after the response unless it says
+ * {@code Connection: keep-alive}.
  * One thread per connection, because the max-connections scenario holds idle connections open.
  */
 public final class TlcpPageServer implements AutoCloseable {
@@ -32,6 +34,8 @@ public final class TlcpPageServer implements AutoCloseable {
     private final int idleTimeoutMillis;
     private final Set<Socket> open = ConcurrentHashMap.newKeySet();
     private final AtomicInteger accepted = new AtomicInteger();
+    private final AtomicInteger handshakeFailures = new AtomicInteger();
+    private volatile String lastHandshakeFailure;
     private final ExecutorService pool;
     private volatile boolean closed;
 
@@ -117,7 +121,7 @@ public final class TlcpPageServer implements AutoCloseable {
                 }
                 int eol = head.indexOf("\r\n");
                 String[] line = (eol < 0 ? head : head.substring(0, eol)).split(" ");
-                boolean keepAlive = !head.toLowerCase(Locale.ROOT).contains("\r\nconnection: close");
+                boolean keepAlive = keepAlive(line.length >= 3 ? line[2] : "", head);
                 Integer size = line.length >= 2 && line[0].equals("GET") ? PAGES.get(line[1]) : null;
                 String status = size == null ? "404 Not Found" : "200 OK";
                 int length = size == null ? 0 : size;
@@ -130,11 +134,46 @@ public final class TlcpPageServer implements AutoCloseable {
                     return;
                 }
             }
-        } catch (TlcpException | IOException e) {
-            // a client that fails its handshake or goes away: nothing to answer
+        } catch (TlcpException e) {
+            // a client that fails its handshake: nothing to answer, but counted with its cause
+            handshakeFailures.incrementAndGet();
+            lastHandshakeFailure = e.getMessage() + (e.detail() == null ? "" : " (" + e.detail() + ")");
+        } catch (IOException e) {
+            // a client that goes away: nothing to answer
         } finally {
             close(s);
         }
+    }
+
+    /**
+     * Whether the connection stays open after the response (RFC 9112 section 9.3): HTTP/1.1 keeps it
+     * unless the request says {@code Connection: close}; HTTP/1.0 (ab and its GM derivatives) closes
+     * it unless the request says {@code Connection: keep-alive}.
+     */
+    static boolean keepAlive(String version, String head) {
+        java.util.List<String> options = new java.util.ArrayList<>();
+        for (String h : head.split("\r\n")) {
+            int colon = h.indexOf(':');
+            if (colon > 0 && h.substring(0, colon).trim().equalsIgnoreCase("connection")) {
+                for (String o : h.substring(colon + 1).split(",")) {
+                    options.add(o.trim().toLowerCase(Locale.ROOT));
+                }
+            }
+        }
+        if (options.contains("close")) {
+            return false;
+        }
+        return version.equals("HTTP/1.1") || options.contains("keep-alive");
+    }
+
+    /** Handshakes that failed on this server since the start (a load test against the lab expects 0). */
+    public int handshakeFailures() {
+        return handshakeFailures.get();
+    }
+
+    /** The last handshake failure's message and cause, or null. */
+    public String lastHandshakeFailure() {
+        return lastHandshakeFailure;
     }
 
     private void close(Socket s) {

@@ -94,8 +94,9 @@ public final class TongsuoEngine implements TlcpEngine {
     public TlcpClient newClient(TlcpClientSettings settings) throws TlcpException {
         settings.validate();
         requireTls13(settings.protocol());
-        SSLContext ctx = context(settings.credentials(), settings.trustAnchors());
-        return new JsseTlcpClient(settings, ctx, new String[] {PROTOCOL}, suiteNames(settings.suites()), p -> p);
+        // a context per concurrent handshake without session reuse (see JsseTlcpClient)
+        return new JsseTlcpClient(settings, () -> context(settings.credentials(), settings.trustAnchors()),
+                new String[] {PROTOCOL}, suiteNames(settings.suites()), p -> p);
     }
 
     @Override

@@ -100,6 +100,60 @@ class GmsslLabServiceTest {
         }).isInstanceOf(TlcpException.class);
     }
 
+    /** Every TLCP/TLS listener the service opens, with a suite it serves (the mutual-TLS one needs the pair). */
+    static List<Object[]> listeners() {
+        List<Object[]> out = new java.util.ArrayList<>();
+        out.add(new Object[] {"gmssl.tlcp.port", TlcpSuite.ECC_SM4_CBC_SM3});
+        out.add(new Object[] {"gmssl.tls13.port", TlcpSuite.TLS_SM4_GCM_SM3});
+        out.add(new Object[] {"gmssl.tlcp.mtls.port", TlcpSuite.ECC_SM4_CBC_SM3});
+        if (p.containsKey("gmssl.tongsuo.tls13.port")) {
+            out.add(new Object[] {"gmssl.tongsuo.tls13.port", TlcpSuite.TLS_SM4_GCM_SM3});
+        }
+        return out;
+    }
+
+    /** Sends {@code request} and reads the answer until the server closes (a read timeout fails the test). */
+    static String exchangeUntilClosed(TlcpConnection c, String request) throws Exception {
+        c.output().write(request.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+        c.output().flush();
+        return new String(c.input().readAllBytes(), java.nio.charset.StandardCharsets.ISO_8859_1);
+    }
+
+    @Test
+    void http10ClientsGetThePageAndTheConnectionClosedOnEveryListener() throws Exception {
+        assertThat(listeners()).hasSizeGreaterThanOrEqualTo(3);
+        for (Object[] l : listeners()) {
+            String key = (String) l[0];
+            TlcpSuite suite = (TlcpSuite) l[1];
+            int port = Integer.parseInt(p.get(key));
+            // ab's request: HTTP/1.0, no Connection header; the answer must end with the connection
+            TlcpClientSettings s = new TlcpClientSettings().withProtocol(suite.protocol()).withSuites(List.of(suite))
+                    .withTrustAnchors(ca).withCredentials(client).withReadTimeoutMillis(10_000);
+            try (TlcpClient cl = TlcpEngines.get("bgm").newClient(s);
+                    TlcpConnection c = cl.connect("127.0.0.1", port)) {
+                String answer = exchangeUntilClosed(c, "GET /1k HTTP/1.0\r\nHost: 127.0.0.1\r\nUser-Agent: ApacheBench/2.3\r\n"
+                        + "Accept: */*\r\n\r\n");
+                assertThat(answer).as(key).startsWith("HTTP/1.1 200 OK\r\n").contains("\r\nConnection: close\r\n");
+                assertThat(answer.length() - answer.indexOf("\r\n\r\n") - 4).as(key).isEqualTo(1024);
+            }
+        }
+    }
+
+    @Test
+    void http10KeepAliveAndHttp11DefaultKeepTheConnection() throws Exception {
+        try (TlcpClient cl = client(TlcpSuite.ECC_SM4_CBC_SM3, false);
+                TlcpConnection c = cl.connect("127.0.0.1", port(TlcpSuite.ECC_SM4_CBC_SM3))) {
+            // HTTP/1.0 asking for keep-alive, then HTTP/1.1 without a Connection header, then close
+            String r1 = "GET /64b HTTP/1.0\r\nConnection: Keep-Alive\r\n\r\n";
+            String r2 = "GET /64b HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
+            String r3 = "GET /64b HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n";
+            String answer = exchangeUntilClosed(c, r1 + r2 + r3);
+            assertThat(answer.split("HTTP/1.1 200 OK", -1)).hasSize(4);
+            assertThat(answer.split("Connection: keep-alive", -1)).hasSize(3);
+            assertThat(answer.substring(answer.lastIndexOf("Connection: "))).startsWith("Connection: close\r\n");
+        }
+    }
+
     @Test
     void listensOnLoopbackOnly() throws Exception {
         assertThat(p.get("gmssl.host")).isEqualTo("127.0.0.1");
