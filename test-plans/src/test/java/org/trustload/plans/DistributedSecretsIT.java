@@ -43,16 +43,16 @@ class DistributedSecretsIT {
         Path results = Files.createDirectories(OUT.resolve("results"));
         SecureRandom random = new SecureRandom();
         Map<String, String> creds = new LinkedHashMap<>();
-        creds.put("secrets.it.password", "pw" + HexFormat.of().formatHex(random.generateSeed(12)));
-        creds.put("secrets.it.api.token", "tk" + HexFormat.of().formatHex(random.generateSeed(12)));
-        creds.put("secrets.it.note", "nt" + HexFormat.of().formatHex(random.generateSeed(12)));
+        creds.put("secrets.it.password", "pw" + hex(random));
+        creds.put("secrets.it.api.token", "tk" + hex(random));
+        creds.put("secrets.it.note", "nt" + hex(random));
         Path credsFile = OUT.resolve("creds.properties");
         Properties p = new Properties();
         p.putAll(creds);
         try (var w = Files.newBufferedWriter(credsFile)) {
             p.store(w, "credentials of DistributedSecretsIT (random per run)");
         }
-        String cliPassword = "cl" + HexFormat.of().formatHex(random.generateSeed(12));
+        String cliPassword = "cl" + hex(random);
 
         List<String> cmd = new ArrayList<>(List.of(Plans.ROOT.resolve("trustload").toString(), "run", PLAN,
                 "--engines", "2", "-q", credsFile.toString(), "-Jsecrets.it.cli.password=" + cliPassword,
@@ -97,13 +97,19 @@ class DistributedSecretsIT {
             engineLogs = s.filter(f -> f.getFileName().toString().equals("jmeter-server.log")).toList();
         }
         assertThat(engineLogs).as("engine logs under " + dir).hasSize(2);
+
+        assertThat(secrets.size()).as("credentials looked for").isGreaterThanOrEqualTo(creds.size() + 1 + 3);
+        assertThat(secrets.findIn(results, Set.of())).as("credentials found under " + results).isEmpty();
         // the lines that carried the values are still there, redacted (dist/src/main/jmeter/bin/log4j2.xml)
         assertThat(Files.readString(dir.resolve("jmeter.log")))
                 .contains("Sending properties <values not logged>")
                 .contains("Setting JMeter property: secrets.it.cli.password=<redacted>");
+    }
 
-        assertThat(secrets.size()).as("credentials looked for").isGreaterThanOrEqualTo(creds.size() + 1 + 3);
-        assertThat(secrets.findIn(results, Set.of())).as("credentials found under " + results).isEmpty();
+    private static String hex(SecureRandom random) {
+        byte[] b = new byte[12];
+        random.nextBytes(b);
+        return HexFormat.of().formatHex(b);
     }
 
     /** {@link #find} while the run creates and deletes files: a file gone during the walk means "not yet". */

@@ -22,6 +22,7 @@ import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import org.trustload.pki.TestPki;
 
 /**
  * The secrets a plan run used, and where they must not appear.
@@ -56,7 +57,11 @@ final class Secrets {
 
     /** Secret text to look for, with where it came from (for the failure message). */
     private final Map<String, String> needles = new LinkedHashMap<>();
-    private final Set<String> passwords = new LinkedHashSet<>();
+    /**
+     * Passwords to open key stores with. TestPki's fixed internal one is tried too (not searched for: it
+     * is a word): the lab's cached test PKI ({@code pki.dir}) holds the users' keys under it.
+     */
+    private final Set<String> passwords = new LinkedHashSet<>(List.of(TestPki.PASSWORD));
 
     /**
      * Adds every secret-named property of {@code props} whose value is not an absolute path (a key file
