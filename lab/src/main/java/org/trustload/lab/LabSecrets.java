@@ -1,10 +1,8 @@
 package org.trustload.lab;
 
 import java.io.IOException;
-import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.GeneralSecurityException;
 import java.security.Key;
@@ -12,8 +10,13 @@ import java.security.KeyStore;
 import java.security.PrivateKey;
 import java.security.SecureRandom;
 import java.security.cert.Certificate;
+import java.security.cert.X509Certificate;
+import java.util.ArrayList;
 import java.util.Collections;
-import javax.crypto.spec.PBEParameterSpec;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.trustload.pki.Pkcs12Writer;
 
 /**
  * The lab's credentials: every password and secret a service writes to {@code lab.properties} is drawn
@@ -44,39 +47,31 @@ public final class LabSecrets {
     }
 
     /**
-     * Writes the entries of {@code source} (opened with its own password) to a new PKCS#12 file {@code to}
-     * (0600) protected by {@code password}: how a cached key store with a fixed internal password is
-     * handed to plans under the lab's random one. Keys are protected with one PBKDF2 iteration, as the
-     * cache's are: the password is random, so a higher count would only slow the lab's start.
+     * Writes the key entries of {@code source} (opened with {@code sourcePassword}) to a new PKCS#12 file
+     * {@code to} (0600) protected by {@code password}: how a cached key store with a fixed internal
+     * password is handed to plans under the lab's random one. The file is written like the cache's
+     * ({@link Pkcs12Writer}: one {@code localKeyID} per key, key iteration count 1; the password is
+     * random, so a higher count would only slow every start). Every entry must be a private key with
+     * an X.509 chain, as in the test PKI's stores.
      */
     public static void reexport(KeyStore source, char[] sourcePassword, Path to, char[] password)
             throws IOException, GeneralSecurityException {
-        KeyStore out = KeyStore.getInstance(source.getType(), source.getProvider());
-        out.load(null, null);
-        byte[] salt = new byte[16];
-        RANDOM.nextBytes(salt);
-        boolean jdk = source.getProvider().getName().startsWith("Sun");
-        KeyStore.PasswordProtection protection = jdk
-                ? new KeyStore.PasswordProtection(password, "PBEWithHmacSHA256AndAES_256", new PBEParameterSpec(salt, 1))
-                : new KeyStore.PasswordProtection(password);
+        Map<String, Pkcs12Writer.KeyEntry> entries = new LinkedHashMap<>();
         for (String alias : Collections.list(source.aliases())) {
-            if (source.isKeyEntry(alias)) {
-                Key key = source.getKey(alias, sourcePassword);
-                Certificate[] chain = source.getCertificateChain(alias);
-                if (jdk && key instanceof PrivateKey pk && chain != null) {
-                    out.setEntry(alias, new KeyStore.PrivateKeyEntry(pk, chain), protection);
-                } else {
-                    out.setKeyEntry(alias, key, password, chain);
-                }
-            } else {
-                out.setCertificateEntry(alias, source.getCertificate(alias));
+            Key key = source.isKeyEntry(alias) ? source.getKey(alias, sourcePassword) : null;
+            Certificate[] chain = source.getCertificateChain(alias);
+            if (!(key instanceof PrivateKey pk) || chain == null) {
+                throw new GeneralSecurityException("entry " + alias + " is not a private key with a certificate chain");
             }
+            List<X509Certificate> certs = new ArrayList<>();
+            for (Certificate c : chain) {
+                certs.add((X509Certificate) c);
+            }
+            entries.put(alias, new Pkcs12Writer.KeyEntry(pk, certs));
         }
         Files.createDirectories(to.getParent());
         Files.deleteIfExists(to);
         Files.createFile(to, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-        try (OutputStream o = Files.newOutputStream(to, StandardOpenOption.TRUNCATE_EXISTING)) {
-            out.store(o, password);
-        }
+        Pkcs12Writer.write(to, entries, password);
     }
 }

@@ -11,12 +11,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.KeyStore;
-import java.security.cert.Certificate;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import javax.crypto.spec.SecretKeySpec;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.trustload.lab.ldap.LdapLabService;
@@ -39,19 +37,13 @@ class LabSecretsTest {
     }
 
     @Test
-    void reexportedStoreOpensWithTheNewPasswordOnlyAndKeepsItsEntries() throws Exception {
-        // the private-key path is exercised by the pki and gmssl services' tests (their stores are re-exported)
-        SelfSignedTls tls = SelfSignedTls.generate(tmp, "t", "internal-cache-pw");
-        KeyStore trust = KeyStore.getInstance("PKCS12");
-        try (InputStream in = Files.newInputStream(tls.trustStore())) {
-            trust.load(in, "internal-cache-pw".toCharArray());
-        }
-        Certificate cert = trust.getCertificate(trust.aliases().nextElement());
-        SecretKeySpec aes = new SecretKeySpec(new byte[32], "AES");
+    void reexportedStoreOpensWithTheNewPasswordOnlyAndKeepsKeyAndChain() throws Exception {
+        SelfSignedTls.generate(tmp, "t", "internal-cache-pw");
         KeyStore cache = KeyStore.getInstance("PKCS12");
-        cache.load(null, null);
-        cache.setEntry("aes", new KeyStore.SecretKeyEntry(aes), new KeyStore.PasswordProtection("internal-cache-pw".toCharArray()));
-        cache.setCertificateEntry("ca", cert);
+        try (InputStream in = Files.newInputStream(tmp.resolve("t-keystore.p12"))) {
+            cache.load(in, "internal-cache-pw".toCharArray());
+        }
+        String alias = cache.aliases().nextElement();
 
         String password = LabSecrets.generate();
         Path out = tmp.resolve("out/copy.p12");
@@ -62,8 +54,9 @@ class LabSecretsTest {
         try (InputStream in = Files.newInputStream(out)) {
             ks.load(in, password.toCharArray());
         }
-        assertThat(ks.getKey("aes", password.toCharArray()).getEncoded()).isEqualTo(aes.getEncoded());
-        assertThat(ks.getCertificate("ca")).isEqualTo(cert);
+        assertThat(ks.getKey(alias, password.toCharArray()).getEncoded())
+                .isEqualTo(cache.getKey(alias, "internal-cache-pw".toCharArray()).getEncoded());
+        assertThat(ks.getCertificateChain(alias)).containsExactly(cache.getCertificateChain(alias));
         try (InputStream in = Files.newInputStream(out)) {
             KeyStore wrong = KeyStore.getInstance("PKCS12");
             assertThatThrownBy(() -> wrong.load(in, "internal-cache-pw".toCharArray())).isInstanceOf(IOException.class);
