@@ -54,7 +54,7 @@ import org.bouncycastle.pkcs.jcajce.JcePKCSPBEOutputEncryptorBuilder;
  * certificates unencrypted (public data); integrity: HMAC-SHA256 MAC, 10,000 iterations (the JDK's
  * default, paid once per file opened).
  */
-final class Pkcs12Writer {
+public final class Pkcs12Writer {
     private static final int MAC_ITERATIONS = 10_000;
 
     private Pkcs12Writer() {
@@ -64,7 +64,7 @@ final class Pkcs12Writer {
      * Writes {@code entries} (alias to private key and chain, end-entity certificate first) into
      * {@code file}, replacing it.
      */
-    static void write(Path file, Map<String, KeyEntry> entries, char[] password)
+    public static void write(Path file, Map<String, KeyEntry> entries, char[] password)
             throws IOException, GeneralSecurityException {
         try {
             List<PKCS12SafeBag> certBags = new ArrayList<>();
@@ -136,8 +136,8 @@ final class Pkcs12Writer {
     }
 
     /** A private key with its chain (end-entity certificate first). */
-    record KeyEntry(PrivateKey key, List<X509Certificate> chain) {
-        KeyEntry {
+    public record KeyEntry(PrivateKey key, List<X509Certificate> chain) {
+        public KeyEntry {
             chain = List.copyOf(chain);
         }
     }

@@ -22,26 +22,31 @@ import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import org.trustload.pki.TestPki;
 
 /**
  * The secrets a plan run used, and where they must not appear.
  *
  * <p>Nothing is hard-coded, so plans and lab services added later are covered: a secret is the value
  * of any property (lab.properties, fixture properties, the smoke sidecar, a plan's own
- * {@code ${__P(name,default)}} defaults) whose name contains password, secret, passphrase or pin;
- * plus the private-key material of every key file those properties name (directly or in a directory
- * they name): PEM private-key bodies, JSON fields such as {@code PrivateKeyData}, the private keys of
- * PKCS#12/JKS stores opened with any of the known passwords (as base64 and hex of their PKCS#8
- * encoding) and the base64 of the store files themselves.
+ * {@code ${__P(name,default)}} defaults) whose name says password, secret, passphrase, token,
+ * credential, pin or key (not {@code key_id}), unless the value is a path (a key file, read below);
+ * every value of a credentials file given with {@code -q} ({@link #addAllValues}); plus the private-key
+ * material of every key file those properties name (directly or in a directory they name): PEM
+ * private-key bodies, JSON fields such as {@code PrivateKeyData}, the private keys of PKCS#12/JKS
+ * stores opened with any of the known passwords (as base64 and hex of their PKCS#8 encoding) and the
+ * base64 of the store files themselves.
  *
- * <p>A long secret is looked for as a plain substring. A short one (under 12 characters, like the
- * lab's fixed LDAP passwords {@code trustload} and {@code fulano}) also names packages and test
- * users, so it only counts where it stands alone: not inside a dotted or slashed name or a longer
- * word ({@code org.trustload.jmeter} and {@code uid=fulano1} are not leaks; {@code password=fulano} is).
+ * <p>The lab's credentials are random per start (24 letters and digits), so they are looked for as
+ * plain substrings. A short secret (under 12 characters, such as a password a user chose) may also
+ * be a word of package names and test users, so it only counts where it stands alone: not inside a
+ * dotted or slashed name or a longer word ({@code org.example.jmeter} and {@code uid=example1} are not
+ * leaks of {@code example}; {@code password=example} is).
  */
 final class Secrets {
 
-    private static final Pattern SECRET_NAME = Pattern.compile("(?i).*(password|passwd|secret|passphrase|\\bpin\\b|\\.pin$).*");
+    private static final Pattern SECRET_NAME = Pattern.compile(
+            "(?i).*(password|passwd|pwd|secret|passphrase|token|credential|\\bpin\\b|\\.pin$|(^|[._-])[a-z]*key$).*");
     private static final Pattern P_FUNCTION = Pattern.compile("\\$\\{__P\\(([^,()]+),([^()}]*)\\)\\}");
     private static final Pattern PEM_KEY = Pattern.compile(
             "-----BEGIN ([A-Z0-9 ]*)PRIVATE KEY-----(.*?)-----END \\1PRIVATE KEY-----", Pattern.DOTALL);
@@ -52,12 +57,30 @@ final class Secrets {
 
     /** Secret text to look for, with where it came from (for the failure message). */
     private final Map<String, String> needles = new LinkedHashMap<>();
-    private final Set<String> passwords = new LinkedHashSet<>();
+    /**
+     * Passwords to open key stores with. TestPki's fixed internal one is tried too (not searched for: it
+     * is a word): the lab's cached test PKI ({@code pki.dir}) holds the users' keys under it.
+     */
+    private final Set<String> passwords = new LinkedHashSet<>(List.of(TestPki.PASSWORD));
 
-    /** Adds every secret-named property of {@code props}; {@code source} names them in messages. */
+    /**
+     * Adds every secret-named property of {@code props} whose value is not an absolute path (a key file
+     * is searched for its contents by {@link #addKeyFiles}); {@code source} names them in messages.
+     */
     Secrets addProperties(Map<String, String> props, String source) {
         for (Map.Entry<String, String> e : props.entrySet()) {
-            if (SECRET_NAME.matcher(e.getKey()).matches() && !e.getValue().isBlank()) {
+            if (SECRET_NAME.matcher(e.getKey()).matches() && !e.getValue().isBlank() && !e.getValue().startsWith("/")) {
+                passwords.add(e.getValue());
+                add(e.getValue(), source + " " + e.getKey());
+            }
+        }
+        return this;
+    }
+
+    /** Adds every value of {@code props}, whatever its name: the contents of a {@code -q} credentials file. */
+    Secrets addAllValues(Map<String, String> props, String source) {
+        for (Map.Entry<String, String> e : props.entrySet()) {
+            if (!e.getValue().isBlank()) {
                 passwords.add(e.getValue());
                 add(e.getValue(), source + " " + e.getKey());
             }

@@ -24,16 +24,16 @@ class SecretsTest {
         String body = Base64.getMimeEncoder(64, "\n".getBytes()).encodeToString(kp.getPrivate().getEncoded());
         Path pem = Files.writeString(tmp.resolve("client.key"),
                 "-----BEGIN PRIVATE KEY-----\n" + body + "\n-----END PRIVATE KEY-----\n");
-        Map<String, String> lab = Map.of("x.keystore.password", "0123456789abcdef", "ldap.admin.password", "trustload",
+        Map<String, String> lab = Map.of("x.keystore.password", "0123456789abcdef", "ldap.admin.password", "example",
                 "x.client.key", pem.toString(), "x.port", "10389");
         Secrets secrets = new Secrets().addProperties(lab, "lab").addKeyFiles(lab, "lab");
         assertThat(secrets.size()).isGreaterThanOrEqualTo(3);
 
         Path out = Files.createDirectories(tmp.resolve("out"));
-        Files.writeString(out.resolve("clean.log"), "INFO o.trustload.jmeter.Foo started, port 10389, uid=trustload1\n");
+        Files.writeString(out.resolve("clean.log"), "INFO o.example.jmeter.Foo started, port 10389, uid=example1, key " + pem + "\n");
         assertThat(secrets.findIn(out, Set.of())).isEmpty();
 
-        Files.writeString(out.resolve("leak1.log"), "bindPassword=trustload\n");
+        Files.writeString(out.resolve("leak1.log"), "bindPassword=example\n");
         Files.writeString(out.resolve("leak2.jtl"), "label,0123456789abcdef,200\n");
         Files.writeString(out.resolve("leak3.txt"), "key: " + body.lines().findFirst().orElseThrow() + "\n");
         assertThat(secrets.findIn(out, Set.of())).hasSize(3)
@@ -41,6 +41,20 @@ class SecretsTest {
                 .anyMatch(l -> l.startsWith("leak2.jtl: lab x.keystore.password"))
                 .anyMatch(l -> l.startsWith("leak3.txt: lab x.client.key (PEM private key)"));
         assertThat(secrets.findIn(out, Set.of(out.resolve("leak1.log")))).hasSize(2);
+    }
+
+    @Test
+    void everyValueOfACredentialsFileCountsAndSecretNamedPropertiesIncludeTokensAndKeys() throws Exception {
+        Map<String, String> creds = Map.of("my.note", "Zq8vTt2LmW4pXy6R", "db.user", "alice-the-admin");
+        Map<String, String> props = Map.of("api.token", "tok-9f8e7d6c5b4a", "aws.secret_access_key", "sak-1a2b3c4d5e6f",
+                "signing_key", "sk-0a1b2c3d4e5f6a", "kms.key_id", "alias/not-a-secret", "x.key.file", "/not/a/secret.key");
+        Secrets secrets = new Secrets().addAllValues(creds, "-q creds").addProperties(props, "run");
+        Path out = Files.createDirectories(tmp.resolve("out"));
+        Files.writeString(out.resolve("jmeter.log"), String.join("\n", "Zq8vTt2LmW4pXy6R", "alice-the-admin",
+                "tok-9f8e7d6c5b4a", "sak-1a2b3c4d5e6f", "sk-0a1b2c3d4e5f6a", "alias/not-a-secret", "/not/a/secret.key"));
+        assertThat(secrets.findIn(out, Set.of())).containsExactlyInAnyOrder(
+                "jmeter.log: -q creds my.note", "jmeter.log: -q creds db.user", "jmeter.log: run api.token",
+                "jmeter.log: run aws.secret_access_key", "jmeter.log: run signing_key");
     }
 
     @Test

@@ -17,7 +17,10 @@ import org.trustload.gmssl.TlcpServerSettings;
 import org.trustload.lab.EndpointInUseException;
 import org.trustload.lab.LabContext;
 import org.trustload.lab.LabFiles;
+import org.trustload.lab.LabSecrets;
 import org.trustload.lab.LabService;
+import org.trustload.pki.KeySource;
+import org.trustload.pki.KeyStores;
 import org.trustload.pki.TestPki;
 
 /**
@@ -81,11 +84,17 @@ public final class GmsslLabService implements LabService {
             props.put("gmssl.tongsuo.tls13.port", String.valueOf(ctx.port(TONGSUO_TLS13_OFFSET)));
         }
         props.put("gmssl.ca.file", d + "ca-1.pem");
-        props.put("gmssl.client.keystore", d + "tlcp-client.p12");
-        props.put("gmssl.client.password", TestPki.PASSWORD);
+        // The client stores go to plans under a password random per start, not TestPki's fixed one.
+        String password = LabSecrets.generate();
+        for (String store : new String[] {"tlcp-client", "tlcp-client-expired"}) {
+            LabSecrets.reexport(KeyStores.open(KeySource.Kind.PKCS12, dir.resolve(store + ".p12"), TestPki.PASSWORD.toCharArray()),
+                    TestPki.PASSWORD.toCharArray(), dir.resolve("lab-" + store + ".p12"), password.toCharArray());
+        }
+        props.put("gmssl.client.keystore", d + "lab-tlcp-client.p12");
+        props.put("gmssl.client.password", password);
         props.put("gmssl.client.sign.alias", "sign");
         props.put("gmssl.client.enc.alias", "enc");
-        props.put("gmssl.client.expired.keystore", d + "tlcp-client-expired.p12");
+        props.put("gmssl.client.expired.keystore", d + "lab-tlcp-client-expired.p12");
         for (String party : new String[] {"client", "server"}) {
             for (String use : new String[] {"sign", "enc"}) {
                 props.put("gmssl." + party + "." + use + ".cert", d + "tlcp-" + party + "-" + use + ".pem");

@@ -33,6 +33,7 @@ import javax.crypto.SecretKey;
 import javax.net.ssl.SSLContext;
 import org.trustload.lab.EndpointInUseException;
 import org.trustload.lab.LabContext;
+import org.trustload.lab.LabSecrets;
 
 /**
  * AWS KMS + Secrets Manager emulator speaking the AWS JSON 1.1 protocol ({@code POST /},
@@ -59,8 +60,8 @@ public final class AwsKmsEmulator implements KmsEmulator {
     static final String ACCOUNT = "111122223333";
     /** Lab credentials (fixed lab values, written to lab.properties). */
     public static final String ACCESS_KEY_ID = "AKIATRUSTLOADLAB0001";
-    /** Secret access key of the lab credentials. */
-    public static final String SECRET_ACCESS_KEY = "trustload-lab-secret-access-key";
+    /** Secret access key of the lab credentials: random per lab process (LabSecrets). */
+    public static final String SECRET_ACCESS_KEY = LabSecrets.generate();
     /** The AES-256 key (alias {@code alias/trustload-aes}). */
     public static final String AES_KEY_ID = "0b7a1c6e-5f1d-4c2a-9d3e-aes256000001";
     /** The RSA-2048 signing key (alias {@code alias/trustload-rsa}). */

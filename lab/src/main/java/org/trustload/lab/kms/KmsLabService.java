@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.trustload.lab.LabContext;
+import org.trustload.lab.LabSecrets;
 import org.trustload.lab.LabService;
 import org.trustload.lab.SelfSignedTls;
 
@@ -25,7 +26,7 @@ public final class KmsLabService implements LabService {
     }
 
     /** Password of the generated TLS stores (a lab value). */
-    static final String TLS_PASSWORD = "trustload";
+    static final String TLS_PASSWORD = LabSecrets.generate();
 
     private final Map<String, String> properties = new LinkedHashMap<>();
     private final List<KmsEmulator> started = new ArrayList<>();

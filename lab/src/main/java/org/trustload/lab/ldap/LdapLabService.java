@@ -22,6 +22,7 @@ import java.util.concurrent.CompletionException;
 import org.newsclub.net.unix.AFUNIXSocket;
 import org.trustload.lab.EndpointInUseException;
 import org.trustload.lab.LabContext;
+import org.trustload.lab.LabSecrets;
 import org.trustload.lab.LabService;
 import org.trustload.lab.SelfSignedTls;
 import org.trustload.lab.UnixIdentity;
@@ -41,12 +42,6 @@ public final class LdapLabService implements LabService {
     public static final String BASE_DN = "dc=testeperformance";
     /** The DN for simple binds with write access. */
     public static final String ADMIN_DN = "cn=admin," + BASE_DN;
-    /** Fixed, because it is a lab: plans and the slapd fixture can share it. */
-    public static final String ADMIN_PASSWORD = "trustload";
-    /** Password of every {@code cn=fulanoI} user, for plans that bind as a user. */
-    public static final String USER_PASSWORD = "fulano";
-    /** Password of the generated key and trust stores. */
-    public static final String TRUSTSTORE_PASSWORD = "trustload";
     /** Port offset of the ldap listener. */
     public static final int LDAP_OFFSET = 389;
     /** Port offset of the ldaps listener. */
@@ -59,6 +54,10 @@ public final class LdapLabService implements LabService {
     private Path ldapiSocket;
     private final Map<String, String> properties = new LinkedHashMap<>();
     private long importMillis;
+    /** Random per start ({@link LabSecrets}), written to lab.properties: the admin's password. */
+    private final String adminPassword = LabSecrets.generate();
+    /** Random per start: the password of every {@code cn=fulanoI} user, for plans that bind as a user. */
+    private final String userPassword = LabSecrets.generate();
 
     @Override
     public String name() {
@@ -78,13 +77,13 @@ public final class LdapLabService implements LabService {
         // RSA key generation and the import are both CPU-bound and independent: overlap them.
         CompletableFuture<SelfSignedTls> tlsFuture = CompletableFuture.supplyAsync(() -> {
             try {
-                return SelfSignedTls.generate(ctx.socketDir(), "ldap", TRUSTSTORE_PASSWORD);
+                return SelfSignedTls.generate(ctx.socketDir(), "ldap", LabSecrets.generate());
             } catch (IOException | GeneralSecurityException e) {
                 throw new CompletionException(e);
             }
         });
         long t0 = System.nanoTime();
-        List<Entry> entries = directoryEntries(ctx.users());
+        List<Entry> entries = directoryEntries(ctx.users(), adminPassword, userPassword);
         InMemoryDirectoryServerConfig config = new InMemoryDirectoryServerConfig(BASE_DN);
         // Without equality indexes every (cn=...) search scans all entries: 15-30 ms at 10k users.
         config.setEqualityIndexAttributes("cn", "uid");
@@ -149,8 +148,8 @@ public final class LdapLabService implements LabService {
         properties.put("ldap.base", BASE_DN);
         properties.put("ldap.users", String.valueOf(ctx.users()));
         properties.put("ldap.admin.dn", ADMIN_DN);
-        properties.put("ldap.admin.password", ADMIN_PASSWORD);
-        properties.put("ldap.user.password", USER_PASSWORD);
+        properties.put("ldap.admin.password", adminPassword);
+        properties.put("ldap.user.password", userPassword);
         properties.put("ldap.truststore", tls.trustStore().toAbsolutePath().toString());
         properties.put("ldap.truststore.password", tls.password());
         properties.put("ldap.truststore.type", "PKCS12");
@@ -179,7 +178,7 @@ public final class LdapLabService implements LabService {
      * The base entry, the admin and {@code users} people; built as objects because parsing LDIF text
      * (or adding over the wire) is what makes a naive import slow.
      */
-    static List<Entry> directoryEntries(int users) {
+    static List<Entry> directoryEntries(int users, String adminPassword, String userPassword) {
         List<Entry> entries = new ArrayList<>(users + 2);
         entries.add(new Entry(BASE_DN,
                 new Attribute("objectClass", "top", "domain"),
@@ -188,9 +187,9 @@ public final class LdapLabService implements LabService {
                 new Attribute("objectClass", "top", "organizationalRole", "simpleSecurityObject"),
                 new Attribute("cn", "admin"),
                 new Attribute("description", "TrustLoad lab administrator"),
-                new Attribute("userPassword", ADMIN_PASSWORD)));
+                new Attribute("userPassword", adminPassword)));
         Attribute objectClass = new Attribute("objectClass", USER_CLASSES);
-        Attribute password = new Attribute("userPassword", USER_PASSWORD);
+        Attribute password = new Attribute("userPassword", userPassword);
         for (int i = 1; i <= users; i++) {
             String name = "fulano" + i;
             entries.add(new Entry("cn=" + name + "," + BASE_DN,

@@ -31,6 +31,7 @@ import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 import org.trustload.lab.LabContext;
 import org.trustload.lab.LabHttp;
+import org.trustload.lab.LabSecrets;
 import org.trustload.lab.LabService;
 import org.trustload.lab.SelfSignedTls;
 
@@ -51,20 +52,19 @@ public final class PdpLabService implements LabService {
     /** Port offset of the JMX registry and connector server (127.0.0.1 only). */
     public static final int JMX_OFFSET = 8802;
 
-    /** ONAP's legacy defaults: the PDP's user ({@code Authorization}) and the client ({@code ClientAuth}). */
-    static final String USER = "testpdp";
-    static final String PASSWORD = "alpha123";
-    static final String CLIENT_USER = "python";
-    /**
-     * Not ONAP's {@code test}: a password that is an everyday word cannot be told apart from that word in
-     * logs and reports, so the secrets check of every plan run could not prove it never leaks.
+    /*
+     * User names are ONAP's defaults: the PDP's user ({@code Authorization}), the client ({@code ClientAuth})
+     * and the current API's user. Passwords are random per lab process (LabSecrets), never ONAP's public
+     * defaults or a word: a secrets check could not tell such a password from ordinary text.
      */
-    static final String CLIENT_PASSWORD = "python-lab-client";
+    static final String USER = "testpdp";
+    static final String PASSWORD = LabSecrets.generate();
+    static final String CLIENT_USER = "python";
+    static final String CLIENT_PASSWORD = LabSecrets.generate();
     static final String ENVIRONMENT = "TEST";
-    /** ONAP xacml-pdp's default REST credentials of the current API. */
     static final String PDPX_USER = "healthcheck";
-    static final String PDPX_PASSWORD = "zb!XztG34";
-    static final String TLS_PASSWORD = "trustload";
+    static final String PDPX_PASSWORD = LabSecrets.generate();
+    static final String TLS_PASSWORD = LabSecrets.generate();
 
     static final int MAX_BODY = 1024 * 1024;
     static final int THREADS = Integer.getInteger("trustload.lab.pdp.threads",

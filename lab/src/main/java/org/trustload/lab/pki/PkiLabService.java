@@ -38,6 +38,7 @@ import org.trustload.lab.LabContext;
 import org.trustload.lab.LabFiles;
 
 import org.trustload.lab.LabHttp;
+import org.trustload.lab.LabSecrets;
 import org.trustload.lab.LabService;
 import org.trustload.pki.KeyStores;
 import org.trustload.pki.PkiException;
@@ -107,6 +108,8 @@ public final class PkiLabService implements LabService {
     private SignatureFlow flow;
     private TimestampResponder responder;
     private TestPki pki;
+    private final String usersPassword = LabSecrets.generate();
+    private Path usersFile;
     private final Map<String, byte[]> crlFiles = new LinkedHashMap<>();
     private byte[] samplePdf;
     private long pkiMillis;
@@ -136,6 +139,11 @@ public final class PkiLabService implements LabService {
         pkiMillis = (System.nanoTime() - t0) / 1_000_000;
         System.err.printf(Locale.ROOT, "trustload-lab: pki %s %d users in %d ms (%s)%n",
                 pkiGenerated ? "generated" : "loaded cached", ctx.pkiUsers(), pkiMillis, dir);
+
+        // The cache's stores share TestPki's fixed internal password; plans get a copy of the users'
+        // store under a password random per start, so a leak of it is told from ordinary text.
+        usersFile = ctx.socketDir().resolve("pki-users.p12");
+        LabSecrets.reexport(pki.usersKeyStore(), pki.password().toCharArray(), usersFile, usersPassword.toCharArray());
 
         List<X509Certificate> cas = pki.caCertificates();
         for (int n = 1; n <= cas.size(); n++) {
@@ -204,8 +212,8 @@ public final class PkiLabService implements LabService {
         properties.put("pki.mtls.url", "https://" + LabContext.HOST + ":" + mtlsPort);
         properties.put("pki.tsa.url", base + "/tsa");
         properties.put("pki.crl.url", crlBase);
-        properties.put("pki.keystore", pki.usersFile().toAbsolutePath().toString());
-        properties.put("pki.keystore.password", pki.password());
+        properties.put("pki.keystore", usersFile.toAbsolutePath().toString());
+        properties.put("pki.keystore.password", usersPassword);
         properties.put("pki.keystore.type", "PKCS12");
         properties.put("pki.users", String.valueOf(pki.userAliases().size()));
         properties.put("pki.aliases.revoked", String.join(",", pki.revokedAliases()));
@@ -544,6 +552,13 @@ public final class PkiLabService implements LabService {
         LabHttp.stop(workers, http, https, mtls);
         if (crlCache != null) {
             crlCache.close();
+        }
+        if (usersFile != null) {
+            try {
+                Files.deleteIfExists(usersFile);
+            } catch (IOException e) {
+                System.err.println("trustload-lab: cannot remove " + usersFile + ": " + e);
+            }
         }
     }
 }
