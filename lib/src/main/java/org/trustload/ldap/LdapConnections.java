@@ -91,7 +91,7 @@ public final class LdapConnections implements Closeable {
     /**
      * The connection for the calling thread's next operation: per thread, the thread's open and bound
      * connection when it has one; otherwise a new one, bound unless {@code bind} is false (the bind
-     * itself is the operation to time). Check {@link LdapClient#connectNanos()} or {@link #isNew}.
+     * itself is the operation to time).
      */
     public LdapClient acquire(boolean bind) throws LdapClientException {
         if (closed) {
@@ -122,9 +122,13 @@ public final class LdapConnections implements Closeable {
         return c;
     }
 
-    /** True when {@code c} was opened for the current operation (not reused). */
-    public boolean isKept(LdapClient c) {
-        return mode == Mode.PER_THREAD && perThread.get(Thread.currentThread()) == c;
+    /** True when {@link #acquire} will reuse the calling thread's connection instead of opening one. */
+    public boolean hasReusable() {
+        if (mode != Mode.PER_THREAD) {
+            return false;
+        }
+        LdapClient c = perThread.get(Thread.currentThread());
+        return c != null && c.isConnected() && c.isBound();
     }
 
     /**
