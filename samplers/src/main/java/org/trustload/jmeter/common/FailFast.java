@@ -2,6 +2,7 @@ package org.trustload.jmeter.common;
 
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import org.apache.jmeter.JMeter;
 import org.apache.jmeter.engine.StandardJMeterEngine;
 import org.apache.jmeter.threads.JMeterContextService;
 import org.slf4j.Logger;
@@ -34,8 +35,12 @@ public final class FailFast {
             LOGGED.clear(); // a long GUI session: forget old tests, never grow without bound
             LOGGED.add(key);
         }
-        log.error("{} in {}, property {}, file {}: {}", LOG_MARKER, element,
-                e.setting().isEmpty() ? "-" : e.setting(), e.file().isEmpty() ? "-" : e.file(), e.detail());
+        String line = LOG_MARKER + " in " + element + ", property " + (e.setting().isEmpty() ? "-" : e.setting())
+                + ", file " + (e.file().isEmpty() ? "-" : e.file()) + ": " + e.detail().replace('\n', ' ');
+        log.error(line);
+        if (JMeter.isNonGUI()) {
+            System.out.println(line); // NOSONAR the console of jmeter -n is where its user looks
+        }
         return true;
     }
 
