@@ -18,12 +18,33 @@ public final class LdapClientException extends ClientException {
     /** Category of a request that was never sent because its settings are wrong. */
     public static final String CONFIG_ERROR = ClientException.CONFIG_ERROR;
 
+    /** Causes after which the same connect can only fail the same way (not load, not a timeout). */
+    private static final java.util.Set<String> DEFINITIVE = java.util.Set.of("connection refused", "unknown host",
+            "no route to host", "no such socket", "TLS: server certificate not trusted",
+            "TLS: certificate does not match the host name");
+
     private final int resultCode;
+    private final String reason;
 
     private LdapClientException(String category, int resultCode, String message, String detail, String setting,
             String file, Throwable cause) {
+        this(category, resultCode, message, detail, setting, file, cause, null);
+    }
+
+    private LdapClientException(String category, int resultCode, String message, String detail, String setting,
+            String file, Throwable cause, String reason) {
         super(category, message, detail, setting, file, cause);
         this.resultCode = resultCode;
+        this.reason = reason;
+    }
+
+    /**
+     * True for a connect failure that retrying cannot cure while the settings stay the same:
+     * connection refused, unknown host, no such socket, untrusted certificate, wrong host name.
+     * Timeouts and dropped connections are not: they come and go with load.
+     */
+    public boolean isDefinitiveConnectFailure() {
+        return reason != null && DEFINITIVE.contains(reason);
     }
 
     /** A bad setting: the request is never sent. The message says what is wrong. */
@@ -48,7 +69,7 @@ public final class LdapClientException extends ClientException {
     /** A client-side failure with a given result code, a stable reason and a detail. */
     public static LdapClientException of(ResultCode code, String reason, String detail) {
         return new LdapClientException(codeName(code), code.intValue(), stableMessage(code) + ": " + reason, detail,
-                "", "", null);
+                "", "", null, reason);
     }
 
     /** A client-side failure with a given result code and detail (e.g. a missing socket file). */
@@ -84,7 +105,7 @@ public final class LdapClientException extends ClientException {
             detail.append("; matched DN: ").append(e.getMatchedDN());
         }
         String message = stableMessage(code) + (reason == null ? "" : ": " + reason);
-        return new LdapClientException(codeName(code), code.intValue(), message, detail.toString(), "", "", e);
+        return new LdapClientException(codeName(code), code.intValue(), message, detail.toString(), "", "", e, reason);
     }
 
     /** A stable phrase for client-side causes users fix differently, or null. */
@@ -112,7 +133,11 @@ public final class LdapClientException extends ClientException {
             return "TLS: certificate does not match the host name";
         }
         if (e.getResultCode() == ResultCode.CONNECT_ERROR || e.getResultCode() == ResultCode.SERVER_DOWN) {
-            return connectFailure(e);
+            String failure = connectFailure(e);
+            if (failure == null && e.getResultCode() == ResultCode.CONNECT_ERROR && m.contains("timeout")) {
+                return "connect timed out"; // UnboundID's own connect timeout, not a SocketTimeoutException
+            }
+            return failure;
         }
         if (e.getResultCode() == ResultCode.TIMEOUT) {
             return "no response within the response timeout";

@@ -129,8 +129,14 @@ public final class PropertyParser {
 
     /** A path resolved like {@link #file} but not checked (a socket, a file to be written). */
     public static File resolve(String path) {
-        File f = new File(path);
-        return f.isAbsolute() ? f : new File(FileServer.resolveBaseRelativeName(path));
+        // As FileServer resolves a CSV Data Set's file: "~/x" is explicitly relative to the plan; any other
+        // relative name is taken as is when it exists from the working directory, else from the plan's.
+        File f = new File(FileServer.resolveBaseRelativeName(path));
+        if (f.isAbsolute() || f.exists()) {
+            return f;
+        }
+        String base = FileServer.getFileServer().getBaseDir();
+        return base == null ? f : new File(base, f.getPath());
     }
 
     /** A secret: returned as is ("" for null), never echoed in any message. */

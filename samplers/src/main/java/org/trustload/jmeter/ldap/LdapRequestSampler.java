@@ -119,9 +119,10 @@ public class LdapRequestSampler extends ClientSampler<LdapRequestSampler.Prepare
             boolean lost = !(e instanceof LdapClientException) || ((LdapClientException) e).connectionLost() || !c.isBound();
             r.connections.release(c, lost);
         }
-        if (!reached && e != null && e.category().equals("connectError")) {
-            // This thread never reached the server: refused, no such socket, unknown host, TLS trust.
-            // Repeating the same connect measures nothing; one failed sample per thread says it.
+        if (!reached && e instanceof LdapClientException && ((LdapClientException) e).isDefinitiveConnectFailure()) {
+            // This thread never reached the server, and the same connect can only fail the same way
+            // (refused, no such socket, unknown host, TLS trust): one failed sample per thread says it.
+            // Timeouts are not definitive: under load they come and go.
             res.setStopThread(true);
         }
     }
