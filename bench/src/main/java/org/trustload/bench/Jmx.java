@@ -127,13 +127,15 @@ final class Jmx {
     }
 
     private static void ours(StringBuilder b, Cell cell, Target t, String label) {
-        String cls = "org.trustload.jmeter.ldap.LdapRequestSampler";
-        b.append("          <").append(cls).append(" guiclass=\"TestBeanGUI\" testclass=\"").append(cls)
-                .append("\" testname=\"").append(esc(label)).append("\" enabled=\"true\">\n");
+        // The connection settings live in an LDAP Connection Config the request names.
+        String cfg = "org.trustload.jmeter.ldap.LdapConnectionConfig";
+        b.append("          <").append(cfg).append(" guiclass=\"TestBeanGUI\" testclass=\"").append(cfg)
+                .append("\" testname=\"").append(esc(label)).append(" connection\" enabled=\"true\">\n");
+        prop(b, "configName", label);
         prop(b, "scheme", cell.scheme());
         prop(b, "host", t.host());
         prop(b, "port", "ldapi".equals(cell.scheme()) ? "" : Integer.toString(t.port(cell.scheme())));
-        prop(b, "socketPath", t.socket());
+        prop(b, "socketPath", "ldapi".equals(cell.scheme()) ? t.socket() : "");
         prop(b, "connectionMode", cell.mode());
         prop(b, "connectTimeout", "5000");
         prop(b, "responseTimeout", "30000");
@@ -145,6 +147,13 @@ final class Jmx {
         prop(b, "bindDn", "");
         prop(b, "bindPassword", "");
         prop(b, "authzId", "");
+        b.append("            <boolProp name=\"startTls\">false</boolProp>\n");
+        b.append("            <boolProp name=\"verifyHostname\">false</boolProp>\n");
+        b.append("          </").append(cfg).append(">\n          <hashTree/>\n");
+        String cls = "org.trustload.jmeter.ldap.LdapRequestSampler";
+        b.append("          <").append(cls).append(" guiclass=\"TestBeanGUI\" testclass=\"").append(cls)
+                .append("\" testname=\"").append(esc(label)).append("\" enabled=\"true\">\n");
+        prop(b, "configName", label);
         prop(b, "operation", "search");
         prop(b, "baseDn", t.baseDn());
         prop(b, "scope", "sub");
@@ -157,8 +166,6 @@ final class Jmx {
         prop(b, "compareValue", "");
         prop(b, "ldif", "");
         prop(b, "maxEntriesShown", "1");
-        b.append("            <boolProp name=\"startTls\">false</boolProp>\n");
-        b.append("            <boolProp name=\"verifyHostname\">false</boolProp>\n");
         b.append("          </").append(cls).append(">\n          <hashTree/>\n");
     }
 

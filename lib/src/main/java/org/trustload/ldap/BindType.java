@@ -24,6 +24,6 @@ public enum BindType {
 
     /** Parses a name such as {@code simple}; blank means {@link #NONE}. */
     public static BindType parse(String text) throws LdapClientException {
-        return Ids.parse(values(), BindType::id, text, NONE, "bind type");
+        return Ids.parse(values(), BindType::id, text, NONE, "bind type", "bindType");
     }
 }

@@ -16,7 +16,8 @@ final class Ids {
      *
      * @throws LdapClientException {@code configError} naming {@code what} and the accepted names
      */
-    static <E extends Enum<E>> E parse(E[] values, Function<E, String> id, String text, E blankDefault, String what)
+    static <E extends Enum<E>> E parse(E[] values, Function<E, String> id, String text, E blankDefault, String what,
+            String setting)
             throws LdapClientException {
         String s = text == null ? "" : text.trim().toLowerCase(Locale.ROOT);
         if (s.isEmpty() && blankDefault != null) {
@@ -27,7 +28,7 @@ final class Ids {
                 return v;
             }
         }
-        throw LdapClientException.config("unknown " + what + " '" + text + "' (expected "
-                + Arrays.stream(values).map(id).collect(Collectors.joining(", ")) + ")");
+        throw LdapClientException.config(setting, "", "unknown " + what + " '" + text + "' (expected "
+                + Arrays.stream(values).map(id).collect(Collectors.joining(", ")) + ")", null);
     }
 }

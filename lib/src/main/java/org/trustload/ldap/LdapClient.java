@@ -69,6 +69,17 @@ public final class LdapClient implements Closeable {
      * Opens a connection (and performs StartTLS when asked). Does not bind: call {@link #bind()}.
      */
     public static LdapClient connect(LdapConnectionSettings s) throws LdapClientException {
+        return connect(s, s.usesTls() ? LdapTls.context(s) : null);
+    }
+
+    /**
+     * Opens a connection with a TLS context built beforehand (by {@link LdapTls#create}, once per
+     * test): {@code tls} is used for ldaps and StartTLS and ignored otherwise.
+     */
+    public static LdapClient connect(LdapConnectionSettings s, SSLContext tls) throws LdapClientException {
+        if (s.usesTls() && tls == null) {
+            tls = LdapTls.context(s);
+        }
         LDAPConnectionOptions options = new LDAPConnectionOptions();
         options.setConnectTimeoutMillis(s.connectTimeoutMs());
         options.setResponseTimeoutMillis(s.responseTimeoutMs());
@@ -84,16 +95,16 @@ public final class LdapClient implements Closeable {
         SocketFactory factory;
         String host = s.host();
         int port = s.port();
-        SSLContext tls = s.usesTls() ? LdapTls.context(s) : null;
         if (s.scheme() == LdapScheme.LDAPI) {
             File socket = new File(s.socketPath());
             if (!socket.exists()) {
-                throw LdapClientException.of(ResultCode.CONNECT_ERROR, "socket file not found: " + socket);
+                throw LdapClientException.of(ResultCode.CONNECT_ERROR, "no such socket", s.target());
             }
             try {
                 factory = new AFSocketFactory.FixedAddressSocketFactory(AFUNIXSocketAddress.of(socket));
             } catch (IOException e) {
-                throw LdapClientException.of(ResultCode.CONNECT_ERROR, "cannot use socket " + socket + ": " + e);
+                throw LdapClientException.of(ResultCode.CONNECT_ERROR, "cannot use the socket",
+                        s.target() + ": " + LdapClientException.readable(e));
             }
             host = LDAPI_DUMMY_HOST;
             port = 389;
@@ -129,8 +140,7 @@ public final class LdapClient implements Closeable {
     }
 
     private static LdapClientException withTarget(LDAPException e, LdapConnectionSettings s) {
-        return LdapClientException.from(new LDAPException(e.getResultCode(),
-                s.target() + ": " + e.getExceptionMessage(), e));
+        return LdapClientException.from(e, s.target());
     }
 
     /** The settings this connection was opened with. */
@@ -226,7 +236,7 @@ public final class LdapClient implements Closeable {
      * UnboundID would otherwise keep reporting it as connected after the server went away.
      */
     private LdapClientException failed(LDAPException e) {
-        LdapClientException x = LdapClientException.from(e);
+        LdapClientException x = LdapClientException.from(e, settings.target());
         if (x.connectionLost()) {
             connection.close();
         }

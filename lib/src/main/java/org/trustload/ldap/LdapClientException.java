@@ -4,69 +4,157 @@ import com.unboundid.ldap.sdk.LDAPException;
 import com.unboundid.ldap.sdk.ResultCode;
 
 import java.util.Locale;
+import org.trustload.common.ClientException;
 
 /**
- * A failed LDAP request, reduced to what a load-test result needs: a stable category (the LDAP
- * result code name in camelCase, such as {@code invalidCredentials}, or {@code configError} for a
- * request that could not be built), a stable one-line message that groups well in reports, and
- * the variable detail (server diagnostic, host, port) kept apart.
+ * A failed LDAP request: a {@link ClientException} whose category is the LDAP result code name in
+ * camelCase ({@code invalidCredentials}, {@code connectError}) or {@code configError}, whose message
+ * is stable ({@code LDAP 91 connectError: connection refused}) and whose detail is one readable cause
+ * (target, server diagnostic, matched DN).
  */
-public final class LdapClientException extends Exception {
+public final class LdapClientException extends ClientException {
     private static final long serialVersionUID = 1L;
 
     /** Category of a request that was never sent because its settings are wrong. */
-    public static final String CONFIG_ERROR = "configError";
+    public static final String CONFIG_ERROR = ClientException.CONFIG_ERROR;
 
-    private final String category;
+    /** Causes after which the same connect can only fail the same way (not load, not a timeout). */
+    private static final java.util.Set<String> DEFINITIVE = java.util.Set.of("connection refused", "unknown host",
+            "no route to host", "no such socket", "TLS: server certificate not trusted",
+            "TLS: certificate does not match the host name");
+
     private final int resultCode;
-    private final String detail;
+    private final String reason;
 
-    private LdapClientException(String category, int resultCode, String message, String detail, Throwable cause) {
-        super(message, cause);
-        this.category = category;
-        this.resultCode = resultCode;
-        this.detail = detail == null ? "" : detail;
+    private LdapClientException(String category, int resultCode, String message, String detail, String setting,
+            String file, Throwable cause) {
+        this(category, resultCode, message, detail, setting, file, cause, null);
     }
 
-    /** A bad setting: the request is never sent. The message names the setting and says what is wrong. */
+    private LdapClientException(String category, int resultCode, String message, String detail, String setting,
+            String file, Throwable cause, String reason) {
+        super(category, message, detail, setting, file, cause);
+        this.resultCode = resultCode;
+        this.reason = reason;
+    }
+
+    /**
+     * True for a connect failure that retrying cannot cure while the settings stay the same:
+     * connection refused, unknown host, no such socket, untrusted certificate, wrong host name.
+     * Timeouts and dropped connections are not: they come and go with load.
+     */
+    public boolean isDefinitiveConnectFailure() {
+        return reason != null && DEFINITIVE.contains(reason);
+    }
+
+    /** A bad setting: the request is never sent. The message says what is wrong. */
     public static LdapClientException config(String message) {
-        return new LdapClientException(CONFIG_ERROR, -1, message, message, null);
+        return config("", "", message, null);
     }
 
     /** A bad setting caused by an exception (e.g. an unreadable trust store). */
     public static LdapClientException config(String message, Throwable cause) {
-        return new LdapClientException(CONFIG_ERROR, -1, message, message + ": " + cause, cause);
+        return config("", "", message, cause);
+    }
+
+    /**
+     * A bad setting, naming the setting (the config element's property name) and the file it names.
+     * The message must stay the same for every occurrence; the cause goes to the detail.
+     */
+    public static LdapClientException config(String setting, String file, String message, Throwable cause) {
+        return new LdapClientException(CONFIG_ERROR, -1, message,
+                cause == null ? message : message + ": " + readable(cause), setting, file, cause);
+    }
+
+    /** A client-side failure with a given result code, a stable reason and a detail. */
+    public static LdapClientException of(ResultCode code, String reason, String detail) {
+        return new LdapClientException(codeName(code), code.intValue(), stableMessage(code) + ": " + reason, detail,
+                "", "", null, reason);
     }
 
     /** A client-side failure with a given result code and detail (e.g. a missing socket file). */
     public static LdapClientException of(ResultCode code, String detail) {
-        return new LdapClientException(codeName(code), code.intValue(), stableMessage(code), detail, null);
+        return new LdapClientException(codeName(code), code.intValue(), stableMessage(code), detail, "", "", null);
     }
 
     /** Maps an UnboundID exception (server result or client-side failure). */
     public static LdapClientException from(LDAPException e) {
-        ResultCode code = e.getResultCode();
-        StringBuilder detail = new StringBuilder();
-        detail.append(e.getExceptionMessage());
-        if (e.getMatchedDN() != null && !e.getMatchedDN().isEmpty()) {
-            detail.append("\nmatched DN: ").append(e.getMatchedDN());
-        }
-        return new LdapClientException(codeName(code), code.intValue(), stableMessage(code), detail.toString(), e);
+        return from(e, "");
     }
 
-    /** The stable category: an LDAP result code name such as {@code noSuchObject}, or {@code configError}. */
-    public String category() {
-        return category;
+    /**
+     * Maps an UnboundID exception; {@code target} ({@code ldap://host:port}) starts the detail. The
+     * message tells apart the causes a user fixes differently: connection refused, unknown host, TLS
+     * trust, host name, wrong credentials.
+     */
+    public static LdapClientException from(LDAPException e, String target) {
+        ResultCode code = e.getResultCode();
+        String reason = reason(e);
+        StringBuilder detail = new StringBuilder();
+        if (!target.isEmpty()) {
+            detail.append(target).append(": ");
+        }
+        if (e.getDiagnosticMessage() != null && !e.getDiagnosticMessage().isEmpty()) {
+            detail.append(e.getDiagnosticMessage());
+        } else if (e.getCause() != null) {
+            detail.append(readable(e.getCause()));
+        } else {
+            detail.append(shortMessage(e));
+        }
+        if (e.getMatchedDN() != null && !e.getMatchedDN().isEmpty()) {
+            detail.append("; matched DN: ").append(e.getMatchedDN());
+        }
+        String message = stableMessage(code) + (reason == null ? "" : ": " + reason);
+        return new LdapClientException(codeName(code), code.intValue(), message, detail.toString(), "", "", e, reason);
+    }
+
+    /** A stable phrase for client-side causes users fix differently, or null. */
+    private static String reason(LDAPException e) {
+        if (e.getResultCode() == ResultCode.INVALID_CREDENTIALS) {
+            return "wrong DN or password";
+        }
+        for (Throwable c = e; c != null; c = c.getCause()) {
+            if (c instanceof javax.net.ssl.SSLException) {
+                String m = String.valueOf(c.getMessage());
+                if (m.contains("No subject alternative") || m.contains("hostname") || m.contains("host name")) {
+                    return "TLS: certificate does not match the host name";
+                }
+                if (m.contains("PKIX") || m.contains("certification path") || m.contains("trust")) {
+                    return "TLS: server certificate not trusted";
+                }
+                return "TLS handshake failed";
+            }
+            if (c.getCause() == c) {
+                break;
+            }
+        }
+        String m = String.valueOf(e.getMessage());
+        if (m.contains("hostname") && m.contains("certificate")) {
+            return "TLS: certificate does not match the host name";
+        }
+        if (e.getResultCode() == ResultCode.CONNECT_ERROR || e.getResultCode() == ResultCode.SERVER_DOWN) {
+            String failure = connectFailure(e);
+            if (failure == null && e.getResultCode() == ResultCode.CONNECT_ERROR && m.contains("timeout")) {
+                return "connect timed out"; // UnboundID's own connect timeout, not a SocketTimeoutException
+            }
+            return failure;
+        }
+        if (e.getResultCode() == ResultCode.TIMEOUT) {
+            return "no response within the response timeout";
+        }
+        return null;
+    }
+
+    /** UnboundID's message without the nested exception dump it appends. */
+    private static String shortMessage(LDAPException e) {
+        String m = e.getExceptionMessage();
+        int nested = m.indexOf("LDAPException(");
+        return nested > 0 ? m.substring(0, nested).strip() : m;
     }
 
     /** The LDAP result code, or -1 for {@link #CONFIG_ERROR}. */
     public int resultCode() {
         return resultCode;
-    }
-
-    /** The variable part: diagnostic message, matched DN, host and port, cause. */
-    public String detail() {
-        return detail;
     }
 
     /** True when the connection that produced this can no longer be trusted and must be reopened. */

@@ -311,32 +311,33 @@ public final class LdapConnectionSettings {
         public LdapConnectionSettings build() throws LdapClientException {
             if (scheme == LdapScheme.LDAPI) {
                 if (socketPath.isEmpty()) {
-                    throw LdapClientException.config("ldapi needs a socket path");
+                    throw LdapClientException.config("socketPath", "", "ldapi needs a socket path", null);
                 }
                 if (startTls) {
-                    throw LdapClientException.config("StartTLS is not supported over ldapi");
+                    throw LdapClientException.config("startTls", "", "StartTLS is not supported over ldapi", null);
                 }
             } else {
                 if (host.isEmpty()) {
-                    throw LdapClientException.config("host is empty");
+                    throw LdapClientException.config("host", "", "host is empty", null);
                 }
                 if (port < 0 || port > 65535) {
-                    throw LdapClientException.config("port " + port + " is out of range 1-65535");
+                    throw LdapClientException.config("port", "", "port " + port + " is out of range 1-65535", null);
                 }
             }
             if (scheme == LdapScheme.LDAPS && startTls) {
-                throw LdapClientException.config("StartTLS makes no sense over ldaps");
+                throw LdapClientException.config("startTls", "", "StartTLS makes no sense over ldaps", null);
             }
             if (connectTimeoutMs <= 0 || responseTimeoutMs <= 0) {
-                throw LdapClientException.config("timeouts must be positive (connect " + connectTimeoutMs
-                        + " ms, response " + responseTimeoutMs + " ms)");
+                throw LdapClientException.config(connectTimeoutMs <= 0 ? "connectTimeout" : "responseTimeout", "",
+                        "timeouts must be positive (connect " + connectTimeoutMs
+                        + " ms, response " + responseTimeoutMs + " ms)", null);
             }
             if ((scheme == LdapScheme.LDAPS || startTls) && trustMode == TrustMode.TRUST_STORE
                     && trustStorePath.isEmpty()) {
-                throw LdapClientException.config("trust mode trust-store needs a trust store file");
+                throw LdapClientException.config("trustStore", "", "trust mode trust-store needs a trust store file", null);
             }
             if (bindType == BindType.SIMPLE && bindDn.isEmpty()) {
-                throw LdapClientException.config("simple bind needs a bind DN");
+                throw LdapClientException.config("bindDn", "", "simple bind needs a bind DN", null);
             }
             return new LdapConnectionSettings(this);
         }

@@ -25,6 +25,6 @@ public enum LdapOperation {
 
     /** Parses a name such as {@code search}. */
     public static LdapOperation parse(String text) throws LdapClientException {
-        return Ids.parse(values(), LdapOperation::id, text, null, "operation");
+        return Ids.parse(values(), LdapOperation::id, text, null, "operation", "operation");
     }
 }

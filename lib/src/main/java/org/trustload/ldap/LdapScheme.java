@@ -33,6 +33,6 @@ public enum LdapScheme {
      * @throws LdapClientException with category {@code configError} for anything else
      */
     public static LdapScheme parse(String text) throws LdapClientException {
-        return Ids.parse(values(), LdapScheme::id, text, null, "scheme");
+        return Ids.parse(values(), LdapScheme::id, text, null, "scheme", "scheme");
     }
 }

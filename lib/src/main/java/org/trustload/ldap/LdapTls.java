@@ -39,6 +39,14 @@ public final class LdapTls {
         return raced != null ? raced : created;
     }
 
+    /**
+     * Builds a new context for these settings' trust options, uncached: for an owner that keeps it
+     * for the length of a test (a config element builds it in testStarted).
+     */
+    public static SSLContext create(LdapConnectionSettings s) throws LdapClientException {
+        return create(new Key(s.trustMode(), s.trustStorePath(), s.trustStoreType(), s.trustStorePassword()));
+    }
+
     /** Forgets every cached context (a test changed a trust store file in place). */
     public static void clearCache() {
         CONTEXTS.clear();
@@ -70,7 +78,10 @@ public final class LdapTls {
     private static TrustManager[] trustStoreManagers(Key key) throws LdapClientException {
         File f = new File(key.path);
         if (!f.isFile()) {
-            throw LdapClientException.config("trust store file not found: " + key.path);
+            throw LdapClientException.config("trustStore", key.path, "trust store file not found", null);
+        }
+        if (f.length() == 0) {
+            throw LdapClientException.config("trustStore", key.path, "trust store file is empty", null);
         }
         try (InputStream in = new FileInputStream(f)) {
             KeyStore ks = KeyStore.getInstance(key.type);
@@ -79,8 +90,12 @@ public final class LdapTls {
             tmf.init(ks);
             return tmf.getTrustManagers();
         } catch (IOException | GeneralSecurityException e) {
-            throw LdapClientException.config("cannot read trust store " + key.path + " (type " + key.type
-                    + ", wrong password or type?)", e);
+            if (e.getCause() instanceof java.security.UnrecoverableKeyException
+                    || String.valueOf(e.getMessage()).contains("password")) {
+                throw LdapClientException.config("trustStorePassword", key.path, "wrong trust store password", e);
+            }
+            throw LdapClientException.config("trustStore", key.path, "cannot read the trust store as "
+                    + key.type + " (corrupt file or wrong type)", e);
         }
     }
 

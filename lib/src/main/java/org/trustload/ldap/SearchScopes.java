@@ -23,7 +23,7 @@ public final class SearchScopes {
             case "subtree":
                 return SearchScope.SUB;
             default:
-                throw LdapClientException.config("unknown search scope '" + text + "' (expected base, one or sub)");
+                throw LdapClientException.config("scope", "", "unknown search scope '" + text + "' (expected base, one or sub)", null);
         }
     }
 }

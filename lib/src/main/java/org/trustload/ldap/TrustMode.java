@@ -22,6 +22,6 @@ public enum TrustMode {
 
     /** Parses a name such as {@code trust-store}; blank means {@link #JVM_DEFAULT}. */
     public static TrustMode parse(String text) throws LdapClientException {
-        return Ids.parse(values(), TrustMode::id, text, JVM_DEFAULT, "trust mode");
+        return Ids.parse(values(), TrustMode::id, text, JVM_DEFAULT, "trust mode", "trustMode");
     }
 }

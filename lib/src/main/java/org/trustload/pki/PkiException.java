@@ -4,11 +4,11 @@ package org.trustload.pki;
  * A failed key, signature or timestamp operation, with a stable category for load-test results
  * (the response code) and a stable message; the variable detail goes to {@link #detail()}.
  */
-public final class PkiException extends Exception {
+public final class PkiException extends org.trustload.common.ClientException {
     private static final long serialVersionUID = 1L;
 
     /** Settings are wrong (missing file, unknown algorithm, bad option): nothing was attempted. */
-    public static final String CONFIG_ERROR = "configError";
+    public static final String CONFIG_ERROR = org.trustload.common.ClientException.CONFIG_ERROR;
     /** The key store cannot be opened (wrong password, corrupt file) or the alias is missing. */
     public static final String KEY_ERROR = "keyError";
     /** The signer's certificate is outside its validity period. */
@@ -30,13 +30,8 @@ public final class PkiException extends Exception {
     /** The remote server could not be reached or did not answer in time. */
     public static final String CONNECT_ERROR = "connectError";
 
-    private final String category;
-    private final String detail;
-
     public PkiException(String category, String message, String detail, Throwable cause) {
-        super(message, cause);
-        this.category = category;
-        this.detail = detail == null ? "" : detail;
+        super(category, message, detail == null ? "" : detail, cause);
     }
 
     public PkiException(String category, String message) {
@@ -44,16 +39,6 @@ public final class PkiException extends Exception {
     }
 
     public PkiException(String category, String message, Throwable cause) {
-        this(category, message, message + ": " + cause, cause);
-    }
-
-    /** The stable category, e.g. {@link #KEY_ERROR}. */
-    public String category() {
-        return category;
-    }
-
-    /** Variable detail (file names, server messages, causes), never secrets. */
-    public String detail() {
-        return detail;
+        this(category, message, message + ": " + readable(cause), cause);
     }
 }

@@ -263,7 +263,7 @@ class LdapClientTest {
                     ResultCode.INVALID_CREDENTIALS, "diagnostic from server 1234"));
             assertThat(e.category()).isEqualTo("invalidCredentials");
             assertThat(e.resultCode()).isEqualTo(49);
-            assertThat(e.getMessage()).isEqualTo("LDAP 49 invalidCredentials");
+            assertThat(e.getMessage()).isEqualTo("LDAP 49 invalidCredentials: wrong DN or password");
             assertThat(e.detail()).contains("diagnostic from server 1234");
             assertThat(e.connectionLost()).isFalse();
         }
@@ -504,8 +504,9 @@ class LdapClientTest {
             LdapConnectionSettings s = builder().port(port).connectTimeoutMs(2000).build();
             assertThatThrownBy(() -> LdapClient.connect(s)).isInstanceOfSatisfying(LdapClientException.class, e -> {
                 assertThat(e.category()).isEqualTo("connectError");
-                assertThat(e.getMessage()).isEqualTo("LDAP 91 connectError");
+                assertThat(e.getMessage()).isEqualTo("LDAP 91 connectError: connection refused");
                 assertThat(e.detail()).contains("127.0.0.1:" + port);
+                assertThat(e.detail()).as("one readable cause, no nested dump").doesNotContain("LDAPException(").contains("Connection refused");
                 assertThat(e.connectionLost()).isTrue();
             });
         }

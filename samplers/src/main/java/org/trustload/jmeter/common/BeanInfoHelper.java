@@ -28,6 +28,12 @@ public abstract class BeanInfoHelper extends BeanInfoSupport {
         p.setValue(NOT_OTHER, Boolean.FALSE);
     }
 
+    /** A check box, unticked by default. */
+    protected void flag(String name) {
+        text(name, Boolean.FALSE);
+    }
+
+    /** A file name with a Browse... button. */
     protected void file(String name) {
         PropertyDescriptor p = property(name);
         p.setPropertyEditorClass(FileEditor.class);

@@ -11,37 +11,13 @@ public class LdapRequestSamplerBeanInfo extends BeanInfoHelper {
     public LdapRequestSamplerBeanInfo() {
         super(LdapRequestSampler.class);
 
-        createPropertyGroup("connection", new String[] {"scheme", "host", "port", "socketPath", "startTls",
-                "connectionMode", "connectTimeout", "responseTimeout"});
-        createPropertyGroup("tls", new String[] {"trustMode", "trustStore", "trustStorePassword", "trustStoreType",
-                "verifyHostname"});
-        createPropertyGroup("bind", new String[] {"bindType", "bindDn", "bindPassword", "authzId"});
-        createPropertyGroup("operation", new String[] {"operation", "baseDn", "scope", "filter", "attributes",
-                "sizeLimit", "timeLimit", "entryDn", "compareAttribute", "compareValue", "ldif",
-                "maxEntriesShown"});
+        createPropertyGroup("config", new String[] {"configName"});
+        createPropertyGroup("request", new String[] {"operation"});
+        createPropertyGroup("search", new String[] {"baseDn", "scope", "filter", "attributes", "sizeLimit",
+                "timeLimit", "maxEntriesShown"});
+        createPropertyGroup("entry", new String[] {"entryDn", "compareAttribute", "compareValue", "ldif"});
 
-        // Drop-downs that still accept ${...} expressions, so plans can take them from properties.
-        choice("scheme", "ldap", "ldap", "ldaps", "ldapi");
-        text("host", "127.0.0.1");
-        text("port", "");
-        text("socketPath", "");
-        flag("startTls");
-        choice("connectionMode", LdapRequestSampler.MODE_PER_ITERATION, LdapRequestSampler.MODE_PER_ITERATION,
-                LdapRequestSampler.MODE_PER_THREAD);
-        text("connectTimeout", "5000");
-        text("responseTimeout", "30000");
-
-        choice("trustMode", "jvm-default", "jvm-default", "trust-store", "trust-all");
-        text("trustStore", "");
-        password("trustStorePassword");
-        choice("trustStoreType", "PKCS12", "PKCS12", "JKS");
-        flag("verifyHostname");
-
-        choice("bindType", "anonymous", "none", "anonymous", "simple", "sasl-external");
-        text("bindDn", "");
-        password("bindPassword");
-        text("authzId", "");
-
+        text("configName", "ldap");
         choice("operation", "search", "bind", "search", "compare", "add", "modify", "delete", "whoami");
         text("baseDn", "");
         choice("scope", "sub", "base", "one", "sub");
@@ -57,9 +33,5 @@ public class LdapRequestSamplerBeanInfo extends BeanInfoHelper {
         ldif.setValue(NOT_UNDEFINED, Boolean.TRUE);
         ldif.setValue(DEFAULT, "");
         text("maxEntriesShown", "10");
-    }
-
-    private void flag(String name) {
-        text(name, Boolean.FALSE);
     }
 }

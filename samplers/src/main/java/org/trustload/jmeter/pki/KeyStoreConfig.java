@@ -10,6 +10,8 @@ import org.apache.jmeter.threads.JMeterContextService;
 import org.apache.jmeter.threads.JMeterVariables;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.trustload.jmeter.common.FailFast;
+import org.trustload.jmeter.common.PropertyParser;
 import org.trustload.pki.KeyMaterial;
 import org.trustload.pki.KeySource;
 import org.trustload.pki.PkiException;
@@ -61,10 +63,16 @@ public class KeyStoreConfig extends AbstractTestElement implements ConfigElement
             KeyPools.register(name, keys);
             log.info("Key Store Config '{}': pool '{}' has {} keys ({})", getName(), name, keys.size(), assignment);
         } catch (PkiException e) {
-            // Samplers using the pool then fail with configError naming the pool; the cause is logged here once.
+            // Fail fast (DESIGN §2): one line naming element, property and file, and the test stops before
+            // its first sample instead of writing one "no key pool" failure per iteration.
             KeyPools.remove(name);
-            log.error("Key Store Config '{}': cannot load keys for pool '{}': {} ({})", getName(), name,
-                    e.getMessage(), e.detail());
+            String element = PropertyParser.describe("Key Store Config", getName());
+            boolean token = "pkcs11".equalsIgnoreCase(sourceType == null ? "" : sourceType.trim());
+            String property = token ? "pkcs11Config" : "keyStoreFile";
+            String file = token ? pkcs11Config : keyStoreFile;
+            FailFast.report(element, new PropertyParser(element).error(property, file == null ? "" : file.trim(),
+                    e.getMessage(), e.getCause()));
+            FailFast.stopTest();
         }
     }
 

@@ -27,6 +27,10 @@ final class PkiResults {
 
     static void fail(SampleResult res, PkiException e) {
         fail(res, e.category(), e.getMessage(), e.detail());
+        if (e.isConfigError()) {
+            // The same request cannot succeed: one failed sample per thread, not one per iteration.
+            res.setStopThread(true);
+        }
     }
 
     static void fail(SampleResult res, String code, String message, String detail) {

@@ -50,9 +50,8 @@ class LdapRequestSamplerIT {
     }
 
     /** A search for cn=fulano1 over plain ldap as admin, per iteration; customised per test. */
-    private static LdapRequestSampler sampler(Slapd s, Consumer<LdapRequestSampler> custom) {
-        LdapRequestSampler x = new LdapRequestSampler();
-        x.setName("ldap it");
+    private static LdapPair sampler(Slapd s, Consumer<LdapPair> custom) {
+        LdapPair x = new LdapPair("ldap it");
         x.setScheme("ldap");
         x.setHost(s.host());
         x.setPort(String.valueOf(s.ldapPort()));
@@ -68,7 +67,7 @@ class LdapRequestSamplerIT {
         return x;
     }
 
-    private static SampleResult sample(LdapRequestSampler x) {
+    private static SampleResult sample(LdapPair x) {
         SampleResult[] r = new SampleResult[1];
         assertThatCode(() -> r[0] = x.sample(null)).doesNotThrowAnyException();
         assertThat(r[0]).isNotNull();
@@ -105,24 +104,26 @@ class LdapRequestSamplerIT {
     static Stream<Arguments> badInputs() throws IOException {
         int refused = freePort();
         return Stream.of(
-                Arguments.of("unknown scheme", (Consumer<LdapRequestSampler>) x -> x.setScheme("ldapx"),
-                        "configError", "unknown scheme 'ldapx' (expected ldap, ldaps, ldapi)"),
-                Arguments.of("missing socket file", (Consumer<LdapRequestSampler>) x -> {
+                Arguments.of("unknown scheme", (Consumer<LdapPair>) x -> x.setScheme("ldapx"),
+                        "configError",
+                        "LDAP Connection Config 'ldap it config': scheme: unknown scheme 'ldapx' (expected ldap, ldaps, ldapi)"),
+                Arguments.of("missing socket file", (Consumer<LdapPair>) x -> {
                     x.setScheme("ldapi");
                     x.setSocketPath(slapd.directory().resolve("missing-socket").toString());
-                }, "connectError", "LDAP 91 connectError"),
-                Arguments.of("wrong password", (Consumer<LdapRequestSampler>) x ->
+                }, "configError", "LDAP Connection Config 'ldap it config': socketPath: no such socket ("
+                        + slapd.directory().resolve("missing-socket") + ")"),
+                Arguments.of("wrong password", (Consumer<LdapPair>) x ->
                         x.setBindPassword("x" + slapd.adminPassword().substring(1)),
-                        "invalidCredentials", "LDAP 49 invalidCredentials"),
-                Arguments.of("unreachable port", (Consumer<LdapRequestSampler>) x -> x.setPort(String.valueOf(refused)),
-                        "connectError", "LDAP 91 connectError"),
-                Arguments.of("bad filter", (Consumer<LdapRequestSampler>) x -> x.setFilter("(cn=fulano1"),
+                        "invalidCredentials", "LDAP 49 invalidCredentials: wrong DN or password"),
+                Arguments.of("unreachable port", (Consumer<LdapPair>) x -> x.setPort(String.valueOf(refused)),
+                        "connectError", "LDAP 91 connectError: connection refused"),
+                Arguments.of("bad filter", (Consumer<LdapPair>) x -> x.setFilter("(cn=fulano1"),
                         "filterError", "LDAP 87 filterError"),
-                Arguments.of("bad DN on delete", (Consumer<LdapRequestSampler>) x -> {
+                Arguments.of("bad DN on delete", (Consumer<LdapPair>) x -> {
                     x.setOperation("delete");
                     x.setEntryDn("not a DN at all");
                 }, "invalidDNSyntax", "LDAP 34 invalidDNSyntax"),
-                Arguments.of("missing entry on delete", (Consumer<LdapRequestSampler>) x -> {
+                Arguments.of("missing entry on delete", (Consumer<LdapPair>) x -> {
                     x.setOperation("delete");
                     x.setEntryDn("cn=nobody," + Slapd.BASE_DN);
                 }, "noSuchObject", "LDAP 32 noSuchObject"));
@@ -130,10 +131,10 @@ class LdapRequestSamplerIT {
 
     @ParameterizedTest(name = "{0} -> {2}")
     @MethodSource("badInputs")
-    void badInputIsAFailedSampleWithTheCategoryAndAStableMessage(String what, Consumer<LdapRequestSampler> bad,
+    void badInputIsAFailedSampleWithTheCategoryAndAStableMessage(String what, Consumer<LdapPair> bad,
             String code, String message) throws Exception {
         for (String mode : List.of("per-iteration", "per-thread")) {
-            LdapRequestSampler x = sampler(slapd, bad.andThen(s -> s.setConnectionMode(mode)));
+            LdapPair x = sampler(slapd, bad.andThen(s -> s.setConnectionMode(mode)));
             try {
                 for (int i = 0; i < 2; i++) { // the same text every time, so reports group it
                     SampleResult r = sample(x);
@@ -143,7 +144,7 @@ class LdapRequestSamplerIT {
                     assertThat(r.getTime()).as(mode).isLessThan(3000);
                 }
             } finally {
-                x.threadFinished();
+                x.end();
             }
         }
     }
@@ -163,7 +164,7 @@ class LdapRequestSamplerIT {
 
     @Test
     void everySchemeSucceeds() {
-        List<Consumer<LdapRequestSampler>> transports = List.of(
+        List<Consumer<LdapPair>> transports = List.of(
                 x -> { },
                 x -> {
                     x.setScheme("ldaps");
@@ -183,7 +184,7 @@ class LdapRequestSamplerIT {
                     x.setScheme("ldapi");
                     x.setSocketPath(slapd.socketPath().toString());
                 });
-        for (Consumer<LdapRequestSampler> t : transports) {
+        for (Consumer<LdapPair> t : transports) {
             SampleResult r = sample(sampler(slapd, t));
             assertFoundFulano1(r);
             assertNoSecret(r, slapd.trustStorePassword());
@@ -207,7 +208,7 @@ class LdapRequestSamplerIT {
 
     @Test
     void newTlsConnectionReportsAConnectTimeAndAReusedOneNone() {
-        LdapRequestSampler x = sampler(slapd, s -> {
+        LdapPair x = sampler(slapd, s -> {
             s.setScheme("ldaps");
             s.setPort(String.valueOf(slapd.ldapsPort()));
             s.setTrustMode("trust-all");
@@ -231,7 +232,7 @@ class LdapRequestSamplerIT {
     @Test
     void perIterationOpensAndClosesAConnectionInEverySample() throws Exception {
         int baseline = slapd.openFiles();
-        LdapRequestSampler x = sampler(slapd, s -> s.setConnectionMode("per-iteration"));
+        LdapPair x = sampler(slapd, s -> s.setConnectionMode("per-iteration"));
         for (int i = 0; i < 5; i++) {
             SampleResult r = sample(x);
             assertFoundFulano1(r);
@@ -243,7 +244,7 @@ class LdapRequestSamplerIT {
     @Test
     void perThreadReusesItsConnectionUntilThreadFinished() throws Exception {
         int baseline = slapd.openFiles();
-        LdapRequestSampler x = sampler(slapd, s -> {
+        LdapPair x = sampler(slapd, s -> {
             s.setConnectionMode("per-thread");
             s.setScheme("ldapi");
             s.setSocketPath(slapd.socketPath().toString());
@@ -266,7 +267,7 @@ class LdapRequestSamplerIT {
 
     @Test
     void perThreadKeepsTheConnectionAfterAnOperationErrorButNotAfterABindFailure() throws Exception {
-        LdapRequestSampler x = sampler(slapd, s -> s.setConnectionMode("per-thread"));
+        LdapPair x = sampler(slapd, s -> s.setConnectionMode("per-thread"));
         try {
             assertFoundFulano1(sample(x));
             x.setFilter("(cn=fulano1");
@@ -291,7 +292,7 @@ class LdapRequestSamplerIT {
     @Test
     void perThreadRecoversAfterTheServerIsStoppedAndRestarted() throws Exception {
         try (Slapd own = Slapd.start(Slapd.Options.defaults().withEntries(10))) {
-            LdapRequestSampler x = sampler(own, s -> s.setConnectionMode("per-thread"));
+            LdapPair x = sampler(own, s -> s.setConnectionMode("per-thread"));
             try {
                 assertFoundFulano1(x.sample(null));
                 assertThat(x.sample(null).getResponseHeaders()).contains("connection: reused");
@@ -336,7 +337,7 @@ class LdapRequestSamplerIT {
                     }
                 }
                 Assumptions.assumeTrue(blocking, "this kernel accepts beyond the listen backlog");
-                LdapRequestSampler x = sampler(slapd, s -> {
+                LdapPair x = sampler(slapd, s -> {
                     s.setPort(String.valueOf(full.getLocalPort()));
                     s.setConnectTimeout("800");
                     s.setResponseTimeout("30000");
@@ -360,7 +361,7 @@ class LdapRequestSamplerIT {
     @Test
     void silentLdapsPeerFailsWithinTheConnectTimeout() throws Exception {
         try (ServerSocket silent = new ServerSocket(0, 50, InetAddress.getByName(Slapd.HOST))) {
-            LdapRequestSampler x = sampler(slapd, s -> {
+            LdapPair x = sampler(slapd, s -> {
                 s.setScheme("ldaps");
                 s.setPort(String.valueOf(silent.getLocalPort()));
                 s.setTrustMode("trust-all");

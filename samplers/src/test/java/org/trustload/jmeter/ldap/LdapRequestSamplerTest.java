@@ -13,7 +13,10 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
-import java.lang.reflect.Field;
+import java.util.ArrayList;
+import java.util.List;
+import org.trustload.jmeter.common.ClientConfig;
+import org.trustload.ldap.LdapConnections;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.net.InetAddress;
@@ -35,8 +38,9 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Unit tests of the sampler: serialization, the generated GUI's metadata, configuration errors,
- * and password hygiene. Successful samples run against UnboundID's in-memory server in this JVM.
+ * Unit tests of the LDAP Connection Config + LDAP Request pair: serialization, the generated GUIs'
+ * metadata, configuration errors, closing at test end, and password hygiene. Samples run against
+ * UnboundID's in-memory server in this JVM.
  */
 class LdapRequestSamplerTest {
 
@@ -66,9 +70,8 @@ class LdapRequestSamplerTest {
         }
     }
 
-    private static LdapRequestSampler sampler(Consumer<LdapRequestSampler> custom) {
-        LdapRequestSampler s = new LdapRequestSampler();
-        s.setName("ldap unit");
+    private static LdapPair sampler(Consumer<LdapPair> custom) {
+        LdapPair s = new LdapPair("ldap unit");
         s.setHost("127.0.0.1");
         s.setPort(String.valueOf(server.getListenPort()));
         s.setBindType("simple");
@@ -87,108 +90,112 @@ class LdapRequestSamplerTest {
                 .allSatisfy(field -> assertThat(String.valueOf(field)).doesNotContain(secret));
     }
 
-    private static Object connectionField(LdapRequestSampler s) throws Exception {
-        Field f = LdapRequestSampler.class.getDeclaredField("client");
-        f.setAccessible(true);
-        return f.get(s);
+    @SuppressWarnings("unchecked")
+    private static <T> T roundTrip(T o) throws Exception {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
+            out.writeObject(o);
+        }
+        try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(bytes.toByteArray()))) {
+            return (T) in.readObject();
+        }
     }
 
     // ------------------------------------------------------------ serialization
 
     @Test
-    void elementWithALivePerThreadConnectionJavaSerializesWithoutIt() throws Exception {
-        LdapRequestSampler s = sampler(x -> x.setConnectionMode("per-thread"));
+    void bothElementsJavaSerializeWithoutTheirLiveConnections() throws Exception {
+        LdapPair p = sampler(x -> x.setConnectionMode("per-thread"));
         try {
-            SampleResult first = s.sample(null);
+            SampleResult first = p.sample(null);
             assertThat(first.isSuccessful()).as(first.getResponseDataAsString()).isTrue();
-            assertThat(connectionField(s)).as("live per-thread connection").isNotNull();
-            assertThat(Modifier.isTransient(LdapRequestSampler.class.getDeclaredField("client").getModifiers())).isTrue();
-            assertThat(Modifier.isTransient(LdapRequestSampler.class.getDeclaredField("inFlight").getModifiers())).isTrue();
-
-            ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-            try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
-                out.writeObject(s);
+            assertThat(p.config.connections().openCount()).as("live per-thread connection").isEqualTo(1);
+            for (Class<?> c : List.of(ClientConfig.class, LdapRequestSampler.class)) {
+                for (java.lang.reflect.Field f : c.getDeclaredFields()) {
+                    if (!Modifier.isStatic(f.getModifiers()) && !f.getType().isPrimitive() && f.getType() != String.class) {
+                        assertThat(Modifier.isTransient(f.getModifiers())).as(c.getSimpleName() + "." + f.getName()).isTrue();
+                    }
+                }
             }
-            LdapRequestSampler copy;
-            try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(bytes.toByteArray()))) {
-                copy = (LdapRequestSampler) in.readObject();
-            }
-            assertThat(connectionField(copy)).isNull();
-            assertThat(copy.getName()).isEqualTo("ldap unit");
-            assertThat(copy.getConnectionMode()).isEqualTo("per-thread");
-            assertThat(copy.getFilter()).isEqualTo("(cn=fulano1)");
-            assertThat(copy.getPort()).isEqualTo(s.getPort());
-
-            // The original keeps its connection; the copy opens its own.
-            assertThat(s.sample(null).getResponseHeaders()).contains("connection: reused");
-            SampleResult fromCopy = copy.sample(null);
-            assertThat(fromCopy.isSuccessful()).isTrue();
-            assertThat(fromCopy.getResponseHeaders()).contains("connection: new");
-            copy.threadFinished();
+            LdapConnectionConfig config = roundTrip(p.config);
+            LdapRequestSampler request = roundTrip(p.sampler);
+            assertThat(config.connections()).isNull();
+            assertThat(config.getConnectionMode()).isEqualTo("per-thread");
+            assertThat(config.getPort()).isEqualTo(p.getPort());
+            assertThat(config.getConfigName()).isEqualTo(p.config.getConfigName());
+            assertThat(request.getConfigName()).isEqualTo(p.config.getConfigName());
+            assertThat(request.getFilter()).isEqualTo("(cn=fulano1)");
+            assertThat(p.sample(null).getResponseHeaders()).contains("connection: reused");
         } finally {
-            s.threadFinished();
+            p.end();
         }
-        assertThat(connectionField(s)).isNull();
     }
 
     // ------------------------------------------------------------ BeanInfo and resources
 
-    private static Set<String> declaredBeanProperties() {
+    static Stream<Class<?>> beans() {
+        return Stream.of(LdapConnectionConfig.class, LdapRequestSampler.class);
+    }
+
+    private static Set<String> declaredBeanProperties(Class<?> bean) {
         Set<String> names = new TreeSet<>();
-        for (Method m : LdapRequestSampler.class.getDeclaredMethods()) {
-            if (!Modifier.isPublic(m.getModifiers()) || m.getParameterCount() != 1 || !m.getName().startsWith("set")) {
-                continue;
+        for (Class<?> c = bean; c != null && c.getName().startsWith("org.trustload"); c = c.getSuperclass()) {
+            for (Method m : c.getDeclaredMethods()) {
+                if (!Modifier.isPublic(m.getModifiers()) || m.getParameterCount() != 1 || !m.getName().startsWith("set")) {
+                    continue;
+                }
+                names.add(Character.toLowerCase(m.getName().charAt(3)) + m.getName().substring(4));
             }
-            String prop = Character.toLowerCase(m.getName().charAt(3)) + m.getName().substring(4);
-            names.add(prop);
         }
         return names;
     }
 
-    @Test
-    void beanInfoLoadsAndGroupsEveryDeclaredProperty() throws Exception {
+    @ParameterizedTest
+    @MethodSource("beans")
+    void beanInfoLoadsAndGroupsEveryDeclaredProperty(Class<?> bean) throws Exception {
         // The Introspector merges our explicit BeanInfo into a generic one: the groups prove it was found.
-        BeanInfo info = Introspector.getBeanInfo(LdapRequestSampler.class);
-        assertThat(new LdapRequestSamplerBeanInfo().getPropertyDescriptors()).isNotEmpty();
+        BeanInfo info = Introspector.getBeanInfo(bean);
         Set<String> grouped = Arrays.stream(info.getPropertyDescriptors())
                 .filter(pd -> pd.getValue("group") != null)
                 .map(PropertyDescriptor::getName)
                 .collect(Collectors.toCollection(TreeSet::new));
-        assertThat(grouped).isEqualTo(declaredBeanProperties()).hasSize(29);
+        assertThat(grouped).isEqualTo(declaredBeanProperties(bean)).contains(ClientConfig.CONFIG_NAME);
     }
 
-    @Test
-    void everyPropertyAndGroupHasDisplayNameAndShortDescriptionInTheResources() throws Exception {
-        ResourceBundle bundle = ResourceBundle.getBundle(
-                "org.trustload.jmeter.ldap.LdapRequestSamplerResources", Locale.ROOT);
-        BeanInfo info = Introspector.getBeanInfo(LdapRequestSampler.class);
-        assertThat(bundle.getString("displayName")).isEqualTo("LDAP Request (TrustLoad)");
-        assertThat(info.getBeanDescriptor().getDisplayName()).isEqualTo("LDAP Request (TrustLoad)");
+    @ParameterizedTest
+    @MethodSource("beans")
+    void everyPropertyAndGroupHasDisplayNameAndShortDescriptionInTheResources(Class<?> bean) throws Exception {
+        ResourceBundle bundle = ResourceBundle.getBundle(bean.getName() + "Resources", Locale.ROOT);
+        BeanInfo info = Introspector.getBeanInfo(bean);
+        assertThat(info.getBeanDescriptor().getDisplayName()).isEqualTo(bundle.getString("displayName")).endsWith("(TrustLoad)");
         for (PropertyDescriptor pd : info.getPropertyDescriptors()) {
             Object group = pd.getValue("group");
             if (group == null) {
                 continue;
             }
             String n = pd.getName();
-            assertThat(bundle.containsKey(n + ".displayName")).as(n + ".displayName").isTrue();
-            assertThat(bundle.containsKey(n + ".shortDescription")).as(n + ".shortDescription").isTrue();
             assertThat(bundle.getString(n + ".shortDescription")).as(n).isNotBlank();
             assertThat(pd.getDisplayName()).as(n).isEqualTo(bundle.getString(n + ".displayName"));
             assertThat(pd.getShortDescription()).as(n).isEqualTo(bundle.getString(n + ".shortDescription"));
             assertThat(bundle.containsKey(group + ".displayName")).as("group " + group).isTrue();
+            assertThat(group).as("a group is not named like a property").isNotEqualTo(n);
             assertThat(pd.getValue("notUndefined")).as(n + " has a default").isEqualTo(Boolean.TRUE);
         }
     }
 
-    @Test
-    void beanInfoDefaultsMatchTheFieldDefaultsAndChoicesOfferTheirDefault() throws Exception {
-        LdapRequestSampler fresh = new LdapRequestSampler();
-        for (PropertyDescriptor pd : Introspector.getBeanInfo(LdapRequestSampler.class).getPropertyDescriptors()) {
+    @ParameterizedTest
+    @MethodSource("beans")
+    void beanInfoDefaultsMatchTheFieldDefaultsTheirTypesAndChoices(Class<?> bean) throws Exception {
+        Object fresh = bean.getDeclaredConstructor().newInstance();
+        for (PropertyDescriptor pd : Introspector.getBeanInfo(bean).getPropertyDescriptors()) {
             if (pd.getValue("group") == null) {
                 continue;
             }
             Object def = pd.getValue("default");
             assertThat(pd.getReadMethod().invoke(fresh)).as(pd.getName()).isEqualTo(def);
+            // JMeter's GenericTestBeanCustomizer warns when a default's class differs from the property's.
+            Class<?> type = pd.getPropertyType() == boolean.class ? Boolean.class : pd.getPropertyType();
+            assertThat(def).as(pd.getName()).isInstanceOf(type);
             String[] tags = (String[]) pd.getValue("tags");
             if (tags != null) {
                 assertThat(tags).as(pd.getName()).contains((String) def);
@@ -197,11 +204,14 @@ class LdapRequestSamplerTest {
     }
 
     @Test
-    void passwordsUseThePasswordEditor() throws Exception {
-        for (PropertyDescriptor pd : Introspector.getBeanInfo(LdapRequestSampler.class).getPropertyDescriptors()) {
-            if (pd.getName().toLowerCase(Locale.ROOT).contains("password")) {
-                assertThat(pd.getPropertyEditorClass()).as(pd.getName())
-                        .isEqualTo(org.apache.jmeter.testbeans.gui.PasswordEditor.class);
+    void passwordsUseThePasswordEditorAndFilesTheFileEditor() throws Exception {
+        for (PropertyDescriptor pd : Introspector.getBeanInfo(LdapConnectionConfig.class).getPropertyDescriptors()) {
+            String n = pd.getName();
+            if (n.toLowerCase(Locale.ROOT).contains("password")) {
+                assertThat(pd.getPropertyEditorClass()).as(n).isEqualTo(org.apache.jmeter.testbeans.gui.PasswordEditor.class);
+            }
+            if (n.equals("trustStore") || n.equals("socketPath")) {
+                assertThat(pd.getPropertyEditorClass()).as(n).isEqualTo(org.apache.jmeter.testbeans.gui.FileEditor.class);
             }
         }
     }
@@ -209,114 +219,227 @@ class LdapRequestSamplerTest {
     // ------------------------------------------------------------ configuration errors
 
     static Stream<Arguments> badConfigurations() {
+        String config = "LDAP Connection Config 'ldap unit config': ";
+        String request = "LDAP Request 'ldap unit': ";
         return Stream.<Arguments>of(
-                Arguments.of("unknown scheme", (Consumer<LdapRequestSampler>) s -> s.setScheme("gopher"),
-                        "unknown scheme 'gopher'"),
-                Arguments.of("non-numeric port", (Consumer<LdapRequestSampler>) s -> s.setPort("38x9"),
-                        "port is not a number: '38x9'"),
-                Arguments.of("unknown operation", (Consumer<LdapRequestSampler>) s -> s.setOperation("modrdn"),
-                        "unknown operation 'modrdn'"),
-                Arguments.of("unknown connection mode", (Consumer<LdapRequestSampler>) s -> s.setConnectionMode("pooled"),
-                        "unknown connection mode 'pooled'"),
-                Arguments.of("unknown bind type", (Consumer<LdapRequestSampler>) s -> s.setBindType("kerberos"),
-                        "unknown bind type 'kerberos'"),
-                Arguments.of("unknown trust mode", (Consumer<LdapRequestSampler>) s -> s.setTrustMode("trust-me"),
-                        "unknown trust mode 'trust-me'"),
-                Arguments.of("non-numeric connect timeout", (Consumer<LdapRequestSampler>) s -> s.setConnectTimeout("5s"),
-                        "connectTimeout is not a number"),
-                Arguments.of("zero response timeout", (Consumer<LdapRequestSampler>) s -> s.setResponseTimeout("0"),
-                        "timeouts must be positive"),
-                Arguments.of("simple bind without DN", (Consumer<LdapRequestSampler>) s -> s.setBindDn(" "),
-                        "simple bind needs a bind DN"),
-                Arguments.of("ldapi without socket", (Consumer<LdapRequestSampler>) s -> s.setScheme("ldapi"),
-                        "ldapi needs a socket path"),
-                Arguments.of("unknown scope", (Consumer<LdapRequestSampler>) s -> s.setScope("children"),
-                        "unknown search scope 'children'"),
-                Arguments.of("non-numeric size limit", (Consumer<LdapRequestSampler>) s -> s.setSizeLimit("all"),
-                        "sizeLimit is not a number"),
-                Arguments.of("missing trust store file", (Consumer<LdapRequestSampler>) s -> {
+                Arguments.of("unknown scheme", (Consumer<LdapPair>) s -> s.setScheme("gopher"),
+                        config + "scheme: unknown scheme 'gopher'"),
+                Arguments.of("non-numeric port", (Consumer<LdapPair>) s -> s.setPort("38x9"),
+                        config + "port: not a whole number: '38x9'"),
+                Arguments.of("port out of range", (Consumer<LdapPair>) s -> s.setPort("70000"),
+                        config + "port: 70000 is out of range 0-65535"),
+                Arguments.of("unknown operation", (Consumer<LdapPair>) s -> s.setOperation("modrdn"),
+                        request + "operation: unknown operation 'modrdn'"),
+                Arguments.of("unknown connection mode", (Consumer<LdapPair>) s -> s.setConnectionMode("pooled"),
+                        config + "connectionMode: unknown connection mode 'pooled'"),
+                Arguments.of("unknown bind type", (Consumer<LdapPair>) s -> s.setBindType("kerberos"),
+                        config + "bindType: unknown bind type 'kerberos'"),
+                Arguments.of("unknown trust mode", (Consumer<LdapPair>) s -> s.setTrustMode("trust-me"),
+                        config + "trustMode: unknown trust mode 'trust-me'"),
+                Arguments.of("non-numeric connect timeout", (Consumer<LdapPair>) s -> s.setConnectTimeout("5s"),
+                        config + "connectTimeout: not a whole number: '5s'"),
+                Arguments.of("zero response timeout", (Consumer<LdapPair>) s -> s.setResponseTimeout("0"),
+                        config + "responseTimeout: 0 is out of range"),
+                Arguments.of("simple bind without DN", (Consumer<LdapPair>) s -> s.setBindDn(" "),
+                        config + "bindDn: simple bind needs a bind DN"),
+                Arguments.of("ldapi without socket", (Consumer<LdapPair>) s -> s.setScheme("ldapi"),
+                        config + "socketPath: is empty"),
+                Arguments.of("unknown host", (Consumer<LdapPair>) s -> s.setHost("no-such-host.invalid"),
+                        config + "host: unknown host 'no-such-host.invalid'"),
+                Arguments.of("unknown scope", (Consumer<LdapPair>) s -> s.setScope("children"),
+                        request + "scope: unknown search scope 'children'"),
+                Arguments.of("non-numeric size limit", (Consumer<LdapPair>) s -> s.setSizeLimit("all"),
+                        request + "sizeLimit: not a whole number: 'all'"),
+                Arguments.of("missing trust store file", (Consumer<LdapPair>) s -> {
                     s.setScheme("ldaps");
                     s.setTrustMode("trust-store");
                     s.setTrustStore("/nonexistent/trust.p12");
                     s.setTrustStorePassword(SECRET);
-                }, "trust store file not found"));
+                }, config + "trustStore: file not found (/nonexistent/trust.p12)"),
+                Arguments.of("no such config", (Consumer<LdapPair>) s -> s.sampler.setConfigName("nosuch"),
+                        request + "configName: no LDAP Connection Config named 'nosuch' in this test plan"));
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("badConfigurations")
-    void badConfigurationIsAFailedSampleWithConfigErrorAndNoException(String what, Consumer<LdapRequestSampler> bad,
+    void badConfigurationIsOneZeroLengthConfigErrorSampleThatStopsTheThread(String what, Consumer<LdapPair> bad,
             String message) {
         // Port 1 on loopback: should any of these reach the network, it would fail differently.
-        LdapRequestSampler s = sampler(bad.andThen(x -> {
-            if (!"38x9".equals(x.getPort())) {
+        LdapPair s = sampler(bad.andThen(x -> {
+            if (x.getPort().chars().allMatch(Character::isDigit) && !x.getPort().equals("70000")) {
                 x.setPort("1");
             }
         }));
-        SampleResult[] r = new SampleResult[1];
-        assertThatCode(() -> r[0] = s.sample(null)).doesNotThrowAnyException();
-        assertThat(r[0].isSuccessful()).isFalse();
-        assertThat(r[0].getResponseCode()).isEqualTo("configError");
-        assertThat(r[0].getResponseMessage()).contains(message);
-        assertThat(r[0].getSampleLabel()).isEqualTo("ldap unit");
-        assertThat(r[0].getEndTime()).isGreaterThanOrEqualTo(r[0].getStartTime()).isPositive();
-        assertNoSecret(r[0], SECRET);
-        s.threadFinished();
+        try {
+            SampleResult[] r = new SampleResult[1];
+            assertThatCode(() -> r[0] = s.sample(null)).doesNotThrowAnyException();
+            assertThat(r[0].isSuccessful()).isFalse();
+            assertThat(r[0].getResponseCode()).isEqualTo("configError");
+            assertThat(r[0].getResponseMessage()).startsWith(message);
+            assertThat(r[0].getResponseDataAsString()).as("body").contains(message).doesNotContain("Exception(");
+            assertThat(r[0].getSampleLabel()).isEqualTo("ldap unit");
+            assertThat(r[0].getTime()).as("nothing was timed").isZero();
+            assertThat(r[0].isStopThread()).as("the thread stops after its first configuration error").isTrue();
+            assertNoSecret(r[0], SECRET);
+        } finally {
+            s.end();
+        }
     }
 
     @Test
-    void propertiesSetTheJMeterWayReachTheSampler() {
-        // What JMeter does before each sample: copy stored properties into the bean fields.
+    void wrongTrustStorePasswordAndCorruptTrustStoreAreTellApartConfigErrors() throws Exception {
+        java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("tl-trust");
+        java.nio.file.Path store = dir.resolve("trust.p12");
+        java.security.KeyStore ks = java.security.KeyStore.getInstance("PKCS12");
+        ks.load(null, null);
+        try (java.io.OutputStream out = java.nio.file.Files.newOutputStream(store)) {
+            ks.store(out, "right-one".toCharArray());
+        }
+        java.nio.file.Path corrupt = java.nio.file.Files.writeString(dir.resolve("corrupt.p12"), "not a key store");
+        LdapPair wrong = sampler(x -> {
+            x.setScheme("ldaps");
+            x.setTrustMode("trust-store");
+            x.setTrustStore(store.toString());
+            x.setTrustStorePassword(SECRET);
+        });
+        LdapPair bad = sampler(x -> {
+            x.setScheme("ldaps");
+            x.setTrustMode("trust-store");
+            x.setTrustStore(corrupt.toString());
+        });
+        try {
+            assertThat(wrong.sample(null).getResponseMessage()).isEqualTo(
+                    "LDAP Connection Config 'ldap unit config': trustStorePassword: wrong trust store password (" + store + ")");
+            assertThat(bad.sample(null).getResponseMessage()).startsWith(
+                    "LDAP Connection Config 'ldap unit config': trustStore: cannot read the trust store as PKCS12");
+        } finally {
+            wrong.end();
+            bad.end();
+        }
+    }
+
+    @Test
+    void propertiesSetTheJMeterWayReachTheElements() {
+        // What JMeter does before testStarted and each sample: copy stored properties into the bean fields.
+        LdapConnectionConfig c = new LdapConnectionConfig();
+        c.setProperty("scheme", "gopher");
+        c.setProperty("bindPassword", SECRET);
+        c.setProperty("configName", "from-props");
+        TestBeanHelper.prepare(c);
+        assertThat(c.getScheme()).isEqualTo("gopher");
+        assertThat(c.getBindPassword()).isEqualTo(SECRET);
+        assertThat(c.getConfigName()).isEqualTo("from-props");
         LdapRequestSampler s = new LdapRequestSampler();
-        s.setName("prepared");
-        s.setProperty("scheme", "gopher");
-        s.setProperty("bindPassword", SECRET);
+        s.setProperty("configName", "from-props");
         TestBeanHelper.prepare(s);
-        assertThat(s.getScheme()).isEqualTo("gopher");
-        assertThat(s.getBindPassword()).isEqualTo(SECRET);
-        SampleResult r = s.sample(null);
-        assertThat(r.getResponseCode()).isEqualTo("configError");
-        assertThat(r.getResponseMessage()).contains("unknown scheme 'gopher'");
+        assertThat(s.getConfigName()).isEqualTo("from-props");
+    }
+
+    // ------------------------------------------------------------ closing
+
+    @Test
+    void theConfigClosesEveryConnectionItOpenedAtTestEnd() throws Exception {
+        LdapPair p = sampler(x -> x.setConnectionMode("per-thread"));
+        try {
+            assertThat(p.sample(null).isSuccessful()).isTrue();
+            LdapConnections connections = p.config.connections();
+            // Three more threads, each with its own clone of the request, that never see threadFinished.
+            List<Thread> threads = new ArrayList<>();
+            List<SampleResult> results = java.util.Collections.synchronizedList(new ArrayList<>());
+            for (int i = 0; i < 3; i++) {
+                LdapRequestSampler clone = roundTrip(p.sampler);
+                org.apache.jmeter.threads.JMeterVariables vars = org.apache.jmeter.threads.JMeterContextService.getContext().getVariables();
+                Thread t = new Thread(() -> {
+                    org.apache.jmeter.threads.JMeterContextService.getContext().setVariables(vars);
+                    results.add(clone.sample(null));
+                });
+                threads.add(t);
+                t.start();
+            }
+            for (Thread t : threads) {
+                t.join(30_000);
+            }
+            assertThat(results).hasSize(3).allMatch(SampleResult::isSuccessful);
+            assertThat(connections.openCount()).isEqualTo(4);
+            p.config.testEnded();
+            assertThat(connections.openCount()).as("open after testEnded").isZero();
+        } finally {
+            p.end();
+        }
     }
 
     // ------------------------------------------------------------ passwords and success shape
 
     @Test
     void successfulSimpleBindSampleNeverShowsThePassword() {
-        LdapRequestSampler s = sampler(x -> { });
-        SampleResult r = s.sample(null);
-        assertThat(r.isSuccessful()).as(r.getResponseDataAsString()).isTrue();
-        assertThat(r.getResponseCode()).isEqualTo("200");
-        assertThat(r.getResponseMessage()).isEqualTo("search: 1 entry");
-        assertThat(r.getResponseDataAsString()).contains("dn: cn=fulano1," + BASE);
-        assertThat(r.getSamplerData()).contains("bind: simple as " + ADMIN).contains("filter: (cn=fulano1)");
-        assertThat(r.getResponseHeaders()).contains("ldap-result: success (0)").contains("connection: new");
-        assertNoSecret(r, SECRET);
+        LdapPair s = sampler(x -> { });
+        try {
+            SampleResult r = s.sample(null);
+            assertThat(r.isSuccessful()).as(r.getResponseDataAsString()).isTrue();
+            assertThat(r.getResponseCode()).isEqualTo("200");
+            assertThat(r.getResponseMessage()).isEqualTo("search: 1 entry");
+            assertThat(r.getResponseDataAsString()).contains("dn: cn=fulano1," + BASE);
+            assertThat(r.getSamplerData()).contains("bind: simple as " + ADMIN).contains("filter: (cn=fulano1)");
+            assertThat(r.getResponseHeaders()).contains("ldap-result: success (0)").contains("connection: new");
+            assertNoSecret(r, SECRET);
+            assertThat(s.config.connections().openCount()).as("per iteration: closed within the sample").isZero();
+        } finally {
+            s.end();
+        }
     }
 
     @Test
     void wrongPasswordSampleFailsWithInvalidCredentialsAndShowsNeitherPassword() {
-        LdapRequestSampler s = sampler(x -> x.setBindPassword(SECRET + "-wrong"));
-        SampleResult r = s.sample(null);
-        assertThat(r.isSuccessful()).isFalse();
-        assertThat(r.getResponseCode()).isEqualTo("invalidCredentials");
-        assertThat(r.getResponseMessage()).isEqualTo("LDAP 49 invalidCredentials");
-        assertNoSecret(r, SECRET);
+        LdapPair s = sampler(x -> x.setBindPassword(SECRET + "-wrong"));
+        try {
+            SampleResult r = s.sample(null);
+            assertThat(r.isSuccessful()).isFalse();
+            assertThat(r.getResponseCode()).isEqualTo("invalidCredentials");
+            assertThat(r.getResponseMessage()).isEqualTo("LDAP 49 invalidCredentials: wrong DN or password");
+            assertThat(r.isStopThread()).as("a server answer is an ordinary failure").isFalse();
+            assertNoSecret(r, SECRET);
+        } finally {
+            s.end();
+        }
+    }
+
+    @Test
+    void refusedConnectionStopsAThreadThatNeverReachedTheServer() throws Exception {
+        int port;
+        try (java.net.ServerSocket free = new java.net.ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            port = free.getLocalPort();
+        }
+        int refused = port;
+        LdapPair s = sampler(x -> x.setPort(String.valueOf(refused)));
+        try {
+            SampleResult r = s.sample(null);
+            assertThat(r.getResponseCode()).isEqualTo("connectError");
+            assertThat(r.getResponseMessage()).isEqualTo("LDAP 91 connectError: connection refused");
+            assertThat(r.getResponseDataAsString()).isEqualTo("ldap://127.0.0.1:" + refused + ": Connection refused (ConnectException)");
+            assertThat(r.isStopThread()).isTrue();
+        } finally {
+            s.end();
+        }
     }
 
     @Test
     void addAndModifyLdifIsShownButTheBindPasswordIsNot() {
-        LdapRequestSampler s = sampler(x -> {
+        LdapPair s = sampler(x -> {
             x.setOperation("add");
             x.setLdif("dn: cn=tl-unit," + BASE + "\nobjectClass: person\ncn: tl-unit\nsn: one\n");
         });
-        SampleResult r = s.sample(null);
-        assertThat(r.isSuccessful()).as(r.getResponseDataAsString()).isTrue();
-        assertThat(r.getResponseMessage()).isEqualTo("add: cn=tl-unit," + BASE);
-        assertThat(r.getSamplerData()).contains("cn: tl-unit");
-        assertNoSecret(r, SECRET);
-        s.setOperation("delete");
-        s.setEntryDn("cn=tl-unit," + BASE);
-        assertThat(s.sample(null).getResponseMessage()).isEqualTo("delete: cn=tl-unit," + BASE);
+        try {
+            SampleResult r = s.sample(null);
+            assertThat(r.isSuccessful()).as(r.getResponseDataAsString()).isTrue();
+            assertThat(r.getResponseMessage()).isEqualTo("add: cn=tl-unit," + BASE);
+            assertThat(r.getSamplerData()).contains("cn: tl-unit");
+            assertNoSecret(r, SECRET);
+            s.setOperation("delete");
+            s.setEntryDn("cn=tl-unit," + BASE);
+            assertThat(s.sample(null).getResponseMessage()).isEqualTo("delete: cn=tl-unit," + BASE);
+        } finally {
+            s.end();
+        }
     }
 
     @Test

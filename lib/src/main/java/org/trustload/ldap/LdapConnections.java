@@ -1,0 +1,179 @@
+package org.trustload.ldap;
+
+import com.unboundid.ldap.sdk.ResultCode;
+
+import javax.net.ssl.SSLContext;
+import java.io.Closeable;
+import java.io.File;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The LDAP connections of one configuration for the length of a test: settings checked once, TLS
+ * context built once, connections opened per iteration or kept one per thread, and every connection
+ * still open closed by {@link #close()}. Thread-safe; each connection is used by one thread at a time.
+ */
+public final class LdapConnections implements Closeable {
+
+    /** When connections are opened. */
+    public enum Mode {
+        /** Connect, bind, operate and unbind within every sample (the reference script's way). */
+        PER_ITERATION("per-iteration"),
+        /** One connection per thread, bound once, reopened after a failure. */
+        PER_THREAD("per-thread");
+
+        private final String id;
+
+        Mode(String id) {
+            this.id = id;
+        }
+
+        /** The name used in properties. */
+        public String id() {
+            return id;
+        }
+
+        /** Parses {@code per-iteration} or {@code per-thread}; blank means per-iteration. */
+        public static Mode parse(String text) throws LdapClientException {
+            return Ids.parse(values(), Mode::id, text, PER_ITERATION, "connection mode", "connectionMode");
+        }
+    }
+
+    private final LdapConnectionSettings settings;
+    private final Mode mode;
+    private final SSLContext tls;
+    private final Set<LdapClient> open = ConcurrentHashMap.newKeySet();
+    private final Map<Thread, LdapClient> perThread = new ConcurrentHashMap<>();
+    private volatile boolean closed;
+
+    private LdapConnections(LdapConnectionSettings settings, Mode mode, SSLContext tls) {
+        this.settings = settings;
+        this.mode = mode;
+        this.tls = tls;
+    }
+
+    /**
+     * Checks what can be checked before any connection and prepares what every connection shares:
+     * the trust store is read and the TLS context built, the host name resolved, the ldapi socket
+     * found. Each failure is a configuration error naming the setting and the file.
+     */
+    public static LdapConnections start(LdapConnectionSettings s, Mode mode) throws LdapClientException {
+        if (s.scheme() == LdapScheme.LDAPI) {
+            File socket = new File(s.socketPath());
+            if (!socket.exists()) {
+                throw LdapClientException.config("socketPath", socket.getPath(), "no such socket", null);
+            }
+        } else {
+            try {
+                InetAddress.getByName(s.host());
+            } catch (UnknownHostException e) {
+                throw LdapClientException.config("host", "", "unknown host '" + s.host() + "'", null);
+            }
+        }
+        SSLContext tls = s.usesTls() ? LdapTls.create(s) : null;
+        return new LdapConnections(s, mode, tls);
+    }
+
+    /** The settings every connection uses. */
+    public LdapConnectionSettings settings() {
+        return settings;
+    }
+
+    /** The connection mode. */
+    public Mode mode() {
+        return mode;
+    }
+
+    /**
+     * The connection for the calling thread's next operation: per thread, the thread's open and bound
+     * connection when it has one; otherwise a new one, bound unless {@code bind} is false (the bind
+     * itself is the operation to time).
+     */
+    public LdapClient acquire(boolean bind) throws LdapClientException {
+        if (closed) {
+            throw LdapClientException.of(ResultCode.CONNECT_ERROR, "closed at test end", settings.target());
+        }
+        if (mode == Mode.PER_THREAD) {
+            LdapClient current = perThread.get(Thread.currentThread());
+            if (current != null && current.isConnected() && current.isBound()) {
+                return current;
+            }
+            if (current != null) {
+                discard(current);
+            }
+        }
+        LdapClient c = LdapClient.connect(settings, tls);
+        open.add(c);
+        try {
+            if (bind) {
+                c.bind();
+            }
+        } catch (LdapClientException e) {
+            discard(c);
+            throw e;
+        }
+        if (mode == Mode.PER_THREAD) {
+            perThread.put(Thread.currentThread(), c);
+        }
+        return c;
+    }
+
+    /** True when {@link #acquire} will reuse the calling thread's connection instead of opening one. */
+    public boolean hasReusable() {
+        if (mode != Mode.PER_THREAD) {
+            return false;
+        }
+        LdapClient c = perThread.get(Thread.currentThread());
+        return c != null && c.isConnected() && c.isBound();
+    }
+
+    /**
+     * Hands a connection back after an operation: per iteration it is closed (the unbind is part of
+     * the measured iteration); per thread it is kept unless {@code broken}.
+     */
+    public void release(LdapClient c, boolean broken) {
+        if (mode == Mode.PER_ITERATION || broken || !c.isConnected()) {
+            discard(c);
+        }
+    }
+
+    /** Closes the calling thread's connection (at thread end). */
+    public void closeThread() {
+        LdapClient c = perThread.remove(Thread.currentThread());
+        if (c != null) {
+            discard(c);
+        }
+    }
+
+    /** Closes a connection and forgets it. */
+    public void discard(LdapClient c) {
+        perThread.remove(Thread.currentThread(), c);
+        open.remove(c);
+        c.close();
+    }
+
+    /** Connections opened and not yet closed. */
+    public int openCount() {
+        return open.size();
+    }
+
+    /** Closes every connection still open; later {@link #acquire} calls fail. */
+    @Override
+    public void close() {
+        closed = true;
+        for (LdapClient c : open) {
+            c.close();
+        }
+        open.clear();
+        perThread.clear();
+    }
+
+    @Override
+    public String toString() {
+        return settings + " " + mode.id().toLowerCase(Locale.ROOT);
+    }
+}

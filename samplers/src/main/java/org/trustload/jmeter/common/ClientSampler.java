@@ -1,0 +1,87 @@
+package org.trustload.jmeter.common;
+
+import org.apache.jmeter.samplers.AbstractSampler;
+import org.apache.jmeter.samplers.Entry;
+import org.apache.jmeter.samplers.SampleResult;
+import org.apache.jmeter.testbeans.TestBean;
+import org.trustload.common.ClientException;
+
+/**
+ * The template of every TrustLoad sampler: {@link #prepare} validates and resolves the properties
+ * outside the timed part, then the sample starts, {@link #execute} calls the client, the sample
+ * ends, and a failure is mapped once by {@link SampleFailures}. A sampler writes only these two
+ * methods (and {@link #onFailure} when a failure must close something).
+ *
+ * @param <R> the prepared request: everything {@link #execute} needs, already parsed
+ */
+public abstract class ClientSampler<R> extends AbstractSampler implements TestBean {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public final SampleResult sample(Entry entry) {
+        SampleResult res = new SampleResult();
+        res.setSampleLabel(getName());
+        res.setDataType(SampleResult.TEXT);
+        R request;
+        try {
+            request = prepare(new PropertyParser(element()), res);
+        } catch (ClientException e) {
+            // Nothing was sent: a zero-length failed sample.
+            SampleFailures.apply(res, new PropertyParser(element()).wrap(e), element());
+            return res;
+        } catch (RuntimeException e) {
+            SampleFailures.unexpected(res, e);
+            return res;
+        }
+        res.sampleStart();
+        try {
+            execute(request, res);
+            if (res.getEndTime() == 0) {
+                res.sampleEnd();
+            }
+        } catch (ClientException e) {
+            if (res.getEndTime() == 0) {
+                res.sampleEnd();
+            }
+            SampleFailures.apply(res, new PropertyParser(element()).wrap(e), element());
+            onFailure(request, e, res);
+        } catch (RuntimeException e) {
+            if (res.getEndTime() == 0) {
+                res.sampleEnd();
+            }
+            SampleFailures.unexpected(res, e);
+            onFailure(request, null, res);
+        }
+        return res;
+    }
+
+    /** How messages and the log name this sampler: its kind and its name. */
+    protected String element() {
+        return PropertyParser.describe(kind(), getName());
+    }
+
+    /** The element's kind as users see it in menus, e.g. {@code LDAP Request}. */
+    protected abstract String kind();
+
+    /**
+     * Reads, validates and resolves the properties (and finds the config element) before the clock
+     * starts; may fill the request tab ({@link SampleResult#setSamplerData}). A configuration error
+     * thrown here fails the sample without timing anything and stops the thread.
+     */
+    protected abstract R prepare(PropertyParser props, SampleResult res) throws ClientException;
+
+    /**
+     * The timed part: calls the client and fills the result (success, code, message, body). May
+     * call {@code connectEnd}, {@code latencyEnd} and {@code sampleEnd} itself; the template ends the
+     * sample if it did not. Throws the client's failure unchanged.
+     */
+    protected abstract void execute(R request, SampleResult res) throws ClientException;
+
+    /**
+     * Called after a failure of {@link #execute} was mapped ({@code e} null for an unexpected
+     * exception): close what can no longer be used, or stop the thread where the target can never be
+     * reached ({@link SampleResult#setStopThread}).
+     */
+    protected void onFailure(R request, ClientException e, SampleResult res) {
+    }
+}

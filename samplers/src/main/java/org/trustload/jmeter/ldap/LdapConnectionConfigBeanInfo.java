@@ -1,0 +1,43 @@
+package org.trustload.jmeter.ldap;
+
+import org.trustload.jmeter.common.BeanInfoHelper;
+import org.trustload.ldap.LdapConnections;
+
+/** The generated GUI of {@link LdapConnectionConfig}: groups, defaults, drop-downs, file and password fields. */
+public class LdapConnectionConfigBeanInfo extends BeanInfoHelper {
+
+    public LdapConnectionConfigBeanInfo() {
+        super(LdapConnectionConfig.class);
+
+        createPropertyGroup("name", new String[] {"configName"});
+        createPropertyGroup("server", new String[] {"scheme", "host", "port", "socketPath", "startTls"});
+        createPropertyGroup("tls", new String[] {"trustMode", "trustStore", "trustStorePassword", "trustStoreType",
+                "verifyHostname"});
+        createPropertyGroup("bind", new String[] {"bindType", "bindDn", "bindPassword", "authzId"});
+        createPropertyGroup("connection", new String[] {"connectionMode", "connectTimeout", "responseTimeout"});
+
+        text("configName", "ldap");
+        // Drop-downs that still accept ${...} expressions, so plans can take them from properties.
+        choice("scheme", "ldap", "ldap", "ldaps", "ldapi");
+        text("host", "127.0.0.1");
+        text("port", "");
+        file("socketPath");
+        flag("startTls");
+
+        choice("trustMode", "jvm-default", "jvm-default", "trust-store", "trust-all");
+        file("trustStore");
+        password("trustStorePassword");
+        choice("trustStoreType", "PKCS12", "PKCS12", "JKS");
+        flag("verifyHostname");
+
+        choice("bindType", "anonymous", "none", "anonymous", "simple", "sasl-external");
+        text("bindDn", "");
+        password("bindPassword");
+        text("authzId", "");
+
+        choice("connectionMode", LdapConnections.Mode.PER_ITERATION.id(), LdapConnections.Mode.PER_ITERATION.id(),
+                LdapConnections.Mode.PER_THREAD.id());
+        text("connectTimeout", "5000");
+        text("responseTimeout", "30000");
+    }
+}
