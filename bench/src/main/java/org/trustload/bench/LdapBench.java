@@ -1,6 +1,7 @@
 package org.trustload.bench;
 
 import org.trustload.testing.Slapd;
+import org.trustload.harness.Jtl;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -24,6 +24,7 @@ import org.trustload.gmssl.TlcpProtocol;
 import org.trustload.gmssl.TlcpSuite;
 import org.trustload.pki.TestPki;
 import org.trustload.testing.NativeTlcpPeer;
+import org.trustload.harness.Jtl;
 
 /**
  * The tongsuo engine's numbers, measured in one run against one server (the native Tongsuo peer,
@@ -254,9 +255,9 @@ public final class TongsuoBench {
         List<Jtl.Sample> all = Jtl.read(r.jtl());
         // measured: samples that start once every thread finished its first sample (rampup 0: the first
         // `threads` samples by start time), plus the warm-up
-        long ready = all.stream().sorted(java.util.Comparator.comparingLong(Jtl.Sample::start)).limit(threads)
+        long ready = all.stream().sorted(java.util.Comparator.comparingLong(Jtl.Sample::timeStamp)).limit(threads)
                 .mapToLong(Jtl.Sample::end).max().orElse(0);
-        java.util.function.Predicate<Jtl.Sample> measured = x -> x.start() >= ready + warmup * 1000L;
+        java.util.function.Predicate<Jtl.Sample> measured = x -> x.timeStamp() >= ready + warmup * 1000L;
         Jtl.Stats s = Jtl.stats(all, measured, measured);
         double perSec = s.samples() == 0 ? 0 : s.samples() * 1000.0 / s.spanMs();
         // throughput mode: one sample = one 1 MiB page, so samples/s = MiB/s. The JMeter JVM's CPU includes

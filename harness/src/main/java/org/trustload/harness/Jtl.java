@@ -23,16 +23,54 @@ public final class Jtl {
      *
      * @param timeStamp start time in ms since the epoch (JMeter's {@code sampleresult.timestamp.start=true})
      * @param elapsed ms
+     * @param bytes response size (0 when the file has no bytes column)
      */
     public record Sample(long timeStamp, long elapsed, String label, String responseCode, String responseMessage,
-                         String threadName, boolean success, String failureMessage) {
+                         String threadName, boolean success, String failureMessage, long bytes) {
 
         public long end() {
             return timeStamp + elapsed;
         }
     }
 
+    /**
+     * Count, errors and span of a subset of rows.
+     *
+     * @param samples rows that {@code counted} accepts
+     * @param errors failed rows within the span
+     * @param firstStart first start of the rows {@code inSpan} accepts
+     * @param lastEnd last end of those rows
+     */
+    public record Stats(int samples, int errors, long firstStart, long lastEnd) {
+
+        public long spanMs() {
+            return lastEnd - firstStart;
+        }
+    }
+
     private Jtl() {
+    }
+
+    /** Counts the rows {@code counted} accepts, and the errors and time span of those {@code inSpan} accepts (benches). */
+    public static Stats stats(List<Sample> samples, java.util.function.Predicate<Sample> counted,
+                              java.util.function.Predicate<Sample> inSpan) {
+        int n = 0;
+        int errors = 0;
+        long first = Long.MAX_VALUE;
+        long last = Long.MIN_VALUE;
+        for (Sample s : samples) {
+            if (inSpan.test(s)) {
+                first = Math.min(first, s.timeStamp());
+                last = Math.max(last, s.end());
+                if (!s.success()) {
+                    errors++;
+                }
+            }
+            if (counted.test(s)) {
+                n++;
+            }
+        }
+        return new Stats(n, errors, first, last);
     }
 
     /** Every row of {@code file}. */
@@ -61,6 +99,7 @@ public final class Jtl {
             int tn = names.indexOf("threadName");
             int ok = names.indexOf("success");
             int fm = names.indexOf("failureMessage");
+            int by = names.indexOf("bytes");
             if (ts < 0 || lb < 0 || ok < 0) {
                 throw new IOException(file + " has no CSV header with timeStamp, label and success");
             }
@@ -77,7 +116,7 @@ public final class Jtl {
                     continue;
                 }
                 each.accept(new Sample(number(get(f, ts)), number(get(f, el)), get(f, lb), get(f, rc), get(f, rm),
-                        get(f, tn), "true".equals(get(f, ok)), get(f, fm)));
+                        get(f, tn), "true".equals(get(f, ok)), get(f, fm), number(get(f, by))));
             }
         }
     }

@@ -63,6 +63,8 @@ public final class Run {
         Duration timeout;
         boolean echo = true;
         Consumer<Lab> onLabReady = lab -> { };
+        Lab sharedLab;
+        Engines sharedEngines;
 
         /** A catalog plan. */
         public static Options of(Layout layout, Catalog.Entry entry) {
@@ -172,6 +174,18 @@ public final class Run {
             return this;
         }
 
+        /** Runs against this running lab (its properties are passed on; the run does not stop it). */
+        public Options lab(Lab lab) {
+            this.sharedLab = lab;
+            return this;
+        }
+
+        /** Runs on these running engines (the run does not stop them). */
+        public Options engines(Engines engines) {
+            this.sharedEngines = engines;
+            return this;
+        }
+
         /** Called once the lab is ready (e.g. to read its properties before it stops and removes its files). */
         public Options onLabReady(Consumer<Lab> hook) {
             this.onLabReady = hook;
@@ -180,7 +194,7 @@ public final class Run {
 
         /** Whether the lab starts: the plan needs services and no target property is set. */
         boolean useLab(PrintStream log) throws IOException {
-            if (services.isEmpty() || noLab) {
+            if (services.isEmpty() || noLab || sharedLab != null) {
                 return false;
             }
             Map<String, String> props = userProperties(false);
@@ -256,7 +270,10 @@ public final class Run {
         try {
             List<String> args = new ArrayList<>(List.of("-n", "-t", o.jmx.toString()));
             List<String> labProps = new ArrayList<>();
-            if (useLab) {
+            if (o.sharedLab != null) {
+                labProps = List.of("-q", o.sharedLab.properties().toString());
+                target = "the lab (" + o.sharedLab.readyLine() + ")";
+            } else if (useLab) {
                 String services = String.join(",", o.services);
                 log.println("trustload: starting lab services '" + services + "' (log: " + dir.resolve("lab.log") + ")");
                 try {
@@ -272,7 +289,10 @@ public final class Run {
             } else {
                 target = targetDescription(o);
             }
-            if (o.engines > 0) {
+            Lab runLab = lab != null ? lab : o.sharedLab;
+            if (o.sharedEngines != null) {
+                engines = o.sharedEngines;
+            } else if (o.engines > 0) {
                 log.println("trustload: starting " + o.engines + " JMeter engines (RMI over SSL, 127.0.0.1, logs: " + dir + "/engine-*)");
                 try {
                     engines = Engines.start(jmeter, o.engines, dir, o.rmiDir, o.workDir, o.engineTimeout, log);
@@ -280,15 +300,17 @@ public final class Run {
                     return notExecuted(dir, e.getMessage(), log);
                 }
                 log.println("trustload: engines ready on " + String.join(",", engines.hosts()));
-                args.addAll(engines.controllerArgs());
                 // -X: the engines exit at the end of the test (close() covers failures)
                 args.add("-X");
+            }
+            if (engines != null) {
+                args.addAll(engines.controllerArgs());
                 // JVM Stats: a separate target (JMX, PID) is polled by the first engine only; engines write
                 // their summaries into the results folder too
                 args.add("-Gtrustload.jvmstats.remote_poller=" + engines.hosts().get(0));
                 args.add("-Gtrustload.results.dir=" + dir);
-                if (lab != null) {
-                    args.add("-G" + lab.properties());
+                if (runLab != null) {
+                    args.add("-G" + runLab.properties());
                 }
                 // -J is local to the controller: send the user's properties to the engines too
                 for (int i = 0; i < o.jmeterArgs.size(); i++) {
@@ -316,10 +338,10 @@ public final class Run {
             Process p = new ProcessBuilder(cmd).directory(o.workDir.toFile()).redirectErrorStream(true)
                     .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
             Thread pump = pump(p, dir.resolve("console.txt"), log, o.echo, progress);
-            jmeterStatus = waitFor(p, lab, o.timeout, labDied, dir, log);
+            jmeterStatus = waitFor(p, runLab, o.timeout, labDied, dir, log);
             pump.join(10_000);
         } finally {
-            if (engines != null) {
+            if (engines != null && engines != o.sharedEngines) {
                 engines.close();
             }
             if (lab != null) {

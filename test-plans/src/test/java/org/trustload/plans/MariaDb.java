@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Assumptions;
+import org.trustload.harness.Layout;
 
 /**
  * A throwaway MariaDB server (Debian's mariadb-server) on 127.0.0.1 for the JDBC plans: a fresh data
@@ -158,6 +159,6 @@ final class MariaDb implements Plans.Fixture {
                 process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
             }
         }
-        JMeterProcess.deleteRecursively(dir);
+        Layout.deleteRecursively(dir);
     }
 }

@@ -25,6 +25,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.trustload.pki.CertificateLoginClient;
 import org.trustload.pki.KeyMaterial;
 import org.trustload.pki.KeySource;
+import org.trustload.harness.Lab;
+import org.trustload.harness.Layout;
 
 /**
  * Certificate-login throughput against the lab (its own JVM, pki service): challenge–response vs
@@ -67,8 +69,9 @@ public final class LoginBench {
         Files.createDirectories(work);
 
         Path labProps = work.resolve("lab.properties");
-        Process lab = startLab(root.resolve("lab/target/trustload-lab.jar"), labProps, work.resolve("lab.log"));
-        try {
+        int base = 30000 + (int) (ProcessHandle.current().pid() % 20) * 1000;
+        try (Lab lab = Lab.start(Layout.current(), "pki", labProps, work.resolve("lab.log"),
+                List.of("--port-base", Integer.toString(base)), Duration.ofMinutes(2))) {
             Properties p = new Properties();
             try (var in = Files.newBufferedReader(labProps)) {
                 p.load(in);
@@ -84,7 +87,7 @@ public final class LoginBench {
                     new Case("mTLS full handshake, 1 user", "mtls", false, false),
                     new Case("mTLS full handshake, 1000 users", "mtls", true, false),
                     new Case("mTLS session reuse, 1000 users", "mtls", true, true));
-            long labPid = lab.pid();
+            long labPid = lab.handle().pid();
             List<Outcome> outcomes = new ArrayList<>();
             for (int round = 0; round < 2; round++) {
             for (Case c : cases) {
@@ -107,9 +110,6 @@ public final class LoginBench {
             }
             write(out, outcomes, threads, seconds);
             System.out.println("wrote " + out);
-        } finally {
-            lab.destroy();
-            lab.waitFor(15, TimeUnit.SECONDS);
         }
     }
 
@@ -213,35 +213,4 @@ public final class LoginBench {
         sb.append("\nPublished reference: 750 logins/min (12.5/s) with 4x10 client threads, avg 3.2 s, one certificate.\n");
         Files.createDirectories(out.getParent());
         Files.writeString(out, sb.toString());
-    }
-
-    private static Process startLab(Path jar, Path props, Path log) throws Exception {
-        int base = 30000 + (int) (ProcessHandle.current().pid() % 20) * 1000;
-        Process lab = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar",
-                jar.toString(), "--services", "pki", "--port-base", Integer.toString(base), "--out", props.toString())
-                .redirectErrorStream(true).start();
-        CountDownLatch ready = new CountDownLatch(1);
-        Thread pump = new Thread(() -> {
-            try (BufferedReader in = new BufferedReader(new InputStreamReader(lab.getInputStream(), StandardCharsets.UTF_8));
-                 var w = Files.newBufferedWriter(log)) {
-                for (String line; (line = in.readLine()) != null; ) {
-                    w.write(line);
-                    w.newLine();
-                    w.flush();
-                    if (line.startsWith("TRUSTLOAD-LAB READY")) {
-                        ready.countDown();
-                    }
-                }
-            } catch (IOException e) {
-                // lab output ended
-            }
-        });
-        pump.setDaemon(true);
-        pump.start();
-        if (!ready.await(Duration.ofMinutes(2).toMillis(), TimeUnit.MILLISECONDS)) {
-            lab.destroyForcibly();
-            throw new IllegalStateException("lab not ready, see " + log);
-        }
-        return lab;
-    }
-}
+    }}
