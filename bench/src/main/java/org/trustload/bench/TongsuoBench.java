@@ -36,10 +36,10 @@ import org.trustload.harness.Jtl;
  * operation is measured per process (the server is another process), so it survives a loaded machine
  * better than rates do. Writes its section of docs/scenarios/gmssl.md between markers.
  *
- * <p>{@code bench/tongsuo-bench.sh [seconds=8] [warmup=5] [count=200] [requests=60] [sampler=true]}
+ * <p>{@code ./trustload bench tongsuo [seconds=8] [warmup=5] [count=200] [requests=60] [sampler=true]}
  */
 public final class TongsuoBench {
-    private static final String BEGIN = "<!-- tongsuo-bench:begin (bench/tongsuo-bench.sh writes this section) -->";
+    private static final String BEGIN = "<!-- tongsuo-bench:begin (./trustload bench tongsuo writes this section) -->";
     private static final String END = "<!-- tongsuo-bench:end -->";
     private static final String NOTES = "Java rows: CPU of the client JVM (JIT compilation and GC included; `warmup=` seconds run first and are not counted, yet on a loaded machine the JIT may still be compiling). Sampler rows: CPU of the whole JMeter JVM, start-up included, divided by all samples: an upper bound; their rate counts samples that started after every thread's first sample (engine set-up) and the warm-up. cps ops are connections; throughput ops are 1 MiB pages.";
 
@@ -307,7 +307,7 @@ public final class TongsuoBench {
     private void write(String loadBefore, String loadAfter, Instant started) throws Exception {
         StringBuilder b = new StringBuilder();
         b.append(BEGIN).append("\n\n## tongsuo engine and the native reference (TLS 1.3, TLS_SM4_GCM_SM3)\n\n");
-        b.append("Measured by `bench/tongsuo-bench.sh` on ").append(started).append(" (").append(InetAddress.getLocalHost()
+        b.append("Measured by `./trustload bench tongsuo` on ").append(started).append(" (").append(InetAddress.getLocalHost()
                 .getHostName()).append(", ").append(Runtime.getRuntime().availableProcessors())
                 .append(" cores, Java ").append(Runtime.version().feature()).append("). Load average before: `")
                 .append(loadBefore).append("`, after: `").append(loadAfter).append("` — the machine was shared with other ")

@@ -63,7 +63,8 @@ final class Bench {
             throw HarnessException.usage("bench needs a NAME: " + String.join(", ", NAMES) + " (docs/bench.md)");
         }
         String name = args.get(0);
-        List<String> rest = args.subList(1, args.size());
+        // --no-build: the old wrappers' flag; ./trustload builds only when sources changed
+        List<String> rest = args.subList(1, args.size()).stream().filter(a -> !a.equals("--no-build")).toList();
         if (name.equals("all")) {
             int worst = 0;
             for (String n : SPECS.keySet()) {
@@ -76,20 +77,27 @@ final class Bench {
         return runOne(layout, name, rest, out, err);
     }
 
-    private static int runOne(Layout layout, String name, List<String> args, PrintStream out, PrintStream err)
+    private static int runOne(Layout layout, String name, List<String> allArgs, PrintStream out, PrintStream err)
             throws IOException, InterruptedException, HarnessException {
         Spec spec = SPECS.get(name);
-        Path benchJar = layout.root().resolve("bench/target/trustload-bench-0.1.0.jar");
-        Path classpath = layout.root().resolve("bench/target/bench.classpath");
-        if (!Files.exists(benchJar) || !Files.exists(classpath)) {
-            throw HarnessException.notExecuted("no bench build at " + benchJar + " (mvn -B -DskipTests package builds it)");
+        List<String> args = new ArrayList<>(allArgs);
+        String parts = "bench";
+        if (name.equals("pki")) { // parts=bench,plans: plans are ./trustload runs, done here
+            parts = take(args, "parts", "bench");
         }
+        int rc = 0;
+        if (name.equals("pki") && (",".concat(parts).concat(",")).contains(",plans,")) {
+            rc = pkiPlans(layout, take(args, "planDuration", "60"), take(args, "plans", "cades:40,cades-t:40,pades:20,pades-t:20,timestamp:40"), out, err);
+        }
+        if (!(",".concat(parts).concat(",")).contains(",bench,")) {
+            return rc;
+        }
+        String cp = classPath(layout);
         Path dir = layout.root().resolve("bench/target/" + name + "-bench").resolve(Run.STAMP.format(Instant.now()));
         Files.createDirectories(dir);
         Files.writeString(dir.resolve("machine.txt"), machine());
         out.print(Files.readString(dir.resolve("machine.txt")));
         err.println("trustload: bench " + name + ", raw files in " + dir);
-        String cp = benchJar + ":" + Files.readString(classpath).strip();
         if (spec.jmeterClassPath()) {
             cp += ":" + layout.jmeterHome().resolve("lib/*") + ":" + layout.jmeterHome().resolve("lib/ext/*");
         }
@@ -129,7 +137,88 @@ final class Bench {
         }
         Files.writeString(dir.resolve("machine.txt"), "load (1/5/15 min) at end: " + loadAverage() + "\n",
                 java.nio.file.StandardOpenOption.APPEND);
-        return p.exitValue() == 0 ? 0 : ExitStatus.NOT_EXECUTED.code();
+        return p.exitValue() == 0 ? rc : ExitStatus.NOT_EXECUTED.code();
+    }
+
+    /** The throwaway real servers of the tests, for use by hand: name to main class (lib's test-jar). */
+    static final Map<String, String> FIXTURES = Map.of("slapd", "org.trustload.testing.Slapd",
+            "mariadb", "org.trustload.testing.MariaDb");
+
+    /**
+     * {@code ./trustload fixture NAME [key=value ...]}: the same throwaway server the tests start
+     * (OpenLDAP slapd, MariaDB), in the foreground until Ctrl-C; it prints how to point a plan at it.
+     */
+    static int fixture(Layout layout, List<String> args) throws IOException, InterruptedException, HarnessException {
+        if (args.isEmpty() || !FIXTURES.containsKey(args.get(0))) {
+            throw HarnessException.usage("fixture needs a NAME: " + String.join(", ", FIXTURES.keySet()));
+        }
+        List<String> cmd = new ArrayList<>(List.of(Layout.java(), "-Xmx256m", "-cp", classPath(layout),
+                FIXTURES.get(args.get(0))));
+        cmd.addAll(args.subList(1, args.size()));
+        Process p = new ProcessBuilder(cmd).inheritIO().start();
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            p.destroy(); // the fixture's own hook stops its server and deletes its directory
+            try {
+                p.waitFor(30, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "fixture-stop"));
+        return p.waitFor() == 0 ? 0 : ExitStatus.NOT_EXECUTED.code();
+    }
+
+    /** The bench module's jar and class path (it holds lib's test-jar with the fixtures). */
+    private static String classPath(Layout layout) throws IOException, HarnessException {
+        Path benchJar = layout.root().resolve("bench/target/trustload-bench-0.1.0.jar");
+        Path classpath = layout.root().resolve("bench/target/bench.classpath");
+        if (!Files.exists(benchJar) || !Files.exists(classpath)) {
+            throw HarnessException.notExecuted("no bench build at " + benchJar + " (mvn -B -DskipTests package builds it)");
+        }
+        return benchJar + ":" + Files.readString(classpath).strip();
+    }
+
+    /** Removes {@code key=value} from {@code args} and returns the value, or {@code def}. */
+    private static String take(List<String> args, String key, String def) {
+        for (int i = 0; i < args.size(); i++) {
+            if (args.get(i).startsWith(key + "=")) {
+                return args.remove(i).substring(key.length() + 1);
+            }
+        }
+        return def;
+    }
+
+    /**
+     * The pki bench's "plans" part: each test-plans/pki plan for {@code duration} seconds with the given
+     * threads against the lab (remote mode), as {@code ./trustload run} runs it; top-level samples per label.
+     */
+    private static int pkiPlans(Layout layout, String duration, String plans, PrintStream out, PrintStream err)
+            throws IOException, InterruptedException, HarnessException {
+        Catalog catalog = Catalog.read(layout.catalogFile());
+        Path results = layout.root().resolve("bench/target/pki-bench").resolve("plans-" + Run.STAMP.format(Instant.now()));
+        out.println("== plans: ./trustload run pki/<plan> -Jduration=" + duration + " -Jthreads=<n> (lab pki service, remote mode)");
+        int worst = 0;
+        for (String item : plans.split(",")) {
+            String[] f = item.strip().split(":");
+            Catalog.Entry e = catalog.get("pki/" + f[0]).orElseThrow(() -> HarnessException.usage("no plan pki/" + f[0]));
+            String threads = f.length > 1 ? f[1] : "20";
+            out.printf(Locale.ROOT, "-- pki/%s threads=%s load-before=%s%n", f[0], threads, loadAverage());
+            Run.Options o = Run.Options.of(layout, e).resultsRoot(results).echo(false).maxErrorPct(100)
+                    .property("duration", duration).property("threads", threads)
+                    .labArgs(Layout.words(System.getenv("TRUSTLOAD_LAB_ARGS")))
+                    .timeout(Duration.ofSeconds(Long.parseLong(duration) + 240));
+            Run.Result r = Run.execute(JMeter.fromEnvironment(layout), o, err);
+            out.printf(Locale.ROOT, "   exit %d, results %s%n", r.status().code(), r.dir());
+            worst = Math.max(worst, r.status().code());
+            if (r.summary().isEmpty()) {
+                continue;
+            }
+            out.printf(Locale.ROOT, "   %-34s %8s %7s %10s %12s%n", "label", "samples", "errors", "per min", "avg ms");
+            for (Summary.Stats s : r.summary().get().samples().values()) {
+                out.printf(Locale.ROOT, "   %-34s %8d %7d %10.1f %12.1f%n", s.label(), s.count(), s.errors(),
+                        s.throughput() * 60, s.mean());
+            }
+        }
+        return worst;
     }
 
     /**

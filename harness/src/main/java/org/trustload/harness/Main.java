@@ -55,6 +55,7 @@ public final class Main {
                 case "lab" -> lab(args);
                 case "gui" -> gui(args);
                 case "bench" -> Bench.run(layout, args, out, err);
+                case "fixture" -> Bench.fixture(layout, args);
                 case "help", "-h", "--help" -> {
                     out.print(usage());
                     yield 0;
@@ -193,7 +194,8 @@ public final class Main {
         cmd.addAll(List.of("--out", layout.root().resolve("lab.properties").toString()));
         err.println("trustload: lab in the foreground, endpoints in " + layout.root().resolve("lab.properties") + "; Ctrl-C stops it");
         Process p = new ProcessBuilder(cmd).inheritIO().start();
-        Runtime.getRuntime().addShutdownHook(new Thread(p::destroy));
+        // SIGTERM to the launcher stops the lab, which removes its lab.properties before we exit
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> stop(p), "lab-stop"));
         return p.waitFor();
     }
 
@@ -222,10 +224,39 @@ public final class Main {
                 cmd.addAll(List.of("-t", o.jmx.toString()));
             }
             cmd.addAll(r.jmeterArgs());
-            return new ProcessBuilder(cmd).inheritIO().start().waitFor();
+            Process gui = new ProcessBuilder(cmd).inheritIO().start();
+            Lab started = lab;
+            Thread hook = new Thread(() -> {
+                stop(gui);
+                if (started != null) {
+                    try {
+                        started.close();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }
+            }, "gui-stop");
+            Runtime.getRuntime().addShutdownHook(hook);
+            int rc = gui.waitFor();
+            Runtime.getRuntime().removeShutdownHook(hook);
+            return rc;
         } finally {
             if (lab != null) {
                 lab.close();
+            }
+        }
+    }
+
+    /** SIGTERM, then SIGKILL after 15 s. */
+    private static void stop(Process p) {
+        if (p.isAlive()) {
+            p.destroy();
+            try {
+                if (!p.waitFor(15, java.util.concurrent.TimeUnit.SECONDS)) {
+                    p.destroyForcibly();
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
             }
         }
     }
@@ -270,6 +301,9 @@ public final class Main {
                                                start the lab services PLAN needs, open the JMeter GUI (with PLAN),
                                                stop the lab when the GUI exits
                   bench NAME [key=value ...]   a benchmark (docs/bench.md): %s
+                  fixture NAME [key=value ...] a throwaway real server of the tests, in the foreground (Ctrl-C stops
+                                               it): slapd [entries=N] [nofile=N] (OpenLDAP), mariadb (for
+                                               jdbc/mysql-select-insert); prints how to point a plan at it
                   help                         this text
 
                 Exit status of run (docs/harness.md):

@@ -265,6 +265,18 @@ public final class Run {
         Lab lab = null;
         Engines engines = null;
         AtomicBoolean labDied = new AtomicBoolean();
+        // SIGTERM or Ctrl-C to the launcher: stop what this run started (a terminal's Ctrl-C reaches them
+        // too, a SIGTERM does not) and remove the lab's properties (its passwords)
+        Started children = new Started();
+        Thread cleanup = new Thread(() -> {
+            children.stop();
+            try {
+                Layout.deleteRecursively(labDir);
+            } catch (IOException e) {
+                System.err.println("trustload: cannot remove " + labDir + ": " + e);
+            }
+        }, "trustload-cleanup");
+        Runtime.getRuntime().addShutdownHook(cleanup);
         int jmeterStatus;
         String target;
         try {
@@ -279,6 +291,7 @@ public final class Run {
                 try {
                     lab = Lab.start(jmeter.layout(), services, labDir.resolve("lab.properties"), dir.resolve("lab.log"),
                             o.labArgs, o.labTimeout);
+                    children.lab = lab;
                 } catch (HarnessException e) {
                     return notExecuted(dir, e.getMessage(), log);
                 }
@@ -296,6 +309,7 @@ public final class Run {
                 log.println("trustload: starting " + o.engines + " JMeter engines (RMI over SSL, 127.0.0.1, logs: " + dir + "/engine-*)");
                 try {
                     engines = Engines.start(jmeter, o.engines, dir, o.rmiDir, o.workDir, o.engineTimeout, log);
+                    children.engines = engines;
                 } catch (HarnessException e) {
                     return notExecuted(dir, e.getMessage(), log);
                 }
@@ -337,6 +351,7 @@ public final class Run {
             Progress progress = new Progress(scheduledSeconds(o), log, o.echo);
             Process p = new ProcessBuilder(cmd).directory(o.workDir.toFile()).redirectErrorStream(true)
                     .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
+            children.jmeter = p;
             Thread pump = pump(p, dir.resolve("console.txt"), log, o.echo, progress);
             jmeterStatus = waitFor(p, runLab, o.timeout, labDied, dir, log);
             pump.join(10_000);
@@ -348,6 +363,11 @@ public final class Run {
                 lab.close();
             }
             Layout.deleteRecursively(labDir);
+            try {
+                Runtime.getRuntime().removeShutdownHook(cleanup);
+            } catch (IllegalStateException shuttingDown) {
+                // the hook runs anyway
+            }
         }
         return evaluate(jmeter.layout(), o, dir, jmeterStatus, labDied.get(), engines, target, started, log);
     }
@@ -374,7 +394,7 @@ public final class Run {
         try {
             Map<String, String> props = o.userProperties(false);
             long max = 0;
-            for (Jmx.ThreadGroup tg : Jmx.threadGroups(o.jmx)) {
+            for (Jmx.ThreadGroup tg : threadGroups(o)) {
                 max = Math.max(max, tg.scheduledSeconds(props).orElse(0));
             }
             return max;
@@ -510,7 +530,7 @@ public final class Run {
     static List<String> silentThreadGroups(Options o, Summary summary) throws IOException {
         Map<String, String> props = o.userProperties(false);
         List<String> out = new ArrayList<>();
-        for (Jmx.ThreadGroup tg : Jmx.threadGroups(o.jmx)) {
+        for (Jmx.ThreadGroup tg : threadGroups(o)) {
             OptionalLong threads = tg.threads(props);
             boolean runs = tg.hasSampler() && (threads.isEmpty() || threads.getAsLong() > 0);
             if (runs && !summary.hasThreadsOf(tg.name())) {
@@ -528,7 +548,7 @@ public final class Run {
         sb.append("Target:     ").append(target).append(System.lineSeparator());
         sb.append("Load:       ").append(engines == null ? "this JVM" : engines.hosts().size() + " engines on 127.0.0.1 (each runs every thread group)")
                 .append(System.lineSeparator());
-        for (Jmx.ThreadGroup tg : Jmx.threadGroups(o.jmx)) {
+        for (Jmx.ThreadGroup tg : threadGroups(o)) {
             OptionalLong threads = tg.threads(raw);
             OptionalLong loops = Jmx.resolve(tg.loops(), raw);
             OptionalLong secs = tg.scheduledSeconds(raw);
@@ -550,6 +570,15 @@ public final class Run {
         return sb.toString();
     }
 
+    /** The plan's thread groups; none when the file is not a readable plan (JMeter says why in its log). */
+    private static List<Jmx.ThreadGroup> threadGroups(Options o) {
+        try {
+            return Jmx.threadGroups(o.jmx);
+        } catch (IOException e) {
+            return List.of();
+        }
+    }
+
     static String hms(long seconds) {
         return String.format(Locale.ROOT, "%02d:%02d:%02d", seconds / 3600, seconds / 60 % 60, seconds % 60);
     }
@@ -563,6 +592,30 @@ public final class Run {
             return Files.exists(p) ? Files.readString(p) : "";
         } catch (IOException e) {
             return "";
+        }
+    }
+
+    /** What a run started, for its shutdown hook. */
+    static final class Started {
+        volatile Process jmeter;
+        volatile Engines engines;
+        volatile Lab lab;
+
+        void stop() {
+            try {
+                Process p = jmeter;
+                if (p != null && p.isAlive()) {
+                    Run.stop(p);
+                }
+                if (engines != null) {
+                    engines.close();
+                }
+                if (lab != null) {
+                    lab.close();
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 

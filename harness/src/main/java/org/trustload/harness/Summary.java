@@ -95,7 +95,7 @@ public final class Summary {
             return count == 0 ? 0 : last - first;
         }
 
-        double mean() {
+        public double mean() {
             long sum = 0;
             for (int i = 0; i < count; i++) {
                 sum += times[i];

@@ -22,6 +22,7 @@ import org.trustload.harness.ExitStatus;
 import org.trustload.harness.JMeter;
 import org.trustload.harness.Layout;
 import org.trustload.harness.Run;
+import org.trustload.testing.MariaDb;
 
 /**
  * The plan library as the tests see it: every {@code .jmx} under {@code test-plans/}, its
@@ -95,7 +96,18 @@ final class Plans {
         switch (name) {
             case "mariadb" -> {
                 MariaDb.assumeOrFailInCi();
-                return MariaDb.start();
+                MariaDb db = MariaDb.start();
+                return new Fixture() {
+                    @Override
+                    public Map<String, String> properties() {
+                        return db.properties();
+                    }
+
+                    @Override
+                    public void close() throws Exception {
+                        db.close();
+                    }
+                };
             }
             default -> throw new IllegalArgumentException("unknown fixture '" + name + "' (known: mariadb)");
         }

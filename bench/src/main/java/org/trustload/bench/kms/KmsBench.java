@@ -30,6 +30,7 @@ import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.kms.KmsClient;
 import org.trustload.harness.Lab;
 import org.trustload.harness.Layout;
+import org.trustload.harness.JMeter;
 
 /**
  * KMS bench: AES-256 Encrypt of 32 bytes against the lab's AWS emulator (its own JVM), at 1, 8 and 32
@@ -38,7 +39,7 @@ import org.trustload.harness.Layout;
  * window after a warm-up: requests/s, and client CPU ms per request from the client process's CPU time
  * in the window (/proc for JMeter, the JVM's process CPU here). The ratio is the sampler's overhead.
  *
- * <pre>bench/kms-bench.sh [threads=1,8,32] [warmup=5] [window=10] [case=encrypt]</pre>
+ * <pre>./trustload bench kms [threads=1,8,32] [warmup=5] [window=10] [case=encrypt]</pre>
  */
 public final class KmsBench {
     private static final long CLK_TCK = 100;
@@ -273,8 +274,8 @@ public final class KmsBench {
         try (java.net.DatagramSocket probe = new java.net.DatagramSocket(0, java.net.InetAddress.getLoopbackAddress())) {
             udp = probe.getLocalPort();
         }
-        List<String> cmd = new ArrayList<>(List.of("java", "-Xms256m", "-Xmx512m", "-jar",
-                root.resolve("dist/target/jmeter/bin/ApacheJMeter.jar").toString(), "-n",
+        List<String> cmd = new ArrayList<>(new JMeter(Layout.current(), List.of("-Xms256m", "-Xmx512m"), List.of()).command());
+        cmd.addAll(List.of("-n",
                 "-t", root.resolve("test-plans/kms/kms-benchmark-aws.jmx").toString(),
                 "-q", out.resolve("lab.properties").toString(), "-l", jtl.toString(),
                 "-j", dir.resolve("jmeter.log").toString(), "-Jsampleresult.timestamp.start=true",
