@@ -173,7 +173,7 @@ public final class Main {
         JMeter jmeter = JMeter.fromEnvironment(layout);
         // Ctrl-C: the JVM's shutdown hooks cannot wait for children, but the terminal sends SIGINT to the
         // whole process group (JMeter, engines and lab stop with it)
-        Run.Result result = Run.execute(jmeter, o, err);
+        Run.Result result = Run.execute(jmeter, o.out(out), err);
         return result.status().code();
     }
 

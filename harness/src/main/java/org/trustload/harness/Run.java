@@ -62,6 +62,7 @@ public final class Run {
         Path workDir = Path.of("").toAbsolutePath();
         Duration timeout;
         boolean echo = true;
+        PrintStream out = System.out;
         Consumer<Lab> onLabReady = lab -> { };
         Lab sharedLab;
         Engines sharedEngines;
@@ -183,6 +184,12 @@ public final class Run {
         /** Runs on these running engines (the run does not stop them). */
         public Options engines(Engines engines) {
             this.sharedEngines = engines;
+            return this;
+        }
+
+        /** Where JMeter's console and the summary are echoed (the launcher's stdout; its own messages go to the log). */
+        public Options out(PrintStream out) {
+            this.out = out;
             return this;
         }
 
@@ -352,7 +359,7 @@ public final class Run {
             Process p = new ProcessBuilder(cmd).directory(o.workDir.toFile()).redirectErrorStream(true)
                     .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
             children.jmeter = p;
-            Thread pump = pump(p, dir.resolve("console.txt"), log, o.echo, progress);
+            Thread pump = pump(p, dir.resolve("console.txt"), o.out, o.echo, progress);
             jmeterStatus = waitFor(p, runLab, o.timeout, labDied, dir, log);
             pump.join(10_000);
         } finally {
@@ -513,7 +520,8 @@ public final class Run {
         text.append(String.format("%nExit status %d: %s%s%n", status.code(), status.meaning(), message.isEmpty() ? "" : " - " + message));
         Files.writeString(dir.resolve("summary.txt"), text);
         if (o.echo) {
-            log.print(text);
+            o.out.print(text);
+            o.out.flush();
         } else if (!message.isEmpty()) {
             log.println("trustload: " + message);
         }
