@@ -632,7 +632,8 @@ public final class Run {
         private final long scheduled;
         private final PrintStream log;
         private final boolean echo;
-        private final long start = System.nanoTime();
+        /** Reset when JMeter says the test starts (JVM start-up and tree loading are not the plan's time). */
+        private volatile long start = System.nanoTime();
 
         Progress(long scheduledSeconds, PrintStream log, boolean echo) {
             this.scheduled = scheduledSeconds;
@@ -641,6 +642,10 @@ public final class Run {
         }
 
         void line(String line) {
+            if (line.startsWith("Starting standalone test") || line.startsWith("Starting distributed test")) {
+                start = System.nanoTime();
+                return;
+            }
             if (!echo || !line.startsWith("summary +")) {
                 return;
             }
