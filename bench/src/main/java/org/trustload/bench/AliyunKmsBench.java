@@ -23,6 +23,10 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import org.trustload.harness.Jtl;
+import org.trustload.harness.Lab;
+import org.trustload.harness.Layout;
+import java.time.Duration;
 
 /**
  * Alibaba KMS instance encrypt benchmark against the lab emulator: requests/s and client CPU ms per
@@ -60,12 +64,9 @@ public final class AliyunKmsBench {
         Files.createDirectories(out);
         int base = Integer.parseInt(a.getOrDefault("portBase", "43000"));
         Path labProps = out.resolve("lab.properties");
-        Process lab = new ProcessBuilder("java", "-jar", root.resolve("lab/target/trustload-lab.jar").toString(),
-                "--services", "kms", "--port-base", String.valueOf(base), "--out", labProps.toString(),
-                "--socket-dir", "/tmp/tlkb-" + ProcessHandle.current().pid())
-                .redirectError(out.resolve("lab.log").toFile()).start();
-        try {
-            awaitReady(lab, 300);
+        try (Lab lab = Lab.start(Layout.current(), "kms", labProps, out.resolve("lab.log"),
+                List.of("--port-base", String.valueOf(base), "--socket-dir", "/tmp/tlkb-" + ProcessHandle.current().pid()),
+                Duration.ofSeconds(300))) {
             Properties p = new Properties();
             try (Reader r = Files.newBufferedReader(labProps)) {
                 p.load(r);
@@ -80,11 +81,6 @@ public final class AliyunKmsBench {
                 System.out.printf(Locale.ROOT, "%-8d %12.1f %14.3f %12.1f %14.3f %8.2f %s / %s%n", t, raw[0], raw[1],
                         jm[0], jm[1], jm[0] / raw[0], loadRaw, loadJm);
             }
-        } finally {
-            lab.destroy();
-            if (!lab.waitFor(30, TimeUnit.SECONDS)) {
-                lab.destroyForcibly();
-            }
         }
     }
 
@@ -92,30 +88,6 @@ public final class AliyunKmsBench {
         return Files.readString(Path.of("/proc/loadavg")).split(" ")[0];
     }
 
-    private static void awaitReady(Process lab, int timeoutSeconds) throws Exception {
-        AtomicBoolean ready = new AtomicBoolean();
-        Thread reader = new Thread(() -> {
-            try (BufferedReader r = new BufferedReader(new InputStreamReader(lab.getInputStream(), StandardCharsets.UTF_8))) {
-                String line;
-                while ((line = r.readLine()) != null) {
-                    if (line.startsWith("TRUSTLOAD-LAB READY")) {
-                        ready.set(true);
-                    }
-                }
-            } catch (IOException ignored) {
-                // the lab stopped
-            }
-        });
-        reader.setDaemon(true);
-        reader.start();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutSeconds);
-        while (!ready.get()) {
-            if (!lab.isAlive() || System.nanoTime() > deadline) {
-                throw new IOException("the lab did not start (see lab.log)");
-            }
-            Thread.sleep(100);
-        }
-    }
 
     /** Raw SDK loop: {requests/s, CPU ms per request} over {@code seconds} after {@code warmup}. */
     static double[] raw(Properties p, int threads, int warmup, int seconds) throws Exception {

@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.trustload.harness.Jtl;
 
 /** Lets benches in sub-packages run JMeter and read its results through the package's helpers. */
 public final class BenchAccess {
@@ -28,32 +29,14 @@ public final class BenchAccess {
      * {@code bytes} column when present.
      */
     public static Map<String, long[]> perLabel(Path jtl) throws IOException {
-        List<String> lines = Files.readAllLines(jtl);
         Map<String, long[]> out = new LinkedHashMap<>();
-        if (lines.isEmpty()) {
-            return out;
-        }
-        List<String> cols = Jtl.split(lines.get(0));
-        int bytes = cols.indexOf("bytes");
         for (Jtl.Sample s : Jtl.read(jtl)) {
-            out.computeIfAbsent(s.label(), k -> new long[] {0, 0, Long.MAX_VALUE, Long.MIN_VALUE, 0});
-        }
-        for (String line : lines.subList(1, lines.size())) {
-            List<String> f = Jtl.split(line);
-            if (f.size() < cols.size()) {
-                continue;
-            }
-            long[] v = out.get(f.get(cols.indexOf("label")));
-            if (v == null) {
-                continue;
-            }
-            long start = Long.parseLong(f.get(cols.indexOf("timeStamp")));
-            long end = start + Long.parseLong(f.get(cols.indexOf("elapsed")));
+            long[] v = out.computeIfAbsent(s.label(), k -> new long[] {0, 0, Long.MAX_VALUE, Long.MIN_VALUE, 0});
             v[0]++;
-            v[1] += bytes >= 0 ? Long.parseLong(f.get(bytes)) : 0;
-            v[2] = Math.min(v[2], start);
-            v[3] = Math.max(v[3], end);
-            if (!Boolean.parseBoolean(f.get(cols.indexOf("success")))) {
+            v[1] += s.bytes();
+            v[2] = Math.min(v[2], s.timeStamp());
+            v[3] = Math.max(v[3], s.end());
+            if (!s.success()) {
                 v[4]++;
             }
         }

@@ -3,6 +3,7 @@ package org.trustload.bench;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.trustload.harness.Jtl;
 
 /** Small helpers for benches that run JMeter plans for a fixed time and count samples. */
 public final class BenchRuns {

@@ -11,6 +11,8 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.trustload.harness.JMeter;
+import org.trustload.harness.Layout;
 
 /**
  * Runs the assembled JMeter headless as a child process through a tiny bash wrapper that records
@@ -35,13 +37,13 @@ final class JMeterRun {
         Path pidFile = dir.resolve("jmeter.pid");
         Path timesFile = dir.resolve("times.txt");
         Files.deleteIfExists(pidFile);
-        List<String> java = new ArrayList<>();
-        java.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        java.addAll(jvmArgs);
+        List<String> options = new ArrayList<>(jvmArgs);
         if (watchHeap) {
-            java.add("-Xlog:gc:file=" + dir.resolve("gc.log"));
+            options.add("-Xlog:gc:file=" + dir.resolve("gc.log"));
         }
-        java.addAll(List.of("-jar", jmeterHome.resolve("bin/ApacheJMeter.jar").toString(), "-n",
+        // the harness's JMeter command line (java, these options, the JVM flags every JMeter gets, the jar)
+        List<String> java = new ArrayList<>(new JMeter(new Layout(Layout.current().root(), jmeterHome), options, List.of()).command());
+        java.addAll(List.of("-n",
                 "-t", plan.toString(), "-l", jtl.toString(), "-j", dir.resolve("jmeter.log").toString(),
                 "-Jsampleresult.timestamp.start=true", "-Jjmeter.save.saveservice.output_format=csv",
                 "-Jjmeter.save.saveservice.timestamp_format=ms", "-Jsummariser.interval=10"));

@@ -24,6 +24,7 @@ import org.trustload.gmssl.TlcpProtocol;
 import org.trustload.gmssl.TlcpSuite;
 import org.trustload.pki.TestPki;
 import org.trustload.testing.NativeTlcpPeer;
+import org.trustload.harness.Jtl;
 
 /**
  * The tongsuo engine's numbers, measured in one run against one server (the native Tongsuo peer,
@@ -35,10 +36,10 @@ import org.trustload.testing.NativeTlcpPeer;
  * operation is measured per process (the server is another process), so it survives a loaded machine
  * better than rates do. Writes its section of docs/scenarios/gmssl.md between markers.
  *
- * <p>{@code bench/tongsuo-bench.sh [seconds=8] [warmup=5] [count=200] [requests=60] [sampler=true]}
+ * <p>{@code ./trustload bench tongsuo [seconds=8] [warmup=5] [count=200] [requests=60] [sampler=true]}
  */
 public final class TongsuoBench {
-    private static final String BEGIN = "<!-- tongsuo-bench:begin (bench/tongsuo-bench.sh writes this section) -->";
+    private static final String BEGIN = "<!-- tongsuo-bench:begin (./trustload bench tongsuo writes this section) -->";
     private static final String END = "<!-- tongsuo-bench:end -->";
     private static final String NOTES = "Java rows: CPU of the client JVM (JIT compilation and GC included; `warmup=` seconds run first and are not counted, yet on a loaded machine the JIT may still be compiling). Sampler rows: CPU of the whole JMeter JVM, start-up included, divided by all samples: an upper bound; their rate counts samples that started after every thread's first sample (engine set-up) and the warm-up. cps ops are connections; throughput ops are 1 MiB pages.";
 
@@ -254,9 +255,9 @@ public final class TongsuoBench {
         List<Jtl.Sample> all = Jtl.read(r.jtl());
         // measured: samples that start once every thread finished its first sample (rampup 0: the first
         // `threads` samples by start time), plus the warm-up
-        long ready = all.stream().sorted(java.util.Comparator.comparingLong(Jtl.Sample::start)).limit(threads)
+        long ready = all.stream().sorted(java.util.Comparator.comparingLong(Jtl.Sample::timeStamp)).limit(threads)
                 .mapToLong(Jtl.Sample::end).max().orElse(0);
-        java.util.function.Predicate<Jtl.Sample> measured = x -> x.start() >= ready + warmup * 1000L;
+        java.util.function.Predicate<Jtl.Sample> measured = x -> x.timeStamp() >= ready + warmup * 1000L;
         Jtl.Stats s = Jtl.stats(all, measured, measured);
         double perSec = s.samples() == 0 ? 0 : s.samples() * 1000.0 / s.spanMs();
         // throughput mode: one sample = one 1 MiB page, so samples/s = MiB/s. The JMeter JVM's CPU includes
@@ -306,7 +307,7 @@ public final class TongsuoBench {
     private void write(String loadBefore, String loadAfter, Instant started) throws Exception {
         StringBuilder b = new StringBuilder();
         b.append(BEGIN).append("\n\n## tongsuo engine and the native reference (TLS 1.3, TLS_SM4_GCM_SM3)\n\n");
-        b.append("Measured by `bench/tongsuo-bench.sh` on ").append(started).append(" (").append(InetAddress.getLocalHost()
+        b.append("Measured by `./trustload bench tongsuo` on ").append(started).append(" (").append(InetAddress.getLocalHost()
                 .getHostName()).append(", ").append(Runtime.getRuntime().availableProcessors())
                 .append(" cores, Java ").append(Runtime.version().feature()).append("). Load average before: `")
                 .append(loadBefore).append("`, after: `").append(loadAfter).append("` — the machine was shared with other ")

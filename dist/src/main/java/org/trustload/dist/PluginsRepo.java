@@ -79,8 +79,8 @@ public final class PluginsRepo {
                                 + " certificate login, and more.",
                         "org.trustload.jmeter.common.BeanInfoHelper", samplers, baseUrl, projectUrl, libs, List.of()),
                 plugin("trustload-listeners", "TrustLoad Listeners",
-                        "TrustLoad listeners and result tools (run summaries; JVM GC/CPU statistics).",
-                        "org.trustload.jmeter.report.RunSummary", listeners, baseUrl, projectUrl, Map.of(),
+                        "TrustLoad listeners (JVM GC/CPU statistics).",
+                        "org.trustload.jmeter.jvmstats.JvmStats", listeners, baseUrl, projectUrl, Map.of(),
                         List.of("trustload")));
         Path descriptor = out.resolve(DESCRIPTOR);
         Files.writeString(descriptor, json(plugins, "") + "\n");

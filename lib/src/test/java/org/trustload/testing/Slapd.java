@@ -659,4 +659,32 @@ public final class Slapd implements AutoCloseable {
             throw new IllegalStateException("interrupted waiting for slapd", e);
         }
     }
+
+    /**
+     * Runs a slapd in the foreground until SIGTERM or Ctrl-C, for clients run by hand ({@code ldapsearch},
+     * Perl Net::LDAP, {@code ./trustload run ... --no-lab}): {@code ./trustload fixture slapd [entries=N]
+     * [nofile=N]}. Prints its endpoints and the properties that point the LDAP plans at it.
+     */
+    public static void main(String[] args) throws InterruptedException {
+        Options o = Options.defaults().withTls(true);
+        for (String a : args) {
+            if (a.startsWith("entries=")) {
+                o = o.withEntries(Integer.parseInt(a.substring("entries=".length())));
+            } else if (a.startsWith("nofile=")) {
+                o = o.withOpenFilesLimit(Integer.parseInt(a.substring("nofile=".length())));
+            } else {
+                throw new IllegalArgumentException("unknown argument '" + a + "' (entries=N, nofile=N)");
+            }
+        }
+        Slapd slapd = start(o);
+        System.out.println("slapd (" + slapd.options() + ")");
+        System.out.println("  " + slapd.ldapUrl() + "   " + slapd.ldapsUrl() + "   " + slapd.ldapiUrl());
+        System.out.println("  admin: " + slapd.adminDn() + " (password in " + slapd.dir.resolve("slapd.conf") + ")");
+        System.out.println("  CA: " + slapd.certificatePath() + ", PKCS#12 trust store: " + slapd.trustStorePath());
+        System.out.println("  try: ldapwhoami -Y EXTERNAL -H '" + slapd.ldapiUrl() + "'");
+        System.out.println("  ./trustload run ldap/ldap-search-200x10 -Jldap.host=" + HOST + " -Jldap.port=" + slapd.ldapPort()
+                + " -Jldapi.socket=" + slapd.socketPath());
+        System.out.println("Ctrl-C stops it and deletes its directory.");
+        Thread.currentThread().join();
+    }
 }

@@ -1,6 +1,7 @@
 package org.trustload.plans;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import org.trustload.harness.Lab;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -40,7 +41,7 @@ import org.trustload.testing.TestHttpServer;
  */
 class CertificateLoginIT {
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static Process lab;
+    private static Lab lab;
     private static Properties props;
     private static Path dir;
 
@@ -58,7 +59,9 @@ class CertificateLoginIT {
 
     @AfterAll
     static void stopLab() throws InterruptedException {
-        PlanRunIT.stop(lab);
+        if (lab != null) {
+            lab.close();
+        }
     }
 
     @BeforeEach

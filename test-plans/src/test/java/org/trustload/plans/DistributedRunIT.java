@@ -1,6 +1,13 @@
 package org.trustload.plans;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import org.trustload.harness.Layout;
+import org.trustload.harness.Catalog;
+import org.trustload.harness.Engines;
+import org.trustload.harness.ExitStatus;
+import org.trustload.harness.HarnessException;
+import org.trustload.harness.Lab;
+import org.trustload.harness.Run;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
@@ -50,16 +57,16 @@ class DistributedRunIT {
     private static final Pattern PID = Pattern.compile("pid=(\\d+)");
 
     private final Set<String> listeners = ConcurrentHashMap.newKeySet();
-    private Process lab;
+    private Lab lab;
     private Path labProperties;
-    private JMeterEngines engines;
+    private Engines engines;
     private Thread watcher;
     private volatile boolean watching = true;
 
     /** The first catalog plan of each folder, minus the opted-out folders. */
-    static List<Plans.Entry> families() throws IOException {
-        Map<String, Plans.Entry> first = new LinkedHashMap<>();
-        for (Plans.Entry e : Plans.catalog().values()) {
+    static List<Catalog.Entry> families() throws IOException {
+        Map<String, Catalog.Entry> first = new LinkedHashMap<>();
+        for (Catalog.Entry e : Plans.catalog().values()) {
             first.putIfAbsent(e.id().substring(0, e.id().indexOf('/')), e);
         }
         OPT_OUT.keySet().forEach(first::remove);
@@ -68,7 +75,7 @@ class DistributedRunIT {
 
     @BeforeAll
     void startLabAndEngines() throws Exception {
-        JMeterProcess.deleteRecursively(OUT);
+        Layout.deleteRecursively(OUT);
         Files.createDirectories(OUT);
         Set<String> services = new LinkedHashSet<>();
         families().forEach(f -> services.addAll(f.services()));
@@ -78,14 +85,14 @@ class DistributedRunIT {
             for (int attempt = 1; lab == null; attempt++) {
                 try {
                     lab = PlanRunIT.startLab(String.join(",", services), labProperties, OUT.resolve("lab.log"));
-                } catch (AssertionError e) {
+                } catch (HarnessException e) {
                     if (attempt == 3 || !Files.readString(OUT.resolve("lab.log")).contains("already in use")) {
                         throw e;
                     }
                 }
             }
         }
-        engines = JMeterEngines.start(2, OUT);
+        engines = Plans.startEngines(2, OUT);
         watcher = new Thread(this::watchListeners, "listener-watch");
         watcher.setDaemon(true);
         watcher.start();
@@ -100,7 +107,9 @@ class DistributedRunIT {
         if (engines != null) {
             engines.close();
         }
-        PlanRunIT.stop(lab);
+        if (lab != null) {
+            lab.close();
+        }
     }
 
     @TestFactory
@@ -108,19 +117,16 @@ class DistributedRunIT {
         return families().stream().map(f -> DynamicTest.dynamicTest(f.id(), () -> runOnEngines(f)));
     }
 
-    private void runOnEngines(Plans.Entry family) throws Exception {
+    private void runOnEngines(Catalog.Entry family) throws Exception {
         Path jmx = Plans.DIR.resolve(family.id() + ".jmx");
         Path smoke = new Plans.Plan(family.id(), jmx).smokeProperties();
         long expected = Long.parseLong(Plans.load(smoke).getProperty("expect.samples").strip());
-        List<String> args = new ArrayList<>(engines.controllerArgs());
-        if (labProperties != null) {
-            args.addAll(JMeterEngines.sendToEngines(labProperties));
-        }
-        args.addAll(JMeterEngines.sendToEngines(smoke));
         Path dir = OUT.resolve(family.id());
-        JMeterProcess.run(jmx, dir, args, Duration.ofMinutes(5));
+        Run.Result run = Run.execute(Plans.JMETER, Run.Options.of(Plans.LAYOUT, family).lab(lab).engines(engines)
+                .properties(smoke).dir(dir).echo(false).timeout(Duration.ofMinutes(5)), System.out);
+        assertThat(run.status()).as(run.message() + "\n" + run.summaryText()).isEqualTo(ExitStatus.OK);
 
-        JsonNode total = JMeterProcess.statistics(dir).path("Total");
+        JsonNode total = Plans.statistics(dir).path("Total");
         assertThat(total.path("sampleCount").asLong()).as("merged sampleCount = 2 engines x expect.samples, see " + dir)
                 .isEqualTo(2 * expected);
         assertThat(total.path("errorCount").asLong()).as("errors, see " + dir).isZero();
@@ -163,8 +169,8 @@ class DistributedRunIT {
                 "-Juser.classpath=" + Plans.DIR.resolve("target/test-classes"));
         assertThat(run.status).as("./trustload must fail, output:\n" + run.output).isNotZero();
         // ...although JMeter itself exited 0: the launcher found no samples.
-        assertThat(run.output).doesNotContain("JMeter exited with status")
-                .containsAnyOf("the run produced no samples", "no results file was written");
+        assertThat(run.status).as("could not execute").isEqualTo(ExitStatus.NOT_EXECUTED.code());
+        assertThat(run.output).doesNotContain("JMeter exited with status").contains("the run wrote no results");
         assertThat(Files.readString(runDir(run.dir).resolve("jmeter.log")))
                 .contains("NotSerializableException");
     }
@@ -174,7 +180,7 @@ class DistributedRunIT {
 
     private Launched launch(String plan, String... properties) throws Exception {
         Path dir = OUT.resolve("launcher-" + plan);
-        JMeterProcess.deleteRecursively(dir);
+        Layout.deleteRecursively(dir);
         Files.createDirectories(dir);
         Path jmx = Plans.DIR.resolve("src/test/resources/distributed/" + plan + ".jmx");
         List<String> cmd = new ArrayList<>(List.of(Plans.ROOT.resolve("trustload").toString(), "run", jmx.toString(),
@@ -210,7 +216,7 @@ class DistributedRunIT {
      * loopback address.
      */
     private void watchListeners() {
-        long labPid = lab == null ? -1 : lab.pid();
+        long labPid = lab == null ? -1 : lab.handle().pid();
         while (watching) {
             try {
                 Set<Long> ours = new LinkedHashSet<>();

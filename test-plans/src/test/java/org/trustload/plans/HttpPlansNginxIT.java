@@ -22,18 +22,18 @@ class HttpPlansNginxIT {
     void http100x10AndHttp1000x10RunAgainstNginxWithoutErrorsThroughTheHostPortAndUrlProperties() throws Exception {
         Nginx.assumeOrFailInCi();
         try (Nginx nginx = Nginx.start(HttpLabService.PAGES)) {
-            Path dir = JMeterProcess.run(Plans.DIR.resolve("http/http-100x10.jmx"), OUT.resolve("http-100x10"),
+            Path dir = Plans.run(Plans.DIR.resolve("http/http-100x10.jmx"), OUT.resolve("http-100x10"),
                     List.of("-Jhttp.host=" + nginx.host(), "-Jhttp.port=" + nginx.port(), "-Jhttp.path=/1k"),
-                    Duration.ofMinutes(3));
-            JsonNode total = JMeterProcess.statistics(dir).path("Total");
+                    Duration.ofMinutes(3)).dir();
+            JsonNode total = Plans.statistics(dir).path("Total");
             assertThat(total.path("sampleCount").asLong()).isEqualTo(1_000);
             assertThat(total.path("errorCount").asLong()).as("errors, see " + dir).isZero();
             assertThat(total.path("receivedKBytesPerSec").asDouble()).as("the 1 KB page was received").isPositive();
 
-            dir = JMeterProcess.run(Plans.DIR.resolve("http/http-1000x10.jmx"), OUT.resolve("http-1000x10"),
+            dir = Plans.run(Plans.DIR.resolve("http/http-1000x10.jmx"), OUT.resolve("http-1000x10"),
                     List.of("-Jhttp.url=http://" + nginx.host() + ":" + nginx.port() + "/index.html", "-Jrampup=2"),
-                    Duration.ofMinutes(5));
-            total = JMeterProcess.statistics(dir).path("Total");
+                    Duration.ofMinutes(5)).dir();
+            total = Plans.statistics(dir).path("Total");
             assertThat(total.path("sampleCount").asLong()).isEqualTo(10_000);
             assertThat(total.path("errorCount").asLong()).as("errors, see " + dir).isZero();
         }
@@ -43,11 +43,11 @@ class HttpPlansNginxIT {
     void aPathNginxDoesNotHaveIsCountedAsFailedSamples() throws Exception {
         Nginx.assumeOrFailInCi();
         try (Nginx nginx = Nginx.start(HttpLabService.PAGES)) {
-            Path dir = JMeterProcess.run(Plans.DIR.resolve("http/http-100x10.jmx"), OUT.resolve("http-404"),
+            Path dir = Plans.run(Plans.DIR.resolve("http/http-100x10.jmx"), OUT.resolve("http-404"),
                     List.of("-Jhttp.host=" + nginx.host(), "-Jhttp.port=" + nginx.port(), "-Jhttp.path=/nosuch",
                             "-Jthreads=2", "-Jloops=2"),
-                    Duration.ofMinutes(2));
-            JsonNode total = JMeterProcess.statistics(dir).path("Total");
+                    Duration.ofMinutes(2)).dir();
+            JsonNode total = Plans.statistics(dir).path("Total");
             assertThat(total.path("sampleCount").asLong()).isEqualTo(4);
             assertThat(total.path("errorCount").asLong()).isEqualTo(4);
         }

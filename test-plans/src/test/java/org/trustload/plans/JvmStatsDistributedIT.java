@@ -1,6 +1,8 @@
 package org.trustload.plans;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import org.trustload.harness.Layout;
+import org.trustload.harness.Engines;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,17 +19,17 @@ import org.junit.jupiter.api.Test;
  * beyond 127.0.0.1. The load-generator source runs on every engine with that engine's own values; the
  * watched JVM is polled by exactly one engine (the one {@code trustload.jvmstats.remote_poller} names).
  *
- * <p>Engines come from the shared {@link JMeterEngines} harness.
+ * <p>Engines come from the shared {@link Engines} of the harness.
  */
 class JvmStatsDistributedIT {
 
     @Test
     void loadGeneratorPerEngineRemoteTargetPolledOnce() throws Exception {
         Path dir = Plans.DIR.resolve("target/jvmstats-it/distributed");
-        JMeterProcess.deleteRecursively(dir);
+        Layout.deleteRecursively(dir);
         Files.createDirectories(dir);
         Process idle = JvmStatsIT.idleJvm(dir.resolve("idle"));
-        try (JMeterEngines engines = JMeterEngines.start(2, dir.resolve("engines"))) {
+        try (Engines engines = Plans.startEngines(2, dir.resolve("engines"))) {
             String first = engines.hosts().get(0);
             String second = engines.hosts().get(1);
             for (ProcessHandle engine : engines.processes()) {
@@ -41,7 +43,7 @@ class JvmStatsDistributedIT {
                     "-Gthreads=2", "-Gloops=100", "-Gpace_ms=10", "-Gjvmstats.interval_ms=500",
                     "-Gjvmstats.source=jvm-pid", "-Gjvmstats.target=" + idle.pid(),
                     "-Gtrustload.jvmstats.remote_poller=" + first, "-Gtrustload.results.dir=" + results));
-            JMeterProcess.run(JvmStatsIT.PLAN, client, args, Duration.ofMinutes(4));
+            Plans.run(JvmStatsIT.PLAN, client, args, Duration.ofMinutes(4));
 
             // 2 engines x 2 threads x 100 iterations x (2 samples + 1 transaction row)
             List<String> rows = Files.readAllLines(client.resolve("results.jtl"));

@@ -1,6 +1,7 @@
 package org.trustload.plans;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import org.trustload.harness.Layout;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -41,7 +42,7 @@ class JvmStatsIT {
                     }
                 }
                 """);
-        Process p = new ProcessBuilder(JMeterProcess.java(), "-Xmx64m", "-XX:+UseSerialGC", src.toString())
+        Process p = new ProcessBuilder(Layout.java(), "-Xmx64m", "-XX:+UseSerialGC", src.toString())
                 .redirectErrorStream(true).start();
         String line = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8)).readLine();
         assertThat(line).as("idle JVM started").isEqualTo("READY");
@@ -51,11 +52,11 @@ class JvmStatsIT {
     @Test
     void demoPlanWritesVariablesDashboardGraphsAndSummariesThatMatchJstat() throws Exception {
         Path dir = Plans.DIR.resolve("target/jvmstats-it/demo");
-        JMeterProcess.deleteRecursively(dir);
+        Layout.deleteRecursively(dir);
         Process idle = idleJvm(dir.resolveSibling("idle"));
         try {
             String pid = Long.toString(idle.pid());
-            JMeterProcess.run(PLAN, dir, List.of("-q", Plans.HOME.resolve("bin/trustload.properties").toString(),
+            Plans.run(PLAN, dir, List.of("-q", Plans.HOME.resolve("bin/trustload.properties").toString(),
                     "-q", Plans.DIR.resolve("jvmstats/jvm-stats-demo.smoke.properties").toString(),
                     "-Jjvmstats.source=jvm-pid", "-Jjvmstats.target=" + pid, "-Jtrustload.results.dir=" + dir),
                     Duration.ofMinutes(3));

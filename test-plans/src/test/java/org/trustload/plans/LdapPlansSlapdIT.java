@@ -42,9 +42,9 @@ class LdapPlansSlapdIT {
         try (Slapd slapd = Slapd.start(Slapd.Options.defaults().withEntries(1000))) {
             List<String> args = target(slapd);
             args.addAll(List.of("-Jn1=1", "-Jn2=5", "-Jn3=20"));
-            Path dir = JMeterProcess.run(Plans.DIR.resolve("ldap/ldap-vs-ldaps-vs-ldapi.jmx"),
-                    OUT.resolve("ldap-vs-ldaps-vs-ldapi"), args, Duration.ofMinutes(5));
-            JsonNode stats = JMeterProcess.statistics(dir);
+            Path dir = Plans.run(Plans.DIR.resolve("ldap/ldap-vs-ldaps-vs-ldapi.jmx"),
+                    OUT.resolve("ldap-vs-ldaps-vs-ldapi"), args, Duration.ofMinutes(5)).dir();
+            JsonNode stats = Plans.statistics(dir);
             assertThat(stats.path("Total").path("errorCount").asLong()).isZero();
             for (String proto : List.of("ldap", "ldaps", "ldapi")) {
                 assertThat(stats.path(proto + " search N=20").path("sampleCount").asLong())
@@ -61,9 +61,9 @@ class LdapPlansSlapdIT {
             int baseline = slapd.openFiles();
             List<String> args = target(slapd);
             args.addAll(List.of("-Jrampup=5", "-Jduration=300")); // published: 500 threads x 25 loops
-            Path dir = JMeterProcess.run(Plans.DIR.resolve("ldap/ldap-search-500x25.jmx"),
-                    OUT.resolve("ldap-search-500x25"), args, Duration.ofMinutes(8));
-            JsonNode total = JMeterProcess.statistics(dir).path("Total");
+            Path dir = Plans.run(Plans.DIR.resolve("ldap/ldap-search-500x25.jmx"),
+                    OUT.resolve("ldap-search-500x25"), args, Duration.ofMinutes(8)).dir();
+            JsonNode total = Plans.statistics(dir).path("Total");
             assertThat(total.path("sampleCount").asLong()).isEqualTo(12_500);
             assertThat(total.path("errorCount").asLong()).as("errors, see " + dir).isZero();
             assertOpenFilesReturnTo(slapd, baseline);
@@ -77,9 +77,9 @@ class LdapPlansSlapdIT {
             int baseline = slapd.openFiles();
             List<String> args = target(slapd);
             args.addAll(List.of("-Jrampup=2", "-Jconnection_mode=per-thread"));
-            Path dir = JMeterProcess.run(Plans.DIR.resolve("ldap/ldap-search-200x10.jmx"),
-                    OUT.resolve("ldap-search-200x10-per-thread"), args, Duration.ofMinutes(5));
-            JsonNode total = JMeterProcess.statistics(dir).path("Total");
+            Path dir = Plans.run(Plans.DIR.resolve("ldap/ldap-search-200x10.jmx"),
+                    OUT.resolve("ldap-search-200x10-per-thread"), args, Duration.ofMinutes(5)).dir();
+            JsonNode total = Plans.statistics(dir).path("Total");
             assertThat(total.path("sampleCount").asLong()).isEqualTo(2_000);
             assertThat(total.path("errorCount").asLong()).as("errors, see " + dir).isZero();
             assertOpenFilesReturnTo(slapd, baseline);
@@ -113,10 +113,10 @@ class LdapPlansSlapdIT {
                 args.addAll(List.of("-Jthreads=20", "-Jloops=3", "-Jrampup=0", "-Jconnect_timeout=2000",
                         "-Jresponse_timeout=5000", "-Jduration=120"));
                 long start = System.nanoTime();
-                Path dir = JMeterProcess.run(Plans.DIR.resolve("ldap/ldap-search-200x10.jmx"),
-                        OUT.resolve("ldap-search-refused"), args, Duration.ofMinutes(3));
+                Path dir = Plans.run(Plans.DIR.resolve("ldap/ldap-search-200x10.jmx"),
+                        OUT.resolve("ldap-search-refused"), args, Duration.ofMinutes(3)).dir();
                 Duration took = Duration.ofNanos(System.nanoTime() - start);
-                JsonNode total = JMeterProcess.statistics(dir).path("Total");
+                JsonNode total = Plans.statistics(dir).path("Total");
                 assertThat(total.path("sampleCount").asLong()).as("every sample is accounted for").isEqualTo(60);
                 assertThat(total.path("errorCount").asLong()).as("refusals are failed samples").isPositive();
                 assertThat(took).as("bounded by the timeouts, not by the server").isLessThan(Duration.ofMinutes(2));

@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Assumptions;
+import org.trustload.harness.Layout;
 
 /**
  * A throwaway nginx (Debian's package) on 127.0.0.1 serving the given pages, for running the HTTP
@@ -67,7 +68,7 @@ final class Nginx implements AutoCloseable {
             nginx.close(false);
             last = new IOException("nginx did not start on port " + port + ": " + Files.readString(dir.resolve("error.log")));
         }
-        JMeterProcess.deleteRecursively(dir);
+        Layout.deleteRecursively(dir);
         throw last;
     }
 
@@ -146,7 +147,7 @@ final class Nginx implements AutoCloseable {
             process.destroyForcibly();
         }
         if (delete) {
-            JMeterProcess.deleteRecursively(dir);
+            Layout.deleteRecursively(dir);
         }
     }
 }

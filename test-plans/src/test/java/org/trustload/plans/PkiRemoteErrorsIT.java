@@ -1,6 +1,7 @@
 package org.trustload.plans;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import org.trustload.harness.Lab;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,7 +24,7 @@ import org.trustload.jmeter.pki.PadesSignSampler;
  */
 class PkiRemoteErrorsIT {
 
-    private static Process lab;
+    private static Lab lab;
     private static Properties props;
 
     @BeforeAll
@@ -41,7 +42,9 @@ class PkiRemoteErrorsIT {
 
     @AfterAll
     static void stopLab() throws InterruptedException {
-        PlanRunIT.stop(lab);
+        if (lab != null) {
+            lab.close();
+        }
     }
 
     private static KeyStoreConfig user(String alias) {

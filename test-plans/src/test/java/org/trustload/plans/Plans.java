@@ -1,16 +1,28 @@
 package org.trustload.plans;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.stream.Stream;
+import org.trustload.harness.Catalog;
+import org.trustload.harness.Engines;
+import org.trustload.harness.ExitStatus;
+import org.trustload.harness.JMeter;
+import org.trustload.harness.Layout;
+import org.trustload.harness.Run;
+import org.trustload.testing.MariaDb;
 
 /**
  * The plan library as the tests see it: every {@code .jmx} under {@code test-plans/}, its
@@ -23,10 +35,10 @@ final class Plans {
     static final Path HOME = Path.of(System.getProperty("trustload.jmeter.home",
             ROOT.resolve("dist/target/jmeter").toString()));
     static final Path LAB_JAR = ROOT.resolve("lab/target/trustload-lab.jar");
-
-    /** A catalog row: plan id, lab services (empty: none), target property, description. */
-    record Entry(String id, List<String> services, String targetProperty, String description) {
-    }
+    /** The checkout as the harness sees it. */
+    static final Layout LAYOUT = new Layout(ROOT, HOME);
+    /** JMeter JVMs of the tests: the launcher's flags, a smaller heap (several run side by side on CI). */
+    static final JMeter JMETER = new JMeter(LAYOUT, List.of("-Xms256m", "-Xmx1g"), List.of());
 
     /** A plan file and its id (path under test-plans/ without .jmx, e.g. ldap/ldap-search-200x10). */
     record Plan(String id, Path jmx) {
@@ -59,23 +71,14 @@ final class Plans {
         }
     }
 
-    static Map<String, Entry> catalog() throws IOException {
-        Map<String, Entry> rows = new LinkedHashMap<>();
-        for (String line : Files.readAllLines(DIR.resolve("catalog.tsv"))) {
-            if (line.isBlank() || line.startsWith("#")) {
-                continue;
-            }
-            String[] f = line.split("\t", -1);
-            if (f.length < 4) {
-                throw new IllegalStateException("catalog.tsv: expected 4 tab-separated columns: " + line);
-            }
-            List<String> services = f[1].isBlank() || f[1].equals("-") ? List.of() : List.of(f[1].split(","));
-            rows.put(f[0], new Entry(f[0], services, f[2], f[3]));
-        }
+    /** The catalog rows by plan id ({@link Catalog}, as ./trustload reads it). */
+    static Map<String, Catalog.Entry> catalog() throws IOException {
+        Map<String, Catalog.Entry> rows = new LinkedHashMap<>();
+        Catalog.read(LAYOUT.catalogFile()).entries().forEach(e -> rows.put(e.id(), e));
         return rows;
     }
 
-    static Optional<Entry> entry(Plan plan) throws IOException {
+    static Optional<Catalog.Entry> entry(Plan plan) throws IOException {
         return Optional.ofNullable(catalog().get(plan.id()));
     }
 
@@ -93,10 +96,53 @@ final class Plans {
         switch (name) {
             case "mariadb" -> {
                 MariaDb.assumeOrFailInCi();
-                return MariaDb.start();
+                MariaDb db = MariaDb.start();
+                return new Fixture() {
+                    @Override
+                    public Map<String, String> properties() {
+                        return db.properties();
+                    }
+
+                    @Override
+                    public void close() throws Exception {
+                        db.close();
+                    }
+                };
             }
             default -> throw new IllegalArgumentException("unknown fixture '" + name + "' (known: mariadb)");
         }
+    }
+
+    /**
+     * Runs {@code plan} headless through the harness, without a lab (the arguments name the target),
+     * writing results.jtl, jmeter.log, console.txt, report/ and summary.txt into a fresh {@code dir}.
+     * Fails the test when it could not execute; the caller checks the status beyond that.
+     */
+    static Run.Result run(Path plan, Path dir, List<String> args, Duration timeout) throws Exception {
+        Run.Result r = Run.execute(JMETER, Run.Options.of(LAYOUT, DIR.relativize(plan).toString(), plan).noLab(true)
+                .args(args).dir(dir).timeout(timeout).echo(false).maxErrorPct(100), System.out);
+        assertThat(r.status()).as(r.message() + ", see " + dir).isNotEqualTo(ExitStatus.NOT_EXECUTED);
+        return r;
+    }
+
+    /**
+     * {@code n} JMeter engines on 127.0.0.1 ({@link Engines}, as {@code ./trustload run --engines N} starts
+     * them), logs under {@code dir/engine-I/}, the RMI keystore under test-plans/target/rmi.
+     */
+    static Engines startEngines(int n, Path dir) throws Exception {
+        return Engines.start(JMETER, n, dir, DIR.resolve("target/rmi"), DIR, Duration.ofMinutes(2), System.out);
+    }
+
+    /** {@code -q file -Gfile}: properties for the controller and, as JMeter's -J is local, the engines. */
+    static List<String> sendToEngines(Path properties) {
+        return List.of("-q", properties.toString(), "-G" + properties);
+    }
+
+    /** The dashboard's statistics.json, keyed by label and "Total". */
+    static JsonNode statistics(Path dir) throws IOException {
+        Path stats = dir.resolve("report/statistics.json");
+        assertThat(stats).as("dashboard statistics").exists();
+        return new ObjectMapper().readTree(stats.toFile());
     }
 
     static Properties load(Path file) throws IOException {

@@ -1,6 +1,9 @@
 package org.trustload.plans;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import org.trustload.harness.Layout;
+import org.trustload.harness.Catalog;
+import org.trustload.harness.Lab;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -95,7 +98,7 @@ class ReadmeTourIT {
 
     private static void run(List<String> words) throws Exception {
         String plan = words.get(2);
-        Plans.Entry entry = Plans.catalog().get(plan);
+        Catalog.Entry entry = Plans.catalog().get(plan);
         assertThat(entry).as(plan + " is a catalog plan").isNotNull();
         shorten(words);
         Slapd slapd = null;
@@ -180,7 +183,7 @@ class ReadmeTourIT {
     }
 
     private static Result launch(List<String> words, Path dir, int timeoutSeconds) throws Exception {
-        JMeterProcess.deleteRecursively(dir);
+        Layout.deleteRecursively(dir);
         Files.createDirectories(dir);
         Process p = start(words, dir);
         if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
@@ -197,7 +200,7 @@ class ReadmeTourIT {
                 .redirectOutput(dir.resolve("console.txt").toFile());
         Map<String, String> env = pb.environment();
         env.put("TRUSTLOAD_RESULTS", dir.resolve("results").toString());
-        env.put("TRUSTLOAD_LAB_ARGS", "--port-base " + PlanRunIT.freePortBase() + " --socket-dir " + PlanRunIT.socketDir()
+        env.put("TRUSTLOAD_LAB_ARGS", "--port-base " + Lab.freePortBase() + " --socket-dir " + PlanRunIT.socketDir()
                 + " --users 1000");
         env.put("HEAP", "-Xms256m -Xmx1g");
         env.put("JAVA_HOME", System.getProperty("java.home"));

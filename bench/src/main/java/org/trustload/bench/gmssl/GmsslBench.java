@@ -40,6 +40,9 @@ import org.trustload.gmssl.TlcpSuite;
 import org.trustload.pki.KeySource;
 import org.trustload.pki.KeyStores;
 import org.trustload.pki.TestPki;
+import org.trustload.harness.Lab;
+import org.trustload.harness.Layout;
+import java.time.Duration;
 
 /**
  * GM-SSL bench: handshakes/s and MB/s per suite, 1 and 2 threads — the TLCP Request sampler in the
@@ -47,7 +50,7 @@ import org.trustload.pki.TestPki;
  * TLS 1.3 ECDHE-P256 on the same loop, beside {@code openssl speed} (the SM2/SM3/SM4 crypto bound).
  * The bgm server is the lab's gmssl service in its own JVM. Every loop is bounded by time.
  *
- * <p>Keys: {@code out=DIR parts=jmeter,raw,inprocess rounds=2 inprocessSuites=... seconds=6 warmup=4 threads=1,2 suites=... tpSuites=... jmeterHome=... labJar=...}
+ * <p>Keys: {@code out=DIR parts=jmeter,raw,inprocess rounds=2 inprocessSuites=... seconds=6 warmup=4 threads=1,2 suites=... tpSuites=... jmeterHome=...}
  */
 public final class GmsslBench {
     private GmsslBench() {
@@ -66,7 +69,6 @@ public final class GmsslBench {
         o.put("suites", "ECC_SM4_CBC_SM3,ECDHE_SM4_CBC_SM3,ECC_SM4_GCM_SM3,ECDHE_SM4_GCM_SM3,TLS_SM4_GCM_SM3");
         o.put("tpSuites", "ECC_SM4_CBC_SM3,ECC_SM4_GCM_SM3,TLS_SM4_GCM_SM3");
         o.put("jmeterHome", root.resolve("dist/target/jmeter").toString());
-        o.put("labJar", root.resolve("lab/target/trustload-lab.jar").toString());
         for (String a : args) {
             int eq = a.indexOf('=');
             o.put(a.substring(0, eq), a.substring(eq + 1));
@@ -85,11 +87,8 @@ public final class GmsslBench {
         int base = 40000 + (int) (ProcessHandle.current().pid() % 15) * 1000;
         Path socketDir = Files.createTempDirectory("tlgmb");
         Path labProps = out.resolve("lab.properties");
-        Process lab = new ProcessBuilder(java(), "-jar", o.get("labJar"), "--services", "gmssl", "--port-base",
-                String.valueOf(base), "--socket-dir", socketDir.toString(), "--out", labProps.toString())
-                .redirectErrorStream(true).start();
-        try {
-            awaitReady(lab);
+        try (Lab lab = Lab.start(Layout.current(), "gmssl", labProps, out.resolve("lab.log"),
+                List.of("--port-base", String.valueOf(base), "--socket-dir", socketDir.toString()), Duration.ofMinutes(2))) {
             Properties p = new Properties();
             try (InputStream in = Files.newInputStream(labProps)) {
                 p.load(in);
@@ -141,9 +140,6 @@ public final class GmsslBench {
             }
             Files.writeString(out.resolve("gmssl-bench.md"), report);
             System.out.println(report);
-        } finally {
-            lab.destroy();
-            lab.waitFor(30, TimeUnit.SECONDS);
         }
     }
 
@@ -292,28 +288,6 @@ public final class GmsslBench {
             }
         }
         return b.toString();
-    }
-
-    private static void awaitReady(Process lab) throws IOException {
-        BufferedReader r = new BufferedReader(new InputStreamReader(lab.getInputStream(), StandardCharsets.UTF_8));
-        String line;
-        while ((line = r.readLine()) != null) {
-            if (line.startsWith("TRUSTLOAD-LAB READY")) {
-                Thread drain = new Thread(() -> {
-                    try {
-                        while (r.readLine() != null) {
-                            // keep the pipe empty
-                        }
-                    } catch (IOException ignored) {
-                        // lab ended
-                    }
-                });
-                drain.setDaemon(true);
-                drain.start();
-                return;
-            }
-        }
-        throw new IOException("lab ended before READY");
     }
 
     private static List<TlcpSuite> parse(String list) {

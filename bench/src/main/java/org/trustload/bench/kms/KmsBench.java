@@ -28,6 +28,9 @@ import software.amazon.awssdk.http.SdkHttpClient;
 import software.amazon.awssdk.http.apache.ApacheHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.kms.KmsClient;
+import org.trustload.harness.Lab;
+import org.trustload.harness.Layout;
+import org.trustload.harness.JMeter;
 
 /**
  * KMS bench: AES-256 Encrypt of 32 bytes against the lab's AWS emulator (its own JVM), at 1, 8 and 32
@@ -36,7 +39,7 @@ import software.amazon.awssdk.services.kms.KmsClient;
  * window after a warm-up: requests/s, and client CPU ms per request from the client process's CPU time
  * in the window (/proc for JMeter, the JVM's process CPU here). The ratio is the sampler's overhead.
  *
- * <pre>bench/kms-bench.sh [threads=1,8,32] [warmup=5] [window=10] [case=encrypt]</pre>
+ * <pre>./trustload bench kms [threads=1,8,32] [warmup=5] [window=10] [case=encrypt]</pre>
  */
 public final class KmsBench {
     private static final long CLK_TCK = 100;
@@ -90,12 +93,13 @@ public final class KmsBench {
             threads.add(Integer.parseInt(t.trim()));
         }
         int base = 20_000 + 1000 * ThreadLocalRandom.current().nextInt(0, 36);
-        Process lab = new ProcessBuilder("java", "-jar", root.resolve("lab/target/trustload-lab.jar").toString(),
-                "--services", "kms", "--port-base", String.valueOf(base), "--out", out.resolve("lab.properties").toString(),
-                "--socket-dir", "/tmp/tl-kmsbench-" + base).redirectError(out.resolve("lab.log").toFile()).start();
         List<Cell> cells = new ArrayList<>();
-        try {
-            Properties labProps = awaitLab(lab);
+        try (Lab lab = Lab.start(Layout.current(), "kms", out.resolve("lab.properties"), out.resolve("lab.log"),
+                List.of("--port-base", String.valueOf(base), "--socket-dir", "/tmp/tl-kmsbench-" + base), Duration.ofSeconds(300))) {
+            Properties labProps = new Properties();
+            try (var in = Files.newInputStream(lab.properties())) {
+                labProps.load(in);
+            }
             for (int n : threads) {
                 cells.add(rawInChild(out, "raw-cell", n, warmup, window));
                 cells.add(rawInChild(out, "backend-cell", n, warmup, window));
@@ -103,11 +107,6 @@ public final class KmsBench {
                 print(cells.get(cells.size() - 3));
                 print(cells.get(cells.size() - 2));
                 print(cells.get(cells.size() - 1));
-            }
-        } finally {
-            lab.destroy();
-            if (!lab.waitFor(20, TimeUnit.SECONDS)) {
-                lab.destroyForcibly();
             }
         }
         StringBuilder table = new StringBuilder();
@@ -133,20 +132,6 @@ public final class KmsBench {
                 c.impl(), c.threads(), c.requests(), c.rps(), c.cpuPerRequest(), c.errors());
     }
 
-    private static Properties awaitLab(Process lab) throws IOException {
-        BufferedReader r = new BufferedReader(new InputStreamReader(lab.getInputStream(), StandardCharsets.UTF_8));
-        String line;
-        while ((line = r.readLine()) != null) {
-            if (line.startsWith("TRUSTLOAD-LAB READY ")) {
-                Properties p = new Properties();
-                try (var in = Files.newInputStream(Paths.get(line.substring("TRUSTLOAD-LAB READY ".length())))) {
-                    p.load(in);
-                }
-                return p;
-            }
-        }
-        throw new IOException("the lab exited before it was ready; see lab.log");
-    }
 
     private static Cell rawInChild(Path out, String mode, int threads, int warmup, int window) throws Exception {
         Process p = new ProcessBuilder(Paths.get(System.getProperty("java.home"), "bin", "java").toString(), "-Xms256m",
@@ -289,8 +274,8 @@ public final class KmsBench {
         try (java.net.DatagramSocket probe = new java.net.DatagramSocket(0, java.net.InetAddress.getLoopbackAddress())) {
             udp = probe.getLocalPort();
         }
-        List<String> cmd = new ArrayList<>(List.of("java", "-Xms256m", "-Xmx512m", "-jar",
-                root.resolve("dist/target/jmeter/bin/ApacheJMeter.jar").toString(), "-n",
+        List<String> cmd = new ArrayList<>(new JMeter(Layout.current(), List.of("-Xms256m", "-Xmx512m"), List.of()).command());
+        cmd.addAll(List.of("-n",
                 "-t", root.resolve("test-plans/kms/kms-benchmark-aws.jmx").toString(),
                 "-q", out.resolve("lab.properties").toString(), "-l", jtl.toString(),
                 "-j", dir.resolve("jmeter.log").toString(), "-Jsampleresult.timestamp.start=true",

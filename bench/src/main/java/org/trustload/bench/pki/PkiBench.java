@@ -23,6 +23,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.trustload.harness.JMeter;
+import org.trustload.harness.Layout;
 
 import org.apache.pdfbox.Loader;
 import org.apache.pdfbox.pdmodel.PDDocument;
@@ -62,7 +64,7 @@ import org.trustload.pki.TestPki;
  * <li>the raw JCA sign rate over the same content ({@code SHA256withECDSA}, {@code SHA256withRSA});</li>
  * <li>{@code openssl speed -seconds 3 rsa2048 ecdsap256} (2 threads: {@code -multi 2});</li>
  * <li>the same P-256 key in memory (PKCS#12) and on a SoftHSM2 token (PKCS#11 via
- * {@link KeySource#pkcs11}), when {@code SOFTHSM2_CONF} is set (bench/pki-bench.sh does it).</li>
+ * {@link KeySource#pkcs11}), when {@code SOFTHSM2_CONF} is set (./trustload bench pki does it).</li>
  * </ul>
  * Cells are interleaved and their order rotated each round; the tables show medians over rounds. Every
  * loop is bounded by a count and by {@code maxSeconds}; every child process by a kill timeout.
@@ -505,8 +507,9 @@ public final class PkiBench {
             Path plan = dir.resolve("plan.jmx");
             Files.writeString(plan, plan(threads));
             Path jtl = dir.resolve("results.jtl");
-            List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                    "-Xms256m", "-Xmx512m", "-jar", jmeterHome.resolve("bin/ApacheJMeter.jar").toString(), "-n",
+            List<String> cmd = new ArrayList<>(new JMeter(new Layout(Layout.current().root(), jmeterHome),
+                    List.of("-Xms256m", "-Xmx512m"), List.of()).command());
+            cmd.addAll(List.of("-n",
                     "-t", plan.toString(), "-l", jtl.toString(), "-j", dir.resolve("jmeter.log").toString(),
                     "-Jcell.max.seconds=" + maxSeconds,
                     "-Jsampleresult.timestamp.start=true", "-Jjmeter.save.saveservice.output_format=csv",

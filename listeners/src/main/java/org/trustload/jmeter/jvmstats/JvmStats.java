@@ -42,7 +42,7 @@ import org.trustload.jvmstats.StatsSummary;
  *
  * <p>It is deliberately no {@code SampleListener}: JMeter calls {@code TestBeanHelper.prepare} on every
  * TestBean listener for every sample (reflection over all its properties), which cost more than the
- * samples of a cheap sampler (bench/jvmstats-bench.sh measured a 3x throughput loss). Instead each
+ * samples of a cheap sampler (./trustload bench jvmstats measured a 3x throughput loss). Instead each
  * thread gets, once, variables whose value is a {@link LiveValue}: JMeter's {@code JMeterVariables.get}
  * calls {@code toString()}, which reads the latest poll from a volatile array, and {@code sample_variables}
  * reads the variables once per sample event. The first variable also counts requests there.

@@ -1,4 +1,4 @@
-package org.trustload.plans;
+package org.trustload.testing;
 
 import java.io.IOException;
 import java.net.InetAddress;
@@ -18,10 +18,11 @@ import org.junit.jupiter.api.Assumptions;
  * A throwaway MariaDB server (Debian's mariadb-server) on 127.0.0.1 for the JDBC plans: a fresh data
  * directory under {@code /tmp} ({@code mariadb-install-db}), {@code mariadbd --no-defaults} in the
  * foreground as a child of the test, a database {@value #DATABASE} and a user {@value #USER} with a
- * random password (so the secrets check has a real password to look for). Keep in step with
- * {@code ci/fixtures/mariadb/start.sh}.
+ * random password (so the secrets check has a real password to look for).
+ *
+ * <p>{@code ./trustload fixture mariadb} runs it in the foreground for runs by hand ({@link #main}).
  */
-final class MariaDb implements Plans.Fixture {
+public final class MariaDb implements AutoCloseable {
 
     static final Path INSTALL_DB = Path.of("/usr/bin/mariadb-install-db");
     static final Path SERVER = Path.of("/usr/sbin/mariadbd");
@@ -42,7 +43,7 @@ final class MariaDb implements Plans.Fixture {
     }
 
     /** Skips outside CI when MariaDB is missing; on CI ({@code CI=true}) a missing server fails the test. */
-    static void assumeOrFailInCi() {
+    public static void assumeOrFailInCi() {
         if (Files.isExecutable(INSTALL_DB) && Files.isExecutable(SERVER) && Files.isExecutable(CLIENT)) {
             return;
         }
@@ -55,7 +56,7 @@ final class MariaDb implements Plans.Fixture {
     }
 
     /** Creates the data directory, starts the server and creates the database and its user. */
-    static MariaDb start() throws Exception {
+    public static MariaDb start() throws Exception {
         Path dir = Files.createTempDirectory(Path.of("/tmp"), "mdb"); // short: the Unix socket path is limited
         byte[] secret = new byte[12];
         new SecureRandom().nextBytes(secret);
@@ -94,7 +95,7 @@ final class MariaDb implements Plans.Fixture {
     }
 
     /** Runs SQL as root over the Unix socket with the {@code mariadb} client; returns its output. */
-    String sql(String statements) throws Exception {
+    public String sql(String statements) throws Exception {
         Path out = Files.createTempFile(dir, "sql", ".txt");
         run(List.of(CLIENT.toString(), "--no-defaults", "-S", socket().toString(), "-u", "root", "-N", "-B",
                 "-e", statements), out, 60);
@@ -123,25 +124,24 @@ final class MariaDb implements Plans.Fixture {
         }
     }
 
-    Path socket() {
+    public Path socket() {
         return dir.resolve("sock");
     }
 
-    int port() {
+    public int port() {
         return port;
     }
 
-    String password() {
+    public String password() {
         return password;
     }
 
     /** The JDBC URL the plans take as {@code db.url}. */
-    String url() {
+    public String url() {
         return "jdbc:mariadb://" + HOST + ":" + port + "/" + DATABASE;
     }
 
     /** What a plan needs to reach this server: {@code db.url}, {@code db.user}, {@code db.password}. */
-    @Override
     public Map<String, String> properties() {
         Map<String, String> p = new LinkedHashMap<>();
         p.put("db.url", url());
@@ -158,6 +158,41 @@ final class MariaDb implements Plans.Fixture {
                 process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
             }
         }
-        JMeterProcess.deleteRecursively(dir);
+        if (Files.exists(dir)) {
+            try (var files = Files.walk(dir)) {
+                for (Path f : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                    Files.deleteIfExists(f);
+                }
+            }
+        }
+    }
+
+    /**
+     * Runs the server in the foreground until SIGTERM or Ctrl-C, for {@code jdbc/mysql-select-insert}
+     * by hand: writes {@code db.properties} (db.url, db.user, db.password; mode 600) into its directory
+     * and prints the {@code ./trustload run} command that uses it.
+     */
+    public static void main(String[] args) throws Exception {
+        MariaDb db = start();
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            try {
+                db.close();
+            } catch (Exception e) {
+                System.err.println("cannot stop mariadbd: " + e);
+            }
+        }, "mariadb-stop"));
+        Path props = db.dir.resolve("db.properties");
+        java.util.Properties p = new java.util.Properties();
+        p.putAll(db.properties());
+        Files.createFile(props, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+                java.nio.file.attribute.PosixFilePermissions.fromString("rw-------")));
+        try (var out = Files.newBufferedWriter(props)) {
+            p.store(out, "throwaway MariaDB (./trustload fixture mariadb)");
+        }
+        System.out.println("MariaDB on " + HOST + ":" + db.port + ", database " + DATABASE + ", user " + USER
+                + " (data in " + db.dir + ")");
+        System.out.println("  ./trustload run jdbc/mysql-select-insert -q " + props);
+        System.out.println("Ctrl-C stops it and deletes its directory.");
+        Thread.currentThread().join();
     }
 }

@@ -1,0 +1,260 @@
+package org.trustload.harness;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * {@code ./trustload bench NAME [key=value ...]}: starts a bench of the bench module in its own JVM
+ * (its class path is {@code bench/target/bench.classpath}), with the JVM flags every java gets, a raw
+ * files folder {@code bench/target/NAME-bench/<timestamp>/} (passed as {@code out=DIR}) holding
+ * machine.txt and bench.txt (the bench's output), and a time limit.
+ */
+final class Bench {
+
+    /** A bench: its main class, heap, whether it takes {@code out=DIR}, whether it needs JMeter's jars. */
+    private record Spec(String mainClass, String heap, boolean takesOut, boolean jmeterClassPath) {
+    }
+
+    private static final Map<String, Spec> SPECS = new LinkedHashMap<>();
+
+    static {
+        SPECS.put("ldap", new Spec("org.trustload.bench.LdapBench", "-Xmx512m", false, false));
+        SPECS.put("pki", new Spec("org.trustload.bench.pki.PkiBench", "-Xmx512m", true, false));
+        SPECS.put("login", new Spec("org.trustload.bench.login.LoginBench", "-Xmx1g", false, false));
+        SPECS.put("kms", new Spec("org.trustload.bench.kms.KmsBench", "-Xmx512m", true, false));
+        SPECS.put("kms-aliyun", new Spec("org.trustload.bench.AliyunKmsBench", "-Xmx512m", true, false));
+        SPECS.put("gmssl", new Spec("org.trustload.bench.gmssl.GmsslBench", "-Xmx512m", true, true));
+        SPECS.put("tongsuo", new Spec("org.trustload.bench.TongsuoBench", "-Xmx512m", false, false));
+        SPECS.put("jvmstats", new Spec("org.trustload.bench.jvmstats.JvmStatsBench", "-Xmx1g", false, false));
+    }
+
+    /** The bench names, and {@code all}. */
+    static final List<String> NAMES;
+
+    static {
+        List<String> names = new ArrayList<>(SPECS.keySet());
+        names.add("all");
+        NAMES = List.copyOf(names);
+    }
+
+    /** Each bench's time limit (the longest, pki's plans part, stays well inside it). */
+    private static final Duration LIMIT = Duration.ofMinutes(60);
+
+    private Bench() {
+    }
+
+    static int run(Layout layout, List<String> args, PrintStream out, PrintStream err)
+            throws IOException, InterruptedException, HarnessException {
+        if (args.isEmpty() || !NAMES.contains(args.get(0))) {
+            throw HarnessException.usage("bench needs a NAME: " + String.join(", ", NAMES) + " (docs/bench.md)");
+        }
+        String name = args.get(0);
+        // --no-build: the old wrappers' flag; ./trustload builds only when sources changed
+        List<String> rest = args.subList(1, args.size()).stream().filter(a -> !a.equals("--no-build")).toList();
+        if (name.equals("all")) {
+            int worst = 0;
+            for (String n : SPECS.keySet()) {
+                out.println("== bench " + n);
+                int rc = runOne(layout, n, rest, out, err);
+                worst = Math.max(worst, rc);
+            }
+            return worst;
+        }
+        return runOne(layout, name, rest, out, err);
+    }
+
+    private static int runOne(Layout layout, String name, List<String> allArgs, PrintStream out, PrintStream err)
+            throws IOException, InterruptedException, HarnessException {
+        Spec spec = SPECS.get(name);
+        List<String> args = new ArrayList<>(allArgs);
+        String parts = "bench";
+        if (name.equals("pki")) { // parts=bench,plans: plans are ./trustload runs, done here
+            parts = take(args, "parts", "bench");
+        }
+        int rc = 0;
+        if (name.equals("pki") && (",".concat(parts).concat(",")).contains(",plans,")) {
+            rc = pkiPlans(layout, take(args, "planDuration", "60"), take(args, "plans", "cades:40,cades-t:40,pades:20,pades-t:20,timestamp:40"), out, err);
+        }
+        if (!(",".concat(parts).concat(",")).contains(",bench,")) {
+            return rc;
+        }
+        String cp = classPath(layout);
+        Path dir = layout.root().resolve("bench/target/" + name + "-bench").resolve(Run.STAMP.format(Instant.now()));
+        Files.createDirectories(dir);
+        Files.writeString(dir.resolve("machine.txt"), machine());
+        out.print(Files.readString(dir.resolve("machine.txt")));
+        err.println("trustload: bench " + name + ", raw files in " + dir);
+        if (spec.jmeterClassPath()) {
+            cp += ":" + layout.jmeterHome().resolve("lib/*") + ":" + layout.jmeterHome().resolve("lib/ext/*");
+        }
+        List<String> cmd = new ArrayList<>(List.of(Layout.java(), spec.heap()));
+        cmd.addAll(layout.jvmFlags());
+        cmd.addAll(List.of("-cp", cp, "-Dtrustload.root=" + layout.root(), spec.mainClass()));
+        if (spec.takesOut()) {
+            cmd.add("out=" + dir);
+        }
+        cmd.addAll(args);
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
+                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+        if (name.equals("pki")) {
+            softHsm(dir, pb);
+        }
+        Process p = pb.start();
+        try (BufferedReader in = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+             PrintWriter tee = new PrintWriter(Files.newBufferedWriter(dir.resolve("bench.txt")), true)) {
+            Thread pump = new Thread(() -> {
+                try {
+                    for (String line; (line = in.readLine()) != null; ) {
+                        out.println(line);
+                        tee.println(line);
+                    }
+                } catch (IOException e) {
+                    // output ended
+                }
+            }, "bench-output");
+            pump.setDaemon(true);
+            pump.start();
+            if (!p.waitFor(LIMIT.toMinutes(), TimeUnit.MINUTES)) {
+                p.destroyForcibly();
+                err.println("trustload: bench " + name + " did not finish within " + LIMIT.toMinutes() + " min");
+                return ExitStatus.NOT_EXECUTED.code();
+            }
+            pump.join(5000);
+        }
+        Files.writeString(dir.resolve("machine.txt"), "load (1/5/15 min) at end: " + loadAverage() + "\n",
+                java.nio.file.StandardOpenOption.APPEND);
+        return p.exitValue() == 0 ? rc : ExitStatus.NOT_EXECUTED.code();
+    }
+
+    /** The throwaway real servers of the tests, for use by hand: name to main class (lib's test-jar). */
+    static final Map<String, String> FIXTURES = Map.of("slapd", "org.trustload.testing.Slapd",
+            "mariadb", "org.trustload.testing.MariaDb");
+
+    /**
+     * {@code ./trustload fixture NAME [key=value ...]}: the same throwaway server the tests start
+     * (OpenLDAP slapd, MariaDB), in the foreground until Ctrl-C; it prints how to point a plan at it.
+     */
+    static int fixture(Layout layout, List<String> args) throws IOException, InterruptedException, HarnessException {
+        if (args.isEmpty() || !FIXTURES.containsKey(args.get(0))) {
+            throw HarnessException.usage("fixture needs a NAME: " + String.join(", ", FIXTURES.keySet()));
+        }
+        List<String> cmd = new ArrayList<>(List.of(Layout.java(), "-Xmx256m", "-cp", classPath(layout),
+                FIXTURES.get(args.get(0))));
+        cmd.addAll(args.subList(1, args.size()));
+        Process p = new ProcessBuilder(cmd).inheritIO().start();
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            p.destroy(); // the fixture's own hook stops its server and deletes its directory
+            try {
+                p.waitFor(30, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "fixture-stop"));
+        return p.waitFor() == 0 ? 0 : ExitStatus.NOT_EXECUTED.code();
+    }
+
+    /** The bench module's jar and class path (it holds lib's test-jar with the fixtures). */
+    private static String classPath(Layout layout) throws IOException, HarnessException {
+        Path benchJar = layout.root().resolve("bench/target/trustload-bench-0.1.0.jar");
+        Path classpath = layout.root().resolve("bench/target/bench.classpath");
+        if (!Files.exists(benchJar) || !Files.exists(classpath)) {
+            throw HarnessException.notExecuted("no bench build at " + benchJar + " (mvn -B -DskipTests package builds it)");
+        }
+        return benchJar + ":" + Files.readString(classpath).strip();
+    }
+
+    /** Removes {@code key=value} from {@code args} and returns the value, or {@code def}. */
+    private static String take(List<String> args, String key, String def) {
+        for (int i = 0; i < args.size(); i++) {
+            if (args.get(i).startsWith(key + "=")) {
+                return args.remove(i).substring(key.length() + 1);
+            }
+        }
+        return def;
+    }
+
+    /**
+     * The pki bench's "plans" part: each test-plans/pki plan for {@code duration} seconds with the given
+     * threads against the lab (remote mode), as {@code ./trustload run} runs it; top-level samples per label.
+     */
+    private static int pkiPlans(Layout layout, String duration, String plans, PrintStream out, PrintStream err)
+            throws IOException, InterruptedException, HarnessException {
+        Catalog catalog = Catalog.read(layout.catalogFile());
+        Path results = layout.root().resolve("bench/target/pki-bench").resolve("plans-" + Run.STAMP.format(Instant.now()));
+        out.println("== plans: ./trustload run pki/<plan> -Jduration=" + duration + " -Jthreads=<n> (lab pki service, remote mode)");
+        int worst = 0;
+        for (String item : plans.split(",")) {
+            String[] f = item.strip().split(":");
+            Catalog.Entry e = catalog.get("pki/" + f[0]).orElseThrow(() -> HarnessException.usage("no plan pki/" + f[0]));
+            String threads = f.length > 1 ? f[1] : "20";
+            out.printf(Locale.ROOT, "-- pki/%s threads=%s load-before=%s%n", f[0], threads, loadAverage());
+            Run.Options o = Run.Options.of(layout, e).resultsRoot(results).echo(false).maxErrorPct(100)
+                    .property("duration", duration).property("threads", threads)
+                    .labArgs(Layout.words(System.getenv("TRUSTLOAD_LAB_ARGS")))
+                    .timeout(Duration.ofSeconds(Long.parseLong(duration) + 240));
+            Run.Result r = Run.execute(JMeter.fromEnvironment(layout), o, err);
+            out.printf(Locale.ROOT, "   exit %d, results %s%n", r.status().code(), r.dir());
+            worst = Math.max(worst, r.status().code());
+            if (r.summary().isEmpty()) {
+                continue;
+            }
+            out.printf(Locale.ROOT, "   %-34s %8s %7s %10s %12s%n", "label", "samples", "errors", "per min", "avg ms");
+            for (Summary.Stats s : r.summary().get().samples().values()) {
+                out.printf(Locale.ROOT, "   %-34s %8d %7d %10.1f %12.1f%n", s.label(), s.count(), s.errors(),
+                        s.throughput() * 60, s.mean());
+            }
+        }
+        return worst;
+    }
+
+    /**
+     * SoftHSM reads SOFTHSM2_CONF when its library initialises: the bench JVM and its children get a
+     * token directory of their own (never the system one).
+     */
+    private static void softHsm(Path dir, ProcessBuilder pb) throws IOException {
+        if (Files.exists(Path.of("/usr/lib/softhsm/libsofthsm2.so"))) {
+            Path tokens = Files.createDirectories(dir.resolve("softhsm/tokens"));
+            Path conf = dir.resolve("softhsm/softhsm2.conf");
+            Files.writeString(conf, "directories.tokendir = " + tokens + "\nobjectstore.backend = file\nlog.level = ERROR\n");
+            pb.environment().put("SOFTHSM2_CONF", conf.toString());
+        }
+    }
+
+    private static String machine() {
+        String cpu = "?";
+        try {
+            cpu = Files.readAllLines(Path.of("/proc/cpuinfo")).stream().filter(l -> l.startsWith("model name"))
+                    .findFirst().map(l -> l.substring(l.indexOf(':') + 1).strip()).orElse("?");
+        } catch (IOException e) {
+            // keep "?"
+        }
+        return String.format(Locale.ROOT, "date: %s%ncpu: %d cores, %s%nload (1/5/15 min) at start: %s%njava: %s %s%n",
+                java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'").withZone(java.time.ZoneOffset.UTC)
+                        .format(Instant.now()),
+                Runtime.getRuntime().availableProcessors(), cpu, loadAverage(), System.getProperty("java.vm.name"),
+                System.getProperty("java.runtime.version"));
+    }
+
+    private static String loadAverage() {
+        try {
+            String[] f = Files.readString(Path.of("/proc/loadavg")).split(" ");
+            return f[0] + " " + f[1] + " " + f[2];
+        } catch (IOException | RuntimeException e) {
+            return "?";
+        }
+    }
+}

@@ -1,0 +1,46 @@
+package org.trustload.harness;
+
+/**
+ * The exit status of {@code ./trustload run} (DESIGN §5), the one list users gate CI on. When several
+ * apply, the first in this order wins: could not execute, configuration error, a thread group without
+ * samples, errors above the budget.
+ */
+public enum ExitStatus {
+    /** The run executed and its failed top-level samples stayed within {@code --max-error-pct}. */
+    OK(0, "executed within its error budget"),
+    /** Bad command line (unknown command, plan or option). */
+    USAGE(1, "usage error"),
+    /** Build failed, the lab or the engines did not start (or the lab died), JMeter failed or wrote no results. */
+    NOT_EXECUTED(2, "could not execute"),
+    /** A sample with response code {@code configError}, or a "TrustLoad configuration error" in jmeter.log. */
+    CONFIG_ERROR(3, "stopped by a configuration error"),
+    /** Failed top-level samples above {@code --max-error-pct}. */
+    TOO_MANY_ERRORS(4, "errors above --max-error-pct"),
+    /** An enabled thread group produced no sample (e.g. a setUp failed and the main phase never ran). */
+    THREAD_GROUP_WITHOUT_SAMPLES(5, "a thread group produced no samples");
+
+    private final int code;
+    private final String meaning;
+
+    ExitStatus(int code, String meaning) {
+        this.code = code;
+        this.meaning = meaning;
+    }
+
+    public int code() {
+        return code;
+    }
+
+    public String meaning() {
+        return meaning;
+    }
+
+    /** The table for {@code ./trustload help}. */
+    public static String table() {
+        StringBuilder sb = new StringBuilder();
+        for (ExitStatus s : values()) {
+            sb.append(String.format("  %d  %s%n", s.code, s.meaning));
+        }
+        return sb.toString();
+    }
+}

@@ -1,0 +1,33 @@
+package org.trustload.harness;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * How every JMeter JVM the harness starts (controller, distributed engines, GUI) is launched: the same
+ * java, heap, JVM flags and loopback RMI address, so no JVM can miss a flag.
+ *
+ * @param layout the checkout and its assembled JMeter home
+ * @param heap heap options ({@code HEAP}, default {@code -Xms1g -Xmx1g})
+ * @param jvmArgs more JVM options ({@code TRUSTLOAD_JVM_ARGS})
+ */
+public record JMeter(Layout layout, List<String> heap, List<String> jvmArgs) {
+
+    /** The launcher's JVM settings from the environment ({@code HEAP}, {@code TRUSTLOAD_JVM_ARGS}). */
+    public static JMeter fromEnvironment(Layout layout) {
+        String heap = System.getenv("HEAP");
+        return new JMeter(layout, Layout.words(heap == null ? "-Xms1g -Xmx1g" : heap),
+                Layout.words(System.getenv("TRUSTLOAD_JVM_ARGS")));
+    }
+
+    /** The command line up to and including the launcher jar; add {@code -n -t plan ...} or {@code -s ...}. */
+    public List<String> command() {
+        List<String> cmd = new ArrayList<>(List.of(Layout.java()));
+        cmd.addAll(heap);
+        cmd.addAll(layout.jvmFlags());
+        cmd.addAll(jvmArgs);
+        // RMI (distributed mode) must announce and bind the loopback address only, on engines and controller
+        cmd.addAll(List.of("-Djava.rmi.server.hostname=127.0.0.1", "-jar", layout.jmeterJar().toString()));
+        return cmd;
+    }
+}

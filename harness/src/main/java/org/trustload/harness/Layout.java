@@ -1,0 +1,99 @@
+package org.trustload.harness;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * Where things are in a TrustLoad checkout: the assembled JMeter home, the lab jar, the plan library,
+ * and the one definition of the JVM options every JMeter JVM needs.
+ *
+ * @param root the checkout (system property {@code trustload.root}, default the working directory)
+ * @param jmeterHome the assembled home ({@code trustload.jmeter.home}, default {@code dist/target/jmeter})
+ */
+public record Layout(Path root, Path jmeterHome) {
+
+    /** The layout of the checkout this JVM was started for. */
+    public static Layout current() {
+        Path root = Path.of(System.getProperty("trustload.root", ".")).toAbsolutePath().normalize();
+        String home = System.getProperty("trustload.jmeter.home");
+        return new Layout(root, home == null || home.isBlank() ? root.resolve("dist/target/jmeter") : Path.of(home));
+    }
+
+    public Path labJar() {
+        return root.resolve("lab/target/trustload-lab.jar");
+    }
+
+    public Path plans() {
+        return root.resolve("test-plans");
+    }
+
+    public Path catalogFile() {
+        return plans().resolve("catalog.tsv");
+    }
+
+    public Path jmeterJar() {
+        return jmeterHome.resolve("bin/ApacheJMeter.jar");
+    }
+
+    /** {@code bin/trustload.properties}: sample_variables and dashboard graphs of the JVM Stats listener. */
+    public Path trustloadProperties() {
+        return jmeterHome.resolve("bin/trustload.properties");
+    }
+
+    /**
+     * The JVM options every java we start gets: {@code TRUSTLOAD_BGM_JVM_ARGS} of the home's
+     * {@code bin/setenv.sh} (the source copy when the home is not assembled yet), their one definition
+     * (the bgm GM-SSL engine needs them on Java 17).
+     */
+    public List<String> jvmFlags() {
+        Path setenv = jmeterHome.resolve("bin/setenv.sh");
+        if (!Files.exists(setenv)) {
+            setenv = root.resolve("dist/src/main/jmeter/bin/setenv.sh");
+        }
+        try {
+            for (String line : Files.readAllLines(setenv)) {
+                if (line.startsWith("TRUSTLOAD_BGM_JVM_ARGS=\"")) {
+                    String flags = line.substring(line.indexOf('"') + 1, line.lastIndexOf('"')).strip();
+                    return flags.isEmpty() ? List.of() : List.of(flags.split("\\s+"));
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the JVM flags from " + setenv, e);
+        }
+        throw new IllegalStateException("no TRUSTLOAD_BGM_JVM_ARGS in " + setenv);
+    }
+
+    /** The java of this JVM ({@code ./trustload} starts the harness with the java it found). */
+    public static String java() {
+        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    }
+
+    /** Splits an option list from the environment ({@code HEAP}, {@code TRUSTLOAD_JVM_ARGS}) on blanks. */
+    public static List<String> words(String s) {
+        List<String> out = new ArrayList<>();
+        if (s != null) {
+            for (String w : s.strip().split("\\s+")) {
+                if (!w.isEmpty()) {
+                    out.add(w);
+                }
+            }
+        }
+        return out;
+    }
+
+    public static void deleteRecursively(Path dir) throws IOException {
+        if (Files.exists(dir)) {
+            try (Stream<Path> s = Files.walk(dir)) {
+                for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
+                    Files.delete(p);
+                }
+            }
+        }
+    }
+}

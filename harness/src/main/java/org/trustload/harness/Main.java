@@ -1,0 +1,319 @@
+package org.trustload.harness;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * {@code ./trustload}: the launcher's commands. The shell script finds Java, builds when needed and
+ * starts this class with {@code -Dtrustload.root=<checkout>}.
+ */
+public final class Main {
+
+    private final Layout layout;
+    private final PrintStream out;
+    private final PrintStream err;
+
+    Main(Layout layout, PrintStream out, PrintStream err) {
+        this.layout = layout;
+        this.out = out;
+        this.err = err;
+    }
+
+    public static void main(String[] args) {
+        int status;
+        try {
+            status = new Main(Layout.current(), System.out, System.err).run(args);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            status = 130;
+        } catch (IOException e) {
+            System.err.println("trustload: " + e.getMessage());
+            status = ExitStatus.NOT_EXECUTED.code();
+        }
+        System.out.flush();
+        System.exit(status);
+    }
+
+    int run(String[] argv) throws IOException, InterruptedException {
+        List<String> args = new ArrayList<>(Arrays.asList(argv));
+        String command = args.isEmpty() ? "help" : args.remove(0);
+        try {
+            return switch (command) {
+                case "list" -> {
+                    out.print(catalog().table());
+                    yield 0;
+                }
+                case "run" -> run(args);
+                case "lab" -> lab(args);
+                case "gui" -> gui(args);
+                case "bench" -> Bench.run(layout, args, out, err);
+                case "fixture" -> Bench.fixture(layout, args);
+                case "help", "-h", "--help" -> {
+                    out.print(usage());
+                    yield 0;
+                }
+                default -> throw HarnessException.usage("unknown command '" + command + "'\n" + usage());
+            };
+        } catch (HarnessException e) {
+            err.println("trustload: " + e.getMessage());
+            return e.status().code();
+        }
+    }
+
+    private Catalog catalog() throws IOException, HarnessException {
+        if (!Files.exists(layout.catalogFile())) {
+            throw HarnessException.usage("no catalog at " + layout.catalogFile());
+        }
+        return Catalog.read(layout.catalogFile());
+    }
+
+    /** The options of {@code run}/{@code gui} after PLAN. */
+    record RunArgs(List<String> jmeterArgs, boolean noLab, int engines, double maxErrorPct) {
+    }
+
+    static RunArgs parse(List<String> args) throws HarnessException {
+        List<String> jmeterArgs = new ArrayList<>();
+        boolean noLab = false;
+        int engines = 0;
+        double maxErrorPct = Run.DEFAULT_MAX_ERROR_PCT;
+        for (int i = 0; i < args.size(); i++) {
+            String a = args.get(i);
+            if (a.equals("--no-lab")) {
+                noLab = true;
+            } else if (a.equals("--engines") || a.startsWith("--engines=")) {
+                String v = a.equals("--engines") ? next(args, ++i, "--engines needs a number") : a.substring("--engines=".length());
+                try {
+                    engines = Integer.parseInt(v);
+                } catch (NumberFormatException e) {
+                    engines = -1;
+                }
+                if (engines < 0 || engines > 16) {
+                    throw HarnessException.usage("--engines takes a number from 1 to 16, not '" + v + "'");
+                }
+            } else if (a.equals("--max-error-pct") || a.startsWith("--max-error-pct=")) {
+                String v = a.equals("--max-error-pct") ? next(args, ++i, "--max-error-pct needs a percentage")
+                        : a.substring("--max-error-pct=".length());
+                try {
+                    maxErrorPct = Double.parseDouble(v);
+                } catch (NumberFormatException e) {
+                    maxErrorPct = -1;
+                }
+                if (maxErrorPct < 0 || maxErrorPct > 100) {
+                    throw HarnessException.usage("--max-error-pct takes a percentage from 0 to 100, not '" + v + "'");
+                }
+            } else if (a.startsWith("-J") && a.indexOf('=') > 2) {
+                jmeterArgs.add(a);
+            } else if (a.equals("-q")) {
+                // JMeter logs every -J value; passwords belong in a -q file, whose values it does not log
+                Path f = Path.of(next(args, ++i, "-q needs a readable properties file"));
+                if (!Files.isReadable(f) || Files.isDirectory(f)) {
+                    throw HarnessException.usage("-q needs a readable properties file, not '" + f + "'");
+                }
+                jmeterArgs.addAll(List.of("-q", f.toAbsolutePath().normalize().toString()));
+            } else {
+                throw HarnessException.usage("unexpected argument '" + a
+                        + "' (expected -Jname=value, -q FILE, --no-lab, --engines N or --max-error-pct P; see ./trustload help)");
+            }
+        }
+        return new RunArgs(jmeterArgs, noLab, engines, maxErrorPct);
+    }
+
+    private static String next(List<String> args, int i, String message) throws HarnessException {
+        if (i >= args.size()) {
+            throw HarnessException.usage(message);
+        }
+        return args.get(i);
+    }
+
+    /** A catalog id ({@code ldap/ldap-search-200x10}) or a path to a .jmx (its catalog row when it is one of ours). */
+    Run.Options resolve(String plan) throws IOException, HarnessException {
+        Catalog catalog = catalog();
+        Path file = Path.of(plan);
+        if (plan.endsWith(".jmx") && Files.isRegularFile(file)) {
+            Path jmx = file.toAbsolutePath().normalize();
+            String id = jmx.getFileName().toString().replaceFirst("\\.jmx$", "");
+            if (jmx.startsWith(layout.plans())) {
+                Optional<Catalog.Entry> e = catalog.get(layout.plans().relativize(jmx).toString().replaceFirst("\\.jmx$", ""));
+                if (e.isPresent()) {
+                    return Run.Options.of(layout, e.get());
+                }
+            }
+            return Run.Options.of(layout, id, jmx);
+        }
+        String id = plan.replaceFirst("\\.jmx$", "");
+        Catalog.Entry e = catalog.get(id).orElseThrow(() -> HarnessException.usage("unknown plan '" + plan
+                + "'. Known plans:\n" + catalog.table()));
+        Run.Options o = Run.Options.of(layout, e);
+        if (!Files.exists(o.jmx)) {
+            throw HarnessException.usage("plan '" + id + "' is in the catalog but " + o.jmx + " does not exist (yet)");
+        }
+        return o;
+    }
+
+    private int run(List<String> args) throws IOException, InterruptedException, HarnessException {
+        if (args.isEmpty()) {
+            throw HarnessException.usage("run needs a PLAN (./trustload list shows them)");
+        }
+        Run.Options o = resolve(args.remove(0));
+        RunArgs r = parse(args);
+        o.args(r.jmeterArgs()).noLab(r.noLab()).engines(r.engines()).maxErrorPct(r.maxErrorPct());
+        env("TRUSTLOAD_RESULTS").ifPresent(v -> o.resultsRoot(Path.of(v).toAbsolutePath()));
+        env("TRUSTLOAD_RMI_DIR").ifPresent(v -> o.rmiDir(Path.of(v).toAbsolutePath()));
+        o.labArgs(Layout.words(System.getenv("TRUSTLOAD_LAB_ARGS")));
+        o.labTimeout(Duration.ofSeconds(seconds("TRUSTLOAD_LAB_TIMEOUT", 120)));
+        o.engineTimeout(Duration.ofSeconds(seconds("TRUSTLOAD_ENGINE_TIMEOUT", 120)));
+        JMeter jmeter = JMeter.fromEnvironment(layout);
+        // Ctrl-C: the JVM's shutdown hooks cannot wait for children, but the terminal sends SIGINT to the
+        // whole process group (JMeter, engines and lab stop with it)
+        Run.Result result = Run.execute(jmeter, o.out(out), err);
+        return result.status().code();
+    }
+
+    private int lab(List<String> args) throws IOException, InterruptedException, HarnessException {
+        if (args.size() > 1) {
+            throw HarnessException.usage("lab takes one argument: a comma list of services");
+        }
+        if (!Files.exists(layout.labJar())) {
+            throw HarnessException.notExecuted("no lab jar at " + layout.labJar());
+        }
+        List<String> cmd = new ArrayList<>(List.of(Layout.java()));
+        cmd.addAll(layout.jvmFlags());
+        cmd.addAll(List.of("-jar", layout.labJar().toString()));
+        if (!args.isEmpty()) {
+            cmd.addAll(List.of("--services", args.get(0)));
+        }
+        cmd.addAll(Layout.words(System.getenv("TRUSTLOAD_LAB_ARGS")));
+        cmd.addAll(List.of("--out", layout.root().resolve("lab.properties").toString()));
+        err.println("trustload: lab in the foreground, endpoints in " + layout.root().resolve("lab.properties") + "; Ctrl-C stops it");
+        Process p = new ProcessBuilder(cmd).inheritIO().start();
+        // SIGTERM to the launcher stops the lab, which removes its lab.properties before we exit
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> stop(p), "lab-stop"));
+        return p.waitFor();
+    }
+
+    private int gui(List<String> args) throws IOException, InterruptedException, HarnessException {
+        Run.Options o = null;
+        if (!args.isEmpty() && !args.get(0).startsWith("-")) {
+            o = resolve(args.remove(0));
+        }
+        RunArgs r = parse(args);
+        if (r.engines() != 0) {
+            throw HarnessException.usage("gui does not start engines (use run --engines N)");
+        }
+        List<String> cmd = new ArrayList<>(JMeter.fromEnvironment(layout).command());
+        cmd.addAll(List.of("-q", layout.trustloadProperties().toString()));
+        Lab lab = null;
+        try {
+            if (o != null) {
+                o.args(r.jmeterArgs()).noLab(r.noLab());
+                if (o.useLab(err)) {
+                    Path log = Path.of(env("TRUSTLOAD_RESULTS").orElse(layout.root().resolve("results").toString()), "gui", "lab.log");
+                    lab = Lab.start(layout, String.join(",", o.services), layout.root().resolve("lab.properties"), log,
+                            Layout.words(System.getenv("TRUSTLOAD_LAB_ARGS")), Duration.ofSeconds(seconds("TRUSTLOAD_LAB_TIMEOUT", 120)));
+                    err.println("trustload: " + lab.readyLine());
+                    cmd.addAll(List.of("-q", lab.properties().toString()));
+                }
+                cmd.addAll(List.of("-t", o.jmx.toString()));
+            }
+            cmd.addAll(r.jmeterArgs());
+            Process gui = new ProcessBuilder(cmd).inheritIO().start();
+            Lab started = lab;
+            Thread hook = new Thread(() -> {
+                stop(gui);
+                if (started != null) {
+                    try {
+                        started.close();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }
+            }, "gui-stop");
+            Runtime.getRuntime().addShutdownHook(hook);
+            int rc = gui.waitFor();
+            Runtime.getRuntime().removeShutdownHook(hook);
+            return rc;
+        } finally {
+            if (lab != null) {
+                lab.close();
+            }
+        }
+    }
+
+    /** SIGTERM, then SIGKILL after 15 s. */
+    private static void stop(Process p) {
+        if (p.isAlive()) {
+            p.destroy();
+            try {
+                if (!p.waitFor(15, java.util.concurrent.TimeUnit.SECONDS)) {
+                    p.destroyForcibly();
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private static Optional<String> env(String name) {
+        String v = System.getenv(name);
+        return v == null || v.isBlank() ? Optional.empty() : Optional.of(v);
+    }
+
+    private static long seconds(String name, long def) throws HarnessException {
+        Optional<String> v = env(name);
+        try {
+            return v.isEmpty() ? def : Long.parseLong(v.get().strip());
+        } catch (NumberFormatException e) {
+            throw HarnessException.usage(name + " must be a number of seconds, not '" + v.get() + "'");
+        }
+    }
+
+    static String usage() {
+        return String.format(Locale.ROOT, """
+                Usage: ./trustload COMMAND [ARGS]
+
+                  list                         the plans of test-plans/catalog.tsv
+                  run PLAN [-Jname=value ...] [-q FILE ...] [--no-lab] [--engines N] [--max-error-pct P]
+                                               build what is missing, start the lab services PLAN needs, run PLAN
+                                               headless, write results/PLAN/<timestamp>/ (results.jtl, jmeter.log,
+                                               console.txt, report/index.html, summary.txt) and print a summary.
+                                               The lab is skipped with --no-lab or when a -J or -q property sets the
+                                               plan's target property (e.g. -Jldap.host=ldap.example.org: a real server).
+                                               PLAN is a catalog id (ldap/ldap-search-200x10) or a path to a .jmx.
+                                               -q FILE adds JMeter properties from FILE: use it for passwords
+                                               (JMeter writes every -J value into jmeter.log; the summary masks -q values).
+                                               --engines N: JMeter's distributed mode on this machine. Starts N
+                                               engines (jmeter -s) bound to 127.0.0.1 with RMI over SSL, runs PLAN
+                                               on each of them (N x the plan's load), merges the samples into one
+                                               results.jtl, stops the engines. -J and -q properties and the lab's are
+                                               sent to the engines (-G). See docs/distributed.md for remote machines.
+                                               --max-error-pct P: exit 4 when more than P%% of the top-level samples
+                                               failed (default %s; 100 never fails on errors).
+                  lab [SERVICES]               run the lab in the foreground (Ctrl-C stops it); writes ./lab.properties
+                  gui [PLAN] [-Jname=value ...] [-q FILE ...] [--no-lab]
+                                               start the lab services PLAN needs, open the JMeter GUI (with PLAN),
+                                               stop the lab when the GUI exits
+                  bench NAME [key=value ...]   a benchmark (docs/bench.md): %s
+                  fixture NAME [key=value ...] a throwaway real server of the tests, in the foreground (Ctrl-C stops
+                                               it): slapd [entries=N] [nofile=N] (OpenLDAP), mariadb (for
+                                               jdbc/mysql-select-insert); prints how to point a plan at it
+                  help                         this text
+
+                Exit status of run (docs/harness.md):
+                %s
+                Environment: HEAP (default "-Xms1g -Xmx1g"), TRUSTLOAD_JVM_ARGS (more JVM options for JMeter),
+                JAVA_HOME, TRUSTLOAD_LAB_TIMEOUT (seconds to wait for the lab, default 120),
+                TRUSTLOAD_LAB_ARGS (more lab options, e.g. "--port-base 20000 --socket-dir /tmp/lab2" for a second
+                lab beside a running one), TRUSTLOAD_RESULTS (where results go, default ./results),
+                TRUSTLOAD_RMI_DIR (RMI SSL keystore for --engines, default dist/target/rmi; created when missing),
+                TRUSTLOAD_ENGINE_TIMEOUT (seconds to wait for each engine, default 120).
+                """, "1", String.join(", ", Bench.NAMES), ExitStatus.table());
+    }
+}

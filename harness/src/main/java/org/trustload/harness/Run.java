@@ -1,0 +1,663 @@
+package org.trustload.harness;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
+import java.util.regex.Pattern;
+
+/**
+ * One headless run of a plan, as {@code ./trustload run}, the plan tests and the benches do it: the lab
+ * services the plan needs (unless its target property points elsewhere), optionally N distributed
+ * engines, JMeter with the results layout {@code results.jtl, jmeter.log, console.txt, report/,
+ * summary.txt}, the summary and the exit status. The lab's properties file (it holds the lab's
+ * passwords) lives in a private temporary directory, never in the results folder, and is deleted
+ * when the run ends.
+ */
+public final class Run {
+
+    /** Property names whose values the summary header never shows. */
+    static final Pattern SECRET_NAME = Pattern.compile("(?i).*(password|secret|token|key|credential|auth).*");
+    static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.systemDefault());
+    /** Default of {@code --max-error-pct}: see docs/harness.md. */
+    public static final double DEFAULT_MAX_ERROR_PCT = 1.0;
+
+    /** What to run; defaults are the launcher's. */
+    public static final class Options {
+        String planId;
+        Path jmx;
+        List<String> services = List.of();
+        List<String> targets = List.of();
+        final List<String> jmeterArgs = new ArrayList<>();
+        boolean noLab;
+        int engines;
+        double maxErrorPct = DEFAULT_MAX_ERROR_PCT;
+        Path resultsRoot;
+        Path dir;
+        List<String> labArgs = List.of();
+        Duration labTimeout = Duration.ofSeconds(120);
+        Duration engineTimeout = Duration.ofSeconds(120);
+        Path rmiDir;
+        Path workDir = Path.of("").toAbsolutePath();
+        Duration timeout;
+        boolean echo = true;
+        PrintStream out = System.out;
+        Consumer<Lab> onLabReady = lab -> { };
+        Lab sharedLab;
+        Engines sharedEngines;
+
+        /** A catalog plan. */
+        public static Options of(Layout layout, Catalog.Entry entry) {
+            Options o = new Options();
+            o.planId = entry.id();
+            o.jmx = layout.plans().resolve(entry.id() + ".jmx");
+            o.services = entry.services();
+            o.targets = entry.targets();
+            o.resultsRoot = layout.root().resolve("results");
+            o.rmiDir = layout.root().resolve("dist/target/rmi");
+            return o;
+        }
+
+        /** A plan file outside the catalog (no lab unless {@link #services} says so). */
+        public static Options of(Layout layout, String id, Path jmx) {
+            Options o = new Options();
+            o.planId = id;
+            o.jmx = jmx.toAbsolutePath();
+            o.resultsRoot = layout.root().resolve("results");
+            o.rmiDir = layout.root().resolve("dist/target/rmi");
+            return o;
+        }
+
+        public Options services(List<String> services) {
+            this.services = List.copyOf(services);
+            return this;
+        }
+
+        /** Adds {@code -Jname=value} (JMeter logs it: never a password) or {@code -q FILE} arguments, in order. */
+        public Options args(List<String> args) {
+            jmeterArgs.addAll(args);
+            return this;
+        }
+
+        /** Adds {@code -q file}: properties for the controller and, with engines, for them too. */
+        public Options properties(Path file) {
+            jmeterArgs.addAll(List.of("-q", file.toAbsolutePath().toString()));
+            return this;
+        }
+
+        public Options property(String name, String value) {
+            jmeterArgs.add("-J" + name + "=" + value);
+            return this;
+        }
+
+        public Options noLab(boolean noLab) {
+            this.noLab = noLab;
+            return this;
+        }
+
+        public Options engines(int engines) {
+            this.engines = engines;
+            return this;
+        }
+
+        public Options maxErrorPct(double pct) {
+            this.maxErrorPct = pct;
+            return this;
+        }
+
+        /** Results go to {@code root/PLAN/<timestamp>/}. */
+        public Options resultsRoot(Path root) {
+            this.resultsRoot = root;
+            return this;
+        }
+
+        /** Results go exactly here (emptied first). */
+        public Options dir(Path dir) {
+            this.dir = dir;
+            return this;
+        }
+
+        public Options labArgs(List<String> args) {
+            this.labArgs = List.copyOf(args);
+            return this;
+        }
+
+        public Options labTimeout(Duration t) {
+            this.labTimeout = t;
+            return this;
+        }
+
+        public Options engineTimeout(Duration t) {
+            this.engineTimeout = t;
+            return this;
+        }
+
+        public Options rmiDir(Path dir) {
+            this.rmiDir = dir;
+            return this;
+        }
+
+        public Options workDir(Path dir) {
+            this.workDir = dir;
+            return this;
+        }
+
+        /** JMeter is killed after this (tests); none by default. */
+        public Options timeout(Duration t) {
+            this.timeout = t;
+            return this;
+        }
+
+        /** Whether JMeter's console and the summary are printed (the launcher) or only written (tests). */
+        public Options echo(boolean echo) {
+            this.echo = echo;
+            return this;
+        }
+
+        /** Runs against this running lab (its properties are passed on; the run does not stop it). */
+        public Options lab(Lab lab) {
+            this.sharedLab = lab;
+            return this;
+        }
+
+        /** Runs on these running engines (the run does not stop them). */
+        public Options engines(Engines engines) {
+            this.sharedEngines = engines;
+            return this;
+        }
+
+        /** Where JMeter's console and the summary are echoed (the launcher's stdout; its own messages go to the log). */
+        public Options out(PrintStream out) {
+            this.out = out;
+            return this;
+        }
+
+        /** Called once the lab is ready (e.g. to read its properties before it stops and removes its files). */
+        public Options onLabReady(Consumer<Lab> hook) {
+            this.onLabReady = hook;
+            return this;
+        }
+
+        /** Whether the lab starts: the plan needs services and no target property is set. */
+        boolean useLab(PrintStream log) throws IOException {
+            if (services.isEmpty() || noLab || sharedLab != null) {
+                return false;
+            }
+            Map<String, String> props = userProperties(false);
+            for (String t : targets) {
+                if (props.containsKey(t)) {
+                    log.println("trustload: " + t + " is set: running against that server, no lab");
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        /** The user's -J and -q properties; with {@code masked}, secret values replaced. */
+        Map<String, String> userProperties(boolean masked) throws IOException {
+            Map<String, String> out = new LinkedHashMap<>();
+            for (int i = 0; i < jmeterArgs.size(); i++) {
+                String a = jmeterArgs.get(i);
+                if (a.equals("-q") && i + 1 < jmeterArgs.size()) {
+                    Properties p = new Properties();
+                    try (InputStream in = Files.newInputStream(Path.of(jmeterArgs.get(++i)))) {
+                        p.load(in);
+                    }
+                    // every property from a -q file is masked: that is where users put passwords
+                    p.stringPropertyNames().stream().sorted().forEach(n -> out.put(n, masked ? "***" : p.getProperty(n)));
+                } else if (a.startsWith("-J") && a.indexOf('=') > 2) {
+                    String name = a.substring(2, a.indexOf('='));
+                    String value = a.substring(a.indexOf('=') + 1);
+                    out.put(name, masked && SECRET_NAME.matcher(name).matches() ? "***" : value);
+                }
+            }
+            return out;
+        }
+    }
+
+    /**
+     * What a run gave.
+     *
+     * @param summary empty when the run wrote no readable results
+     * @param message why the status is not OK (empty when it is)
+     */
+    public record Result(ExitStatus status, Path dir, Optional<Summary> summary, String message, String summaryText) {
+
+        public Path jtl() {
+            return dir.resolve("results.jtl");
+        }
+
+        public Path jmeterLog() {
+            return dir.resolve("jmeter.log");
+        }
+
+        public Path console() {
+            return dir.resolve("console.txt");
+        }
+    }
+
+    private Run() {
+    }
+
+    /** Runs {@code o} and returns its status; {@code log} gets the launcher's messages (and, with echo, JMeter's console). */
+    public static Result execute(JMeter jmeter, Options o, PrintStream log) throws IOException, InterruptedException {
+        Instant started = Instant.now();
+        Path dir = o.dir != null ? o.dir : o.resultsRoot.resolve(o.planId).resolve(STAMP.format(started));
+        Layout.deleteRecursively(dir);
+        Files.createDirectories(dir);
+        boolean useLab = o.useLab(log);
+        Path labDir = Files.createTempDirectory("trustload-lab",
+                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        Lab lab = null;
+        Engines engines = null;
+        AtomicBoolean labDied = new AtomicBoolean();
+        // SIGTERM or Ctrl-C to the launcher: stop what this run started (a terminal's Ctrl-C reaches them
+        // too, a SIGTERM does not) and remove the lab's properties (its passwords)
+        Started children = new Started();
+        Thread cleanup = new Thread(() -> {
+            children.stop();
+            try {
+                Layout.deleteRecursively(labDir);
+            } catch (IOException e) {
+                System.err.println("trustload: cannot remove " + labDir + ": " + e);
+            }
+        }, "trustload-cleanup");
+        Runtime.getRuntime().addShutdownHook(cleanup);
+        int jmeterStatus;
+        String target;
+        try {
+            List<String> args = new ArrayList<>(List.of("-n", "-t", o.jmx.toString()));
+            List<String> labProps = new ArrayList<>();
+            if (o.sharedLab != null) {
+                labProps = List.of("-q", o.sharedLab.properties().toString());
+                target = "the lab (" + o.sharedLab.readyLine() + ")";
+            } else if (useLab) {
+                String services = String.join(",", o.services);
+                log.println("trustload: starting lab services '" + services + "' (log: " + dir.resolve("lab.log") + ")");
+                try {
+                    lab = Lab.start(jmeter.layout(), services, labDir.resolve("lab.properties"), dir.resolve("lab.log"),
+                            o.labArgs, o.labTimeout);
+                    children.lab = lab;
+                } catch (HarnessException e) {
+                    return notExecuted(dir, e.getMessage(), log);
+                }
+                log.println("trustload: " + lab.readyLine());
+                o.onLabReady.accept(lab);
+                labProps = List.of("-q", lab.properties().toString());
+                target = "the lab (services " + services + ")";
+            } else {
+                target = targetDescription(o);
+            }
+            Lab runLab = lab != null ? lab : o.sharedLab;
+            if (o.sharedEngines != null) {
+                engines = o.sharedEngines;
+            } else if (o.engines > 0) {
+                log.println("trustload: starting " + o.engines + " JMeter engines (RMI over SSL, 127.0.0.1, logs: " + dir + "/engine-*)");
+                try {
+                    engines = Engines.start(jmeter, o.engines, dir, o.rmiDir, o.workDir, o.engineTimeout, log);
+                    children.engines = engines;
+                } catch (HarnessException e) {
+                    return notExecuted(dir, e.getMessage(), log);
+                }
+                log.println("trustload: engines ready on " + String.join(",", engines.hosts()));
+                // -X: the engines exit at the end of the test (close() covers failures)
+                args.add("-X");
+            }
+            if (engines != null) {
+                args.addAll(engines.controllerArgs());
+                // JVM Stats: a separate target (JMX, PID) is polled by the first engine only; engines write
+                // their summaries into the results folder too
+                args.add("-Gtrustload.jvmstats.remote_poller=" + engines.hosts().get(0));
+                args.add("-Gtrustload.results.dir=" + dir);
+                if (runLab != null) {
+                    args.add("-G" + runLab.properties());
+                }
+                // -J is local to the controller: send the user's properties to the engines too
+                for (int i = 0; i < o.jmeterArgs.size(); i++) {
+                    String a = o.jmeterArgs.get(i);
+                    if (a.equals("-q") && i + 1 < o.jmeterArgs.size()) {
+                        args.add("-G" + o.jmeterArgs.get(++i)); // JMeter sends a -G file's properties
+                    } else if (a.startsWith("-J")) {
+                        args.add("-G" + a.substring(2));
+                    }
+                }
+            }
+            // jmeterengine.nongui.port=0: no UDP shutdown listener (it would bind all interfaces)
+            // bin/trustload.properties: sample_variables and dashboard graphs of the JVM Stats listener
+            args.addAll(List.of("-q", jmeter.layout().trustloadProperties().toString(), "-Jtrustload.results.dir=" + dir));
+            args.addAll(labProps);
+            args.addAll(List.of("-Jsummariser.interval=5", "-Jjmeterengine.nongui.port=0"));
+            args.addAll(o.jmeterArgs);
+            args.addAll(List.of("-l", dir.resolve("results.jtl").toString(), "-j", dir.resolve("jmeter.log").toString(),
+                    "-e", "-o", dir.resolve("report").toString()));
+            log.println("trustload: running " + o.planId + (engines == null ? "" : " on engines " + String.join(",", engines.hosts()))
+                    + " -> " + dir);
+            List<String> cmd = new ArrayList<>(jmeter.command());
+            cmd.addAll(args);
+            Progress progress = new Progress(scheduledSeconds(o), log, o.echo);
+            Process p = new ProcessBuilder(cmd).directory(o.workDir.toFile()).redirectErrorStream(true)
+                    .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
+            children.jmeter = p;
+            Thread pump = pump(p, dir.resolve("console.txt"), o.out, o.echo, progress);
+            jmeterStatus = waitFor(p, runLab, o.timeout, labDied, dir, log);
+            pump.join(10_000);
+        } finally {
+            if (engines != null && engines != o.sharedEngines) {
+                engines.close();
+            }
+            if (lab != null) {
+                lab.close();
+            }
+            Layout.deleteRecursively(labDir);
+            try {
+                Runtime.getRuntime().removeShutdownHook(cleanup);
+            } catch (IllegalStateException shuttingDown) {
+                // the hook runs anyway
+            }
+        }
+        return evaluate(jmeter.layout(), o, dir, jmeterStatus, labDied.get(), engines, target, started, log);
+    }
+
+    private static String targetDescription(Options o) throws IOException {
+        Map<String, String> props = o.userProperties(true);
+        List<String> set = o.targets.stream().filter(props::containsKey).map(t -> t + "=" + props.get(t)).toList();
+        if (!set.isEmpty()) {
+            return "a real server (" + String.join(", ", set) + ")";
+        }
+        if (o.services.isEmpty()) {
+            return "what the plan's properties name (the plan needs no lab)";
+        }
+        return "no lab (--no-lab): what the plan's properties name";
+    }
+
+    private static Result notExecuted(Path dir, String message, PrintStream log) {
+        log.println("trustload: " + message);
+        return new Result(ExitStatus.NOT_EXECUTED, dir, Optional.empty(), message, "");
+    }
+
+    /** Seconds the plan is scheduled to run (its longest scheduled thread group), 0 when not scheduled. */
+    private static long scheduledSeconds(Options o) {
+        try {
+            Map<String, String> props = o.userProperties(false);
+            long max = 0;
+            for (Jmx.ThreadGroup tg : threadGroups(o)) {
+                max = Math.max(max, tg.scheduledSeconds(props).orElse(0));
+            }
+            return max;
+        } catch (IOException e) {
+            return 0;
+        }
+    }
+
+    private static Thread pump(Process p, Path console, PrintStream log, boolean echo, Progress progress) {
+        Thread t = new Thread(() -> {
+            try (BufferedReader in = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+                 PrintWriter out = new PrintWriter(Files.newBufferedWriter(console), true)) {
+                for (String line; (line = in.readLine()) != null; ) {
+                    out.println(line);
+                    if (echo) {
+                        log.println(line);
+                    }
+                    progress.line(line);
+                }
+            } catch (IOException e) {
+                // JMeter's output ended
+            }
+        }, "jmeter-output");
+        t.setDaemon(true);
+        t.start();
+        return t;
+    }
+
+    /** Waits for JMeter; stops it when the lab dies under it or the timeout passes. Returns its exit status. */
+    private static int waitFor(Process p, Lab lab, Duration timeout, AtomicBoolean labDied, Path dir, PrintStream log)
+            throws InterruptedException {
+        long deadline = timeout == null ? Long.MAX_VALUE : System.nanoTime() + timeout.toNanos();
+        while (!p.waitFor(1, TimeUnit.SECONDS)) {
+            if (lab != null && !lab.isAlive()) {
+                labDied.set(true);
+                log.println("trustload: the lab exited (status " + lab.exitValue() + ") during the run: stopping JMeter; see "
+                        + dir.resolve("lab.log"));
+                stop(p);
+                break;
+            }
+            if (System.nanoTime() > deadline) {
+                log.println("trustload: JMeter did not finish within " + timeout.toSeconds() + " s: stopping it");
+                stop(p);
+                return -1;
+            }
+        }
+        return p.exitValue();
+    }
+
+    private static void stop(Process p) throws InterruptedException {
+        p.destroy();
+        if (!p.waitFor(30, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            p.waitFor(30, TimeUnit.SECONDS);
+        }
+    }
+
+    private static Result evaluate(Layout layout, Options o, Path dir, int jmeterStatus, boolean labDied, Engines engines,
+                                   String target, Instant started, PrintStream log) throws IOException {
+        Path jtl = dir.resolve("results.jtl");
+        String message = "";
+        ExitStatus status = ExitStatus.OK;
+        Summary summary = null;
+        if (Files.exists(jtl) && Files.size(jtl) > 0) {
+            try {
+                summary = Summary.of(jtl);
+            } catch (IOException e) {
+                message = "cannot read " + jtl + ": " + e.getMessage();
+                status = ExitStatus.NOT_EXECUTED;
+            }
+        }
+        String console = read(dir.resolve("console.txt")) + "\n" + read(dir.resolve("jmeter.log"));
+        if (status != ExitStatus.OK) {
+            // keep the message
+        } else if (labDied) {
+            status = ExitStatus.NOT_EXECUTED;
+            message = "the lab exited during the run; see " + dir.resolve("lab.log");
+        } else if (jmeterStatus != 0) {
+            status = ExitStatus.NOT_EXECUTED;
+            message = jmeterStatus < 0 ? "JMeter did not finish in time; see " + dir.resolve("jmeter.log")
+                    : "JMeter exited with status " + jmeterStatus + "; see " + dir.resolve("jmeter.log");
+        } else if (summary == null || summary.rows() == 0) {
+            // JMeter can exit 0 and write nothing (e.g. a distributed engine refused the tree)
+            status = ExitStatus.NOT_EXECUTED;
+            message = "the run wrote no results; see " + dir.resolve("jmeter.log");
+        } else if (engines != null && !missingEngines(engines, summary).isEmpty()) {
+            List<String> missing = missingEngines(engines, summary);
+            status = ExitStatus.NOT_EXECUTED;
+            message = "no samples from engine(s) " + String.join(",", missing) + "; see " + dir.resolve("jmeter.log")
+                    + " and " + dir + "/engine-*/";
+        } else if (summary.configErrors() > 0 || console.contains("TrustLoad configuration error")) {
+            status = ExitStatus.CONFIG_ERROR;
+            message = "stopped by a configuration error (" + summary.configErrors() + " samples with response code "
+                    + Summary.CONFIG_ERROR_CODE + "); see the top errors and " + dir.resolve("jmeter.log");
+        } else {
+            List<String> silent = silentThreadGroups(o, summary);
+            double pct = summary.total().errorPct();
+            if (!silent.isEmpty()) {
+                status = ExitStatus.THREAD_GROUP_WITHOUT_SAMPLES;
+                message = "thread group(s) without a sample: " + String.join(", ", silent)
+                        + " (did a setUp fail or the test stop early?); see " + dir.resolve("jmeter.log");
+            } else if (pct > o.maxErrorPct) {
+                status = ExitStatus.TOO_MANY_ERRORS;
+                message = String.format(Locale.ROOT, "%.2f%% of %d samples failed, above --max-error-pct %s",
+                        pct, summary.total().count(), trim(o.maxErrorPct));
+            }
+        }
+        StringBuilder text = new StringBuilder();
+        text.append(header(o, target, engines, started, summary));
+        if (summary != null && summary.rows() > 0) {
+            text.append(System.lineSeparator()).append(summary.table(Summary.summariser(read(dir.resolve("console.txt")))
+                    .or(() -> Summary.summariser(read(dir.resolve("jmeter.log"))))));
+            text.append(summary.errorTable());
+        }
+        text.append(Summary.jvmStats(dir));
+        text.append(String.format("%nExit status %d: %s%s%n", status.code(), status.meaning(), message.isEmpty() ? "" : " - " + message));
+        Files.writeString(dir.resolve("summary.txt"), text);
+        if (o.echo) {
+            o.out.print(text);
+            o.out.flush();
+        } else if (!message.isEmpty()) {
+            log.println("trustload: " + message);
+        }
+        log.println("trustload: results in " + dir);
+        return new Result(status, dir, Optional.ofNullable(summary), message, text.toString());
+    }
+
+    /** Engines no sample came from: an engine that refused the plan contributes nothing while JMeter exits 0. */
+    private static List<String> missingEngines(Engines engines, Summary s) {
+        return engines.hosts().stream().filter(h -> !s.hasThreadsOfEngine(h)).toList();
+    }
+
+    /** Enabled thread groups with a sampler and a thread count that is not 0 that wrote no row. */
+    static List<String> silentThreadGroups(Options o, Summary summary) throws IOException {
+        Map<String, String> props = o.userProperties(false);
+        List<String> out = new ArrayList<>();
+        for (Jmx.ThreadGroup tg : threadGroups(o)) {
+            OptionalLong threads = tg.threads(props);
+            boolean runs = tg.hasSampler() && (threads.isEmpty() || threads.getAsLong() > 0);
+            if (runs && !summary.hasThreadsOf(tg.name())) {
+                out.add("'" + tg.name() + "'");
+            }
+        }
+        return out;
+    }
+
+    private static String header(Options o, String target, Engines engines, Instant started, Summary summary) throws IOException {
+        Map<String, String> props = o.userProperties(true);
+        Map<String, String> raw = o.userProperties(false);
+        StringBuilder sb = new StringBuilder();
+        sb.append("Plan:       ").append(o.planId).append(" (").append(o.jmx).append(")").append(System.lineSeparator());
+        sb.append("Target:     ").append(target).append(System.lineSeparator());
+        sb.append("Load:       ").append(engines == null ? "this JVM" : engines.hosts().size() + " engines on 127.0.0.1 (each runs every thread group)")
+                .append(System.lineSeparator());
+        for (Jmx.ThreadGroup tg : threadGroups(o)) {
+            OptionalLong threads = tg.threads(raw);
+            OptionalLong loops = Jmx.resolve(tg.loops(), raw);
+            OptionalLong secs = tg.scheduledSeconds(raw);
+            sb.append("Threads:    ").append(tg.name()).append(": ")
+                    .append(threads.isPresent() ? threads.getAsLong() + " threads" : tg.threads() + " threads")
+                    .append(loops.isPresent() ? (loops.getAsLong() < 0 ? ", loops until stopped" : ", " + loops.getAsLong() + " loops") : "")
+                    .append(secs.isPresent() ? ", at most " + hms(secs.getAsLong()) : "")
+                    .append(System.lineSeparator());
+        }
+        long wall = Duration.between(started, Instant.now()).toSeconds();
+        sb.append("Started:    ").append(DateTimeFormatter.ISO_LOCAL_DATE_TIME.withZone(ZoneOffset.UTC).format(started.truncatedTo(java.time.temporal.ChronoUnit.SECONDS)))
+                .append(" UTC, ").append(hms(wall)).append(" in all (lab, JMeter, report)");
+        if (summary != null && summary.total().count() > 0) {
+            sb.append("; samples over ").append(hms(summary.total().spanMs() / 1000));
+        }
+        sb.append(System.lineSeparator());
+        sb.append("Properties: ").append(props.isEmpty() ? "(none given)" : String.join(" ",
+                props.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).toList())).append(System.lineSeparator());
+        return sb.toString();
+    }
+
+    /** The plan's thread groups; none when the file is not a readable plan (JMeter says why in its log). */
+    private static List<Jmx.ThreadGroup> threadGroups(Options o) {
+        try {
+            return Jmx.threadGroups(o.jmx);
+        } catch (IOException e) {
+            return List.of();
+        }
+    }
+
+    static String hms(long seconds) {
+        return String.format(Locale.ROOT, "%02d:%02d:%02d", seconds / 3600, seconds / 60 % 60, seconds % 60);
+    }
+
+    private static String trim(double d) {
+        return d == Math.rint(d) ? Long.toString((long) d) : Double.toString(d);
+    }
+
+    private static String read(Path p) {
+        try {
+            return Files.exists(p) ? Files.readString(p) : "";
+        } catch (IOException e) {
+            return "";
+        }
+    }
+
+    /** What a run started, for its shutdown hook. */
+    static final class Started {
+        volatile Process jmeter;
+        volatile Engines engines;
+        volatile Lab lab;
+
+        void stop() {
+            try {
+                Process p = jmeter;
+                if (p != null && p.isAlive()) {
+                    Run.stop(p);
+                }
+                if (engines != null) {
+                    engines.close();
+                }
+                if (lab != null) {
+                    lab.close();
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /** Prints elapsed (and, for a scheduled plan, remaining) time after each summariser line. */
+    static final class Progress {
+        private final long scheduled;
+        private final PrintStream log;
+        private final boolean echo;
+        /** Reset when JMeter says the test starts (JVM start-up and tree loading are not the plan's time). */
+        private volatile long start = System.nanoTime();
+
+        Progress(long scheduledSeconds, PrintStream log, boolean echo) {
+            this.scheduled = scheduledSeconds;
+            this.log = log;
+            this.echo = echo;
+        }
+
+        void line(String line) {
+            if (line.startsWith("Starting standalone test") || line.startsWith("Starting distributed test")) {
+                start = System.nanoTime();
+                return;
+            }
+            if (!echo || !line.startsWith("summary +")) {
+                return;
+            }
+            long elapsed = (System.nanoTime() - start) / 1_000_000_000L;
+            Optional<Summary.Summariser> s = Summary.summariser(line);
+            String counts = s.map(x -> ", " + x.count() + " samples in the last interval").orElse("");
+            if (scheduled > 0) {
+                log.println("trustload: " + hms(elapsed) + " elapsed, at most " + hms(Math.max(0, scheduled - elapsed))
+                        + " left of the " + hms(scheduled) + " scheduled" + counts);
+            } else {
+                log.println("trustload: " + hms(elapsed) + " elapsed (loop-count plan: ends when its loops are done)" + counts);
+            }
+        }
+    }
+}

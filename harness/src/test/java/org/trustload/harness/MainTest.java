@@ -1,0 +1,53 @@
+package org.trustload.harness;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class MainTest {
+
+    private static final Layout LAYOUT = new Layout(Path.of(System.getProperty("trustload.root", "..")).toAbsolutePath().normalize(),
+            Path.of("/nonexistent"));
+
+    private static int main(ByteArrayOutputStream err, String... args) throws Exception {
+        return new Main(LAYOUT, new PrintStream(new ByteArrayOutputStream()), new PrintStream(err, true, StandardCharsets.UTF_8)).run(args);
+    }
+
+    @Test
+    void usageErrorsExitOne() throws Exception {
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        assertThat(main(err, "frobnicate")).isEqualTo(1);
+        assertThat(main(err, "run")).isEqualTo(1);
+        assertThat(main(err, "run", "no/such-plan")).isEqualTo(1);
+        assertThat(main(err, "run", "pki/pades", "--engines", "17")).isEqualTo(1);
+        assertThat(main(err, "run", "pki/pades", "--max-error-pct", "x")).isEqualTo(1);
+        assertThat(main(err, "run", "pki/pades", "-q", "/no/such/file")).isEqualTo(1);
+        assertThat(main(err, "bench", "nope")).isEqualTo(1);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("unknown command 'frobnicate'", "unknown plan 'no/such-plan'");
+    }
+
+    @Test
+    void helpListsEveryExitStatus() throws Exception {
+        String help = Main.usage();
+        for (ExitStatus s : ExitStatus.values()) {
+            assertThat(help).contains(s.code() + "  " + s.meaning());
+        }
+    }
+
+    @Test
+    void parsesRunOptionsInOrder() throws Exception {
+        Main.RunArgs r = Main.parse(new ArrayList<>(List.of("-Ja=1", "--no-lab", "--engines=2", "--max-error-pct", "5", "-Jb=2")));
+        assertThat(r.jmeterArgs()).containsExactly("-Ja=1", "-Jb=2");
+        assertThat(r.noLab()).isTrue();
+        assertThat(r.engines()).isEqualTo(2);
+        assertThat(r.maxErrorPct()).isEqualTo(5.0);
+        assertThatThrownBy(() -> Main.parse(List.of("stray"))).isInstanceOf(HarnessException.class);
+    }
+}
