@@ -14,6 +14,11 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.trustload.harness.ExitStatus;
+import org.trustload.harness.Jtl;
+import org.trustload.harness.Lab;
+import org.trustload.harness.Layout;
+import org.trustload.harness.Run;
 
 /**
  * Issue 16: {@code gmssl/gmssl-cps} as users run it (the assembled JMeter, the lab's gmssl service in
@@ -29,12 +34,12 @@ class GmsslCpsIT {
     static final int LOOPS = 313;
     private static final Path OUT = Plans.DIR.resolve("target/gmssl-cps-it");
 
-    static Process lab;
+    static Lab lab;
     static Path labProperties;
 
     @BeforeAll
     static void startLab() throws Exception {
-        JMeterProcess.deleteRecursively(OUT);
+        Layout.deleteRecursively(OUT);
         Files.createDirectories(OUT);
         labProperties = OUT.resolve("lab.properties");
         lab = PlanRunIT.startLab("gmssl", labProperties, OUT.resolve("lab.log"));
@@ -42,7 +47,9 @@ class GmsslCpsIT {
 
     @AfterAll
     static void stopLab() throws Exception {
-        PlanRunIT.stop(lab);
+        if (lab != null) {
+            lab.close();
+        }
     }
 
     @ParameterizedTest
@@ -63,10 +70,10 @@ class GmsslCpsIT {
             p.store(out, "GmsslCpsIT " + suite);
         }
         long t0 = System.nanoTime();
-        JMeterProcess.run(Plans.DIR.resolve("gmssl/gmssl-cps.jmx"), dir.resolve("run"),
+        Run.Result result = Plans.run(Plans.DIR.resolve("gmssl/gmssl-cps.jmx"), dir.resolve("run"),
                 List.of("-q", labProperties.toString(), "-q", run.toString()), Duration.ofMinutes(20));
         double seconds = (System.nanoTime() - t0) / 1e9;
-        JsonNode total = JMeterProcess.statistics(dir.resolve("run")).path("Total");
+        JsonNode total = Plans.statistics(dir.resolve("run")).path("Total");
         long samples = total.path("sampleCount").asLong();
         long errors = total.path("errorCount").asLong();
         System.out.printf(java.util.Locale.ROOT, "GmsslCpsIT %s: %d threads, %d handshakes, %d errors, %.1f s"
@@ -75,23 +82,18 @@ class GmsslCpsIT {
         assertThat(errorCount(dir.resolve("run/results.jtl"))).as("errors by response code and message, see " + dir)
                 .isEmpty();
         assertThat(errors).isZero();
+        assertThat(result.status()).as(result.message()).isEqualTo(ExitStatus.OK);
         assertThat(samples).isEqualTo((long) THREADS * LOOPS);
     }
 
-    /** Failed samples of a CSV results file, counted by response code and message. */
+    /** Failed samples of a results file, counted by response code and message. */
     static Map<String, Integer> errorCount(Path jtl) throws Exception {
-        List<String> lines = Files.readAllLines(jtl);
-        List<String> head = List.of(lines.get(0).split(","));
-        int code = head.indexOf("responseCode");
-        int message = head.indexOf("responseMessage");
-        int success = head.indexOf("success");
         Map<String, Integer> out = new TreeMap<>();
-        for (String line : lines.subList(1, lines.size())) {
-            String[] f = line.split(",");
-            if (f.length > success && !"true".equals(f[success])) {
-                out.merge(f[code] + " " + (f.length > message ? f[message] : ""), 1, Integer::sum);
+        Jtl.forEach(jtl, s -> {
+            if (!s.success()) {
+                out.merge(s.responseCode() + " " + s.responseMessage(), 1, Integer::sum);
             }
-        }
+        });
         return out;
     }
 }

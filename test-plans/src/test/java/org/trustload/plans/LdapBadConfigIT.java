@@ -17,7 +17,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Stream;
-import org.apache.jmeter.save.CSVSaveService;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -25,6 +24,9 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.newsclub.net.unix.AFUNIXServerSocket;
 import org.newsclub.net.unix.AFUNIXSocketAddress;
+import org.trustload.harness.ExitStatus;
+import org.trustload.harness.Jtl;
+import org.trustload.harness.Run;
 
 /**
  * The LDAP plans with a wrong setting, run headless through the assembled JMeter as users run them:
@@ -105,16 +107,19 @@ class LdapBadConfigIT {
                 "-Jmax_duration=120", "-Jconnect_timeout=2000", "-Jresponse_timeout=5000"));
         args.addAll(bad);
         // A bounded wait: without fail-fast this is 600 samples per run, thousands with a longer plan.
-        JMeterProcess.execute(plan == null ? PLAN : files.resolve(plan), dir, args, Duration.ofMinutes(3));
+        Run.Result result = Plans.run(plan == null ? PLAN : files.resolve(plan), dir, args, Duration.ofMinutes(3));
+        // exit status (DESIGN section 5): a configuration error is 3; a refused port is an ordinary error
+        assertThat(result.status()).as(result.message() + ", see " + dir)
+                .isEqualTo(property == null ? ExitStatus.OK : ExitStatus.CONFIG_ERROR);
 
-        List<Map<String, String>> samples = Jtl.read(dir.resolve("results.jtl"));
+        List<Jtl.Sample> samples = Files.exists(dir.resolve("results.jtl")) ? Jtl.read(dir.resolve("results.jtl")) : List.of();
         assertThat(samples.size()).as("at most one failed sample per thread, see " + dir).isLessThanOrEqualTo(THREADS);
         Map<String, Integer> perThread = new HashMap<>();
-        for (Map<String, String> s : samples) {
-            assertThat(s.get("success")).isEqualTo("false");
-            assertThat(s.get("responseCode")).isEqualTo(code);
-            assertThat(s.get("responseMessage")).startsWith(message);
-            perThread.merge(s.get("threadName"), 1, Integer::sum);
+        for (Jtl.Sample s : samples) {
+            assertThat(s.success()).isFalse();
+            assertThat(s.responseCode()).isEqualTo(code);
+            assertThat(s.responseMessage()).startsWith(message);
+            perThread.merge(s.threadName(), 1, Integer::sum);
         }
         assertThat(perThread.values()).allMatch(n -> n == 1);
         String log = Files.readString(dir.resolve("jmeter.log"));
@@ -145,17 +150,17 @@ class LdapBadConfigIT {
             Thread tcpAccept = acceptForever(tcp, held);
             Thread unixAccept = acceptForever(unix, held);
             Path dir = OUT.resolve("never-answers");
-            JMeterProcess.execute(Plans.DIR.resolve("ldap/ldap-vs-ldaps-vs-ldapi.jmx"), dir, List.of(
+            Plans.run(Plans.DIR.resolve("ldap/ldap-vs-ldaps-vs-ldapi.jmx"), dir, List.of(
                     "-Jldap.port=" + tcp.getLocalPort(), "-Jldaps.port=" + tcp.getLocalPort(),
                     "-Jldapi.socket=" + socket, "-Jldap.trust=trust-all",
                     "-Jmax_duration=8", "-Jconnect_timeout=1000", "-Jresponse_timeout=1000"),
                     Duration.ofMinutes(3)); // bounded wait: uncapped, 3 x 1101 samples of 1 s each
-            List<Map<String, String>> samples = Jtl.read(dir.resolve("results.jtl"));
-            List<Map<String, String>> searches = samples.stream().filter(s -> s.get("label").contains("search")).toList();
+            List<Jtl.Sample> samples = Files.exists(dir.resolve("results.jtl")) ? Jtl.read(dir.resolve("results.jtl")) : List.of();
+            List<Jtl.Sample> searches = samples.stream().filter(s -> s.label().contains("search")).toList();
             assertThat(searches).as("samples ended by their timeouts, see " + dir).isNotEmpty()
-                    .allMatch(s -> "false".equals(s.get("success")));
+                    .allMatch(s -> !s.success());
             assertThat(searches).as("far fewer than the 3,303 searches of an uncapped run").hasSizeLessThan(100);
-            assertThat(searches.get(0).get("responseCode")).isEqualTo("timeout");
+            assertThat(searches.get(0).responseCode()).isEqualTo("timeout");
             tcpAccept.interrupt();
             unixAccept.interrupt();
         } finally {
@@ -179,29 +184,5 @@ class LdapBadConfigIT {
         t.setDaemon(true);
         t.start();
         return t;
-    }
-
-    /** Reads JMeter's CSV results into rows keyed by column, with JMeter's own CSV reader. */
-    static final class Jtl {
-        private Jtl() {
-        }
-
-        static List<Map<String, String>> read(Path jtl) throws IOException {
-            List<Map<String, String>> rows = new ArrayList<>();
-            if (!Files.exists(jtl)) {
-                return rows;
-            }
-            try (java.io.BufferedReader in = Files.newBufferedReader(jtl)) {
-                String[] header = CSVSaveService.csvReadFile(in, ',');
-                for (String[] r = CSVSaveService.csvReadFile(in, ','); r.length > 0; r = CSVSaveService.csvReadFile(in, ',')) {
-                    Map<String, String> row = new HashMap<>();
-                    for (int i = 0; i < header.length && i < r.length; i++) {
-                        row.put(header[i], r[i]);
-                    }
-                    rows.add(row);
-                }
-            }
-            return rows;
-        }
     }
 }
