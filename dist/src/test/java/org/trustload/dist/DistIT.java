@@ -79,7 +79,7 @@ class DistIT {
     }
 
     @Test
-    void homeRunsAPlanHeadlessAndLoadsOurJarsWithoutErrors(@TempDir Path tmp) throws Exception {
+    void homeRunsAPlanHeadlessAndLoadsOurJarsWithoutErrorsOrLog4jWarnings(@TempDir Path tmp) throws Exception {
         Path plan = Path.of(DistIT.class.getResource("/trivial.jmx").toURI());
         ProcessBuilder pb = new ProcessBuilder(HOME.resolve("bin/jmeter").toString(), "-n", "-t", plan.toString(),
                 "-l", "results.jtl", "-j", "jmeter.log", "-e", "-o", "report")
@@ -89,6 +89,11 @@ class DistIT {
         assertThat(p.waitFor(180, TimeUnit.SECONDS)).as("JMeter finished").isTrue();
         String console = Files.readString(tmp.resolve("out.txt"));
         assertThat(p.exitValue()).as(console).isZero();
+        // bin/log4j2.xml finds JMeter's GUI log appender through lib/trustload-log4j2-plugins.jar, not by
+        // package scanning: Log4j's status logger prints nothing (no deprecation warning, no missing plugin)
+        assertThat(console.lines().filter(l -> l.contains("StatusConsoleListener") || l.contains("package scanning")))
+                .as("log4j status lines on the console").isEmpty();
+        assertThat(Files.readString(HOME.resolve("bin/log4j2.xml"))).contains("<GuiLogEvent ").doesNotContainPattern("<Configuration[^>]*packages=");
         String log = Files.readString(tmp.resolve("jmeter.log"));
         assertThat(log).contains("lib/ext/trustload-samplers-", "lib/ext/trustload-listeners-");
         assertThat(log.lines().filter(l -> l.contains(" ERROR ")).toList()).as("errors in jmeter.log").isEmpty();
