@@ -98,7 +98,14 @@ class ExitStatusIT {
                 });
         Run.Result r = run(o);
         assertThat(r.status()).isEqualTo(ExitStatus.NOT_EXECUTED);
-        assertThat(r.message()).contains("the lab exited during the run");
+        // which services, how the lab ended, where its log is
+        assertThat(r.message()).contains("JMeter was stopped because the lab (services http) exited with status 137",
+                "killed by signal 9", "lab log: " + r.dir().resolve("lab.log"));
+        assertThat(r.summaryText()).contains("Exit status 2: ", "JMeter was stopped because the lab (services http)");
+        // JMeter stopped: no process left writing this run's results
+        String jtl = r.dir().resolve("results.jtl").toString();
+        assertThat(ProcessHandle.allProcesses().filter(ph -> ph.info().commandLine().orElse("").contains(jtl)))
+                .as("JMeter still running").isEmpty();
         assertThat(labProperties[0]).as("the lab's properties (passwords) are deleted after the run").doesNotExist();
         try (Stream<Path> files = Files.walk(r.dir())) {
             assertThat(files.map(f -> f.getFileName().toString())).doesNotContain("lab.properties");
