@@ -461,6 +461,9 @@ public final class Run {
         }
     }
 
+    /** What a TrustLoad element's fail-fast check writes to the console and jmeter.log. */
+    private static final String CONFIG_ERROR_LINE = "TrustLoad configuration error";
+
     private static Result evaluate(Layout layout, Options o, Path dir, int jmeterStatus, String labDied, Engines engines,
                                    String target, Instant started, PrintStream log) throws IOException {
         Path jtl = dir.resolve("results.jtl");
@@ -485,6 +488,15 @@ public final class Run {
             status = ExitStatus.NOT_EXECUTED;
             message = jmeterStatus < 0 ? "JMeter did not finish in time; see " + dir.resolve("jmeter.log")
                     : "JMeter exited with status " + jmeterStatus + "; see " + dir.resolve("jmeter.log");
+        } else if ((summary != null && summary.configErrors() > 0) || console.contains(CONFIG_ERROR_LINE)) {
+            // before "no results": an element that checks its configuration at test start stops the test
+            // before any sample, and the user must learn what to fix, not that nothing ran
+            status = ExitStatus.CONFIG_ERROR;
+            long samples = summary == null ? 0 : summary.configErrors();
+            message = "stopped by a configuration error" + console.lines().filter(l -> l.contains(CONFIG_ERROR_LINE)).findFirst()
+                    .map(l -> ": " + l.substring(l.indexOf(CONFIG_ERROR_LINE)).strip()).orElse("")
+                    + " (" + samples + " samples with response code " + Summary.CONFIG_ERROR_CODE + "); see "
+                    + (samples > 0 ? "the top errors and " : "") + dir.resolve("jmeter.log");
         } else if (summary == null || summary.rows() == 0) {
             // JMeter can exit 0 and write nothing (e.g. a distributed engine refused the tree)
             status = ExitStatus.NOT_EXECUTED;
@@ -494,10 +506,6 @@ public final class Run {
             status = ExitStatus.NOT_EXECUTED;
             message = "no samples from engine(s) " + String.join(",", missing) + "; see " + dir.resolve("jmeter.log")
                     + " and " + dir + "/engine-*/";
-        } else if (summary.configErrors() > 0 || console.contains("TrustLoad configuration error")) {
-            status = ExitStatus.CONFIG_ERROR;
-            message = "stopped by a configuration error (" + summary.configErrors() + " samples with response code "
-                    + Summary.CONFIG_ERROR_CODE + "); see the top errors and " + dir.resolve("jmeter.log");
         } else {
             List<String> silent = silentThreadGroups(o, summary);
             double pct = summary.total().errorPct();
