@@ -493,9 +493,9 @@ public final class Run {
             // before any sample, and the user must learn what to fix, not that nothing ran
             status = ExitStatus.CONFIG_ERROR;
             long samples = summary == null ? 0 : summary.configErrors();
-            message = "stopped by a configuration error" + console.lines().filter(l -> l.contains(CONFIG_ERROR_LINE)).findFirst()
-                    .map(l -> ": " + l.substring(l.indexOf(CONFIG_ERROR_LINE)).strip()).orElse("")
-                    + " (" + samples + " samples with response code " + Summary.CONFIG_ERROR_CODE + "); see "
+            message = console.lines().filter(l -> l.contains(CONFIG_ERROR_LINE)).findFirst()
+                    .map(l -> l.substring(l.indexOf(CONFIG_ERROR_LINE)).strip() + "; ").orElse("")
+                    + samples + " samples with response code " + Summary.CONFIG_ERROR_CODE + "; see "
                     + (samples > 0 ? "the top errors and " : "") + dir.resolve("jmeter.log");
         } else if (summary == null || summary.rows() == 0) {
             // JMeter can exit 0 and write nothing (e.g. a distributed engine refused the tree)

@@ -64,8 +64,9 @@ class ExitStatusIT {
                 .args(List.of("-Jscheme=gopher", "-Jthreads=1", "-Jloops=1", "-Jrampup=0")));
         assertThat(r.status()).as(r.summaryText()).isEqualTo(ExitStatus.CONFIG_ERROR);
         // LDAP Connection Config checks its scheme at test start: no sample, the element's message says what to fix
-        assertThat(r.message()).contains("stopped by a configuration error: TrustLoad configuration error",
-                "scheme", "gopher");
+        assertThat(r.message()).startsWith("TrustLoad configuration error in LDAP Connection Config")
+                .contains("scheme", "gopher", "0 samples with response code configError");
+        assertThat(r.summaryText()).contains("Exit status 3: stopped by a configuration error - TrustLoad configuration error");
     }
 
     @Test
