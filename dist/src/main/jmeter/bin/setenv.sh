@@ -1,5 +1,7 @@
 # TrustLoad: JVM options for JMeter, read by bin/jmeter (and by the official JMeter start script,
-# which sources bin/setenv.sh too). Copy this file into the bin/ of your own JMeter 5.6.3 home.
+# which sources bin/setenv.sh too). For your own JMeter 5.6.3 home, append this file to its
+# bin/setenv.sh (the drop-in ships it as bin/trustload-setenv.sh; the plugins manager's
+# trustload-setup appends it for you): see docs/install.md.
 #
 # The GM-SSL engine "bgm" (openEuler bgmprovider 1.1.4) reaches into JDK internals on Java 17; without
 # these options a TLCP Request sample fails with response code "engineUnavailable" naming the missing

@@ -21,17 +21,21 @@ import org.apache.jmeter.testbeans.TestBean;
  * Writes the jmeter-plugins-manager repository for TrustLoad: {@code trustload-plugins.json} (the
  * descriptor, a JSON array of plugins) beside the jars it names, built from the drop-in folder.
  *
- * <p>Two plugin ids, because the manager installs exactly one jar per plugin into {@code lib/ext} and
+ * <p>Three plugin ids, because the manager installs exactly one jar per plugin into {@code lib/ext} and
  * every {@code libs} entry into {@code lib/}, where JMeter does not look for menu elements:
  * <ul>
  *   <li>{@code trustload}: {@code trustload-samplers} (samplers, config elements, pre-processors,
- *       assertions) with {@code trustload-lib} and every third-party jar as libs;</li>
- *   <li>{@code trustload-listeners}: {@code trustload-listeners}, depending on {@code trustload}.</li>
+ *       assertions) with {@code trustload-lib} and every third-party jar as libs, depending on
+ *       {@code trustload-setup};</li>
+ *   <li>{@code trustload-listeners}: {@code trustload-listeners}, depending on {@code trustload};</li>
+ *   <li>{@code trustload-setup}: one class, the plugin's {@code installerClass}, which the manager runs after
+ *       installing: it writes {@code bin/trustload.properties} and the bgm JVM options into
+ *       {@code bin/setenv.sh} (the manager installs jars only).</li>
  * </ul>
  * The component classes are the concrete TestBeans of each jar, so new elements are listed without
  * editing anything here ({@code install-for-jmx} finds plugins by them).
  *
- * <p>Usage: {@code PluginsRepo DROPIN_DIR OUT_DIR [BASE_URL [PROJECT_URL]]}. With an empty base URL,
+ * <p>Usage: {@code PluginsRepo DROPIN_DIR OUT_DIR BASE_URL PROJECT_URL SETUP_JAR}. With an empty base URL,
  * download URLs are file names relative to the descriptor (the manager reads a local file given as
  * {@code jpgc.repo.address} that way); otherwise they are {@code BASE_URL/<jar>} for a published
  * repository. The project URL gives the help and screenshot links the manager's GUI shows.
@@ -44,21 +48,24 @@ public final class PluginsRepo {
     static final String DEFAULT_PROJECT_URL = "https://github.com/trustload/trustload";
     static final Pattern LIB_NAME = Pattern.compile("(.+?)-[0-9]+\\..*\\.jar");
     static final String DESCRIPTOR = "trustload-plugins.json";
+    /** The plugin whose installer writes what the manager cannot install (bin/ files). */
+    static final String SETUP_ID = "trustload-setup";
+    static final String SETUP_CLASS = "org.trustload.dist.setup.JMeterHomeSetup";
 
     private PluginsRepo() {
     }
 
     public static void main(String[] args) throws Exception {
-        if (args.length < 2 || args.length > 4) {
-            throw new IllegalArgumentException("usage: PluginsRepo DROPIN_DIR OUT_DIR [BASE_URL [PROJECT_URL]]");
+        if (args.length != 5) {
+            throw new IllegalArgumentException("usage: PluginsRepo DROPIN_DIR OUT_DIR BASE_URL PROJECT_URL SETUP_JAR");
         }
-        Path out = write(Path.of(args[0]), Path.of(args[1]), args.length >= 3 ? args[2] : "",
-                args.length == 4 && !args[3].isBlank() ? args[3] : DEFAULT_PROJECT_URL);
+        Path out = write(Path.of(args[0]), Path.of(args[1]), args[2], args[3].isBlank() ? DEFAULT_PROJECT_URL : args[3],
+                Path.of(args[4]));
         System.out.println("jmeter-plugins-manager repository: " + out);
     }
 
     /** Copies the drop-in's jars into {@code out} and writes the descriptor there; returns its path. */
-    static Path write(Path dropin, Path out, String baseUrl, String projectUrl) throws IOException {
+    static Path write(Path dropin, Path out, String baseUrl, String projectUrl, Path setup) throws IOException {
         Files.createDirectories(out);
         Path samplers = only(dropin.resolve("lib/ext"), "trustload-samplers-");
         Path listeners = only(dropin.resolve("lib/ext"), "trustload-listeners-");
@@ -69,7 +76,7 @@ public final class PluginsRepo {
                 Files.copy(jar, out.resolve(jar.getFileName()), StandardCopyOption.REPLACE_EXISTING);
             }
         }
-        for (Path jar : List.of(samplers, listeners)) {
+        for (Path jar : List.of(samplers, listeners, setup)) {
             Files.copy(jar, out.resolve(jar.getFileName()), StandardCopyOption.REPLACE_EXISTING);
         }
         List<Map<String, Object>> plugins = List.of(
@@ -77,11 +84,17 @@ public final class PluginsRepo {
                         "Samplers, config elements, pre-processors and assertions for load-testing trust infrastructure:"
                                 + " LDAP (ldap, ldaps, StartTLS, ldapi), CAdES/PAdES signatures, RFC 3161 timestamps,"
                                 + " certificate login, and more.",
-                        "org.trustload.jmeter.common.BeanInfoHelper", samplers, baseUrl, projectUrl, libs, List.of()),
+                        "org.trustload.jmeter.common.BeanInfoHelper", samplers, baseUrl, projectUrl, libs,
+                        List.of(SETUP_ID)),
                 plugin("trustload-listeners", "TrustLoad Listeners",
                         "TrustLoad listeners (JVM GC/CPU statistics).",
                         "org.trustload.jmeter.jvmstats.JvmStats", listeners, baseUrl, projectUrl, Map.of(),
-                        List.of("trustload")));
+                        List.of("trustload")),
+                plugin(SETUP_ID, "TrustLoad setup",
+                        "Writes bin/trustload.properties (JVM Stats dashboard graphs: jmeter -q bin/trustload.properties)"
+                                + " and the JVM options of the GM-SSL engine bgm into bin/setenv.sh; installed with TrustLoad.",
+                        SETUP_CLASS, setup, baseUrl, projectUrl, Map.of(), List.of()));
+        plugins.get(2).put("installerClass", SETUP_CLASS);
         Path descriptor = out.resolve(DESCRIPTOR);
         Files.writeString(descriptor, json(plugins, "") + "\n");
         return descriptor;

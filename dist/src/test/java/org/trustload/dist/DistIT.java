@@ -45,11 +45,12 @@ class DistIT {
     }
 
     @Test
-    void dropinUnzippedIntoAPristineHomeGivesTheAssembledHome(@TempDir Path tmp) throws IOException {
+    void dropinUnzippedIntoAPristineHomeGivesTheAssembledHomeWithWorkingTlcpAndJvmStatsGraphs(@TempDir Path tmp) throws Exception {
         Set<String> ours = files(DROPIN);
         Path pristine = tmp.resolve("apache-jmeter");
         for (String f : files(HOME)) {
-            if (!ours.contains(f)) {
+            // bin/setenv.sh: TrustLoad's bgm JVM options (JMeter ships none); the drop-in's README has the user add them
+            if (!ours.contains(f) && !f.equals("bin/setenv.sh")) {
                 Path to = pristine.resolve(f);
                 Files.createDirectories(to.getParent());
                 Files.createLink(to, HOME.resolve(f)); // same file system: cheap and byte-identical
@@ -59,7 +60,7 @@ class DistIT {
             List<? extends ZipEntry> entries = zip.stream().filter(e -> !e.isDirectory()).toList();
             assertThat(entries).extracting(ZipEntry::getName)
                     .allMatch(n -> n.equals("bin/trustload-README.txt") || n.equals("bin/trustload.properties")
-                            || n.matches("lib/(ext/)?[^/]+\\.jar"))
+                            || n.equals("bin/trustload-setenv.sh") || n.matches("lib/(ext/)?[^/]+\\.jar"))
                     .contains("bin/trustload-README.txt")
                     .containsAll(ours);
             for (ZipEntry e : entries) {
@@ -72,14 +73,18 @@ class DistIT {
             }
         }
         Files.delete(pristine.resolve("bin/trustload-README.txt"));
+        // the README's step for TLCP: cat bin/trustload-setenv.sh >> bin/setenv.sh
+        Files.writeString(pristine.resolve("bin/setenv.sh"), Files.readString(pristine.resolve("bin/trustload-setenv.sh")),
+                java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
         assertThat(files(pristine)).isEqualTo(files(HOME));
+        InstallProbe.assertComplete(pristine, tmp.resolve("probe"));
         for (String f : ours) {
             assertThat(Files.mismatch(pristine.resolve(f), HOME.resolve(f))).as(f).isEqualTo(-1L);
         }
     }
 
     @Test
-    void homeRunsAPlanHeadlessAndLoadsOurJarsWithoutErrors(@TempDir Path tmp) throws Exception {
+    void homeRunsAPlanHeadlessAndLoadsOurJarsWithoutErrorsOrLog4jWarnings(@TempDir Path tmp) throws Exception {
         Path plan = Path.of(DistIT.class.getResource("/trivial.jmx").toURI());
         ProcessBuilder pb = new ProcessBuilder(HOME.resolve("bin/jmeter").toString(), "-n", "-t", plan.toString(),
                 "-l", "results.jtl", "-j", "jmeter.log", "-e", "-o", "report")
@@ -89,6 +94,11 @@ class DistIT {
         assertThat(p.waitFor(180, TimeUnit.SECONDS)).as("JMeter finished").isTrue();
         String console = Files.readString(tmp.resolve("out.txt"));
         assertThat(p.exitValue()).as(console).isZero();
+        // bin/log4j2.xml finds JMeter's GUI log appender through lib/trustload-log4j2-plugins.jar, not by
+        // package scanning: Log4j's status logger prints nothing (no deprecation warning, no missing plugin)
+        assertThat(console.lines().filter(l -> l.contains("StatusConsoleListener") || l.contains("package scanning")))
+                .as("log4j status lines on the console").isEmpty();
+        assertThat(Files.readString(HOME.resolve("bin/log4j2.xml"))).contains("<GuiLogEvent ").doesNotContainPattern("<Configuration[^>]*packages=");
         String log = Files.readString(tmp.resolve("jmeter.log"));
         assertThat(log).contains("lib/ext/trustload-samplers-", "lib/ext/trustload-listeners-");
         assertThat(log.lines().filter(l -> l.contains(" ERROR ")).toList()).as("errors in jmeter.log").isEmpty();

@@ -38,6 +38,7 @@ class PluginsManagerIT {
     private static final Path TOOL = Path.of(System.getProperty("trustload.plugins.manager"));
     private static final Path ROOT = Path.of(System.getProperty("trustload.root", ".."));
     private static final Path DESCRIPTOR = REPO.resolve("trustload-plugins.json");
+    private static final String SETUP_JAR = "trustload-setup-0.1.0.jar";
 
     // The manager's schema (upstream repo_schema.json) and its file-name rules (Plugin, 1.3).
     private static final Set<String> PLUGIN_KEYS = Set.of("id", "name", "description", "screenshotUrl", "helpUrl",
@@ -100,8 +101,20 @@ class PluginsManagerIT {
                         .containsExactlyInAnyOrderElementsOf(testBeans(classes));
             }
         }
-        assertThat(ids).hasSize(repo.size()).contains("trustload");
-        assertThat(pluginJars).as("every lib/ext jar of the drop-in is a plugin").isEqualTo(names(DROPIN.resolve("lib/ext")));
+        assertThat(ids).hasSize(repo.size()).contains("trustload", "trustload-listeners", "trustload-setup");
+        Set<String> expected = new TreeSet<>(names(DROPIN.resolve("lib/ext")));
+        expected.add(SETUP_JAR);
+        assertThat(pluginJars).as("every lib/ext jar of the drop-in is a plugin, and the setup jar").isEqualTo(expected);
+        JsonNode setup = null;
+        for (JsonNode plugin : repo) {
+            if (plugin.path("id").asText().equals("trustload-setup")) {
+                setup = plugin;
+            } else if (plugin.path("id").asText().equals("trustload")) {
+                assertThat(plugin.path("versions").elements().next().path("depends").toString()).contains("trustload-setup");
+            }
+        }
+        assertThat(classesIn(REPO.resolve(SETUP_JAR))).as("the installer is in the setup plugin's jar")
+                .contains(setup.path("installerClass").asText());
         assertThat(libFiles).as("every lib jar of the drop-in is a lib").isEqualTo(names(DROPIN.resolve("lib")));
     }
 
@@ -116,13 +129,22 @@ class PluginsManagerIT {
 
         assertThat(manager(home, tmp, "available")).contains("trustload=[0.1.0]", "trustload-listeners=[0.1.0]");
 
-        manager(home, tmp, "install", "trustload-listeners"); // pulls trustload through depends
-        Set<String> ext = names(DROPIN.resolve("lib/ext"));
+        assertThat(home.resolve("bin/setenv.sh")).as("a plain home has no bgm JVM options").doesNotExist();
+        manager(home, tmp, "install", "trustload-listeners"); // pulls trustload and trustload-setup through depends
+        Set<String> ext = new TreeSet<>(names(DROPIN.resolve("lib/ext")));
+        ext.add(SETUP_JAR);
         Set<String> libs = names(DROPIN.resolve("lib"));
         awaitFiles(home, ext, libs, true);
-        assertThat(manager(home, tmp, "status")).contains("trustload=0.1.0", "trustload-listeners=0.1.0");
+        assertThat(manager(home, tmp, "status")).contains("trustload=0.1.0", "trustload-listeners=0.1.0", "trustload-setup=0.1.0");
+        // the setup plugin's installer (run by the manager after installing) wrote what jars cannot carry
+        for (int i = 0; i < 240 && !(Files.exists(home.resolve("bin/setenv.sh")) && Files.exists(home.resolve("bin/trustload.properties"))); i++) {
+            Thread.sleep(500);
+        }
+        assertThat(Files.mismatch(home.resolve("bin/trustload.properties"), DROPIN.resolve("bin/trustload.properties"))).isEqualTo(-1L);
+        assertThat(Files.readString(home.resolve("bin/setenv.sh"))).contains("# >>> TrustLoad", "TRUSTLOAD_BGM_JVM_ARGS=", "# <<< TrustLoad");
+        InstallProbe.assertComplete(home, tmp.resolve("probe"));
 
-        manager(home, tmp, "uninstall", "trustload"); // and its dependant
+        manager(home, tmp, "uninstall", "trustload,trustload-setup"); // and the dependant
         awaitFiles(home, ext, libs, false);
         assertThat(manager(home, tmp, "status")).doesNotContain("trustload");
 
@@ -143,7 +165,8 @@ class PluginsManagerIT {
         try (Stream<Path> s = Files.walk(HOME)) {
             for (Path f : s.filter(Files::isRegularFile).toList()) {
                 String rel = HOME.relativize(f).toString();
-                if (!ours.contains(rel)) {
+                // bin/setenv.sh is TrustLoad's (the bgm JVM options), JMeter ships none
+                if (!ours.contains(rel) && !rel.equals("bin/setenv.sh")) {
                     Path dst = to.resolve(rel);
                     Files.createDirectories(dst.getParent());
                     // the manager writes bin/ scripts and moves jars: copy bin/, link the jars

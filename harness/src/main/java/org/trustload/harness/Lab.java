@@ -32,12 +32,14 @@ public final class Lab implements AutoCloseable {
     private final Process process;
     private final Path properties;
     private final Path log;
+    private final String services;
     private volatile String readyLine = "";
 
-    private Lab(Process process, Path properties, Path log) {
+    private Lab(Process process, Path properties, Path log, String services) {
         this.process = process;
         this.properties = properties;
         this.log = log;
+        this.services = services.isBlank() ? "the lab's default services" : services;
     }
 
     /**
@@ -62,7 +64,7 @@ public final class Lab implements AutoCloseable {
         cmd.addAll(extraArgs);
         cmd.addAll(List.of("--out", properties.toString()));
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
-        Lab lab = new Lab(p, properties, log);
+        Lab lab = new Lab(p, properties, log, services);
         CountDownLatch ready = new CountDownLatch(1);
         Thread pump = new Thread(() -> {
             try (BufferedReader in = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
@@ -108,6 +110,18 @@ public final class Lab implements AutoCloseable {
         } catch (IOException e) {
             return "";
         }
+    }
+
+    /**
+     * What a user needs once the lab has exited under a run: the services it ran (one JVM: they all went
+     * with it), its exit status (a signal when above 128, e.g. 137 for SIGKILL or the kernel's OOM
+     * killer), its log and the log's last lines.
+     */
+    public String exitReport() {
+        int status = process.exitValue();
+        String how = status > 128 ? " = killed by signal " + (status - 128) + (status == 137 ? " (SIGKILL: kill -9 or the OOM killer)" : "")
+                : "";
+        return "the lab (services " + services + ") exited with status " + status + how + "; lab log: " + log + tail(log);
     }
 
     /** The properties file with every endpoint and credential the plans need. */

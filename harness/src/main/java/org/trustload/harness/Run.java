@@ -23,7 +23,7 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.regex.Pattern;
 
@@ -271,7 +271,7 @@ public final class Run {
                 PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
         Lab lab = null;
         Engines engines = null;
-        AtomicBoolean labDied = new AtomicBoolean();
+        AtomicReference<String> labDied = new AtomicReference<>(); // how the lab died under the run
         // SIGTERM or Ctrl-C to the launcher: stop what this run started (a terminal's Ctrl-C reaches them
         // too, a SIGTERM does not) and remove the lab's properties (its passwords)
         Started children = new Started();
@@ -360,7 +360,7 @@ public final class Run {
                     .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
             children.jmeter = p;
             Thread pump = pump(p, dir.resolve("console.txt"), o.out, o.echo, progress);
-            jmeterStatus = waitFor(p, runLab, o.timeout, labDied, dir, log);
+            jmeterStatus = waitFor(p, runLab, o.timeout, labDied, log);
             pump.join(10_000);
         } finally {
             if (engines != null && engines != o.sharedEngines) {
@@ -431,15 +431,14 @@ public final class Run {
     }
 
     /** Waits for JMeter; stops it when the lab dies under it or the timeout passes. Returns its exit status. */
-    private static int waitFor(Process p, Lab lab, Duration timeout, AtomicBoolean labDied, Path dir, PrintStream log)
+    private static int waitFor(Process p, Lab lab, Duration timeout, AtomicReference<String> labDied, PrintStream log)
             throws InterruptedException {
         long deadline = timeout == null ? Long.MAX_VALUE : System.nanoTime() + timeout.toNanos();
         while (!p.waitFor(1, TimeUnit.SECONDS)) {
             if (lab != null && !lab.isAlive()) {
-                labDied.set(true);
-                log.println("trustload: the lab exited (status " + lab.exitValue() + ") during the run: stopping JMeter; see "
-                        + dir.resolve("lab.log"));
+                log.println("trustload: the lab exited during the run: stopping JMeter (" + lab.exitReport() + ")");
                 stop(p);
+                labDied.set(lab.exitReport()); // again: the log may have grown
                 break;
             }
             if (System.nanoTime() > deadline) {
@@ -447,6 +446,9 @@ public final class Run {
                 stop(p);
                 return -1;
             }
+        }
+        if (labDied.get() == null && lab != null && !lab.isAlive()) {
+            labDied.set(lab.exitReport()); // JMeter ended on its own (e.g. errors stopped the test) as the lab died
         }
         return p.exitValue();
     }
@@ -459,7 +461,10 @@ public final class Run {
         }
     }
 
-    private static Result evaluate(Layout layout, Options o, Path dir, int jmeterStatus, boolean labDied, Engines engines,
+    /** What a TrustLoad element's fail-fast check writes to the console and jmeter.log. */
+    private static final String CONFIG_ERROR_LINE = "TrustLoad configuration error";
+
+    private static Result evaluate(Layout layout, Options o, Path dir, int jmeterStatus, String labDied, Engines engines,
                                    String target, Instant started, PrintStream log) throws IOException {
         Path jtl = dir.resolve("results.jtl");
         String message = "";
@@ -476,13 +481,22 @@ public final class Run {
         String console = read(dir.resolve("console.txt")) + "\n" + read(dir.resolve("jmeter.log"));
         if (status != ExitStatus.OK) {
             // keep the message
-        } else if (labDied) {
+        } else if (labDied != null) {
             status = ExitStatus.NOT_EXECUTED;
-            message = "the lab exited during the run; see " + dir.resolve("lab.log");
+            message = "JMeter was stopped because " + labDied;
         } else if (jmeterStatus != 0) {
             status = ExitStatus.NOT_EXECUTED;
             message = jmeterStatus < 0 ? "JMeter did not finish in time; see " + dir.resolve("jmeter.log")
                     : "JMeter exited with status " + jmeterStatus + "; see " + dir.resolve("jmeter.log");
+        } else if ((summary != null && summary.configErrors() > 0) || console.contains(CONFIG_ERROR_LINE)) {
+            // before "no results": an element that checks its configuration at test start stops the test
+            // before any sample, and the user must learn what to fix, not that nothing ran
+            status = ExitStatus.CONFIG_ERROR;
+            long samples = summary == null ? 0 : summary.configErrors();
+            message = console.lines().filter(l -> l.contains(CONFIG_ERROR_LINE)).findFirst()
+                    .map(l -> l.substring(l.indexOf(CONFIG_ERROR_LINE)).strip() + "; ").orElse("")
+                    + samples + " samples with response code " + Summary.CONFIG_ERROR_CODE + "; see "
+                    + (samples > 0 ? "the top errors and " : "") + dir.resolve("jmeter.log");
         } else if (summary == null || summary.rows() == 0) {
             // JMeter can exit 0 and write nothing (e.g. a distributed engine refused the tree)
             status = ExitStatus.NOT_EXECUTED;
@@ -492,10 +506,6 @@ public final class Run {
             status = ExitStatus.NOT_EXECUTED;
             message = "no samples from engine(s) " + String.join(",", missing) + "; see " + dir.resolve("jmeter.log")
                     + " and " + dir + "/engine-*/";
-        } else if (summary.configErrors() > 0 || console.contains("TrustLoad configuration error")) {
-            status = ExitStatus.CONFIG_ERROR;
-            message = "stopped by a configuration error (" + summary.configErrors() + " samples with response code "
-                    + Summary.CONFIG_ERROR_CODE + "); see the top errors and " + dir.resolve("jmeter.log");
         } else {
             List<String> silent = silentThreadGroups(o, summary);
             double pct = summary.total().errorPct();

@@ -17,14 +17,15 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.trustload.harness.Lab;
 
 /**
  * {@code ./trustload run PLAN --engines 2 -q CREDS -J...password=...}, as a user runs it: no credential
  * of the run may appear in any file under its results folder (results.jtl, report/, the controller's
  * jmeter.log, each engine's log and console, the launcher's console). The credentials are the real ones
  * of this run: every value of the {@code -q} file, the password given with {@code -J}, and the lab's
- * secret-named properties and key material, read from the run's lab.properties while the lab is up (the
- * lab removes the file when it stops).
+ * secret-named properties and key material, read from the run's lab.properties while the lab is up (its
+ * path is on the launcher's READY line; the file is outside the results and gone when the lab stops).
  */
 class DistributedSecretsIT {
 
@@ -69,7 +70,9 @@ class DistributedSecretsIT {
         long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(10);
         while (run.isAlive() && System.nanoTime() < deadline) {
             if (lab == null) {
-                Optional<Path> labProperties = findWhileWritten(results, "lab.properties");
+                // the launcher keeps lab.properties in a private temporary directory, never under the results,
+                // and prints the lab's READY line with its path
+                Optional<Path> labProperties = labPropertiesOfReadyLine(results.resolve("console.txt"));
                 if (labProperties.isPresent()) {
                     // written by rename once every service is up: complete when seen; read the key files now,
                     // the lab deletes them when it stops
@@ -86,7 +89,8 @@ class DistributedSecretsIT {
         }
         String console = Files.readString(results.resolve("console.txt"));
         assertThat(run.exitValue()).as("./trustload exit status, output:\n" + console).isZero();
-        assertThat(lab).as("the run's lab.properties was never seen under " + results).isNotNull()
+        assertThat(find(results, "lab.properties")).as("lab.properties (lab passwords) under the results").isEmpty();
+        assertThat(lab).as("the run's lab.properties (READY line of " + results.resolve("console.txt") + ") was never seen").isNotNull()
                 .containsKeys("ldap.admin.password", "ldap.user.password", "ldap.truststore.password");
 
         Path dir = find(results, "jmeter.log").orElseThrow().getParent();
@@ -113,12 +117,12 @@ class DistributedSecretsIT {
     }
 
     /** {@link #find} while the run creates and deletes files: a file gone during the walk means "not yet". */
-    private static Optional<Path> findWhileWritten(Path dir, String name) throws IOException {
-        try {
-            return find(dir, name);
-        } catch (java.io.UncheckedIOException | java.nio.file.NoSuchFileException e) {
+    private static Optional<Path> labPropertiesOfReadyLine(Path console) throws IOException {
+        if (!Files.exists(console)) {
             return Optional.empty();
         }
+        return Files.readAllLines(console).stream().filter(l -> l.contains(Lab.READY + " ")).findFirst()
+                .map(l -> Path.of(l.substring(l.indexOf(Lab.READY) + Lab.READY.length()).strip())).filter(Files::exists);
     }
 
     private static Optional<Path> find(Path dir, String name) throws IOException {

@@ -35,6 +35,8 @@ class ExitStatusIT {
         Run.Result r = run(options("within-budget", PLANS.resolve("errors.jmx")).maxErrorPct(60));
         assertThat(r.status()).as(r.summaryText()).isEqualTo(ExitStatus.OK);
         assertThat(r.summary().orElseThrow().total().errorPct()).isEqualTo(50.0);
+        // the assembled home's log4j2.xml: no "package scanning is deprecated" (nor any Log4j status line)
+        assertThat(Files.readString(r.console())).doesNotContain("StatusConsoleListener", "package scanning");
     }
 
     @Test
@@ -61,7 +63,10 @@ class ExitStatusIT {
                 .echo(false).timeout(Duration.ofMinutes(3)).noLab(true)
                 .args(List.of("-Jscheme=gopher", "-Jthreads=1", "-Jloops=1", "-Jrampup=0")));
         assertThat(r.status()).as(r.summaryText()).isEqualTo(ExitStatus.CONFIG_ERROR);
-        assertThat(r.summaryText()).contains("configError");
+        // LDAP Connection Config checks its scheme at test start: no sample, the element's message says what to fix
+        assertThat(r.message()).startsWith("TrustLoad configuration error in LDAP Connection Config")
+                .contains("scheme", "gopher", "0 samples with response code configError");
+        assertThat(r.summaryText()).contains("Exit status 3: stopped by a configuration error - TrustLoad configuration error");
     }
 
     @Test
@@ -98,7 +103,14 @@ class ExitStatusIT {
                 });
         Run.Result r = run(o);
         assertThat(r.status()).isEqualTo(ExitStatus.NOT_EXECUTED);
-        assertThat(r.message()).contains("the lab exited during the run");
+        // which services, how the lab ended, where its log is
+        assertThat(r.message()).contains("JMeter was stopped because the lab (services http) exited with status 137",
+                "killed by signal 9", "lab log: " + r.dir().resolve("lab.log"));
+        assertThat(r.summaryText()).contains("Exit status 2: ", "JMeter was stopped because the lab (services http)");
+        // JMeter stopped: no process left writing this run's results
+        String jtl = r.dir().resolve("results.jtl").toString();
+        assertThat(ProcessHandle.allProcesses().filter(ph -> ph.info().commandLine().orElse("").contains(jtl)))
+                .as("JMeter still running").isEmpty();
         assertThat(labProperties[0]).as("the lab's properties (passwords) are deleted after the run").doesNotExist();
         try (Stream<Path> files = Files.walk(r.dir())) {
             assertThat(files.map(f -> f.getFileName().toString())).doesNotContain("lab.properties");
