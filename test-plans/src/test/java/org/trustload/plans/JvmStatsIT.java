@@ -75,7 +75,7 @@ class JvmStatsIT {
             assertThat(filled).as("rows carrying the target's GC time").isEqualTo(rows.size() - 1);
 
             String summary = Files.readString(dir.resolve("jvm-stats-summary.txt"));
-            assertThat(summary).contains("JVM pid " + pid + " (hsperfdata", "requests           600 (transaction-controller rows excluded)");
+            assertThat(summary).contains("JVM pid " + pid + " (hsperfdata", "requests           600 (transaction-controller rows, setUp and tearDown excluded)");
             assertThat(Files.readString(dir.resolve("jvm-stats-summary-load.txt"))).contains("this JVM", "requests           600");
             JsonNode after = new ObjectMapper().readTree(dir.resolve("jvm-stats-summary.json").toFile()).get("jstatAfter");
             List<String> cols = Arrays.asList(jstat.get(0).trim().split("\\s+"));
