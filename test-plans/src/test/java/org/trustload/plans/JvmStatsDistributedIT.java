@@ -39,7 +39,15 @@ class JvmStatsDistributedIT {
             Path client = dir.resolve("client");
             Path results = dir.resolve("results");
             List<String> args = new ArrayList<>(engines.controllerArgs());
-            args.addAll(List.of("-q", Plans.HOME.resolve("bin/trustload.properties").toString(),
+            // the controller does not run JVM Stats: it lists the columns itself (./trustload run --engines N does
+            // the same) and JMeter sends the list to the engines
+            List<String> columns = new ArrayList<>();
+            for (String prefix : List.of("load", "jvm")) {
+                for (String v : List.of("cpu_ms", "cpu_pct", "heap_used_mb", "gc_count", "gc_time_ms", "ygc", "fgc", "rss_mb", "threads")) {
+                    columns.add(prefix + "_" + v);
+                }
+            }
+            args.addAll(List.of("-Jsample_variables=" + String.join(",", columns),
                     "-Gthreads=2", "-Gloops=100", "-Gpace_ms=10", "-Gjvmstats.interval_ms=500",
                     "-Gjvmstats.source=jvm-pid", "-Gjvmstats.target=" + idle.pid(),
                     "-Gtrustload.jvmstats.remote_poller=" + first, "-Gtrustload.results.dir=" + results));
