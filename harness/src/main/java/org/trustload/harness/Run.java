@@ -347,7 +347,7 @@ public final class Run {
                 }
             }
             // jmeterengine.nongui.port=0: no UDP shutdown listener (it would bind all interfaces)
-            // bin/trustload.properties: sample_variables and dashboard graphs of the JVM Stats listener
+            // bin/trustload.properties: dashboard graphs of the JVM Stats listener
             args.addAll(List.of("-q", jmeter.layout().trustloadProperties().toString(), "-Jtrustload.results.dir=" + dir));
             args.addAll(labProps);
             args.addAll(List.of("-Jsummariser.interval=5", "-Jjmeterengine.nongui.port=0"));
