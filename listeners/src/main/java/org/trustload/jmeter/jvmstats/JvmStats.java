@@ -109,6 +109,8 @@ public class JvmStats extends AbstractTestElement
     private transient volatile long ownCpuAtMainStart;
     private transient volatile long ownCpuAtMainEnd;
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+    /** The names this element added to {@code sample_variables}, removed again at test end. */
+    private transient List<String> addedColumns;
 
     @Override
     public void testStarted() {
@@ -134,7 +136,7 @@ public class JvmStats extends AbstractTestElement
             n[i] = prefix + "_" + VARIABLES.get(i);
         }
         names = n;
-        addSampleVariables(n);
+        addedColumns = addSampleVariables(n);
         current = empty();
         String kind = source == null ? "" : source.trim();
         String pollerEngine = JMeterUtils.getPropDefault(POLLER_PROPERTY, "");
@@ -231,20 +233,44 @@ public class JvmStats extends AbstractTestElement
      * adds that collector after every element of the plan). The controller of a distributed run must
      * list the names itself (it does not run this element): {@code -Jsample_variables=…}.
      */
-    static void addSampleVariables(String[] names) {
+    static List<String> addSampleVariables(String[] names) {
         synchronized (SampleEvent.class) {
-            String listed = JMeterUtils.getPropDefault(SampleEvent.SAMPLE_VARIABLES, "");
-            LinkedHashSet<String> all = new LinkedHashSet<>();
-            for (String v : listed.split(",")) {
-                if (!v.isBlank()) {
-                    all.add(v.trim());
-                }
+            LinkedHashSet<String> all = sampleVariables();
+            List<String> added = java.util.Arrays.stream(names).filter(all::add).toList();
+            if (!added.isEmpty()) {
+                setSampleVariables(all);
             }
-            if (all.addAll(List.of(names))) {
-                JMeterUtils.setProperty(SampleEvent.SAMPLE_VARIABLES, String.join(",", all));
-                SampleEvent.initSampleVariables();
+            return added;
+        }
+    }
+
+    /**
+     * Removes {@code names} from {@code sample_variables} again, so that in a GUI session the next plan
+     * without JVM Stats gets no such columns. The results rows are written by then (the test is over), and
+     * the report reads its columns from the results file's header.
+     */
+    static void removeSampleVariables(List<String> names) {
+        synchronized (SampleEvent.class) {
+            LinkedHashSet<String> all = sampleVariables();
+            if (all.removeAll(names)) {
+                setSampleVariables(all);
             }
         }
+    }
+
+    private static LinkedHashSet<String> sampleVariables() {
+        LinkedHashSet<String> all = new LinkedHashSet<>();
+        for (String v : JMeterUtils.getPropDefault(SampleEvent.SAMPLE_VARIABLES, "").split(",")) {
+            if (!v.isBlank()) {
+                all.add(v.trim());
+            }
+        }
+        return all;
+    }
+
+    private static void setSampleVariables(LinkedHashSet<String> all) {
+        JMeterUtils.setProperty(SampleEvent.SAMPLE_VARIABLES, String.join(",", all));
+        SampleEvent.initSampleVariables();
     }
 
     private String[] empty() {
@@ -409,6 +435,10 @@ public class JvmStats extends AbstractTestElement
                 stats.close();
                 stats = null;
             }
+        }
+        if (addedColumns != null) {
+            removeSampleVariables(addedColumns);
+            addedColumns = null;
         }
         if (first == null && note.startsWith("not polled")) {
             return; // another engine writes this target's summary

@@ -143,12 +143,17 @@ class JvmStatsTest {
     }
 
     @Test
-    void theElementListsItsOwnColumnsInSampleVariablesOnce() {
-        JvmStats.addSampleVariables(new String[] {"other_a", "jvm_cpu_ms"});
-        JvmStats.addSampleVariables(new String[] {"other_a"});
+    void theElementListsItsOwnColumnsInSampleVariablesOnceAndRemovesThemAtTestEnd() {
+        String before = JMeterUtils.getProperty(SampleEvent.SAMPLE_VARIABLES);
+        java.util.List<String> added = JvmStats.addSampleVariables(new String[] {"other_a", "jvm_cpu_ms"});
+        assertThat(added).as("only what was not listed").containsExactly("other_a");
+        assertThat(JvmStats.addSampleVariables(new String[] {"other_a"})).isEmpty();
         String listed = JMeterUtils.getProperty(SampleEvent.SAMPLE_VARIABLES);
         assertThat(listed.split(",")).startsWith("jvm_cpu_ms", "jvm_rss_mb").containsOnlyOnce("other_a", "jvm_cpu_ms");
-        assertThat(SampleEvent.getVarName(SampleEvent.getVarCount() - 1)).as("SampleEvent re-read the list").isNotEmpty();
+        assertThat(SampleEvent.getVarName(SampleEvent.getVarCount() - 1)).as("SampleEvent re-read the list").isEqualTo("other_a");
+        JvmStats.removeSampleVariables(added);
+        assertThat(JMeterUtils.getProperty(SampleEvent.SAMPLE_VARIABLES)).as("the user's own list is kept").isEqualTo(before);
+        assertThat(SampleEvent.getVarCount()).isEqualTo(2);
     }
 
     @Test
