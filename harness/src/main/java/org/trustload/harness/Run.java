@@ -387,7 +387,7 @@ public final class Run {
             "gc_time_ms", "ygc", "fgc", "rss_mb", "threads");
 
     /** The {@code sample_variables} of the plan's JVM Stats elements ({@code <prefix>_cpu_ms,…}), if it has any. */
-    static Optional<String> jvmStatsColumns(Path jmx) throws IOException {
+    public static Optional<String> jvmStatsColumns(Path jmx) throws IOException {
         String text = Files.readString(jmx);
         if (!text.contains("org.trustload.jmeter.jvmstats.JvmStats")) {
             return Optional.empty();

@@ -41,13 +41,9 @@ class JvmStatsDistributedIT {
             List<String> args = new ArrayList<>(engines.controllerArgs());
             // the controller does not run JVM Stats: it lists the columns itself (./trustload run --engines N does
             // the same) and JMeter sends the list to the engines
-            List<String> columns = new ArrayList<>();
-            for (String prefix : List.of("load", "jvm")) {
-                for (String v : List.of("cpu_ms", "cpu_pct", "heap_used_mb", "gc_count", "gc_time_ms", "ygc", "fgc", "rss_mb", "threads")) {
-                    columns.add(prefix + "_" + v);
-                }
-            }
-            args.addAll(List.of("-Jsample_variables=" + String.join(",", columns),
+            String columns = org.trustload.harness.Run.jvmStatsColumns(JvmStatsIT.PLAN).orElseThrow();
+            assertThat(columns.split(",")).hasSize(18);
+            args.addAll(List.of("-Jsample_variables=" + columns,
                     "-Gthreads=2", "-Gloops=100", "-Gpace_ms=10", "-Gjvmstats.interval_ms=500",
                     "-Gjvmstats.source=jvm-pid", "-Gjvmstats.target=" + idle.pid(),
                     "-Gtrustload.jvmstats.remote_poller=" + first, "-Gtrustload.results.dir=" + results));

@@ -54,11 +54,7 @@ public final class JvmStatsBench {
         // three variants alternated: no listener; no listener but the listener's 9 sample_variables columns
         // (empty; the listener adds them itself); the listener with its columns.
         // listener cost = with / columns-only; columns cost = columns-only / none
-        List<String> names = new ArrayList<>();
-        for (String v : List.of("cpu_ms", "cpu_pct", "heap_used_mb", "gc_count", "gc_time_ms", "ygc", "fgc", "rss_mb", "threads")) {
-            names.add("jvm_" + v);
-        }
-        List<String> columns = List.of("-Jsample_variables=" + String.join(",", names));
+        List<String> columns = List.of("-Jsample_variables=" + org.trustload.harness.Run.jvmStatsColumns(with).orElseThrow());
         List<Double> listener = new ArrayList<>();
         List<Double> cols = new ArrayList<>();
         for (int r = 1; r <= rounds; r++) {
