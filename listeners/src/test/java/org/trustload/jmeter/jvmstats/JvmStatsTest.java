@@ -101,27 +101,24 @@ class JvmStatsTest {
     void setUpAndTearDownSamplesAreNotCountedAndTheWindowIsTheMeasuredGroups() throws Exception {
         JvmStats s = element("self", "", "window-summary");
         s.testStarted();
-        JMeterVariables setUpVars = new JMeterVariables();
-        JMeterContextService.getContext().setVariables(setUpVars);
-        JMeterContextService.getContext().setThreadGroup(new org.apache.jmeter.threads.SetupThreadGroup());
-        s.threadStarted();
-        sample("setUp request");
-        s.threadFinished();
-        JMeterContextService.getContext().setVariables(new JMeterVariables());
-        JMeterContextService.getContext().setThreadGroup(new org.apache.jmeter.threads.ThreadGroup());
-        s.threadStarted();
-        sample("request 1");
-        sample("request 2");
-        s.threadFinished();
-        JMeterContextService.getContext().setVariables(new JMeterVariables());
-        JMeterContextService.getContext().setThreadGroup(new org.apache.jmeter.threads.PostThreadGroup());
-        s.threadStarted();
-        sample("tearDown request");
-        s.threadFinished();
+        runThread(s, new org.apache.jmeter.threads.SetupThreadGroup(), "setUp request");
+        runThread(s, new org.apache.jmeter.threads.ThreadGroup(), "request 1", "request 2");
+        runThread(s, new org.apache.jmeter.threads.PostThreadGroup(), "tearDown request");
         s.testEnded();
         JMeterContextService.getContext().setThreadGroup(null);
         assertThat(Files.readString(dir.resolve("window-summary.txt")))
                 .contains("requests           2 (", "setUp/tearDown excluded");
+    }
+
+    /** A thread of {@code group}: it starts, samples {@code labels}, and ends. */
+    private static void runThread(JvmStats s, org.apache.jmeter.threads.AbstractThreadGroup group, String... labels) {
+        JMeterContextService.getContext().setVariables(new JMeterVariables());
+        JMeterContextService.getContext().setThreadGroup(group);
+        s.threadStarted();
+        for (String label : labels) {
+            sample(label);
+        }
+        s.threadFinished();
     }
 
     @Test
