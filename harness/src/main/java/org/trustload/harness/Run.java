@@ -330,6 +330,9 @@ public final class Run {
                 // their summaries into the results folder too
                 args.add("-Gtrustload.jvmstats.remote_poller=" + engines.hosts().get(0));
                 args.add("-Gtrustload.results.dir=" + dir);
+                // JVM Stats lists its columns in sample_variables where it runs (the engines); the controller
+                // writes the results file and needs the list from the start (JMeter sends it to the engines)
+                jvmStatsColumns(o.jmx).ifPresent(c -> args.add("-Jsample_variables=" + c));
                 if (runLab != null) {
                     args.add("-G" + runLab.properties());
                 }
@@ -344,7 +347,7 @@ public final class Run {
                 }
             }
             // jmeterengine.nongui.port=0: no UDP shutdown listener (it would bind all interfaces)
-            // bin/trustload.properties: sample_variables and dashboard graphs of the JVM Stats listener
+            // bin/trustload.properties: dashboard graphs of the JVM Stats listener
             args.addAll(List.of("-q", jmeter.layout().trustloadProperties().toString(), "-Jtrustload.results.dir=" + dir));
             args.addAll(labProps);
             args.addAll(List.of("-Jsummariser.interval=5", "-Jjmeterengine.nongui.port=0"));
@@ -377,6 +380,31 @@ public final class Run {
             }
         }
         return evaluate(jmeter.layout(), o, dir, jmeterStatus, labDied.get(), engines, target, started, log);
+    }
+
+    /** JVM Stats variable suffixes, as the listener's {@code JvmStats.VARIABLES} (the harness does not depend on it). */
+    private static final List<String> JVM_STATS_VARIABLES = List.of("cpu_ms", "cpu_pct", "heap_used_mb", "gc_count",
+            "gc_time_ms", "ygc", "fgc", "rss_mb", "threads");
+
+    /** The {@code sample_variables} of the plan's JVM Stats elements ({@code <prefix>_cpu_ms,…}), if it has any. */
+    public static Optional<String> jvmStatsColumns(Path jmx) throws IOException {
+        String text = Files.readString(jmx);
+        if (!text.contains("org.trustload.jmeter.jvmstats.JvmStats")) {
+            return Optional.empty();
+        }
+        java.util.Set<String> prefixes = new java.util.LinkedHashSet<>();
+        java.util.regex.Matcher m = Pattern.compile("<stringProp name=\"variablePrefix\">([^<]*)</stringProp>").matcher(text);
+        while (m.find()) {
+            prefixes.add(m.group(1).isBlank() ? "jvm" : m.group(1).trim());
+        }
+        if (prefixes.isEmpty()) {
+            prefixes.add("jvm");
+        }
+        List<String> names = new ArrayList<>();
+        for (String p : prefixes) {
+            JVM_STATS_VARIABLES.forEach(v -> names.add(p + "_" + v));
+        }
+        return Optional.of(String.join(",", names));
     }
 
     private static String targetDescription(Options o) throws IOException {

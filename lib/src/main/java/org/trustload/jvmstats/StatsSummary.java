@@ -13,19 +13,27 @@ import java.util.Locale;
  * @param target   what was watched ({@link StatsSource#describe()})
  * @param first    the first snapshot of the test (null if the target could never be read)
  * @param last     the last snapshot read (null likewise)
- * @param requests real samples seen while watching (transaction-controller rows excluded)
+ * @param requests real samples seen while watching (transaction-controller rows and setUp/tearDown samples excluded)
  * @param note     why polling stopped early or was skipped (target gone, not this engine's job), or empty
+ * @param ownCpuMs CPU the watcher's own polls used inside the watched process (watching itself), ms,
+ *                 left out of CPU per request; NaN when the watcher runs elsewhere
  */
-public record StatsSummary(String target, StatsSnapshot first, StatsSnapshot last, long requests, String note) {
+public record StatsSummary(String target, StatsSnapshot first, StatsSnapshot last, long requests, String note, double ownCpuMs) {
+
+    /** A summary of a target the watcher does not run in. */
+    public StatsSummary(String target, StatsSnapshot first, StatsSnapshot last, long requests, String note) {
+        this(target, first, last, requests, note, Double.NaN);
+    }
 
     /** CPU used between the first and the last snapshot, ms; NaN if unknown. */
     public double cpuUsedMs() {
         return first == null || last == null ? Double.NaN : last.cpuMs() - first.cpuMs();
     }
 
-    /** CPU used per real request, ms; NaN without requests. */
+    /** CPU used per real request, ms, without the watcher's own polls; NaN without requests. */
     public double cpuPerRequestMs() {
-        return requests > 0 ? cpuUsedMs() / requests : Double.NaN;
+        double used = Double.isNaN(ownCpuMs) ? cpuUsedMs() : Math.max(0, cpuUsedMs() - ownCpuMs);
+        return requests > 0 ? used / requests : Double.NaN;
     }
 
     public long youngGcs() {
@@ -94,7 +102,10 @@ public record StatsSummary(String target, StatsSnapshot first, StatsSnapshot las
         row(s, "CPU time at start", ms(c0) + " ms (" + hhmmss(c0) + ")");
         row(s, "CPU time at end", ms(c1) + " ms (" + hhmmss(c1) + ")");
         row(s, "CPU used", ms(cpuUsedMs()) + " ms (" + hhmmss(cpuUsedMs()) + ")");
-        row(s, "requests", Long.toString(requests) + " (transaction-controller rows excluded)");
+        if (!Double.isNaN(ownCpuMs)) {
+            row(s, "JVM Stats polls", ms(ownCpuMs) + " ms of it (left out of CPU per request)");
+        }
+        row(s, "requests", Long.toString(requests) + " (transaction-controller rows, setUp and tearDown excluded)");
         row(s, "CPU per request", ms3(cpuPerRequestMs()) + " ms");
         row(s, "young GCs", count(youngGcs()) + ", " + ms(youngGcTimeMs()) + " ms, avg " + ms3(youngGcAvgMs()) + " ms");
         row(s, "full GCs", count(fullGcs()) + ", " + ms(fullGcTimeMs()) + " ms, avg " + ms3(fullGcAvgMs()) + " ms");
@@ -136,6 +147,7 @@ public record StatsSummary(String target, StatsSnapshot first, StatsSnapshot las
         o.put("cpuEndHms", hhmmss(c1));
         num(o, "cpuUsedMs", cpuUsedMs());
         o.put("cpuUsedHms", hhmmss(cpuUsedMs()));
+        num(o, "ownCpuMs", ownCpuMs);
         o.put("requests", requests);
         num(o, "cpuPerRequestMs", cpuPerRequestMs());
         cnt(o, "youngGcCount", youngGcs());

@@ -39,7 +39,11 @@ class JvmStatsDistributedIT {
             Path client = dir.resolve("client");
             Path results = dir.resolve("results");
             List<String> args = new ArrayList<>(engines.controllerArgs());
-            args.addAll(List.of("-q", Plans.HOME.resolve("bin/trustload.properties").toString(),
+            // the controller does not run JVM Stats: it lists the columns itself (./trustload run --engines N does
+            // the same) and JMeter sends the list to the engines
+            String columns = org.trustload.harness.Run.jvmStatsColumns(JvmStatsIT.PLAN).orElseThrow();
+            assertThat(columns.split(",")).hasSize(18);
+            args.addAll(List.of("-Jsample_variables=" + columns,
                     "-Gthreads=2", "-Gloops=100", "-Gpace_ms=10", "-Gjvmstats.interval_ms=500",
                     "-Gjvmstats.source=jvm-pid", "-Gjvmstats.target=" + idle.pid(),
                     "-Gtrustload.jvmstats.remote_poller=" + first, "-Gtrustload.results.dir=" + results));

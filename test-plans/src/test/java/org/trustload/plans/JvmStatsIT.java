@@ -56,10 +56,10 @@ class JvmStatsIT {
         Process idle = idleJvm(dir.resolveSibling("idle"));
         try {
             String pid = Long.toString(idle.pid());
-            Plans.run(PLAN, dir, List.of("-q", Plans.HOME.resolve("bin/trustload.properties").toString(),
+            // the harness passes bin/trustload.properties, which sets no sample_variables: the element adds its columns
+            org.trustload.harness.Run.Result result = Plans.run(PLAN, dir, List.of(
                     "-q", Plans.DIR.resolve("jvmstats/jvm-stats-demo.smoke.properties").toString(),
-                    "-Jjvmstats.source=jvm-pid", "-Jjvmstats.target=" + pid, "-Jtrustload.results.dir=" + dir),
-                    Duration.ofMinutes(3));
+                    "-Jjvmstats.source=jvm-pid", "-Jjvmstats.target=" + pid), Duration.ofMinutes(3));
             List<String> jstat = run("jstat", "-gc", pid);
 
             List<String> rows = Files.readAllLines(dir.resolve("results.jtl"));
@@ -71,11 +71,17 @@ class JvmStatsIT {
                 }
             }
             int gcCol = header.indexOf("jvm_gc_time_ms");
-            long filled = rows.stream().skip(1).map(r -> r.split(JvmStatsDistributedIT.CSV_COMMA, -1)).filter(f -> !f[gcCol].isEmpty()).count();
+            List<String[]> fields = rows.stream().skip(1).map(r -> r.split(JvmStatsDistributedIT.CSV_COMMA, -1)).toList();
+            long filled = fields.stream().filter(f -> !f[gcCol].isEmpty()).count();
             assertThat(filled).as("rows carrying the target's GC time").isEqualTo(rows.size() - 1);
+            // the idle JVM collected before the test: its GC time in the results still starts at 0
+            assertThat(fields.get(0)[gcCol]).as("GC time of the first row, since the test started").isEqualTo("0.0");
+            assertThat(result.summaryText()).as("the run summary shows both JVM Stats summaries")
+                    .contains("JVM Stats summary (jvm-stats-summary.txt):", "JVM Stats summary (jvm-stats-summary-load.txt):",
+                            "JVM pid " + pid, "JVM Stats polls");
 
             String summary = Files.readString(dir.resolve("jvm-stats-summary.txt"));
-            assertThat(summary).contains("JVM pid " + pid + " (hsperfdata", "requests           600 (transaction-controller rows excluded)");
+            assertThat(summary).contains("JVM pid " + pid + " (hsperfdata", "requests           600 (transaction-controller rows, setUp and tearDown excluded)");
             assertThat(Files.readString(dir.resolve("jvm-stats-summary-load.txt"))).contains("this JVM", "requests           600");
             JsonNode after = new ObjectMapper().readTree(dir.resolve("jvm-stats-summary.json").toFile()).get("jstatAfter");
             List<String> cols = Arrays.asList(jstat.get(0).trim().split("\\s+"));
@@ -91,13 +97,35 @@ class JvmStatsIT {
                 assertThat(graphs).as("dashboard series " + series)
                         .containsPattern("\"series\": \\[\\{\"data\": \\[\\[[0-9.E]+, [0-9.E]+\\][^\\]]*\\]*, \"isOverall\": false, \"label\": \"" + series + "\"");
             }
-            assertThat(Files.readString(dir.resolve("report/content/pages/CustomsGraphs.html")))
-                    .contains("JVM Stats (watched JVM): GC time over time", "JVM Stats (watched JVM): Heap used over time",
-                            "JVM Stats (watched JVM): CPU over time");
+            String page = Files.readString(dir.resolve("report/content/pages/CustomsGraphs.html"));
+            assertThat(page).contains("JVM Stats (watched JVM): GC time over time", "JVM Stats (watched JVM): Heap used over time",
+                    "JVM Stats (watched JVM): CPU over time", "JVM Stats (load generator): CPU over time");
+            assertThat(page).as("every custom graph open").doesNotContain("collapse out").contains("collapse in portlet-content");
+            assertThat(graphs).as("every custom graph drawn on load").contains("draw every custom graph on load");
         } finally {
             idle.destroyForcibly();
             idle.waitFor(20, TimeUnit.SECONDS);
         }
+    }
+
+    @Test
+    void aPlanWithoutJvmStatsHasNoJvmStatsColumnsAndItsDashboardNoJvmStatsGraphs() throws Exception {
+        Path dir = Plans.DIR.resolve("target/jvmstats-it/without");
+        Layout.deleteRecursively(dir);
+        // the demo plan without its two JVM Stats elements: Debug Samplers only
+        String plan = Files.readString(PLAN).replaceAll("(?s)\\s*<org\\.trustload\\.jmeter\\.jvmstats\\.JvmStats .*?"
+                + "</org\\.trustload\\.jmeter\\.jvmstats\\.JvmStats>\\s*<hashTree/>", "");
+        assertThat(plan).doesNotContain("JvmStats").contains("DebugSampler");
+        Path jmx = Files.createDirectories(dir.resolveSibling("without-plan")).resolve("no-jvm-stats.jmx");
+        Files.writeString(jmx, plan);
+        org.trustload.harness.Run.Result result = Plans.run(jmx, dir, List.of(
+                "-q", Plans.DIR.resolve("jvmstats/jvm-stats-demo.smoke.properties").toString()), Duration.ofMinutes(3));
+        assertThat(result.status()).isEqualTo(org.trustload.harness.ExitStatus.OK);
+        String header = Files.readAllLines(dir.resolve("results.jtl")).get(0);
+        assertThat(header).as("results header").contains("timeStamp", "elapsed").doesNotContain("jvm_", "load_");
+        assertThat(dir.resolve("report/index.html")).as("dashboard generated").exists();
+        assertThat(Files.readString(dir.resolve("report/content/pages/CustomsGraphs.html"))).doesNotContain("JVM Stats");
+        assertThat(result.summaryText()).doesNotContain("JVM Stats summary");
     }
 
     static List<String> run(String... cmd) throws Exception {

@@ -118,6 +118,20 @@ class PlanRunIT {
                     .isEqualTo(summariser.count());
             assertThat(summary.rows()).isEqualTo(4 * signatures);
         }
+        // JVM Stats: its columns only in plans that use it, its summary in summary.txt, requests without setUp/tearDown
+        boolean jvmStats = Files.readString(plan.jmx()).contains("org.trustload.jmeter.jvmstats.JvmStats");
+        assertThat(Files.readAllLines(result.jtl()).get(0)).as("JVM Stats columns in the results header iff the plan uses it")
+                .matches(jvmStats ? ".*jvm_cpu_ms.*" : "((?!_cpu_ms|_gc_time_ms).)*");
+        String jvmStatsRequests = Plans.load(smoke).getProperty("expect.jvmstats.requests", "").strip();
+        if (!jvmStatsRequests.isEmpty()) {
+            String text = Files.readString(dir.resolve("summary.txt"));
+            assertThat(text).as("summary.txt shows the JVM Stats summary, setUp/tearDown samples not counted")
+                    .contains("JVM Stats summary (jvm-stats-summary.txt)", "requests           " + jvmStatsRequests + " (");
+        }
+        if (plan.id().startsWith("pdp/")) {
+            assertThat(Files.readString(dir.resolve("jvm-stats-summary.txt"))).as("the lab PDP watched by PID by default")
+                    .contains("JVM pid ", "hsperfdata", "jstat -gc (KB, counts, seconds)");
+        }
         try (Stream<Path> files = Files.walk(dir)) {
             assertThat(files.filter(f -> f.getFileName().toString().equals("lab.properties")))
                     .as("lab.properties (lab passwords) left in the results").isEmpty();

@@ -51,9 +51,10 @@ public final class JvmStatsBench {
         Files.writeString(with, removeElement(demo, "JVM Stats (load generator)"));
         List<String> props = List.of("-Jthreads=" + threads, "-Jloops=-1", "-Jduration=" + seconds, "-Jpace_ms=0",
                 "-Jjvmstats.interval_ms=1000");
-        // three variants alternated: no listener; no listener but the 18 sample_variables columns (empty);
-        // the listener with its columns. listener cost = with / columns-only; columns cost = columns-only / none
-        List<String> columns = List.of("-q", home.resolve("bin/trustload.properties").toString());
+        // three variants alternated: no listener; no listener but the listener's 9 sample_variables columns
+        // (empty; the listener adds them itself); the listener with its columns.
+        // listener cost = with / columns-only; columns cost = columns-only / none
+        List<String> columns = List.of("-Jsample_variables=" + org.trustload.harness.Run.jvmStatsColumns(with).orElseThrow());
         List<Double> listener = new ArrayList<>();
         List<Double> cols = new ArrayList<>();
         for (int r = 1; r <= rounds; r++) {

@@ -4,19 +4,27 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import org.apache.jmeter.engine.util.NoThreadClone;
+import org.apache.jmeter.samplers.SampleEvent;
 import org.apache.jmeter.samplers.SampleResult;
 import org.apache.jmeter.testbeans.TestBean;
 import org.apache.jmeter.testelement.AbstractTestElement;
 import org.apache.jmeter.testelement.TestStateListener;
 import org.apache.jmeter.testelement.ThreadListener;
+import org.apache.jmeter.threads.AbstractThreadGroup;
 import org.apache.jmeter.threads.JMeterContextService;
+import org.apache.jmeter.threads.PostThreadGroup;
+import org.apache.jmeter.threads.SetupThreadGroup;
 import org.apache.jmeter.threads.JMeterVariables;
 import org.apache.jmeter.util.JMeterUtils;
 import org.apache.jmeter.visualizers.Visualizer;
@@ -46,6 +54,12 @@ import org.trustload.jvmstats.StatsSummary;
  * thread gets, once, variables whose value is a {@link LiveValue}: JMeter's {@code JMeterVariables.get}
  * calls {@code toString()}, which reads the latest poll from a volatile array, and {@code sample_variables}
  * reads the variables once per sample event. The first variable also counts requests there.
+ *
+ * <p>The summary covers the measured thread groups only: its start and end figures are read when the
+ * first thread of a thread group that is not setUp/tearDown starts and when the last one ends, and
+ * setUp/tearDown samples are not counted, so CPU per request is the main phase's. The element adds its
+ * variable names to {@code sample_variables} itself, so results carry its columns only in plans that
+ * use it.
  */
 public class JvmStats extends AbstractTestElement
         implements TestBean, Visualizer, TestStateListener, ThreadListener, NoThreadClone {
@@ -85,6 +99,18 @@ public class JvmStats extends AbstractTestElement
     private transient LongAdder requests;
     private transient String host;
     private transient String lastError;
+    /** Figures at the start and end of the measured thread groups (setUp/tearDown excluded). */
+    private transient volatile StatsSnapshot mainStart;
+    private transient volatile StatsSnapshot mainEnd;
+    private transient AtomicInteger mainThreads;
+    private transient volatile boolean sawSetupOrTeardown;
+    /** CPU this element's polls used in this JVM, ns, and its value at {@link #mainStart} / {@link #mainEnd}. */
+    private transient LongAdder ownCpuNs;
+    private transient volatile long ownCpuAtMainStart;
+    private transient volatile long ownCpuAtMainEnd;
+    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+    /** The names this element added to {@code sample_variables}, removed again at test end. */
+    private transient List<String> addedColumns;
 
     @Override
     public void testStarted() {
@@ -99,12 +125,18 @@ public class JvmStats extends AbstractTestElement
         first = null;
         last = null;
         lastError = null;
+        mainStart = null;
+        mainEnd = null;
+        mainThreads = new AtomicInteger();
+        sawSetupOrTeardown = false;
+        ownCpuNs = new LongAdder();
         String prefix = variablePrefix == null || variablePrefix.isBlank() ? "jvm" : variablePrefix.trim();
         String[] n = new String[VARIABLES.size()];
         for (int i = 0; i < n.length; i++) {
             n[i] = prefix + "_" + VARIABLES.get(i);
         }
         names = n;
+        addedColumns = addSampleVariables(n);
         current = empty();
         String kind = source == null ? "" : source.trim();
         String pollerEngine = JMeterUtils.getPropDefault(POLLER_PROPERTY, "");
@@ -156,6 +188,7 @@ public class JvmStats extends AbstractTestElement
         if (s == null) {
             return;
         }
+        long cpu0 = threadCpuNs();
         try {
             StatsSnapshot snap = s.poll();
             StatsSnapshot prev = last;
@@ -163,7 +196,7 @@ public class JvmStats extends AbstractTestElement
             if (first == null) {
                 first = snap; // the start figures are the first successful read
             }
-            current = values(prev, snap);
+            current = values(first, prev, snap);
             if (lastError != null) {
                 log.info("JVM Stats {}: {} readable again", getName(), s.describe());
                 lastError = null;
@@ -181,7 +214,63 @@ public class JvmStats extends AbstractTestElement
             }
         } catch (RuntimeException e) {
             log.warn("JVM Stats {}: poll failed", getName(), e);
+        } finally {
+            long cpu1 = threadCpuNs();
+            if (cpu0 >= 0 && cpu1 >= cpu0) {
+                ownCpuNs.add(cpu1 - cpu0);
+            }
         }
+    }
+
+    private static long threadCpuNs() {
+        return THREADS.isCurrentThreadCpuTimeSupported() ? THREADS.getCurrentThreadCpuTime() : -1;
+    }
+
+    /**
+     * Adds {@code names} to the JMeter property {@code sample_variables} (and re-reads it into
+     * {@link SampleEvent}), so the results carry this element's columns without any properties file.
+     * This runs in {@code testStarted}, before the results file of {@code -l} writes its header (JMeter
+     * adds that collector after every element of the plan). The controller of a distributed run must
+     * list the names itself (it does not run this element): {@code -Jsample_variables=…}.
+     */
+    static List<String> addSampleVariables(String[] names) {
+        synchronized (SampleEvent.class) {
+            LinkedHashSet<String> all = sampleVariables();
+            List<String> added = java.util.Arrays.stream(names).filter(all::add).toList();
+            if (!added.isEmpty()) {
+                setSampleVariables(all);
+            }
+            return added;
+        }
+    }
+
+    /**
+     * Removes {@code names} from {@code sample_variables} again, so that in a GUI session the next plan
+     * without JVM Stats gets no such columns. The results rows are written by then (the test is over), and
+     * the report reads its columns from the results file's header.
+     */
+    static void removeSampleVariables(List<String> names) {
+        synchronized (SampleEvent.class) {
+            LinkedHashSet<String> all = sampleVariables();
+            if (all.removeAll(names)) {
+                setSampleVariables(all);
+            }
+        }
+    }
+
+    private static LinkedHashSet<String> sampleVariables() {
+        LinkedHashSet<String> all = new LinkedHashSet<>();
+        for (String v : JMeterUtils.getPropDefault(SampleEvent.SAMPLE_VARIABLES, "").split(",")) {
+            if (!v.isBlank()) {
+                all.add(v.trim());
+            }
+        }
+        return all;
+    }
+
+    private static void setSampleVariables(LinkedHashSet<String> all) {
+        JMeterUtils.setProperty(SampleEvent.SAMPLE_VARIABLES, String.join(",", all));
+        SampleEvent.initSampleVariables();
     }
 
     private String[] empty() {
@@ -190,17 +279,26 @@ public class JvmStats extends AbstractTestElement
         return e;
     }
 
-    /** The variable values for a snapshot; {@code prev} gives the CPU % since the previous poll. */
-    static String[] values(StatsSnapshot prev, StatsSnapshot s) {
+    /**
+     * The variable values for a snapshot. GC counts and times are since {@code base} (the test's first
+     * read), so the graphs start at 0 instead of at the JVM's totals; {@code prev} gives the CPU % since
+     * the previous poll.
+     */
+    static String[] values(StatsSnapshot base, StatsSnapshot prev, StatsSnapshot s) {
         double pct = Double.NaN;
         if (prev != null && s.epochMillis() > prev.epochMillis()) {
             pct = 100.0 * (s.cpuMs() - prev.cpuMs()) / (s.epochMillis() - prev.epochMillis());
         }
         return new String[] {
-            whole(s.cpuMs()), one(pct), one(s.heapUsedBytes() / 1048576.0), count(s.gcCount()),
-            one(s.gcTimeMs()), count(s.youngGcCount()), count(s.fullGcCount()),
+            whole(s.cpuMs()), one(pct), one(s.heapUsedBytes() / 1048576.0), count(since(base.gcCount(), s.gcCount())),
+            one(s.gcTimeMs() - base.gcTimeMs()), count(since(base.youngGcCount(), s.youngGcCount())),
+            count(since(base.fullGcCount(), s.fullGcCount())),
             s.rssBytes() < 0 ? "" : one(s.rssBytes() / 1048576.0), count(s.threads()),
         };
+    }
+
+    private static long since(long base, long now) {
+        return base < 0 || now < 0 ? -1 : now - base;
     }
 
     private static String whole(double v) {
@@ -239,14 +337,49 @@ public class JvmStats extends AbstractTestElement
         if (vars == null) {
             return;
         }
-        for (int i = 0; i < n.length; i++) {
-            vars.putObject(n[i], new LiveValue(this, i, i == 0 ? r : null));
+        boolean measured = measured(JMeterContextService.getContext().getThreadGroup());
+        if (measured) {
+            if (mainThreads.getAndIncrement() == 0 && mainStart == null) {
+                markMainStart();
+            }
+        } else {
+            sawSetupOrTeardown = true;
         }
+        for (int i = 0; i < n.length; i++) {
+            // setUp/tearDown threads get the values but are not counted as requests
+            vars.putObject(n[i], new LiveValue(this, i, i == 0 && measured ? r : null));
+        }
+    }
+
+    /** Whether a thread group's samples are the measured load: not a setUp or tearDown group. */
+    static boolean measured(AbstractThreadGroup group) {
+        return !(group instanceof SetupThreadGroup || group instanceof PostThreadGroup);
+    }
+
+    private synchronized void markMainStart() {
+        if (mainStart == null && stats != null) {
+            pollOnce();
+            mainStart = last;
+            ownCpuAtMainStart = ownCpuNs.sum();
+        }
+    }
+
+    private synchronized void markMainEnd() {
+        if (stats != null) {
+            pollOnce();
+        }
+        mainEnd = last;
+        ownCpuAtMainEnd = ownCpuNs.sum();
     }
 
     @Override
     public void threadFinished() {
-        // nothing per thread
+        if (names == null || mainThreads == null || !measured(JMeterContextService.getContext().getThreadGroup())) {
+            return;
+        }
+        if (mainThreads.decrementAndGet() == 0 && mainStart != null) {
+            markMainEnd(); // a later measured group moves it again
+        }
     }
 
     /**
@@ -303,10 +436,14 @@ public class JvmStats extends AbstractTestElement
                 stats = null;
             }
         }
+        if (addedColumns != null) {
+            removeSampleVariables(addedColumns);
+            addedColumns = null;
+        }
         if (first == null && note.startsWith("not polled")) {
             return; // another engine writes this target's summary
         }
-        StatsSummary summary = new StatsSummary(target0, first, last, requests == null ? 0 : requests.sum(), note);
+        StatsSummary summary = summary(target0);
         Path base = summaryBase(engineHost);
         try {
             if (base.getParent() != null) {
@@ -318,6 +455,28 @@ public class JvmStats extends AbstractTestElement
         } catch (IOException e) {
             log.error("JVM Stats {}: cannot write summary {}: {}", getName(), base, e.toString());
         }
+    }
+
+    /**
+     * The summary over the measured thread groups: from the read when their first thread started to the
+     * read when their last one ended (the whole test without setUp/tearDown groups or if they never
+     * started); for {@code self}, without the CPU of this element's own polls.
+     */
+    private StatsSummary summary(String target0) {
+        boolean window = mainStart != null;
+        StatsSnapshot from = window ? mainStart : first;
+        StatsSnapshot to = window && mainEnd != null ? mainEnd : last;
+        String n = note;
+        if (window && sawSetupOrTeardown) {
+            n = (n.isEmpty() ? "" : n + "; ") + "figures from the start to the end of the measured thread groups"
+                    + " (setUp/tearDown excluded)";
+        }
+        double ownMs = Double.NaN;
+        if (SELF.equals(source == null ? "" : source.trim()) && ownCpuNs != null) {
+            long end = window && mainEnd != null ? ownCpuAtMainEnd : ownCpuNs.sum();
+            ownMs = (end - (window ? ownCpuAtMainStart : 0)) / 1e6;
+        }
+        return new StatsSummary(target0, from, to, requests == null ? 0 : requests.sum(), n, ownMs);
     }
 
     /** Summary path without extension: relative names go to the results directory; engines add their name for engine-local sources. */

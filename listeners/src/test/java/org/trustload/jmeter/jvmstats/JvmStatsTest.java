@@ -86,12 +86,71 @@ class JvmStatsTest {
         assertThat(vars.get("jvm_cpu_pct")).as("a second poll gives a CPU %").matches("\\d+\\.\\d");
         s.testEnded();
         String text = Files.readString(dir.resolve("self-summary.txt"));
-        assertThat(text).contains("this JVM", "requests           4 (transaction-controller rows excluded)")
+        assertThat(text).contains("this JVM", "requests           4 (transaction-controller rows, setUp and tearDown excluded)")
                 .contains("jstat -gc (KB, counts, seconds)");
         JsonNode j = new ObjectMapper().readTree(dir.resolve("self-summary.json").toFile());
         assertThat(j.get("requests").asLong()).isEqualTo(4);
         assertThat(j.get("cpuEndMs").asDouble()).isGreaterThanOrEqualTo(j.get("cpuStartMs").asDouble());
-        assertThat(j.get("cpuPerRequestMs").asDouble()).isEqualTo(j.get("cpuUsedMs").asDouble() / 4, org.assertj.core.data.Offset.offset(0.01));
+        assertThat(j.get("ownCpuMs").asDouble()).as("the polls' own CPU is measured").isGreaterThanOrEqualTo(0);
+        assertThat(j.get("cpuPerRequestMs").asDouble()).as("CPU per request leaves out the element's own polls")
+                .isEqualTo(Math.max(0, j.get("cpuUsedMs").asDouble() - j.get("ownCpuMs").asDouble()) / 4,
+                        org.assertj.core.data.Offset.offset(0.01));
+    }
+
+    @Test
+    void setUpAndTearDownSamplesAreNotCountedAndTheWindowIsTheMeasuredGroups() throws Exception {
+        JvmStats s = element("self", "", "window-summary");
+        s.testStarted();
+        runThread(s, new org.apache.jmeter.threads.SetupThreadGroup(), "setUp request");
+        runThread(s, new org.apache.jmeter.threads.ThreadGroup(), "request 1", "request 2");
+        runThread(s, new org.apache.jmeter.threads.PostThreadGroup(), "tearDown request");
+        s.testEnded();
+        JMeterContextService.getContext().setThreadGroup(null);
+        assertThat(Files.readString(dir.resolve("window-summary.txt")))
+                .contains("requests           2 (", "setUp/tearDown excluded");
+    }
+
+    /** A thread of {@code group}: it starts, samples {@code labels}, and ends. */
+    private static void runThread(JvmStats s, org.apache.jmeter.threads.AbstractThreadGroup group, String... labels) {
+        JMeterContextService.getContext().setVariables(new JMeterVariables());
+        JMeterContextService.getContext().setThreadGroup(group);
+        s.threadStarted();
+        for (String label : labels) {
+            sample(label);
+        }
+        s.threadFinished();
+    }
+
+    @Test
+    void gcFiguresStartAtZeroAtTestStart() {
+        org.trustload.jvmstats.StatsSnapshot base = org.trustload.jvmstats.StatsSnapshot.builder(1_000).cpuMs(5_000)
+                .heap(8 << 20, 16 << 20).youngGc(40, 400).fullGc(2, 200).build();
+        org.trustload.jvmstats.StatsSnapshot now = org.trustload.jvmstats.StatsSnapshot.builder(2_000).cpuMs(5_500)
+                .heap(9 << 20, 16 << 20).youngGc(43, 430).fullGc(2, 200).build();
+        String[] first = JvmStats.values(base, null, base);
+        String[] v = JvmStats.values(base, base, now);
+        int gcTime = JvmStats.VARIABLES.indexOf("gc_time_ms");
+        assertThat(first[gcTime]).isEqualTo("0.0");
+        assertThat(v[gcTime]).isEqualTo("30.0");
+        assertThat(v[JvmStats.VARIABLES.indexOf("ygc")]).isEqualTo("3");
+        assertThat(v[JvmStats.VARIABLES.indexOf("fgc")]).isEqualTo("0");
+        assertThat(v[JvmStats.VARIABLES.indexOf("gc_count")]).isEqualTo("3");
+        assertThat(v[JvmStats.VARIABLES.indexOf("cpu_ms")]).as("CPU time stays the process's").isEqualTo("5500");
+        assertThat(v[JvmStats.VARIABLES.indexOf("cpu_pct")]).isEqualTo("50.0");
+    }
+
+    @Test
+    void theElementListsItsOwnColumnsInSampleVariablesOnceAndRemovesThemAtTestEnd() {
+        String before = JMeterUtils.getProperty(SampleEvent.SAMPLE_VARIABLES);
+        java.util.List<String> added = JvmStats.addSampleVariables(new String[] {"other_a", "jvm_cpu_ms"});
+        assertThat(added).as("only what was not listed").containsExactly("other_a");
+        assertThat(JvmStats.addSampleVariables(new String[] {"other_a"})).isEmpty();
+        String listed = JMeterUtils.getProperty(SampleEvent.SAMPLE_VARIABLES);
+        assertThat(listed.split(",")).startsWith("jvm_cpu_ms", "jvm_rss_mb").containsOnlyOnce("other_a", "jvm_cpu_ms");
+        assertThat(SampleEvent.getVarName(SampleEvent.getVarCount() - 1)).as("SampleEvent re-read the list").isEqualTo("other_a");
+        JvmStats.removeSampleVariables(added);
+        assertThat(JMeterUtils.getProperty(SampleEvent.SAMPLE_VARIABLES)).as("the user's own list is kept").isEqualTo(before);
+        assertThat(SampleEvent.getVarCount()).isEqualTo(2);
     }
 
     @Test
