@@ -43,7 +43,7 @@ public final class TongsuoBench {
     private static final String END = "<!-- tongsuo-bench:end -->";
     private static final String NOTES = "Java rows: CPU of the client JVM (JIT compilation and GC included; `warmup=` seconds run first and are not counted, yet on a loaded machine the JIT may still be compiling). Sampler rows: CPU of the whole JMeter JVM, start-up included, divided by all samples: an upper bound; their rate counts samples that started after every thread's first sample (engine set-up) and the warm-up. cps ops are connections; throughput ops are 1 MiB pages.";
 
-    /** Seconds a sampler run allows for JMeter's start and each thread's first sample (engine set-up). */
+    /** Seconds a sampler run allows for JMeter's start, the config's engine set-up and each thread's first sample. */
     private static final int SAMPLER_SETUP_SECONDS = 20;
 
     private final Map<String, String> opts = new HashMap<>();
@@ -241,7 +241,8 @@ public final class TongsuoBench {
         }
         Path dir = Files.createTempDirectory("tongsuo-bench-" + plan);
         int warmup = opt("warmup", 5);
-        // the first sample of a thread builds the engine's client (seconds on a loaded machine): the run
+        // the TLCP Client Config builds the engine's client at test start and each thread's first sample
+        // warms its own path (seconds on a loaded machine): the run
         // lasts long enough to measure `seconds` after it and the warm-up
         int duration = SAMPLER_SETUP_SECONDS + warmup + seconds;
         List<String> props = new ArrayList<>(List.of("-Jengine=tongsuo", "-Jprotocol=TLSv1.3",

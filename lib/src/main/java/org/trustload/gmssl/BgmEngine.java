@@ -100,7 +100,9 @@ public final class BgmEngine implements TlcpEngine {
             if (!missing.isEmpty()) {
                 throw new TlcpException(TlcpException.ENGINE_UNAVAILABLE, "bgm engine needs JVM flags",
                         "start the JVM with: " + String.join(" ", missing)
-                        + " (./trustload and TrustLoad's bin/jmeter set them; for another JMeter use bin/setenv.sh)", null);
+                        + " (./trustload and TrustLoad's bin/jmeter add them from bin/setenv.sh, variable"
+                        + " TRUSTLOAD_BGM_JVM_ARGS; for another JMeter copy that bin/setenv.sh into its bin/ or add"
+                        + " them to JVM_ARGS; in distributed mode on every engine)", null);
             }
             if (System.getProperty(RFC8998_PROPERTY) == null) {
                 // read when bgm's TLS classes initialise: set it before the provider loads

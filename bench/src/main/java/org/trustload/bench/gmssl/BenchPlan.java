@@ -4,7 +4,7 @@ import java.util.Properties;
 import org.trustload.gmssl.TlcpProtocol;
 import org.trustload.gmssl.TlcpSuite;
 
-/** The bench's JMeter plan: thread groups run one after the other, each a TLCP Request for a fixed time. */
+/** The bench's JMeter plan: thread groups run one after the other, each a TLCP Client Config and a TLCP Request for a fixed time. */
 final class BenchPlan {
     private BenchPlan() {
     }
@@ -29,14 +29,18 @@ final class BenchPlan {
                 + "<stringProp name=\"ThreadGroup.duration\">" + seconds + "</stringProp>\n"
                 + "<stringProp name=\"ThreadGroup.delay\"></stringProp>\n"
                 + "</ThreadGroup>\n<hashTree>\n"
-                + "<org.trustload.jmeter.gmssl.TlcpRequestSampler guiclass=\"TestBeanGUI\" testclass=\"org.trustload.jmeter.gmssl.TlcpRequestSampler\" testname=\"" + label + "\" enabled=\"true\">\n"
-                + prop("engine", "bgm") + prop("host", p.getProperty("gmssl.host")) + prop("port", port)
-                + prop("protocol", "") + prop("suite", suite.name()) + prop("connectTimeout", "5000")
-                + prop("responseTimeout", "20000") + prop("mode", mode) + prop("path", "/1m")
+                // a config per group (named after it), then the request that uses it
+                + "<org.trustload.jmeter.gmssl.TlcpClientConfig guiclass=\"TestBeanGUI\" testclass=\"org.trustload.jmeter.gmssl.TlcpClientConfig\" testname=\"" + label + " client\" enabled=\"true\">\n"
+                + prop("configName", label) + prop("engine", "bgm") + prop("host", p.getProperty("gmssl.host"))
+                + prop("port", port) + prop("protocol", "") + prop("suite", suite.name())
+                + prop("connectTimeout", "5000") + prop("responseTimeout", "20000")
                 + "<boolProp name=\"sessionReuse\">false</boolProp>\n"
                 + prop("caFile", p.getProperty("gmssl.ca.file")) + prop("clientKeyStore", p.getProperty("gmssl.client.keystore"))
                 + prop("clientKeyStorePassword", p.getProperty("gmssl.client.password"))
                 + prop("clientSignAlias", "sign") + prop("clientEncAlias", "enc")
+                + "</org.trustload.jmeter.gmssl.TlcpClientConfig>\n<hashTree/>\n"
+                + "<org.trustload.jmeter.gmssl.TlcpRequestSampler guiclass=\"TestBeanGUI\" testclass=\"org.trustload.jmeter.gmssl.TlcpRequestSampler\" testname=\"" + label + "\" enabled=\"true\">\n"
+                + prop("configName", label) + prop("mode", mode) + prop("path", "/1m")
                 + "</org.trustload.jmeter.gmssl.TlcpRequestSampler>\n<hashTree/>\n</hashTree>\n";
     }
 

@@ -4,6 +4,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Properties;
 import org.apache.jmeter.samplers.SampleResult;
+import org.apache.jmeter.threads.JMeterContextService;
+import org.apache.jmeter.threads.JMeterVariables;
 import org.trustload.gmssl.TlcpClient;
 import org.trustload.gmssl.TlcpClientSettings;
 import org.trustload.gmssl.TlcpConnection;
@@ -11,10 +13,13 @@ import org.trustload.gmssl.TlcpCredentials;
 import org.trustload.gmssl.TlcpEngines;
 import org.trustload.gmssl.TlcpProtocol;
 import org.trustload.gmssl.TlcpSuite;
+import org.trustload.gmssl.TlcpMode;
+import org.trustload.jmeter.gmssl.TlcpClientConfig;
 import org.trustload.jmeter.gmssl.TlcpRequestSampler;
 
 /**
- * The sampler's own cost, isolated: {@code TlcpRequestSampler.sample()} (mode handshake) and the raw
+ * The sampler's own cost, isolated: {@code TlcpRequestSampler.sample()} (mode handshake, on a TLCP
+ * Client Config started as JMeter starts it) and the raw
  * {@code TlcpClient.connect()+close()} loop in the same warm JVM, alternated A/B/A/B so that load
  * changes of the shared machine hit both alike. No JMeter engine, listeners or results file: those
  * are in the JMeter rows.
@@ -34,22 +39,31 @@ final class InProcessRatio {
                     .withSuites(List.of(s)).withTrustAnchors(ca).withCredentials(client));
             String host = p.getProperty("gmssl.host");
             for (int t : threads) {
+                // the config publishes its client in the test's variables, which every bench thread shares
+                JMeterVariables vars = new JMeterVariables();
+                JMeterContextService.getContext().setVariables(vars);
+                TlcpClientConfig config = config(p, s, port);
+                config.testStarted();
                 TlcpRequestSampler[] samplers = new TlcpRequestSampler[t];
                 for (int i = 0; i < t; i++) {
-                    samplers[i] = sampler(p, s, port);
+                    samplers[i] = sampler();
                 }
                 GmsslBench.loop(x -> rawOnce(raw, host, Integer.parseInt(port)), t, 2);
-                GmsslBench.loop(x -> sampleOnce(samplers[x]), t, 2);
+                GmsslBench.loop(x -> sampleOnce(samplers[x], vars), t, 2);
                 double rawSum = 0;
                 double smpSum = 0;
                 for (int r = 0; r < rounds; r++) {
                     rawSum += GmsslBench.loop(x -> rawOnce(raw, host, Integer.parseInt(port)), t, seconds);
-                    smpSum += GmsslBench.loop(x -> sampleOnce(samplers[x]), t, seconds);
+                    smpSum += GmsslBench.loop(x -> sampleOnce(samplers[x], vars), t, seconds);
                 }
                 report.append(String.format(Locale.ROOT, "| %s | %d | %.1f | %.1f | %.2f | %s |%n", s, t,
                         rawSum / rounds, smpSum / rounds, smpSum / rawSum, GmsslBench.load()));
-                samplers[0].testEnded();
+                for (TlcpRequestSampler x : samplers) {
+                    x.threadFinished();
+                }
+                config.testEnded();
             }
+            raw.close();
         }
     }
 
@@ -59,7 +73,10 @@ final class InProcessRatio {
         }
     }
 
-    private static long sampleOnce(TlcpRequestSampler s) {
+    private static long sampleOnce(TlcpRequestSampler s, JMeterVariables vars) {
+        if (JMeterContextService.getContext().getVariables() != vars) {
+            JMeterContextService.getContext().setVariables(vars);
+        }
         SampleResult r = s.sample(null);
         if (!r.isSuccessful()) {
             throw new IllegalStateException(r.getResponseCode() + " " + r.getResponseMessage());
@@ -67,23 +84,29 @@ final class InProcessRatio {
         return 1;
     }
 
-    private static TlcpRequestSampler sampler(Properties p, TlcpSuite s, String port) {
+    private static TlcpClientConfig config(Properties p, TlcpSuite s, String port) {
+        TlcpClientConfig c = new TlcpClientConfig();
+        c.setName("bench");
+        c.setConfigName("bench");
+        c.setEngine("bgm");
+        c.setHost(p.getProperty("gmssl.host"));
+        c.setPort(port);
+        c.setProtocol("");
+        c.setSuite(s.name());
+        c.setCaFile(p.getProperty("gmssl.ca.file"));
+        c.setClientKeyStore(p.getProperty("gmssl.client.keystore"));
+        c.setClientKeyStorePassword(p.getProperty("gmssl.client.password"));
+        c.setConnectTimeout("5000");
+        c.setResponseTimeout("20000");
+        return c;
+    }
+
+    private static TlcpRequestSampler sampler() {
         TlcpRequestSampler x = new TlcpRequestSampler();
         x.setName("bench");
-        x.setEngine("bgm");
-        x.setHost(p.getProperty("gmssl.host"));
-        x.setPort(port);
-        x.setProtocol("");
-        x.setSuite(s.name());
-        x.setMode(TlcpRequestSampler.MODE_HANDSHAKE);
+        x.setConfigName("bench");
+        x.setMode(TlcpMode.HANDSHAKE.id());
         x.setPath("/64b");
-        x.setCaFile(p.getProperty("gmssl.ca.file"));
-        x.setClientKeyStore(p.getProperty("gmssl.client.keystore"));
-        x.setClientKeyStorePassword(p.getProperty("gmssl.client.password"));
-        x.setClientSignAlias("sign");
-        x.setClientEncAlias("enc");
-        x.setConnectTimeout("5000");
-        x.setResponseTimeout("20000");
         return x;
     }
 }

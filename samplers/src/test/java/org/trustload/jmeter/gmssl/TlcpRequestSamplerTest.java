@@ -20,6 +20,7 @@ import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLServerSocket;
 import org.apache.jmeter.samplers.SampleResult;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -37,9 +38,10 @@ import org.trustload.jmeter.ldap.JMeterTestSupportAccess;
 import org.trustload.pki.TestPki;
 
 /**
- * The TLCP Request sampler against real bgm page servers in this JVM: every mode, a bad-input
- * table (each a failed sample with a stable code, never an exception or a hang), hold-mode release,
- * serialization and password hygiene.
+ * TLCP Client Config + TLCP Request against real bgm page servers in this JVM: every mode, a
+ * bad-input table (each a failed sample with a stable code, never an exception or a hang; a
+ * configuration error names element and property and stops the thread), the config closing every
+ * connection at test end, serialization and password hygiene.
  */
 class TlcpRequestSamplerTest {
     @TempDir
@@ -53,6 +55,9 @@ class TlcpRequestSamplerTest {
     static ServerSocket plainTls;
     static ServerSocket silent;
     static int closedPort;
+    static Path notACertificate;
+    static TlcpEngine bgm;
+    static TlcpServerSettings serverSettings;
     static final List<Socket> silentAccepted = new ArrayList<>();
 
     @BeforeAll
@@ -62,10 +67,11 @@ class TlcpRequestSamplerTest {
                 .withExpiredCount(0).withCrlBaseUrl(null);
         pki = TestPki.generate(sm2, dir.resolve("pki"));
         otherPki = TestPki.generate(sm2.withSeed(2), dir.resolve("other"));
-        TlcpEngine bgm = TlcpEngines.get("bgm");
+        bgm = TlcpEngines.get("bgm");
         TlcpServerSettings base = new TlcpServerSettings().withCredentials(new TlcpCredentials(
                 pki.tlcpKey(TestPki.TLCP_SERVER, "sign"), pki.tlcpKey(TestPki.TLCP_SERVER, "enc")))
                 .withTrustAnchors(pki.caCertificates());
+        serverSettings = base;
         InetSocketAddress any = new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
         tlcp = TlcpPageServer.start(bgm.newServer(base), any, 60_000);
         tls13 = TlcpPageServer.start(bgm.newServer(base.withProtocol(TlcpProtocol.TLS13)), any, 60_000);
@@ -105,6 +111,7 @@ class TlcpRequestSamplerTest {
         try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             closedPort = s.getLocalPort();
         }
+        notACertificate = java.nio.file.Files.writeString(dir.resolve("not-a-certificate.pem"), "hello\n");
         assertThat(((SSLServerSocket) plainTls).getEnabledProtocols()).contains("TLSv1.3");
     }
 
@@ -126,31 +133,43 @@ class TlcpRequestSamplerTest {
         }
     }
 
-    static TlcpRequestSampler sampler(Consumer<TlcpRequestSampler> config) {
-        TlcpRequestSampler s = new TlcpRequestSampler();
-        s.setName("tlcp");
-        s.setEngine("bgm");
-        s.setHost("127.0.0.1");
-        s.setPort(String.valueOf(tlcp.port()));
-        s.setProtocol("TLCP");
-        s.setSuite("ECC_SM4_CBC_SM3");
-        s.setMode("cps");
-        s.setPath("/1k");
-        s.setCaFile(pki.dir().resolve("ca-1.pem").toString());
-        s.setClientKeyStore("");
-        s.setClientKeyStorePassword("");
-        s.setClientSignAlias("sign");
-        s.setClientEncAlias("enc");
-        s.setConnectTimeout("2000");
-        s.setResponseTimeout("2000");
-        config.accept(s);
-        return s;
+    /** A config + request pair with working defaults (cps of /1k over ECC_SM4_CBC_SM3), then {@code setup}. */
+    static TlcpPair pair(Consumer<TlcpPair> setup) {
+        TlcpPair p = new TlcpPair("tlcp");
+        TlcpClientConfig c = p.config;
+        c.setEngine("bgm");
+        c.setHost("127.0.0.1");
+        c.setPort(String.valueOf(tlcp.port()));
+        c.setProtocol("TLCP");
+        c.setSuite("ECC_SM4_CBC_SM3");
+        c.setCaFile(pki.dir().resolve("ca-1.pem").toString());
+        c.setClientKeyStore("");
+        c.setClientKeyStorePassword("");
+        c.setClientSignAlias("sign");
+        c.setClientEncAlias("enc");
+        c.setConnectTimeout("2000");
+        c.setResponseTimeout("2000");
+        p.request.setMode("cps");
+        p.request.setPath("/1k");
+        setup.accept(p);
+        PAIRS.add(p);
+        return p;
     }
 
-    static Consumer<TlcpRequestSampler> withClientPair(String party) {
-        return s -> {
-            s.setClientKeyStore(pki.tlcpKeyStoreFile(party).toString());
-            s.setClientKeyStorePassword(TestPki.PASSWORD);
+    static final List<TlcpPair> PAIRS = new ArrayList<>();
+
+    @AfterEach
+    void endTest() {
+        for (TlcpPair p : PAIRS) {
+            p.end();
+        }
+        PAIRS.clear();
+    }
+
+    static Consumer<TlcpPair> withClientPair(String party) {
+        return p -> {
+            p.config.setClientKeyStore(pki.tlcpKeyStoreFile(party).toString());
+            p.config.setClientKeyStorePassword(TestPki.PASSWORD);
         };
     }
 
@@ -158,7 +177,7 @@ class TlcpRequestSamplerTest {
 
     @Test
     void cpsFetchesThePageOnANewConnectionAndReportsSuiteAndTimings() {
-        SampleResult r = sampler(s -> { }).sample(null);
+        SampleResult r = pair(p -> { }).sample();
         assertThat(r.isSuccessful()).as(r.getResponseDataAsString()).isTrue();
         assertThat(r.getResponseCode()).isEqualTo("200");
         assertThat(r.getResponseHeaders()).contains("protocol: TLCP", "cipher-suite: ECC_SM4_CBC_SM3",
@@ -169,38 +188,36 @@ class TlcpRequestSamplerTest {
 
     @Test
     void throughputKeepsOneConnectionPerThread() {
-        TlcpRequestSampler s = sampler(x -> { x.setMode("throughput"); x.setPath("/1m"); });
-        try {
-            SampleResult first = s.sample(null);
-            SampleResult second = s.sample(null);
+        TlcpPair s = pair(x -> { x.request.setMode("throughput"); x.request.setPath("/1m"); });
+        {
+            SampleResult first = s.sample();
+            SampleResult second = s.sample();
             assertThat(first.isSuccessful()).as(first.getResponseDataAsString()).isTrue();
             assertThat(second.isSuccessful()).as(second.getResponseDataAsString()).isTrue();
             assertThat(first.getResponseHeaders()).contains("connection: new");
             assertThat(second.getResponseHeaders()).contains("connection: reused");
             assertThat(second.getBodySizeAsLong()).isEqualTo(1024 * 1024);
-        } finally {
-            s.threadFinished();
         }
     }
 
     @Test
     void handshakeModeAndTls13() {
-        SampleResult r = sampler(s -> {
-            s.setMode("handshake");
-            s.setPort(String.valueOf(tls13.port()));
-            s.setProtocol("TLSv1.3");
-            s.setSuite("TLS_SM4_GCM_SM3");
-        }).sample(null);
+        SampleResult r = pair(p -> {
+            p.request.setMode("handshake");
+            p.config.setPort(String.valueOf(tls13.port()));
+            p.config.setProtocol("TLSv1.3");
+            p.config.setSuite("TLS_SM4_GCM_SM3");
+        }).sample();
         assertThat(r.isSuccessful()).as(r.getResponseDataAsString()).isTrue();
         assertThat(r.getResponseMessage()).isEqualTo("TLSv1.3 TLS_SM4_GCM_SM3");
     }
 
     @Test
     void ecdheWithClientPairAndMutualAuth() {
-        SampleResult r = sampler(withClientPair(TestPki.TLCP_CLIENT).andThen(s -> {
-            s.setSuite("ECDHE_SM4_GCM_SM3");
-            s.setPort(String.valueOf(mtls.port()));
-        })).sample(null);
+        SampleResult r = pair(withClientPair(TestPki.TLCP_CLIENT).andThen(p -> {
+            p.config.setSuite("ECDHE_SM4_GCM_SM3");
+            p.config.setPort(String.valueOf(mtls.port()));
+        })).sample();
         assertThat(r.isSuccessful()).as(r.getResponseDataAsString()).isTrue();
         assertThat(r.getSamplerData()).doesNotContain(TestPki.PASSWORD);
         assertThat(r.getResponseHeaders() + r.getResponseDataAsString()).doesNotContain(TestPki.PASSWORD);
@@ -210,30 +227,39 @@ class TlcpRequestSamplerTest {
 
     static Stream<Arguments> badInput() {
         return Stream.of(
-                Arguments.of("unknown suite", (Consumer<TlcpRequestSampler>) s -> s.setSuite("AES_128_GCM"), "configError"),
-                Arguments.of("suite of the other protocol", (Consumer<TlcpRequestSampler>) s -> s.setSuite("TLS_SM4_GCM_SM3"), "configError"),
-                Arguments.of("suite the server does not enable", (Consumer<TlcpRequestSampler>) s -> s.setPort(String.valueOf(gcmOnly.port())), "handshakeFailed"),
-                Arguments.of("CA of another PKI", (Consumer<TlcpRequestSampler>) s -> s.setCaFile(otherPki.dir().resolve("ca-1.pem").toString()), "handshakeFailed"),
-                Arguments.of("expired client certificates", withClientPair(TestPki.TLCP_CLIENT_EXPIRED).andThen(s -> s.setPort(String.valueOf(mtls.port()))), "handshakeFailed"),
-                Arguments.of("no client certificate where required", (Consumer<TlcpRequestSampler>) s -> s.setPort(String.valueOf(mtls.port())), "handshakeFailed"),
-                Arguments.of("plain TLS server", (Consumer<TlcpRequestSampler>) s -> s.setPort(String.valueOf(plainTls.getLocalPort())), "handshakeFailed"),
-                Arguments.of("unreachable port", (Consumer<TlcpRequestSampler>) s -> s.setPort(String.valueOf(closedPort)), "connectError"),
-                Arguments.of("server never answers", (Consumer<TlcpRequestSampler>) s -> { s.setPort(String.valueOf(silent.getLocalPort())); s.setResponseTimeout("500"); }, "timeout"),
-                Arguments.of("missing CA file", (Consumer<TlcpRequestSampler>) s -> s.setCaFile("/nonexistent/ca.pem"), "configError"),
-                Arguments.of("wrong key store password", withClientPair(TestPki.TLCP_CLIENT).andThen(s -> s.setClientKeyStorePassword("wrong")), "configError"),
-                Arguments.of("ECDHE without client pair", (Consumer<TlcpRequestSampler>) s -> s.setSuite("ECDHE_SM4_CBC_SM3"), "configError"),
-                Arguments.of("unknown engine", (Consumer<TlcpRequestSampler>) s -> s.setEngine("openssl"), "configError"),
-                Arguments.of("unknown mode", (Consumer<TlcpRequestSampler>) s -> s.setMode("flood"), "configError"),
-                Arguments.of("port not a number", (Consumer<TlcpRequestSampler>) s -> s.setPort("http"), "configError"),
-                Arguments.of("missing page", (Consumer<TlcpRequestSampler>) s -> s.setPath("/nope"), "httpError"));
+                Arguments.of("unknown suite", c(p -> p.config.setSuite("AES_128_GCM")), "configError", "suite"),
+                Arguments.of("suite of the other protocol", c(p -> p.config.setSuite("TLS_SM4_GCM_SM3")), "configError", "suite"),
+                Arguments.of("suite the server does not enable", c(p -> p.config.setPort(String.valueOf(gcmOnly.port()))), "handshakeFailed", null),
+                Arguments.of("CA of another PKI", c(p -> p.config.setCaFile(otherPki.dir().resolve("ca-1.pem").toString())), "handshakeFailed", null),
+                Arguments.of("expired client certificates", withClientPair(TestPki.TLCP_CLIENT_EXPIRED).andThen(p -> p.config.setPort(String.valueOf(mtls.port()))), "handshakeFailed", null),
+                Arguments.of("no client certificate where required", c(p -> p.config.setPort(String.valueOf(mtls.port()))), "handshakeFailed", null),
+                Arguments.of("plain TLS server", c(p -> p.config.setPort(String.valueOf(plainTls.getLocalPort()))), "handshakeFailed", null),
+                Arguments.of("refused port", c(p -> p.config.setPort(String.valueOf(closedPort))), "connectError", null),
+                Arguments.of("server never answers", c(p -> { p.config.setPort(String.valueOf(silent.getLocalPort())); p.config.setResponseTimeout("500"); }), "timeout", null),
+                Arguments.of("missing CA file", c(p -> p.config.setCaFile("/nonexistent/ca.pem")), "configError", "caFile"),
+                Arguments.of("CA file without a certificate", c(p -> p.config.setCaFile(notACertificate.toString())), "configError", "caFile"),
+                Arguments.of("missing client key store", c(p -> { p.config.setClientKeyStore("/nonexistent/client.p12"); p.config.setClientKeyStorePassword("x"); }), "configError", "clientKeyStore"),
+                Arguments.of("wrong client key store password", withClientPair(TestPki.TLCP_CLIENT).andThen(p -> p.config.setClientKeyStorePassword("wrong")), "configError", "clientKeyStorePassword"),
+                Arguments.of("ECDHE without client pair", c(p -> p.config.setSuite("ECDHE_SM4_CBC_SM3")), "configError", "clientKeyStore"),
+                Arguments.of("unknown engine", c(p -> p.config.setEngine("openssl")), "configError", "engine"),
+                Arguments.of("TLCP on the tongsuo engine", c(p -> p.config.setEngine("tongsuo")), "configError", "engine"),
+                Arguments.of("unknown host", c(p -> p.config.setHost("no-such-host.invalid")), "configError", "host"),
+                Arguments.of("port not a number", c(p -> p.config.setPort("http")), "configError", "port"),
+                Arguments.of("unknown mode", c(p -> p.request.setMode("flood")), "configError", "mode"),
+                Arguments.of("no such config", c(p -> p.request.setConfigName("nosuch")), "configError", "configName"),
+                Arguments.of("missing page", c(p -> p.request.setPath("/nope")), "httpError", null));
+    }
+
+    private static Consumer<TlcpPair> c(Consumer<TlcpPair> setup) {
+        return setup;
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("badInput")
-    void badInputGivesAFailedSampleWithAStableCode(String name, Consumer<TlcpRequestSampler> config, String code) {
-        TlcpRequestSampler s = sampler(config);
+    void badInputGivesAFailedSampleWithAStableCode(String name, Consumer<TlcpPair> setup, String code, String property) {
+        TlcpPair p = pair(setup);
         long t0 = System.nanoTime();
-        SampleResult r = s.sample(null);
+        SampleResult r = p.sample();
         // the table in docs/elements/tlcp-request.md quotes these lines
         System.out.println("bad input: " + name + " -> " + r.getResponseCode() + " / " + r.getResponseMessage());
         assertThat(r.isSuccessful()).as(name).isFalse();
@@ -241,30 +267,96 @@ class TlcpRequestSamplerTest {
                 .isEqualTo(code);
         assertThat(r.getResponseMessage()).isNotBlank();
         assertThat(r.getResponseDataAsString()).doesNotContain(TestPki.PASSWORD);
+        if (property != null) {
+            // a configuration error names the element and the property, and stops the thread
+            assertThat(r.getResponseMessage()).contains("'tlcp", ": " + property + ": ");
+            assertThat(r.isStopThread()).isTrue();
+        } else {
+            assertThat(r.getResponseMessage()).doesNotContain("TLCP Client Config");
+        }
+        if (name.equals("refused port")) {
+            assertThat(r.isStopThread()).as("a thread that never reached the server stops after a refusal").isTrue();
+        }
         assertThat((System.nanoTime() - t0) / 1_000_000).as("bounded by the timeouts").isLessThan(5000);
     }
 
-    // ------------------------------------------------------------ hold mode
+    @Test
+    void aRefusalAfterTheServerWasReachedIsLoadAndTheThreadGoesOn() throws Exception {
+        TlcpPageServer going = TlcpPageServer.start(bgm.newServer(serverSettings),
+                new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 60_000);
+        TlcpPair p = pair(x -> x.config.setPort(String.valueOf(going.port())));
+        assertThat(p.sample().isSuccessful()).isTrue();
+        going.close(); // the server goes away in the middle of the test
+        awaitRefused(going.port());
+        SampleResult r = p.sample();
+        assertThat(r.getResponseCode()).isEqualTo("connectError");
+        assertThat(r.getResponseMessage()).isEqualTo("connection refused");
+        assertThat(r.isStopThread()).as("a refusal after the thread reached the server is load: it goes on").isFalse();
+    }
+
+    // ------------------------------------------------------------ connections closed at thread and test end
 
     @Test
-    void holdKeepsConnectionsUntilThreadEndAndTestEndReleasesTheRest() throws Exception {
+    void holdKeepsConnectionsUntilThreadEndAndTheConfigClosesTheRestAtTestEnd() throws Exception {
         int before = tlcp.openConnections();
-        TlcpRequestSampler a = sampler(s -> s.setMode("hold"));
-        TlcpRequestSampler b = sampler(s -> s.setMode("hold"));
-        a.testStarted();
+        TlcpPair a = pair(p -> p.request.setMode("hold"));
+        // a second thread: its own clone of the request on the same config
+        TlcpRequestSampler b = secondThread(a);
+        a.start();
         for (int i = 0; i < 3; i++) {
-            SampleResult r = a.sample(null);
+            SampleResult r = a.request.sample(null);
             assertThat(r.isSuccessful()).as(r.getResponseDataAsString()).isTrue();
             assertThat(r.getResponseHeaders()).contains("held-connections: " + (i + 1));
             assertThat(b.sample(null).isSuccessful()).isTrue();
         }
         awaitOpen(before + 6);
-        a.threadFinished();
+        assertThat(a.config.target().keptConnections()).isEqualTo(6);
+        a.request.threadFinished();
         awaitOpen(before + 3);
-        // b's thread never finished (e.g. stopped test): the test end still releases its connections
-        a.testEnded();
+        // b's thread never finished (e.g. a stopped test): the config's test end still closes its connections
+        a.config.testEnded();
         awaitOpen(before);
-        assertThat(TlcpRequestSampler.heldConnections()).isZero();
+        assertThat(a.config.target()).isNull();
+    }
+
+    @Test
+    void theConfigClosesTheKeptAliveConnectionsOfThroughputAtTestEnd() throws Exception {
+        int before = tlcp.openConnections();
+        TlcpPair a = pair(p -> { p.request.setMode("throughput"); p.request.setPath("/64b"); });
+        TlcpRequestSampler b = secondThread(a);
+        assertThat(a.sample().isSuccessful()).isTrue();
+        assertThat(b.sample(null).isSuccessful()).isTrue();
+        awaitOpen(before + 2);
+        a.config.testEnded(); // neither thread finished
+        awaitOpen(before);
+        // the next test: the request builds a new worker on the new client and opens a new connection
+        a.config.testStarted();
+        SampleResult r = a.request.sample(null);
+        assertThat(r.isSuccessful()).as(r.getResponseDataAsString()).isTrue();
+        assertThat(r.getResponseHeaders()).contains("connection: new");
+        b.threadFinished();
+    }
+
+    /** Waits (at most 5 s) until the port refuses connections: the server's listener is gone. */
+    static void awaitRefused(int port) throws InterruptedException {
+        long deadline = System.currentTimeMillis() + 5000;
+        while (System.currentTimeMillis() < deadline) {
+            try (Socket s = new Socket(InetAddress.getLoopbackAddress(), port)) {
+                Thread.sleep(20);
+            } catch (java.io.IOException refused) {
+                return;
+            }
+        }
+    }
+
+    /** The request as JMeter gives it to a second thread: its own element, the same settings. */
+    static TlcpRequestSampler secondThread(TlcpPair p) {
+        TlcpRequestSampler b = new TlcpRequestSampler();
+        b.setName(p.request.getName());
+        b.setConfigName(p.request.getConfigName());
+        b.setMode(p.request.getMode());
+        b.setPath(p.request.getPath());
+        return b;
     }
 
     static void awaitOpen(int expected) throws InterruptedException {
@@ -275,33 +367,29 @@ class TlcpRequestSamplerTest {
         assertThat(tlcp.openConnections()).isEqualTo(expected);
     }
 
-    // ------------------------------------------------------------ serialization
+    // ------------------------------------------------------------ serialization and GUI
 
     @Test
-    void elementWithALiveConnectionJavaSerializes() throws Exception {
-        TlcpRequestSampler s = sampler(x -> x.setMode("throughput"));
-        try {
-            assertThat(s.sample(null).isSuccessful()).isTrue();
-            for (String f : new String[] {"kept", "held", "inFlight"}) {
-                assertThat(Modifier.isTransient(TlcpRequestSampler.class.getDeclaredField(f).getModifiers())).as(f).isTrue();
-            }
-            try (ObjectOutputStream out = new ObjectOutputStream(new ByteArrayOutputStream())) {
-                out.writeObject(s);
-            }
-        } finally {
-            s.threadFinished();
+    void elementsWithALiveConnectionJavaSerialize() throws Exception {
+        TlcpPair p = pair(x -> x.request.setMode("throughput"));
+        assertThat(p.sample().isSuccessful()).isTrue();
+        assertThat(Modifier.isTransient(TlcpRequestSampler.class.getDeclaredField("worker").getModifiers())).isTrue();
+        try (ObjectOutputStream out = new ObjectOutputStream(new ByteArrayOutputStream())) {
+            out.writeObject(p.request);
+            out.writeObject(p.config);
         }
     }
 
     @Test
     void beanInfoDescribesEveryProperty() throws Exception {
-        java.beans.BeanInfo info = java.beans.Introspector.getBeanInfo(TlcpRequestSampler.class);
-        java.util.ResourceBundle rb = java.util.ResourceBundle.getBundle(
-                "org.trustload.jmeter.gmssl.TlcpRequestSamplerResources");
-        for (java.beans.PropertyDescriptor p : info.getPropertyDescriptors()) {
-            if (p.getWriteMethod() != null && p.getWriteMethod().getDeclaringClass() == TlcpRequestSampler.class) {
-                assertThat(rb.containsKey(p.getName() + ".displayName")).as(p.getName()).isTrue();
-                assertThat(rb.containsKey(p.getName() + ".shortDescription")).as(p.getName()).isTrue();
+        for (Class<?> type : List.of(TlcpRequestSampler.class, TlcpClientConfig.class)) {
+            java.beans.BeanInfo info = java.beans.Introspector.getBeanInfo(type);
+            java.util.ResourceBundle rb = java.util.ResourceBundle.getBundle(type.getName() + "Resources");
+            for (java.beans.PropertyDescriptor p : info.getPropertyDescriptors()) {
+                if (p.getWriteMethod() != null && p.getWriteMethod().getDeclaringClass() == type) {
+                    assertThat(rb.containsKey(p.getName() + ".displayName")).as(p.getName()).isTrue();
+                    assertThat(rb.containsKey(p.getName() + ".shortDescription")).as(p.getName()).isTrue();
+                }
             }
         }
     }

@@ -1,0 +1,35 @@
+package org.trustload.jmeter.gmssl;
+
+import org.trustload.jmeter.common.BeanInfoHelper;
+
+/** The generated GUI of {@link TlcpClientConfig}: groups, defaults, drop-downs, file and password fields. */
+public class TlcpClientConfigBeanInfo extends BeanInfoHelper {
+
+    public TlcpClientConfigBeanInfo() {
+        super(TlcpClientConfig.class);
+
+        createPropertyGroup("name", new String[] {"configName"});
+        createPropertyGroup("server", new String[] {"engine", "host", "port", "protocol", "suite"});
+        createPropertyGroup("certificates", new String[] {"caFile", "clientKeyStore", "clientKeyStorePassword",
+                "clientSignAlias", "clientEncAlias"});
+        createPropertyGroup("connection", new String[] {"sessionReuse", "connectTimeout", "responseTimeout"});
+
+        text("configName", "tlcp");
+        choice("engine", "bgm", "bgm", "tongsuo");
+        text("host", "127.0.0.1");
+        text("port", "");
+        choice("protocol", "TLCP", "TLCP", "TLSv1.3");
+        choice("suite", "ECC_SM4_CBC_SM3", "ECC_SM4_CBC_SM3", "ECDHE_SM4_CBC_SM3", "ECC_SM4_GCM_SM3",
+                "ECDHE_SM4_GCM_SM3", "TLS_SM4_GCM_SM3", "TLS_SM4_CCM_SM3");
+
+        file("caFile");
+        file("clientKeyStore");
+        password("clientKeyStorePassword");
+        text("clientSignAlias", "sign");
+        text("clientEncAlias", "enc");
+
+        flag("sessionReuse");
+        text("connectTimeout", "5000");
+        text("responseTimeout", "10000");
+    }
+}
