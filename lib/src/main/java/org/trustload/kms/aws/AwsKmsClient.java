@@ -56,7 +56,7 @@ final class AwsKmsClient implements KmsClient {
     @Override
     public KmsResult execute(KmsRequest r) throws KmsException {
         if (closed) {
-            throw KmsException.config("ClientClosed", "the KMS client was closed (test ended)");
+            throw KmsException.config("ClientClosed", "", "the KMS client was closed (test ended)");
         }
         check(r);
         Map<String, String> ctx = switch (r.operation()) {
@@ -196,19 +196,19 @@ final class AwsKmsClient implements KmsClient {
         switch (r.operation()) {
             case GET_SECRET_VALUE -> {
                 if (r.secretName().isBlank()) {
-                    throw KmsException.config("MissingSecretName", "GetSecretValue needs a secret name");
+                    throw KmsException.config("MissingSecretName", "secretName", "get_secret_value needs a secret name");
                 }
             }
             case DECRYPT, RE_ENCRYPT -> {
                 if (r.ciphertext().length == 0) {
-                    throw KmsException.config("MissingCiphertext", r.operation().planName() + " needs a ciphertext");
+                    throw KmsException.config("MissingCiphertext", "", r.operation().planName() + " needs a ciphertext");
                 }
             }
             case GENERATE_RANDOM -> {
             }
             default -> {
                 if (r.keyId().isBlank()) {
-                    throw KmsException.config("MissingKeyId", r.operation() + " needs a key id");
+                    throw KmsException.config("MissingKeyId", "keyId", r.operation().planName() + " needs a key id");
                 }
             }
         }
