@@ -174,9 +174,13 @@ public class KmsRequestSampler extends ClientSampler<KmsRequestSampler.Prepared>
             throw p.error("operation", "", "unknown operation '" + operation + "'", null);
         }
         type = MessageType.valueOf(p.oneOf("messageType", messageType, "raw", "raw", "digest").toUpperCase(Locale.ROOT));
-        return new KmsWorkload.Spec(op, keyId.trim(), p.integer("dataSize", dataSize, 32, 0, 4096), algorithm.trim(),
-                type, secretName.trim(), p.integer("dataKeyBytes", dataKeyBytes, 32, 0, 1024),
+        return new KmsWorkload.Spec(op, clean(keyId), p.integer("dataSize", dataSize, 32, 0, 4096), clean(algorithm),
+                type, clean(secretName), p.integer("dataKeyBytes", dataKeyBytes, 32, 0, 1024),
                 EncryptionContext.parse(encryptionContext));
+    }
+
+    private static String clean(String v) {
+        return v == null ? "" : v.trim();
     }
 
     @Override

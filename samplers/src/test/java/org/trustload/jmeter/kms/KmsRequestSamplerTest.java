@@ -328,6 +328,9 @@ class KmsRequestSamplerTest {
         s.setProperty("operation", "generate_data_key_without_plaintext");
         s.setProperty("encryptionContext", "{\"tenant\":\"acme\"}");
         s.setProperty("dataKeyBytes", "16");
+        // a plan saved before the config existed: its connection properties load and are ignored
+        s.setProperty("endpoint", "http://old-style:1");
+        s.setProperty("clientKeyPassword", "old-style-password");
         HashTree tree = new HashTree();
         tree.add(c);
         tree.add(s);
