@@ -30,8 +30,9 @@ import org.trustload.harness.Run;
  * error (response code {@code configError}) is logged once in jmeter.log as
  * {@code TrustLoad configuration error in <element>, property <p>, file <f>} and the run exits with
  * {@link ExitStatus#CONFIG_ERROR}; one found by the KMS Client Config at test start stops the test
- * before the KMS is called. A refused port is no configuration error: one failed sample per thread
- * ({@code KMS.ConnectionError}, {@code -:ConnectionRefused}), and the threads stop.
+ * before the KMS is called. A refused port or an untrusted server certificate is no configuration
+ * error: one failed sample per thread ({@code -:ConnectionRefused}, {@code -:TlsHandshake}), then the
+ * threads stop.
  */
 class KmsBadConfigIT {
 
@@ -53,6 +54,7 @@ class KmsBadConfigIT {
         Files.writeString(files.resolve("ClientKey_corrupt.json"), "{\"KeyId\": \"KAAP.x\", \"PrivateKeyData\": \"not a key\"}\n");
         Files.writeString(files.resolve("ClientKey_text.json"), "this is not a client key file\n");
         Files.write(files.resolve("ClientKey_empty.json"), new byte[0]);
+        otherCa(files.resolve("other-ca.pem"));
         // The plans with a backend nobody offers, and with requests naming a config that does not exist.
         String aws = Files.readString(AWS);
         Files.writeString(files.resolve("unknown-backend.jmx"),
@@ -62,6 +64,24 @@ class KmsBadConfigIT {
                 "<stringProp name=\"configName\">nosuch</stringProp>\n            <stringProp name=\"operation\">"));
         assertThat(Files.readString(files.resolve("unknown-backend.jmx"))).contains(">nope<");
         assertThat(Files.readString(files.resolve("no-such-config.jmx"))).contains(">nosuch<");
+    }
+
+    /** A CA certificate (PEM) that did not sign the lab's server certificate, made with the JDK's keytool. */
+    private static void otherCa(Path pem) throws Exception {
+        Path store = files.resolve("other-ca.p12");
+        Files.deleteIfExists(store);
+        Files.deleteIfExists(pem);
+        String keytool = Path.of(System.getProperty("java.home"), "bin", "keytool").toString();
+        String pass = "other-ca-" + System.nanoTime();
+        for (List<String> cmd : List.of(
+                List.of(keytool, "-genkeypair", "-alias", "ca", "-keyalg", "EC", "-dname", "CN=Not The Lab CA",
+                        "-ext", "bc:c", "-validity", "2", "-keystore", store.toString(), "-storepass", pass),
+                List.of(keytool, "-exportcert", "-rfc", "-alias", "ca", "-keystore", store.toString(), "-storepass", pass,
+                        "-file", pem.toString()))) {
+            Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+            String out = new String(p.getInputStream().readAllBytes());
+            assertThat(p.waitFor()).as(out).isZero();
+        }
     }
 
     @AfterAll
@@ -104,6 +124,9 @@ class KmsBadConfigIT {
                         "configError", CONFIG + ": backend: unknown backend 'nope' (available: ", "backend", "-"),
                 Arguments.of("no such config", "no-such-config.jmx", List.of(),
                         "configError", "KMS Request 'encrypt': configName: no KMS Client Config named 'nosuch'", "configName", "-"),
+                Arguments.of("CA that did not sign the server certificate", "aliyun",
+                        List.of("-Jkms.aliyun.ca_file=" + OUT.resolve("files/other-ca.pem")),
+                        "KMS.TlsError", "-:TlsHandshake", null, null),
                 Arguments.of("refused port", "aws", List.of("-Jkms.aws.endpoint=http://127.0.0.1:" + refused),
                         "KMS.ConnectionError", "-:ConnectionRefused", null, null));
     }
@@ -136,7 +159,7 @@ class KmsBadConfigIT {
         assertThat(perThread.values()).allMatch(n -> n == 1);
         String log = Files.readString(dir.resolve("jmeter.log"));
         if (property == null) {
-            assertThat(samples).as("a refused port is found by the first sample of each thread").hasSize(THREADS);
+            assertThat(samples).as("found by the first sample of each thread, which then stops").hasSize(THREADS);
             assertThat(log).doesNotContain("TrustLoad configuration error");
             return;
         }
