@@ -486,7 +486,10 @@ public final class Run {
         } else if ((summary == null || summary.rows() == 0) && console.contains("TrustLoad configuration error")) {
             // a config element stopped the test in testStarted, before any thread sampled
             status = ExitStatus.CONFIG_ERROR;
-            message = "stopped by a configuration error before the first sample; see " + dir.resolve("jmeter.log");
+            String marker = "TrustLoad configuration error";
+            String line = console.lines().filter(l -> l.contains(marker)).findFirst().orElse(marker);
+            message = "stopped before the first sample: " + line.substring(line.indexOf(marker)) + "; see "
+                    + dir.resolve("jmeter.log");
         } else if (summary == null || summary.rows() == 0) {
             // JMeter can exit 0 and write nothing (e.g. a distributed engine refused the tree)
             status = ExitStatus.NOT_EXECUTED;
