@@ -134,7 +134,7 @@ public final class EncryptionContext {
      */
     public Map<String, String> map() throws KmsException {
         if (mapError != null) {
-            throw KmsException.config("BadEncryptionContext", "the encryption context must be a JSON object of "
+            throw KmsException.config("BadEncryptionContext", "encryptionContext", "the encryption context must be a JSON object of "
                     + "strings or name=value pairs separated by commas: " + mapError);
         }
         return map;
@@ -150,7 +150,7 @@ public final class EncryptionContext {
             try {
                 return Base64.getDecoder().decode(text.substring(BASE64_PREFIX.length()).trim());
             } catch (IllegalArgumentException e) {
-                throw KmsException.config("BadEncryptionContext", "the text after base64: is not base64");
+                throw KmsException.config("BadEncryptionContext", "encryptionContext", "the text after base64: is not base64");
             }
         }
         return text.getBytes(StandardCharsets.UTF_8);

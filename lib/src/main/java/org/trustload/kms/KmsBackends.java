@@ -1,5 +1,7 @@
 package org.trustload.kms;
 
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -36,8 +38,33 @@ public final class KmsBackends {
                 return b;
             }
         }
-        throw KmsException.config("UnknownBackend", "unknown KMS backend '" + name + "' (available: "
+        throw KmsException.config("UnknownBackend", "backend", "unknown backend '" + name + "' (available: "
                 + String.join(", ", names()) + ")");
+    }
+
+    /**
+     * Finds the backend called {@code name} and opens its client for {@code settings}: what a KMS
+     * client configuration does once per test.
+     *
+     * @throws KmsException CONFIG_ERROR for an unknown backend or settings the backend cannot use
+     */
+    public static KmsConnection open(String name, KmsSettings settings) throws KmsException {
+        KmsBackend backend = byName(name);
+        return new KmsConnection(backend, settings, backend.open(settings));
+    }
+
+    /**
+     * Resolves the endpoint's host once, before any request: an unknown host is a wrong setting
+     * (stop and fix the endpoint), not a failure to count per request.
+     *
+     * @throws KmsException CONFIG_ERROR {@code UnknownHost} about the {@code endpoint} setting
+     */
+    public static void requireKnownHost(String host) throws KmsException {
+        try {
+            InetAddress.getByName(host);
+        } catch (UnknownHostException e) {
+            throw KmsException.config("UnknownHost", "endpoint", "unknown host '" + host + "'");
+        }
     }
 
     /**
@@ -47,7 +74,7 @@ public final class KmsBackends {
      */
     public static void requireOperation(KmsBackend backend, KmsOperation op) throws KmsException {
         if (!backend.operations().contains(op)) {
-            throw KmsException.config("UnsupportedOperation", "the " + backend.name() + " backend does not serve "
+            throw KmsException.config("UnsupportedOperation", "operation", "the " + backend.name() + " backend does not serve "
                     + op.planName() + " (it serves " + String.join(", ", backend.operations().stream()
                     .map(KmsOperation::planName).toList()) + ")");
         }

@@ -1,15 +1,24 @@
 package org.trustload.kms;
 
+import org.trustload.common.ClientException;
+
 /**
- * A failed KMS call, reduced to what a load-test result needs: a {@link Category} (the response code
- * of the sample), a stable message {@code <http status or ->:<service error code>} (e.g.
- * {@code 429:ThrottlingException}, {@code -:ConnectTimeout}) that groups well in reports, and the
- * variable detail (server message, request id) kept apart. Never carries secrets or key material.
+ * A failed KMS call, as every TrustLoad client reports failures ({@link ClientException}): the
+ * {@link #category()} is the sample's response code ({@code KMS.Timeout}, {@code KMS.LimitExceeded},
+ * … from {@link Category}; {@code configError} for a wrong setting), the message is stable and groups
+ * well in reports, and the {@link #detail()} is one readable cause (server message, request id).
+ * Never carries secrets or key material.
+ *
+ * <p>Messages: a call that failed reads {@code <http status or ->:<code>}, e.g.
+ * {@code 429:ThrottlingException}, {@code -:ConnectionRefused}, {@code -:UnknownHost},
+ * {@code -:TlsHandshake}; a configuration error reads what to fix, e.g. {@code wrong client key
+ * password}, with the {@link #setting()} (the config's property name) and the {@link #file()} it is
+ * about. {@link #errorCode()} is the service's or the client's code in both cases.
  */
-public final class KmsException extends Exception {
+public final class KmsException extends ClientException {
     private static final long serialVersionUID = 1L;
 
-    /** The error categories; {@link #code()} is the stable response code. */
+    /** The kinds of failure; {@link #code()} is the stable response code. */
     public enum Category {
         /** Connect or response timeout (the request took longer than the configured timeout). */
         TIMEOUT("KMS.Timeout"),
@@ -25,8 +34,8 @@ public final class KmsException extends Exception {
         TLS_ERROR("KMS.TlsError"),
         /** A Verify call succeeded but the signature is not valid. */
         VERIFY_FAILED("KMS.VerifyFailed"),
-        /** Bad settings or input: the request was never sent (unknown backend, unreadable key file, …). */
-        CONFIG_ERROR("KMS.ConfigError");
+        /** A wrong setting or input: the request was never sent (unknown backend, unreadable key file, …). */
+        CONFIG_ERROR(ClientException.CONFIG_ERROR);
 
         private final String code;
 
@@ -43,30 +52,50 @@ public final class KmsException extends Exception {
     /** The message part used when there is no HTTP status. */
     public static final String NO_STATUS = "-";
 
-    private final Category category;
+    private final Category kind;
     private final int httpStatus;
     private final String errorCode;
-    private final String detail;
 
     /**
-     * @param category the category
+     * A failed call.
+     *
+     * @param kind the kind (not {@link Category#CONFIG_ERROR}: use {@link #config})
      * @param httpStatus the HTTP status, or {@code -1} when none was received
      * @param errorCode the service error code (e.g. {@code NotFoundException}) or a client-side name
      *     (e.g. {@code ConnectTimeout}); never blank
      * @param detail free text for the response body (no secrets); may be null
      * @param cause the original exception; may be null
      */
-    public KmsException(Category category, int httpStatus, String errorCode, String detail, Throwable cause) {
-        super(message(httpStatus, errorCode), cause);
-        this.category = category;
-        this.httpStatus = httpStatus;
-        this.errorCode = errorCode;
-        this.detail = detail == null ? "" : detail;
+    public KmsException(Category kind, int httpStatus, String errorCode, String detail, Throwable cause) {
+        this(kind, httpStatus, errorCode, message(httpStatus, errorCode), detail, "", "", cause);
     }
 
-    /** A bad setting or input; the request is never sent. {@code errorCode} names what is wrong, e.g. {@code MissingKeyId}. */
-    public static KmsException config(String errorCode, String detail) {
-        return new KmsException(Category.CONFIG_ERROR, -1, errorCode, detail, null);
+    private KmsException(Category kind, int httpStatus, String errorCode, String message, String detail, String setting,
+            String file, Throwable cause) {
+        super(kind.code(), message, detail, setting, file, cause);
+        this.kind = kind;
+        this.httpStatus = httpStatus;
+        this.errorCode = errorCode;
+    }
+
+    /**
+     * A wrong setting or input; the request is never sent.
+     *
+     * @param errorCode names what is wrong, e.g. {@code BadClientKeyPassword}
+     * @param setting the property at fault as the KMS Client Config or KMS Request names it, e.g.
+     *     {@code clientKeyPassword}; "" when none
+     * @param file the file the setting names, or ""
+     * @param message stable text of what to fix (no file name, no value): {@code wrong client key password}
+     * @param cause the original exception, its readable form becomes the detail; may be null
+     */
+    public static KmsException config(String errorCode, String setting, String file, String message, Throwable cause) {
+        String detail = cause == null ? message : message + ": " + readable(cause);
+        return new KmsException(Category.CONFIG_ERROR, -1, errorCode, message, detail, setting, file, cause);
+    }
+
+    /** A wrong setting that names no file. */
+    public static KmsException config(String errorCode, String setting, String message) {
+        return config(errorCode, setting, "", message, null);
     }
 
     /** {@code <status or ->:<code>}. */
@@ -74,8 +103,9 @@ public final class KmsException extends Exception {
         return (httpStatus > 0 ? Integer.toString(httpStatus) : NO_STATUS) + ":" + errorCode;
     }
 
-    public Category category() {
-        return category;
+    /** The kind of failure; {@link #category()} is its code. */
+    public Category kind() {
+        return kind;
     }
 
     /** The HTTP status, or {@code -1}. */
@@ -83,13 +113,8 @@ public final class KmsException extends Exception {
         return httpStatus;
     }
 
-    /** The service error code or client-side error name. */
+    /** The service error code or client-side error name, e.g. {@code ThrottlingException}, {@code BadCaFile}. */
     public String errorCode() {
         return errorCode;
-    }
-
-    /** Free text for the response body: server message, request id, host. */
-    public String detail() {
-        return detail;
     }
 }

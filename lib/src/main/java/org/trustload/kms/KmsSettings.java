@@ -227,14 +227,14 @@ public final class KmsSettings {
          */
         public KmsSettings build() throws KmsException {
             if (connectTimeoutMs <= 0 || responseTimeoutMs <= 0) {
-                throw KmsException.config("BadTimeout", "connect and response timeouts must be > 0 ms, were "
-                        + connectTimeoutMs + " and " + responseTimeoutMs);
+                throw KmsException.config("BadTimeout", connectTimeoutMs <= 0 ? "connectTimeout" : "responseTimeout",
+                        "a timeout must be at least 1 ms");
             }
             if (maxConnections <= 0) {
-                throw KmsException.config("BadMaxConnections", "max connections must be > 0, was " + maxConnections);
+                throw KmsException.config("BadMaxConnections", "maxConnections", "must be at least 1");
             }
             if (maxRetries < 0) {
-                throw KmsException.config("BadRetries", "retries must be >= 0, was " + maxRetries);
+                throw KmsException.config("BadRetries", "retries", "must be 0 or more");
             }
             return new KmsSettings(this);
         }

@@ -27,7 +27,7 @@ public final class KmsTls {
         try (InputStream in = Files.newInputStream(path)) {
             Collection<? extends Certificate> certs = CertificateFactory.getInstance("X.509").generateCertificates(in);
             if (certs.isEmpty()) {
-                throw KmsException.config("BadCaFile", "no certificate in CA file " + caFile);
+                throw KmsException.config("BadCaFile", "caFile", caFile, "no certificate in the CA file", null);
             }
             KeyStore ks = KeyStore.getInstance("PKCS12");
             ks.load(null, null);
@@ -39,8 +39,8 @@ public final class KmsTls {
             tmf.init(ks);
             return tmf.getTrustManagers();
         } catch (IOException | GeneralSecurityException e) {
-            throw new KmsException(KmsException.Category.CONFIG_ERROR, -1, "BadCaFile",
-                    "cannot read CA file " + caFile + ": " + e, e);
+            throw KmsException.config("BadCaFile", "caFile", caFile, e instanceof java.nio.file.NoSuchFileException
+                    ? "file not found" : "cannot read the CA file", e);
         }
     }
 }

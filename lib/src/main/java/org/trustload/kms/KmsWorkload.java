@@ -47,7 +47,7 @@ public final class KmsWorkload {
      */
     public static KmsRequest prepare(KmsClient client, Spec s, long seed) throws KmsException {
         if ((s.dataSize() < 1 || s.dataSize() > 4096) && s.usesData()) {
-            throw KmsException.config("BadDataSize", "data size must be 1 to 4096 bytes, was " + s.dataSize());
+            throw KmsException.config("BadDataSize", "dataSize", "must be 1 to 4096 bytes");
         }
         EncryptionContext ctx = s.context();
         int bytes = s.dataKeyBytes() > 0 ? s.dataKeyBytes() : 32;
@@ -94,7 +94,7 @@ public final class KmsWorkload {
             try {
                 return MessageDigest.getInstance(name, new org.bouncycastle.jce.provider.BouncyCastleProvider()).digest(data);
             } catch (NoSuchAlgorithmException e2) {
-                throw KmsException.config("BadAlgorithm", "no digest " + name + " for algorithm " + algorithm);
+                throw KmsException.config("BadAlgorithm", "algorithm", "no digest " + name + " for algorithm " + algorithm);
             }
         }
     }

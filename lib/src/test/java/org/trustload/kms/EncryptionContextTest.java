@@ -39,8 +39,10 @@ class EncryptionContextTest {
     void whatIsNotAMapIsAConfigErrorOnlyWhenAMapIsAskedFor(String text) throws Exception {
         EncryptionContext c = EncryptionContext.parse(text);
         assertThatThrownBy(c::map).isInstanceOfSatisfying(KmsException.class, e -> {
-            assertThat(e.category()).isEqualTo(KmsException.Category.CONFIG_ERROR);
-            assertThat(e.getMessage()).isEqualTo("-:BadEncryptionContext");
+            assertThat(e.kind()).isEqualTo(KmsException.Category.CONFIG_ERROR);
+            assertThat(e.isConfigError()).isTrue();
+            assertThat(e.errorCode()).isEqualTo("BadEncryptionContext");
+            assertThat(e.setting()).isEqualTo("encryptionContext");
         });
         assertThat(c.aad()).isNotEmpty();
     }
@@ -50,7 +52,7 @@ class EncryptionContextTest {
         assertThat(EncryptionContext.parse("tenant=acme").aad()).isEqualTo("tenant=acme".getBytes(StandardCharsets.UTF_8));
         assertThat(EncryptionContext.parse("{\"ü\":\"x\"}").aad()).isEqualTo("{\"ü\":\"x\"}".getBytes(StandardCharsets.UTF_8));
         assertThat(EncryptionContext.parse("base64:AAEC").aad()).containsExactly(0, 1, 2);
-        assertThatThrownBy(() -> EncryptionContext.parse("base64:not base64!").aad()).hasMessage("-:BadEncryptionContext");
+        assertThatThrownBy(() -> EncryptionContext.parse("base64:not base64!").aad()).hasMessage("the text after base64: is not base64");
     }
 
     @Test

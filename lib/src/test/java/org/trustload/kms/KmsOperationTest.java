@@ -55,7 +55,8 @@ class KmsOperationTest {
         KmsBackends.requireOperation(small, KmsOperation.ENCRYPT);
         assertThatThrownBy(() -> KmsBackends.requireOperation(small, KmsOperation.DESCRIBE_KEY))
                 .isInstanceOfSatisfying(KmsException.class, e -> {
-                    assertThat(e.getMessage()).isEqualTo("-:UnsupportedOperation");
+                    assertThat(e.errorCode()).isEqualTo("UnsupportedOperation");
+                    assertThat(e.setting()).isEqualTo("operation");
                     assertThat(e.detail()).isEqualTo("the small backend does not serve describe_key (it serves encrypt, decrypt)");
                 });
     }
@@ -92,6 +93,6 @@ class KmsOperationTest {
         assertThat(random.dataKeyBytes()).isEqualTo(64);
         assertThat(random.context()).isEqualTo(EncryptionContext.NONE);
         assertThatThrownBy(() -> KmsWorkload.prepare(fake, new KmsWorkload.Spec(KmsOperation.GENERATE_MAC, "k", 0, "",
-                MessageType.RAW, "", 0), 1)).hasMessage("-:BadDataSize");
+                MessageType.RAW, "", 0), 1)).hasMessage("must be 1 to 4096 bytes");
     }
 }

@@ -167,7 +167,7 @@ class AliyunKmsInstanceBackendTest {
                 c.execute(KmsRequest.getSecretValue(AliyunKmsEmulator.SECRET_NAME));
             }
         });
-        assertThat(e.category()).isEqualTo(KmsException.Category.LIMIT_EXCEEDED);
+        assertThat(e.kind()).isEqualTo(KmsException.Category.LIMIT_EXCEEDED);
         assertThat(e.getMessage()).isEqualTo("429:Rejected.Throttling");
     }
 
@@ -177,7 +177,7 @@ class AliyunKmsInstanceBackendTest {
         faults.delayMs(1500);
         long t0 = System.nanoTime();
         KmsException e = expectFailure(() -> c.execute(KmsRequest.getSecretValue(AliyunKmsEmulator.SECRET_NAME)));
-        assertThat(e.category()).isEqualTo(KmsException.Category.TIMEOUT);
+        assertThat(e.kind()).isEqualTo(KmsException.Category.TIMEOUT);
         assertThat(e.getMessage()).isEqualTo("-:ReadTimeout");
         // one attempt only: retries are off
         assertThat((System.nanoTime() - t0) / 1_000_000).isLessThan(1400);
@@ -191,7 +191,7 @@ class AliyunKmsInstanceBackendTest {
         }
         KmsClient c = open(settings().endpoint("127.0.0.1:" + port));
         KmsException e = expectFailure(() -> c.execute(KmsRequest.encrypt(AliyunKmsEmulator.AES_KEY_ID, new byte[32])));
-        assertThat(e.category()).isEqualTo(KmsException.Category.CONNECTION_ERROR);
+        assertThat(e.kind()).isEqualTo(KmsException.Category.CONNECTION_ERROR);
         assertThat(e.getMessage()).isEqualTo("-:ConnectionRefused");
     }
 
@@ -201,15 +201,15 @@ class AliyunKmsInstanceBackendTest {
         SelfSignedTls stranger = SelfSignedTls.generate(other, "stranger", "trustload");
         KmsClient c = open(settings().caFile(stranger.pem().toString()));
         KmsException e = expectFailure(() -> c.execute(KmsRequest.encrypt(AliyunKmsEmulator.AES_KEY_ID, new byte[32])));
-        assertThat(e.category()).isEqualTo(KmsException.Category.TLS_ERROR);
+        assertThat(e.kind()).isEqualTo(KmsException.Category.TLS_ERROR);
         assertThat(e.getMessage()).isEqualTo("-:TlsHandshake");
     }
 
     @Test
     void trustAllIsAnExplicitChoiceAndHttpsWithoutCaIsAConfigError() throws Exception {
         KmsException e = expectFailure(() -> open(settings().caFile("")));
-        assertThat(e.category()).isEqualTo(KmsException.Category.CONFIG_ERROR);
-        assertThat(e.getMessage()).isEqualTo("-:MissingCa");
+        assertThat(e.kind()).isEqualTo(KmsException.Category.CONFIG_ERROR);
+        assertThat(e.errorCode()).isEqualTo("MissingCa");
         KmsClient c = open(settings().caFile("").trustAll(true));
         assertThat(c.execute(KmsRequest.getSecretValue(AliyunKmsEmulator.SECRET_NAME)).output()).isNotEmpty();
     }
@@ -218,7 +218,7 @@ class AliyunKmsInstanceBackendTest {
     void aWrongKeyIdIsAClientError() throws Exception {
         KmsClient c = open(settings());
         KmsException e = expectFailure(() -> c.execute(KmsRequest.encrypt("key-does-not-exist", new byte[32])));
-        assertThat(e.category()).isEqualTo(KmsException.Category.CLIENT_ERROR);
+        assertThat(e.kind()).isEqualTo(KmsException.Category.CLIENT_ERROR);
         assertThat(e.getMessage()).isEqualTo("404:Forbidden.KeyNotFound");
         assertThat(e.detail()).contains("RequestId");
         KmsException secret = expectFailure(() -> c.execute(KmsRequest.getSecretValue("no-such-secret")));
@@ -229,26 +229,25 @@ class AliyunKmsInstanceBackendTest {
     void aWrongClientKeyPasswordIsAConfigErrorWithoutThePassword() {
         KmsException e = expectFailure(() -> open(settings().clientKey(props.get("kms.aliyun.client_key_file"),
                 "not-the-password")));
-        assertThat(e.category()).isEqualTo(KmsException.Category.CONFIG_ERROR);
-        assertThat(e.getMessage()).isEqualTo("-:BadClientKeyPassword");
+        assertThat(e.kind()).isEqualTo(KmsException.Category.CONFIG_ERROR);
+        assertThat(e.errorCode()).isEqualTo("BadClientKeyPassword");
         assertThat(e.detail()).doesNotContain("not-the-password");
     }
 
     @Test
     void badSettingsAreConfigErrors() {
-        assertThat(expectFailure(() -> open(settings().endpoint(""))).getMessage()).isEqualTo("-:MissingEndpoint");
-        assertThat(expectFailure(() -> open(settings().endpoint("ftp://x:1"))).getMessage()).isEqualTo("-:BadEndpoint");
+        assertThat(expectFailure(() -> open(settings().endpoint(""))).errorCode()).isEqualTo("MissingEndpoint");
+        assertThat(expectFailure(() -> open(settings().endpoint("ftp://x:1"))).errorCode()).isEqualTo("BadEndpoint");
         assertThat(expectFailure(() -> open(settings().clientKey(dir.resolve("nope.json").toString(), "x")))
-                .getMessage()).isEqualTo("-:ClientKeyFileNotFound");
-        assertThat(expectFailure(() -> open(settings().caFile(dir.resolve("nope.pem").toString()))).getMessage())
-                .isEqualTo("-:BadCaFile");
+                .errorCode()).isEqualTo("ClientKeyFileNotFound");
+        assertThat(expectFailure(() -> open(settings().caFile(dir.resolve("nope.pem").toString()))).errorCode()).isEqualTo("BadCaFile");
     }
 
     @Test
     void aForeignCiphertextIsAConfigError() throws Exception {
         KmsClient c = open(settings());
         assertThat(expectFailure(() -> c.execute(KmsRequest.decrypt(AliyunKmsEmulator.AES_KEY_ID, new byte[] {(byte) 200})))
-                .getMessage()).isEqualTo("-:BadCiphertext");
+                .errorCode()).isEqualTo("BadCiphertext");
         KmsResult enc = c.execute(KmsRequest.encrypt(AliyunKmsEmulator.AES_KEY_ID, new byte[32]));
         byte[] broken = enc.output().clone();
         broken[broken.length - 1] ^= 1;
@@ -280,7 +279,7 @@ class AliyunKmsInstanceBackendTest {
         assertThat(new String(c.execute(KmsRequest.getPublicKey(AliyunKmsEmulator.RSA_KEY_ID)).output(),
                 java.nio.charset.StandardCharsets.US_ASCII)).startsWith("-----BEGIN PUBLIC KEY-----");
         KmsException e = expectFailure(() -> c.execute(KmsRequest.describeKey(AliyunKmsEmulator.AES_KEY_ID)));
-        assertThat(e.getMessage()).isEqualTo("-:UnsupportedOperation");
+        assertThat(e.errorCode()).isEqualTo("UnsupportedOperation");
         assertThat(e.detail()).startsWith("the aliyun-kms-instance backend does not serve describe_key (it serves encrypt,");
     }
 

@@ -169,14 +169,15 @@ class AwsKmsEmulatorTest {
         for (String other : new String[] {"", "tenant=acme", "tenant=acme,purpose=Bench"}) {
             assertThatThrownBy(() -> client.execute(KmsRequest.decrypt(aes(), ct).withContext(EncryptionContext.parse(other))))
                     .as(other).isInstanceOfSatisfying(KmsException.class, e -> {
-                        assertThat(e.category()).isEqualTo(Category.CLIENT_ERROR);
+                        assertThat(e.kind()).isEqualTo(Category.CLIENT_ERROR);
                         assertThat(e.getMessage()).isEqualTo("400:InvalidCiphertextException");
                     });
         }
         byte[] dk = client.execute(KmsRequest.generateDataKey(aes(), 32).withContext(ctx)).output();
         assertThatThrownBy(() -> client.execute(KmsRequest.decrypt(aes(), dk))).hasMessage("400:InvalidCiphertextException");
         assertThatThrownBy(() -> client.execute(KmsRequest.encrypt(aes(), new byte[] {1})
-                .withContext(EncryptionContext.parse("no pairs here")))).hasMessage("-:BadEncryptionContext");
+                .withContext(EncryptionContext.parse("no pairs here")))).isInstanceOfSatisfying(KmsException.class,
+                        e -> assertThat(e.errorCode()).isEqualTo("BadEncryptionContext"));
     }
 
     @Test
@@ -211,7 +212,7 @@ class AwsKmsEmulatorTest {
             }
         }
         assertThat(e).isNotNull();
-        assertThat(e.category().code()).isEqualTo("KMS.LimitExceeded");
+        assertThat(e.category()).isEqualTo("KMS.LimitExceeded");
         assertThat(e.getMessage()).isEqualTo("429:ThrottlingException");
     }
 
@@ -221,7 +222,7 @@ class AwsKmsEmulatorTest {
         try (KmsClient fast = open(b -> b.responseTimeoutMs(300))) {
             assertThatThrownBy(() -> fast.execute(KmsRequest.encrypt(aes(), new byte[] {1})))
                     .isInstanceOfSatisfying(KmsException.class, e -> {
-                        assertThat(e.category().code()).isEqualTo("KMS.Timeout");
+                        assertThat(e.category()).isEqualTo("KMS.Timeout");
                         assertThat(e.getMessage()).startsWith("-:");
                     });
         }
@@ -231,7 +232,7 @@ class AwsKmsEmulatorTest {
     void unknownKeyIsClientError() {
         assertThatThrownBy(() -> client.execute(KmsRequest.encrypt("no-such-key", new byte[] {1})))
                 .isInstanceOfSatisfying(KmsException.class, e -> {
-                    assertThat(e.category().code()).isEqualTo("KMS.ClientError");
+                    assertThat(e.category()).isEqualTo("KMS.ClientError");
                     assertThat(e.getMessage()).isEqualTo("400:NotFoundException");
                 });
     }
@@ -266,7 +267,7 @@ class AwsKmsEmulatorTest {
         try (KmsClient c = open(b -> b.endpoint(https))) {
             assertThatThrownBy(() -> c.execute(KmsRequest.encrypt(aes(), new byte[] {1})))
                     .isInstanceOfSatisfying(KmsException.class, e -> {
-                        assertThat(e.category()).isEqualTo(Category.TLS_ERROR);
+                        assertThat(e.kind()).isEqualTo(Category.TLS_ERROR);
                         assertThat(e.getMessage()).isEqualTo("-:TlsHandshake");
                     });
         }
@@ -280,11 +281,21 @@ class AwsKmsEmulatorTest {
 
     @Test
     void badSettingsAreConfigErrors() {
-        assertThatThrownBy(() -> open(b -> b.endpoint("ftp://x"))).hasMessage("-:BadEndpoint");
-        assertThatThrownBy(() -> open(b -> b.caFile("/nonexistent.pem"))).hasMessage("-:BadCaFile");
-        assertThatThrownBy(() -> open(b -> b.credentials("AKIA", ""))).hasMessage("-:IncompleteCredentials");
-        assertThatThrownBy(() -> KmsBackends.byName("nope")).hasMessage("-:UnknownBackend");
-        assertThatThrownBy(() -> client.execute(KmsRequest.encrypt("", new byte[] {1}))).hasMessage("-:MissingKeyId");
+        assertConfigError(() -> open(b -> b.endpoint("ftp://x")), "BadEndpoint", "endpoint");
+        assertConfigError(() -> open(b -> b.caFile("/nonexistent.pem")), "BadCaFile", "caFile");
+        assertConfigError(() -> open(b -> b.credentials("AKIA", "")), "IncompleteCredentials", "secretAccessKey");
+        assertConfigError(() -> open(b -> b.endpoint("http://no-such-host.invalid:1")), "UnknownHost", "endpoint");
+        assertConfigError(() -> KmsBackends.byName("nope"), "UnknownBackend", "backend");
+        assertConfigError(() -> client.execute(KmsRequest.encrypt("", new byte[] {1})), "MissingKeyId", "keyId");
+    }
+
+    private static void assertConfigError(org.assertj.core.api.ThrowableAssert.ThrowingCallable call, String code,
+            String setting) {
+        assertThatThrownBy(call).isInstanceOfSatisfying(KmsException.class, e -> {
+            assertThat(e.errorCode()).isEqualTo(code);
+            assertThat(e.isConfigError()).isTrue();
+            assertThat(e.setting()).isEqualTo(setting);
+        });
     }
 
     @Test

@@ -10,6 +10,7 @@ import java.net.UnknownHostException;
 import java.util.Locale;
 import java.util.Map;
 import javax.net.ssl.SSLException;
+import org.trustload.common.ClientException;
 import org.trustload.kms.KmsException;
 import org.trustload.kms.KmsException.Category;
 
@@ -72,8 +73,8 @@ final class AliyunErrors {
     }
 
     private static KmsException network(IOException io, Throwable original) {
-        String message = String.valueOf(io.getMessage());
-        String lower = message.toLowerCase(Locale.ROOT);
+        String lower = String.valueOf(io.getMessage()).toLowerCase(Locale.ROOT);
+        String message = ClientException.readable(io); // one readable cause for the body
         if (io instanceof SocketTimeoutException || (io instanceof InterruptedIOException && lower.contains("timeout"))) {
             String name = lower.contains("connect") ? "ConnectTimeout" : "ReadTimeout";
             return new KmsException(Category.TIMEOUT, -1, name, message, original);

@@ -68,7 +68,7 @@ final class AliyunKmsInstanceClient implements KmsClient {
         String endpoint = s.endpoint();
         String protocol = "https";
         if (endpoint.isEmpty()) {
-            throw KmsException.config("MissingEndpoint", "the aliyun-kms-instance backend needs an endpoint "
+            throw KmsException.config("MissingEndpoint", "endpoint", "the aliyun-kms-instance backend needs an endpoint "
                     + "(host:port of the KMS instance, e.g. kst-xxx.cryptoservice.kms.aliyuncs.com)");
         }
         int scheme = endpoint.indexOf("://");
@@ -79,47 +79,52 @@ final class AliyunKmsInstanceClient implements KmsClient {
                 endpoint = endpoint.substring(0, endpoint.length() - 1);
             }
             if (!protocol.equals("https") && !protocol.equals("http")) {
-                throw KmsException.config("BadEndpoint", "endpoint scheme must be https or http, was " + protocol);
+                throw KmsException.config("BadEndpoint", "endpoint", "the scheme must be https or http, was '" + protocol + "'");
             }
         }
         String cacheKey;
+        String host;
         try {
             URL url = new URL(protocol + "://" + endpoint + "/");
             if (!url.getPath().equals("/") || url.getHost().isEmpty()) {
                 throw new MalformedURLException("not host:port");
             }
-            cacheKey = ClientHelper.getClientKey(url.getHost(), url.getPort());
+            host = url.getHost();
+            cacheKey = ClientHelper.getClientKey(host, url.getPort());
         } catch (MalformedURLException e) {
-            throw KmsException.config("BadEndpoint", "endpoint must be host:port, was '" + s.endpoint() + "'");
+            throw KmsException.config("BadEndpoint", "endpoint", "must be host:port, was '" + s.endpoint() + "'");
         }
+        KmsBackends.requireKnownHost(host);
         boolean tls = protocol.equals("https");
         String ca = null;
         if (tls && !s.trustAll()) {
             if (s.caFile().isEmpty()) {
-                throw KmsException.config("MissingCa", "HTTPS to a KMS instance needs a CA file (the instance CA "
+                throw KmsException.config("MissingCa", "caFile", "HTTPS to a KMS instance needs a CA file (the instance CA "
                         + "PEM) or an explicit trust-all: the SDK trusts no other certificate");
             }
             try {
                 ca = Files.readString(Path.of(s.caFile()), StandardCharsets.US_ASCII);
             } catch (IOException | RuntimeException e) {
-                throw KmsException.config("BadCaFile", "cannot read the CA file " + s.caFile() + ": " + e);
+                throw KmsException.config("BadCaFile", "caFile", s.caFile(), e instanceof java.nio.file.NoSuchFileException
+                        ? "file not found" : "cannot read the CA file", e);
             }
             if (!ca.contains("-----BEGIN CERTIFICATE-----")) {
-                throw KmsException.config("BadCaFile", "the CA file " + s.caFile() + " holds no PEM certificate");
+                throw KmsException.config("BadCaFile", "caFile", s.caFile(), "no PEM certificate in the CA file", null);
             }
         }
         if (s.clientKeyFile().isEmpty()) {
-            throw KmsException.config("MissingClientKey", "the aliyun-kms-instance backend needs a client key file");
+            throw KmsException.config("MissingClientKey", "clientKeyFile", "the aliyun-kms-instance backend needs a client key file");
         }
         Path keyFile = Path.of(s.clientKeyFile());
         if (!Files.isReadable(keyFile)) {
-            throw KmsException.config("ClientKeyFileNotFound", "cannot read the client key file " + keyFile);
+            throw KmsException.config("ClientKeyFileNotFound", "clientKeyFile", keyFile.toString(), Files.exists(keyFile)
+                    ? "not a readable file" : "file not found", null);
         }
         String clientKey;
         try {
             clientKey = Files.readString(keyFile, StandardCharsets.UTF_8);
         } catch (IOException e) {
-            throw KmsException.config("ClientKeyFileNotFound", "cannot read the client key file " + keyFile + ": " + e);
+            throw KmsException.config("ClientKeyFileNotFound", "clientKeyFile", keyFile.toString(), "cannot read the client key file", e);
         }
 
         Config config = new Config().setEndpoint(endpoint).setProtocol(protocol)
@@ -157,7 +162,7 @@ final class AliyunKmsInstanceClient implements KmsClient {
         try {
             http = ClientHelper.creatClient(options);
         } catch (RuntimeException e) {
-            throw KmsException.config("BadCaFile", "the CA file " + s.caFile() + " is not usable: " + e.getMessage());
+            throw KmsException.config("BadCaFile", "caFile", s.caFile(), "the CA certificate is not usable", e);
         }
         ClientHelper.clients.put(cacheKey, http);
         return new AliyunKmsInstanceClient(sdk, runtime, cacheKey, http);
@@ -167,19 +172,19 @@ final class AliyunKmsInstanceClient implements KmsClient {
         for (Throwable t = e; t != null; t = t.getCause()) {
             if (t instanceof java.security.UnrecoverableKeyException
                     || (t instanceof IOException && String.valueOf(t.getMessage()).contains("password"))) {
-                return KmsException.config("BadClientKeyPassword",
-                        "the client key password does not open " + keyFile);
+                return KmsException.config("BadClientKeyPassword", "clientKeyPassword", keyFile.toString(),
+                        "wrong client key password", null);
             }
         }
         // The SDK's messages name the file, never the password.
-        return KmsException.config("BadClientKeyFile", "cannot use the client key file " + keyFile + ": "
-                + e.getClass().getSimpleName() + ": " + e.getMessage());
+        return KmsException.config("BadClientKeyFile", "clientKeyFile", keyFile.toString(),
+                "not a client key file (ClientKey_*.json)", e);
     }
 
     @Override
     public KmsResult execute(KmsRequest r) throws KmsException {
         if (closed) {
-            throw KmsException.config("ClientClosed", "the KMS client is closed");
+            throw KmsException.config("ClientClosed", "", "the KMS client was closed (test ended)");
         }
         try {
             switch (r.operation()) {
@@ -250,7 +255,7 @@ final class AliyunKmsInstanceClient implements KmsClient {
                 }
                 default:
                     KmsBackends.requireOperation(new AliyunKmsInstanceBackend(), r.operation());
-                    throw KmsException.config("UnsupportedOperation", "operation " + r.operation() + " is not supported");
+                    throw KmsException.config("UnsupportedOperation", "operation", "operation " + r.operation().planName() + " is not supported");
             }
         } catch (KmsException e) {
             throw e;
@@ -286,7 +291,7 @@ final class AliyunKmsInstanceClient implements KmsClient {
     static byte[][] unwrap(byte[] envelope) throws KmsException {
         int ivLength = envelope.length == 0 ? -1 : envelope[0] & 0xff;
         if (ivLength < 0 || ivLength > ENVELOPE_MAX_IV || envelope.length < 1 + ivLength) {
-            throw KmsException.config("BadCiphertext", "the ciphertext is not an ENCRYPT output of the "
+            throw KmsException.config("BadCiphertext", "", "the ciphertext is not an ENCRYPT output of the "
                     + "aliyun-kms-instance backend (" + envelope.length + " bytes)");
         }
         byte[] iv = java.util.Arrays.copyOfRange(envelope, 1, 1 + ivLength);

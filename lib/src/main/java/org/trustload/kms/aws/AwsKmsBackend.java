@@ -41,6 +41,9 @@ public final class AwsKmsBackend implements KmsBackend {
     @Override
     public KmsClient open(KmsSettings s) throws KmsException {
         URI endpoint = endpoint(s.endpoint());
+        if (endpoint != null) {
+            KmsBackends.requireKnownHost(endpoint.getHost());
+        }
         Region region = region(s.region());
         AwsCredentialsProvider credentials = credentials(s);
         SdkHttpClient http = httpClient(s, endpoint);
@@ -62,8 +65,7 @@ public final class AwsKmsBackend implements KmsBackend {
             return new AwsKmsClient(kmsBuilder.build(), smBuilder.build(), http);
         } catch (RuntimeException e) {
             http.close();
-            throw new KmsException(KmsException.Category.CONFIG_ERROR, -1, "BadSettings",
-                    "cannot build the AWS clients: " + e.getMessage(), e);
+            throw KmsException.config("BadSettings", "", "", "cannot build the AWS clients", e);
         }
     }
 
@@ -75,11 +77,11 @@ public final class AwsKmsBackend implements KmsBackend {
         try {
             URI uri = new URI(v);
             if (uri.getHost() == null || !(uri.getScheme().equals("http") || uri.getScheme().equals("https"))) {
-                throw KmsException.config("BadEndpoint", "endpoint must be http(s)://host[:port], was " + value);
+                throw KmsException.config("BadEndpoint", "endpoint", "must be http(s)://host[:port], was '" + value + "'");
             }
             return uri;
         } catch (URISyntaxException e) {
-            throw KmsException.config("BadEndpoint", "endpoint is not a URL: " + value);
+            throw KmsException.config("BadEndpoint", "endpoint", "not a URL: '" + value + "'");
         }
     }
 
@@ -99,7 +101,7 @@ public final class AwsKmsBackend implements KmsBackend {
             return DefaultCredentialsProvider.create();
         }
         if (s.accessKeyId().isEmpty() || s.secretAccessKey().isEmpty()) {
-            throw KmsException.config("IncompleteCredentials",
+            throw KmsException.config("IncompleteCredentials", s.accessKeyId().isEmpty() ? "accessKeyId" : "secretAccessKey",
                     "set both the access key id and the secret access key, or neither (default credentials)");
         }
         return StaticCredentialsProvider.create(AwsBasicCredentials.create(s.accessKeyId(), s.secretAccessKey()));

@@ -15,6 +15,7 @@ import javax.net.ssl.SSLException;
 import org.apache.http.NoHttpResponseException;
 import org.apache.http.conn.ConnectTimeoutException;
 import org.apache.http.conn.ConnectionPoolTimeoutException;
+import org.trustload.common.ClientException;
 import org.trustload.kms.KmsClient;
 import org.trustload.kms.KmsException;
 import org.trustload.kms.KmsException.Category;
@@ -56,7 +57,7 @@ final class AwsKmsClient implements KmsClient {
     @Override
     public KmsResult execute(KmsRequest r) throws KmsException {
         if (closed) {
-            throw KmsException.config("ClientClosed", "the KMS client was closed (test ended)");
+            throw KmsException.config("ClientClosed", "", "the KMS client was closed (test ended)");
         }
         check(r);
         Map<String, String> ctx = switch (r.operation()) {
@@ -133,7 +134,7 @@ final class AwsKmsClient implements KmsClient {
         } catch (SdkException e) {
             throw map(e);
         } catch (RuntimeException e) {
-            throw new KmsException(Category.CLIENT_ERROR, -1, e.getClass().getSimpleName(), String.valueOf(e), e);
+            throw new KmsException(Category.CLIENT_ERROR, -1, e.getClass().getSimpleName(), ClientException.readable(e), e);
         }
     }
 
@@ -196,19 +197,19 @@ final class AwsKmsClient implements KmsClient {
         switch (r.operation()) {
             case GET_SECRET_VALUE -> {
                 if (r.secretName().isBlank()) {
-                    throw KmsException.config("MissingSecretName", "GetSecretValue needs a secret name");
+                    throw KmsException.config("MissingSecretName", "secretName", "get_secret_value needs a secret name");
                 }
             }
             case DECRYPT, RE_ENCRYPT -> {
                 if (r.ciphertext().length == 0) {
-                    throw KmsException.config("MissingCiphertext", r.operation().planName() + " needs a ciphertext");
+                    throw KmsException.config("MissingCiphertext", "", r.operation().planName() + " needs a ciphertext");
                 }
             }
             case GENERATE_RANDOM -> {
             }
             default -> {
                 if (r.keyId().isBlank()) {
-                    throw KmsException.config("MissingKeyId", r.operation() + " needs a key id");
+                    throw KmsException.config("MissingKeyId", "keyId", r.operation().planName() + " needs a key id");
                 }
             }
         }
@@ -247,7 +248,7 @@ final class AwsKmsClient implements KmsClient {
     }
 
     private static KmsException fromIo(Throwable t, SdkException e) {
-        String detail = e.getMessage();
+        String detail = ClientException.readable(t); // one readable cause, not the SDK's wrapped message
         if (t instanceof ConnectTimeoutException) {
             return new KmsException(Category.TIMEOUT, -1, "ConnectTimeout", detail, e);
         }
@@ -260,7 +261,10 @@ final class AwsKmsClient implements KmsClient {
         if (t instanceof SSLException) {
             return new KmsException(Category.TLS_ERROR, -1, "TlsHandshake", detail, e);
         }
-        if (t instanceof ConnectException || t instanceof NoRouteToHostException) {
+        if (t instanceof NoRouteToHostException) {
+            return new KmsException(Category.CONNECTION_ERROR, -1, "NoRouteToHost", detail, e);
+        }
+        if (t instanceof ConnectException) {
             return new KmsException(Category.CONNECTION_ERROR, -1, "ConnectionRefused", detail, e);
         }
         if (t instanceof UnknownHostException) {

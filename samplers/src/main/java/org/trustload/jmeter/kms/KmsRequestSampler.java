@@ -1,55 +1,54 @@
 package org.trustload.jmeter.kms;
 
+import java.nio.charset.StandardCharsets;
 import java.util.Locale;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
-import org.apache.jmeter.samplers.AbstractSampler;
-import org.apache.jmeter.samplers.Entry;
 import org.apache.jmeter.samplers.SampleResult;
-import org.apache.jmeter.testbeans.TestBean;
-import org.apache.jmeter.testelement.TestStateListener;
 import org.apache.jmeter.testelement.ThreadListener;
 import org.apache.jmeter.threads.JMeterContextService;
+import org.trustload.common.ClientException;
+import org.trustload.jmeter.common.ClientConfig;
+import org.trustload.jmeter.common.ClientSampler;
+import org.trustload.jmeter.common.PropertyParser;
 import org.trustload.kms.EncryptionContext;
-import org.trustload.kms.KmsBackends;
-import org.trustload.kms.KmsClient;
+import org.trustload.kms.KmsConnection;
 import org.trustload.kms.KmsException;
 import org.trustload.kms.KmsException.Category;
 import org.trustload.kms.KmsOperation;
 import org.trustload.kms.KmsRequest;
 import org.trustload.kms.KmsResult;
-import org.trustload.kms.KmsSettings;
 import org.trustload.kms.KmsWorkload;
 import org.trustload.kms.MessageType;
 
 /**
  * KMS Request (TrustLoad): one KMS call (any {@link KmsOperation} the backend serves: Encrypt, Decrypt,
  * ReEncrypt, Sign, Verify, GetSecretValue, GenerateDataKey[WithoutPlaintext], GenerateRandom, GetPublicKey,
- * DescribeKey, GenerateMac, VerifyMac) through a {@link org.trustload.kms.KmsBackend} chosen by name, with
- * an optional encryption context ({@link EncryptionContext}). The client (connection
- * pool, TLS, credentials) is built once per test in {@link #testStarted()} and shared by every thread
- * with the same connection settings; it is closed in {@link #testEnded()}. Each thread prepares its
- * request once (random data; for decrypt one Encrypt, for verify one Sign, outside any sample) and then
- * times only the repeated call, like the reference benchmark.
+ * DescribeKey, GenerateMac, VerifyMac) on the client of the {@link KmsClientConfig} it names
+ * ({@code configName}), with an optional encryption context ({@link EncryptionContext}). Holds only what
+ * varies per request. Each thread prepares its request once (random data; for decrypt one Encrypt, for
+ * verify one Sign, outside any sample) and then times only the repeated call, like the reference
+ * benchmark.
  *
  * <p>Failures carry a category response code ({@code KMS.Timeout}, {@code KMS.LimitExceeded},
- * {@code KMS.ClientError}, …) and the message {@code <http status or ->:<service error code>}. A Verify
- * that answers "invalid" is a failure ({@code KMS.VerifyFailed}). Key material, plaintexts, secret
- * values and passwords never reach the result: only lengths.
+ * {@code KMS.ClientError}, …) and the message {@code <http status or ->:<service error code>}; a wrong
+ * setting is a {@code configError} that stops the thread. A Verify that answers "invalid" is a failure
+ * ({@code KMS.VerifyFailed}). A thread that never reached the KMS and cannot (connection refused, TLS
+ * trust) stops after its first failed sample. Key material, plaintexts, secret values and passwords
+ * never reach the result: only lengths.
  *
  * <p>Property names are stored in users' plans: never rename them.
  */
-public class KmsRequestSampler extends AbstractSampler implements TestBean, TestStateListener, ThreadListener {
+public class KmsRequestSampler extends ClientSampler<KmsRequestSampler.Prepared> implements ThreadListener {
     private static final long serialVersionUID = 1L;
 
-    /** Clients of the running test by settings; each engine JVM has its own. */
-    private static final Map<String, Shared> CLIENTS = new ConcurrentHashMap<>();
-    /** Requests started in this JVM since the last test start (the report's RequestCount). */
+    /** What users see in menus and messages. */
+    static final String KIND = "KMS Request";
+
+    /** Requests started in this JVM since the last test start (the KMS Periodic Report's RequestCount). */
     private static final LongAdder STARTED = new LongAdder();
 
     // Bean properties (TestBean): plain strings, so the element serializes for distributed mode.
-    private String backend = KmsBackends.AWS;
+    private String configName = "kms";
     private String operation = "encrypt";
     private String keyId = "";
     private String dataSize = "32";
@@ -58,27 +57,24 @@ public class KmsRequestSampler extends AbstractSampler implements TestBean, Test
     private String secretName = "";
     private String dataKeyBytes = "32";
     private String encryptionContext = "";
-    private String endpoint = "";
-    private String region = "";
-    private String accessKeyId = "";
-    private String secretAccessKey = "";
-    private String clientKeyFile = "";
-    private String clientKeyPassword = "";
-    private String caFile = "";
-    private boolean trustAll;
-    private String connectTimeout = String.valueOf(KmsSettings.DEFAULT_CONNECT_TIMEOUT_MS);
-    private String responseTimeout = String.valueOf(KmsSettings.DEFAULT_RESPONSE_TIMEOUT_MS);
-    private String maxConnections = String.valueOf(KmsSettings.DEFAULT_MAX_CONNECTIONS);
-    private String retries = "0";
 
-    /** This thread's client (from {@link #CLIENTS}), prepared request and its description, made on its first sample. */
-    private transient KmsClient client;
+    /** This thread's request, prepared on its first sample for this spec and client. */
     private transient KmsRequest prepared;
     private transient KmsWorkload.Spec preparedFor;
+    private transient KmsConnection preparedOn;
     private transient String samplerData;
+    /** True once this thread got an answer from the KMS: a later refusal is load, not a wrong target. */
+    private transient boolean reached;
 
-    /** A client or the reason it could not be built (every sample then fails with it). */
-    private record Shared(KmsClient client, KmsException error) {
+    /** A request ready to send on its client. */
+    static final class Prepared {
+        final KmsConnection connection;
+        final KmsRequest request;
+
+        Prepared(KmsConnection connection, KmsRequest request) {
+            this.connection = connection;
+            this.request = request;
+        }
     }
 
     /** Requests started in this JVM since the test started. */
@@ -86,51 +82,80 @@ public class KmsRequestSampler extends AbstractSampler implements TestBean, Test
         return STARTED.sum();
     }
 
+    /** Called by the config at test start. */
+    static void resetStarted() {
+        STARTED.reset();
+    }
+
     @Override
-    public SampleResult sample(Entry e) {
-        SampleResult res = new SampleResult();
-        res.setSampleLabel(getName());
-        res.setDataType(SampleResult.TEXT);
-        KmsRequest request = null;
-        try {
-            if (prepared == null) {
-                // before the client: an operation the backend lacks is a configuration error, nothing is sent
-                KmsBackends.requireOperation(KmsBackends.byName(backend), spec().operation());
+    protected String kind() {
+        return KIND;
+    }
+
+    @Override
+    protected Prepared prepare(PropertyParser p, SampleResult res) throws ClientException {
+        KmsConnection c = ClientConfig.find(KmsConnection.class, KmsClientConfig.KIND, configName, p);
+        KmsWorkload.Spec spec = spec(p);
+        c.requireOperation(spec.operation()); // before anything is sent
+        if (prepared == null || !spec.equals(preparedFor) || c != preparedOn) {
+            long seed = JMeterContextService.getContext().getThreadNum();
+            try {
+                prepared = KmsWorkload.prepare(c, spec, seed);
+            } catch (KmsException e) {
+                stopIfUnreachable(e, res);
+                throw e;
             }
-            KmsClient c = client;
-            if (c == null) {
-                // settings are fixed for the test (read at test start): look the shared client up once per thread
-                c = client();
-                client = c;
-            }
-            request = request(c);
-            res.setSamplerData(samplerData);
-            STARTED.increment();
-            res.sampleStart();
-            KmsResult r = c.execute(request);
-            res.sampleEnd();
-            res.setSentBytes(request.data().length + request.ciphertext().length + request.signature().length);
-            res.setBytes((long) r.output().length);
-            res.setResponseData(describe(r), "UTF-8");
-            if (r.operation().isCheck() && !r.signatureValid()) {
-                res.setSuccessful(false);
-                res.setResponseCode(Category.VERIFY_FAILED.code());
-                res.setResponseMessage(KmsException.NO_STATUS
-                        + (r.operation() == KmsOperation.VERIFY ? ":SignatureInvalid" : ":MacInvalid"));
-            } else {
-                res.setSuccessful(true);
-                res.setResponseCodeOK();
-                res.setResponseMessageOK();
-            }
-        } catch (KmsException ex) {
-            endIfRunning(res);
-            fail(res, ex.category().code(), ex.getMessage(), ex.detail());
-        } catch (RuntimeException ex) {
-            endIfRunning(res);
-            fail(res, Category.CLIENT_ERROR.code(), KmsException.NO_STATUS + ":" + ex.getClass().getSimpleName(),
-                    String.valueOf(ex));
+            preparedFor = spec;
+            preparedOn = c;
+            samplerData = c.backend() + " " + prepared;
         }
-        return res;
+        res.setSamplerData(samplerData);
+        return new Prepared(c, prepared);
+    }
+
+    @Override
+    protected void execute(Prepared r, SampleResult res) throws ClientException {
+        KmsRequest request = r.request;
+        STARTED.increment();
+        KmsResult out = r.connection.execute(request);
+        res.sampleEnd();
+        reached = true;
+        res.setSentBytes(request.data().length + request.ciphertext().length + request.signature().length);
+        res.setBytes((long) out.output().length);
+        res.setResponseData(describe(out), StandardCharsets.UTF_8.name());
+        if (out.operation().isCheck() && !out.signatureValid()) {
+            res.setSuccessful(false);
+            res.setResponseCode(Category.VERIFY_FAILED.code());
+            res.setResponseMessage(KmsException.NO_STATUS
+                    + (out.operation() == KmsOperation.VERIFY ? ":SignatureInvalid" : ":MacInvalid"));
+        } else {
+            res.setSuccessful(true);
+            res.setResponseCodeOK();
+            res.setResponseMessageOK();
+        }
+    }
+
+    @Override
+    protected void onFailure(Prepared r, ClientException e, SampleResult res) {
+        if (e instanceof KmsException k) {
+            stopIfUnreachable(k, res);
+        }
+    }
+
+    /**
+     * A thread that never reached the KMS and whose connect can only fail the same way (refused, no
+     * route, TLS trust) stops after this sample: one failed sample per thread says it. Timeouts are
+     * not definitive: under load they come and go.
+     */
+    private void stopIfUnreachable(KmsException e, SampleResult res) {
+        boolean definitive = e.kind() == Category.TLS_ERROR || (e.kind() == Category.CONNECTION_ERROR
+                && (e.errorCode().equals("ConnectionRefused") || e.errorCode().equals("UnknownHost")
+                        || e.errorCode().equals("NoRouteToHost")));
+        if (definitive && !reached) {
+            res.setStopThread(true);
+        } else if (e.httpStatus() > 0) {
+            reached = true;
+        }
     }
 
     private static String describe(KmsResult r) {
@@ -140,178 +165,108 @@ public class KmsRequestSampler extends AbstractSampler implements TestBean, Test
                 + "\nkey: " + r.keyId() + "\nrequest id: " + r.requestId() + "\n";
     }
 
-    private static void endIfRunning(SampleResult res) {
-        if (res.getStartTime() == 0) {
-            res.sampleStart();
-        }
-        if (res.getEndTime() == 0) {
-            res.sampleEnd();
-        }
-    }
-
-    private static void fail(SampleResult res, String code, String message, String detail) {
-        res.setSuccessful(false);
-        res.setResponseCode(code);
-        res.setResponseMessage(message);
-        res.setResponseData(message + "\n" + detail + "\n", "UTF-8");
-    }
-
-    /* ---------------------------------------------------------------- shared client */
-
-    private KmsClient client() throws KmsException {
-        KmsSettings s = settings();
-        Shared shared = CLIENTS.computeIfAbsent(key(s), k -> open(s));
-        if (shared.error() != null) {
-            throw shared.error();
-        }
-        return shared.client();
-    }
-
-    private Shared open(KmsSettings s) {
-        try {
-            return new Shared(KmsBackends.byName(backend).open(s), null);
-        } catch (KmsException e) {
-            return new Shared(null, e);
-        }
-    }
-
-    /** Backend + settings; the secrets enter only as a hash so the key can be logged safely. */
-    private String key(KmsSettings s) {
-        return backend.trim().toLowerCase(Locale.ROOT) + "|" + s + "|" + s.hashCode() + "|"
-                + (s.secretAccessKey() + "\0" + s.clientKeyPassword()).hashCode();
-    }
-
-    KmsSettings settings() throws KmsException {
-        return KmsSettings.builder().endpoint(endpoint).region(region).credentials(accessKeyId, secretAccessKey)
-                .clientKey(clientKeyFile, clientKeyPassword).caFile(caFile).trustAll(trustAll)
-                .connectTimeoutMs(parseInt("connectTimeout", connectTimeout))
-                .responseTimeoutMs(parseInt("responseTimeout", responseTimeout))
-                .maxConnections(parseInt("maxConnections", maxConnections)).maxRetries(parseInt("retries", retries))
-                .build();
-    }
-
-    private KmsRequest request(KmsClient client) throws KmsException {
-        KmsWorkload.Spec spec = spec();
-        if (prepared == null || !spec.equals(preparedFor)) {
-            long seed = JMeterContextService.getContext().getThreadNum();
-            prepared = KmsWorkload.prepare(client, spec, seed);
-            preparedFor = spec;
-            samplerData = backend + " " + prepared;
-        }
-        return prepared;
-    }
-
-    KmsWorkload.Spec spec() throws KmsException {
+    KmsWorkload.Spec spec(PropertyParser p) throws ClientException {
         KmsOperation op;
         MessageType type;
         try {
             op = KmsOperation.parse(operation);
         } catch (IllegalArgumentException e) {
-            throw KmsException.config("BadOperation", e.getMessage());
+            throw p.error("operation", "", "unknown operation '" + operation + "'", null);
         }
-        try {
-            type = MessageType.valueOf(messageType.trim().toUpperCase(Locale.ROOT));
-        } catch (IllegalArgumentException e) {
-            throw KmsException.config("BadMessageType", "message type must be RAW or DIGEST, was " + messageType);
-        }
-        return new KmsWorkload.Spec(op, keyId.trim(), parseInt("dataSize", dataSize), algorithm.trim(), type,
-                secretName.trim(), parseInt("dataKeyBytes", dataKeyBytes), EncryptionContext.parse(encryptionContext));
+        type = MessageType.valueOf(p.oneOf("messageType", messageType, "raw", "raw", "digest").toUpperCase(Locale.ROOT));
+        return new KmsWorkload.Spec(op, clean(keyId), p.integer("dataSize", dataSize, 32, 0, 4096), clean(algorithm),
+                type, clean(secretName), p.integer("dataKeyBytes", dataKeyBytes, 32, 0, 1024),
+                EncryptionContext.parse(encryptionContext));
     }
 
-    private static int parseInt(String name, String value) throws KmsException {
-        try {
-            return Integer.parseInt(value.trim());
-        } catch (NumberFormatException | NullPointerException e) {
-            throw KmsException.config("BadNumber", name + " must be a whole number, was '" + value + "'");
-        }
-    }
-
-    /* ---------------------------------------------------------------- test and thread life cycle */
-
-    @Override
-    public void testStarted() {
-        STARTED.reset();
-        try {
-            client(); // build it now, outside any sample; a bad setting is reported by every sample
-        } catch (KmsException e) {
-            // the samples report it
-        }
-    }
-
-    @Override
-    public void testStarted(String host) {
-        testStarted();
-    }
-
-    @Override
-    public void testEnded() {
-        for (Shared s : CLIENTS.values()) {
-            if (s.client() != null) {
-                s.client().close();
-            }
-        }
-        CLIENTS.clear();
-    }
-
-    @Override
-    public void testEnded(String host) {
-        testEnded();
+    private static String clean(String v) {
+        return v == null ? "" : v.trim();
     }
 
     @Override
     public void threadStarted() {
-        client = null;
         prepared = null;
+        preparedOn = null;
+        reached = false;
     }
 
     @Override
     public void threadFinished() {
-        client = null;
         prepared = null;
+        preparedOn = null;
     }
 
-    /* ---------------------------------------------------------------- bean properties */
+    // ---- bean accessors (names are the stored property names) ----
 
-    public String getBackend() { return backend; }
-    public void setBackend(String v) { backend = v; }
-    public String getOperation() { return operation; }
-    public void setOperation(String v) { operation = v; }
-    public String getKeyId() { return keyId; }
-    public void setKeyId(String v) { keyId = v; }
-    public String getDataSize() { return dataSize; }
-    public void setDataSize(String v) { dataSize = v; }
-    public String getAlgorithm() { return algorithm; }
-    public void setAlgorithm(String v) { algorithm = v; }
-    public String getMessageType() { return messageType; }
-    public void setMessageType(String v) { messageType = v; }
-    public String getSecretName() { return secretName; }
-    public void setSecretName(String v) { secretName = v; }
-    public String getDataKeyBytes() { return dataKeyBytes; }
-    public void setDataKeyBytes(String v) { dataKeyBytes = v; }
-    public String getEncryptionContext() { return encryptionContext; }
-    public void setEncryptionContext(String v) { encryptionContext = v; }
-    public String getEndpoint() { return endpoint; }
-    public void setEndpoint(String v) { endpoint = v; }
-    public String getRegion() { return region; }
-    public void setRegion(String v) { region = v; }
-    public String getAccessKeyId() { return accessKeyId; }
-    public void setAccessKeyId(String v) { accessKeyId = v; }
-    public String getSecretAccessKey() { return secretAccessKey; }
-    public void setSecretAccessKey(String v) { secretAccessKey = v; }
-    public String getClientKeyFile() { return clientKeyFile; }
-    public void setClientKeyFile(String v) { clientKeyFile = v; }
-    public String getClientKeyPassword() { return clientKeyPassword; }
-    public void setClientKeyPassword(String v) { clientKeyPassword = v; }
-    public String getCaFile() { return caFile; }
-    public void setCaFile(String v) { caFile = v; }
-    public boolean isTrustAll() { return trustAll; }
-    public void setTrustAll(boolean v) { trustAll = v; }
-    public String getConnectTimeout() { return connectTimeout; }
-    public void setConnectTimeout(String v) { connectTimeout = v; }
-    public String getResponseTimeout() { return responseTimeout; }
-    public void setResponseTimeout(String v) { responseTimeout = v; }
-    public String getMaxConnections() { return maxConnections; }
-    public void setMaxConnections(String v) { maxConnections = v; }
-    public String getRetries() { return retries; }
-    public void setRetries(String v) { retries = v; }
+    public String getConfigName() {
+        return configName;
+    }
+
+    public void setConfigName(String configName) {
+        this.configName = configName;
+    }
+
+    public String getOperation() {
+        return operation;
+    }
+
+    public void setOperation(String operation) {
+        this.operation = operation;
+    }
+
+    public String getKeyId() {
+        return keyId;
+    }
+
+    public void setKeyId(String keyId) {
+        this.keyId = keyId;
+    }
+
+    public String getDataSize() {
+        return dataSize;
+    }
+
+    public void setDataSize(String dataSize) {
+        this.dataSize = dataSize;
+    }
+
+    public String getAlgorithm() {
+        return algorithm;
+    }
+
+    public void setAlgorithm(String algorithm) {
+        this.algorithm = algorithm;
+    }
+
+    public String getMessageType() {
+        return messageType;
+    }
+
+    public void setMessageType(String messageType) {
+        this.messageType = messageType;
+    }
+
+    public String getSecretName() {
+        return secretName;
+    }
+
+    public void setSecretName(String secretName) {
+        this.secretName = secretName;
+    }
+
+    public String getDataKeyBytes() {
+        return dataKeyBytes;
+    }
+
+    public void setDataKeyBytes(String dataKeyBytes) {
+        this.dataKeyBytes = dataKeyBytes;
+    }
+
+    public String getEncryptionContext() {
+        return encryptionContext;
+    }
+
+    public void setEncryptionContext(String encryptionContext) {
+        this.encryptionContext = encryptionContext;
+    }
 }

@@ -2,6 +2,9 @@ package org.trustload.jmeter.kms;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.beans.BeanInfo;
+import java.beans.Introspector;
+import java.beans.PropertyDescriptor;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.ObjectInputStream;
@@ -10,105 +13,201 @@ import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.net.InetAddress;
 import java.net.ServerSocket;
-import java.util.Properties;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.ResourceBundle;
+import java.util.TreeSet;
 import java.util.function.Consumer;
+import java.util.stream.Stream;
 import org.apache.jmeter.samplers.SampleResult;
+import org.apache.jmeter.save.SaveService;
+import org.apache.jmeter.testbeans.TestBeanHelper;
+import org.apache.jmeter.testbeans.gui.FileEditor;
+import org.apache.jmeter.testbeans.gui.PasswordEditor;
+import org.apache.jmeter.testelement.TestElement;
+import org.apache.jorphan.collections.HashTree;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.trustload.common.ClientException;
+import org.trustload.jmeter.common.ClientConfig;
+import org.trustload.jmeter.common.PropertyParser;
 import org.trustload.jmeter.ldap.JMeterTestSupportAccess;
+import org.trustload.kms.KmsConnection;
+import org.trustload.kms.KmsException;
+import org.trustload.kms.KmsRequest;
 
 /**
- * The sampler without a KMS: serialization, GUI metadata, the bad-input table (every bad setting is a
- * failed sample with a category and a stable message, never an exception), verify-invalid as a failure,
- * and no secret in any result. The backends against real servers: lab and moto tests.
+ * The KMS Client Config + KMS Request pair without a KMS server: serialization, GUI metadata, the
+ * bad-configuration table (every wrong setting is one zero-time {@code configError} sample naming
+ * element, property and file, that stops the thread; never an exception), closing at test end,
+ * verify-invalid as a failure, and no secret in any result. The backends against real servers: the
+ * lab and moto tests, and the plans' KmsBadConfigIT.
  */
 class KmsRequestSamplerTest {
+    private static final String CONFIG = "KMS Client Config 'kms unit config'";
+    private static final String REQUEST = "KMS Request 'kms unit'";
 
     @BeforeAll
     static void jmeter() {
         JMeterTestSupportAccess.init();
     }
 
+    private Pair pair;
+
     @AfterEach
     void endTest() {
-        new KmsRequestSampler().testEnded();
+        if (pair != null) {
+            pair.end();
+        }
     }
 
-    static KmsRequestSampler sampler(Consumer<KmsRequestSampler> tweak) {
-        KmsRequestSampler s = new KmsRequestSampler();
-        s.setName("kms unit");
-        s.setBackend("aws-kms");
-        s.setOperation("encrypt");
-        s.setKeyId("alias/k");
-        s.setEndpoint("http://127.0.0.1:1");
-        s.setRegion("us-east-1");
-        s.setAccessKeyId("AKIAUNIT");
-        s.setSecretAccessKey("unit-secret-key");
-        s.setClientKeyPassword("unit-client-password");
-        s.setConnectTimeout("1000");
-        s.setResponseTimeout("1000");
-        tweak.accept(s);
-        return s;
+    /** A config and a request that names it, driven as JMeter drives them. */
+    static final class Pair {
+        private static int names;
+        final KmsClientConfig config = new KmsClientConfig();
+        final KmsRequestSampler sampler = new KmsRequestSampler();
+        private boolean started;
+
+        Pair() {
+            String name = "kms-unit-" + ++names;
+            config.setName("kms unit config");
+            config.setConfigName(name);
+            sampler.setName("kms unit");
+            sampler.setConfigName(name);
+            config.setBackend("aws-kms");
+            config.setEndpoint("http://127.0.0.1:1");
+            config.setRegion("us-east-1");
+            config.setAccessKeyId("AKIAUNIT");
+            config.setSecretAccessKey("unit-secret-key");
+            config.setClientKeyPassword("unit-client-password");
+            config.setConnectTimeout("1000");
+            config.setResponseTimeout("1000");
+            sampler.setOperation("encrypt");
+            sampler.setKeyId("alias/k");
+        }
+
+        /** Sets {@code name=value,...} on the request, or on the config for its properties. */
+        Pair with(String settings) {
+            for (String kv : settings.split(",")) {
+                int eq = kv.indexOf('=');
+                String name = kv.substring(0, eq).trim();
+                String value = kv.substring(eq + 1).trim();
+                String setter = "set" + Character.toUpperCase(name.charAt(0)) + name.substring(1);
+                try {
+                    Object target = sampler;
+                    Method m;
+                    try {
+                        m = KmsRequestSampler.class.getMethod(setter, String.class);
+                    } catch (NoSuchMethodException e) {
+                        m = KmsClientConfig.class.getMethod(setter, String.class);
+                        target = config;
+                    }
+                    m.invoke(target, value);
+                } catch (ReflectiveOperationException e) {
+                    throw new IllegalArgumentException(name, e);
+                }
+            }
+            return this;
+        }
+
+        SampleResult sample() {
+            if (!started) {
+                config.testStarted();
+                sampler.threadStarted();
+                started = true;
+            }
+            return sampler.sample(null);
+        }
+
+        /** Thread end, then test end: the config closes its client. */
+        void end() {
+            if (started) {
+                sampler.threadFinished();
+                config.testEnded();
+                started = false;
+            }
+        }
     }
 
-    static SampleResult run(KmsRequestSampler s) {
-        s.testStarted();
-        s.threadStarted();
-        try {
-            return s.sample(null);
-        } finally {
-            s.threadFinished();
+    private Pair pair(String settings) {
+        pair = new Pair();
+        return settings.isEmpty() ? pair : pair.with(settings);
+    }
+
+    private static int refusedPort() throws Exception {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
         }
     }
 
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', value = {
-        "unknown backend      | backend=nope                 | KMS.ConfigError     | -:UnknownBackend",
-        "unknown operation    | operation=delete             | KMS.ConfigError     | -:BadOperation",
-        "bad message type     | messageType=HASH             | KMS.ConfigError     | -:BadMessageType",
-        "data size text       | dataSize=lots                | KMS.ConfigError     | -:BadNumber",
-        "data size zero       | dataSize=0                   | KMS.ConfigError     | -:BadDataSize",
-        "data size too large  | dataSize=5000                | KMS.ConfigError     | -:BadDataSize",
-        "timeout zero         | responseTimeout=0            | KMS.ConfigError     | -:BadTimeout",
-        "no connections       | maxConnections=0             | KMS.ConfigError     | -:BadMaxConnections",
-        "negative retries     | retries=-1                   | KMS.ConfigError     | -:BadRetries",
-        "no key id            | keyId=                       | KMS.ConfigError     | -:MissingKeyId",
-        "no secret name       | operation=get_secret_value   | KMS.ConfigError     | -:MissingSecretName",
-        "endpoint not a URL   | endpoint=http://[bad         | KMS.ConfigError     | -:BadEndpoint",
-        "endpoint scheme      | endpoint=ftp://127.0.0.1:21  | KMS.ConfigError     | -:BadEndpoint",
-        "missing CA file      | caFile=/nonexistent/ca.pem   | KMS.ConfigError     | -:BadCaFile",
-        "half credentials     | secretAccessKey=             | KMS.ConfigError     | -:IncompleteCredentials",
-        "nothing listens      | endpoint=http://127.0.0.1:PORT | KMS.ConnectionError | -:ConnectionRefused",
-        "throttled            | backend=test-scripted,endpoint=throttled | KMS.LimitExceeded | 429:ThrottlingException",
-        "invalid signature    | backend=test-scripted,endpoint=invalid-signature,operation=verify | KMS.VerifyFailed | -:SignatureInvalid",
-        "invalid MAC          | backend=test-scripted,endpoint=invalid-signature,operation=verify_mac | KMS.VerifyFailed | -:MacInvalid",
-        "context not pairs    | encryptionContext=no-pairs-here | KMS.ConfigError   | -:BadEncryptionContext",
-        "context mismatch     | backend=test-scripted,endpoint=context-required,operation=decrypt,encryptionContext=tenant=other | KMS.ClientError | 400:InvalidCiphertextException",
-        "operation not served | backend=aliyun-kms-instance,operation=describe_key | KMS.ConfigError | -:UnsupportedOperation",
-        "aliyun lacks MACs    | backend=aliyun-kms-instance,operation=GenerateMac | KMS.ConfigError | -:UnsupportedOperation",
+        "unknown backend      | backend=nope                  | CONFIG:backend: unknown backend 'nope' (available: ",
+        "bad timeout          | responseTimeout=0             | CONFIG:responseTimeout: 0 is out of range 1-",
+        "timeout text         | connectTimeout=soon           | CONFIG:connectTimeout: not a whole number: 'soon'",
+        "no connections       | maxConnections=0              | CONFIG:maxConnections: 0 is out of range 1-100000",
+        "negative retries     | retries=-1                    | CONFIG:retries: -1 is out of range 0-100",
+        "endpoint not a URL   | endpoint=http://[bad          | CONFIG:endpoint: not a URL: 'http://[bad'",
+        "endpoint scheme      | endpoint=ftp://127.0.0.1:21   | CONFIG:endpoint: must be http(s)://host[:port], was 'ftp://127.0.0.1:21'",
+        "unknown host         | endpoint=http://no-such-host.invalid:1 | CONFIG:endpoint: unknown host 'no-such-host.invalid'",
+        "missing CA file      | caFile=/nonexistent/ca.pem    | CONFIG:caFile: file not found (/nonexistent/ca.pem)",
+        "missing client key   | clientKeyFile=/nonexistent/ClientKey.json | CONFIG:clientKeyFile: file not found (/nonexistent/ClientKey.json)",
+        "half credentials     | secretAccessKey=              | CONFIG:secretAccessKey: set both the access key id and the secret access key",
+        "no config named so   | configName=nosuch             | REQUEST:configName: no KMS Client Config named 'nosuch' in this test plan",
+        "unknown operation    | operation=delete              | REQUEST:operation: unknown operation 'delete'",
+        "bad message type     | messageType=HASH              | REQUEST:messageType: unknown value 'HASH' (expected raw, digest)",
+        "data size text       | dataSize=lots                 | REQUEST:dataSize: not a whole number: 'lots'",
+        "data size zero       | dataSize=0                    | REQUEST:dataSize: must be 1 to 4096 bytes",
+        "data size too large  | dataSize=5000                 | REQUEST:dataSize: 5000 is out of range 0-4096",
+        "no key id            | keyId=                        | REQUEST:keyId: encrypt needs a key id",
+        "no secret name       | operation=get_secret_value    | REQUEST:secretName: get_secret_value needs a secret name",
+        "context not pairs    | encryptionContext=no-pairs-here | REQUEST:encryptionContext: the encryption context must be",
+        "operation not served | backend=test-limited,endpoint=valid,operation=describe_key | REQUEST:operation: the test-limited backend does not serve describe_key (it serves encrypt)",
     })
-    void badInputIsAFailedSampleWithACategory(String what, String settings, String code, String message) throws Exception {
-        int closed;
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
-            closed = s.getLocalPort();
-        }
-        KmsRequestSampler s = sampler(x -> apply(x, settings.replace("PORT", String.valueOf(closed))));
-        SampleResult r = run(s);
+    void aWrongSettingIsOneConfigErrorSampleNamingElementAndPropertyThatStopsTheThread(String what, String settings,
+            String expected) {
+        SampleResult r = pair(settings).sample();
+        String message = expected.replace("CONFIG:", CONFIG + ": ").replace("REQUEST:", REQUEST + ": ");
+        assertThat(r.isSuccessful()).as(what).isFalse();
+        assertThat(r.getResponseCode()).as(what + ": " + r.getResponseDataAsString()).isEqualTo(ClientException.CONFIG_ERROR);
+        assertThat(r.getResponseMessage()).as(what).startsWith(message);
+        assertThat(r.isStopThread()).as(what + ": the same request cannot succeed").isTrue();
+        assertThat(r.getResponseDataAsString()).as(what + ": one readable cause").doesNotContain("\tat ")
+                .doesNotContain("Exception: ");
+        assertNoSecrets(r);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+        "nothing listens      | endpoint=http://127.0.0.1:PORT | KMS.ConnectionError | -:ConnectionRefused | true",
+        "throttled            | backend=test-scripted,endpoint=throttled | KMS.LimitExceeded | 429:ThrottlingException | false",
+        "invalid signature    | backend=test-scripted,endpoint=invalid-signature,operation=verify | KMS.VerifyFailed | -:SignatureInvalid | false",
+        "invalid MAC          | backend=test-scripted,endpoint=invalid-signature,operation=verify_mac | KMS.VerifyFailed | -:MacInvalid | false",
+        "context mismatch     | backend=test-scripted,endpoint=context-required,operation=decrypt,encryptionContext=tenant=other | KMS.ClientError | 400:InvalidCiphertextException | false",
+    })
+    void aFailedCallIsAFailedSampleWithACategory(String what, String settings, String code, String message,
+            boolean stops) throws Exception {
+        SampleResult r = pair(settings.replace("PORT", String.valueOf(refusedPort()))).sample();
         assertThat(r.isSuccessful()).as(what).isFalse();
         assertThat(r.getResponseCode()).as(what + ": " + r.getResponseDataAsString()).isEqualTo(code);
         assertThat(r.getResponseMessage()).as(what).isEqualTo(message);
+        assertThat(r.isStopThread()).as(what + ": stops a thread that never reached the KMS").isEqualTo(stops);
         assertNoSecrets(r);
     }
 
     @Test
     void aSuccessShowsLengthsButNeverTheOutput() {
-        SampleResult r = run(sampler(x -> apply(x, "backend=test-scripted,endpoint=valid,operation=decrypt")));
+        SampleResult r = pair("backend=test-scripted,endpoint=valid,operation=decrypt").sample();
         assertThat(r.isSuccessful()).isTrue();
         assertThat(r.getResponseCode()).isEqualTo("200");
         assertThat(r.getResponseDataAsString()).contains("decrypt: 16 bytes out").doesNotContain("secret-plaintext");
+        assertThat(r.getSamplerData()).startsWith("test-scripted ");
         assertNoSecrets(r);
     }
 
@@ -118,109 +217,192 @@ class KmsRequestSamplerTest {
                 .doesNotContain("secret-plaintext");
     }
 
-    private static void apply(KmsRequestSampler s, String settings) {
-        for (String kv : settings.split(",")) {
-            int eq = kv.indexOf('=');
-            String name = kv.substring(0, eq).trim();
-            String value = kv.substring(eq + 1).trim();
-            try {
-                Method m = KmsRequestSampler.class.getMethod("set" + Character.toUpperCase(name.charAt(0)) + name.substring(1),
-                        String.class);
-                m.invoke(s, value);
-            } catch (ReflectiveOperationException e) {
-                throw new IllegalArgumentException(name, e);
-            }
-        }
-    }
-
     @ParameterizedTest
-    @CsvSource(delimiter = '|', value = {"tenant=acme", "{\"tenant\":\"acme\"}", " tenant = acme "})
+    @ValueSource(strings = {"tenant=acme", "{\"tenant\":\"acme\"}", " tenant = acme "})
     void theEncryptionContextReachesTheRequestInEitherSyntax(String context) {
         for (String op : new String[] {"encrypt", "decrypt", "re_encrypt", "generate_data_key",
             "generate_data_key_without_plaintext"}) {
-            KmsRequestSampler s = sampler(x -> apply(x, "backend=test-scripted,endpoint=context-required,operation=" + op));
-            s.setEncryptionContext(context);
-            SampleResult r = run(s);
+            Pair p = pair("backend=test-scripted,endpoint=context-required,operation=" + op);
+            p.sampler.setEncryptionContext(context);
+            SampleResult r = p.sample();
             assertThat(r.isSuccessful()).as(op + ": " + r.getResponseDataAsString()).isTrue();
             assertThat(r.getSamplerData()).contains("context=1 pairs").doesNotContain("acme");
+            p.end();
         }
     }
 
     @Test
-    void theNewOperationsRunThroughTheScriptedBackend() {
-        for (String op : new String[] {"generate_random", "get_public_key", "describe_key", "generate_mac", "verify_mac"}) {
-            SampleResult r = run(sampler(x -> apply(x, "backend=test-scripted,endpoint=valid,operation=" + op)));
+    void everyOperationRunsThroughTheScriptedBackend() {
+        for (String op : new String[] {"encrypt", "decrypt", "sign", "verify", "get_secret_value", "generate_data_key",
+            "generate_random", "get_public_key", "describe_key", "generate_mac", "verify_mac"}) {
+            Pair p = pair("backend=test-scripted,endpoint=valid,secretName=s,operation=" + op);
+            SampleResult r = p.sample();
             assertThat(r.isSuccessful()).as(op + ": " + r.getResponseDataAsString()).isTrue();
+            p.end();
         }
     }
 
     @Test
-    void aSavedPlanReloadsTheNewPropertiesIntoTheBean() throws Exception {
+    void theConfigOpensOneClientAtTestStartAndClosesItAtTestEnd() throws Exception {
+        int opened = ScriptedKmsBackend.OPENED.get();
+        int closed = ScriptedKmsBackend.CLOSED.get();
+        Pair p = pair("backend=test-scripted,endpoint=valid");
+        for (int i = 0; i < 3; i++) {
+            assertThat(p.sample().isSuccessful()).isTrue();
+        }
+        assertThat(ScriptedKmsBackend.OPENED.get() - opened).as("one client per test, shared").isEqualTo(1);
+        assertThat(ScriptedKmsBackend.CLOSED.get() - closed).isZero();
+        p.end();
+        assertThat(ScriptedKmsBackend.CLOSED.get() - closed).as("closed at test end").isEqualTo(1);
+        assertThat(p.config.connection()).as("the config forgets its client").isNull();
+        // and the next test builds a new one
+        assertThat(p.sample().isSuccessful()).isTrue();
+        assertThat(ScriptedKmsBackend.OPENED.get() - opened).isEqualTo(2);
+    }
+
+    @Test
+    void theRealAwsClientIsClosedAtTestEnd() throws Exception {
+        Pair p = pair("");
+        p.config.testStarted();
+        KmsConnection c = ClientConfig.find(KmsConnection.class, KmsClientConfig.KIND, p.sampler.getConfigName(),
+                new PropertyParser("test"));
+        assertThat(c.backend()).isEqualTo("aws-kms");
+        p.config.testEnded();
+        try {
+            c.execute(KmsRequest.encrypt("alias/k", new byte[] {1}));
+            throw new AssertionError("a closed client must refuse requests");
+        } catch (KmsException e) {
+            assertThat(e.errorCode()).isEqualTo("ClientClosed");
+        }
+    }
+
+    @Test
+    void bothElementsJavaSerializeWithoutTheirClientAndEachEngineBuildsItsOwn() throws Exception {
+        Pair p = pair("backend=test-scripted,endpoint=valid");
+        assertThat(p.sample().isSuccessful()).isTrue();
+        assertThat(Modifier.isTransient(KmsRequestSampler.class.getDeclaredField("prepared").getModifiers())).isTrue();
+        KmsClientConfig config = copy(p.config);
+        KmsRequestSampler sampler = copy(p.sampler);
+        p.end();
+        assertThat(config.connection()).as("no client travels to an engine").isNull();
+        assertThat(config.getBackend()).isEqualTo("test-scripted");
+        assertThat(sampler.getConfigName()).isEqualTo(p.sampler.getConfigName());
+        // an engine: its own testStarted builds its own client
+        config.testStarted();
+        try {
+            sampler.threadStarted();
+            assertThat(sampler.sample(null).isSuccessful()).isTrue();
+        } finally {
+            sampler.threadFinished();
+            config.testEnded();
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <T> T copy(T o) throws Exception {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
+            out.writeObject(o);
+        }
+        try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(bytes.toByteArray()))) {
+            return (T) in.readObject();
+        }
+    }
+
+    @Test
+    void aSavedPlanReloadsEveryPropertyIntoTheBeans() throws Exception {
+        KmsClientConfig c = new KmsClientConfig();
+        c.setName("saved config");
+        c.setProperty(TestElement.TEST_CLASS, KmsClientConfig.class.getName());
+        c.setProperty(TestElement.GUI_CLASS, "org.apache.jmeter.testbeans.gui.TestBeanGUI");
+        c.setProperty("configName", "aliyun");
+        c.setProperty("backend", "aliyun-kms-instance");
+        c.setProperty("endpoint", "127.0.0.1:18600");
+        c.setProperty("clientKeyFile", "ClientKey_x.json");
+        c.setProperty("maxConnections", "64");
         KmsRequestSampler s = new KmsRequestSampler();
         s.setName("saved");
-        s.setProperty(org.apache.jmeter.testelement.TestElement.TEST_CLASS, KmsRequestSampler.class.getName());
-        s.setProperty(org.apache.jmeter.testelement.TestElement.GUI_CLASS, "org.apache.jmeter.testbeans.gui.TestBeanGUI");
+        s.setProperty(TestElement.TEST_CLASS, KmsRequestSampler.class.getName());
+        s.setProperty(TestElement.GUI_CLASS, "org.apache.jmeter.testbeans.gui.TestBeanGUI");
+        s.setProperty("configName", "aliyun");
         s.setProperty("operation", "generate_data_key_without_plaintext");
         s.setProperty("encryptionContext", "{\"tenant\":\"acme\"}");
         s.setProperty("dataKeyBytes", "16");
-        // what the GUI stores beside them (TestBeanHelper sets absent properties to null)
-        for (String[] p : new String[][] {{"keyId", "alias/k"}, {"dataSize", "32"}, {"algorithm", ""},
-            {"messageType", "RAW"}, {"secretName", ""}}) {
-            s.setProperty(p[0], p[1]);
-        }
-        org.apache.jorphan.collections.HashTree tree = new org.apache.jorphan.collections.HashTree();
+        // a plan saved before the config existed: its connection properties load and are ignored
+        s.setProperty("endpoint", "http://old-style:1");
+        s.setProperty("clientKeyPassword", "old-style-password");
+        HashTree tree = new HashTree();
+        tree.add(c);
         tree.add(s);
         ByteArrayOutputStream xml = new ByteArrayOutputStream();
-        org.apache.jmeter.save.SaveService.saveTree(tree, xml);
-        assertThat(xml.toString(java.nio.charset.StandardCharsets.UTF_8)).contains("name=\"encryptionContext\"");
-        java.nio.file.Path file = java.nio.file.Files.createTempFile("kms-saved", ".jmx");
-        java.nio.file.Files.write(file, xml.toByteArray());
-        org.apache.jorphan.collections.HashTree loaded = org.apache.jmeter.save.SaveService.loadTree(file.toFile());
-        java.nio.file.Files.delete(file);
-        KmsRequestSampler back = (KmsRequestSampler) loaded.getArray()[0];
-        org.apache.jmeter.testbeans.TestBeanHelper.prepare(back);
+        SaveService.saveTree(tree, xml);
+        assertThat(xml.toString(StandardCharsets.UTF_8)).contains("name=\"encryptionContext\"").contains("name=\"clientKeyFile\"");
+        Path file = Files.createTempFile("kms-saved", ".jmx");
+        Files.write(file, xml.toByteArray());
+        HashTree loaded = SaveService.loadTree(file.toFile());
+        Files.delete(file);
+        KmsClientConfig config = null;
+        KmsRequestSampler back = null;
+        for (Object o : loaded.getArray()) {
+            if (o instanceof KmsClientConfig k) {
+                config = k;
+            } else {
+                back = (KmsRequestSampler) o;
+            }
+        }
+        TestBeanHelper.prepare(config);
+        TestBeanHelper.prepare(back);
+        assertThat(config.getConfigName()).isEqualTo("aliyun");
+        assertThat(config.getBackend()).isEqualTo("aliyun-kms-instance");
+        assertThat(config.getMaxConnections()).isEqualTo("64");
+        assertThat(back.getConfigName()).isEqualTo("aliyun");
         assertThat(back.getOperation()).isEqualTo("generate_data_key_without_plaintext");
-        assertThat(back.getEncryptionContext()).isEqualTo("{\"tenant\":\"acme\"}");
-        assertThat(back.spec().context().map()).containsEntry("tenant", "acme");
-        assertThat(back.spec().dataKeyBytes()).isEqualTo(16);
+        PropertyParser p = new PropertyParser("test");
+        assertThat(back.spec(p).context().map()).containsEntry("tenant", "acme");
+        assertThat(back.spec(p).dataKeyBytes()).isEqualTo(16);
     }
 
-    @Test
-    void elementJavaSerializesWithoutItsPreparedRequest() throws Exception {
-        KmsRequestSampler s = sampler(x -> apply(x, "backend=test-scripted,endpoint=valid"));
-        s.testStarted();
-        assertThat(s.sample(null).isSuccessful()).isTrue();
-        assertThat(Modifier.isTransient(KmsRequestSampler.class.getDeclaredField("prepared").getModifiers())).isTrue();
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
-            out.writeObject(s);
-        }
-        KmsRequestSampler copy;
-        try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(bytes.toByteArray()))) {
-            copy = (KmsRequestSampler) in.readObject();
-        }
-        assertThat(copy.getName()).isEqualTo("kms unit");
-        assertThat(copy.getBackend()).isEqualTo("test-scripted");
-        assertThat(copy.sample(null).isSuccessful()).isTrue();
+    static Stream<Class<?>> beans() {
+        return Stream.of(KmsClientConfig.class, KmsRequestSampler.class);
     }
 
-    @Test
-    void everyBeanPropertyHasADisplayNameAndDescription() throws Exception {
-        for (Class<?> c : new Class<?>[] {KmsRequestSampler.class, KmsPeriodicReport.class}) {
-            Properties res = new Properties();
-            try (var in = c.getResourceAsStream(c.getSimpleName() + "Resources.properties")) {
-                res.load(in);
+    @ParameterizedTest
+    @org.junit.jupiter.params.provider.MethodSource("beans")
+    void everyPropertyIsGroupedHasADisplayNameADescriptionAndAMatchingDefault(Class<?> bean) throws Exception {
+        ResourceBundle bundle = ResourceBundle.getBundle(bean.getName() + "Resources", Locale.ROOT);
+        BeanInfo info = Introspector.getBeanInfo(bean);
+        assertThat(info.getBeanDescriptor().getDisplayName()).isEqualTo(bundle.getString("displayName")).endsWith("(TrustLoad)");
+        Object fresh = bean.getDeclaredConstructor().newInstance();
+        TreeSet<String> grouped = new TreeSet<>();
+        for (PropertyDescriptor pd : info.getPropertyDescriptors()) {
+            Object group = pd.getValue("group");
+            if (group == null) {
+                continue;
             }
-            assertThat(res.getProperty("displayName")).contains("(TrustLoad)");
-            for (Method m : c.getDeclaredMethods()) {
-                if (Modifier.isPublic(m.getModifiers()) && m.getName().startsWith("set") && m.getParameterCount() == 1) {
-                    String p = Character.toLowerCase(m.getName().charAt(3)) + m.getName().substring(4);
-                    assertThat(res.getProperty(p + ".displayName")).as(c.getSimpleName() + "." + p).isNotBlank();
-                    assertThat(res.getProperty(p + ".shortDescription")).as(c.getSimpleName() + "." + p).isNotBlank();
-                }
+            String n = pd.getName();
+            grouped.add(n);
+            assertThat(pd.getDisplayName()).as(n).isEqualTo(bundle.getString(n + ".displayName"));
+            assertThat(pd.getShortDescription()).as(n).isEqualTo(bundle.getString(n + ".shortDescription")).isNotBlank();
+            assertThat(bundle.containsKey(group + ".displayName")).as("group " + group).isTrue();
+            Object def = pd.getValue("default");
+            assertThat(pd.getReadMethod().invoke(fresh)).as(n).isEqualTo(def);
+            Class<?> type = pd.getPropertyType() == boolean.class ? Boolean.class : pd.getPropertyType();
+            assertThat(def).as(n + ": a default of another type makes JMeter warn").isInstanceOf(type);
+            if (n.toLowerCase(Locale.ROOT).contains("password") || n.equals("secretAccessKey")) {
+                assertThat(pd.getPropertyEditorClass()).as(n).isEqualTo(PasswordEditor.class);
+            }
+            if (n.endsWith("File")) {
+                assertThat(pd.getPropertyEditorClass()).as(n).isEqualTo(FileEditor.class);
             }
         }
-        new KmsRequestSamplerBeanInfo();
+        TreeSet<String> declared = new TreeSet<>();
+        for (Method m : bean.getDeclaredMethods()) {
+            if (Modifier.isPublic(m.getModifiers()) && m.getName().startsWith("set") && m.getParameterCount() == 1) {
+                declared.add(Character.toLowerCase(m.getName().charAt(3)) + m.getName().substring(4));
+            }
+        }
+        declared.add(ClientConfig.CONFIG_NAME);
+        assertThat(grouped).isEqualTo(declared);
         new KmsPeriodicReportBeanInfo();
     }
 }

@@ -1,18 +1,28 @@
 package org.trustload.jmeter.kms;
 
+import java.util.EnumSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.trustload.kms.KmsBackend;
 import org.trustload.kms.KmsClient;
 import org.trustload.kms.KmsException;
 import org.trustload.kms.KmsOperation;
+import org.trustload.kms.KmsRequest;
 import org.trustload.kms.KmsResult;
 import org.trustload.kms.KmsSettings;
 
 /**
  * A test-only backend ({@code test-scripted}) whose answers the endpoint names, to check how the
  * sampler turns each outcome into a result: {@code valid}, {@code invalid-signature},
- * {@code throttled}. The real backends' own mapping is tested against real servers (lab, moto).
+ * {@code throttled}, {@code context-required}. Counts the clients it opened and closed. The real
+ * backends' own mapping is tested against real servers (lab, moto).
  */
-public final class ScriptedKmsBackend implements KmsBackend {
+public class ScriptedKmsBackend implements KmsBackend {
+    /** Clients opened and closed in this JVM. */
+    static final AtomicInteger OPENED = new AtomicInteger();
+    static final AtomicInteger CLOSED = new AtomicInteger();
+
     @Override
     public String name() {
         return "test-scripted";
@@ -21,13 +31,16 @@ public final class ScriptedKmsBackend implements KmsBackend {
     @Override
     public KmsClient open(KmsSettings s) {
         String mode = s.endpoint();
+        OPENED.incrementAndGet();
         return new KmsClient() {
+            private boolean closed;
+
             @Override
-            public KmsResult execute(org.trustload.kms.KmsRequest r) throws KmsException {
+            public KmsResult execute(KmsRequest r) throws KmsException {
                 if (mode.equals("throttled") && r.operation() != KmsOperation.SIGN) {
                     throw new KmsException(KmsException.Category.LIMIT_EXCEEDED, 429, "ThrottlingException", "slow down", null);
                 }
-                if (mode.equals("context-required") && !r.context().map().equals(java.util.Map.of("tenant", "acme"))) {
+                if (mode.equals("context-required") && !r.context().map().equals(Map.of("tenant", "acme"))) {
                     throw new KmsException(KmsException.Category.CLIENT_ERROR, 400, "InvalidCiphertextException", "", null);
                 }
                 boolean valid = !(mode.equals("invalid-signature") && r.operation().isCheck());
@@ -35,8 +48,25 @@ public final class ScriptedKmsBackend implements KmsBackend {
             }
 
             @Override
-            public void close() {
+            public synchronized void close() {
+                if (!closed) {
+                    closed = true;
+                    CLOSED.incrementAndGet();
+                }
             }
         };
+    }
+
+    /** {@code test-limited}: serves encrypt only, like a backend without the other operations. */
+    public static final class Limited extends ScriptedKmsBackend {
+        @Override
+        public String name() {
+            return "test-limited";
+        }
+
+        @Override
+        public Set<KmsOperation> operations() {
+            return EnumSet.of(KmsOperation.ENCRYPT);
+        }
     }
 }

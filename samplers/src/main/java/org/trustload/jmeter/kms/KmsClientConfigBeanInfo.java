@@ -1,0 +1,39 @@
+package org.trustload.jmeter.kms;
+
+import org.trustload.jmeter.common.BeanInfoHelper;
+import org.trustload.kms.KmsBackends;
+
+/** The generated GUI of {@link KmsClientConfig}: groups, defaults, drop-downs, file and password fields. */
+public class KmsClientConfigBeanInfo extends BeanInfoHelper {
+
+    public KmsClientConfigBeanInfo() {
+        super(KmsClientConfig.class);
+
+        createPropertyGroup("name", new String[] {"configName"});
+        createPropertyGroup("server", new String[] {"backend", "endpoint", "region"});
+        createPropertyGroup("credentials", new String[] {"accessKeyId", "secretAccessKey", "clientKeyFile",
+                "clientKeyPassword"});
+        createPropertyGroup("tls", new String[] {"caFile", "trustAll"});
+        createPropertyGroup("connection", new String[] {"connectTimeout", "responseTimeout", "maxConnections",
+                "retries"});
+
+        text("configName", "kms");
+        // Drop-down that still accepts ${...} expressions, so plans can take it from properties.
+        choice("backend", KmsBackends.AWS, KmsBackends.AWS, KmsBackends.ALIYUN);
+        text("endpoint", "");
+        text("region", "");
+
+        text("accessKeyId", "");
+        password("secretAccessKey");
+        file("clientKeyFile");
+        password("clientKeyPassword");
+
+        file("caFile");
+        flag("trustAll");
+
+        text("connectTimeout", "5000");
+        text("responseTimeout", "30000");
+        text("maxConnections", "32");
+        text("retries", "0");
+    }
+}
