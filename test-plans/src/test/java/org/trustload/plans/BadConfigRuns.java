@@ -12,7 +12,7 @@ import org.trustload.harness.Jtl;
 import org.trustload.harness.Run;
 
 /**
- * The checks every bad-configuration run shares (LDAP, TLCP): the exit status, at most one failed
+ * The checks every bad-configuration run shares (LDAP, TLCP, KMS): the exit status, at most one failed
  * sample per thread with the expected code and message, and for a configuration error exactly one
  * {@code TrustLoad configuration error} line naming property and file, on the console too.
  */

@@ -9,7 +9,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -19,7 +18,6 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.trustload.harness.ExitStatus;
-import org.trustload.harness.Jtl;
 import org.trustload.harness.Lab;
 import org.trustload.harness.Run;
 
@@ -144,31 +142,10 @@ class KmsBadConfigIT {
         args.addAll(bad);
         // A bounded wait: without fail-fast this is 600 failed samples per run (the plans loop for 120 s).
         Run.Result result = Plans.run(jmx, dir, args, Duration.ofMinutes(3));
-        assertThat(result.status()).as(result.message() + ", see " + dir)
-                .isEqualTo(property == null ? ExitStatus.OK : ExitStatus.CONFIG_ERROR);
-
-        List<Jtl.Sample> samples = Files.exists(dir.resolve("results.jtl")) ? Jtl.read(dir.resolve("results.jtl")) : List.of();
-        assertThat(samples.size()).as("at most one failed sample per thread, see " + dir).isLessThanOrEqualTo(THREADS);
-        Map<String, Integer> perThread = new HashMap<>();
-        for (Jtl.Sample s : samples) {
-            assertThat(s.success()).isFalse();
-            assertThat(s.responseCode()).as("see " + dir).isEqualTo(code);
-            assertThat(s.responseMessage()).as("see " + dir).startsWith(message);
-            perThread.merge(s.threadName(), 1, Integer::sum);
-        }
-        assertThat(perThread.values()).allMatch(n -> n == 1);
+        String f = file == null ? null : file.startsWith("LAB:") ? labProps.get(file.substring(4)) : file;
+        BadConfigRuns.check(result, dir, THREADS, code, message, property, f,
+                property == null ? null : message.substring(0, message.indexOf(':')));
         String log = Files.readString(dir.resolve("jmeter.log"));
-        if (property == null) {
-            assertThat(samples).as("found by the first sample of each thread, which then stops").hasSize(THREADS);
-            assertThat(log).doesNotContain("TrustLoad configuration error");
-            return;
-        }
-        String f = file.startsWith("LAB:") ? labProps.get(file.substring(4)) : file;
-        List<String> lines = log.lines().filter(l -> l.contains("TrustLoad configuration error")).toList();
-        assertThat(lines).as("one ERROR line for the configuration error, see " + dir.resolve("jmeter.log")).hasSize(1);
-        assertThat(lines.get(0)).contains("ERROR").contains(message.substring(0, message.indexOf(':')))
-                .contains("property " + property).contains("file " + f);
-        assertThat(Files.readString(dir.resolve("console.txt"))).contains("TrustLoad configuration error");
         assertThat(log + Files.readString(dir.resolve("console.txt"))).as("no password in the log or console")
                 .doesNotContain(labProps.get("kms.aliyun.client_key_password")).doesNotContain("not-the-password");
     }
