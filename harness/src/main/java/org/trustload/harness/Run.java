@@ -483,6 +483,10 @@ public final class Run {
             status = ExitStatus.NOT_EXECUTED;
             message = jmeterStatus < 0 ? "JMeter did not finish in time; see " + dir.resolve("jmeter.log")
                     : "JMeter exited with status " + jmeterStatus + "; see " + dir.resolve("jmeter.log");
+        } else if (console.contains("TrustLoad configuration error") && (summary == null || summary.rows() == 0)) {
+            // a configuration error found at test start stops the test before its first sample
+            status = ExitStatus.CONFIG_ERROR;
+            message = "stopped by a configuration error before the first sample; see " + dir.resolve("jmeter.log");
         } else if (summary == null || summary.rows() == 0) {
             // JMeter can exit 0 and write nothing (e.g. a distributed engine refused the tree)
             status = ExitStatus.NOT_EXECUTED;

@@ -180,7 +180,7 @@ public final class KeyStores {
         try {
             key = store.getKey(alias, keyPassword);
         } catch (UnrecoverableKeyException e) {
-            throw new PkiException(PkiException.KEY_ERROR, "cannot read key " + alias,
+            throw new PkiException(PkiException.KEY_ERROR, "cannot read key " + alias + " (wrong key password?)",
                     where + ", alias " + alias + ": " + e, e);
         }
         if (!(key instanceof PrivateKey)) {

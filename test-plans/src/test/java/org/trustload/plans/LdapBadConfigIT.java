@@ -12,9 +12,7 @@ import java.nio.file.Path;
 import java.security.KeyStore;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
@@ -113,26 +111,7 @@ class LdapBadConfigIT {
                 .isEqualTo(property == null ? ExitStatus.OK : ExitStatus.CONFIG_ERROR);
 
         List<Jtl.Sample> samples = Files.exists(dir.resolve("results.jtl")) ? Jtl.read(dir.resolve("results.jtl")) : List.of();
-        assertThat(samples.size()).as("at most one failed sample per thread, see " + dir).isLessThanOrEqualTo(THREADS);
-        Map<String, Integer> perThread = new HashMap<>();
-        for (Jtl.Sample s : samples) {
-            assertThat(s.success()).isFalse();
-            assertThat(s.responseCode()).isEqualTo(code);
-            assertThat(s.responseMessage()).startsWith(message);
-            perThread.merge(s.threadName(), 1, Integer::sum);
-        }
-        assertThat(perThread.values()).allMatch(n -> n == 1);
-        String log = Files.readString(dir.resolve("jmeter.log"));
-        if (property == null) {
-            assertThat(samples).as("a refused port is found by the first sample of each thread").isNotEmpty();
-            assertThat(log).doesNotContain("TrustLoad configuration error");
-            return;
-        }
-        List<String> lines = log.lines().filter(l -> l.contains("TrustLoad configuration error")).toList();
-        assertThat(lines).as("one ERROR line for the configuration error, see " + dir.resolve("jmeter.log")).hasSize(1);
-        assertThat(lines.get(0)).contains("ERROR").contains(message.substring(0, message.indexOf(':')))
-                .contains("property " + property).contains("file " + file);
-        assertThat(Files.readString(dir.resolve("console.txt"))).contains("TrustLoad configuration error");
+        BadConfigRuns.check(dir, samples, THREADS, code, message, property, file);
     }
 
     /**

@@ -16,6 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.trustload.jmeter.pki.CadesSignSampler;
 import org.trustload.jmeter.pki.KeyStoreConfig;
 import org.trustload.jmeter.pki.PadesSignSampler;
+import org.trustload.jmeter.pki.SignatureServerConfig;
 
 /**
  * The signing samplers in remote mode against the real lab signature server (its own JVM): the
@@ -26,6 +27,7 @@ class PkiRemoteErrorsIT {
 
     private static Lab lab;
     private static Properties props;
+    private static SignatureServerConfig server;
 
     @BeforeAll
     static void startLab() throws Exception {
@@ -38,10 +40,17 @@ class PkiRemoteErrorsIT {
         lab = PlanRunIT.startLab("pki", labProperties, dir.resolve("lab.log"));
         props = Plans.load(labProperties);
         JMeterContextService.getContext().setVariables(new JMeterVariables());
+        server = new SignatureServerConfig();
+        server.setName("lab");
+        server.setServerUrl(props.getProperty("pki.url"));
+        server.testStarted();
     }
 
     @AfterAll
     static void stopLab() throws InterruptedException {
+        if (server != null) {
+            server.testEnded();
+        }
         if (lab != null) {
             lab.close();
         }
@@ -64,7 +73,6 @@ class PkiRemoteErrorsIT {
         s.setName("remote");
         s.setKeyPool(pool);
         s.setMode("remote");
-        s.setServerUrl(props.getProperty("pki.url"));
         s.setInputFile(document);
         return s.sample(null);
     }

@@ -8,7 +8,6 @@ import org.apache.jmeter.samplers.SampleResult;
 import org.apache.jmeter.threads.JMeterContextService;
 import org.apache.jmeter.threads.JMeterVariables;
 import org.trustload.common.ClientException;
-import org.trustload.jmeter.common.ClientSampler;
 import org.trustload.jmeter.common.PropertyParser;
 import org.trustload.pki.KeyMaterial;
 import org.trustload.pki.PkiException;
@@ -23,7 +22,7 @@ import org.trustload.pki.TimestampSource;
  * steps; one sample, three sub-results), -B or -T level, and the output to a variable and/or a file.
  * The response body is a readable summary, never the signature.
  */
-public abstract class AbstractSignSampler extends ClientSampler<AbstractSignSampler.Prepared> {
+public abstract class AbstractSignSampler extends PkiSampler<AbstractSignSampler.Prepared> {
     private static final long serialVersionUID = 1L;
 
     /** Thread variable (object) holding the last signature's bytes, read by the Signature Assertion. */
@@ -122,6 +121,7 @@ public abstract class AbstractSignSampler extends ClientSampler<AbstractSignSamp
                     r.timestamped ? r.server.timestamps() : null);
             res.sampleEnd();
         }
+        reached();
         publish(signature, r.document);
         String summary = format().toUpperCase(Locale.ROOT) + (r.timestamped ? "-T" : "-B") + " " + signature.length
                 + " bytes by " + r.key.alias();

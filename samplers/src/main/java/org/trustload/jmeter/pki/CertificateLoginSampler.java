@@ -7,7 +7,6 @@ import org.apache.jmeter.samplers.SampleResult;
 import org.apache.jmeter.threads.JMeterContextService;
 import org.apache.jmeter.threads.JMeterVariables;
 import org.trustload.common.ClientException;
-import org.trustload.jmeter.common.ClientSampler;
 import org.trustload.jmeter.common.PropertyParser;
 import org.trustload.pki.CertificateLoginClient;
 import org.trustload.pki.KeyMaterial;
@@ -24,7 +23,7 @@ import org.trustload.pki.SignatureServer;
  * is their successful outcome, and a successful login of such a user is the failure
  * {@code expectedRefusal}.
  */
-public class CertificateLoginSampler extends ClientSampler<CertificateLoginSampler.Prepared> {
+public class CertificateLoginSampler extends PkiSampler<CertificateLoginSampler.Prepared> {
     private static final long serialVersionUID = 1L;
 
     public static final String METHOD_CHALLENGE_RESPONSE = "challenge-response";
@@ -101,6 +100,9 @@ public class CertificateLoginSampler extends ClientSampler<CertificateLoginSampl
     protected void execute(Prepared r, SampleResult res) throws ClientException {
         CertificateLoginClient.Login login = r.mtls ? r.client.mutualTls(r.key) : r.client.challengeResponse(r.key);
         res.sampleEnd();
+        if (!PkiResults.neverReachable(login.failure())) {
+            reached();
+        }
         String alias = r.key.alias();
         boolean expectRefusal = refused().contains(alias);
         boolean refusedAsExpected = expectRefusal && !login.ok() && REFUSAL_CODES.contains(login.code());

@@ -10,6 +10,7 @@ import org.apache.jmeter.threads.JMeterContextService;
 import org.apache.jmeter.threads.JMeterVariables;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.trustload.common.ClientException;
 import org.trustload.jmeter.common.FailFast;
 import org.trustload.jmeter.common.PropertyParser;
 import org.trustload.pki.KeyMaterial;
@@ -65,13 +66,16 @@ public class KeyStoreConfig extends AbstractTestElement implements ConfigElement
         } catch (PkiException e) {
             // Fail fast (DESIGN §2): one line naming element, property and file, and the test stops before
             // its first sample instead of writing one "no key pool" failure per iteration.
-            KeyPools.remove(name);
             String element = PropertyParser.describe("Key Store Config", getName());
             boolean token = "pkcs11".equalsIgnoreCase(sourceType == null ? "" : sourceType.trim());
-            String property = token ? "pkcs11Config" : "keyStoreFile";
+            // a wrong password is fixed in another field than a wrong file: name the field the user must change
+            boolean password = String.valueOf(e.getMessage()).contains("password");
+            String property = password ? "keyStorePassword" : token ? "pkcs11Config" : "keyStoreFile";
             String file = token ? pkcs11Config : keyStoreFile;
-            FailFast.report(element, new PropertyParser(element).error(property, file == null ? "" : file.trim(),
-                    e.getMessage(), e.getCause()));
+            ClientException named = new PropertyParser(element).error(property, file == null ? "" : file.trim(),
+                    e.getMessage(), e.getCause());
+            KeyPools.failed(name, named);
+            FailFast.report(element, named);
             FailFast.stopTest();
         }
     }

@@ -63,14 +63,15 @@ final class PkiResults {
 
     /**
      * The key this thread uses now. A pool no Key Store Config loaded is a configuration error of
-     * {@code keyPool} that stops the test.
+     * {@code keyPool}, a pool that failed to load repeats its config's error; both stop the test.
      */
     static KeyMaterial key(String keyPool, PropertyParser p) throws ClientException {
         try {
             return KeyPools.current(keyPool);
-        } catch (PkiException e) {
+        } catch (ClientException e) {
             FailFast.stopTest();
-            throw p.error("keyPool", "", e.getMessage(), null);
+            // the Key Store Config's own error (naming its property and file), or no such pool at all
+            throw e.setting().isEmpty() ? p.error("keyPool", "", e.getMessage(), null) : e;
         }
     }
 
@@ -116,6 +117,21 @@ final class PkiResults {
                 throw p.error(variableProperty, "", "variable '" + name + "' is not base64", null);
             }
         }
+    }
+
+    /**
+     * Whether a failure of a thread that never reached the server can only repeat: the connection was
+     * refused or the server's TLS certificate is not trusted (unknown hosts stop the test at its start). Timeouts are not:
+     * under load they come and go.
+     */
+    static boolean neverReachable(ClientException e) {
+        if (e == null) {
+            return false;
+        }
+        String m = e.getMessage();
+        // (a failed mTLS handshake is not one: the server may refuse that one user's certificate)
+        return (PkiException.CONNECT_ERROR.equals(e.category()) || PkiException.TSA_ERROR.equals(e.category()))
+                && (m.endsWith("connection refused") || m.endsWith("unreachable") || m.endsWith("TLS handshake failed"));
     }
 
     static String hex(byte[] b, int max) {

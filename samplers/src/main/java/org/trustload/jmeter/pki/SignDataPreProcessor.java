@@ -7,6 +7,7 @@ import org.apache.jmeter.threads.JMeterContextService;
 import org.apache.jmeter.threads.JMeterVariables;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.trustload.common.ClientException;
 import org.trustload.pki.KeyMaterial;
 import org.trustload.pki.PkiException;
 
@@ -47,7 +48,7 @@ public class SignDataPreProcessor extends AbstractTestElement implements PreProc
             if (certificateVariable != null && !certificateVariable.isBlank()) {
                 vars.put(certificateVariable.trim(), Base64.getEncoder().encodeToString(key.certificate().getEncoded()));
             }
-        } catch (PkiException e) {
+        } catch (ClientException e) {
             vars.put(out, "");
             vars.put(out + "_error", e.category() + ": " + e.getMessage());
             log.warn("Sign Data '{}': {} {}", getName(), e.category(), e.getMessage());

@@ -8,7 +8,6 @@ import org.apache.jmeter.samplers.SampleResult;
 import org.apache.jmeter.threads.JMeterContextService;
 import org.apache.jmeter.threads.JMeterVariables;
 import org.trustload.common.ClientException;
-import org.trustload.jmeter.common.ClientSampler;
 import org.trustload.jmeter.common.PropertyParser;
 import org.trustload.pki.SignatureServer;
 import org.trustload.pki.TimestampClient;
@@ -19,7 +18,7 @@ import org.trustload.pki.TimestampClient;
  * lib client checks the status, the imprint and the nonce and reads the token. The response body
  * shows the token's time, serial and policy.
  */
-public class TimestampRequestSampler extends ClientSampler<TimestampRequestSampler.Prepared> {
+public class TimestampRequestSampler extends PkiSampler<TimestampRequestSampler.Prepared> {
     private static final long serialVersionUID = 1L;
     private static final SecureRandom RANDOM = new SecureRandom();
 
@@ -85,6 +84,7 @@ public class TimestampRequestSampler extends ClientSampler<TimestampRequestSampl
     protected void execute(Prepared r, SampleResult res) throws ClientException {
         TimestampClient.Granted t = r.tsa.request(r.imprint, r.digest);
         res.sampleEnd();
+        reached();
         JMeterVariables vars = JMeterContextService.getContext().getVariables();
         if (vars != null) {
             vars.putObject(AbstractSignSampler.LAST_SIGNATURE, t.token());
