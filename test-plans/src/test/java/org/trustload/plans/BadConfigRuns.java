@@ -44,7 +44,7 @@ final class BadConfigRuns {
         List<String> lines = log.lines().filter(l -> l.contains("TrustLoad configuration error")).toList();
         assertThat(lines).as("one ERROR line for the configuration error, see " + dir.resolve("jmeter.log")).hasSize(1);
         assertThat(lines.get(0)).contains("ERROR").contains(message.substring(0, message.indexOf(':')))
-                .contains("property " + property).contains("file " + file);
+                .contains("property " + property).contains("file " + file).contains(message);
         assertThat(Files.readString(dir.resolve("console.txt"))).contains("TrustLoad configuration error");
     }
 }

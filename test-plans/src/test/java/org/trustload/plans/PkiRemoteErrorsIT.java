@@ -90,6 +90,8 @@ class PkiRemoteErrorsIT {
         // (JMeter shifts the step's end by the difference of the two results' nano-time offsets)
         assertThat(r.getEndTime()).isCloseTo(last.getEndTime(), org.assertj.core.api.Assertions.within(5L));
         assertThat(r.getTime()).isGreaterThanOrEqualTo(last.getTime());
+        // each step lies inside its parent's span, so reports nest it under the parent
+        assertThat(r.getSubResults()).allMatch(s -> s.getStartTime() >= r.getStartTime() && s.getEndTime() <= r.getEndTime());
         c.testEnded();
     }
 

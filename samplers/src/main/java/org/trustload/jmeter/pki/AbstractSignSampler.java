@@ -113,7 +113,7 @@ public abstract class AbstractSignSampler extends PkiSampler<AbstractSignSampler
         if (r.remote) {
             SignatureServiceClient.Signing s = r.server.signatures().sign(format() + (r.timestamped ? "-t" : ""),
                     r.document, r.key, r.digest, attached());
-            // the sub-results extend the parent's end time to the end of the last step
+            res.sampleEnd();
             PkiResults.addSteps(res, s.steps(), false);
             signature = s.orThrow();
         } else {

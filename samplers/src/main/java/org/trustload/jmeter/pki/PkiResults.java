@@ -37,10 +37,15 @@ final class PkiResults {
      * a failed sub-result unless {@code expected} (a refusal the plan asked for).
      */
     static void addSteps(SampleResult parent, List<CertificateLoginClient.Step> steps, boolean expected) {
+        // lib times its steps on the system clock, JMeter its results on its own (nano-based) one; the two
+        // differ by a millisecond or so: keep each step inside its parent's span so reports nest it
+        long from = parent.getStartTime();
+        long to = parent.getEndTime() > 0 ? parent.getEndTime() : Long.MAX_VALUE;
         for (CertificateLoginClient.Step step : steps) {
             SampleResult sub = new SampleResult();
             sub.setSampleLabel(parent.getSampleLabel() + " " + step.name());
-            sub.setStampAndTime(step.startMillis(), step.elapsedMillis());
+            long start = Math.min(Math.max(step.startMillis(), from), to);
+            sub.setStampAndTime(start, Math.max(0, Math.min(step.elapsedMillis(), to - start)));
             if (step.ok()) {
                 ok(sub, step.summary(), step.summary());
             } else if (expected) {
