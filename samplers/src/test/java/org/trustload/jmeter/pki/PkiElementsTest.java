@@ -149,6 +149,7 @@ class PkiElementsTest {
         }
         assertThat(seen).hasSize(8);
         c.testEnded();
+        assertThat(KeyPools.pool("iterations")).as("the keys are let go at test end").isNull();
     }
 
     @Test
