@@ -2,6 +2,9 @@ package org.trustload.plans;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -17,6 +20,13 @@ import org.trustload.harness.Jtl;
  */
 final class BadConfigRuns {
     private BadConfigRuns() {
+    }
+
+    /** A loopback port nothing listens on (just closed): connecting to it is refused. */
+    static int refusedPort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        }
     }
 
     /**

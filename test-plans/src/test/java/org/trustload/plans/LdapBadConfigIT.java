@@ -60,18 +60,12 @@ class LdapBadConfigIT {
         assertThat(Files.readString(files.resolve("no-such-config.jmx"))).contains(">nosuch<");
     }
 
-    private static int refusedPort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        }
-    }
-
     static Stream<Arguments> cases() throws IOException {
         String store = OUT.resolve("files/trust.p12").toString();
         String corrupt = OUT.resolve("files/corrupt.p12").toString();
         String empty = OUT.resolve("files/empty.p12").toString();
         String socket = OUT.resolve("files/no-such-socket").toString();
-        int refused = refusedPort();
+        int refused = BadConfigRuns.refusedPort();
         return Stream.of(
                 // name, plan (null: the search plan), -J arguments, response code, message part, property, file
                 Arguments.of("missing trust store", null, List.of("-Jscheme=ldaps", "-Jldap.truststore=/nonexistent/trust.p12"),

@@ -5,8 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.Key;
@@ -77,12 +75,6 @@ class PkiBadConfigIT {
         assertThat(Files.readString(files.resolve("no-such-config.jmx"))).contains(">nosuch<");
     }
 
-    private static int refusedPort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        }
-    }
-
     static Stream<Arguments> cases() throws IOException {
         String store = pki.usersFile().toString();
         String corrupt = files.resolve("corrupt.p12").toString();
@@ -90,7 +82,7 @@ class PkiBadConfigIT {
         String otherKey = files.resolve("other-key-password.p12").toString();
         String doc = files.resolve("doc.pdf").toString();
         String password = "-Jpki.keystore.password=" + pki.password();
-        int refused = refusedPort();
+        int refused = BadConfigRuns.refusedPort();
         return Stream.of(
                 // name, plan (null: pki/cades), -J arguments, response code, message part, property, file
                 Arguments.of("missing key store", null, List.of("-Jpki.keystore=/nonexistent/users.p12", "-Jpki.document=" + doc),
