@@ -126,6 +126,7 @@ public class ClientException extends Exception {
      */
     public static String connectFailure(Throwable t) {
         Set<Throwable> seen = new HashSet<>();
+        String vague = null; // a ConnectException that does not say why; java.net.http wraps the one that does
         for (Throwable c = t; c != null && seen.add(c); c = c.getCause()) {
             if (c instanceof UnknownHostException) {
                 return "unknown host";
@@ -135,13 +136,23 @@ public class ClientException extends Exception {
             }
             if (c instanceof ConnectException) {
                 String m = String.valueOf(c.getMessage()).toLowerCase(java.util.Locale.ROOT);
-                return m.contains("refused") ? "connection refused"
-                        : m.contains("timed out") ? "connect timed out" : "connection failed";
+                if (m.contains("refused")) {
+                    return "connection refused";
+                }
+                if (m.contains("timed out")) {
+                    return "connect timed out";
+                }
+                vague = "connection failed";
+                continue;
             }
             if (c instanceof SocketTimeoutException) {
                 return "connect timed out";
             }
+            if (vague != null && c instanceof java.nio.channels.ClosedChannelException) {
+                // java.net.http (Java 17) reports a refused connect as ConnectException(null) over this
+                return "connection refused";
+            }
         }
-        return null;
+        return vague;
     }
 }

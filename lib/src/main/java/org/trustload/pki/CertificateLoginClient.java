@@ -20,14 +20,9 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.security.KeyStore;
 import java.security.Principal;
 import java.security.PrivateKey;
 import java.security.cert.CertificateEncodingException;
-import java.security.cert.CertificateException;
-import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -44,10 +39,7 @@ import javax.net.ssl.SSLParameters;
 import javax.net.ssl.SSLSession;
 import javax.net.ssl.SSLSocket;
 import javax.net.ssl.TrustManager;
-import javax.net.ssl.TrustManagerFactory;
 import javax.net.ssl.X509ExtendedKeyManager;
-import javax.net.ssl.X509ExtendedTrustManager;
-import javax.net.ssl.X509TrustManager;
 
 /**
  * Certificate login against a login server, the two ways real systems do it:
@@ -171,6 +163,9 @@ public final class CertificateLoginClient {
     private final Duration responseTimeout;
     private final TrustManager trustManager;
     private volatile HttpClient http;
+    /** The HTTP client of the owner (a signature-server config), or null: this client builds its own. */
+    private final HttpClient shared;
+    private volatile boolean closed;
     private final ConcurrentHashMap<KeyMaterial, SSLContext> reusedContexts = new ConcurrentHashMap<>();
 
     private CertificateLoginClient(Builder b) throws PkiException {
@@ -191,7 +186,8 @@ public final class CertificateLoginClient {
         this.connectTimeout = b.connectTimeout;
         this.handshakeTimeout = b.handshakeTimeout;
         this.responseTimeout = b.responseTimeout;
-        this.trustManager = trustAll ? new TrustAll() : anchorsTrustManager(trustAnchors);
+        this.trustManager = ServerTrust.trustManager(trustAnchors, trustAll);
+        this.shared = b.httpClient;
     }
 
     public static Builder builder() {
@@ -214,6 +210,7 @@ public final class CertificateLoginClient {
         private Duration connectTimeout = Duration.ofSeconds(5);
         private Duration handshakeTimeout = Duration.ofSeconds(10);
         private Duration responseTimeout = Duration.ofSeconds(30);
+        private HttpClient httpClient;
 
         /** Base of the challenge–response API; the nonce and login paths resolve against it. */
         public Builder loginUrl(URI v) { loginUrl = v; return this; }
@@ -239,26 +236,30 @@ public final class CertificateLoginClient {
         public Builder connectTimeout(Duration v) { connectTimeout = v; return this; }
         public Builder handshakeTimeout(Duration v) { handshakeTimeout = v; return this; }
         public Builder responseTimeout(Duration v) { responseTimeout = v; return this; }
+        /**
+         * Challenge–response over this HTTP client (shared with other clients of the same server, its
+         * TLS trust already set) instead of one of its own.
+         */
+        public Builder httpClient(HttpClient v) { httpClient = v; return this; }
 
         public CertificateLoginClient build() throws PkiException {
             return new CertificateLoginClient(this);
         }
     }
 
-    /** Reads every certificate of a PEM (or DER) file: the trust anchors. */
-    public static List<X509Certificate> readCertificates(Path file) throws PkiException {
-        try (InputStream in = Files.newInputStream(file)) {
-            List<X509Certificate> out = new ArrayList<>();
-            for (var c : CertificateFactory.getInstance("X.509").generateCertificates(in)) {
-                out.add((X509Certificate) c);
-            }
-            if (out.isEmpty()) {
-                throw new PkiException(PkiException.CONFIG_ERROR, "no certificate in trust anchors file", file.toString(), null);
-            }
-            return out;
-        } catch (IOException | CertificateException e) {
-            throw new PkiException(PkiException.CONFIG_ERROR, "trust anchors file cannot be read", file + ": " + e, e);
-        }
+    /**
+     * Releases what this client holds (its own HTTP client, the users' resumable TLS sessions); later
+     * logins fail with {@code configError}. A shared HTTP client is its owner's to close.
+     */
+    public void close() {
+        closed = true;
+        http = null;
+        reusedContexts.clear();
+    }
+
+    /** True after {@link #close()}. */
+    public boolean isClosed() {
+        return closed;
     }
 
     // ------------------------------------------------------------------ challenge–response
@@ -348,6 +349,12 @@ public final class CertificateLoginClient {
     }
 
     private HttpClient http() throws PkiException {
+        if (closed) {
+            throw new PkiException(PkiException.CONFIG_ERROR, "the login client was closed at test end");
+        }
+        if (shared != null) {
+            return shared;
+        }
         HttpClient h = http;
         if (h == null) {
             synchronized (this) {
@@ -499,38 +506,7 @@ public final class CertificateLoginClient {
 
     /** An SSL context with the user's key (null: none) and the configured trust. */
     private SSLContext context(KeyMaterial key) throws PkiException {
-        try {
-            SSLContext ctx = SSLContext.getInstance("TLS");
-            ctx.init(key == null ? null : new javax.net.ssl.KeyManager[] {new OneKey(key)},
-                    new TrustManager[] {trustManager}, null);
-            return ctx;
-        } catch (java.security.GeneralSecurityException e) {
-            throw new PkiException(PkiException.CONFIG_ERROR, "TLS context cannot be built", e);
-        }
-    }
-
-    private static TrustManager anchorsTrustManager(List<X509Certificate> anchors) throws PkiException {
-        try {
-            TrustManagerFactory f = TrustManagerFactory.getInstance("PKIX");
-            if (anchors.isEmpty()) {
-                f.init((KeyStore) null); // the JDK's cacerts
-            } else {
-                KeyStore ks = KeyStore.getInstance("PKCS12");
-                ks.load(null, null);
-                for (int i = 0; i < anchors.size(); i++) {
-                    ks.setCertificateEntry("anchor" + i, anchors.get(i));
-                }
-                f.init(ks);
-            }
-            for (TrustManager tm : f.getTrustManagers()) {
-                if (tm instanceof X509TrustManager) {
-                    return tm;
-                }
-            }
-            throw new PkiException(PkiException.CONFIG_ERROR, "no X.509 trust manager");
-        } catch (java.security.GeneralSecurityException | IOException e) {
-            throw new PkiException(PkiException.CONFIG_ERROR, "trust anchors cannot be used", e);
-        }
+        return ServerTrust.context(key == null ? null : new javax.net.ssl.KeyManager[] {new OneKey(key)}, trustManager);
     }
 
     // ------------------------------------------------------------------ answers
@@ -789,38 +765,6 @@ public final class CertificateLoginClient {
         @Override
         public PrivateKey getPrivateKey(String alias) {
             return ALIAS.equals(alias) ? key.privateKey() : null;
-        }
-    }
-
-    /** Accepts any server certificate: only when the user asked for it explicitly. */
-    private static final class TrustAll extends X509ExtendedTrustManager {
-        @Override
-        public void checkClientTrusted(X509Certificate[] chain, String authType, Socket socket) {
-        }
-
-        @Override
-        public void checkServerTrusted(X509Certificate[] chain, String authType, Socket socket) {
-        }
-
-        @Override
-        public void checkClientTrusted(X509Certificate[] chain, String authType, SSLEngine engine) {
-        }
-
-        @Override
-        public void checkServerTrusted(X509Certificate[] chain, String authType, SSLEngine engine) {
-        }
-
-        @Override
-        public void checkClientTrusted(X509Certificate[] chain, String authType) {
-        }
-
-        @Override
-        public void checkServerTrusted(X509Certificate[] chain, String authType) {
-        }
-
-        @Override
-        public X509Certificate[] getAcceptedIssuers() {
-            return new X509Certificate[0];
         }
     }
 }

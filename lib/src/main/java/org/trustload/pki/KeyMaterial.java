@@ -102,6 +102,32 @@ public final class KeyMaterial {
         }
     }
 
+    /**
+     * Signs a precomputed hash (for APIs that send only the digest): raw ECDSA over the hash for EC
+     * keys, PKCS#1 v1.5 over the DigestInfo for RSA keys. SM2 signs the data, never a bare hash.
+     *
+     * @param digest the algorithm that made {@code hash}, e.g. {@code SHA-256}
+     * @throws PkiException {@code configError} for an SM2 key or an unknown digest
+     */
+    public byte[] signHash(String digest, byte[] hash) throws PkiException {
+        switch (keyAlgorithm()) {
+            case "EC":
+                return sign("NONEwithECDSA", hash);
+            case "RSA":
+                try {
+                    org.bouncycastle.asn1.x509.AlgorithmIdentifier alg = TimestampClient.digestAlgorithm(digest);
+                    byte[] info = new org.bouncycastle.asn1.x509.DigestInfo(new org.bouncycastle.asn1.x509.AlgorithmIdentifier(
+                            alg.getAlgorithm(), org.bouncycastle.asn1.DERNull.INSTANCE), hash).getEncoded();
+                    return sign("NONEwithRSA", info);
+                } catch (java.io.IOException e) {
+                    throw new PkiException(PkiException.SIGNING_ERROR, "cannot encode the DigestInfo", e);
+                }
+            default:
+                throw new PkiException(PkiException.CONFIG_ERROR, "hash input is not supported for " + keyAlgorithm()
+                        + " keys: sign the data instead");
+        }
+    }
+
     @Override
     public String toString() {
         return "KeyMaterial[" + alias + ", " + certificate().getSubjectX500Principal().getName() + "]";

@@ -33,6 +33,7 @@ import org.bouncycastle.jce.provider.BouncyCastleProvider;
 import org.bouncycastle.openssl.PEMEncryptedKeyPair;
 import org.bouncycastle.openssl.PEMKeyPair;
 import org.bouncycastle.openssl.PEMParser;
+import org.trustload.common.ClientException;
 import org.bouncycastle.openssl.jcajce.JcaPEMKeyConverter;
 import org.bouncycastle.openssl.jcajce.JceOpenSSLPKCS8DecryptorProviderBuilder;
 import org.bouncycastle.openssl.jcajce.JcePEMDecryptorProviderBuilder;
@@ -179,7 +180,7 @@ public final class KeyStores {
         try {
             key = store.getKey(alias, keyPassword);
         } catch (UnrecoverableKeyException e) {
-            throw new PkiException(PkiException.KEY_ERROR, "cannot read key " + alias,
+            throw new PkiException(PkiException.KEY_ERROR, "cannot read key " + alias + " (wrong key password?)",
                     where + ", alias " + alias + ": " + e, e);
         }
         if (!(key instanceof PrivateKey)) {
@@ -244,26 +245,7 @@ public final class KeyStores {
         if (info == null) {
             throw new PkiException(PkiException.KEY_ERROR, "no private key in PEM file", keyFile + " holds no private key", null);
         }
-        List<X509Certificate> chain = new ArrayList<>();
-        try (PEMParser parser = parser(chainBytes)) {
-            JcaX509CertificateConverter jdk = new JcaX509CertificateConverter();
-            // the JDK's certificate factory rejects SM2 keys ("Unknown named curve"); BouncyCastle's reads them
-            JcaX509CertificateConverter bc = new JcaX509CertificateConverter().setProvider(bouncyCastle());
-            Object o;
-            while ((o = parser.readObject()) != null) {
-                if (o instanceof X509CertificateHolder) {
-                    X509CertificateHolder h = (X509CertificateHolder) o;
-                    boolean sm2 = GMObjectIdentifiers.sm2p256v1.equals(
-                            h.getSubjectPublicKeyInfo().getAlgorithm().getParameters());
-                    chain.add((sm2 ? bc : jdk).getCertificate(h));
-                }
-            }
-        } catch (Exception e) {
-            throw new PkiException(PkiException.KEY_ERROR, "cannot read PEM certificates", chainFile + ": " + e, e);
-        }
-        if (chain.isEmpty()) {
-            throw new PkiException(PkiException.KEY_ERROR, "no certificate in PEM file", chainFile + " holds no certificate", null);
-        }
+        List<X509Certificate> chain = certificates(chainBytes, chainFile, "certificate file", PkiException.KEY_ERROR);
         PrivateKey key;
         boolean sm2 = isSm2(chain.get(0));
         try {
@@ -277,6 +259,71 @@ public final class KeyStores {
             throw new PkiException(PkiException.KEY_ERROR, "cannot read PEM key", keyFile + ": " + e, e);
         }
         return new KeyMaterial(alias, key, chain, sm2 ? bouncyCastle() : null);
+    }
+
+    /**
+     * The one reader of certificate files (trust anchors, chains): every certificate of a PEM file,
+     * or the certificates of a DER file. SM2 certificates are read with BouncyCastle (the JDK's factory
+     * rejects their curve).
+     *
+     * @param what how messages name the file, e.g. {@code trust anchors file}
+     * @throws PkiException {@code configError} when the file is missing, unreadable or holds no certificate
+     */
+    public static List<X509Certificate> certificates(Path file, String what) throws PkiException {
+        return certificates(read(file, what), file, what, PkiException.CONFIG_ERROR);
+    }
+
+    private static List<X509Certificate> certificates(byte[] bytes, Path file, String what, String category)
+            throws PkiException {
+        List<X509Certificate> out = new ArrayList<>();
+        try {
+            if (looksLikePem(bytes)) {
+                try (PEMParser parser = parser(bytes)) {
+                    JcaX509CertificateConverter jdk = new JcaX509CertificateConverter();
+                    JcaX509CertificateConverter bc = new JcaX509CertificateConverter().setProvider(bouncyCastle());
+                    Object o;
+                    while ((o = parser.readObject()) != null) {
+                        if (o instanceof X509CertificateHolder) {
+                            X509CertificateHolder h = (X509CertificateHolder) o;
+                            boolean sm2 = GMObjectIdentifiers.sm2p256v1.equals(
+                                    h.getSubjectPublicKeyInfo().getAlgorithm().getParameters());
+                            out.add((sm2 ? bc : jdk).getCertificate(h));
+                        }
+                    }
+                }
+            } else {
+                for (Certificate c : java.security.cert.CertificateFactory.getInstance("X.509")
+                        .generateCertificates(new java.io.ByteArrayInputStream(bytes))) {
+                    out.add((X509Certificate) c);
+                }
+            }
+        } catch (Exception e) {
+            throw new PkiException(category, "cannot read " + what, file + ": " + ClientException.readable(e), e);
+        }
+        if (out.isEmpty()) {
+            throw new PkiException(category, "no certificate in " + what, file + " holds no certificate", null);
+        }
+        return out;
+    }
+
+    /**
+     * The one reader of CRL files (PEM or DER).
+     *
+     * @throws PkiException {@code configError} when the file is missing or not a CRL
+     */
+    public static java.security.cert.X509CRL crl(Path file) throws PkiException {
+        byte[] bytes = read(file, "CRL file");
+        try {
+            return (java.security.cert.X509CRL) java.security.cert.CertificateFactory.getInstance("X.509", bouncyCastle())
+                    .generateCRL(new java.io.ByteArrayInputStream(bytes));
+        } catch (Exception e) {
+            throw new PkiException(PkiException.CONFIG_ERROR, "cannot read CRL file", file + ": " + ClientException.readable(e), e);
+        }
+    }
+
+    private static boolean looksLikePem(byte[] bytes) {
+        String head = new String(bytes, 0, Math.min(bytes.length, 4096), StandardCharsets.US_ASCII);
+        return head.contains("-----BEGIN ");
     }
 
     private static char[] needPassword(char[] password) throws PkiException {

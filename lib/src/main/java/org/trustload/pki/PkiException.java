@@ -38,6 +38,20 @@ public final class PkiException extends org.trustload.common.ClientException {
         this(category, message, message, null);
     }
 
+    private PkiException(String setting, String file, String message, Throwable cause, boolean config) {
+        super(CONFIG_ERROR, setting + ": " + message, null, setting, file, cause);
+    }
+
+    /** A configuration error about {@code setting} (the element property of the same name). */
+    public static PkiException setting(String setting, String message) {
+        return new PkiException(setting, "", message, null, true);
+    }
+
+    /** A configuration error about {@code setting} and the {@code file} it names. */
+    public static PkiException setting(String setting, String file, String message, Throwable cause) {
+        return new PkiException(setting, file, message, cause, true);
+    }
+
     public PkiException(String category, String message, Throwable cause) {
         this(category, message, message + ": " + readable(cause), cause);
     }

@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import java.io.IOException;
-import java.net.ConnectException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpConnectTimeoutException;
@@ -18,6 +17,9 @@ import java.time.Duration;
 import java.util.Base64;
 import java.util.List;
 import java.util.Locale;
+
+import static org.trustload.common.ClientException.connectFailure;
+import static org.trustload.common.ClientException.readable;
 
 /**
  * Client of a remote signature service with the start → client-sign → complete flow (the lab's
@@ -34,11 +36,97 @@ public final class SignatureServiceClient {
 
     /** @param baseUrl e.g. {@code http://127.0.0.1:18080} (the API lives under {@code /api/signatures}) */
     public SignatureServiceClient(URI baseUrl, int connectTimeoutMs, int responseTimeoutMs) {
+        this(HttpClient.newBuilder().connectTimeout(Duration.ofMillis(connectTimeoutMs))
+                .version(HttpClient.Version.HTTP_1_1).build(), baseUrl, responseTimeoutMs);
+    }
+
+    /** A client over a shared HTTP client (its owner's to close, e.g. a signature-server config's). */
+    public SignatureServiceClient(HttpClient http, URI baseUrl, int responseTimeoutMs) {
         String b = baseUrl.toString();
         this.base = URI.create(b.endsWith("/") ? b.substring(0, b.length() - 1) : b);
         this.responseTimeout = Duration.ofMillis(responseTimeoutMs);
-        this.http = HttpClient.newBuilder().connectTimeout(Duration.ofMillis(connectTimeoutMs))
-                .version(HttpClient.Version.HTTP_1_1).build();
+        this.http = http;
+    }
+
+    /** The outcome of one remote signature: its steps, and the signature or the failure. */
+    public static final class Signing {
+        private final List<CertificateLoginClient.Step> steps = new java.util.ArrayList<>();
+        private byte[] signature;
+        private PkiException failure;
+
+        /** {@code start}, {@code sign}, {@code complete}: as far as the flow got. */
+        public List<CertificateLoginClient.Step> steps() {
+            return java.util.Collections.unmodifiableList(steps);
+        }
+
+        /** The assembled signature, or null on failure. */
+        public byte[] signature() {
+            return signature;
+        }
+
+        /** Null when the signature was assembled. */
+        public PkiException failure() {
+            return failure;
+        }
+
+        public boolean ok() {
+            return failure == null;
+        }
+
+        /** The signature, or the failure thrown. */
+        public byte[] orThrow() throws PkiException {
+            if (failure != null) {
+                throw failure;
+            }
+            return signature;
+        }
+    }
+
+    /**
+     * The whole remote flow with the user's key: {@code start} (the server builds the to-be-signed
+     * bytes), {@code sign} (the key signs them here, or on its token), {@code complete} (the server
+     * assembles the signature). Never throws for what the server, the network or the key did: the
+     * failed step carries it.
+     *
+     * @param flow {@code cades}, {@code cades-t}, {@code pades} or {@code pades-t}
+     */
+    public Signing sign(String flow, byte[] document, KeyMaterial key, String digest, boolean attached) {
+        Signing s = new Signing();
+        long t0 = System.currentTimeMillis();
+        long n0 = System.nanoTime();
+        Started started;
+        try {
+            started = start(flow, document, key.chain(), digest, attached);
+            s.steps.add(new CertificateLoginClient.Step("start", t0, System.nanoTime() - n0, "token " + started.token(), null));
+        } catch (PkiException e) {
+            return failed(s, "start", t0, n0, e);
+        }
+        t0 = System.currentTimeMillis();
+        n0 = System.nanoTime();
+        byte[] value;
+        try {
+            value = key.sign(started.signatureAlgorithm(), started.toBeSigned());
+            s.steps.add(new CertificateLoginClient.Step("sign", t0, System.nanoTime() - n0,
+                    started.signatureAlgorithm() + " " + value.length + " bytes", null));
+        } catch (PkiException e) {
+            return failed(s, "sign", t0, n0, e);
+        }
+        t0 = System.currentTimeMillis();
+        n0 = System.nanoTime();
+        try {
+            s.signature = complete(started.token(), value).signature();
+            s.steps.add(new CertificateLoginClient.Step("complete", t0, System.nanoTime() - n0,
+                    s.signature.length + " bytes", null));
+        } catch (PkiException e) {
+            return failed(s, "complete", t0, n0, e);
+        }
+        return s;
+    }
+
+    private static Signing failed(Signing s, String step, long t0, long n0, PkiException e) {
+        s.steps.add(new CertificateLoginClient.Step(step, t0, System.nanoTime() - n0, e.getMessage(), e));
+        s.failure = e;
+        return s;
     }
 
     /** What the server answered to start: a single-use token and the bytes to sign. */
@@ -94,10 +182,18 @@ public final class SignatureServiceClient {
         } catch (HttpTimeoutException e) {
             throw new PkiException(PkiException.CONNECT_ERROR, "signature server did not answer in time",
                     base + path + ": " + e, e);
-        } catch (ConnectException e) {
-            throw new PkiException(PkiException.CONNECT_ERROR, "signature server unreachable", base + ": " + e, e);
+        } catch (javax.net.ssl.SSLException e) {
+            throw new PkiException(PkiException.CONNECT_ERROR, "signature server TLS handshake failed",
+                    base + ": " + readable(e), e);
         } catch (IOException e) {
-            throw new PkiException(PkiException.CONNECT_ERROR, "signature server connection failed", base + ": " + e, e);
+            // refused, unknown host, no route: what a user fixes differently reads differently
+            String kind = connectFailure(e);
+            if (kind == null && e.getCause() instanceof javax.net.ssl.SSLException) {
+                throw new PkiException(PkiException.CONNECT_ERROR, "signature server TLS handshake failed",
+                        base + ": " + readable(e), e);
+            }
+            throw new PkiException(PkiException.CONNECT_ERROR, "signature server " + (kind == null ? "connection failed" : kind),
+                    base + ": " + readable(e), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new PkiException(PkiException.CONNECT_ERROR, "interrupted", base + path, e);

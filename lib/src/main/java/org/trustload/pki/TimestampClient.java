@@ -66,6 +66,15 @@ public final class TimestampClient implements TimestampSource {
      * @param policyOid the TSA policy to request, or null for the TSA's default
      */
     public TimestampClient(URI url, Duration connectTimeout, Duration responseTimeout, String policyOid) {
+        this(null, url, connectTimeout, responseTimeout, policyOid);
+    }
+
+    /**
+     * A client over a shared HTTP client (its owner's to close, e.g. a signature-server config's);
+     * null builds one of its own.
+     */
+    public TimestampClient(HttpClient shared, URI url, Duration connectTimeout, Duration responseTimeout,
+            String policyOid) {
         this.url = Objects.requireNonNull(url, "url");
         if (!"http".equalsIgnoreCase(url.getScheme()) && !"https".equalsIgnoreCase(url.getScheme())) {
             throw new IllegalArgumentException("TSA URL must be http or https: " + url);
@@ -74,8 +83,8 @@ public final class TimestampClient implements TimestampSource {
         this.responseTimeout = positive(responseTimeout, "response timeout");
         this.policy = policyOid == null || policyOid.isBlank() ? null : new ASN1ObjectIdentifier(policyOid.trim());
         // HTTP/1.1 explicitly: the default would try an h2c upgrade, which some TSAs mishandle
-        this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(connectTimeout)
-                .followRedirects(HttpClient.Redirect.NEVER).build();
+        this.http = shared != null ? shared : HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(connectTimeout).followRedirects(HttpClient.Redirect.NEVER).build();
     }
 
     private static Duration positive(Duration d, String what) {
@@ -140,8 +149,28 @@ public final class TimestampClient implements TimestampSource {
         return response.getTimeStampToken();
     }
 
+    /** A granted token and what a report shows of it. */
+    public record Granted(byte[] token, java.time.Instant time, BigInteger serial, String policy, String tsa) {
+        /** One line: time and serial. */
+        public String summary() {
+            return "timestamp " + time + " serial " + serial;
+        }
+    }
+
+    /** Requests a token for {@code imprint} and reads its time, serial, policy and TSA name. */
+    public Granted request(byte[] imprint, String digestAlgorithm) throws PkiException {
+        TimeStampToken t = requestToken(imprint, digestAlgorithm);
+        try {
+            return new Granted(t.getEncoded(), t.getTimeStampInfo().getGenTime().toInstant(),
+                    t.getTimeStampInfo().getSerialNumber(), String.valueOf(t.getTimeStampInfo().getPolicy()),
+                    String.valueOf(t.getSID().getIssuer()));
+        } catch (IOException | RuntimeException e) {
+            throw new PkiException(PkiException.TSA_ERROR, "TSA token cannot be parsed", url + ": " + e, e);
+        }
+    }
+
     /** The digest algorithm identifier for a JCA name ({@code SHA-256}, {@code SM3}, …). */
-    static AlgorithmIdentifier digestAlgorithm(String name) throws PkiException {
+    public static AlgorithmIdentifier digestAlgorithm(String name) throws PkiException {
         AlgorithmIdentifier alg;
         try {
             alg = new DefaultDigestAlgorithmIdentifierFinder().find(name);

@@ -26,6 +26,13 @@ class ClientExceptionTest {
         assertThat(ClientException.connectFailure(new UnknownHostException("x.invalid"))).isEqualTo("unknown host");
         assertThat(ClientException.connectFailure(new SocketTimeoutException("connect timed out"))).isEqualTo("connect timed out");
         assertThat(ClientException.connectFailure(new IOException("other"))).isNull();
+        // java.net.http (Java 17) on a closed port: ConnectException(null) <- ConnectException(null) <- ClosedChannelException
+        ConnectException http = new ConnectException();
+        ConnectException inner = new ConnectException();
+        inner.initCause(new java.nio.channels.ClosedChannelException());
+        http.initCause(inner);
+        assertThat(ClientException.connectFailure(http)).isEqualTo("connection refused");
+        assertThat(ClientException.connectFailure(new ConnectException())).isEqualTo("connection failed");
     }
 
     @Test

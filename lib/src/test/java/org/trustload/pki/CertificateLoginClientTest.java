@@ -178,7 +178,7 @@ class CertificateLoginClientTest {
         assertThat(c.challengeResponse(key).code()).isEqualTo(PkiException.CONFIG_ERROR);
         assertThat(c.mutualTls(key).code()).isEqualTo(PkiException.CONFIG_ERROR);
         java.nio.file.Path empty = java.nio.file.Files.createTempFile("anchors", ".pem");
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> CertificateLoginClient.readCertificates(empty))
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> KeyStores.certificates(empty, "trust anchors file"))
                 .isInstanceOf(PkiException.class);
     }
 }

@@ -184,7 +184,7 @@ class KeyStoresTest {
         Path key = tmp.resolve("k.pem");
         writePem(key, new JcaPKCS8Generator(ec.userKey("user0001").privateKey(), null).generate());
         e = failure(() -> KeySource.pem(key, key, null, "x").load(), PkiException.KEY_ERROR);
-        assertThat(e).hasMessage("no certificate in PEM file");
+        assertThat(e).hasMessage("no certificate in certificate file");
         e = failure(() -> KeySource.pem(tmp.resolve("none.pem"), chain, null, "x").load(), PkiException.CONFIG_ERROR);
         assertThat(e).hasMessage("key file not found");
     }

@@ -23,6 +23,7 @@ import org.apache.jmeter.threads.JMeterContextService;
 import org.apache.jmeter.threads.JMeterVariables;
 import org.apache.jmeter.util.JMeterUtils;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -30,6 +31,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.trustload.jmeter.pki.CertificateLoginSampler;
 import org.trustload.jmeter.pki.KeyStoreConfig;
+import org.trustload.jmeter.pki.SignatureServerConfig;
 import org.trustload.pki.TestPki;
 import org.trustload.testing.TestHttpServer;
 
@@ -64,9 +66,30 @@ class CertificateLoginIT {
         }
     }
 
+    /** The lab's login endpoints and CA, as the pki/login plan configures them. */
+    private SignatureServerConfig labServer;
+
     @BeforeEach
-    void freshThreadContext() {
+    void freshThreadContextAndConfig() {
         JMeterContextService.getContext().setVariables(new JMeterVariables());
+        labServer = server("signature-server", props.getProperty("pki.login.url"), props.getProperty("pki.trust.anchors"), false);
+    }
+
+    @AfterEach
+    void endConfig() {
+        labServer.testEnded();
+    }
+
+    private static SignatureServerConfig server(String name, String loginUrl, String anchors, boolean trustAll) {
+        SignatureServerConfig c = new SignatureServerConfig();
+        c.setName(name);
+        c.setConfigName(name);
+        c.setLoginUrl(loginUrl);
+        c.setMtlsUrl(props.getProperty("pki.mtls.url"));
+        c.setTrustAnchorsFile(anchors);
+        c.setTrustAll(trustAll);
+        c.testStarted();
+        return c;
     }
 
     private static KeyStoreConfig users(String pool, String aliases, String assignment) {
@@ -86,9 +109,6 @@ class CertificateLoginIT {
         s.setName("login");
         s.setKeyPool(pool);
         s.setMethod(method);
-        s.setLoginUrl(props.getProperty("pki.login.url"));
-        s.setMtlsUrl(props.getProperty("pki.mtls.url"));
-        s.setTrustAnchorsFile(props.getProperty("pki.trust.anchors"));
         return s;
     }
 
@@ -207,14 +227,18 @@ class CertificateLoginIT {
         String valid = oneValidUserPerCa().get(0);
         KeyStoreConfig c = users("untrusted", valid, KeyStoreConfig.ASSIGN_FIRST);
         c.iterationStart(null);
+        SignatureServerConfig cacerts = server("cacerts", "", "", false); // the JDK's cacerts: the lab CA is not in it
+        SignatureServerConfig trustAll = server("trust-all", "", "", true);
         CertificateLoginSampler s = sampler("untrusted", "mtls");
-        s.setTrustAnchorsFile(""); // the JDK's cacerts: the lab CA is not in it
+        s.setConfigName("cacerts");
         SampleResult r = s.sample(null);
         assertThat(r.getResponseCode()).isEqualTo("handshakeFailed");
         assertThat(r.getResponseMessage()).isEqualTo("TLS handshake failed");
         assertThat(r.getSubResults()).extracting(SampleResult::getSampleLabel).containsExactly("login handshake");
-        s.setTrustAll("true");
+        s.setConfigName("trust-all");
         assertThat(s.sample(null).isSuccessful()).as("explicit trust-all").isTrue();
+        cacerts.testEnded();
+        trustAll.testEnded();
         c.testEnded();
     }
 
@@ -246,9 +270,11 @@ class CertificateLoginIT {
             String valid = oneValidUserPerCa().get(0);
             KeyStoreConfig c = users("garbage", valid, KeyStoreConfig.ASSIGN_FIRST);
             c.iterationStart(null);
+            SignatureServerConfig g = server("garbage", garbage.uri("/").toString(), "", false);
             CertificateLoginSampler s = sampler("garbage", "challenge-response");
-            s.setLoginUrl(garbage.uri("/").toString());
+            s.setConfigName("garbage");
             SampleResult r = s.sample(null);
+            g.testEnded();
             assertThat(r.getResponseCode()).isEqualTo("serverError");
             assertThat(r.getResponseMessage()).isEqualTo("nonce answer lacks 'nonce'");
             c.testEnded();
@@ -261,7 +287,8 @@ class CertificateLoginIT {
         bad.testStarted();
         SampleResult r = sampler("badpw", "mtls").sample(null);
         assertThat(r.getResponseCode()).isEqualTo("configError");
-        assertThat(r.getResponseMessage()).isEqualTo("no key pool 'badpw': add a Key Store Config with this pool name");
+        assertThat(r.getResponseMessage()).as("the Key Store Config's own error, not 'no key pool'")
+                .startsWith("Key Store Config 'keys': keyStorePassword: cannot open key store (wrong password?)");
     }
 
     @Test
@@ -296,11 +323,14 @@ class CertificateLoginIT {
         List<String> errors = java.util.Collections.synchronizedList(new ArrayList<>());
         String expected = props.getProperty("pki.aliases.revoked") + "," + props.getProperty("pki.aliases.expired");
         CountDownLatch done = new CountDownLatch(threads);
+        JMeterVariables published = JMeterContextService.getContext().getVariables();
         for (int t = 0; t < threads; t++) {
             String method = t % 2 == 0 ? "challenge-response" : "mtls";
             new Thread(() -> {
                 try {
-                    JMeterContextService.getContext().setVariables(new JMeterVariables());
+                    JMeterVariables vars = new JMeterVariables();
+                    vars.putAll(published); // what the configs published at test start, as JMeter threads see it
+                    JMeterContextService.getContext().setVariables(vars);
                     KeyStoreConfig mine = new KeyStoreConfig(); // JMeter's per-thread copy of the config
                     mine.setPoolName("crowd");
                     mine.setAssignment(KeyStoreConfig.ASSIGN_PER_ITERATION);

@@ -3,8 +3,6 @@ package org.trustload.plans;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -89,17 +87,12 @@ class KmsBadConfigIT {
         }
     }
 
-    private static int refusedPort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        }
-    }
 
     static Stream<Arguments> cases() throws IOException {
         String corrupt = OUT.resolve("files/ClientKey_corrupt.json").toString();
         String text = OUT.resolve("files/ClientKey_text.json").toString();
         String empty = OUT.resolve("files/ClientKey_empty.json").toString();
-        int refused = refusedPort();
+        int refused = BadConfigRuns.refusedPort();
         return Stream.of(
                 // name, plan, -J arguments, response code, message start, property (null: no config error), file
                 Arguments.of("missing CA file", "aliyun", List.of("-Jkms.aliyun.ca_file=/nonexistent/ca.pem"),

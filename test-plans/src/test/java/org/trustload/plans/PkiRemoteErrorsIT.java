@@ -16,6 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.trustload.jmeter.pki.CadesSignSampler;
 import org.trustload.jmeter.pki.KeyStoreConfig;
 import org.trustload.jmeter.pki.PadesSignSampler;
+import org.trustload.jmeter.pki.SignatureServerConfig;
 
 /**
  * The signing samplers in remote mode against the real lab signature server (its own JVM): the
@@ -26,6 +27,7 @@ class PkiRemoteErrorsIT {
 
     private static Lab lab;
     private static Properties props;
+    private static SignatureServerConfig server;
 
     @BeforeAll
     static void startLab() throws Exception {
@@ -38,10 +40,17 @@ class PkiRemoteErrorsIT {
         lab = PlanRunIT.startLab("pki", labProperties, dir.resolve("lab.log"));
         props = Plans.load(labProperties);
         JMeterContextService.getContext().setVariables(new JMeterVariables());
+        server = new SignatureServerConfig();
+        server.setName("lab");
+        server.setServerUrl(props.getProperty("pki.url"));
+        server.testStarted();
     }
 
     @AfterAll
     static void stopLab() throws InterruptedException {
+        if (server != null) {
+            server.testEnded();
+        }
         if (lab != null) {
             lab.close();
         }
@@ -64,7 +73,6 @@ class PkiRemoteErrorsIT {
         s.setName("remote");
         s.setKeyPool(pool);
         s.setMode("remote");
-        s.setServerUrl(props.getProperty("pki.url"));
         s.setInputFile(document);
         return s.sample(null);
     }
@@ -82,6 +90,8 @@ class PkiRemoteErrorsIT {
         // (JMeter shifts the step's end by the difference of the two results' nano-time offsets)
         assertThat(r.getEndTime()).isCloseTo(last.getEndTime(), org.assertj.core.api.Assertions.within(5L));
         assertThat(r.getTime()).isGreaterThanOrEqualTo(last.getTime());
+        // each step lies inside its parent's span, so reports nest it under the parent
+        assertThat(r.getSubResults()).allMatch(s -> s.getStartTime() >= r.getStartTime() && s.getEndTime() <= r.getEndTime());
         c.testEnded();
     }
 

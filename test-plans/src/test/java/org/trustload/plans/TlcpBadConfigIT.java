@@ -3,8 +3,6 @@ package org.trustload.plans;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -85,11 +83,6 @@ class TlcpBadConfigIT {
         return home;
     }
 
-    private static int refusedPort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        }
-    }
 
     static Stream<Arguments> cases() throws Exception {
         if (pki == null) {
@@ -98,7 +91,7 @@ class TlcpBadConfigIT {
         String ca = pki.dir().resolve("ca-1.pem").toString();
         String client = pki.tlcpKeyStoreFile(TestPki.TLCP_CLIENT).toString();
         String good = "-Jgmssl.ca.file=" + ca;
-        int refused = refusedPort();
+        int refused = BadConfigRuns.refusedPort();
         return Stream.of(
                 // name, plan (null: gmssl-cps), JVM without bgm options, -J arguments, response code, message part, property, file
                 Arguments.of("unknown engine", null, false, List.of(good, "-Jengine=openssl"),

@@ -25,6 +25,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.trustload.pki.CertificateLoginClient;
 import org.trustload.pki.KeyMaterial;
 import org.trustload.pki.KeySource;
+import org.trustload.pki.KeyStores;
 import org.trustload.harness.Lab;
 import org.trustload.harness.Layout;
 
@@ -94,7 +95,7 @@ public final class LoginBench {
                 CertificateLoginClient client = CertificateLoginClient.builder()
                         .loginUrl(URI.create(p.getProperty("pki.login.url")))
                         .mtlsUrl(URI.create(p.getProperty("pki.mtls.url")).resolve("/auth/mtls"))
-                        .trustAnchors(CertificateLoginClient.readCertificates(Path.of(p.getProperty("pki.trust.anchors"))))
+                        .trustAnchors(KeyStores.certificates(Path.of(p.getProperty("pki.trust.anchors")), "trust anchors file"))
                         .sessionReuse(c.reuse()).build();
                 List<KeyMaterial> pool = c.allUsers() ? keys : List.of(first);
                 if (round == 0) { // JIT warm-up of both JVMs over every case first, then the measured round

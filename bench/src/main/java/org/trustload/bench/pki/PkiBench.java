@@ -612,11 +612,9 @@ public final class PkiBench {
             prop(b, "keyPool", "default");
             prop(b, "level", "B");
             prop(b, "digest", "SHA-256");
-            prop(b, "tsaUrl", "");
+            // local level B: no Signature Server Config needed (the bench measures signing in JMeter)
             prop(b, "mode", "local");
-            prop(b, "serverUrl", "");
-            prop(b, "connectTimeout", "5000");
-            prop(b, "responseTimeout", "60000");
+            prop(b, "configName", "signature-server");
             prop(b, "inputFile", contentFile.toString());
             prop(b, "inputVariable", "");
             prop(b, "outputVariable", "");

@@ -13,6 +13,11 @@ public class CadesSignSampler extends AbstractSignSampler {
     private boolean attached = true;
 
     @Override
+    protected String kind() {
+        return "CAdES Sign";
+    }
+
+    @Override
     protected String format() {
         return "cades";
     }

@@ -6,17 +6,15 @@ import org.trustload.jmeter.common.BeanInfoHelper;
 public class CertificateLoginSamplerBeanInfo extends BeanInfoHelper {
     public CertificateLoginSamplerBeanInfo() {
         super(CertificateLoginSampler.class);
-        createPropertyGroup("login", new String[] {"keyPool", "method", "expectRefusedAliases"});
-        createPropertyGroup("challenge", new String[] {"loginUrl", "nonceMethod", "noncePath", "loginPath", "digest",
+        createPropertyGroup("login", new String[] {"configName", "keyPool", "method", "expectRefusedAliases"});
+        createPropertyGroup("challenge", new String[] {"nonceMethod", "noncePath", "loginPath", "digest",
                 "nonceField", "certificateField", "chainField", "signatureField", "signatureAlgorithmField"});
-        createPropertyGroup("mtls", new String[] {"mtlsUrl", "mtlsPath", "sessionReuse"});
-        createPropertyGroup("tls", new String[] {"trustAnchorsFile", "trustAll"});
-        createPropertyGroup("timeouts", new String[] {"connectTimeout", "handshakeTimeout", "responseTimeout"});
+        createPropertyGroup("mtls", new String[] {"mtlsPath", "sessionReuse"});
+        text("configName", SignatureServerConfig.DEFAULT_NAME);
         text("keyPool", "default");
         choice("method", CertificateLoginSampler.METHOD_CHALLENGE_RESPONSE,
                 CertificateLoginSampler.METHOD_CHALLENGE_RESPONSE, CertificateLoginSampler.METHOD_MTLS);
         text("expectRefusedAliases", "");
-        text("loginUrl", "");
         choice("nonceMethod", "GET", "GET", "POST");
         text("noncePath", "/auth/nonce");
         text("loginPath", "/auth/login");
@@ -26,13 +24,7 @@ public class CertificateLoginSamplerBeanInfo extends BeanInfoHelper {
         text("chainField", "chain");
         text("signatureField", "signature");
         text("signatureAlgorithmField", "signatureAlgorithm");
-        text("mtlsUrl", "");
         text("mtlsPath", "/auth/mtls");
         choice("sessionReuse", "false", "false", "true");
-        file("trustAnchorsFile");
-        choice("trustAll", "false", "false", "true");
-        text("connectTimeout", "5000");
-        text("handshakeTimeout", "10000");
-        text("responseTimeout", "30000");
     }
 }

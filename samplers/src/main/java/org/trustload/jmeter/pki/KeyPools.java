@@ -2,6 +2,7 @@ package org.trustload.jmeter.pki;
 
 import org.apache.jmeter.threads.JMeterContextService;
 import org.apache.jmeter.threads.JMeterVariables;
+import org.trustload.common.ClientException;
 import org.trustload.pki.KeyMaterial;
 import org.trustload.pki.PkiException;
 
@@ -19,6 +20,8 @@ public final class KeyPools {
     static final String KEY_OBJECT_PREFIX = "trustload.key.";
 
     private static final ConcurrentHashMap<String, Pool> POOLS = new ConcurrentHashMap<>();
+    /** Why a pool could not be loaded this test: samplers repeat that one error, not "no key pool". */
+    private static final ConcurrentHashMap<String, ClientException> FAILED = new ConcurrentHashMap<>();
 
     private KeyPools() {
     }
@@ -39,11 +42,19 @@ public final class KeyPools {
     }
 
     static void register(String name, List<KeyMaterial> keys) {
+        FAILED.remove(name);
         POOLS.put(name, new Pool(keys));
+    }
+
+    /** The pool's Key Store Config could not load it: {@code why} names its element, property and file. */
+    static void failed(String name, ClientException why) {
+        POOLS.remove(name);
+        FAILED.put(name, why);
     }
 
     static void remove(String name) {
         POOLS.remove(name);
+        FAILED.remove(name);
     }
 
     static Pool pool(String name) {
@@ -54,7 +65,7 @@ public final class KeyPools {
      * The key this thread uses now: the one its Key Store Config assigned for this iteration, or
      * (no iteration event seen yet) the next one of the pool.
      */
-    public static KeyMaterial current(String poolName) throws PkiException {
+    public static KeyMaterial current(String poolName) throws ClientException {
         String name = poolName == null || poolName.isBlank() ? "default" : poolName.trim();
         JMeterVariables vars = JMeterContextService.getContext().getVariables();
         if (vars != null) {
@@ -64,6 +75,9 @@ public final class KeyPools {
             }
         }
         Pool pool = POOLS.get(name);
+        if (pool == null && FAILED.containsKey(name)) {
+            throw FAILED.get(name);
+        }
         if (pool == null) {
             throw new PkiException(PkiException.CONFIG_ERROR, "no key pool '" + name
                     + "': add a Key Store Config with this pool name");

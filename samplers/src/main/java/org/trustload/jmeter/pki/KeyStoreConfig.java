@@ -10,6 +10,7 @@ import org.apache.jmeter.threads.JMeterContextService;
 import org.apache.jmeter.threads.JMeterVariables;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.trustload.common.ClientException;
 import org.trustload.jmeter.common.FailFast;
 import org.trustload.jmeter.common.PropertyParser;
 import org.trustload.pki.KeyMaterial;
@@ -53,9 +54,10 @@ public class KeyStoreConfig extends AbstractTestElement implements ConfigElement
     @Override
     public void testStarted() {
         String name = pool();
+        String element = PropertyParser.describe("Key Store Config", getName());
         try {
             java.util.Set<String> excluded = new java.util.HashSet<>(split(excludeAliases));
-            List<KeyMaterial> keys = source().load().stream().filter(k -> !excluded.contains(k.alias()))
+            List<KeyMaterial> keys = source(new PropertyParser(element)).load().stream().filter(k -> !excluded.contains(k.alias()))
                     .collect(Collectors.toList());
             if (keys.isEmpty()) {
                 throw new PkiException(PkiException.KEY_ERROR, "no key entries in " + keyStoreFile);
@@ -65,15 +67,23 @@ public class KeyStoreConfig extends AbstractTestElement implements ConfigElement
         } catch (PkiException e) {
             // Fail fast (DESIGN §2): one line naming element, property and file, and the test stops before
             // its first sample instead of writing one "no key pool" failure per iteration.
-            KeyPools.remove(name);
-            String element = PropertyParser.describe("Key Store Config", getName());
             boolean token = "pkcs11".equalsIgnoreCase(sourceType == null ? "" : sourceType.trim());
-            String property = token ? "pkcs11Config" : "keyStoreFile";
+            // a wrong password is fixed in another field than a wrong file: name the field the user must change
+            boolean password = String.valueOf(e.getMessage()).contains("password");
+            String property = password ? "keyStorePassword" : token ? "pkcs11Config" : "keyStoreFile";
             String file = token ? pkcs11Config : keyStoreFile;
-            FailFast.report(element, new PropertyParser(element).error(property, file == null ? "" : file.trim(),
-                    e.getMessage(), e.getCause()));
-            FailFast.stopTest();
+            ClientException named = new PropertyParser(element).error(property, file == null ? "" : file.trim(),
+                    e.getMessage(), e.getCause());
+            failed(name, element, named);
+        } catch (ClientException e) {
+            failed(name, element, e); // a missing, unreadable or empty file, named by the property parser
         }
+    }
+
+    private static void failed(String pool, String element, ClientException e) {
+        KeyPools.failed(pool, e);
+        FailFast.report(element, e);
+        FailFast.stopTest();
     }
 
     @Override
@@ -118,21 +128,20 @@ public class KeyStoreConfig extends AbstractTestElement implements ConfigElement
         }
     }
 
-    KeySource source() throws PkiException {
+    /** The key source, its files checked (and resolved from the plan's directory) by {@code p}. */
+    KeySource source(PropertyParser p) throws ClientException {
         char[] password = keyStorePassword == null ? new char[0] : keyStorePassword.toCharArray();
         List<String> list = split(aliases);
-        switch (sourceType == null ? "" : sourceType.trim().toLowerCase(Locale.ROOT)) {
+        switch (p.oneOf("sourceType", sourceType, null, "pkcs12", "jks", "pem", "pkcs11")) {
             case "pkcs12":
-                return KeySource.pkcs12(path(keyStoreFile, "key store file"), password, list);
+                return KeySource.pkcs12(path(p, "keyStoreFile", keyStoreFile), password, list);
             case "jks":
-                return KeySource.jks(path(keyStoreFile, "key store file"), password, list);
+                return KeySource.jks(path(p, "keyStoreFile", keyStoreFile), password, list);
             case "pem":
-                return KeySource.pem(path(keyStoreFile, "key file"), path(certificateFile, "certificate file"), password, null);
-            case "pkcs11":
-                return KeySource.pkcs11(path(pkcs11Config, "PKCS#11 config file"), password, list);
+                return KeySource.pem(path(p, "keyStoreFile", keyStoreFile), path(p, "certificateFile", certificateFile),
+                        password, null);
             default:
-                throw new PkiException(PkiException.CONFIG_ERROR, "unknown key source '" + sourceType
-                        + "' (expected pkcs12, jks, pem, pkcs11)");
+                return KeySource.pkcs11(path(p, "pkcs11Config", pkcs11Config), password, list);
         }
     }
 
@@ -141,11 +150,8 @@ public class KeyStoreConfig extends AbstractTestElement implements ConfigElement
                 : Arrays.stream(list.split("[,\\s]+")).filter(s -> !s.isEmpty()).collect(Collectors.toList());
     }
 
-    private static Path path(String value, String what) throws PkiException {
-        if (value == null || value.isBlank()) {
-            throw new PkiException(PkiException.CONFIG_ERROR, what + " is empty");
-        }
-        return Path.of(value.trim());
+    private static Path path(PropertyParser p, String property, String value) throws ClientException {
+        return p.file(property, value, true).toPath();
     }
 
     private String pool() {

@@ -11,6 +11,11 @@ public class PadesSignSampler extends AbstractSignSampler {
     private static final long serialVersionUID = 1L;
 
     @Override
+    protected String kind() {
+        return "PAdES Sign";
+    }
+
+    @Override
     protected String format() {
         return "pades";
     }

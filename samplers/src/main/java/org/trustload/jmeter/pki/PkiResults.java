@@ -1,19 +1,26 @@
 package org.trustload.jmeter.pki;
 
-import org.apache.jmeter.samplers.SampleResult;
-import org.trustload.pki.PkiException;
-
+import java.io.File;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.Base64;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.List;
+import org.apache.jmeter.samplers.SampleResult;
+import org.apache.jmeter.threads.JMeterContextService;
+import org.apache.jmeter.threads.JMeterVariables;
+import org.trustload.common.ClientException;
+import org.trustload.jmeter.common.ClientConfig;
+import org.trustload.jmeter.common.FailFast;
+import org.trustload.jmeter.common.PropertyParser;
+import org.trustload.jmeter.common.SampleFailures;
+import org.trustload.pki.CertificateLoginClient;
+import org.trustload.pki.KeyMaterial;
+import org.trustload.pki.PkiException;
+import org.trustload.pki.SignatureServer;
 
-/** The one place PKI elements turn outcomes and failures into a {@link SampleResult}. */
+/** What the PKI samplers share: results, named steps as sub-results, the key, the input document. */
 final class PkiResults {
-    /** Response code of an unexpected client-side exception. */
-    static final String CLIENT_ERROR = "clientError";
-
     private PkiResults() {
     }
 
@@ -25,65 +32,86 @@ final class PkiResults {
         res.setDataType(SampleResult.TEXT);
     }
 
-    static void fail(SampleResult res, PkiException e) {
-        fail(res, e.category(), e.getMessage(), e.detail());
-        if (e.isConfigError()) {
-            // The same request cannot succeed: one failed sample per thread, not one per iteration.
-            res.setStopThread(true);
+    /**
+     * Adds each step of a lib flow as a sub-result labelled {@code <parent> <step>}; a failed step is
+     * a failed sub-result unless {@code expected} (a refusal the plan asked for).
+     */
+    static void addSteps(SampleResult parent, List<CertificateLoginClient.Step> steps, boolean expected) {
+        // lib times its steps on the system clock, JMeter its results on its own (nano-based) one; the two
+        // differ by a millisecond or so: keep each step inside its parent's span so reports nest it
+        long from = parent.getStartTime();
+        long to = parent.getEndTime() > 0 ? parent.getEndTime() : Long.MAX_VALUE;
+        for (CertificateLoginClient.Step step : steps) {
+            SampleResult sub = new SampleResult();
+            sub.setSampleLabel(parent.getSampleLabel() + " " + step.name());
+            long start = Math.min(Math.max(step.startMillis(), from), to);
+            sub.setStampAndTime(start, Math.max(0, Math.min(step.elapsedMillis(), to - start)));
+            if (step.ok()) {
+                ok(sub, step.summary(), step.summary());
+            } else if (expected) {
+                String m = "refused as expected: " + step.failure().category();
+                ok(sub, m, m + "\n" + step.failure().detail());
+            } else {
+                SampleFailures.fail(sub, step.failure().category(), step.failure().getMessage(), step.failure().detail());
+            }
+            parent.addSubResult(sub, false);
         }
     }
 
-    static void fail(SampleResult res, String code, String message, String detail) {
-        if (res.getEndTime() == 0) {
-            res.sampleEnd();
-        }
-        res.setSuccessful(false);
-        res.setResponseCode(code);
-        res.setResponseMessage(message);
-        res.setResponseData(detail == null ? "" : detail, StandardCharsets.UTF_8.name());
-        res.setDataType(SampleResult.TEXT);
+    /**
+     * The config a sampler names, or the test stops: a missing or failed config is a configuration
+     * error of the sampler's configName.
+     */
+    static SignatureServer server(String configName, PropertyParser p) throws ClientException {
+        return ClientConfig.find(SignatureServer.class, SignatureServerConfig.KIND, configName, p);
     }
 
-    static void unexpected(SampleResult res, RuntimeException e) {
-        fail(res, CLIENT_ERROR, "unexpected " + e.getClass().getSimpleName(), String.valueOf(e));
-    }
-
-    static int parseInt(String name, String value, int blankDefault) throws PkiException {
-        String v = value == null ? "" : value.trim();
-        if (v.isEmpty()) {
-            return blankDefault;
-        }
+    /**
+     * The key this thread uses now. A pool no Key Store Config loaded is a configuration error of
+     * {@code keyPool}, a pool that failed to load repeats its config's error; both stop the test.
+     */
+    static KeyMaterial key(String keyPool, PropertyParser p) throws ClientException {
         try {
-            return Integer.parseInt(v);
-        } catch (NumberFormatException e) {
-            throw new PkiException(PkiException.CONFIG_ERROR, name + " is not a number: '" + value + "'");
+            return KeyPools.current(keyPool);
+        } catch (ClientException e) {
+            FailFast.stopTest();
+            // the Key Store Config's own error (naming its property and file), or no such pool at all
+            throw e.setting().isEmpty() ? p.error("keyPool", "", e.getMessage(), null) : e;
         }
     }
 
-    /** Files read once per JVM (documents are read by every thread of a load test). */
-    private static final ConcurrentHashMap<Path, byte[]> FILES = new ConcurrentHashMap<>();
+    /** Fixed bytes from a file or a variable; the file is read once per thread and sampler. */
+    static final class Input {
+        private String path;
+        private byte[] bytes;
 
-    /** The input bytes: a file (cached), or a variable (base64 when {@code base64}, else UTF-8 text). */
-    static byte[] input(String file, String variable, boolean base64, String what) throws PkiException {
-        if (file != null && !file.isBlank()) {
-            Path p = Path.of(file.trim());
-            byte[] cached = FILES.get(p);
-            if (cached != null) {
-                return cached;
+        /**
+         * The bytes: the file (read on first use, again only when its name changes), else the variable
+         * (base64 when {@code base64}, else UTF-8 text); null when neither is set.
+         */
+        byte[] read(PropertyParser p, String fileProperty, String file, String variableProperty, String variable,
+                boolean base64) throws ClientException {
+            String f = file == null ? "" : file.trim();
+            if (!f.isEmpty()) {
+                if (!f.equals(path)) {
+                    File resolved = p.file(fileProperty, f, true);
+                    try {
+                        bytes = Files.readAllBytes(resolved.toPath());
+                    } catch (IOException e) {
+                        throw p.error(fileProperty, resolved.getPath(), "cannot read the file", e);
+                    }
+                    path = f;
+                }
+                return bytes;
             }
-            try {
-                byte[] data = Files.readAllBytes(p);
-                FILES.putIfAbsent(p, data);
-                return data;
-            } catch (java.io.IOException e) {
-                throw new PkiException(PkiException.CONFIG_ERROR, what + " file cannot be read", p + ": " + e, e);
+            String name = variable == null ? "" : variable.trim();
+            if (name.isEmpty()) {
+                return null;
             }
-        }
-        if (variable != null && !variable.isBlank()) {
-            var vars = org.apache.jmeter.threads.JMeterContextService.getContext().getVariables();
-            String v = vars == null ? null : vars.get(variable.trim());
+            JMeterVariables vars = JMeterContextService.getContext().getVariables();
+            String v = vars == null ? null : vars.get(name);
             if (v == null) {
-                throw new PkiException(PkiException.CONFIG_ERROR, what + " variable '" + variable.trim() + "' is not set");
+                throw p.error(variableProperty, "", "variable '" + name + "' is not set", null);
             }
             if (!base64) {
                 return v.getBytes(StandardCharsets.UTF_8);
@@ -91,29 +119,24 @@ final class PkiResults {
             try {
                 return Base64.getMimeDecoder().decode(v);
             } catch (IllegalArgumentException e) {
-                throw new PkiException(PkiException.CONFIG_ERROR, what + " variable '" + variable.trim()
-                        + "' is not base64");
+                throw p.error(variableProperty, "", "variable '" + name + "' is not base64", null);
             }
         }
-        throw new PkiException(PkiException.CONFIG_ERROR, "no " + what + ": set a file or a variable");
     }
 
-    private static final ConcurrentHashMap<String, org.trustload.pki.TimestampClient> TSAS = new ConcurrentHashMap<>();
-
-    /** One RFC 3161 client per TSA URL and timeouts, shared by every thread (it is thread-safe). */
-    static org.trustload.pki.TimestampClient tsa(String url, String connectTimeout, String responseTimeout,
-            int defaultResponseMs) throws PkiException {
-        if (url == null || url.isBlank()) {
-            throw new PkiException(PkiException.CONFIG_ERROR, "TSA URL is empty");
+    /**
+     * Whether a failure of a thread that never reached the server can only repeat: the connection was
+     * refused or the server's TLS certificate is not trusted (unknown hosts stop the test at its start). Timeouts are not:
+     * under load they come and go.
+     */
+    static boolean neverReachable(ClientException e) {
+        if (e == null) {
+            return false;
         }
-        int ct = parseInt("connectTimeout", connectTimeout, 5000);
-        int rt = parseInt("responseTimeout", responseTimeout, defaultResponseMs);
-        try {
-            return TSAS.computeIfAbsent(url.trim() + "|" + ct + "|" + rt, k -> new org.trustload.pki.TimestampClient(
-                    java.net.URI.create(url.trim()), java.time.Duration.ofMillis(ct), java.time.Duration.ofMillis(rt)));
-        } catch (IllegalArgumentException ex) {
-            throw new PkiException(PkiException.CONFIG_ERROR, "bad TSA URL '" + url + "'");
-        }
+        String m = e.getMessage();
+        // (a failed mTLS handshake is not one: the server may refuse that one user's certificate)
+        return (PkiException.CONNECT_ERROR.equals(e.category()) || PkiException.TSA_ERROR.equals(e.category()))
+                && (m.endsWith("connection refused") || m.endsWith("unreachable") || m.endsWith("TLS handshake failed"));
     }
 
     static String hex(byte[] b, int max) {

@@ -5,16 +5,12 @@ import org.apache.jmeter.testbeans.TestBean;
 import org.apache.jmeter.testelement.AbstractTestElement;
 import org.apache.jmeter.threads.JMeterContextService;
 import org.apache.jmeter.threads.JMeterVariables;
-import org.bouncycastle.asn1.DERNull;
-import org.bouncycastle.asn1.x509.AlgorithmIdentifier;
-import org.bouncycastle.asn1.x509.DigestInfo;
-import org.bouncycastle.operator.DefaultDigestAlgorithmIdentifierFinder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.trustload.common.ClientException;
 import org.trustload.pki.KeyMaterial;
 import org.trustload.pki.PkiException;
 
-import java.io.IOException;
 import java.util.Base64;
 import java.util.Locale;
 
@@ -46,13 +42,13 @@ public class SignDataPreProcessor extends AbstractTestElement implements PreProc
         try {
             KeyMaterial key = KeyPools.current(keyPool);
             byte[] input = input(vars);
-            byte[] signature = "hash".equals(kind()) ? signHash(key, input) : key.sign(key.signatureAlgorithm(digest.trim()), input);
+            byte[] signature = "hash".equals(kind()) ? key.signHash(digest.trim(), input) : key.sign(key.signatureAlgorithm(digest.trim()), input);
             vars.put(out, Base64.getEncoder().encodeToString(signature));
             vars.remove(out + "_error");
             if (certificateVariable != null && !certificateVariable.isBlank()) {
                 vars.put(certificateVariable.trim(), Base64.getEncoder().encodeToString(key.certificate().getEncoded()));
             }
-        } catch (PkiException e) {
+        } catch (ClientException e) {
             vars.put(out, "");
             vars.put(out + "_error", e.category() + ": " + e.getMessage());
             log.warn("Sign Data '{}': {} {}", getName(), e.category(), e.getMessage());
@@ -89,29 +85,6 @@ public class SignDataPreProcessor extends AbstractTestElement implements PreProc
             }
         } catch (IllegalArgumentException e) {
             throw new PkiException(PkiException.CONFIG_ERROR, "input variable '" + name + "' is not valid " + enc);
-        }
-    }
-
-    /** Signs a precomputed hash: raw ECDSA over the hash, or PKCS#1 v1.5 over the DigestInfo for RSA. */
-    private byte[] signHash(KeyMaterial key, byte[] hash) throws PkiException {
-        switch (key.keyAlgorithm()) {
-            case "EC":
-                return key.sign("NONEwithECDSA", hash);
-            case "RSA":
-                try {
-                    AlgorithmIdentifier alg = new DefaultDigestAlgorithmIdentifierFinder().find(digest.trim());
-                    if (alg == null) {
-                        throw new PkiException(PkiException.CONFIG_ERROR, "unknown digest '" + digest + "'");
-                    }
-                    byte[] info = new DigestInfo(new AlgorithmIdentifier(alg.getAlgorithm(), DERNull.INSTANCE), hash)
-                            .getEncoded();
-                    return key.sign("NONEwithRSA", info);
-                } catch (IOException e) {
-                    throw new PkiException(PkiException.SIGNING_ERROR, "cannot encode the DigestInfo", e);
-                }
-            default:
-                throw new PkiException(PkiException.CONFIG_ERROR, "hash input is not supported for "
-                        + key.keyAlgorithm() + " keys: sign the data instead");
         }
     }
 

@@ -7,9 +7,9 @@ abstract class SignSamplerBeanInfo extends BeanInfoHelper {
     protected SignSamplerBeanInfo(Class<? extends AbstractSignSampler> beanClass, boolean withAttached) {
         super(beanClass);
         createPropertyGroup("signature", withAttached
-                ? new String[] {"keyPool", "level", "digest", "attached", "tsaUrl"}
-                : new String[] {"keyPool", "level", "digest", "tsaUrl"});
-        createPropertyGroup("server", new String[] {"mode", "serverUrl", "connectTimeout", "responseTimeout"});
+                ? new String[] {"keyPool", "level", "digest", "attached"}
+                : new String[] {"keyPool", "level", "digest"});
+        createPropertyGroup("server", new String[] {"mode", "configName"});
         createPropertyGroup("io", new String[] {"inputFile", "inputVariable", "outputVariable", "outputFile"});
         text("keyPool", "default");
         choice("level", "B", "B", "T");
@@ -17,11 +17,8 @@ abstract class SignSamplerBeanInfo extends BeanInfoHelper {
         if (withAttached) {
             text("attached", Boolean.TRUE);
         }
-        text("tsaUrl", "");
         choice("mode", "local", "local", "remote");
-        text("serverUrl", "");
-        text("connectTimeout", "5000");
-        text("responseTimeout", "60000");
+        text("configName", SignatureServerConfig.DEFAULT_NAME);
         file("inputFile");
         text("inputVariable", "");
         text("outputVariable", "");

@@ -7,21 +7,21 @@ import org.apache.jmeter.testbeans.TestBean;
 import org.apache.jmeter.testelement.AbstractTestElement;
 import org.apache.jmeter.threads.JMeterContextService;
 import org.apache.jmeter.threads.JMeterVariables;
+import org.trustload.common.ClientException;
+import org.trustload.jmeter.common.FailFast;
+import org.trustload.jmeter.common.PropertyParser;
+import org.trustload.pki.KeyStores;
 import org.trustload.pki.PkiException;
 import org.trustload.pki.SignatureValidator;
 import org.trustload.pki.ValidationReport;
 
-import java.io.InputStream;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.security.cert.CertificateFactory;
+import java.io.File;
 import java.security.cert.X509CRL;
 import java.security.cert.X509Certificate;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Signature Assertion (TrustLoad): validates the signature the sample produced — CAdES, PAdES or an
@@ -32,14 +32,15 @@ import java.util.concurrent.ConcurrentHashMap;
 public class SignatureAssertion extends AbstractTestElement implements Assertion, TestBean {
     private static final long serialVersionUID = 1L;
 
-    /** Validators are built once per distinct anchor/CRL configuration: parsing them per sample is waste. */
-    private static final ConcurrentHashMap<String, SignatureValidator> VALIDATORS = new ConcurrentHashMap<>();
-
     private String format = "auto";
     private String trustAnchorsFile = "";
     private String crlFiles = "";
     private String signatureVariable = "";
     private boolean requireTimestamp;
+
+    /** This thread's validator, built on first use from the anchor and CRL files (and rebuilt if they change). */
+    private transient SignatureValidator validator;
+    private transient String validatorKey;
 
     @Override
     public AssertionResult getResult(SampleResult response) {
@@ -58,7 +59,7 @@ public class SignatureAssertion extends AbstractTestElement implements Assertion
             if (signatureVariable != null && !signatureVariable.isBlank()) {
                 String v = vars.get(signatureVariable.trim());
                 if (v == null || v.isEmpty()) {
-                    throw new PkiException(PkiException.CONFIG_ERROR, "variable '" + signatureVariable.trim() + "' is empty");
+                    throw new PkiException(PkiException.INVALID_SIGNATURE, "variable '" + signatureVariable.trim() + "' is empty");
                 }
                 signature = Base64.getMimeDecoder().decode(v);
             } else {
@@ -97,7 +98,15 @@ public class SignatureAssertion extends AbstractTestElement implements Assertion
             }
         } catch (PkiException e) {
             result.setError(true);
-            result.setFailureMessage(e.category() + ": " + e.getMessage());
+            if (e.isConfigError()) {
+                // the same files fail every sample the same way: say it once, stop this thread
+                ClientException named = new PropertyParser(element()).wrap(e);
+                FailFast.report(element(), named);
+                response.setStopThread(true);
+                result.setFailureMessage(e.category() + ": " + named.getMessage());
+            } else {
+                result.setFailureMessage(e.category() + ": " + e.getMessage());
+            }
         } catch (IllegalArgumentException e) {
             result.setFailure(true);
             result.setFailureMessage("signature variable is not base64");
@@ -107,29 +116,22 @@ public class SignatureAssertion extends AbstractTestElement implements Assertion
 
     private SignatureValidator validator() throws PkiException {
         String key = trustAnchorsFile + "|" + crlFiles;
-        SignatureValidator v = VALIDATORS.get(key);
-        if (v == null) {
-            v = new SignatureValidator(certificates(trustAnchorsFile), crls(crlFiles), null);
-            VALIDATORS.putIfAbsent(key, v);
+        if (validator == null || !key.equals(validatorKey)) {
+            validator = new SignatureValidator(certificates(trustAnchorsFile), crls(crlFiles), null);
+            validatorKey = key;
         }
-        return v;
+        return validator;
     }
 
     private static List<X509Certificate> certificates(String file) throws PkiException {
         if (file == null || file.isBlank()) {
-            throw new PkiException(PkiException.CONFIG_ERROR, "trust anchors file is empty");
+            throw PkiException.setting("trustAnchorsFile", "is empty: the signature's chain needs trust anchors");
         }
-        try (InputStream in = Files.newInputStream(Path.of(file.trim()))) {
-            List<X509Certificate> out = new ArrayList<>();
-            for (var c : CertificateFactory.getInstance("X.509").generateCertificates(in)) {
-                out.add((X509Certificate) c);
-            }
-            if (out.isEmpty()) {
-                throw new PkiException(PkiException.CONFIG_ERROR, "no certificate in " + file);
-            }
-            return out;
-        } catch (java.io.IOException | java.security.cert.CertificateException e) {
-            throw new PkiException(PkiException.CONFIG_ERROR, "trust anchors file cannot be read", file + ": " + e, e);
+        File f = PropertyParser.resolve(file.trim());
+        try {
+            return KeyStores.certificates(f.toPath(), "trust anchors file");
+        } catch (PkiException e) {
+            throw PkiException.setting("trustAnchorsFile", f.getPath(), e.getMessage(), e);
         }
     }
 
@@ -138,17 +140,21 @@ public class SignatureAssertion extends AbstractTestElement implements Assertion
         if (files == null || files.isBlank()) {
             return out;
         }
-        for (String f : files.split("[,\\s]+")) {
-            if (f.isEmpty()) {
-                continue;
-            }
-            try (InputStream in = Files.newInputStream(Path.of(f))) {
-                out.add((X509CRL) CertificateFactory.getInstance("X.509").generateCRL(in));
-            } catch (java.io.IOException | java.security.cert.CertificateException | java.security.cert.CRLException e) {
-                throw new PkiException(PkiException.CONFIG_ERROR, "CRL file cannot be read", f + ": " + e, e);
+        for (String name : files.split("[,\\s]+")) {
+            if (!name.isEmpty()) {
+                File f = PropertyParser.resolve(name);
+                try {
+                    out.add(KeyStores.crl(f.toPath()));
+                } catch (PkiException e) {
+                    throw PkiException.setting("crlFiles", f.getPath(), e.getMessage(), e);
+                }
             }
         }
         return out;
+    }
+
+    private String element() {
+        return PropertyParser.describe("Signature Assertion", getName());
     }
 
     public String getFormat() {

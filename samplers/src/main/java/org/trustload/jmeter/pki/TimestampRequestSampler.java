@@ -1,92 +1,109 @@
 package org.trustload.jmeter.pki;
 
-import org.apache.jmeter.samplers.AbstractSampler;
-import org.apache.jmeter.samplers.Entry;
-import org.apache.jmeter.samplers.SampleResult;
-import org.apache.jmeter.testbeans.TestBean;
-import org.apache.jmeter.threads.JMeterContextService;
-import org.apache.jmeter.threads.JMeterVariables;
-import org.bouncycastle.cms.CMSSignedData;
-import org.bouncycastle.tsp.TimeStampToken;
-import org.trustload.pki.PkiException;
-import org.trustload.pki.TimestampClient;
-
 import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.util.Base64;
+import org.apache.jmeter.samplers.SampleResult;
+import org.apache.jmeter.threads.JMeterContextService;
+import org.apache.jmeter.threads.JMeterVariables;
+import org.trustload.common.ClientException;
+import org.trustload.jmeter.common.PropertyParser;
+import org.trustload.pki.SignatureServer;
+import org.trustload.pki.TimestampClient;
 
 /**
- * Timestamp Request (TrustLoad): an RFC 3161 request to a TSA for the digest of a document (a file,
- * a variable, or fresh random bytes per sample); the client checks the status, the imprint and the
- * nonce. The response body shows the token's time, serial and policy.
+ * Timestamp Request (TrustLoad): an RFC 3161 request to the TSA of the {@link SignatureServerConfig}
+ * it names, for the digest of a document (a file, a variable, or fresh random bytes per sample); the
+ * lib client checks the status, the imprint and the nonce and reads the token. The response body
+ * shows the token's time, serial and policy.
  */
-public class TimestampRequestSampler extends AbstractSampler implements TestBean {
+public class TimestampRequestSampler extends PkiSampler<TimestampRequestSampler.Prepared> {
     private static final long serialVersionUID = 1L;
     private static final SecureRandom RANDOM = new SecureRandom();
 
-    private String tsaUrl = "";
+    private String configName = SignatureServerConfig.DEFAULT_NAME;
     private String digest = "SHA-256";
     private String inputFile = "";
     private String inputVariable = "";
     private String randomBytes = "1024";
     private String outputVariable = "";
-    private String connectTimeout = "5000";
-    private String responseTimeout = "30000";
+
+    /** This thread's data file, read once. */
+    private transient PkiResults.Input input;
+
+    /** A request ready to send: the TSA client, the data and its imprint. */
+    static final class Prepared {
+        final TimestampClient tsa;
+        final String digest;
+        final byte[] data;
+        final byte[] imprint;
+
+        Prepared(TimestampClient tsa, String digest, byte[] data, byte[] imprint) {
+            this.tsa = tsa;
+            this.digest = digest;
+            this.data = data;
+            this.imprint = imprint;
+        }
+    }
 
     @Override
-    public SampleResult sample(Entry e) {
-        SampleResult res = new SampleResult();
-        res.setSampleLabel(getName());
-        res.sampleStart();
+    protected String kind() {
+        return "Timestamp Request";
+    }
+
+    @Override
+    protected Prepared prepare(PropertyParser p, SampleResult res) throws ClientException {
+        SignatureServer server = PkiResults.server(configName, p);
+        if (server.settings().tsaUrl() == null) {
+            throw p.error("configName", "", SignatureServerConfig.KIND + " '" + configName.trim()
+                    + "' has no tsaUrl: timestamps need a TSA", null);
+        }
+        String d = p.required("digest", digest);
+        MessageDigest md;
         try {
-            byte[] data = data();
-            byte[] imprint = MessageDigest.getInstance(digest.trim()).digest(data);
-            res.setSamplerData("POST " + tsaUrl + "\n" + digest + " imprint " + PkiResults.hex(imprint, 64) + "\n");
-            byte[] token = client().timestamp(imprint, digest.trim());
-            res.sampleEnd();
-            TimeStampToken t = new TimeStampToken(new CMSSignedData(token));
-            JMeterVariables vars = JMeterContextService.getContext().getVariables();
-            if (vars != null) {
-                vars.putObject(AbstractSignSampler.LAST_SIGNATURE, token);
-                vars.putObject(AbstractSignSampler.LAST_FORMAT, "timestamp");
-                vars.putObject(AbstractSignSampler.LAST_CONTENT, data);
-                if (outputVariable != null && !outputVariable.isBlank()) {
-                    vars.put(outputVariable.trim(), Base64.getEncoder().encodeToString(token));
-                }
+            md = MessageDigest.getInstance(d);
+        } catch (NoSuchAlgorithmException e) {
+            throw p.error("digest", "", "unknown digest '" + d + "'", null);
+        }
+        if (input == null) {
+            input = new PkiResults.Input();
+        }
+        byte[] data = input.read(p, "inputFile", inputFile, "inputVariable", inputVariable, false);
+        if (data == null) {
+            data = new byte[p.integer("randomBytes", randomBytes, 1024, 1, 64 << 20)];
+            RANDOM.nextBytes(data);
+        }
+        byte[] imprint = md.digest(data);
+        TimestampClient tsa = server.timestamps();
+        res.setSamplerData("POST " + tsa.url() + "\n" + d + " imprint " + PkiResults.hex(imprint, 64) + "\n");
+        return new Prepared(tsa, d, data, imprint);
+    }
+
+    @Override
+    protected void execute(Prepared r, SampleResult res) throws ClientException {
+        TimestampClient.Granted t = r.tsa.request(r.imprint, r.digest);
+        res.sampleEnd();
+        reached();
+        JMeterVariables vars = JMeterContextService.getContext().getVariables();
+        if (vars != null) {
+            vars.putObject(AbstractSignSampler.LAST_SIGNATURE, t.token());
+            vars.putObject(AbstractSignSampler.LAST_FORMAT, "timestamp");
+            vars.putObject(AbstractSignSampler.LAST_CONTENT, r.data);
+            if (outputVariable != null && !outputVariable.isBlank()) {
+                vars.put(outputVariable.trim(), Base64.getEncoder().encodeToString(t.token()));
             }
-            String summary = "timestamp " + t.getTimeStampInfo().getGenTime().toInstant() + " serial "
-                    + t.getTimeStampInfo().getSerialNumber();
-            PkiResults.ok(res, summary, summary + "\npolicy: " + t.getTimeStampInfo().getPolicy()
-                    + "\ntsa: " + t.getSID().getIssuer() + "\ntoken: " + token.length + " bytes\n");
-        } catch (PkiException ex) {
-            PkiResults.fail(res, ex);
-        } catch (java.security.NoSuchAlgorithmException ex) {
-            PkiResults.fail(res, PkiException.CONFIG_ERROR, "unknown digest '" + digest + "'", String.valueOf(ex));
-        } catch (Exception ex) {
-            PkiResults.fail(res, PkiException.TSA_ERROR, "TSA token cannot be parsed", String.valueOf(ex));
         }
-        return res;
+        PkiResults.ok(res, t.summary(), t.summary() + "\npolicy: " + t.policy() + "\ntsa: " + t.tsa()
+                + "\ntoken: " + t.token().length + " bytes\n");
     }
 
-    private byte[] data() throws PkiException {
-        if ((inputFile == null || inputFile.isBlank()) && (inputVariable == null || inputVariable.isBlank())) {
-            byte[] b = new byte[Math.max(1, PkiResults.parseInt("randomBytes", randomBytes, 1024))];
-            RANDOM.nextBytes(b);
-            return b;
-        }
-        return PkiResults.input(inputFile, inputVariable, false, "data");
+    public String getConfigName() {
+        return configName;
     }
 
-    private TimestampClient client() throws PkiException {
-        return PkiResults.tsa(tsaUrl, connectTimeout, responseTimeout, 30000);
-    }
-
-    public String getTsaUrl() {
-        return tsaUrl;
-    }
-
-    public void setTsaUrl(String tsaUrl) {
-        this.tsaUrl = tsaUrl;
+    public void setConfigName(String configName) {
+        this.configName = configName;
     }
 
     public String getDigest() {
@@ -127,21 +144,5 @@ public class TimestampRequestSampler extends AbstractSampler implements TestBean
 
     public void setOutputVariable(String outputVariable) {
         this.outputVariable = outputVariable;
-    }
-
-    public String getConnectTimeout() {
-        return connectTimeout;
-    }
-
-    public void setConnectTimeout(String connectTimeout) {
-        this.connectTimeout = connectTimeout;
-    }
-
-    public String getResponseTimeout() {
-        return responseTimeout;
-    }
-
-    public void setResponseTimeout(String responseTimeout) {
-        this.responseTimeout = responseTimeout;
     }
 }

@@ -6,12 +6,10 @@ import org.trustload.jmeter.common.BeanInfoHelper;
 public class TimestampRequestSamplerBeanInfo extends BeanInfoHelper {
     public TimestampRequestSamplerBeanInfo() {
         super(TimestampRequestSampler.class);
-        createPropertyGroup("tsa", new String[] {"tsaUrl", "digest", "connectTimeout", "responseTimeout"});
+        createPropertyGroup("tsa", new String[] {"configName", "digest"});
         createPropertyGroup("io", new String[] {"inputFile", "inputVariable", "randomBytes", "outputVariable"});
-        text("tsaUrl", "");
+        text("configName", SignatureServerConfig.DEFAULT_NAME);
         choice("digest", "SHA-256", "SHA-256", "SHA-384", "SHA-512");
-        text("connectTimeout", "5000");
-        text("responseTimeout", "30000");
         file("inputFile");
         text("inputVariable", "");
         text("randomBytes", "1024");

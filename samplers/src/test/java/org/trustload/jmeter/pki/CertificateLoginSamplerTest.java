@@ -27,6 +27,7 @@ import org.apache.jmeter.samplers.SampleResult;
 import org.apache.jmeter.threads.JMeterContextService;
 import org.apache.jmeter.threads.JMeterVariables;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -95,9 +96,29 @@ class CertificateLoginSamplerTest {
         server.close();
     }
 
+    /** The Signature Server Config of each test: the login server's URL. */
+    private SignatureServerConfig loginServer;
+
     @BeforeEach
-    void freshThreadContext() {
+    void freshThreadContextAndConfig() {
         JMeterContextService.getContext().setVariables(new JMeterVariables());
+        loginServer = config("login-server", server.uri("/").toString(), "", "");
+    }
+
+    @AfterEach
+    void endConfig() {
+        loginServer.testEnded();
+    }
+
+    private static SignatureServerConfig config(String name, String loginUrl, String mtlsUrl, String anchors) {
+        SignatureServerConfig c = new SignatureServerConfig();
+        c.setName(name);
+        c.setConfigName(name);
+        c.setLoginUrl(loginUrl);
+        c.setMtlsUrl(mtlsUrl);
+        c.setTrustAnchorsFile(anchors);
+        c.testStarted();
+        return c;
     }
 
     private static KeyStoreConfig keys(String pool, String assignment, String password) {
@@ -115,7 +136,7 @@ class CertificateLoginSamplerTest {
         CertificateLoginSampler s = new CertificateLoginSampler();
         s.setName("login");
         s.setKeyPool(pool);
-        s.setLoginUrl(server.uri("/").toString());
+        s.setConfigName("login-server");
         return s;
     }
 
@@ -189,7 +210,8 @@ class CertificateLoginSamplerTest {
         bad.iterationStart(null);
         r = sampler("badpw").sample(null);
         assertThat(r.getResponseCode()).isEqualTo("configError");
-        assertThat(r.getResponseMessage()).contains("no key pool 'badpw'");
+        assertThat(r.getResponseMessage()).as("the Key Store Config's own error, not 'no key pool'")
+                .startsWith("Key Store Config 'keys': keyStorePassword: cannot open key store (wrong password?)");
         assertThat(r.getResponseDataAsString()).doesNotContain("wrong-password");
 
         KeyStoreConfig c = keys("g", KeyStoreConfig.ASSIGN_FIRST, pki.password());
@@ -205,27 +227,43 @@ class CertificateLoginSamplerTest {
         try (java.net.ServerSocket ss = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
             port = ss.getLocalPort();
         }
+        SignatureServerConfig refused = config("refused", "http://127.0.0.1:" + port, "https://127.0.0.1:" + port, "");
         s = sampler("g");
-        s.setLoginUrl("http://127.0.0.1:" + port);
+        s.setConfigName("refused");
         r = s.sample(null);
         assertThat(r.getResponseCode()).isEqualTo("connectError");
+        assertThat(r.isStopThread()).as("a thread that never reached the server stops after one refused sample").isTrue();
         s.setMethod("mtls");
-        s.setMtlsUrl("https://127.0.0.1:" + port);
         r = s.sample(null);
         assertThat(r.getResponseCode()).isEqualTo("connectError");
         assertThat(r.getSubResults()).extracting(SampleResult::getSampleLabel).containsExactly("login handshake");
+        refused.testEnded();
 
         s.setMethod("kerberos");
-        assertThat(s.sample(null).getResponseCode()).isEqualTo("configError");
+        assertThat(s.sample(null).getResponseMessage()).isEqualTo(
+                "Certificate Login 'login': method: unknown value 'kerberos' (expected challenge-response, mtls)");
         s.setMethod("mtls");
-        s.setMtlsUrl("");
-        assertThat(s.sample(null).getResponseMessage()).isEqualTo("mtls needs an mTLS URL");
-        s.setMtlsUrl("https://127.0.0.1:" + port);
-        s.setTrustAnchorsFile(dir.resolve("missing.pem").toString());
-        assertThat(s.sample(null).getResponseMessage()).isEqualTo("trust anchors file cannot be read");
-        s.setTrustAnchorsFile("");
-        s.setConnectTimeout("soon");
-        assertThat(s.sample(null).getResponseCode()).isEqualTo("configError");
+        s.setConfigName("login-server");
+        assertThat(s.sample(null).getResponseMessage()).isEqualTo(
+                "Certificate Login 'login': configName: Signature Server Config 'login-server' has no mtlsUrl: method mtls needs it");
+        SignatureServerConfig missingCa = config("missing-ca", "", "https://127.0.0.1:" + port,
+                dir.resolve("missing.pem").toString());
+        s.setConfigName("missing-ca");
+        r = s.sample(null);
+        assertThat(r.getResponseMessage()).isEqualTo("Signature Server Config 'missing-ca': trustAnchorsFile: file not found ("
+                + dir.resolve("missing.pem") + ")");
+        assertThat(r.isStopThread()).isTrue();
+        missingCa.testEnded();
+        SignatureServerConfig soon = new SignatureServerConfig();
+        soon.setName("soon");
+        soon.setConfigName("soon");
+        soon.setMtlsUrl("https://127.0.0.1:" + port);
+        soon.setConnectTimeout("soon");
+        soon.testStarted();
+        s.setConfigName("soon");
+        assertThat(s.sample(null).getResponseMessage()).isEqualTo(
+                "Signature Server Config 'soon': connectTimeout: not a whole number: 'soon'");
+        soon.testEnded();
         c.testEnded();
     }
 
@@ -238,6 +276,7 @@ class CertificateLoginSamplerTest {
         Set<String> subjects = ConcurrentHashMap.newKeySet();
         List<String> failures = new ArrayList<>();
         CountDownLatch done = new CountDownLatch(threads);
+        JMeterVariables published = JMeterContextService.getContext().getVariables();
         for (int i = 0; i < threads; i++) {
             // what JMeter does per thread: a copy of the element with the same settings (testStarted ran once)
             KeyStoreConfig perThread = new KeyStoreConfig();
@@ -246,7 +285,10 @@ class CertificateLoginSamplerTest {
             CertificateLoginSampler s = sampler("spread");
             new Thread(() -> {
                 try {
-                    JMeterContextService.getContext().setVariables(new JMeterVariables());
+                    // a JMeter thread sees what the configs published at test start
+                    JMeterVariables vars = new JMeterVariables();
+                    vars.putAll(published);
+                    JMeterContextService.getContext().setVariables(vars);
                     for (int it = 0; it < 3; it++) {
                         perThread.iterationStart(null);
                         SampleResult r = s.sample(null);
@@ -306,6 +348,6 @@ class CertificateLoginSamplerTest {
             assertThat(bundle.containsKey(group + ".displayName")).as("group " + group).isTrue();
             assertThat(pd.getValue("notUndefined")).as(n + " has a default").isEqualTo(Boolean.TRUE);
         }
-        assertThat(described).isEqualTo(21);
+        assertThat(described).isEqualTo(15);
     }
 }

@@ -79,6 +79,19 @@ class PkiElementsTest {
         return c;
     }
 
+    /** A started Signature Server Config named {@code name}; blank URLs are left out. */
+    private static SignatureServerConfig server(String name, String serverUrl, String tsaUrl) {
+        SignatureServerConfig c = new SignatureServerConfig();
+        c.setName(name);
+        c.setConfigName(name);
+        c.setServerUrl(serverUrl);
+        c.setTsaUrl(tsaUrl);
+        c.setConnectTimeout("2000");
+        c.setResponseTimeout("5000");
+        c.testStarted();
+        return c;
+    }
+
     private static SignatureAssertion assertion(String format, boolean requireTimestamp) throws Exception {
         SignatureAssertion a = new SignatureAssertion();
         a.setName("check");
@@ -136,6 +149,7 @@ class PkiElementsTest {
         }
         assertThat(seen).hasSize(8);
         c.testEnded();
+        assertThat(KeyPools.pool("iterations")).as("the keys are let go at test end").isNull();
     }
 
     @Test
@@ -162,16 +176,18 @@ class PkiElementsTest {
     void cadesTAndPadesTWithATimestampFromTheTsaAreAssertedAsTimestamped() throws Exception {
         KeyStoreConfig c = keys("default", KeyStoreConfig.ASSIGN_FIRST);
         c.iterationStart(null);
+        SignatureServerConfig server = server("tsa-ok", "", tsa.uri("/tsa").toString());
         for (AbstractSignSampler s : List.of(new CadesSignSampler(), new PadesSignSampler())) {
             s.setName(s.getClass().getSimpleName());
             s.setLevel("T");
-            s.setTsaUrl(tsa.uri("/tsa").toString());
+            s.setConfigName("tsa-ok");
             s.setInputFile((s instanceof PadesSignSampler ? pdf : text).toString());
             SampleResult r = s.sample(null);
             assertThat(r.isSuccessful()).as(r.getResponseDataAsString()).isTrue();
             AssertionResult a = assertion("auto", true).getResult(r);
             assertThat(a.isFailure() || a.isError()).as(a.getFailureMessage()).isFalse();
         }
+        server.testEnded();
         c.testEnded();
     }
 
@@ -227,55 +243,121 @@ class PkiElementsTest {
         assertThat(r.isSuccessful()).isFalse();
         assertThat(r.getResponseCode()).isEqualTo("invalidDocument");
 
-        // missing document file, unknown level, remote mode without URL
+        // missing document file (its path in the message), unknown level, remote mode on a config without server URL
         CadesSignSampler bad = new CadesSignSampler();
         bad.setName("bad");
         bad.setInputFile(dir.resolve("nope.txt").toString());
-        assertThat(bad.sample(null).getResponseCode()).isEqualTo("configError");
+        r = bad.sample(null);
+        assertThat(r.getResponseCode()).isEqualTo("configError");
+        assertThat(r.getResponseMessage()).isEqualTo("CAdES Sign 'bad': inputFile: file not found (" + dir.resolve("nope.txt") + ")");
+        assertThat(r.isStopThread()).isTrue();
         bad.setInputFile(text.toString());
         bad.setLevel("LTA");
-        assertThat(bad.sample(null).getResponseMessage()).contains("unknown level");
+        assertThat(bad.sample(null).getResponseMessage()).contains("level: unknown value 'LTA'");
         bad.setLevel("B");
         bad.setMode("remote");
-        assertThat(bad.sample(null).getResponseMessage()).contains("remote mode needs a server URL");
+        bad.setConfigName("tsa-only");
+        SignatureServerConfig tsaOnly = server("tsa-only", "", tsa.uri("/tsa").toString());
+        assertThat(bad.sample(null).getResponseMessage()).contains("has no serverUrl");
+        bad.setConfigName("nosuch");
+        r = bad.sample(null);
+        assertThat(r.getResponseMessage()).isEqualTo("CAdES Sign 'bad': configName: no Signature Server Config named 'nosuch' in this test plan");
+        assertThat(r.getTime()).as("nothing was sent: no time").isZero();
 
         // TSA down and TSA answering garbage
+        SignatureServerConfig down = server("tsa-down", "", "http://127.0.0.1:1/tsa");
+        SignatureServerConfig garbage = server("tsa-garbage", "", tsa.uri("/garbage").toString());
         CadesSignSampler t = new CadesSignSampler();
         t.setName("tsa");
         t.setLevel("T");
         t.setInputFile(text.toString());
-        t.setTsaUrl("http://127.0.0.1:1/tsa");
+        t.setConfigName("tsa-down");
         assertThat(t.sample(null).getResponseCode()).isEqualTo("tsaError");
-        t.setTsaUrl(tsa.uri("/garbage").toString());
+        t.setConfigName("tsa-garbage");
         assertThat(t.sample(null).getResponseCode()).isEqualTo("tsaError");
 
-        // remote server down
+        // remote server down: the first step fails, its sub-result says why
+        SignatureServerConfig refused = server("refused", "http://127.0.0.1:1", "");
         CadesSignSampler remote = new CadesSignSampler();
         remote.setName("remote");
         remote.setMode("remote");
-        remote.setServerUrl("http://127.0.0.1:1");
+        remote.setConfigName("refused");
         remote.setInputFile(text.toString());
         r = remote.sample(null);
         assertThat(r.getResponseCode()).isEqualTo("connectError");
+        assertThat(r.getResponseMessage()).isEqualTo("signature server connection refused");
+        assertThat(r.isStopThread()).as("a thread that never reached the server stops after one refused sample").isTrue();
         assertThat(r.getSubResults()).hasSize(1);
+        for (SignatureServerConfig x : List.of(tsaOnly, down, garbage, refused)) {
+            x.testEnded();
+        }
         c.testEnded();
         wrong.testEnded();
     }
 
     @Test
     void timestampRequestSucceedsAndItsTokenIsAsserted() throws Exception {
+        SignatureServerConfig ok = server("ts-ok", "", tsa.uri("/tsa").toString());
+        SignatureServerConfig garbage = server("ts-garbage", "", tsa.uri("/garbage").toString());
+        SignatureServerConfig down = server("ts-down", "", "http://127.0.0.1:1/tsa");
         TimestampRequestSampler s = new TimestampRequestSampler();
         s.setName("ts");
-        s.setTsaUrl(tsa.uri("/tsa").toString());
+        s.setConfigName("ts-ok");
         SampleResult r = s.sample(null);
         assertThat(r.isSuccessful()).as(r.getResponseDataAsString()).isTrue();
         assertThat(r.getResponseMessage()).startsWith("timestamp ");
         AssertionResult a = assertion("timestamp", false).getResult(r);
         assertThat(a.isFailure() || a.isError()).as(a.getFailureMessage()).isFalse();
-        s.setTsaUrl(tsa.uri("/garbage").toString());
+        s.setConfigName("ts-garbage");
         assertThat(s.sample(null).getResponseCode()).isEqualTo("tsaError");
-        s.setTsaUrl("http://127.0.0.1:1/tsa");
+        s.setConfigName("ts-down");
         assertThat(s.sample(null).getResponseCode()).isEqualTo("tsaError");
+        for (SignatureServerConfig x : List.of(ok, garbage, down)) {
+            x.testEnded();
+        }
+    }
+
+    @Test
+    void signatureServerConfigClosesItsHttpClientAtTestEndAndItsSamplersThenFail() throws Exception {
+        SignatureServerConfig c = server("closing", "", tsa.uri("/tsa").toString());
+        org.trustload.pki.SignatureServer built = c.server();
+        TimestampRequestSampler s = new TimestampRequestSampler();
+        s.setName("ts");
+        s.setConfigName("closing");
+        assertThat(s.sample(null).isSuccessful()).isTrue();
+        c.testEnded();
+        assertThat(c.server()).as("the config let go of its client").isNull();
+        assertThat(built.isClosed()).isTrue();
+        assertThat(built.awaitTerminated(java.time.Duration.ofSeconds(30))).as("the HTTP client's threads ended").isTrue();
+        SampleResult after = s.sample(null);
+        assertThat(after.getResponseMessage()).as("the config is gone after its test")
+                .contains("no Signature Server Config named 'closing'");
+    }
+
+    @Test
+    void aWrongSignatureServerSettingStopsTheTestNamingPropertyAndFile() throws Exception {
+        SignatureServerConfig c = new SignatureServerConfig();
+        c.setName("bad ca");
+        c.setServerUrl("http://127.0.0.1:1");
+        c.setTrustAnchorsFile(dir.resolve("no-such-ca.pem").toString());
+        c.testStarted();
+        CadesSignSampler s = new CadesSignSampler();
+        s.setName("remote");
+        s.setMode("remote");
+        s.setInputFile(text.toString());
+        KeyStoreConfig k = keys("default", KeyStoreConfig.ASSIGN_FIRST);
+        SampleResult r = s.sample(null);
+        assertThat(r.getResponseCode()).isEqualTo("configError");
+        assertThat(r.getResponseMessage()).isEqualTo("Signature Server Config 'bad ca': trustAnchorsFile: file not found ("
+                + dir.resolve("no-such-ca.pem") + ")");
+        c.testEnded();
+        c.setTrustAnchorsFile("");
+        c.setServerUrl("http://no-such-host.invalid:8080");
+        c.testStarted();
+        r = s.sample(null);
+        assertThat(r.getResponseMessage()).isEqualTo("Signature Server Config 'bad ca': serverUrl: unknown host 'no-such-host.invalid'");
+        c.testEnded();
+        k.testEnded();
     }
 
     @Test
@@ -306,12 +388,14 @@ class PkiElementsTest {
     void everyPkiElementJavaSerializesForDistributedMode() throws Exception {
         KeyStoreConfig c = keys("default", KeyStoreConfig.ASSIGN_PER_THREAD);
         c.iterationStart(null);
-        for (Object o : List.of(c, new CadesSignSampler(), new PadesSignSampler(), new TimestampRequestSampler(),
-                new SignDataPreProcessor(), new SignatureAssertion())) {
+        SignatureServerConfig server = server("serializes", "", tsa.uri("/tsa").toString());
+        for (Object o : List.of(c, server, new CadesSignSampler(), new PadesSignSampler(), new TimestampRequestSampler(),
+                new CertificateLoginSampler(), new SignDataPreProcessor(), new SignatureAssertion())) {
             try (ObjectOutputStream out = new ObjectOutputStream(new ByteArrayOutputStream())) {
                 out.writeObject(o);
             }
         }
+        server.testEnded();
         c.testEnded();
     }
 }

@@ -1,0 +1,25 @@
+package org.trustload.jmeter.pki;
+
+import org.trustload.jmeter.common.BeanInfoHelper;
+
+/** The generated GUI of {@link SignatureServerConfig}. */
+public class SignatureServerConfigBeanInfo extends BeanInfoHelper {
+
+    public SignatureServerConfigBeanInfo() {
+        super(SignatureServerConfig.class);
+        createPropertyGroup("name", new String[] {"configName"});
+        createPropertyGroup("server", new String[] {"serverUrl", "tsaUrl", "loginUrl", "mtlsUrl"});
+        createPropertyGroup("tls", new String[] {"trustAnchorsFile", "trustAll"});
+        createPropertyGroup("timeouts", new String[] {"connectTimeout", "handshakeTimeout", "responseTimeout"});
+        text("configName", SignatureServerConfig.DEFAULT_NAME);
+        text("serverUrl", "");
+        text("tsaUrl", "");
+        text("loginUrl", "");
+        text("mtlsUrl", "");
+        file("trustAnchorsFile");
+        flag("trustAll");
+        text("connectTimeout", "5000");
+        text("handshakeTimeout", "10000");
+        text("responseTimeout", "60000");
+    }
+}
