@@ -155,9 +155,9 @@ class DistributedRunIT {
         Launched run = launch("debug", "-Jthreads=2", "-Jloops=3");
         assertThat(run.status).as("./trustload exit status, output:\n" + run.output).isZero();
         Path results = runDir(run.dir).resolve("results.jtl");
-        List<String> rows = Files.readAllLines(results);
-        assertThat(rows).as("header + 2 engines x 2 threads x 3 loops").hasSize(1 + 12);
-        assertThat(rows.stream().skip(1).map(r -> r.split(",")[5].replaceFirst("-.*", "")).distinct().count())
+        List<org.trustload.harness.Jtl.Sample> rows = org.trustload.harness.Jtl.read(results);
+        assertThat(rows).as("2 engines x 2 threads x 3 loops").hasSize(12);
+        assertThat(rows.stream().map(r -> r.threadName().replaceFirst("-.*", "")).distinct().count())
                 .as("distinct engines in the thread names of " + results).isEqualTo(2);
         assertThat(listeners).as("sockets listening beyond loopback").isEmpty();
     }

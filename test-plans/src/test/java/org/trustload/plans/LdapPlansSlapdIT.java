@@ -132,16 +132,8 @@ class LdapPlansSlapdIT {
     }
 
     private static Map<String, Integer> responseCodes(Path jtl) throws Exception {
-        List<String> lines = Files.readAllLines(jtl);
-        List<String> header = List.of(lines.get(0).split(","));
-        int idx = header.indexOf("responseCode");
         Map<String, Integer> codes = new HashMap<>();
-        for (String line : lines.subList(1, lines.size())) {
-            String[] f = line.split(",", -1);
-            if (f.length > idx) {
-                codes.merge(f[idx], 1, Integer::sum);
-            }
-        }
+        org.trustload.harness.Jtl.forEach(jtl, r -> codes.merge(r.responseCode(), 1, Integer::sum));
         return codes;
     }
 
