@@ -363,7 +363,7 @@ public final class Run {
                     .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
             children.jmeter = p;
             Thread pump = pump(p, dir.resolve("console.txt"), o.out, o.echo, progress);
-            jmeterStatus = waitFor(p, runLab, o.timeout, labDied, log);
+            jmeterStatus = waitFor(p, runLab, o.timeout, labDied, log, dir.resolve("threads.txt"));
             pump.join(10_000);
         } finally {
             if (engines != null && engines != o.sharedEngines) {
@@ -458,9 +458,38 @@ public final class Run {
         return t;
     }
 
+    /** A hung JMeter's thread dump (jcmd Thread.print of its JVM), so that the hang can be diagnosed. */
+    private static void dumpThreads(Process p, Path file) {
+        StringBuilder out = new StringBuilder();
+        List<ProcessHandle> jvms = new ArrayList<>();
+        jvms.add(p.toHandle());
+        p.toHandle().descendants().forEach(jvms::add);
+        for (ProcessHandle h : jvms) {
+            try {
+                Path part = Files.createTempFile("trustload-threads", ".txt");
+                Process jcmd = new ProcessBuilder("jcmd", Long.toString(h.pid()), "Thread.print").redirectErrorStream(true)
+                        .redirectOutput(part.toFile())
+                        .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
+                if (!jcmd.waitFor(30, TimeUnit.SECONDS)) {
+                    jcmd.destroyForcibly();
+                }
+                out.append("== pid ").append(h.pid()).append(' ').append(h.info().command().orElse("")).append('\n')
+                        .append(Files.readString(part));
+                Files.deleteIfExists(part);
+            } catch (IOException | InterruptedException e) {
+                out.append("== pid ").append(h.pid()).append(": ").append(e).append('\n');
+            }
+        }
+        try {
+            Files.writeString(file, out);
+        } catch (IOException e) {
+            // the run is failing anyway; the message says where the dump would be
+        }
+    }
+
     /** Waits for JMeter; stops it when the lab dies under it or the timeout passes. Returns its exit status. */
-    private static int waitFor(Process p, Lab lab, Duration timeout, AtomicReference<String> labDied, PrintStream log)
-            throws InterruptedException {
+    private static int waitFor(Process p, Lab lab, Duration timeout, AtomicReference<String> labDied, PrintStream log,
+                               Path threadDump) throws InterruptedException {
         long deadline = timeout == null ? Long.MAX_VALUE : System.nanoTime() + timeout.toNanos();
         while (!p.waitFor(1, TimeUnit.SECONDS)) {
             if (lab != null && !lab.isAlive()) {
@@ -470,7 +499,9 @@ public final class Run {
                 break;
             }
             if (System.nanoTime() > deadline) {
-                log.println("trustload: JMeter did not finish within " + timeout.toSeconds() + " s: stopping it");
+                log.println("trustload: JMeter did not finish within " + timeout.toSeconds() + " s: its threads are in "
+                        + threadDump + "; stopping it");
+                dumpThreads(p, threadDump);
                 stop(p);
                 return -1;
             }
