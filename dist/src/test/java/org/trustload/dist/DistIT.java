@@ -24,6 +24,8 @@ class DistIT {
     private static final Path DROPIN = Path.of(System.getProperty("trustload.dropin.dir"));
     private static final Path ZIP = Path.of(System.getProperty("trustload.dropin.zip"));
     private static final Path TREE = Path.of(System.getProperty("trustload.dependency.tree"));
+    private static final Path REPO = Path.of(System.getProperty("trustload.plugins.repo"));
+    private static final Path ROOT = Path.of(System.getProperty("trustload.root", ".."));
 
     private static Set<String> files(Path dir) throws IOException {
         try (Stream<Path> s = Files.walk(dir)) {
@@ -80,6 +82,36 @@ class DistIT {
         InstallProbe.assertComplete(pristine, tmp.resolve("probe"));
         for (String f : ours) {
             assertThat(Files.mismatch(pristine.resolve(f), HOME.resolve(f))).as(f).isEqualTo(-1L);
+        }
+    }
+
+    /** The testkit (test PKI, TSA responder, TLCP page server, fixtures) is for the lab and tests only. */
+    @Test
+    void noTestkitJarOrClassInTheHomeTheDropinOrThePluginsRepository() throws IOException {
+        Path sources = ROOT.resolve("testkit/src/main/java");
+        Set<String> testkitClasses;
+        try (Stream<Path> s = Files.walk(sources)) {
+            testkitClasses = s.filter(f -> f.toString().endsWith(".java"))
+                    .map(f -> sources.relativize(f).toString().replace(".java", ".class"))
+                    .collect(Collectors.toCollection(TreeSet::new));
+        }
+        assertThat(testkitClasses).contains("org/trustload/pki/TestPki.class", "org/trustload/testing/Slapd.class");
+        List<Path> jars = new java.util.ArrayList<>();
+        for (Path dir : List.of(HOME.resolve("lib"), DROPIN, REPO)) {
+            try (Stream<Path> s = Files.walk(dir)) {
+                s.filter(f -> f.toString().endsWith(".jar")).forEach(jars::add);
+            }
+        }
+        assertThat(jars).extracting(j -> HOME.relativize(j).toString())
+                .anyMatch(n -> n.matches("lib/ext/trustload-samplers-.*\\.jar"))
+                .noneMatch(n -> n.contains("testkit"));
+        try (ZipFile zip = new ZipFile(ZIP.toFile())) {
+            assertThat(zip.stream().map(ZipEntry::getName)).noneMatch(n -> n.contains("testkit"));
+        }
+        for (Path jar : jars) {
+            try (ZipFile zip = new ZipFile(jar.toFile())) {
+                assertThat(zip.stream().map(ZipEntry::getName)).as(jar.toString()).noneMatch(testkitClasses::contains);
+            }
         }
     }
 

@@ -140,7 +140,7 @@ final class Bench {
         return p.exitValue() == 0 ? rc : ExitStatus.NOT_EXECUTED.code();
     }
 
-    /** The throwaway real servers of the tests, for use by hand: name to main class (lib's test-jar). */
+    /** The throwaway real servers of the tests, for use by hand: name to main class (testkit module). */
     static final Map<String, String> FIXTURES = Map.of("slapd", "org.trustload.testing.Slapd",
             "mariadb", "org.trustload.testing.MariaDb");
 
@@ -167,7 +167,7 @@ final class Bench {
         return p.waitFor() == 0 ? 0 : ExitStatus.NOT_EXECUTED.code();
     }
 
-    /** The bench module's jar and class path (it holds lib's test-jar with the fixtures). */
+    /** The bench module's jar and class path (it holds the testkit module with the fixtures). */
     private static String classPath(Layout layout) throws IOException, HarnessException {
         Path benchJar = layout.root().resolve("bench/target/trustload-bench-0.1.0.jar");
         Path classpath = layout.root().resolve("bench/target/bench.classpath");

@@ -103,7 +103,7 @@ public final class TlcpHttp {
 
     /**
      * Reads an HTTP head (after what {@code b} already holds) up to the blank line, which is not
-     * returned; null when the stream ends first. Shared with {@link TlcpPageServer}.
+     * returned; null when the stream ends first. Shared with testkit's {@code TlcpPageServer}.
      */
     static String readHead(InputStream in, StringBuilder b) throws IOException {
         int c;
