@@ -21,25 +21,32 @@ import java.util.concurrent.TimeUnit;
  * {@code ./trustload bench NAME [key=value ...]}: starts a bench of the bench module in its own JVM
  * (its class path is {@code bench/target/bench.classpath}), with the JVM flags every java gets, a raw
  * files folder {@code bench/target/NAME-bench/<timestamp>/} (passed as {@code out=DIR}) holding
- * machine.txt and bench.txt (the bench's output), and a time limit.
+ * machine.txt and bench.txt (the bench's output), and a time limit. {@code --tiny} runs the bench at the
+ * tiny scale of its spec (seconds, not a measurement): ci/test runs {@code bench all --tiny} so no bench rots.
  */
 final class Bench {
 
-    /** A bench: its main class, heap, whether it takes {@code out=DIR}, whether it needs JMeter's jars. */
-    private record Spec(String mainClass, String heap, boolean takesOut, boolean jmeterClassPath) {
+    /**
+     * A bench: its main class, heap, whether it takes {@code out=DIR}, whether it needs JMeter's jars, and
+     * the arguments of its tiny scale ({@code --tiny}: every part once, a few seconds, no figure to read).
+     */
+    private record Spec(String mainClass, String heap, boolean takesOut, boolean jmeterClassPath, List<String> tiny) {
+        Spec(String mainClass, String heap, boolean takesOut, boolean jmeterClassPath, String... tiny) {
+            this(mainClass, heap, takesOut, jmeterClassPath, List.of(tiny));
+        }
     }
 
     private static final Map<String, Spec> SPECS = new LinkedHashMap<>();
 
     static {
-        SPECS.put("ldap", new Spec("org.trustload.bench.LdapBench", "-Xmx512m", false, false));
-        SPECS.put("pki", new Spec("org.trustload.bench.pki.PkiBench", "-Xmx512m", true, false));
-        SPECS.put("login", new Spec("org.trustload.bench.login.LoginBench", "-Xmx1g", false, false));
-        SPECS.put("kms", new Spec("org.trustload.bench.kms.KmsBench", "-Xmx512m", true, false));
-        SPECS.put("kms-aliyun", new Spec("org.trustload.bench.AliyunKmsBench", "-Xmx512m", true, false));
+        SPECS.put("ldap", new Spec("org.trustload.bench.LdapBench", "-Xmx512m", false, false, "parts=matrix", "rounds=1", "threads=1", "piOps=20", "ptOps=50", "warmup=10", "out=bench/target/tiny/ldap"));
+        SPECS.put("pki", new Spec("org.trustload.bench.pki.PkiBench", "-Xmx512m", true, false, "threads=1"));
+        SPECS.put("login", new Spec("org.trustload.bench.login.LoginBench", "-Xmx1g", false, false, "out=bench/target/tiny/certificate-login-bench.md"));
+        SPECS.put("kms", new Spec("org.trustload.bench.kms.KmsBench", "-Xmx512m", true, false, "threads=1", "warmup=1", "window=2"));
+        SPECS.put("kms-aliyun", new Spec("org.trustload.bench.AliyunKmsBench", "-Xmx512m", true, false, "threads=1", "warmup=1", "seconds=2"));
         SPECS.put("gmssl", new Spec("org.trustload.bench.gmssl.GmsslBench", "-Xmx512m", true, true));
-        SPECS.put("tongsuo", new Spec("org.trustload.bench.TongsuoBench", "-Xmx512m", false, false));
-        SPECS.put("jvmstats", new Spec("org.trustload.bench.jvmstats.JvmStatsBench", "-Xmx1g", false, false));
+        SPECS.put("tongsuo", new Spec("org.trustload.bench.TongsuoBench", "-Xmx512m", false, false, "count=5", "requests=5", "seconds=2", "warmup=1"));
+        SPECS.put("jvmstats", new Spec("org.trustload.bench.jvmstats.JvmStatsBench", "-Xmx1g", false, false, "rounds=1", "seconds=2", "threads=1"));
     }
 
     /** The bench names, and {@code all}. */
@@ -54,6 +61,9 @@ final class Bench {
     /** Each bench's time limit (the longest, pki's plans part, stays well inside it). */
     private static final Duration LIMIT = Duration.ofMinutes(60);
 
+    /** Each bench's time limit at tiny scale. */
+    private static final Duration TINY_LIMIT = Duration.ofMinutes(4);
+
     private Bench() {
     }
 
@@ -65,22 +75,38 @@ final class Bench {
         String name = args.get(0);
         // --no-build: the old wrappers' flag; ./trustload builds only when sources changed
         List<String> rest = args.subList(1, args.size()).stream().filter(a -> !a.equals("--no-build")).toList();
+        boolean tiny = rest.contains("--tiny");
+        List<String> given = rest.stream().filter(a -> !a.equals("--tiny")).toList();
         if (name.equals("all")) {
             int worst = 0;
+            List<String> failed = new ArrayList<>();
             for (String n : SPECS.keySet()) {
-                out.println("== bench " + n);
-                int rc = runOne(layout, n, rest, out, err);
+                out.println("== bench " + n + (tiny ? " (tiny)" : ""));
+                int rc = runOne(layout, n, given, tiny, out, err);
+                if (rc != 0) {
+                    failed.add(n + " (exit " + rc + ")");
+                }
                 worst = Math.max(worst, rc);
+            }
+            if (!failed.isEmpty()) {
+                err.println("trustload: benches that failed: " + String.join(", ", failed));
             }
             return worst;
         }
-        return runOne(layout, name, rest, out, err);
+        return runOne(layout, name, given, tiny, out, err);
     }
 
-    private static int runOne(Layout layout, String name, List<String> allArgs, PrintStream out, PrintStream err)
-            throws IOException, InterruptedException, HarnessException {
+    /** The tiny-scale arguments of bench {@code name} (tests). */
+    static List<String> tinyArgs(String name) {
+        return SPECS.get(name).tiny();
+    }
+
+    private static int runOne(Layout layout, String name, List<String> given, boolean tiny, PrintStream out,
+            PrintStream err) throws IOException, InterruptedException, HarnessException {
         Spec spec = SPECS.get(name);
-        List<String> args = new ArrayList<>(allArgs);
+        List<String> args = new ArrayList<>(tiny ? spec.tiny() : List.of());
+        args.addAll(given); // given key=value after the tiny ones: the bench's parser keeps the last
+        Duration limit = tiny ? TINY_LIMIT : LIMIT;
         String parts = "bench";
         if (name.equals("pki")) { // parts=bench,plans: plans are ./trustload runs, done here
             parts = take(args, "parts", "bench");
@@ -128,9 +154,10 @@ final class Bench {
             }, "bench-output");
             pump.setDaemon(true);
             pump.start();
-            if (!p.waitFor(LIMIT.toMinutes(), TimeUnit.MINUTES)) {
+            if (!p.waitFor(limit.toSeconds(), TimeUnit.SECONDS)) {
+                p.descendants().forEach(ProcessHandle::destroyForcibly);
                 p.destroyForcibly();
-                err.println("trustload: bench " + name + " did not finish within " + LIMIT.toMinutes() + " min");
+                err.println("trustload: bench " + name + " did not finish within " + limit.toMinutes() + " min");
                 return ExitStatus.NOT_EXECUTED.code();
             }
             pump.join(5000);
@@ -177,14 +204,17 @@ final class Bench {
         return benchJar + ":" + Files.readString(classpath).strip();
     }
 
-    /** Removes {@code key=value} from {@code args} and returns the value, or {@code def}. */
+    /** Removes every {@code key=value} from {@code args} and returns the last value, or {@code def}. */
     private static String take(List<String> args, String key, String def) {
-        for (int i = 0; i < args.size(); i++) {
+        String value = def;
+        for (int i = 0; i < args.size(); ) {
             if (args.get(i).startsWith(key + "=")) {
-                return args.remove(i).substring(key.length() + 1);
+                value = args.remove(i).substring(key.length() + 1);
+            } else {
+                i++;
             }
         }
-        return def;
+        return value;
     }
 
     /**

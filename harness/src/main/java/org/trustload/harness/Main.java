@@ -300,7 +300,8 @@ public final class Main {
                   gui [PLAN] [-Jname=value ...] [-q FILE ...] [--no-lab]
                                                start the lab services PLAN needs, open the JMeter GUI (with PLAN),
                                                stop the lab when the GUI exits
-                  bench NAME [key=value ...]   a benchmark (docs/bench.md): %s
+                  bench NAME [--tiny] [k=v ..] a benchmark (docs/bench.md): %s;
+                                               --tiny: each part once at a tiny scale (a check, not a figure)
                   fixture NAME [key=value ...] a throwaway real server of the tests, in the foreground (Ctrl-C stops
                                                it): slapd [entries=N] [nofile=N] (OpenLDAP), mariadb (for
                                                jdbc/mysql-select-insert); prints how to point a plan at it

@@ -1,0 +1,66 @@
+package org.trustload.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.File;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
+
+/**
+ * Every bench runs once at its tiny scale ({@code ./trustload bench NAME --tiny}: the harness holds each
+ * bench's tiny arguments), through the harness as a user runs it, so that no bench rots between the
+ * measurements. Nothing here reads a figure: a tiny run measures nothing.
+ */
+class BenchTinyIT {
+
+    /** The benches of {@code ./trustload bench} (the help text must list the same). */
+    static final List<String> BENCHES = List.of("ldap", "pki", "login", "kms", "kms-aliyun", "gmssl", "tongsuo", "jvmstats");
+
+    private static final Path ROOT = Path.of(System.getProperty("trustload.root", "..")).toAbsolutePath().normalize();
+
+    private static Process harness(Path log, String... args) throws Exception {
+        List<String> cmd = new java.util.ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", ROOT.resolve("harness/target/trustload-harness.jar").toString(),
+                "-Dtrustload.root=" + ROOT, "org.trustload.harness.Main"));
+        cmd.addAll(List.of(args));
+        return new ProcessBuilder(cmd).directory(ROOT.toFile()).redirectErrorStream(true)
+                .redirectOutput(log.toFile()).redirectInput(new File("/dev/null")).start();
+    }
+
+    @Test
+    void theHelpListsEveryBenchTested() throws Exception {
+        Path log = Files.createTempFile("bench-help", ".txt");
+        Process p = harness(log, "help");
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        String bench = Files.readAllLines(log).stream().filter(l -> l.contains("bench NAME")).findFirst().orElse("");
+        Files.delete(log);
+        assertThat(bench).as("help line of bench").contains(String.join(", ", BENCHES));
+    }
+
+    @TestFactory
+    Stream<DynamicTest> everyBenchRunsAtTinyScale() {
+        return BENCHES.stream().map(name -> DynamicTest.dynamicTest(name, () -> {
+            Path dir = ROOT.resolve("bench/target/tiny");
+            Files.createDirectories(dir);
+            Path log = dir.resolve(name + ".txt");
+            long t0 = System.nanoTime();
+            Process p = harness(log, "bench", name, "--tiny");
+            // the harness stops a tiny bench after 4 minutes; this is the backstop
+            if (!p.waitFor(5, TimeUnit.MINUTES)) {
+                p.descendants().forEach(ProcessHandle::destroyForcibly);
+                p.destroyForcibly();
+            }
+            String output = Files.readString(log, StandardCharsets.UTF_8);
+            System.out.printf("bench %s --tiny: exit %s in %.1f s%n", name, p.isAlive() ? "-" : p.exitValue(),
+                    (System.nanoTime() - t0) / 1e9);
+            assertThat(p.exitValue()).as("./trustload bench " + name + " --tiny, output:\n" + output).isZero();
+        }));
+    }
+}
