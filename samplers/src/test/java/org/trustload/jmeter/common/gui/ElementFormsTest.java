@@ -147,10 +147,33 @@ class ElementFormsTest {
         form.setObject(new HashMap<>(Map.of("operation", "whoami")));
         assertThat(form.isShown("baseDn")).isFalse();
         assertThat(form.isShown("entryDn")).isFalse();
+        // choosing in the drop-down changes the fields at once
+        javax.swing.JComboBox<?> operation = combo(form, "compare");
+        operation.setSelectedItem("add");
+        assertThat(form.isShown("ldif")).isTrue();
+        assertThat(form.isShown("entryDn")).isFalse();
         // an expression could be any operation: every field shows
         form.setObject(new HashMap<>(Map.of("operation", "${op}")));
         assertThat(form.isShown("baseDn")).isTrue();
         assertThat(form.isShown("ldif")).isTrue();
+    }
+
+    private static javax.swing.JComboBox<?> combo(java.awt.Container c, Object item) {
+        for (java.awt.Component child : c.getComponents()) {
+            if (child instanceof javax.swing.JComboBox<?> box) {
+                for (int i = 0; i < box.getItemCount(); i++) {
+                    if (item.equals(box.getItemAt(i))) {
+                        return box;
+                    }
+                }
+            } else if (child instanceof java.awt.Container inner) {
+                javax.swing.JComboBox<?> found = combo(inner, item);
+                if (found != null) {
+                    return found;
+                }
+            }
+        }
+        return null;
     }
 
     @Test
