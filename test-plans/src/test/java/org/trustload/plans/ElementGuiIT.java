@@ -56,9 +56,7 @@ class ElementGuiIT {
     Stream<DynamicTest> everyElementRendersWithAllPropertiesAndRoundTrips() throws IOException {
         List<Class<?>> beans = trustLoadTestBeans();
         assertThat(beans).as("TestBeans in our lib/ext jars").isNotEmpty();
-        Path out = Path.of(System.getProperty("trustload.screenshots",
-                Plans.ROOT.resolve("test-plans/target/screenshots").toString()));
-        Files.createDirectories(out);
+        Path out = screenshots();
         return beans.stream().map(cls -> DynamicTest.dynamicTest(cls.getSimpleName(), () -> {
             AtomicReference<BufferedImage> image = new AtomicReference<>();
             List<String> labels = new ArrayList<>();
@@ -67,11 +65,7 @@ class ElementGuiIT {
             TESTBEAN_WARNINGS.clear();
             SwingUtilities.invokeAndWait(() -> {
                 TestBeanGUI gui = new TestBeanGUI(cls);
-                TestElement element = exampleFromPlans(cls);
-                if (element == null) {
-                    element = gui.createTestElement();
-                    element.setName(gui.getStaticLabel());
-                }
+                TestElement element = example(cls, gui);
                 gui.configure(element);
                 original.set(element);
                 JFrame frame = new JFrame(cls.getSimpleName());
@@ -117,9 +111,7 @@ class ElementGuiIT {
      */
     @TestFactory
     Stream<DynamicTest> formsShowOnlyTheFieldsOfTheChosenOperation() throws IOException {
-        Path out = Path.of(System.getProperty("trustload.screenshots",
-                Plans.ROOT.resolve("test-plans/target/screenshots").toString()));
-        Files.createDirectories(out);
+        Path out = screenshots();
         record Choice(String bean, String picture, java.util.Map<String, String> set, List<String> shown,
                 List<String> hidden) {
         }
@@ -145,11 +137,7 @@ class ElementGuiIT {
             List<String> wrong = new ArrayList<>();
             SwingUtilities.invokeAndWait(() -> {
                 TestBeanGUI gui = new TestBeanGUI(cls);
-                TestElement element = exampleFromPlans(cls);
-                if (element == null) {
-                    element = gui.createTestElement();
-                    element.setName(gui.getStaticLabel());
-                }
+                TestElement element = example(cls, gui);
                 c.set().forEach(element::setProperty);
                 gui.configure(element);
                 org.trustload.jmeter.common.gui.ElementForm form = find(gui,
@@ -244,6 +232,22 @@ class ElementGuiIT {
         testbeans.addAppender(capture, org.apache.logging.log4j.Level.WARN, null);
         ctx.getConfiguration().addLogger("org.apache.jmeter.testbeans", testbeans);
         ctx.updateLoggers();
+    }
+
+    /** The plans' first element of this class, or a new one with its defaults. */
+    private static TestElement example(Class<?> cls, TestBeanGUI gui) {
+        TestElement element = exampleFromPlans(cls);
+        if (element == null) {
+            element = gui.createTestElement();
+            element.setName(gui.getStaticLabel());
+        }
+        return element;
+    }
+
+    /** Where the pictures go: target/screenshots, or the folder named by -Dtrustload.screenshots. */
+    private static Path screenshots() throws IOException {
+        return Files.createDirectories(Path.of(System.getProperty("trustload.screenshots",
+                Plans.ROOT.resolve("test-plans/target/screenshots").toString())));
     }
 
     /** The first element of this class in the plan library: a realistic example for the screenshot. */

@@ -106,6 +106,12 @@ public final class HelpPages {
             String line = lines[i];
             if (line.isBlank()) {
                 i++;
+            } else if (line.startsWith("<!--")) {
+                // an HTML comment (section markers for editors): not shown
+                while (i < lines.length && !lines[i].contains("-->")) {
+                    i++;
+                }
+                i++;
             } else if (line.startsWith("```")) {
                 out.append("<pre>");
                 for (i++; i < lines.length && !lines[i].startsWith("```"); i++) {
@@ -169,7 +175,7 @@ public final class HelpPages {
     }
 
     private static boolean startsBlock(String line) {
-        return line.startsWith("```") || line.startsWith("#") || line.startsWith("|") || line.startsWith("- ")
+        return line.startsWith("```") || line.startsWith("#") || line.startsWith("<!--") || line.startsWith("|") || line.startsWith("- ")
                 || line.startsWith("* ") || ORDERED.matcher(line).matches();
     }
 

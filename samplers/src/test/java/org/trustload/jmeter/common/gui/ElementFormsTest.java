@@ -109,6 +109,8 @@ class ElementFormsTest {
         assertThat(HelpPages.page(f.helpPage())).as("docs/elements/" + f.helpPage() + ".md in the jar").isNotNull();
         String html = HelpPages.html(f.helpPage());
         assertThat(html).contains("<h1>", "<table");
+        assertThat(html.replaceAll("(?s)<pre>.*?</pre>", "")).as("Markdown left unrendered")
+                .doesNotContain("](", "**", "|---", "&lt;!--", "```");
         Matcher img = Pattern.compile("<img src=\"([^\"]+)\"").matcher(html);
         while (img.find()) {
             assertThat(HelpPages.class.getResource(HelpPages.FOLDER + img.group(1))).as(img.group(1)).isNotNull();
