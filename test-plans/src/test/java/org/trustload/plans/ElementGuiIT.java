@@ -84,6 +84,7 @@ class ElementGuiIT {
             assertThat(distinctColours(image.get())).as("not a blank image").isGreaterThan(10);
             assertThat(labels).as("labels shown").anyMatch(l -> l.contains("Scheme") || l.length() > 3);
             assertThat(TESTBEAN_WARNINGS).as("TestBean warnings in jmeter.log while the form was built").isEmpty();
+            filesBrowseAndPasswordsHide(cls);
             if (cls.getName().startsWith("org.trustload.jmeter.") && !cls.getName().contains(".jvmstats.")) {
                 assertThat(labels).as("help link").anyMatch(l -> l.contains("Help on this element"));
             }
@@ -215,6 +216,27 @@ class ElementGuiIT {
         return null;
     }
 
+    /** Property names that hold a file: each gets JMeter's Browse... button. */
+    private static final java.util.regex.Pattern FILE =
+            java.util.regex.Pattern.compile("(?i).*(file|files|store|socketpath|pkcs11config)");
+
+    private static void filesBrowseAndPasswordsHide(Class<?> cls) throws java.beans.IntrospectionException {
+        for (java.beans.PropertyDescriptor pd : java.beans.Introspector.getBeanInfo(cls).getPropertyDescriptors()) {
+            if (org.apache.jmeter.testbeans.TestBeanHelper.isDescriptorIgnored(pd)) {
+                continue;
+            }
+            String what = cls.getSimpleName() + "." + pd.getName();
+            if (FILE.matcher(pd.getName()).matches()) {
+                assertThat(pd.getPropertyEditorClass()).as(what + " has Browse...")
+                        .isEqualTo(org.apache.jmeter.testbeans.gui.FileEditor.class);
+            }
+            if (pd.getName().toLowerCase(java.util.Locale.ROOT).contains("password")) {
+                assertThat(pd.getPropertyEditorClass()).as(what + " hides its text")
+                        .isEqualTo(org.apache.jmeter.testbeans.gui.PasswordEditor.class);
+            }
+        }
+    }
+
     /** Collects WARN and worse from org.apache.jmeter.testbeans (log4j2, as in JMeter) into TESTBEAN_WARNINGS. */
     private static void captureTestBeanWarnings() {
         org.apache.logging.log4j.core.LoggerContext ctx =
@@ -232,6 +254,10 @@ class ElementGuiIT {
         testbeans.addAppender(capture, org.apache.logging.log4j.Level.WARN, null);
         ctx.getConfiguration().addLogger("org.apache.jmeter.testbeans", testbeans);
         ctx.updateLoggers();
+        // the capture itself works: a warning of that package is caught
+        org.slf4j.LoggerFactory.getLogger("org.apache.jmeter.testbeans.gui.ElementGuiIT").warn("probe");
+        assertThat(TESTBEAN_WARNINGS).as("warning capture").hasSize(1);
+        TESTBEAN_WARNINGS.clear();
     }
 
     /** The plans' first element of this class, or a new one with its defaults. */

@@ -14,7 +14,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -22,8 +21,6 @@ import java.util.stream.Stream;
 import org.apache.commons.lang3.ClassUtils;
 import org.apache.jmeter.testbeans.BeanInfoSupport;
 import org.apache.jmeter.testbeans.TestBeanHelper;
-import org.apache.jmeter.testbeans.gui.FileEditor;
-import org.apache.jmeter.testbeans.gui.PasswordEditor;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -32,14 +29,11 @@ import org.trustload.jmeter.common.BeanInfoHelper;
 import org.trustload.jmeter.ldap.JMeterTestSupportAccess;
 
 /**
- * Every TrustLoad element of this jar, found by its BeanInfo: file fields browse, password fields hide,
- * the attributes pass JMeter's own checks (no GenericTestBeanCustomizer warning), the form has a help
- * page shipped in the jar, and the fields shown per operation name real drop-down values.
+ * Every TrustLoad element of this jar, found by its BeanInfo: the attributes pass JMeter's own checks (no GenericTestBeanCustomizer warning), the form has a help
+ * page shipped in the jar, and the fields shown per operation name real drop-down values. (Browse on
+ * file fields and hidden passwords: ElementGuiIT, for the elements of every TrustLoad jar.)
  */
 class ElementFormsTest {
-
-    /** Property names that hold a file; all of them get a Browse... button. */
-    private static final Pattern FILE = Pattern.compile("(?i).*(file|files|store|socketpath|pkcs11config)");
 
     @BeforeAll
     static void jmeter() {
@@ -65,21 +59,6 @@ class ElementFormsTest {
     private static List<PropertyDescriptor> shownProperties(Class<?> bean) throws Exception {
         return Arrays.stream(Introspector.getBeanInfo(bean).getPropertyDescriptors())
                 .filter(pd -> !TestBeanHelper.isDescriptorIgnored(pd)).toList();
-    }
-
-    @ParameterizedTest
-    @MethodSource("beans")
-    void filesBrowseAndPasswordsHide(Class<?> bean) throws Exception {
-        for (PropertyDescriptor pd : shownProperties(bean)) {
-            String n = pd.getName();
-            if (FILE.matcher(n).matches()) {
-                assertThat(pd.getPropertyEditorClass()).as(bean.getSimpleName() + "." + n).isEqualTo(FileEditor.class);
-            }
-            if (n.toLowerCase(Locale.ROOT).contains("password")) {
-                assertThat(pd.getPropertyEditorClass()).as(bean.getSimpleName() + "." + n)
-                        .isEqualTo(PasswordEditor.class);
-            }
-        }
     }
 
     /** The checks GenericTestBeanCustomizer.validateAttributes logs a warning for, every time a form opens. */
