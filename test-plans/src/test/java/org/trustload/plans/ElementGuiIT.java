@@ -140,6 +140,7 @@ class ElementGuiIT {
                 TestBeanGUI gui = new TestBeanGUI(cls);
                 TestElement element = example(cls, gui);
                 c.set().forEach(element::setProperty);
+                element.setName(c.picture());
                 gui.configure(element);
                 org.trustload.jmeter.common.gui.ElementForm form = find(gui,
                         org.trustload.jmeter.common.gui.ElementForm.class);
