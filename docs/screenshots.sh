@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Refreshes docs/elements/img/*.png: renders every TrustLoad element in JMeter's GUI under Xvfb
+# Refreshes docs/elements/img/*.png: renders every TrustLoad element in JMeter's GUI under Xvfb, and
+# <Element>-<choice>.png, the forms that change with the operation, mode, backend or source,
 # (the same test CI runs, ElementGuiIT) and writes the pictures into the docs.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."

@@ -36,8 +36,12 @@ import org.junit.jupiter.api.TestFactory;
  */
 class ElementGuiIT {
 
+    /** Warnings JMeter's TestBean machinery logs while it builds a form (e.g. "has a DEFAULT of class"). */
+    private static final List<String> TESTBEAN_WARNINGS = new java.util.concurrent.CopyOnWriteArrayList<>();
+
     @BeforeAll
     static void jmeter() {
+        captureTestBeanWarnings();
         boolean ci = "true".equalsIgnoreCase(System.getenv("CI"));
         if (GraphicsEnvironment.isHeadless()) {
             assertThat(ci).as("CI must run GUI tests under a display (xvfb-run)").isFalse();
@@ -52,32 +56,20 @@ class ElementGuiIT {
     Stream<DynamicTest> everyElementRendersWithAllPropertiesAndRoundTrips() throws IOException {
         List<Class<?>> beans = trustLoadTestBeans();
         assertThat(beans).as("TestBeans in our lib/ext jars").isNotEmpty();
-        Path out = Path.of(System.getProperty("trustload.screenshots",
-                Plans.ROOT.resolve("test-plans/target/screenshots").toString()));
-        Files.createDirectories(out);
+        Path out = screenshots();
         return beans.stream().map(cls -> DynamicTest.dynamicTest(cls.getSimpleName(), () -> {
             AtomicReference<BufferedImage> image = new AtomicReference<>();
             List<String> labels = new ArrayList<>();
             AtomicReference<TestElement> reloaded = new AtomicReference<>();
             AtomicReference<TestElement> original = new AtomicReference<>();
+            TESTBEAN_WARNINGS.clear();
             SwingUtilities.invokeAndWait(() -> {
                 TestBeanGUI gui = new TestBeanGUI(cls);
-                TestElement element = exampleFromPlans(cls);
-                if (element == null) {
-                    element = gui.createTestElement();
-                    element.setName(gui.getStaticLabel());
-                }
+                TestElement element = example(cls, gui);
                 gui.configure(element);
                 original.set(element);
                 JFrame frame = new JFrame(cls.getSimpleName());
-                frame.setContentPane(gui);
-                frame.pack();
-                frame.setSize(Math.max(900, frame.getWidth()), frame.getHeight());
-                frame.validate();
-                BufferedImage img = new BufferedImage(frame.getContentPane().getWidth(),
-                        frame.getContentPane().getHeight(), BufferedImage.TYPE_INT_RGB);
-                frame.getContentPane().printAll(img.getGraphics());
-                image.set(img);
+                image.set(render(frame, gui));
                 collectLabels(gui, labels);
                 TestElement copy = gui.createTestElement();
                 gui.modifyTestElement(copy);
@@ -91,6 +83,11 @@ class ElementGuiIT {
             assertThat(image.get().getHeight()).as("rendered height").isGreaterThan(150);
             assertThat(distinctColours(image.get())).as("not a blank image").isGreaterThan(10);
             assertThat(labels).as("labels shown").anyMatch(l -> l.contains("Scheme") || l.length() > 3);
+            assertThat(TESTBEAN_WARNINGS).as("TestBean warnings in jmeter.log while the form was built").isEmpty();
+            filesBrowseAndPasswordsHide(cls);
+            if (cls.getName().startsWith("org.trustload.jmeter.") && !cls.getName().contains(".jvmstats.")) {
+                assertThat(labels).as("help link").anyMatch(l -> l.contains("Help on this element"));
+            }
             for (org.apache.jmeter.testelement.property.PropertyIterator it = original.get().propertyIterator();
                     it.hasNext();) {
                 org.apache.jmeter.testelement.property.JMeterProperty prop = it.next();
@@ -107,6 +104,177 @@ class ElementGuiIT {
             }
             System.out.println("rendered " + cls.getName() + " -> " + png);
         }));
+    }
+
+    /**
+     * The forms show only the fields of the chosen operation, mode, backend or scheme; the pictures
+     * ({@code <Element>-<choice>.png}) show the docs how a form changes.
+     */
+    @TestFactory
+    Stream<DynamicTest> formsShowOnlyTheFieldsOfTheChosenOperation() throws IOException {
+        Path out = screenshots();
+        record Choice(String bean, String picture, java.util.Map<String, String> set, List<String> shown,
+                List<String> hidden) {
+        }
+        return Stream.of(
+                new Choice("ldap.LdapRequestSampler", "compare", java.util.Map.of("operation", "compare"),
+                        List.of("entryDn", "compareAttribute", "compareValue"), List.of("baseDn", "filter", "ldif")),
+                new Choice("ldap.LdapConnectionConfig", "ldapi",
+                        java.util.Map.of("scheme", "ldapi", "bindType", "sasl-external", "trustMode", "jvm-default"),
+                        List.of("socketPath", "authzId"), List.of("host", "port", "bindDn", "trustStore")),
+                new Choice("kms.KmsRequestSampler", "sign", java.util.Map.of("operation", "sign"),
+                        List.of("keyId", "algorithm", "messageType"), List.of("secretName", "encryptionContext")),
+                new Choice("kms.KmsClientConfig", "aliyun", java.util.Map.of("backend", "aliyun-kms-instance"),
+                        List.of("clientKeyFile", "clientKeyPassword"), List.of("region", "accessKeyId")),
+                new Choice("gmssl.TlcpRequestSampler", "handshake", java.util.Map.of("mode", "handshake"),
+                        List.of(), List.of("path")),
+                new Choice("pki.KeyStoreConfig", "pkcs11", java.util.Map.of("sourceType", "pkcs11"),
+                        List.of("pkcs11Config"), List.of("keyStoreFile", "certificateFile")),
+                new Choice("pki.CertificateLoginSampler", "mtls", java.util.Map.of("method", "mtls"),
+                        List.of("mtlsPath"), List.of("noncePath", "loginPath", "nonceField"))
+        ).map(c -> DynamicTest.dynamicTest(c.bean() + " " + c.set(), () -> {
+            Class<?> cls = Class.forName("org.trustload.jmeter." + c.bean());
+            AtomicReference<BufferedImage> image = new AtomicReference<>();
+            List<String> wrong = new ArrayList<>();
+            SwingUtilities.invokeAndWait(() -> {
+                TestBeanGUI gui = new TestBeanGUI(cls);
+                TestElement element = example(cls, gui);
+                c.set().forEach(element::setProperty);
+                element.setName(c.picture());
+                gui.configure(element);
+                org.trustload.jmeter.common.gui.ElementForm form = find(gui,
+                        org.trustload.jmeter.common.gui.ElementForm.class);
+                c.shown().stream().filter(p -> !form.isShown(p)).forEach(p -> wrong.add(p + " hidden"));
+                c.hidden().stream().filter(form::isShown).forEach(p -> wrong.add(p + " shown"));
+                JFrame frame = new JFrame(cls.getSimpleName());
+                image.set(render(frame, gui));
+                // what is hidden is still saved: the plan keeps every value
+                TestElement copy = gui.createTestElement();
+                gui.modifyTestElement(copy);
+                c.set().forEach((k, v) -> {
+                    if (!v.equals(copy.getPropertyAsString(k))) {
+                        wrong.add(k + " saved as " + copy.getPropertyAsString(k));
+                    }
+                });
+                frame.dispose();
+            });
+            assertThat(wrong).isEmpty();
+            ImageIO.write(image.get(), "png", out.resolve(cls.getSimpleName() + "-" + c.picture() + ".png").toFile());
+        }));
+    }
+
+    /** "Help on this element" opens the element's page from the plugin jar, pictures included, offline. */
+    @org.junit.jupiter.api.Test
+    void helpOpensTheElementPageFromTheJar() throws Exception {
+        SwingUtilities.invokeAndWait(() -> org.trustload.jmeter.common.gui.HelpPages.show(null, "ldap-request"));
+        Thread.sleep(2000); // the pictures load in the background
+        AtomicReference<BufferedImage> image = new AtomicReference<>();
+        AtomicReference<String> text = new AtomicReference<>();
+        SwingUtilities.invokeAndWait(() -> {
+            for (java.awt.Window w : java.awt.Window.getWindows()) {
+                if (w instanceof javax.swing.JDialog d && "TrustLoad help".equals(d.getTitle()) && d.isVisible()) {
+                    javax.swing.JEditorPane pane = find(d, javax.swing.JEditorPane.class);
+                    try {
+                        text.set(pane.getDocument().getText(0, pane.getDocument().getLength()));
+                    } catch (javax.swing.text.BadLocationException e) {
+                        throw new IllegalStateException(e);
+                    }
+                    BufferedImage img = new BufferedImage(d.getContentPane().getWidth(), d.getContentPane().getHeight(),
+                            BufferedImage.TYPE_INT_RGB);
+                    d.getContentPane().printAll(img.getGraphics());
+                    image.set(img);
+                    d.dispose();
+                }
+            }
+        });
+        assertThat(text.get()).as("help window text").contains("LDAP Request (TrustLoad)", "Properties");
+        ImageIO.write(image.get(), "png", Plans.ROOT.resolve("test-plans/target/help-ldap-request.png").toFile());
+    }
+
+    private static BufferedImage render(JFrame frame, TestBeanGUI gui) {
+        frame.setContentPane(gui);
+        frame.pack();
+        frame.setSize(Math.max(900, frame.getWidth()), frame.getHeight());
+        frame.validate();
+        BufferedImage img = new BufferedImage(frame.getContentPane().getWidth(),
+                frame.getContentPane().getHeight(), BufferedImage.TYPE_INT_RGB);
+        frame.getContentPane().printAll(img.getGraphics());
+        return img;
+    }
+
+    private static <T> T find(Component c, Class<T> type) {
+        if (type.isInstance(c)) {
+            return type.cast(c);
+        }
+        if (c instanceof Container) {
+            for (Component child : ((Container) c).getComponents()) {
+                T found = find(child, type);
+                if (found != null) {
+                    return found;
+                }
+            }
+        }
+        return null;
+    }
+
+    /** Property names that hold a file: each gets JMeter's Browse... button. */
+    private static final java.util.regex.Pattern FILE =
+            java.util.regex.Pattern.compile("(?i).*(file|files|store|socketpath|pkcs11config)");
+
+    private static void filesBrowseAndPasswordsHide(Class<?> cls) throws java.beans.IntrospectionException {
+        for (java.beans.PropertyDescriptor pd : java.beans.Introspector.getBeanInfo(cls).getPropertyDescriptors()) {
+            if (org.apache.jmeter.testbeans.TestBeanHelper.isDescriptorIgnored(pd)) {
+                continue;
+            }
+            String what = cls.getSimpleName() + "." + pd.getName();
+            if (FILE.matcher(pd.getName()).matches()) {
+                assertThat(pd.getPropertyEditorClass()).as(what + " has Browse...")
+                        .isEqualTo(org.apache.jmeter.testbeans.gui.FileEditor.class);
+            }
+            if (pd.getName().toLowerCase(java.util.Locale.ROOT).contains("password")) {
+                assertThat(pd.getPropertyEditorClass()).as(what + " hides its text")
+                        .isEqualTo(org.apache.jmeter.testbeans.gui.PasswordEditor.class);
+            }
+        }
+    }
+
+    /** Collects WARN and worse from org.apache.jmeter.testbeans (log4j2, as in JMeter) into TESTBEAN_WARNINGS. */
+    private static void captureTestBeanWarnings() {
+        org.apache.logging.log4j.core.LoggerContext ctx =
+                (org.apache.logging.log4j.core.LoggerContext) org.apache.logging.log4j.LogManager.getContext(false);
+        org.apache.logging.log4j.core.Appender capture = new org.apache.logging.log4j.core.appender.AbstractAppender(
+                "testbean-warnings", null, null, true, org.apache.logging.log4j.core.config.Property.EMPTY_ARRAY) {
+            @Override
+            public void append(org.apache.logging.log4j.core.LogEvent event) {
+                TESTBEAN_WARNINGS.add(event.getLoggerName() + ": " + event.getMessage().getFormattedMessage());
+            }
+        };
+        capture.start();
+        org.apache.logging.log4j.core.config.LoggerConfig testbeans = new org.apache.logging.log4j.core.config.LoggerConfig(
+                "org.apache.jmeter.testbeans", org.apache.logging.log4j.Level.WARN, false);
+        testbeans.addAppender(capture, org.apache.logging.log4j.Level.WARN, null);
+        ctx.getConfiguration().addLogger("org.apache.jmeter.testbeans", testbeans);
+        ctx.updateLoggers();
+        // the capture itself works: a warning of that package is caught
+        org.slf4j.LoggerFactory.getLogger("org.apache.jmeter.testbeans.gui.ElementGuiIT").warn("probe");
+        assertThat(TESTBEAN_WARNINGS).as("warning capture").hasSize(1);
+        TESTBEAN_WARNINGS.clear();
+    }
+
+    /** The plans' first element of this class, or a new one with its defaults. */
+    private static TestElement example(Class<?> cls, TestBeanGUI gui) {
+        TestElement element = exampleFromPlans(cls);
+        if (element == null) {
+            element = gui.createTestElement();
+            element.setName(gui.getStaticLabel());
+        }
+        return element;
+    }
+
+    /** Where the pictures go: target/screenshots, or the folder named by -Dtrustload.screenshots. */
+    private static Path screenshots() throws IOException {
+        return Files.createDirectories(Path.of(System.getProperty("trustload.screenshots",
+                Plans.ROOT.resolve("test-plans/target/screenshots").toString())));
     }
 
     /** The first element of this class in the plan library: a realistic example for the screenshot. */

@@ -2,6 +2,7 @@ package org.trustload.jmeter.jvmstats;
 
 import java.beans.PropertyDescriptor;
 import org.apache.jmeter.testbeans.BeanInfoSupport;
+import org.apache.jmeter.testbeans.gui.FileEditor;
 import org.apache.jmeter.testbeans.gui.PasswordEditor;
 
 /**
@@ -28,7 +29,8 @@ public class JvmStatsBeanInfo extends BeanInfoSupport {
         field("connectTimeoutMs", 5000L);
         field("callTimeoutMs", 5000L);
         field("variablePrefix", "jvm");
-        field("summaryFile", "jvm-stats-summary");
+        // Browse... like every TrustLoad file field; the extensions (.txt, .json) are added to the name
+        field("summaryFile", "jvm-stats-summary").setPropertyEditorClass(FileEditor.class);
         // Visualizer.isStats() reads as a bean property; it is no setting
         property("stats").setHidden(true);
     }

@@ -3,14 +3,45 @@ package org.trustload.jmeter.common;
 import org.apache.jmeter.testbeans.BeanInfoSupport;
 import org.apache.jmeter.testbeans.gui.FileEditor;
 import org.apache.jmeter.testbeans.gui.PasswordEditor;
+import org.trustload.jmeter.common.gui.ElementForm;
 
+import java.beans.BeanDescriptor;
 import java.beans.PropertyDescriptor;
+import java.util.Enumeration;
+import java.util.Set;
 
-/** Shorthands for the generated GUIs of TrustLoad elements: text, drop-down, file and password fields. */
+/**
+ * Shorthands for the generated GUIs of TrustLoad elements: text, drop-down, file and password fields,
+ * fields shown only for some values of a selector, and the element's {@link ElementForm} (help link).
+ */
 public abstract class BeanInfoHelper extends BeanInfoSupport {
 
-    protected BeanInfoHelper(Class<? extends org.apache.jmeter.testbeans.TestBean> beanClass) {
+    private BeanDescriptor descriptor;
+
+    /**
+     * @param form the element's form: a public subclass of {@link ElementForm} with a public no-argument
+     *             constructor (JMeter's TestBeanGUI creates it from the BeanDescriptor's customizer class)
+     */
+    protected BeanInfoHelper(Class<? extends org.apache.jmeter.testbeans.TestBean> beanClass,
+            Class<? extends ElementForm> form) {
         super(beanClass);
+        // the BeanDescriptor takes its customizer class only in its constructor: copy JMeter's one
+        BeanDescriptor jmeters = super.getBeanDescriptor();
+        BeanDescriptor ours = new BeanDescriptor(beanClass, form);
+        ours.setName(jmeters.getName());
+        ours.setDisplayName(jmeters.getDisplayName());
+        ours.setShortDescription(jmeters.getShortDescription());
+        for (Enumeration<String> names = jmeters.attributeNames(); names.hasMoreElements();) {
+            String name = names.nextElement();
+            ours.setValue(name, jmeters.getValue(name));
+        }
+        descriptor = ours;
+    }
+
+    @Override
+    public BeanDescriptor getBeanDescriptor() {
+        // BeanInfoSupport's constructor calls this before ours has run
+        return descriptor == null ? super.getBeanDescriptor() : descriptor;
     }
 
     protected void text(String name, Object def) {
@@ -46,5 +77,20 @@ public abstract class BeanInfoHelper extends BeanInfoSupport {
         p.setPropertyEditorClass(PasswordEditor.class);
         p.setValue(NOT_UNDEFINED, Boolean.TRUE);
         p.setValue(DEFAULT, "");
+    }
+
+    /**
+     * Shows the fields of these properties only while the drop-down {@code selector} holds one of
+     * {@code values} (or an expression); the properties are saved whatever is shown.
+     */
+    protected void shownWhen(String selector, String[] values, String... properties) {
+        for (String name : properties) {
+            property(name).setValue(ElementForm.SHOWN_WHEN, new ElementForm.Shown(selector, Set.of(values)));
+        }
+    }
+
+    /** Shorthand for the {@code values} of {@link #shownWhen}. */
+    protected static String[] when(String... values) {
+        return values;
     }
 }

@@ -1,12 +1,13 @@
 package org.trustload.jmeter.gmssl;
 
 import org.trustload.jmeter.common.BeanInfoHelper;
+import org.trustload.jmeter.common.gui.ElementForm;
 
 /** The generated GUI of {@link TlcpClientConfig}: groups, defaults, drop-downs, file and password fields. */
 public class TlcpClientConfigBeanInfo extends BeanInfoHelper {
 
     public TlcpClientConfigBeanInfo() {
-        super(TlcpClientConfig.class);
+        super(TlcpClientConfig.class, Form.class);
 
         createPropertyGroup("name", new String[] {"configName"});
         createPropertyGroup("server", new String[] {"engine", "host", "port", "protocol", "suite"});
@@ -31,5 +32,14 @@ public class TlcpClientConfigBeanInfo extends BeanInfoHelper {
         flag("sessionReuse");
         text("connectTimeout", "5000");
         text("responseTimeout", "10000");
+    }
+
+    /** The element's form: JMeter's generated one with a help link. */
+    public static class Form extends ElementForm {
+        private static final long serialVersionUID = 1L;
+
+        public Form() {
+            super(TlcpClientConfig.class, "tlcp-client-config");
+        }
     }
 }

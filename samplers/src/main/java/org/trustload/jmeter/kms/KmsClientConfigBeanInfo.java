@@ -1,13 +1,14 @@
 package org.trustload.jmeter.kms;
 
 import org.trustload.jmeter.common.BeanInfoHelper;
+import org.trustload.jmeter.common.gui.ElementForm;
 import org.trustload.kms.KmsBackends;
 
 /** The generated GUI of {@link KmsClientConfig}: groups, defaults, drop-downs, file and password fields. */
 public class KmsClientConfigBeanInfo extends BeanInfoHelper {
 
     public KmsClientConfigBeanInfo() {
-        super(KmsClientConfig.class);
+        super(KmsClientConfig.class, Form.class);
 
         createPropertyGroup("name", new String[] {"configName"});
         createPropertyGroup("server", new String[] {"backend", "endpoint", "region"});
@@ -35,5 +36,17 @@ public class KmsClientConfigBeanInfo extends BeanInfoHelper {
         text("responseTimeout", "30000");
         text("maxConnections", "32");
         text("retries", "0");
+
+        shownWhen("backend", when(KmsBackends.AWS), "region", "accessKeyId", "secretAccessKey");
+        shownWhen("backend", when(KmsBackends.ALIYUN), "clientKeyFile", "clientKeyPassword");
+    }
+
+    /** The element's form: JMeter's generated one with a help link. */
+    public static class Form extends ElementForm {
+        private static final long serialVersionUID = 1L;
+
+        public Form() {
+            super(KmsClientConfig.class, "kms-client-config");
+        }
     }
 }

@@ -1,13 +1,14 @@
 package org.trustload.jmeter.ldap;
 
 import org.trustload.jmeter.common.BeanInfoHelper;
+import org.trustload.jmeter.common.gui.ElementForm;
 import org.trustload.ldap.LdapConnections;
 
 /** The generated GUI of {@link LdapConnectionConfig}: groups, defaults, drop-downs, file and password fields. */
 public class LdapConnectionConfigBeanInfo extends BeanInfoHelper {
 
     public LdapConnectionConfigBeanInfo() {
-        super(LdapConnectionConfig.class);
+        super(LdapConnectionConfig.class, Form.class);
 
         createPropertyGroup("name", new String[] {"configName"});
         createPropertyGroup("server", new String[] {"scheme", "host", "port", "socketPath", "startTls"});
@@ -39,5 +40,21 @@ public class LdapConnectionConfigBeanInfo extends BeanInfoHelper {
                 LdapConnections.Mode.PER_THREAD.id());
         text("connectTimeout", "5000");
         text("responseTimeout", "30000");
+
+        shownWhen("scheme", when("ldap", "ldaps"), "host", "port");
+        shownWhen("scheme", when("ldapi"), "socketPath");
+        shownWhen("scheme", when("ldap", "ldapi"), "startTls");
+        shownWhen("trustMode", when("trust-store"), "trustStore", "trustStorePassword", "trustStoreType");
+        shownWhen("bindType", when("simple"), "bindDn", "bindPassword");
+        shownWhen("bindType", when("sasl-external"), "authzId");
+    }
+
+    /** The element's form: JMeter's generated one with a help link. */
+    public static class Form extends ElementForm {
+        private static final long serialVersionUID = 1L;
+
+        public Form() {
+            super(LdapConnectionConfig.class, "ldap-connection-config");
+        }
     }
 }

@@ -1,6 +1,7 @@
 package org.trustload.jmeter.ldap;
 
 import org.trustload.jmeter.common.BeanInfoHelper;
+import org.trustload.jmeter.common.gui.ElementForm;
 import org.apache.jmeter.testbeans.gui.TextAreaEditor;
 
 import java.beans.PropertyDescriptor;
@@ -9,7 +10,7 @@ import java.beans.PropertyDescriptor;
 public class LdapRequestSamplerBeanInfo extends BeanInfoHelper {
 
     public LdapRequestSamplerBeanInfo() {
-        super(LdapRequestSampler.class);
+        super(LdapRequestSampler.class, Form.class);
 
         createPropertyGroup("config", new String[] {"configName"});
         createPropertyGroup("request", new String[] {"operation"});
@@ -33,5 +34,21 @@ public class LdapRequestSamplerBeanInfo extends BeanInfoHelper {
         ldif.setValue(NOT_UNDEFINED, Boolean.TRUE);
         ldif.setValue(DEFAULT, "");
         text("maxEntriesShown", "10");
+
+        // the form shows only the chosen operation's fields, as JMeter's LDAP Extended Request does
+        shownWhen("operation", when("search"), "baseDn", "scope", "filter", "attributes", "sizeLimit", "timeLimit",
+                "maxEntriesShown");
+        shownWhen("operation", when("compare", "modify", "delete"), "entryDn");
+        shownWhen("operation", when("compare"), "compareAttribute", "compareValue");
+        shownWhen("operation", when("add", "modify"), "ldif");
+    }
+
+    /** The element's form: JMeter's generated one with a help link. */
+    public static class Form extends ElementForm {
+        private static final long serialVersionUID = 1L;
+
+        public Form() {
+            super(LdapRequestSampler.class, "ldap-request");
+        }
     }
 }

@@ -1,11 +1,13 @@
 package org.trustload.jmeter.pki;
 
 import org.trustload.jmeter.common.BeanInfoHelper;
+import org.trustload.jmeter.common.gui.ElementForm;
 
 /** GUI shared by CAdES Sign and PAdES Sign. */
 abstract class SignSamplerBeanInfo extends BeanInfoHelper {
-    protected SignSamplerBeanInfo(Class<? extends AbstractSignSampler> beanClass, boolean withAttached) {
-        super(beanClass);
+    protected SignSamplerBeanInfo(Class<? extends AbstractSignSampler> beanClass, Class<? extends ElementForm> form,
+            boolean withAttached) {
+        super(beanClass, form);
         createPropertyGroup("signature", withAttached
                 ? new String[] {"keyPool", "level", "digest", "attached"}
                 : new String[] {"keyPool", "level", "digest"});
@@ -22,6 +24,6 @@ abstract class SignSamplerBeanInfo extends BeanInfoHelper {
         file("inputFile");
         text("inputVariable", "");
         text("outputVariable", "");
-        text("outputFile", "");
+        file("outputFile");
     }
 }

@@ -1,12 +1,13 @@
 package org.trustload.jmeter.pki;
 
 import org.trustload.jmeter.common.BeanInfoHelper;
+import org.trustload.jmeter.common.gui.ElementForm;
 
 /** The generated GUI of {@link SignatureServerConfig}. */
 public class SignatureServerConfigBeanInfo extends BeanInfoHelper {
 
     public SignatureServerConfigBeanInfo() {
-        super(SignatureServerConfig.class);
+        super(SignatureServerConfig.class, Form.class);
         createPropertyGroup("name", new String[] {"configName"});
         createPropertyGroup("server", new String[] {"serverUrl", "tsaUrl", "loginUrl", "mtlsUrl"});
         createPropertyGroup("tls", new String[] {"trustAnchorsFile", "trustAll"});
@@ -21,5 +22,14 @@ public class SignatureServerConfigBeanInfo extends BeanInfoHelper {
         text("connectTimeout", "5000");
         text("handshakeTimeout", "10000");
         text("responseTimeout", "60000");
+    }
+
+    /** The element's form: JMeter's generated one with a help link. */
+    public static class Form extends ElementForm {
+        private static final long serialVersionUID = 1L;
+
+        public Form() {
+            super(SignatureServerConfig.class, "signature-server-config");
+        }
     }
 }

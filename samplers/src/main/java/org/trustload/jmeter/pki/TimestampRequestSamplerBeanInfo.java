@@ -1,11 +1,12 @@
 package org.trustload.jmeter.pki;
 
 import org.trustload.jmeter.common.BeanInfoHelper;
+import org.trustload.jmeter.common.gui.ElementForm;
 
 /** GUI of {@link TimestampRequestSampler}. */
 public class TimestampRequestSamplerBeanInfo extends BeanInfoHelper {
     public TimestampRequestSamplerBeanInfo() {
-        super(TimestampRequestSampler.class);
+        super(TimestampRequestSampler.class, Form.class);
         createPropertyGroup("tsa", new String[] {"configName", "digest"});
         createPropertyGroup("io", new String[] {"inputFile", "inputVariable", "randomBytes", "outputVariable"});
         text("configName", SignatureServerConfig.DEFAULT_NAME);
@@ -14,5 +15,14 @@ public class TimestampRequestSamplerBeanInfo extends BeanInfoHelper {
         text("inputVariable", "");
         text("randomBytes", "1024");
         text("outputVariable", "");
+    }
+
+    /** The element's form: JMeter's generated one with a help link. */
+    public static class Form extends ElementForm {
+        private static final long serialVersionUID = 1L;
+
+        public Form() {
+            super(TimestampRequestSampler.class, "timestamp-request");
+        }
     }
 }
