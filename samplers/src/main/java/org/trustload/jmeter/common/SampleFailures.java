@@ -33,7 +33,9 @@ public final class SampleFailures {
     /** Ends the sample if still running and marks it failed; a null detail repeats the message. */
     public static void fail(SampleResult res, String code, String message, String detail) {
         if (res.getStartTime() == 0) {
-            res.sampleStart();
+            // nothing was timed (a configuration error found before the clock): zero length by
+            // construction, not sampleStart() + sampleEnd(), which a descheduled thread makes 1 ms+
+            res.setStampAndTime(System.currentTimeMillis(), 0);
         }
         if (res.getEndTime() == 0) {
             res.sampleEnd();
