@@ -113,8 +113,10 @@ public final class TongsuoEngine implements TlcpEngine {
     public TlcpClient newClient(TlcpClientSettings settings) throws TlcpException {
         settings.validate();
         requireTls13(settings.protocol());
-        // a context per concurrent handshake without session reuse (see JsseTlcpClient)
-        return new JsseTlcpClient(settings, () -> context(settings.credentials(), settings.trustAnchors()),
+        // a context per concurrent handshake without session reuse (see JsseTlcpClient); one trust
+        // manager for all of them (it remembers the chains that passed)
+        Sm2TrustManager trust = new Sm2TrustManager(settings.trustAnchors());
+        return new JsseTlcpClient(settings, () -> context(settings.credentials(), trust),
                 new String[] {PROTOCOL}, suiteNames(settings.suites()), p -> p);
     }
 
@@ -122,7 +124,7 @@ public final class TongsuoEngine implements TlcpEngine {
     public TlcpServer newServer(TlcpServerSettings settings) throws TlcpException {
         settings.validate();
         requireTls13(settings.protocol());
-        SSLContext ctx = context(settings.credentials(), settings.trustAnchors());
+        SSLContext ctx = context(settings.credentials(), new Sm2TrustManager(settings.trustAnchors()));
         return new JsseTlcpServer(settings, ctx, new String[] {PROTOCOL}, suiteNames(settings.suites()), p -> p);
     }
 
@@ -138,7 +140,7 @@ public final class TongsuoEngine implements TlcpEngine {
         return suites.stream().map(Enum::name).toArray(String[]::new);
     }
 
-    private static SSLContext context(TlcpCredentials credentials, List<X509Certificate> anchors) throws TlcpException {
+    private static SSLContext context(TlcpCredentials credentials, Sm2TrustManager trust) throws TlcpException {
         Provider tongsuo = provider();
         try {
             KeyManager[] kms = null;
@@ -154,7 +156,7 @@ public final class TongsuoEngine implements TlcpEngine {
                 kms = kmf.getKeyManagers();
             }
             SSLContext ctx = SSLContext.getInstance(PROTOCOL, tongsuo);
-            ctx.init(kms, new TrustManager[] {new Sm2TrustManager(anchors)}, null);
+            ctx.init(kms, new TrustManager[] {trust}, null);
             return ctx;
         } catch (GeneralSecurityException | java.io.IOException | RuntimeException e) {
             throw new TlcpException(TlcpException.CONFIG_ERROR, "cannot build the tongsuo SSL context",

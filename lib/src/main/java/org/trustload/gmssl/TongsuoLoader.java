@@ -17,8 +17,8 @@ import java.security.cert.Certificate;
  * i.e. on every handshake, and building that provider (registering its ~4,000 algorithm entries) was
  * ~65% of the client's Java CPU per new connection (JFR, docs/bench.md "TLCP"). Here that one
  * {@code new BouncyCastleProvider()} is replaced, in the class bytes, by a call to
- * {@link org.trustload.pki.KeyStores#bouncyCastle()}, the JVM's one BouncyCastle instance: the
- * certificates are decoded by the same code, by a provider built once.
+ * {@link TongsuoCertificates#provider()}: the certificates are decoded by BouncyCastle's same X.509
+ * factory, from a provider built once, and a chain seen before is not decoded again.
  *
  * <p>The change is applied only when the expected instructions occur exactly once in {@code SSLUtils}
  * (else the class is loaded as shipped: same behaviour, the old cost; {@link #patched()} says which).
@@ -27,8 +27,8 @@ import java.security.cert.Certificate;
 final class TongsuoLoader extends URLClassLoader {
     private static final String PATCHED_CLASS = "org.conscrypt.SSLUtils";
     private static final String BC_PROVIDER = "org/bouncycastle/jce/provider/BouncyCastleProvider";
-    private static final String CACHE_OWNER = "org/trustload/pki/KeyStores";
-    private static final String CACHE_METHOD = "bouncyCastle";
+    private static final String CACHE_OWNER = "org/trustload/gmssl/TongsuoCertificates";
+    private static final String CACHE_METHOD = "provider";
     private static final String CACHE_DESCRIPTOR = "()Ljava/security/Provider;";
 
     static {
@@ -87,7 +87,7 @@ final class TongsuoLoader extends URLClassLoader {
 
     /**
      * The class with its one {@code new BouncyCastleProvider()} ({@code new; dup; invokespecial <init>()V})
-     * replaced by {@code invokestatic KeyStores.bouncyCastle()} and four {@code nop}s (same length, same
+     * replaced by {@code invokestatic TongsuoCertificates.provider()} and four {@code nop}s (same length, same
      * stack effect: one Provider reference); the original array when the instructions are not found
      * exactly once.
      */
