@@ -52,6 +52,7 @@ class TongsuoCachesTest {
         try (TlcpPageServer srv = server(); TlcpClient c = tongsuo.newClient(settings(pki))) {
             for (int i = 0; i < 5; i++) {
                 try (TlcpConnection conn = c.connect("127.0.0.1", srv.port())) {
+                    assertThat(conn.resumed()).as("a new session (its creation time is in whole seconds)").isFalse();
                     assertThat(new TlcpHttp(conn).get("localhost", "/1k", false).bodyBytes()).isEqualTo(1024);
                 }
             }
