@@ -24,6 +24,13 @@ public final class BenchAccess {
         return new Result(r.exit(), r.jtl(), r.cpuSeconds());
     }
 
+    /** {@link JMeterRun#run} with JMeter properties ({@code -Jname=value}), without heap watching. */
+    public static Result runJMeter(Path home, Path plan, Path dir, List<String> jvmArgs, List<String> props,
+            long timeoutSeconds) throws IOException, InterruptedException {
+        JMeterRun.Result r = JMeterRun.run(home, plan, dir, jvmArgs, props, timeoutSeconds, false);
+        return new Result(r.timedOut() ? -1 : r.exit(), r.jtl(), r.cpuSeconds());
+    }
+
     /**
      * Per label: {count, bytes (0: the CSV has none), first start, last end, errors}. Bytes come from the
      * {@code bytes} column when present.

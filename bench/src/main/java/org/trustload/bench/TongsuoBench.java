@@ -25,6 +25,8 @@ import org.trustload.gmssl.TlcpSuite;
 import org.trustload.pki.TestPki;
 import org.trustload.testing.NativeTlcpPeer;
 import org.trustload.harness.Jtl;
+import jdk.jfr.Configuration;
+import jdk.jfr.Recording;
 
 /**
  * The tongsuo engine's numbers, measured in one run against one server (the native Tongsuo peer,
@@ -36,7 +38,9 @@ import org.trustload.harness.Jtl;
  * operation is measured per process (the server is another process), so it survives a loaded machine
  * better than rates do. Writes its section of docs/scenarios/gmssl.md between markers.
  *
- * <p>{@code ./trustload bench tongsuo [seconds=8] [warmup=5] [count=200] [requests=60] [sampler=true]}
+ * <p>{@code ./trustload bench tongsuo [rounds=3] [seconds=8] [warmup=5] [count=200] [requests=60] [threads=1,2]
+ * [parts=cps,throughput] [sampler=true] [jfr=true] [doc=true] [out=DIR]}; {@code doc=false} leaves
+ * docs/scenarios/gmssl.md alone (tiny runs).
  */
 public final class TongsuoBench {
     private static final String BEGIN = "<!-- tongsuo-bench:begin (./trustload bench tongsuo writes this section) -->";
@@ -52,8 +56,15 @@ public final class TongsuoBench {
     private X509Certificate ca;
     private int port;
     private final List<String> rows = new ArrayList<>();
+    private final List<String> ratioRows = new ArrayList<>();
+    private Path out;
+    /** USER_HZ of /proc/<pid>/stat times (100 on Linux). */
+    private static final double CLOCK_TICKS = 100.0;
+
+    private final List<String> args;
 
     private TongsuoBench(String[] args) {
+        this.args = List.of(args);
         for (String a : args) {
             int eq = a.indexOf('=');
             opts.put(a.substring(0, eq), a.substring(eq + 1));
@@ -72,36 +83,109 @@ public final class TongsuoBench {
 
     private void run() throws Exception {
         Path work = Files.createTempDirectory("tongsuo-bench");
+        out = opts.containsKey("out") ? Path.of(opts.get("out"))
+                : root.resolve("bench/target/tongsuo-bench/" + Instant.now().toString().replace(':', '-'));
+        Files.createDirectories(out);
         pki = TestPki.generate(new TestPki.Spec().withKeyType(TestPki.KeyType.SM2).withCas(1).withUsers(0)
                 .withExpiredCount(0).withCrlBaseUrl(null), work.resolve("pki"));
         ca = pki.caCertificates().get(0);
         String loadBefore = load();
         Instant started = Instant.now();
+        int rounds = opt("rounds", 3);
+        List<String> parts = List.of(opts.getOrDefault("parts", "cps,throughput").split(","));
+        // the raw loops' profile (this JVM): kept beside the results
+        Recording jfr = null;
+        if (!"false".equals(opts.get("jfr"))) {
+            jfr = new Recording(Configuration.getConfiguration("profile"));
+            jfr.start();
+        }
         try (NativeTlcpPeer.Server server = NativeTlcpPeer.server(List.of("--proto", "tls13", "--port", "0",
                 "--workers", "2", "--timeout-ms", "30000",
                 "--sign-cert", pki.dir().resolve("tlcp-server-sign.pem").toString(),
                 "--sign-key", pki.dir().resolve("tlcp-server-sign.key").toString()))) {
             port = server.port();
             int seconds = opt("seconds", 8);
-            for (int threads : new int[] {1, 2}) {
-                nativeCps(threads, opt("count", 200));
-                rawCps("tongsuo", threads, seconds);
-                rawCps("bgm", threads, seconds);
-                sampler("gmssl-cps", threads, seconds, "cps");
+            for (String kind : parts) {
+                boolean cps = kind.equals("cps");
+                for (int threads : threads()) {
+                    // warm-up once: JIT and the engines' lazy initialisation stay out of every round
+                    try (TlcpClient t = client("tongsuo"); TlcpClient b = client("bgm")) {
+                        loop(t, threads, opt("warmup", 5), cps);
+                        loop(b, threads, opt("warmup", 5), cps);
+                    }
+                    List<double[]> ratios = new ArrayList<>();
+                    for (int r = 1; r <= rounds; r++) {
+                        // interleaved, one cell each per round: the machine's load hits all three alike
+                        double[] nat = cps ? nativeCps(threads, opt("count", 200)) : nativeThroughput(threads, opt("requests", 60));
+                        double[] ts = raw("tongsuo", threads, seconds, cps);
+                        double[] bgm = raw("bgm", threads, seconds, cps);
+                        // CPU per op vs native, rate vs native
+                        ratios.add(new double[] {ts[1] / nat[1], bgm[1] / nat[1], ts[0] / nat[0]});
+                    }
+                    ratioRow(kind, threads, ratios);
+                    sampler(cps ? "gmssl-cps" : "gmssl-throughput", threads, seconds, kind);
+                }
             }
-            for (int threads : new int[] {1, 2}) {
-                nativeThroughput(threads, opt("requests", 60));
-                rawThroughput("tongsuo", threads, seconds);
-                rawThroughput("bgm", threads, seconds);
-                sampler("gmssl-throughput", threads, seconds, "throughput");
+        } finally {
+            if (jfr != null) {
+                jfr.dump(out.resolve("tongsuo-bench-raw.jfr"));
+                jfr.close();
             }
         }
-        write(loadBefore, load(), started);
+        write(loadBefore, load(), started, rounds);
+        Files.writeString(out.resolve("tongsuo-bench.md"), String.join("\n", rows) + "\n" + String.join("\n", ratioRows) + "\n");
+        System.out.println("raw files and JFR in " + out);
+    }
+
+    private List<Integer> threads() {
+        List<Integer> t = new ArrayList<>();
+        for (String x : opts.getOrDefault("threads", "1,2").split(",")) {
+            t.add(Integer.parseInt(x.trim()));
+        }
+        return t;
+    }
+
+    private void ratioRow(String kind, int threads, List<double[]> ratios) {
+        String r = String.format(Locale.ROOT, "| %s | %d | %s | %s | %s | %d |", kind, threads, minMax(ratios, 0),
+                minMax(ratios, 1), minMax(ratios, 2), ratios.size());
+        System.out.println(r);
+        ratioRows.add(r);
+    }
+
+    private static String minMax(List<double[]> v, int i) {
+        double min = v.stream().mapToDouble(x -> x[i]).min().orElse(Double.NaN);
+        double max = v.stream().mapToDouble(x -> x[i]).max().orElse(Double.NaN);
+        return String.format(Locale.ROOT, "%.2f–%.2f", min, max);
+    }
+
+    // ---- the server's own CPU: the native peer's processes (pre-forked workers included) ----
+
+    private static long serverCpuTicks() {
+        long sum = 0;
+        for (ProcessHandle h : ProcessHandle.current().descendants().toList()) {
+            String cmd = h.info().commandLine().orElse("");
+            if (cmd.contains("tlcp-peer") && cmd.contains(" server")) {
+                try {
+                    String stat = Files.readString(Path.of("/proc/" + h.pid() + "/stat"));
+                    String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                    sum += Long.parseLong(f[11]) + Long.parseLong(f[12]); // utime, stime
+                } catch (Exception e) {
+                    // ended meanwhile
+                }
+            }
+        }
+        return sum;
+    }
+
+    /** Milliseconds of the server's CPU since {@code ticks0}, per op. */
+    private static double serverMsPerOp(long ticks0, double ops) {
+        return (serverCpuTicks() - ticks0) * 1000.0 / CLOCK_TICKS / Math.max(1, ops);
     }
 
     // ---- native C client: one process per thread ----
 
-    private void nativeCps(int threads, int count) throws Exception {
+    private double[] nativeCps(int threads, int count) throws Exception {
+        long srv0 = serverCpuTicks();
         List<NativeTlcpPeer.Result> rs = parallel(threads, () -> NativeTlcpPeer.client(List.of("--proto", "tls13",
                 "--port", String.valueOf(port), "--cipher", "TLS_SM4_GCM_SM3", "--ca", caFile(), "--path", "/1k",
                 "--count", String.valueOf(count)), Duration.ofMinutes(5)));
@@ -117,10 +201,13 @@ public final class TongsuoBench {
             span = Math.max(span, Double.parseDouble(rate[2]));
             cpu += Double.parseDouble(r.line("CPU"));
         }
-        row("cps", "native C client (Tongsuo 8.3.2)", threads, ops / span, "conn/s", cpu * 1000 / ops, (long) ops, 0);
+        double srv = serverMsPerOp(srv0, ops);
+        row("cps", "native C client (Tongsuo 8.3.2)", threads, ops / span, "conn/s", cpu * 1000 / ops, srv, (long) ops, 0);
+        return new double[] {ops / span, cpu * 1000 / ops};
     }
 
-    private void nativeThroughput(int threads, int requests) throws Exception {
+    private double[] nativeThroughput(int threads, int requests) throws Exception {
+        long srv0 = serverCpuTicks();
         List<NativeTlcpPeer.Result> rs = parallel(threads, () -> NativeTlcpPeer.client(List.of("--proto", "tls13",
                 "--port", String.valueOf(port), "--cipher", "TLS_SM4_GCM_SM3", "--ca", caFile(), "--path", "/1m",
                 "--requests", String.valueOf(requests)), Duration.ofMinutes(5)));
@@ -137,7 +224,8 @@ public final class TongsuoBench {
             cpu += Double.parseDouble(r.line("CPU"));
         }
         row("throughput", "native C client (Tongsuo 8.3.2)", threads, mib / span, "MiB/s", cpu * 1000 / mib,
-                (long) (requests * threads), 0);
+                serverMsPerOp(srv0, mib), (long) (requests * threads), 0);
+        return new double[] {mib / span, cpu * 1000 / mib};
     }
 
     // ---- the engines' raw loops in this JVM ----
@@ -148,21 +236,17 @@ public final class TongsuoBench {
                 .withConnectTimeoutMillis(5000).withReadTimeoutMillis(30000));
     }
 
-    private void rawCps(String engine, int threads, int seconds) throws Exception {
+    /** One measured raw loop (the client built before, warm-up done by the caller): rate, client CPU ms per op. */
+    private double[] raw(String engine, int threads, int seconds, boolean cps) throws Exception {
         try (TlcpClient c = client(engine)) {
-            // warm-up: JIT and the engines' lazy initialisation stay out of the measurement
-            loop(c, threads, opt("warmup", 5), true);
-            long[] r = loop(c, threads, seconds, true);
-            row("cps", engine + " engine, raw loop", threads, r[0] * 1e9 / r[2], "conn/s", r[3] / 1e6 / r[0], r[0], r[1]);
-        }
-    }
-
-    private void rawThroughput(String engine, int threads, int seconds) throws Exception {
-        try (TlcpClient c = client(engine)) {
-            loop(c, threads, opt("warmup", 5), false);
-            long[] r = loop(c, threads, seconds, false);
-            double mib = r[0]; // one op = one 1 MiB page
-            row("throughput", engine + " engine, raw loop", threads, mib * 1e9 / r[2], "MiB/s", r[3] / 1e6 / mib, r[0], r[1]);
+            long srv0 = serverCpuTicks();
+            long[] r = loop(c, threads, seconds, cps);
+            // cps: one op = one connection; throughput: one op = one 1 MiB page
+            double rate = r[0] * 1e9 / r[2];
+            double cpu = r[3] / 1e6 / Math.max(1, r[0]);
+            row(cps ? "cps" : "throughput", engine + " engine, raw loop", threads, rate, cps ? "conn/s" : "MiB/s", cpu,
+                    serverMsPerOp(srv0, r[0]), r[0], r[1]);
+            return new double[] {rate, cpu};
         }
     }
 
@@ -249,9 +333,11 @@ public final class TongsuoBench {
                 "-Jsuite=TLS_SM4_GCM_SM3", "-Jgmssl.host=127.0.0.1", "-Jgmssl.port=" + port,
                 "-Jgmssl.ca.file=" + caFile(), "-Jthreads=" + threads, "-Jrampup=0", "-Jloops=-1",
                 "-Jduration=" + duration, "-Jpage=" + (kind.equals("cps") ? "/1k" : "/1m")));
-        List<String> jvm = new ArrayList<>(List.of("-Xmx512m"));
+        List<String> jvm = new ArrayList<>(List.of("-Xmx512m",
+                "-XX:StartFlightRecording=filename=" + out.resolve(plan + "-" + threads + ".jfr") + ",settings=profile"));
         // the same JDK-opening options this JVM got from bin/setenv.sh (bgm is loaded beside tongsuo)
         ManagementFactory.getRuntimeMXBean().getInputArguments().stream().filter(a -> a.startsWith("--add-")).forEach(jvm::add);
+        long srv0 = serverCpuTicks();
         JMeterRun.Result r = JMeterRun.run(home, jmx, dir, jvm, props, duration + 120L, false);
         List<Jtl.Sample> all = Jtl.read(r.jtl());
         // measured: samples that start once every thread finished its first sample (rampup 0: the first
@@ -264,7 +350,7 @@ public final class TongsuoBench {
         // throughput mode: one sample = one 1 MiB page, so samples/s = MiB/s. The JMeter JVM's CPU includes
         // start-up and warm-up: an upper bound per operation
         row(kind, "TLCP Request sampler (engine tongsuo), JMeter", threads, perSec, kind.equals("cps") ? "conn/s" : "MiB/s",
-                r.cpuSeconds() * 1000 / Math.max(1, all.size()), s.samples(), s.errors());
+                r.cpuSeconds() * 1000 / Math.max(1, all.size()), serverMsPerOp(srv0, all.size()), s.samples(), s.errors());
     }
 
     // ---- helpers ----
@@ -289,10 +375,10 @@ public final class TongsuoBench {
         return out;
     }
 
-    private void row(String metric, String who, int threads, double value, String unit, double cpuMsPerOp, long ops,
-            long errors) {
-        String r = String.format(Locale.ROOT, "| %s | %s | %d | %.1f %s | %.2f | %d | %d |", metric, who, threads, value,
-                unit, cpuMsPerOp, ops, errors);
+    private void row(String metric, String who, int threads, double value, String unit, double cpuMsPerOp,
+            double serverMsPerOp, long ops, long errors) {
+        String r = String.format(Locale.ROOT, "| %s | %s | %d | %.1f %s | %.2f | %.2f | %d | %d |", metric, who, threads,
+                value, unit, cpuMsPerOp, serverMsPerOp, ops, errors);
         System.out.println(r);
         rows.add(r);
     }
@@ -305,23 +391,36 @@ public final class TongsuoBench {
         }
     }
 
-    private void write(String loadBefore, String loadAfter, Instant started) throws Exception {
+    private void write(String loadBefore, String loadAfter, Instant started, int rounds) throws Exception {
         StringBuilder b = new StringBuilder();
         b.append(BEGIN).append("\n\n## tongsuo engine and the native reference (TLS 1.3, TLS_SM4_GCM_SM3)\n\n");
-        b.append("Measured by `./trustload bench tongsuo` on ").append(started).append(" (").append(InetAddress.getLocalHost()
-                .getHostName()).append(", ").append(Runtime.getRuntime().availableProcessors())
-                .append(" cores, Java ").append(Runtime.version().feature()).append("). Load average before: `")
-                .append(loadBefore).append("`, after: `").append(loadAfter).append("` — the machine was shared with other ")
-                .append("jobs, so rates are rough; the client CPU per operation (this client process only; the server is ")
-                .append("the native peer in its own process) is the steadier figure.\n\n");
+        b.append("Measured by `./trustload bench tongsuo ").append(String.join(" ", args)).append("` on ").append(started)
+                .append(" (").append(InetAddress.getLocalHost().getHostName()).append(", ")
+                .append(Runtime.getRuntime().availableProcessors()).append(" cores, Java ")
+                .append(Runtime.version().feature()).append("). Load average before: `").append(loadBefore)
+                .append("`, after: `").append(loadAfter).append("`. The native client, the tongsuo raw loop and the bgm ")
+                .append("raw loop run interleaved, one cell each per round (").append(rounds).append(" rounds), so the ")
+                .append("machine's load hits them alike; the client CPU per operation (the client process only) and the ")
+                .append("server's CPU per operation (the native peer's processes, workers included, from /proc) are the ")
+                .append("steadier figures. JFR recordings of the raw loops and of each JMeter run are kept beside the ")
+                .append("raw results (`bench/target/tongsuo-bench/<timestamp>/`).\n\n");
         b.append("Server: the native Tongsuo peer (`ci/fixtures/tongsuo/tlcp-peer.c`, two pre-forked workers). ")
                 .append("cps = TCP connect + full TLS 1.3 handshake (no resumption) + GET /1k with `Connection: close` + close; ")
                 .append("throughput = GET /1m on one kept-alive connection per thread. The raw loops run the engines' ")
                 .append("`TlcpClient` + `TlcpHttp` directly (no JMeter); client threads = processes for the C client.\n\n");
-        b.append("| metric | client | threads | rate | client CPU ms per op (per MiB) | ops | errors |\n");
-        b.append("|---|---|---|---|---|---|---|\n");
+        b.append("Ratios per round, min–max over the rounds:\n\n");
+        b.append("| metric | threads | tongsuo client CPU per op ÷ native's | bgm client CPU per op ÷ native's | ")
+                .append("tongsuo rate ÷ native's | rounds |\n|---|---|---|---|---|---|\n");
+        ratioRows.forEach(r -> b.append(r).append('\n'));
+        b.append("\nEvery cell:\n\n");
+        b.append("| metric | client | threads | rate | client CPU ms per op (per MiB) | server CPU ms per op (per MiB) | ops | errors |\n");
+        b.append("|---|---|---|---|---|---|---|---|\n");
         rows.forEach(r -> b.append(r).append('\n'));
         b.append("\n").append(NOTES).append("\n\n").append(END).append('\n');
+        if ("false".equals(opts.get("doc"))) {
+            Files.writeString(out.resolve("gmssl-section.md"), b);
+            return;
+        }
         Path doc = root.resolve("docs/scenarios/gmssl.md");
         String text = Files.isRegularFile(doc) ? Files.readString(doc) : "# GM-SSL (TLCP) scenarios\n\n";
         int i = text.indexOf(BEGIN);

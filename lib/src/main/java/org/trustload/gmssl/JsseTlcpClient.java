@@ -160,13 +160,23 @@ public final class JsseTlcpClient implements TlcpClient {
         }
         // a resumed session was created by an earlier connection (never without session reuse: no
         // other handshake can see this context's sessions)
-        boolean resumed = session.getCreationTime() < startMillis;
+        boolean resumed = createdBefore(session.getCreationTime(), startMillis);
         if (!settings.sessionReuse()) {
             // an invalidated session is never offered again: the next connection does a full handshake
             session.invalidate();
         }
         return new JsseConnection(ssl, protocolLabel.apply(session.getProtocol()), session.getCipherSuite(),
                 resumed, t1 - t0, t2 - t1);
+    }
+
+    /**
+     * Whether a session created at {@code created} predates a connection started at {@code startMillis}.
+     * tongsuo-openjdk reports creation times in whole seconds (OpenSSL's session time × 1000), so a
+     * session made by this very handshake looks up to 999 ms older: a whole-second time is compared
+     * with the start's whole second.
+     */
+    static boolean createdBefore(long created, long startMillis) {
+        return created % 1000 == 0 ? created < startMillis - startMillis % 1000 : created < startMillis;
     }
 
     /** True for the null session a handshake that negotiated nothing leaves behind. */

@@ -1,10 +1,12 @@
 package org.trustload.gmssl;
 
+import java.nio.ByteBuffer;
 import java.security.GeneralSecurityException;
 import java.security.Provider;
 import java.security.cert.CertPathValidator;
 import java.security.cert.CertPathValidatorException;
 import java.security.cert.CertificateException;
+import java.security.cert.CertificateEncodingException;
 import java.security.cert.CertificateExpiredException;
 import java.security.cert.CertificateFactory;
 import java.security.cert.CertificateNotYetValidException;
@@ -15,6 +17,7 @@ import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import javax.net.ssl.X509TrustManager;
 import org.trustload.pki.KeyStores;
 
@@ -23,10 +26,21 @@ import org.trustload.pki.KeyStores;
  * JDK cannot parse SM2 public keys, and the tongsuo provider's own trust manager does not find
  * anchors for BouncyCastle-decoded chains. Messages name the cause ("certificate expired",
  * "not trusted") so handshake failures group well.
+ *
+ * <p>A chain that passed is remembered (by its certificates' encodings, at most {@value #REMEMBERED}
+ * chains): the same server sends the same chain on every handshake, and validating it again (an SM2
+ * signature check per certificate in BouncyCastle) was the largest part of the tongsuo engine's Java
+ * CPU per new connection once the per-handshake provider was gone (JFR, docs/bench.md "TLCP"). Every
+ * handshake still checks every certificate's dates; revocation is not checked at all, so nothing else
+ * in the result can change. A chain that failed is validated again each time (its error is reported).
+ * One instance serves all the contexts of a client.
  */
 final class Sm2TrustManager implements X509TrustManager {
+    static final int REMEMBERED = 64;
+
     private final Set<TrustAnchor> anchors = new HashSet<>();
     private final X509Certificate[] issuers;
+    private final Set<List<ByteBuffer>> passed = ConcurrentHashMap.newKeySet();
 
     Sm2TrustManager(List<X509Certificate> trustAnchors) {
         for (X509Certificate ca : trustAnchors) {
@@ -64,6 +78,20 @@ final class Sm2TrustManager implements X509TrustManager {
             throw new CertificateException("certificate expired or not yet valid: "
                     + chain[0].getSubjectX500Principal() + " (" + e.getMessage() + ")", e);
         }
+        List<ByteBuffer> key = key(chain);
+        if (key != null && passed.contains(key)) {
+            for (X509Certificate c : chain) {
+                try {
+                    c.checkValidity();
+                } catch (CertificateExpiredException | CertificateNotYetValidException e) {
+                    passed.remove(key);
+                    break; // validated again below: PKIX reports which one
+                }
+            }
+            if (passed.contains(key)) {
+                return;
+            }
+        }
         Provider bc = KeyStores.bouncyCastle();
         try {
             PKIXParameters p = new PKIXParameters(anchors);
@@ -76,5 +104,29 @@ final class Sm2TrustManager implements X509TrustManager {
         } catch (GeneralSecurityException e) {
             throw new CertificateException("certificate check failed: " + e.getMessage(), e);
         }
+        if (key != null) {
+            if (passed.size() >= REMEMBERED) {
+                passed.clear();
+            }
+            passed.add(key);
+        }
+    }
+
+    /** The chain's encodings, or null when a certificate cannot be encoded. */
+    private static List<ByteBuffer> key(X509Certificate[] chain) {
+        ByteBuffer[] k = new ByteBuffer[chain.length];
+        try {
+            for (int i = 0; i < chain.length; i++) {
+                k[i] = ByteBuffer.wrap(chain[i].getEncoded());
+            }
+        } catch (CertificateEncodingException e) {
+            return null;
+        }
+        return List.of(k);
+    }
+
+    /** Chains remembered as valid (tests). */
+    int rememberedChains() {
+        return passed.size();
     }
 }

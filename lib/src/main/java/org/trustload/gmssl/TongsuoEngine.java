@@ -20,19 +20,23 @@ import org.trustload.pki.KeyStores;
  * TLCP (later versions add it; they are not on Maven Central), so TLCP settings are a configError
  * that names the {@code bgm} engine.
  *
- * <p>Coexistence (FACTS "GM-SSL"): the provider is never registered with {@code Security} — registered
- * first it would replace SunJSSE as the JVM's default TLS — and is only asked for by object. It
- * decodes peer certificates with a new BouncyCastle provider on every handshake (~15–20 ms client CPU
- * per new connection), needs BouncyCastle on the class path, did not resume TLS 1.3 sessions as a
- * client, and reuses Conscrypt's package and native-library names, so it cannot share a JVM with
- * Conscrypt.
+ * <p>Coexistence: the provider is never registered with {@code Security} — registered
+ * first it would replace SunJSSE as the JVM's default TLS — and is only asked for by object. As
+ * shipped it decodes peer certificates with a new BouncyCastle provider on every handshake (most of
+ * the client's CPU per new connection); its classes are therefore loaded by {@link TongsuoLoader},
+ * which makes that one call use the JVM's BouncyCastle instance. It needs BouncyCastle on the class
+ * path, did not resume TLS 1.3 sessions as a client, and reuses Conscrypt's package and
+ * native-library names, so it cannot share a JVM with Conscrypt.
  */
 public final class TongsuoEngine implements TlcpEngine {
     private static final String PROVIDER_CLASS = "net.tongsuo.TongsuoProvider";
     private static final String CONSCRYPT_CLASS = "org.conscrypt.OpenSSLProvider";
     private static final String PROTOCOL = "TLSv1.3";
 
+    private static final String SSL_UTILS = "org.conscrypt.SSLUtils";
+
     private static volatile Provider provider;
+    private static volatile TongsuoLoader providerLoader;
 
     @Override
     public String name() {
@@ -65,15 +69,21 @@ public final class TongsuoEngine implements TlcpEngine {
                         "tongsuo-openjdk 1.0.0 ships a native library for linux-x86_64 only; this JVM runs on " + os, null);
             }
             try {
-                Class<?> c = Class.forName(PROVIDER_CLASS);
-                Class<?> conscrypt = Class.forName(CONSCRYPT_CLASS);
-                if (!sameJar(c, conscrypt)) {
+                // located, not initialised, through this class's loader: the classes that run come from
+                // a loader of their own (TongsuoLoader: the peer certificates' provider built once)
+                ClassLoader parent = TongsuoEngine.class.getClassLoader();
+                Class<?> shipped = Class.forName(PROVIDER_CLASS, false, parent);
+                Class<?> conscrypt = Class.forName(CONSCRYPT_CLASS, false, parent);
+                if (!sameJar(shipped, conscrypt)) {
                     throw new TlcpException(TlcpException.ENGINE_UNAVAILABLE, "Conscrypt clashes with the tongsuo engine",
                             "org.conscrypt classes come from " + location(conscrypt) + ", not from the tongsuo-openjdk jar "
-                            + location(c) + "; remove Conscrypt from the class path (both use the same package)", null);
+                            + location(shipped) + "; remove Conscrypt from the class path (both use the same package)", null);
                 }
                 KeyStores.bouncyCastle(); // it decodes peer certificates with BouncyCastle
-                p = (Provider) c.getConstructor().newInstance();
+                TongsuoLoader loader = new TongsuoLoader(shipped.getProtectionDomain().getCodeSource().getLocation(), parent);
+                p = (Provider) Class.forName(PROVIDER_CLASS, true, loader).getConstructor().newInstance();
+                loader.loadClass(SSL_UTILS);
+                providerLoader = loader;
                 provider = p;
                 return p;
             } catch (ClassNotFoundException | NoClassDefFoundError e) {
@@ -90,12 +100,23 @@ public final class TongsuoEngine implements TlcpEngine {
         }
     }
 
+    /**
+     * True when the provider decodes peer certificates with the JVM's one BouncyCastle provider
+     * instead of a new one per handshake ({@link TongsuoLoader}); false before the engine started.
+     */
+    static boolean certificateProviderCached() {
+        TongsuoLoader l = providerLoader;
+        return l != null && l.patched();
+    }
+
     @Override
     public TlcpClient newClient(TlcpClientSettings settings) throws TlcpException {
         settings.validate();
         requireTls13(settings.protocol());
-        // a context per concurrent handshake without session reuse (see JsseTlcpClient)
-        return new JsseTlcpClient(settings, () -> context(settings.credentials(), settings.trustAnchors()),
+        // a context per concurrent handshake without session reuse (see JsseTlcpClient); one trust
+        // manager for all of them (it remembers the chains that passed)
+        Sm2TrustManager trust = new Sm2TrustManager(settings.trustAnchors());
+        return new JsseTlcpClient(settings, () -> context(settings.credentials(), trust),
                 new String[] {PROTOCOL}, suiteNames(settings.suites()), p -> p);
     }
 
@@ -103,7 +124,7 @@ public final class TongsuoEngine implements TlcpEngine {
     public TlcpServer newServer(TlcpServerSettings settings) throws TlcpException {
         settings.validate();
         requireTls13(settings.protocol());
-        SSLContext ctx = context(settings.credentials(), settings.trustAnchors());
+        SSLContext ctx = context(settings.credentials(), new Sm2TrustManager(settings.trustAnchors()));
         return new JsseTlcpServer(settings, ctx, new String[] {PROTOCOL}, suiteNames(settings.suites()), p -> p);
     }
 
@@ -119,7 +140,7 @@ public final class TongsuoEngine implements TlcpEngine {
         return suites.stream().map(Enum::name).toArray(String[]::new);
     }
 
-    private static SSLContext context(TlcpCredentials credentials, List<X509Certificate> anchors) throws TlcpException {
+    private static SSLContext context(TlcpCredentials credentials, Sm2TrustManager trust) throws TlcpException {
         Provider tongsuo = provider();
         try {
             KeyManager[] kms = null;
@@ -135,7 +156,7 @@ public final class TongsuoEngine implements TlcpEngine {
                 kms = kmf.getKeyManagers();
             }
             SSLContext ctx = SSLContext.getInstance(PROTOCOL, tongsuo);
-            ctx.init(kms, new TrustManager[] {new Sm2TrustManager(anchors)}, null);
+            ctx.init(kms, new TrustManager[] {trust}, null);
             return ctx;
         } catch (GeneralSecurityException | java.io.IOException | RuntimeException e) {
             throw new TlcpException(TlcpException.CONFIG_ERROR, "cannot build the tongsuo SSL context",

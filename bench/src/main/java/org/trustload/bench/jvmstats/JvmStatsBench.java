@@ -10,6 +10,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import org.trustload.bench.BenchRuns;
+import org.trustload.bench.BenchAccess;
+import org.trustload.harness.Jtl;
 import org.trustload.jvmstats.JvmPidSource;
 import org.trustload.jvmstats.SelfSource;
 import org.trustload.jvmstats.SourceConfig;
@@ -19,7 +21,9 @@ import org.trustload.jvmstats.StatsSource;
  * The JVM Stats listener's cost on throughput at 1 s polling: the same plan of cheap Debug Samplers
  * (no pacing, fixed duration) run with and without the listener, alternated in one session so the
  * machine's load hits both alike; plus the CPU of one poll per source (which at 1 s is the poller's
- * share of a core). Usage: {@code JvmStatsBench [rounds=3] [seconds=20] [threads=2]}.
+ * share of a core). Ratios are per round, min-max over the rounds; the JMeter JVM's CPU per sample is
+ * reported beside each rate; a last, unmeasured run with the listener is recorded with JFR.
+ * Usage: {@code JvmStatsBench [rounds=3] [seconds=20] [threads=2] [jfr=true]}.
  */
 public final class JvmStatsBench {
 
@@ -57,19 +61,59 @@ public final class JvmStatsBench {
         List<String> columns = List.of("-Jsample_variables=" + org.trustload.harness.Run.jvmStatsColumns(with).orElseThrow());
         List<Double> listener = new ArrayList<>();
         List<Double> cols = new ArrayList<>();
+        List<Double> cpuDelta = new ArrayList<>();
         for (int r = 1; r <= rounds; r++) {
-            double a = BenchRuns.samplesPerSecond(home, without, out.resolve("r" + r + "-without"), props, List.of(), seconds);
-            double c = BenchRuns.samplesPerSecond(home, without, out.resolve("r" + r + "-columns"), props, columns, seconds);
-            double b = BenchRuns.samplesPerSecond(home, with, out.resolve("r" + r + "-with"), props, columns, seconds);
-            listener.add(b / c);
-            cols.add(c / a);
-            report.append(String.format(Locale.ROOT, "round %d: none %.0f/s, columns only %.0f/s, JVM Stats (1 s) + columns %.0f/s: "
-                    + "listener ratio %.3f, columns ratio %.3f; load %s%n", r, a, c, b, b / c, c / a, BenchRuns.uptime()));
+            double[] a = run(home, without, out.resolve("r" + r + "-without"), props, List.of(), seconds, false);
+            double[] c = run(home, without, out.resolve("r" + r + "-columns"), props, columns, seconds, false);
+            double[] b = run(home, with, out.resolve("r" + r + "-with"), props, columns, seconds, false);
+            listener.add(b[0] / c[0]);
+            cols.add(c[0] / a[0]);
+            cpuDelta.add(b[1] - c[1]);
+            report.append(String.format(Locale.ROOT, "round %d: none %.0f/s (%.2f us CPU/sample), columns only %.0f/s (%.2f us), "
+                    + "JVM Stats (1 s) + columns %.0f/s (%.2f us): listener ratio %.3f, columns ratio %.3f; load %s%n",
+                    r, a[0], a[1], c[0], c[1], b[0], b[1], b[0] / c[0], c[0] / a[0], BenchRuns.uptime()));
         }
-        report.append(String.format(Locale.ROOT, "median listener ratio (with / columns only): %.3f; median columns ratio (columns only / none): %.3f; "
-                + "%d rounds of %d s, %d threads, Debug Sampler, no pacing%n", median(listener), median(cols), rounds, seconds, threads));
+        report.append(String.format(Locale.ROOT, "listener ratio (with / columns only) min-max %.3f-%.3f, median %.3f; "
+                + "columns ratio (columns only / none) min-max %.3f-%.3f, median %.3f; JMeter CPU per sample with - without "
+                + "listener %.2f..%.2f us; %d rounds of %d s, %d threads, Debug Sampler, no pacing%n",
+                min(listener), max(listener), median(listener), min(cols), max(cols), median(cols), min(cpuDelta),
+                max(cpuDelta), rounds, seconds, threads));
+        if (!"false".equals(java.util.Arrays.asList(args).contains("jfr=false") ? "false" : "true")) {
+            // one more run with the listener, profiled (not measured: the recording costs CPU itself)
+            run(home, with, out.resolve("profile-with"), props, columns, seconds, true);
+            report.append("JFR of a run with the listener: ").append(out.resolve("profile-with/jmeter.jfr")).append('\n');
+        }
+        report.append("load after: ").append(BenchRuns.uptime()).append('\n');
         System.out.print(report);
         Files.writeString(out.resolve("result.txt"), report.toString());
+    }
+
+    /** Samples per second of the run's span and the JMeter JVM's CPU microseconds per sample (start-up included). */
+    private static double[] run(Path home, Path plan, Path dir, List<String> props, List<String> more, int seconds,
+            boolean jfr) throws Exception {
+        List<String> all = new ArrayList<>(props);
+        all.addAll(more);
+        Files.createDirectories(dir);
+        List<String> jvm = new ArrayList<>(List.of("-Xms512m", "-Xmx512m"));
+        if (jfr) {
+            jvm.add("-XX:StartFlightRecording=filename=" + dir.resolve("jmeter.jfr") + ",settings=profile");
+        }
+        BenchAccess.Result r = BenchAccess.runJMeter(home, plan, dir, jvm, all, seconds + 120L);
+        if (r.exit() != 0) {
+            throw new IllegalStateException(plan + " failed, see " + dir);
+        }
+        List<Jtl.Sample> samples = Jtl.read(r.jtl());
+        Jtl.Stats s = Jtl.stats(samples, x -> !x.label().equals("transaction"), x -> true);
+        double rate = s.samples() * 1000.0 / Math.max(1, s.lastEnd() - s.firstStart());
+        return new double[] {rate, r.cpuSeconds() * 1e6 / Math.max(1, s.samples())};
+    }
+
+    private static double min(List<Double> v) {
+        return v.stream().mapToDouble(Double::doubleValue).min().orElse(Double.NaN);
+    }
+
+    private static double max(List<Double> v) {
+        return v.stream().mapToDouble(Double::doubleValue).max().orElse(Double.NaN);
     }
 
     private static double median(List<Double> v) {
