@@ -44,9 +44,9 @@ final class Bench {
         SPECS.put("login", new Spec("org.trustload.bench.login.LoginBench", "-Xmx1g", false, false, "out=bench/target/tiny/certificate-login-bench.md"));
         SPECS.put("kms", new Spec("org.trustload.bench.kms.KmsBench", "-Xmx512m", true, false, "threads=1", "warmup=1", "window=2"));
         SPECS.put("kms-aliyun", new Spec("org.trustload.bench.AliyunKmsBench", "-Xmx512m", true, false, "threads=1", "warmup=1", "seconds=2"));
-        SPECS.put("gmssl", new Spec("org.trustload.bench.gmssl.GmsslBench", "-Xmx512m", true, true));
-        SPECS.put("tongsuo", new Spec("org.trustload.bench.TongsuoBench", "-Xmx512m", false, false, "count=5", "requests=5", "seconds=2", "warmup=1"));
-        SPECS.put("jvmstats", new Spec("org.trustload.bench.jvmstats.JvmStatsBench", "-Xmx1g", false, false, "rounds=1", "seconds=2", "threads=1"));
+        SPECS.put("gmssl", new Spec("org.trustload.bench.gmssl.GmsslBench", "-Xmx512m", true, true, "parts=inprocess", "inprocessSuites=ECC_SM4_CBC_SM3", "threads=1", "seconds=1", "rounds=1"));
+        SPECS.put("tongsuo", new Spec("org.trustload.bench.TongsuoBench", "-Xmx512m", false, false, "rounds=1", "seconds=1", "warmup=1", "count=20", "requests=5", "sampler=false", "doc=false"));
+        SPECS.put("jvmstats", new Spec("org.trustload.bench.jvmstats.JvmStatsBench", "-Xmx1g", false, false, "rounds=1", "seconds=2", "threads=1", "jfr=false"));
     }
 
     /** The bench names, and {@code all}. */
