@@ -1,6 +1,7 @@
 package org.trustload.jmeter.ldap;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import org.apache.jmeter.samplers.Interruptible;
 import org.apache.jmeter.samplers.SampleResult;
 import org.apache.jmeter.testelement.ThreadListener;
@@ -53,6 +54,16 @@ public class LdapRequestSampler extends ClientSampler<LdapRequestSampler.Prepare
     private transient volatile LdapClient inFlight;
     /** True once this thread reached the server: a later refusal is load, not a wrong target. */
     private transient boolean reached;
+    /**
+     * The last request this thread prepared and the property values it came from: JMeter sets the
+     * properties before every sample, but they rarely change, so the request is parsed and described
+     * again only when one did (or the config's connections are new).
+     */
+    private transient String[] preparedFrom;
+    private transient LdapConnections preparedFor;
+    private transient LdapRequest preparedRequest;
+    private transient int preparedShown;
+    private transient String preparedDescription;
 
     /** A request ready to send: the config's connections, the parsed request, entries to show. */
     static final class Prepared {
@@ -77,10 +88,19 @@ public class LdapRequestSampler extends ClientSampler<LdapRequestSampler.Prepare
     protected Prepared prepare(PropertyParser p, SampleResult res) throws ClientException {
         LdapConnections connections = ClientConfig.find(LdapConnections.class, LdapConnectionConfig.KIND, configName, p);
         used = connections;
-        LdapRequest request = request(p);
-        int shown = p.integer("maxEntriesShown", maxEntriesShown, 0, 0, Integer.MAX_VALUE);
-        res.setSamplerData(describe(connections, request));
-        return new Prepared(connections, request, shown);
+        String[] from = {operation, baseDn, scope, filter, attributes, sizeLimit, timeLimit, entryDn, compareAttribute,
+            compareValue, ldif, maxEntriesShown};
+        if (connections != preparedFor || !Arrays.equals(from, preparedFrom)) {
+            LdapRequest request = request(p);
+            int shown = p.integer("maxEntriesShown", maxEntriesShown, 0, 0, Integer.MAX_VALUE);
+            preparedDescription = describe(connections, request);
+            preparedRequest = request;
+            preparedShown = shown;
+            preparedFor = connections;
+            preparedFrom = from;
+        }
+        res.setSamplerData(preparedDescription);
+        return new Prepared(connections, preparedRequest, preparedShown);
     }
 
     @Override
