@@ -2,6 +2,7 @@ package org.trustload.jmeter.ldap;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import com.unboundid.ldap.sdk.ResultCode;
 import org.apache.jmeter.samplers.Interruptible;
 import org.apache.jmeter.samplers.SampleResult;
 import org.apache.jmeter.testelement.ThreadListener;
@@ -84,6 +85,20 @@ public class LdapRequestSampler extends ClientSampler<LdapRequestSampler.Prepare
         return KIND;
     }
 
+    /** The element's description for messages, built again only when the name changed (asked every sample). */
+    private transient String describedName;
+    private transient String description;
+
+    @Override
+    protected String element() {
+        String name = getName();
+        if (description == null || !name.equals(describedName)) {
+            description = super.element();
+            describedName = name;
+        }
+        return description;
+    }
+
     @Override
     protected Prepared prepare(PropertyParser p, SampleResult res) throws ClientException {
         LdapConnections connections = ClientConfig.find(LdapConnections.class, LdapConnectionConfig.KIND, configName, p);
@@ -124,12 +139,23 @@ public class LdapRequestSampler extends ClientSampler<LdapRequestSampler.Prepare
             res.setSuccessful(true);
             res.setResponseCodeOK();
             res.setResponseMessage(outcome.summary());
-            res.setResponseHeaders("ldap-result: " + outcome.resultName() + " (" + outcome.resultCode().intValue()
-                    + ")\nconnection: " + (fresh ? "new" : "reused") + "\n");
+            res.setResponseHeaders(outcome.resultCode() == ResultCode.SUCCESS ? (fresh ? SUCCESS_NEW : SUCCESS_REUSED)
+                    : headers(outcome, fresh));
             res.setResponseData(outcome.render(r.shown), StandardCharsets.UTF_8.name());
         } finally {
             inFlight = null;
         }
+    }
+
+    private static final String SUCCESS_NEW = headers(ResultCode.SUCCESS, LdapClientException.codeName(ResultCode.SUCCESS), true);
+    private static final String SUCCESS_REUSED = headers(ResultCode.SUCCESS, LdapClientException.codeName(ResultCode.SUCCESS), false);
+
+    private static String headers(LdapOutcome outcome, boolean fresh) {
+        return headers(outcome.resultCode(), outcome.resultName(), fresh);
+    }
+
+    private static String headers(ResultCode code, String name, boolean fresh) {
+        return "ldap-result: " + name + " (" + code.intValue() + ")\nconnection: " + (fresh ? "new" : "reused") + "\n";
     }
 
     @Override
