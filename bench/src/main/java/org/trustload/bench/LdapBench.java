@@ -29,7 +29,10 @@ import java.util.regex.Pattern;
  * <p>Arguments are {@code key=value}: {@code parts=matrix,scenario,heap}, {@code rounds=3},
  * {@code piOps=1000} (per-iteration ops per thread), {@code ptOps=5000} (per-thread ops per thread),
  * {@code warmup=200}, {@code threads=1,2}, {@code schemes=ldap,ldaps,ldapi}, {@code nofile=4096},
- * {@code scenarioRounds=1}, {@code perlN=1000}, {@code heapPlans=500x25,200x10}, {@code out=docs/scenarios}.
+ * {@code scenarioRounds=1}, {@code perlN=1000}, {@code heapPlans=500x25,200x10}, {@code out=docs/scenarios},
+ * {@code entries=20} (slapd entries), {@code modes=per-iteration,per-thread},
+ * {@code peers=ours,raw,searchrate,perl,ext,jndi}, {@code srSeconds=5}, {@code jfrRounds=1} (JFR in rounds ≤ this),
+ * {@code writeDocs=true}.
  */
 public final class LdapBench {
     private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss");
@@ -80,8 +83,11 @@ public final class LdapBench {
         }
         List<String> parts = List.of(arg("parts", "matrix,scenario,heap").split(","));
         int nofile = intArg("nofile", 4096);
-        System.out.printf("work dir %s%nstarting slapd (nofile %d)...%n", work, nofile);
-        slapd = Slapd.start(Slapd.Options.defaults().withOpenFilesLimit(nofile));
+        // 20 entries, indexed, like the seed's own server: a search costs slapd well under the client's
+        // time, so the client is what is measured (entries=10000 gives the older, server-bound fixture).
+        int entries = intArg("entries", 20);
+        System.out.printf("work dir %s%nstarting slapd (%d entries, nofile %d)...%n", work, entries, nofile);
+        slapd = Slapd.start(Slapd.Options.defaults().withEntries(entries).withOpenFilesLimit(nofile));
         try {
             target = new Jmx.Target(slapd.host(), slapd.ldapPort(), slapd.ldapsPort(), slapd.socketPath().toString(),
                     slapd.trustStorePath().toString(), slapd.trustStorePassword(), slapd.baseDn(), "(cn=fulano1)");
@@ -102,7 +108,27 @@ public final class LdapBench {
 
     // ------------------------------------------------------------------ matrix
 
-    record Measurement(double opsPerSec, int ops, int errors, int peakFds, int fdsBefore, int fdsAfter, String note) {
+    /**
+     * One measurement: throughput, client CPU per operation (the measuring process's user + system
+     * time over the measured window ÷ operations) and slapd's CPU per operation over the same window.
+     */
+    record Measurement(double opsPerSec, int ops, int errors, int peakFds, int fdsBefore, int fdsAfter, String note,
+                       double cpuMsPerOp, double slapdMsPerOp) {
+    }
+
+    /** The columns of the matrix: ours and the raw loop first, then the peers. */
+    enum Peer {
+        OURS("ours (JMeter)", Jmx.Impl.OURS), RAW("raw UnboundID", Jmx.Impl.RAW),
+        SEARCHRATE("UnboundID searchrate", null), PERL("Perl Net::LDAP", null),
+        EXT("LDAPExt (stock)", Jmx.Impl.EXT), JNDI("LDAPSampler (stock)", Jmx.Impl.JNDI);
+
+        final String title;
+        final Jmx.Impl impl;
+
+        Peer(String title, Jmx.Impl impl) {
+            this.title = title;
+            this.impl = impl;
+        }
     }
 
     private void matrix() throws Exception {
@@ -112,73 +138,134 @@ public final class LdapBench {
         int warmup = intArg("warmup", 200);
         List<String> schemes = List.of(arg("schemes", "ldap,ldaps,ldapi").split(","));
         List<Integer> threads = Arrays.stream(arg("threads", "1,2").split(",")).map(Integer::valueOf).toList();
+        List<String> modes = List.of(arg("modes", "per-iteration,per-thread").split(","));
+        List<String> peers = List.of(arg("peers", "ours,raw,searchrate,perl,ext,jndi").split(","));
         List<Jmx.Cell> cells = new ArrayList<>();
         for (String s : schemes) {
             for (int t : threads) {
-                cells.add(new Jmx.Cell(s, t, false, piOps));
-                cells.add(new Jmx.Cell(s, t, true, ptOps));
+                if (modes.contains("per-iteration")) {
+                    cells.add(new Jmx.Cell(s, t, false, piOps));
+                }
+                if (modes.contains("per-thread")) {
+                    cells.add(new Jmx.Cell(s, t, true, ptOps));
+                }
             }
         }
         RawLoop raw = new RawLoop(target);
-        Map<String, Map<Jmx.Impl, List<Measurement>>> results = new LinkedHashMap<>();
+        boolean perl = perlAvailable(false);
+        boolean perlTls = perlAvailable(true);
+        Map<String, Map<Peer, List<Measurement>>> results = new LinkedHashMap<>();
         Map<String, List<Double>> ratios = new LinkedHashMap<>();
+        Map<String, List<Double>> srRatios = new LinkedHashMap<>();
         for (int r = 1; r <= rounds; r++) {
+            boolean jfr = r <= intArg("jfrRounds", 1);
             for (Jmx.Cell cell : cells) {
-                List<Jmx.Impl> impls = applicable(cell);
+                List<Peer> impls = applicable(cell, perl, perlTls);
+                impls.removeIf(p -> !peers.contains(p.name().toLowerCase(Locale.ROOT)));
                 Collections.rotate(impls, r - 1); // interleave: each impl goes first in some round
-                Map<Jmx.Impl, Measurement> thisRound = new EnumMap<>(Jmx.Impl.class);
-                for (Jmx.Impl impl : impls) {
-                    Measurement m = impl == Jmx.Impl.RAW ? measureRaw(raw, cell, warmup)
-                            : measureJMeter(impl, cell, warmup, work.resolve("matrix/r" + r + "/" + cell.id() + "-" + impl));
+                Map<Peer, Measurement> thisRound = new EnumMap<>(Peer.class);
+                for (Peer impl : impls) {
+                    Path dir = work.resolve("matrix/r" + r + "/" + cell.id() + "-" + impl);
+                    Measurement m;
+                    switch (impl) {
+                        case RAW:
+                            m = measureRaw(raw, cell, warmup, jfr ? dir : null);
+                            break;
+                        case SEARCHRATE:
+                            m = measureSearchRate(cell, dir);
+                            break;
+                        case PERL:
+                            m = measurePerl(cell, dir);
+                            break;
+                        default:
+                            m = measureJMeter(impl.impl, cell, warmup, dir, jfr && impl == Peer.OURS);
+                    }
                     thisRound.put(impl, m);
-                    results.computeIfAbsent(cell.id(), k -> new EnumMap<>(Jmx.Impl.class))
+                    results.computeIfAbsent(cell.id(), k -> new EnumMap<>(Peer.class))
                             .computeIfAbsent(impl, k -> new ArrayList<>()).add(m);
-                    System.out.printf(Locale.ROOT, "round %d %-28s %-20s %9.0f ops/s  errors %d  fds peak %d (before %d, after %d)%s%n",
-                            r, cell.id(), impl.title, m.opsPerSec(), m.errors(), m.peakFds(), m.fdsBefore(), m.fdsAfter(),
-                            m.note().isEmpty() ? "" : "  " + m.note());
+                    System.out.printf(Locale.ROOT, "round %d %-28s %-20s %9.0f ops/s  client %.3f ms/op  slapd %.3f ms/op  errors %d  fds peak %d (before %d, after %d)  load %s%s%n",
+                            r, cell.id(), impl.title, m.opsPerSec(), m.cpuMsPerOp(), m.slapdMsPerOp(), m.errors(), m.peakFds(),
+                            m.fdsBefore(), m.fdsAfter(), loadAvg(), m.note().isEmpty() ? "" : "  " + m.note());
                 }
-                Measurement o = thisRound.get(Jmx.Impl.OURS);
-                Measurement w = thisRound.get(Jmx.Impl.RAW);
+                Measurement o = thisRound.get(Peer.OURS);
+                Measurement w = thisRound.get(Peer.RAW);
+                Measurement sr = thisRound.get(Peer.SEARCHRATE);
                 if (o != null && w != null && w.opsPerSec() > 0) {
                     ratios.computeIfAbsent(cell.id(), k -> new ArrayList<>()).add(o.opsPerSec() / w.opsPerSec());
                 }
+                if (o != null && sr != null && sr.opsPerSec() > 0) {
+                    srRatios.computeIfAbsent(cell.id(), k -> new ArrayList<>()).add(o.opsPerSec() / sr.opsPerSec());
+                }
             }
         }
-        String md = matrixMarkdown(cells, results, ratios, rounds, piOps, ptOps, warmup);
+        String md = matrixMarkdown(cells, results, ratios, srRatios, rounds, piOps, ptOps, warmup);
         Files.writeString(work.resolve("ldap-bench-table.md"), md);
-        writePage(out.resolve("ldap-bench.md"), md);
+        if (Boolean.parseBoolean(arg("writeDocs", "true"))) {
+            // between the markers: the hand-written reading of the run around them stays
+            replaceSection(out.resolve("ldap-bench.md"), md);
+        }
         System.out.println(md);
     }
 
-    private static List<Jmx.Impl> applicable(Jmx.Cell cell) {
-        List<Jmx.Impl> l = new ArrayList<>(List.of(Jmx.Impl.OURS, Jmx.Impl.RAW));
+    private static List<Peer> applicable(Jmx.Cell cell, boolean perl, boolean perlTls) {
+        List<Peer> l = new ArrayList<>(List.of(Peer.OURS, Peer.RAW));
+        if (cell.perThread() && !cell.scheme().equals("ldapi")) {
+            l.add(Peer.SEARCHRATE); // no Unix sockets; per iteration it would not bind (other work)
+        }
+        if (!cell.perThread() && (cell.scheme().equals("ldaps") ? perlTls : perl)) {
+            l.add(Peer.PERL); // the seed script's loop: per iteration only
+        }
         if (!cell.scheme().equals("ldapi")) {
-            l.add(Jmx.Impl.EXT);
+            l.add(Peer.EXT);
         }
         if (cell.scheme().equals("ldap") && !cell.perThread()) {
-            l.add(Jmx.Impl.JNDI);
+            l.add(Peer.JNDI);
         }
         return l;
     }
 
-    private Measurement measureRaw(RawLoop raw, Jmx.Cell cell, int warmup) throws InterruptedException {
+    private static double processCpuMs() {
+        return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean())
+                .getProcessCpuTime() / 1e6;
+    }
+
+    private Measurement measureRaw(RawLoop raw, Jmx.Cell cell, int warmup, Path jfrDir) throws Exception {
         if (warmup > 0) {
             raw.run(cell.scheme(), cell.threads(), cell.perThread(), warmup);
         }
         settle();
         int before = FdMonitor.count(slapd.pid());
+        jdk.jfr.Recording rec = null;
+        if (jfrDir != null) {
+            rec = new jdk.jfr.Recording(jdk.jfr.Configuration.getConfiguration("profile"));
+            rec.start();
+        }
         FdMonitor mon = FdMonitor.start(slapd.pid(), 50);
+        double s0 = CpuMonitor.cpuMs(slapd.pid());
+        double c0 = processCpuMs();
         RawLoop.Result res = raw.run(cell.scheme(), cell.threads(), cell.perThread(), cell.opsPerThread());
+        double c1 = processCpuMs();
+        double s1 = CpuMonitor.cpuMs(slapd.pid());
         int peak = mon.stop();
+        if (rec != null) {
+            rec.stop();
+            Files.createDirectories(jfrDir);
+            rec.dump(jfrDir.resolve("raw.jfr"));
+            rec.close();
+        }
         settle();
-        return new Measurement(res.opsPerSecond(), res.ops(), res.errors(), peak, before, FdMonitor.count(slapd.pid()), "");
+        return new Measurement(res.opsPerSecond(), res.ops(), res.errors(), peak, before, FdMonitor.count(slapd.pid()), "",
+                (c1 - c0) / res.ops(), (s1 - s0) / res.ops());
     }
 
-    private Measurement measureJMeter(Jmx.Impl impl, Jmx.Cell cell, int warmup, Path dir) throws Exception {
+    private Measurement measureJMeter(Jmx.Impl impl, Jmx.Cell cell, int warmup, Path dir, boolean jfr) throws Exception {
         Files.createDirectories(dir);
         Path plan = dir.resolve("cell.jmx");
         Files.writeString(plan, Jmx.plan(impl, cell, target, warmup));
         List<String> jvm = new ArrayList<>(List.of("-Xms512m", "-Xmx512m", "-XX:+UseG1GC", "-XX:MaxGCPauseMillis=100"));
+        if (jfr) {
+            jvm.add("-XX:StartFlightRecording=filename=" + dir.resolve("jmeter.jfr") + ",settings=profile");
+        }
         if (impl != Jmx.Impl.OURS && cell.scheme().equals("ldaps")) {
             // JNDI uses the JVM's default trust: make it trust the fixture's certificate
             jvm.addAll(List.of("-Djavax.net.ssl.trustStore=" + target.trustStore(),
@@ -188,19 +275,140 @@ public final class LdapBench {
         settle();
         int before = FdMonitor.count(slapd.pid());
         FdMonitor mon = FdMonitor.start(slapd.pid(), 50);
+        CpuMonitor client = CpuMonitor.start(CpuMonitor.pidFile(dir.resolve("jmeter.pid")), 20);
+        CpuMonitor server = CpuMonitor.start(slapd::pid, 20);
         JMeterRun.Result run = JMeterRun.run(jmeterHome, plan, dir, jvm, List.of("-Jcell.max.seconds=300"), 420, false);
+        client.close();
+        server.close();
         int peak = mon.stop();
         settle();
         int after = FdMonitor.count(slapd.pid());
         if (!Files.exists(run.jtl())) {
-            return new Measurement(0, 0, 0, peak, before, after, "no results (exit " + run.exit() + ", see " + dir + ")");
+            return new Measurement(0, 0, 0, peak, before, after, "no results (exit " + run.exit() + ", see " + dir + ")",
+                    Double.NaN, Double.NaN);
         }
         List<Jtl.Sample> samples = Jtl.read(run.jtl());
         Jtl.Stats st = Jtl.stats(samples, s -> s.label().equals("search"), s -> !s.label().startsWith(Jmx.WARMUP));
         int expected = cell.threads() * cell.opsPerThread();
         String note = run.timedOut() ? "timed out" : st.samples() != expected ? st.samples() + "/" + expected + " searches" : "";
         double rate = st.spanMs() > 0 ? st.samples() * 1000.0 / st.spanMs() : 0;
-        return new Measurement(rate, st.samples(), st.errors(), peak, before, after, note);
+        int n = Math.max(1, st.samples());
+        return new Measurement(rate, st.samples(), st.errors(), peak, before, after, note,
+                client.cpuMsBetween(st.firstStart(), st.lastEnd()) / n, server.cpuMsBetween(st.firstStart(), st.lastEnd()) / n);
+    }
+
+    /**
+     * UnboundID's own load tool, in this JVM (so its CPU is this process's): a short warm-up run,
+     * then {@code srSeconds} one-second intervals; searches = its overall rate × the seconds.
+     */
+    private Measurement measureSearchRate(Jmx.Cell cell, Path dir) throws Exception {
+        Files.createDirectories(dir);
+        List<String> base = new ArrayList<>(List.of("--hostname", target.host(), "--port", Integer.toString(target.port(cell.scheme())),
+                "--baseDN", target.baseDn(), "--scope", "sub", "--filter", target.filter(),
+                "--numThreads", Integer.toString(cell.threads()), "--intervalDuration", "1", "--csv"));
+        if (cell.scheme().equals("ldaps")) {
+            base.addAll(List.of("--useSSL", "--trustStorePath", target.trustStore(), "--trustStorePassword",
+                    target.trustStorePassword(), "--trustStoreFormat", "PKCS12"));
+        }
+        int seconds = intArg("srSeconds", 5);
+        List<String> warm = new ArrayList<>(base);
+        warm.addAll(List.of("--numIntervals", arg("srWarmup", "2")));
+        runSearchRate(warm, dir.resolve("warmup.txt"));
+        settle();
+        List<String> measured = new ArrayList<>(base);
+        measured.addAll(List.of("--numIntervals", Integer.toString(seconds)));
+        int before = FdMonitor.count(slapd.pid());
+        FdMonitor mon = FdMonitor.start(slapd.pid(), 50);
+        double s0 = CpuMonitor.cpuMs(slapd.pid());
+        double c0 = processCpuMs();
+        String text = runSearchRate(measured, dir.resolve("searchrate.txt"));
+        double c1 = processCpuMs();
+        double s1 = CpuMonitor.cpuMs(slapd.pid());
+        int peak = mon.stop();
+        settle();
+        double rate = Double.NaN;
+        double errorsPerSec = 0;
+        List<String> header = null;
+        for (String line : text.split("\n")) {
+            List<String> f = Arrays.stream(line.split(",")).map(x -> x.replace("\"", "").trim()).toList();
+            if (f.contains("Overall Searches/Sec")) {
+                header = f;
+            } else if (header != null && f.size() == header.size()) {
+                try {
+                    rate = Double.parseDouble(f.get(header.indexOf("Overall Searches/Sec")));
+                    int e = header.indexOf("Recent Errors/Sec");
+                    errorsPerSec += e >= 0 ? Double.parseDouble(f.get(e)) : 0;
+                } catch (RuntimeException ignored) {
+                    // not a data line
+                }
+            }
+        }
+        int ops = Double.isNaN(rate) ? 0 : (int) Math.round(rate * seconds);
+        int n = Math.max(1, ops);
+        return new Measurement(Double.isNaN(rate) ? 0 : rate, ops, (int) Math.round(errorsPerSec), peak, before,
+                FdMonitor.count(slapd.pid()), Double.isNaN(rate) ? "no rate in " + dir.resolve("searchrate.txt") : "",
+                (c1 - c0) / n, (s1 - s0) / n);
+    }
+
+    private static String runSearchRate(List<String> args, Path copy) throws IOException {
+        java.io.ByteArrayOutputStream outBytes = new java.io.ByteArrayOutputStream();
+        com.unboundid.ldap.sdk.examples.SearchRate tool = new com.unboundid.ldap.sdk.examples.SearchRate(outBytes, outBytes);
+        com.unboundid.ldap.sdk.ResultCode rc = tool.runTool(args.toArray(new String[0]));
+        String text = outBytes.toString(StandardCharsets.UTF_8) + "\nresult: " + rc + "\n";
+        Files.writeString(copy, String.join(" ", args) + "\n" + text);
+        return text;
+    }
+
+    /**
+     * The seed's Perl script, one process per thread, all started together; its loop's own wall and
+     * CPU time (Perl's {@code times}, start-up excluded). Per iteration only: that is the script.
+     */
+    private Measurement measurePerl(Jmx.Cell cell, Path dir) throws Exception {
+        Files.createDirectories(dir);
+        Path script = root.resolve("bench/src/main/perl/ldap-loop.pl");
+        String url = switch (cell.scheme()) {
+            case "ldaps" -> "ldaps://127.0.0.1:" + target.ldapsPort();
+            case "ldapi" -> slapd.ldapiUrl();
+            default -> "ldap://127.0.0.1:" + target.ldapPort();
+        };
+        List<String> cmd = new ArrayList<>(List.of("perl", script.toString(), url, Integer.toString(cell.opsPerThread())));
+        if (cell.scheme().equals("ldaps")) {
+            cmd.addAll(List.of(slapd.certificatePath().toString(), "nodelay")); // as ours: TCP_NODELAY
+        }
+        settle();
+        int before = FdMonitor.count(slapd.pid());
+        FdMonitor mon = FdMonitor.start(slapd.pid(), 50);
+        double s0 = CpuMonitor.cpuMs(slapd.pid());
+        List<Process> procs = new ArrayList<>();
+        for (int t = 0; t < cell.threads(); t++) {
+            procs.add(new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(dir.resolve("perl-" + t + ".txt").toFile()).start());
+        }
+        double wall = 0;
+        double cpu = 0;
+        int errors = 0;
+        String note = "";
+        for (int t = 0; t < procs.size(); t++) {
+            Process p = procs.get(t);
+            if (!p.waitFor(700, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                note = "timed out";
+                continue;
+            }
+            String[] f = Files.readString(dir.resolve("perl-" + t + ".txt")).trim().split("\\s+");
+            try {
+                wall = Math.max(wall, Double.parseDouble(f[0]));
+                errors += Integer.parseInt(f[1]);
+                cpu += (Double.parseDouble(f[2]) + Double.parseDouble(f[3])) * 1000;
+            } catch (RuntimeException e) {
+                note = "unreadable output, see " + dir;
+            }
+        }
+        double s1 = CpuMonitor.cpuMs(slapd.pid());
+        int peak = mon.stop();
+        settle();
+        int ops = cell.threads() * cell.opsPerThread();
+        return new Measurement(wall > 0 ? ops / wall : 0, ops, errors, peak, before, FdMonitor.count(slapd.pid()), note,
+                cpu / ops, (s1 - s0) / ops);
     }
 
     /** Let closed connections drain from slapd before the next measurement. */
@@ -208,56 +416,78 @@ public final class LdapBench {
         Thread.sleep(300);
     }
 
-    private String matrixMarkdown(List<Jmx.Cell> cells, Map<String, Map<Jmx.Impl, List<Measurement>>> results,
-                                  Map<String, List<Double>> ratios, int rounds, int piOps, int ptOps, int warmup) {
+    private String matrixMarkdown(List<Jmx.Cell> cells, Map<String, Map<Peer, List<Measurement>>> results,
+                                  Map<String, List<Double>> ratios, Map<String, List<Double>> srRatios,
+                                  int rounds, int piOps, int ptOps, int warmup) {
         StringBuilder b = new StringBuilder();
-        b.append("# LDAP bench: our sampler in JMeter vs raw UnboundID vs stock JMeter samplers\n\n");
+        List<String> asked = List.of(arg("peers", "ours,raw,searchrate,perl,ext,jndi").split(","));
+        List<Peer> cols = Arrays.stream(Peer.values()).filter(p -> asked.contains(p.name().toLowerCase(Locale.ROOT))).toList();
         b.append("Generated by `./trustload bench ldap` (`org.trustload.bench.LdapBench`); the numbers below are the ones measured in this run.\n\n");
         machine(b);
         b.append(String.format(Locale.ROOT, "Work per cell: %d per-iteration operations (connect + anonymous bind + search `(cn=fulano1)` + unbind) "
                 + "or %d per-thread searches (one connection, bound once) **per thread**, after a warm-up of %d per thread in the same JVM "
                 + "(JMeter: a setUp thread group whose samples are excluded). %d rounds, implementations interleaved (rotated) within each cell; "
-                + "values are medians over rounds, the ratio is the median of per-round ratios. slapd: OpenLDAP from the `Slapd` fixture, "
-                + "10,000 entries, nofile %s, on the same 2 cores.%n%n", piOps, ptOps, warmup, rounds, arg("nofile", "4096")));
+                + "values are medians over rounds, ratios are the median (min–max) of per-round ratios. slapd: OpenLDAP from the `Slapd` fixture, "
+                + "%s entries (equality index on cn and uid), nofile %s, on the same 2 cores.%n%n", piOps, ptOps, warmup, rounds,
+                String.format(Locale.ROOT, "%,d", slapd.options().entries()), arg("nofile", "4096")));
         b.append("ops/s = searches ÷ (first measured sample start → last measured sample end) from the JTL (JVM start and warm-up excluded); "
                 + "raw = same threads and operations on UnboundID in the bench JVM (synchronous mode, TCP_NODELAY, same timeouts). "
+                + "searchrate = `com.unboundid.ldap.sdk.examples.SearchRate` from the same SDK jar in the bench JVM, same threads, "
+                + "one connection per thread, anonymous, `--numIntervals " + arg("srSeconds", "5") + " --intervalDuration 1` after a 2 s warm-up run "
+                + "(it has no Unix sockets; per iteration it would not bind: per-thread only). "
+                + "Perl = the seed's loop (`bench/src/main/perl/ldap-loop.pl`, Net::LDAP), one process per thread; ldaps with TCP_NODELAY like ours. "
                 + "LDAPExt per-iteration = its `bind` + `search` + `unbind` samples per iteration (one JNDI context each); "
-                + "per-thread = one `bind`, then searches. LDAPSampler has no per-thread mode and no ldaps (its URL is hard-coded `ldap://`); "
-                + "neither stock sampler can do ldapi (JNDI rejects it).\n\n");
-        b.append("| scheme | threads | mode | ours ops/s | raw ops/s | LDAPExt ops/s | LDAPSampler ops/s | ours/raw | "
-                + "peak slapd fds ours / raw / LDAPExt / LDAPSampler | slapd fds after (max) | errors |\n");
-        b.append("|---|---:|---|---:|---:|---:|---:|---:|---|---:|---:|\n");
+                + "per-thread = one `bind`, then searches. LDAPSampler has no per-thread mode and no ldaps; neither stock sampler can do ldapi.\n\n");
+        b.append("Client CPU ms/op = user + system time of the measuring process (`/proc/<pid>/stat`, polled every 20 ms and interpolated "
+                + "to the JTL's measured window for JMeter; `OperatingSystemMXBean.getProcessCpuTime` around the loop for raw and searchrate; "
+                + "Perl's `times` around its loop) ÷ operations. slapd ms/op = slapd's user + system time (`/proc/<pid>/stat`) over the same window ÷ operations "
+                + "(10 ms tick resolution).\n\n");
+        b.append("| scheme | threads | mode |");
+        for (Peer p : cols) {
+            b.append(' ').append(p.title).append(" ops/s |");
+        }
+        b.append(" ours/raw | ours/searchrate |");
+        for (Peer p : cols) {
+            b.append(' ').append(p.title).append(" client CPU ms/op |");
+        }
+        b.append(" slapd CPU ms/op (ours / raw) | peak slapd fds (max over peers) | errors |\n");
+        b.append("|---|---:|---|").append("---:|".repeat(cols.size() * 2 + 3)).append("---:|---:|\n");
         for (Jmx.Cell c : cells) {
-            Map<Jmx.Impl, List<Measurement>> m = results.getOrDefault(c.id(), Map.of());
+            Map<Peer, List<Measurement>> m = results.getOrDefault(c.id(), Map.of());
             b.append("| ").append(c.scheme()).append(" | ").append(c.threads()).append(" | ").append(c.mode());
-            for (Jmx.Impl i : Jmx.Impl.values()) {
+            for (Peer i : cols) {
                 b.append(" | ").append(m.containsKey(i) ? fmt0(median(m.get(i).stream().map(Measurement::opsPerSec).toList())) : "n/a");
             }
             List<Double> rs = ratios.get(c.id());
             b.append(" | ").append(rs == null ? "n/a" : String.format(Locale.ROOT, "%.2f (%s)", median(rs), range(rs)));
-            List<String> fds = new ArrayList<>();
-            int after = 0;
+            List<Double> ss = srRatios.get(c.id());
+            b.append(" | ").append(ss == null ? "n/a" : String.format(Locale.ROOT, "%.2f (%s)", median(ss), range(ss)));
+            for (Peer i : cols) {
+                b.append(" | ").append(m.containsKey(i) ? fmt3(median(m.get(i).stream().map(Measurement::cpuMsPerOp).toList())) : "n/a");
+            }
+            b.append(" | ").append(m.containsKey(Peer.OURS) ? fmt3(median(m.get(Peer.OURS).stream().map(Measurement::slapdMsPerOp).toList())) : "n/a")
+                    .append(" / ").append(m.containsKey(Peer.RAW) ? fmt3(median(m.get(Peer.RAW).stream().map(Measurement::slapdMsPerOp).toList())) : "n/a");
+            int peak = 0;
             int errors = 0;
             List<String> notes = new ArrayList<>();
-            for (Jmx.Impl i : Jmx.Impl.values()) {
+            for (Peer i : cols) {
                 if (!m.containsKey(i)) {
-                    fds.add("n/a");
                     continue;
                 }
-                fds.add(Integer.toString(m.get(i).stream().mapToInt(Measurement::peakFds).max().orElse(0)));
-                after = Math.max(after, m.get(i).stream().mapToInt(Measurement::fdsAfter).max().orElse(0));
+                peak = Math.max(peak, m.get(i).stream().mapToInt(Measurement::peakFds).max().orElse(0));
                 errors += m.get(i).stream().mapToInt(Measurement::errors).sum();
                 m.get(i).stream().map(Measurement::note).filter(s -> !s.isEmpty()).forEach(s -> notes.add(i.name() + ": " + s));
             }
-            b.append(" | ").append(String.join(" / ", fds)).append(" | ").append(after).append(" | ").append(errors);
+            b.append(" | ").append(peak).append(" | ").append(errors);
             if (!notes.isEmpty()) {
                 b.append(" (").append(String.join("; ", notes)).append(")");
             }
             b.append(" |\n");
         }
-        b.append(String.format(Locale.ROOT, "%nslapd at rest holds %d descriptors. Ratio column: median (min–max over rounds). Peak fds: max over rounds, polled every 50 ms.%n",
-                slapd.openFiles()));
-        b.append("\nPer-round values: `bench/target/ldap-bench/<stamp>/` (one directory per run with the .jmx, JTL and jmeter.log).\n");
+        b.append(String.format(Locale.ROOT, "%nslapd at rest holds %d descriptors. Load average at the end of the matrix: %s.%n",
+                slapd.openFiles(), loadAvg()));
+        b.append("\nPer-round values (with the load average at each measurement) are in `bench.txt`; raw files in `bench/target/ldap-bench/<stamp>/matrix/` "
+                + "(one directory per round and cell with the .jmx, JTL, jmeter.log, and `jmeter.jfr` / `raw.jfr` of the rounds ≤ `jfrRounds`).\n");
         return b.toString();
     }
 
@@ -268,19 +498,24 @@ public final class LdapBench {
     private void scenario() throws Exception {
         int rounds = intArg("scenarioRounds", 1);
         int perlN = intArg("perlN", 1000);
-        boolean perl = perlAvailable();
+        boolean perl = perlAvailable(true);
         Path script = root.resolve("bench/src/main/perl/ldap-loop.pl");
         Map<String, List<Double>> ours = new TreeMap<>();
         Map<String, List<Double>> perlRes = new LinkedHashMap<>();
+        Map<String, List<Double>> perlCpu = new LinkedHashMap<>();
+        List<String> jmeterTotals = new ArrayList<>();
         int errors = 0;
         for (int r = 1; r <= rounds; r++) {
             Path dir = work.resolve("scenario/r" + r);
+            long wall0 = System.nanoTime();
             JMeterRun.Result run = JMeterRun.run(jmeterHome, root.resolve("test-plans/ldap/ldap-vs-ldaps-vs-ldapi.jmx"), dir,
                     List.of("-Xms512m", "-Xmx512m", "-XX:+UseG1GC", "-XX:MaxGCPauseMillis=100"),
                     List.of("-Jldap.host=" + target.host(), "-Jldap.port=" + target.ldapPort(), "-Jldaps.port=" + target.ldapsPort(),
                             "-Jldapi.socket=" + target.socket(), "-Jldap.truststore=" + target.trustStore(),
                             "-Jldap.truststore.password=" + target.trustStorePassword(), "-Jn1=1", "-Jn2=100", "-Jn3=1000"),
                     900, false);
+            jmeterTotals.add(String.format(Locale.ROOT, "round %d: JMeter process %.1f s wall, %.1f s CPU (start-up, the three "
+                    + "protocols × N = 1, 100, 1000, shutdown)", r, (System.nanoTime() - wall0) / 1e9, run.cpuSeconds()));
             for (Jtl.Sample s : Jtl.read(run.jtl())) {
                 Matcher m = TOTAL.matcher(s.label());
                 if (m.matches()) {
@@ -318,6 +553,8 @@ public final class LdapBench {
                     try {
                         perlRes.computeIfAbsent(pr[0], k -> new ArrayList<>()).add(Double.parseDouble(f[0]));
                         errors += Integer.parseInt(f[1]);
+                        perlCpu.computeIfAbsent(pr[0], k -> new ArrayList<>())
+                                .add((Double.parseDouble(f[2]) + Double.parseDouble(f[3])) * 1000 / perlN);
                     } catch (RuntimeException e) {
                         perlRes.computeIfAbsent(pr[0], k -> new ArrayList<>()).add(Double.NaN);
                     }
@@ -344,6 +581,9 @@ public final class LdapBench {
                         if (proto.equals("ldaps") && perlRes.containsKey("ldaps + TCP_NODELAY")) {
                             cell += String.format(Locale.ROOT, " (with TCP_NODELAY: %.3f)", median(perlRes.get("ldaps + TCP_NODELAY")));
                         }
+                        if (perlCpu.containsKey(proto)) {
+                            cell += String.format(Locale.ROOT, "; CPU %.3f ms/iteration", median(perlCpu.get(proto)));
+                        }
                     }
                     b.append(' ').append(cell).append(" |");
                 }
@@ -351,15 +591,18 @@ public final class LdapBench {
             }
         }
         b.append(String.format(Locale.ROOT, "%n%d round(s) (medians); failed samples/operations: %d. Published numbers: the original Perl script against the "
-                + "original server, not re-measured here.%n", rounds, errors));
+                + "original server, not re-measured here. slapd: %,d entries. Perl times are its loop only (Perl's own start-up, ~0.1 s, excluded); "
+                + "ours are the plan's \"N=1000 total\" rows in one cold JMeter JVM that ran N = 1 and N = 100 of the same protocol just before "
+                + "(its only warm-up). %s.%n", rounds, errors, slapd.options().entries(), String.join("; ", jmeterTotals)));
         Files.writeString(work.resolve("scenario-table.md"), b.toString());
         replaceSection(out.resolve("ldap-vs-ldaps-vs-ldapi.md"), b.toString());
         System.out.println(b);
     }
 
-    private static boolean perlAvailable() {
+    private static boolean perlAvailable(boolean tls) {
         try {
-            Process p = new ProcessBuilder("perl", "-MNet::LDAP", "-MIO::Socket::SSL", "-e1").redirectErrorStream(true).start();
+            Process p = new ProcessBuilder(tls ? List.of("perl", "-MNet::LDAP", "-MIO::Socket::SSL", "-e1")
+                    : List.of("perl", "-MNet::LDAP", "-e1")).redirectErrorStream(true).start();
             return p.waitFor(20, TimeUnit.SECONDS) && p.exitValue() == 0;
         } catch (IOException | InterruptedException e) {
             return false;
@@ -465,12 +708,6 @@ public final class LdapBench {
         }
     }
 
-    /** Writes a whole generated page. */
-    private static void writePage(Path page, String text) throws IOException {
-        Files.createDirectories(page.getParent());
-        Files.writeString(page, text);
-    }
-
     /** Replaces the text between the bench markers of a hand-written page (appends them when missing). */
     private static void replaceSection(Path page, String text) throws IOException {
         String begin = "<!-- bench:begin (generated by ./trustload bench ldap; do not edit by hand) -->";
@@ -499,6 +736,10 @@ public final class LdapBench {
 
     private static String range(List<Double> v) {
         return String.format(Locale.ROOT, "%.2f–%.2f", Collections.min(v), Collections.max(v));
+    }
+
+    private static String fmt3(double d) {
+        return Double.isNaN(d) ? "n/a" : String.format(Locale.ROOT, "%.3f", d);
     }
 
     private static String fmt0(double d) {

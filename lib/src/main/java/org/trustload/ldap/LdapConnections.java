@@ -48,12 +48,15 @@ public final class LdapConnections implements Closeable {
     private final SSLContext tls;
     private final Set<LdapClient> open = ConcurrentHashMap.newKeySet();
     private final Map<Thread, LdapClient> perThread = new ConcurrentHashMap<>();
+    /** Keeps UnboundID's write-timeout timer thread from being ended and restarted per connection. */
+    private final WriteTimerPin timerPin;
     private volatile boolean closed;
 
     private LdapConnections(LdapConnectionSettings settings, Mode mode, SSLContext tls) {
         this.settings = settings;
         this.mode = mode;
         this.tls = tls;
+        this.timerPin = WriteTimerPin.acquire();
     }
 
     /**
@@ -170,6 +173,12 @@ public final class LdapConnections implements Closeable {
         }
         open.clear();
         perThread.clear();
+        timerPin.close();
+    }
+
+    /** True while UnboundID's write-timeout timer is held for this test (see {@link WriteTimerPin}). */
+    boolean timerPinned() {
+        return timerPin.active();
     }
 
     @Override

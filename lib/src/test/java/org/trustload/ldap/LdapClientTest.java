@@ -403,6 +403,29 @@ class LdapClientTest {
         }
 
         @Test
+        void perIterationConnectionsKeepOneWriteTimeoutTimerThread() throws Exception {
+            LdapConnectionSettings s = builder().port(server.getListenPort()).build();
+            try (LdapConnections connections = LdapConnections.start(s, LdapConnections.Mode.PER_ITERATION)) {
+                assertThat(connections.timerPinned()).isTrue();
+                java.util.Set<Thread> first = null;
+                for (int i = 0; i < 5; i++) {
+                    LdapClient c = connections.acquire(true);
+                    connections.release(c, false);
+                    java.util.Set<Thread> now = new java.util.HashSet<>();
+                    Thread.getAllStackTraces().keySet().stream()
+                            .filter(t -> t.getName().equals("Write Timeout Handler Timer") && t.isAlive())
+                            .forEach(now::add);
+                    assertThat(now).isNotEmpty();
+                    if (first == null) {
+                        first = now;
+                    }
+                    // without the pin the last closed connection ends the timer and the next one starts a new thread
+                    assertThat(first).containsAll(now);
+                }
+            }
+        }
+
+        @Test
         void noneBindSendsNothingAndSearchFindsOneEntry() throws Exception {
             try (LdapClient c = connect(b -> { })) {
                 assertThat(c.isBound()).isFalse();

@@ -1,6 +1,8 @@
 package org.trustload.jmeter.ldap;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import com.unboundid.ldap.sdk.ResultCode;
 import org.apache.jmeter.samplers.Interruptible;
 import org.apache.jmeter.samplers.SampleResult;
 import org.apache.jmeter.testelement.ThreadListener;
@@ -53,6 +55,16 @@ public class LdapRequestSampler extends ClientSampler<LdapRequestSampler.Prepare
     private transient volatile LdapClient inFlight;
     /** True once this thread reached the server: a later refusal is load, not a wrong target. */
     private transient boolean reached;
+    /**
+     * The last request this thread prepared and the property values it came from: JMeter sets the
+     * properties before every sample, but they rarely change, so the request is parsed and described
+     * again only when one did (or the config's connections are new).
+     */
+    private transient String[] preparedFrom;
+    private transient LdapConnections preparedFor;
+    private transient LdapRequest preparedRequest;
+    private transient int preparedShown;
+    private transient String preparedDescription;
 
     /** A request ready to send: the config's connections, the parsed request, entries to show. */
     static final class Prepared {
@@ -73,14 +85,37 @@ public class LdapRequestSampler extends ClientSampler<LdapRequestSampler.Prepare
         return KIND;
     }
 
+    /** The element's description for messages, built again only when the name changed (asked every sample). */
+    private transient String describedName;
+    private transient String description;
+
+    @Override
+    protected String element() {
+        String name = getName();
+        if (description == null || !name.equals(describedName)) {
+            description = super.element();
+            describedName = name;
+        }
+        return description;
+    }
+
     @Override
     protected Prepared prepare(PropertyParser p, SampleResult res) throws ClientException {
         LdapConnections connections = ClientConfig.find(LdapConnections.class, LdapConnectionConfig.KIND, configName, p);
         used = connections;
-        LdapRequest request = request(p);
-        int shown = p.integer("maxEntriesShown", maxEntriesShown, 0, 0, Integer.MAX_VALUE);
-        res.setSamplerData(describe(connections, request));
-        return new Prepared(connections, request, shown);
+        String[] from = {operation, baseDn, scope, filter, attributes, sizeLimit, timeLimit, entryDn, compareAttribute,
+            compareValue, ldif, maxEntriesShown};
+        if (connections != preparedFor || !Arrays.equals(from, preparedFrom)) {
+            LdapRequest request = request(p);
+            int shown = p.integer("maxEntriesShown", maxEntriesShown, 0, 0, Integer.MAX_VALUE);
+            preparedDescription = describe(connections, request);
+            preparedRequest = request;
+            preparedShown = shown;
+            preparedFor = connections;
+            preparedFrom = from;
+        }
+        res.setSamplerData(preparedDescription);
+        return new Prepared(connections, preparedRequest, preparedShown);
     }
 
     @Override
@@ -104,12 +139,23 @@ public class LdapRequestSampler extends ClientSampler<LdapRequestSampler.Prepare
             res.setSuccessful(true);
             res.setResponseCodeOK();
             res.setResponseMessage(outcome.summary());
-            res.setResponseHeaders("ldap-result: " + outcome.resultName() + " (" + outcome.resultCode().intValue()
-                    + ")\nconnection: " + (fresh ? "new" : "reused") + "\n");
+            res.setResponseHeaders(outcome.resultCode() == ResultCode.SUCCESS ? (fresh ? SUCCESS_NEW : SUCCESS_REUSED)
+                    : headers(outcome, fresh));
             res.setResponseData(outcome.render(r.shown), StandardCharsets.UTF_8.name());
         } finally {
             inFlight = null;
         }
+    }
+
+    private static final String SUCCESS_NEW = headers(ResultCode.SUCCESS, LdapClientException.codeName(ResultCode.SUCCESS), true);
+    private static final String SUCCESS_REUSED = headers(ResultCode.SUCCESS, LdapClientException.codeName(ResultCode.SUCCESS), false);
+
+    private static String headers(LdapOutcome outcome, boolean fresh) {
+        return headers(outcome.resultCode(), outcome.resultName(), fresh);
+    }
+
+    private static String headers(ResultCode code, String name, boolean fresh) {
+        return "ldap-result: " + name + " (" + code.intValue() + ")\nconnection: " + (fresh ? "new" : "reused") + "\n";
     }
 
     @Override

@@ -1,0 +1,120 @@
+package org.trustload.bench;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.LongSupplier;
+
+/**
+ * Follows the CPU time (user + system, {@code /proc/<pid>/stat}) of a process over wall-clock time,
+ * so the CPU spent between two instants seen elsewhere (a JTL's first and last sample) can be read
+ * back, interpolated between polls. The pid may be given late (a JMeter child whose pid appears in
+ * a file once it started).
+ */
+final class CpuMonitor implements AutoCloseable {
+    /** Clock ticks per second of /proc/<pid>/stat ({@code getconf CLK_TCK}, 100 on Linux). */
+    static final double TICKS_PER_SECOND = 100.0;
+
+    private record Point(long epochMs, double cpuMs) {
+    }
+
+    private final LongSupplier pid;
+    private final long periodMs;
+    private final List<Point> points = new ArrayList<>();
+    private final Thread thread;
+    private volatile boolean running = true;
+
+    private CpuMonitor(LongSupplier pid, long periodMs) {
+        this.pid = pid;
+        this.periodMs = periodMs;
+        this.thread = new Thread(this::loop, "cpu-monitor");
+        this.thread.setDaemon(true);
+    }
+
+    /** Polls every {@code periodMs}; {@code pid} returns -1 until the process is known. */
+    static CpuMonitor start(LongSupplier pid, long periodMs) {
+        CpuMonitor m = new CpuMonitor(pid, periodMs);
+        m.thread.start();
+        return m;
+    }
+
+    /** CPU milliseconds (user + system) the process used so far; NaN when it is gone or unknown. */
+    static double cpuMs(long pid) {
+        if (pid <= 0) {
+            return Double.NaN;
+        }
+        try {
+            String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+            // fields after the command name (in parentheses, may contain spaces): state is field 3
+            String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            return (Long.parseLong(f[11]) + Long.parseLong(f[12])) * 1000 / TICKS_PER_SECOND;
+        } catch (IOException | RuntimeException e) {
+            return Double.NaN;
+        }
+    }
+
+    /** Reads the pid from a file (JMeterRun's jmeter.pid); -1 while it is not there. */
+    static LongSupplier pidFile(Path file) {
+        return () -> {
+            try {
+                return Long.parseLong(Files.readString(file).trim());
+            } catch (IOException | NumberFormatException e) {
+                return -1;
+            }
+        };
+    }
+
+    private void loop() {
+        while (running) {
+            poll();
+            try {
+                Thread.sleep(periodMs);
+            } catch (InterruptedException e) {
+                return;
+            }
+        }
+    }
+
+    private void poll() {
+        double c = cpuMs(pid.getAsLong());
+        if (!Double.isNaN(c)) {
+            synchronized (points) {
+                points.add(new Point(System.currentTimeMillis(), c));
+            }
+        }
+    }
+
+    /** CPU ms used between two epoch-ms instants (linear between polls); NaN when not covered. */
+    double cpuMsBetween(long fromMs, long toMs) {
+        double a = at(fromMs);
+        double b = at(toMs);
+        return b - a;
+    }
+
+    private double at(long t) {
+        synchronized (points) {
+            if (points.isEmpty() || t < points.get(0).epochMs() || t > points.get(points.size() - 1).epochMs()) {
+                return Double.NaN;
+            }
+            for (int i = 1; i < points.size(); i++) {
+                Point p = points.get(i);
+                if (p.epochMs() >= t) {
+                    Point o = points.get(i - 1);
+                    long span = p.epochMs() - o.epochMs();
+                    return span == 0 ? p.cpuMs() : o.cpuMs() + (p.cpuMs() - o.cpuMs()) * (t - o.epochMs()) / span;
+                }
+            }
+            return points.get(points.size() - 1).cpuMs();
+        }
+    }
+
+    /** Stops polling after one last poll. */
+    @Override
+    public void close() {
+        poll();
+        running = false;
+        thread.interrupt();
+    }
+}
