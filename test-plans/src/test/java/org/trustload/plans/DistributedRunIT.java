@@ -16,10 +16,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -34,24 +32,16 @@ import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.TestInstance;
 
 /**
- * JMeter's distributed mode with TrustLoad: the first plan of every protocol family (folder) of
- * {@code catalog.tsv} runs at smoke scale on two engines (RMI over SSL on 127.0.0.1); the merged results
+ * JMeter's distributed mode with TrustLoad: every plan of {@code catalog.tsv} runs at smoke scale on two
+ * engines (RMI over SSL on 127.0.0.1), one lab and one engine pair for all of them; the merged results
  * must hold twice the plan's {@code expect.samples}, half from each engine, and no error, and none of
- * the JVMs may listen on anything but loopback. {@code ./trustload run --engines 2} is checked end to end,
+ * the JVMs may listen on anything but loopback. A plan whose sidecar names a {@code fixture} (a real
+ * server the lab cannot stand in for, e.g. MariaDB) gets it for its run, its properties sent to the
+ * engines in a -q/-G file as {@link PlanRunIT} passes them. {@code ./trustload run --engines 2} is checked end to end,
  * including the case where the controller exits 0 although the engines never ran the plan.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class DistributedRunIT {
-
-    /**
-     * Protocol families (test-plans folders) this test does not run, each with the reason. Every other
-     * folder of the catalog is covered automatically.
-     */
-    private static final Map<String, String> OPT_OUT = Map.of(
-            "jdbc", "needs a MariaDB/MySQL server and the generated CSV; the lab has no database service",
-            "pdp", "its setUp and tearDown create and delete the same named policies on the one PDP: with two"
-                    + " engines, one engine's tearDown deletes the policies the other is still deciding on"
-                    + " (docs/scenarios/onap-pdp.md: run the PDP plans on one engine)");
 
     private static final Path OUT = Plans.DIR.resolve("target/distributed");
     private static final Pattern PID = Pattern.compile("pid=(\\d+)");
@@ -63,14 +53,9 @@ class DistributedRunIT {
     private Thread watcher;
     private volatile boolean watching = true;
 
-    /** The first catalog plan of each folder, minus the opted-out folders. */
-    static List<Catalog.Entry> families() throws IOException {
-        Map<String, Catalog.Entry> first = new LinkedHashMap<>();
-        for (Catalog.Entry e : Plans.catalog().values()) {
-            first.putIfAbsent(e.id().substring(0, e.id().indexOf('/')), e);
-        }
-        OPT_OUT.keySet().forEach(first::remove);
-        return List.copyOf(first.values());
+    /** Every catalog plan ({@code -Dtrustload.plans=pdp/,jdbc/}: those whose id starts so, as PlanRunIT). */
+    static List<Catalog.Entry> plans() throws IOException {
+        return Plans.catalog().values().stream().filter(e -> Plans.selected(e.id())).toList();
     }
 
     @BeforeAll
@@ -78,7 +63,7 @@ class DistributedRunIT {
         Layout.deleteRecursively(OUT);
         Files.createDirectories(OUT);
         Set<String> services = new LinkedHashSet<>();
-        families().forEach(f -> services.addAll(f.services()));
+        plans().forEach(p -> services.addAll(p.services()));
         if (!services.isEmpty()) {
             labProperties = OUT.resolve("lab.properties");
             // a port found free can be taken by another lab on a busy machine before ours binds it: retry
@@ -113,17 +98,33 @@ class DistributedRunIT {
     }
 
     @TestFactory
-    Stream<DynamicTest> firstPlanOfEachFamilyRunsOnTwoEngines() throws IOException {
-        return families().stream().map(f -> DynamicTest.dynamicTest(f.id(), () -> runOnEngines(f)));
+    Stream<DynamicTest> everyPlanRunsOnTwoEngines() throws IOException {
+        return plans().stream().map(p -> DynamicTest.dynamicTest(p.id(), () -> runOnEngines(p)));
     }
 
-    private void runOnEngines(Catalog.Entry family) throws Exception {
-        Path jmx = Plans.DIR.resolve(family.id() + ".jmx");
-        Path smoke = new Plans.Plan(family.id(), jmx).smokeProperties();
+    private void runOnEngines(Catalog.Entry plan) throws Exception {
+        Path jmx = Plans.DIR.resolve(plan.id() + ".jmx");
+        Path smoke = new Plans.Plan(plan.id(), jmx).smokeProperties();
         long expected = Long.parseLong(Plans.load(smoke).getProperty("expect.samples").strip());
-        Path dir = OUT.resolve(family.id());
-        Run.Result run = Run.execute(Plans.JMETER, Run.Options.of(Plans.LAYOUT, family).lab(lab).engines(engines)
-                .properties(smoke).dir(dir).echo(false).timeout(Duration.ofMinutes(5)), System.out);
+        Path dir = OUT.resolve(plan.id());
+        Run.Options options = Run.Options.of(Plans.LAYOUT, plan).lab(lab).engines(engines).dir(dir).echo(false)
+                .timeout(Duration.ofMinutes(5));
+        String fixtureName = Plans.load(smoke).getProperty("fixture", "").strip();
+        Run.Result run;
+        List<String> fixtureSecrets = new ArrayList<>();
+        try (Plans.Fixture fixture = fixtureName.isEmpty() ? null : Plans.startFixture(fixtureName)) {
+            if (fixture != null) {
+                fixture.properties().forEach((k, v) -> {
+                    if (k.contains("password") && !v.isBlank()) {
+                        fixtureSecrets.add(k + "=" + v);
+                    }
+                });
+                // beside the results folder, which the run empties first; -q and -G, never -J (logged)
+                options.properties(fixture.writeProperties(OUT.resolve(plan.id() + ".fixture.properties"),
+                        "fixture " + fixtureName));
+            }
+            run = Run.execute(Plans.JMETER, options.properties(smoke), System.out);
+        }
         assertThat(run.status()).as(run.message() + "\n" + run.summaryText()).isEqualTo(ExitStatus.OK);
 
         JsonNode total = Plans.statistics(dir).path("Total");
@@ -132,19 +133,23 @@ class DistributedRunIT {
         assertThat(total.path("errorCount").asLong()).as("errors, see " + dir).isZero();
         // results.jtl may hold more rows than the dashboard counts (e.g. transaction parents): the engines
         // must each have written half of them. Distributed thread names are "<host:port>-<group> 1-1".
-        List<String> rows = Files.readAllLines(dir.resolve("results.jtl"), StandardCharsets.UTF_8);
+        // Read as CSV: a thread name with a comma (the PDP plans' setUp) is quoted.
+        List<org.trustload.harness.Jtl.Sample> rows = org.trustload.harness.Jtl.read(dir.resolve("results.jtl"));
         for (String host : engines.hosts()) {
-            assertThat(2 * rows.stream().filter(r -> r.contains("," + host + "-")).count())
-                    .as("rows from engine " + host + " x 2 in " + dir.resolve("results.jtl")).isEqualTo(rows.size() - 1);
+            assertThat(2 * rows.stream().filter(r -> r.threadName().startsWith(host + "-")).count())
+                    .as("rows from engine " + host + " x 2 in " + dir.resolve("results.jtl")).isEqualTo(rows.size());
         }
         assertThat(listeners).as("sockets of the controller and engines listening beyond loopback").isEmpty();
-        if (labProperties != null) {
+        if (labProperties != null || !fixtureSecrets.isEmpty()) {
             // JMeter's engine prints received properties as "name=value" at INFO; we keep that logger at WARN
-            List<String> secrets = Plans.load(labProperties).entrySet().stream()
-                    .filter(e -> e.getKey().toString().contains("password") && !e.getValue().toString().isBlank())
-                    .map(e -> e.getKey() + "=" + e.getValue()).toList();
+            List<String> secrets = new ArrayList<>(fixtureSecrets);
+            if (labProperties != null) {
+                Plans.load(labProperties).entrySet().stream()
+                        .filter(e -> e.getKey().toString().contains("password") && !e.getValue().toString().isBlank())
+                        .forEach(e -> secrets.add(e.getKey() + "=" + e.getValue()));
+            }
             for (Path log : secrets.isEmpty() ? List.<Path>of() : engines.logs()) {
-                assertThat(Files.readString(log)).as("lab passwords sent with -G must not reach " + log)
+                assertThat(Files.readString(log)).as("lab and fixture passwords sent with -G must not reach " + log)
                         .doesNotContain(secrets);
             }
         }

@@ -9,7 +9,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.Set;
 import java.util.stream.Stream;
 import java.time.Duration;
@@ -49,9 +48,7 @@ class PlanRunIT {
 
     @TestFactory
     Stream<DynamicTest> everyPlanRunsAtSmokeScaleWithoutErrorsAndLeaksNoSecret() {
-        List<String> only = List.of(System.getProperty("trustload.plans", "").split(",")).stream()
-                .map(String::strip).filter(x -> !x.isEmpty()).toList();
-        return Plans.all().stream().filter(plan -> only.isEmpty() || only.stream().anyMatch(plan.id()::startsWith))
+        return Plans.all().stream().filter(plan -> Plans.selected(plan.id()))
                 .map(plan -> DynamicTest.dynamicTest(plan.id(), plan.jmx().toUri(), () -> run(plan)));
     }
 
@@ -86,12 +83,7 @@ class PlanRunIT {
         Run.Result result;
         try (Plans.Fixture fixture = fixtureName.isEmpty() ? null : Plans.startFixture(fixtureName)) {
             if (fixture != null) {
-                Properties p = new Properties();
-                p.putAll(fixture.properties());
-                try (var out = Files.newBufferedWriter(fixtureProperties)) {
-                    p.store(out, "fixture " + fixtureName);
-                }
-                options.properties(fixtureProperties);
+                options.properties(fixture.writeProperties(fixtureProperties, "fixture " + fixtureName));
             }
             options.properties(smoke);
             secrets.addProperties(Secrets.read(fixtureProperties), "fixture")

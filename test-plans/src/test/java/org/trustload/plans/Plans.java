@@ -71,6 +71,16 @@ final class Plans {
         }
     }
 
+    /**
+     * Whether {@code -Dtrustload.plans=http/,jdbc/} (comma-separated plan id prefixes, for development;
+     * unset: every plan) selects the plan {@code id}.
+     */
+    static boolean selected(String id) {
+        List<String> only = List.of(System.getProperty("trustload.plans", "").split(",")).stream()
+                .map(String::strip).filter(x -> !x.isEmpty()).toList();
+        return only.isEmpty() || only.stream().anyMatch(id::startsWith);
+    }
+
     /** The catalog rows by plan id ({@link Catalog}, as ./trustload reads it). */
     static Map<String, Catalog.Entry> catalog() throws IOException {
         Map<String, Catalog.Entry> rows = new LinkedHashMap<>();
@@ -89,6 +99,17 @@ final class Plans {
     interface Fixture extends AutoCloseable {
         /** The properties that point the plan at this server (passed to JMeter in a -q file). */
         Map<String, String> properties();
+
+        /** Writes {@link #properties()} into {@code file} (for -q / -G: JMeter logs every -J value). */
+        default Path writeProperties(Path file, String comment) throws IOException {
+            Properties p = new Properties();
+            p.putAll(properties());
+            Files.createDirectories(file.getParent());
+            try (var out = Files.newBufferedWriter(file)) {
+                p.store(out, comment);
+            }
+            return file;
+        }
     }
 
     /** Starts the fixture {@code name} ({@code mariadb}); skips or fails like the fixture's own tests when it is not installed. */
