@@ -62,7 +62,7 @@ public final class AliyunKmsBench {
             threads.add(Integer.parseInt(t.trim()));
         }
         Files.createDirectories(out);
-        int base = Integer.parseInt(a.getOrDefault("portBase", "43000"));
+        int base = a.containsKey("portBase") ? Integer.parseInt(a.get("portBase")) : Lab.freePortBase();
         Path labProps = out.resolve("lab.properties");
         try (Lab lab = Lab.start(Layout.current(), "kms", labProps, out.resolve("lab.log"),
                 List.of("--port-base", String.valueOf(base), "--socket-dir", "/tmp/tlkb-" + ProcessHandle.current().pid()),

@@ -39,15 +39,25 @@ import org.trustload.harness.JMeter;
  * window after a warm-up: requests/s, and client CPU ms per request from the client process's CPU time
  * in the window (/proc for JMeter, the JVM's process CPU here). The ratio is the sampler's overhead.
  *
- * <pre>./trustload bench kms [threads=1,8,32] [warmup=5] [window=10] [case=encrypt]</pre>
+ * <p>Rounds ({@code rounds}) interleave the cells in a rotated order, so a change of the machine's load hits
+ * every implementation alike; the table gives min–max over rounds, the emulator's own CPU per request (its
+ * process CPU over the window) and keeps a JFR recording per cell in {@code out/jfr/}.
+ *
+ * <pre>./trustload bench kms [threads=1,32] [rounds=3] [warmup=30] [window=10] [case=encrypt] [jfr=true] [backend=true] [jtl=false]</pre>
  */
 public final class KmsBench {
-    private static final long CLK_TCK = 100;
+    /** Time between starting JFR and the window: JFR's own start-up CPU stays out of it. */
+    private static final long JFR_SETTLE_MS = 2000;
+    /** Name prefix of the raw loops' request threads (at most 15 characters reach /proc's comm). */
+    private static final String WORKER = "w-";
+    /** Name prefix of the plan's request threads ("kms clients 1-1", cut to 15 characters by /proc). */
+    private static final String JMETER_WORKER = "kms clients";
 
     private KmsBench() {
     }
 
-    record Cell(String impl, int threads, long requests, double seconds, double cpuMs, long errors) {
+    record Cell(String impl, int threads, long requests, double seconds, double cpuMs, long errors, double serverCpuMs,
+            double workerCpuMs) {
         double rps() {
             return requests / seconds;
         }
@@ -55,26 +65,31 @@ public final class KmsBench {
         double cpuPerRequest() {
             return requests == 0 ? Double.NaN : cpuMs / requests;
         }
+
+        /** CPU of the threads that send the requests only: without JIT compiler and GC threads. */
+        double workerPerRequest() {
+            return requests == 0 ? Double.NaN : workerCpuMs / requests;
+        }
+
+        double serverPerRequest() {
+            return requests == 0 || serverCpuMs < 0 ? Double.NaN : serverCpuMs / requests;
+        }
     }
 
     public static void main(String[] args) throws Exception {
-        if (args.length == 5 && args[0].equals("backend-cell")) {
-            Properties lab = new Properties();
-            try (var in = Files.newInputStream(Paths.get(args[1]))) {
-                lab.load(in);
-            }
-            Cell c = backend(lab, Integer.parseInt(args[2]), Integer.parseInt(args[3]), Integer.parseInt(args[4]));
-            System.out.printf(Locale.ROOT, "RAWCELL %d %f %f %d%n", c.requests(), c.seconds(), c.cpuMs(), c.errors());
-            System.exit(0);
-        }
-        if (args.length == 5 && args[0].equals("raw-cell")) {
+        if (args.length == 6 && (args[0].equals("backend-cell") || args[0].equals("raw-cell"))) {
             // a raw cell in a fresh JVM, like each JMeter cell: both pay their own JIT warm-up
             Properties lab = new Properties();
             try (var in = Files.newInputStream(Paths.get(args[1]))) {
                 lab.load(in);
             }
-            Cell c = raw(lab, Integer.parseInt(args[2]), Integer.parseInt(args[3]), Integer.parseInt(args[4]));
-            System.out.printf(Locale.ROOT, "RAWCELL %d %f %f %d%n", c.requests(), c.seconds(), c.cpuMs(), c.errors());
+            long labPid = Long.parseLong(args[5]);
+            int n = Integer.parseInt(args[2]);
+            int warmup = Integer.parseInt(args[3]);
+            int window = Integer.parseInt(args[4]);
+            Cell c = args[0].equals("raw-cell") ? raw(lab, n, warmup, window, labPid) : backend(lab, n, warmup, window, labPid);
+            System.out.printf(Locale.ROOT, "RAWCELL %d %f %f %d %f %f%n", c.requests(), c.seconds(), c.cpuMs(), c.errors(),
+                    c.serverCpuMs(), c.workerCpuMs());
             System.exit(0);
         }
         Properties o = new Properties();
@@ -85,59 +100,138 @@ public final class KmsBench {
         Path root = Paths.get(System.getProperty("trustload.root", ".")).toAbsolutePath().normalize();
         Path out = Paths.get(o.getProperty("out", root.resolve("bench/target/kms-bench").toString()));
         Files.createDirectories(out);
-        int warmup = Integer.parseInt(o.getProperty("warmup", "5"));
+        int warmup = Integer.parseInt(o.getProperty("warmup", "30"));
         int window = Integer.parseInt(o.getProperty("window", "10"));
+        int rounds = Integer.parseInt(o.getProperty("rounds", "3"));
+        boolean jfr = Boolean.parseBoolean(o.getProperty("jfr", "true"));
+        boolean backendCell = Boolean.parseBoolean(o.getProperty("backend", "true"));
+        // jtl=false (default): JMeter writes no results file, like the vendor's tool (periodic report only);
+        // counts come from the KMS Periodic Report. jtl=true adds -l results.jtl (CSV) and counts from it.
+        boolean withJtl = Boolean.parseBoolean(o.getProperty("jtl", "false"));
         String kase = o.getProperty("case", "encrypt");
         List<Integer> threads = new ArrayList<>();
-        for (String t : o.getProperty("threads", "1,8,32").split(",")) {
+        for (String t : o.getProperty("threads", "1,32").split(",")) {
             threads.add(Integer.parseInt(t.trim()));
         }
-        int base = 20_000 + 1000 * ThreadLocalRandom.current().nextInt(0, 36);
-        List<Cell> cells = new ArrayList<>();
+        List<String> impls = new ArrayList<>(List.of("raw", "sampler"));
+        if (backendCell) {
+            impls.add(1, "backend");
+        }
+        int base = Lab.freePortBase();
+        // cells.get(threads)[impl] = one Cell per round
+        java.util.Map<Integer, java.util.Map<String, List<Cell>>> cells = new java.util.LinkedHashMap<>();
+        String load0 = Files.readString(Paths.get("/proc/loadavg")).trim();
+        List<String> loads = new ArrayList<>();
         try (Lab lab = Lab.start(Layout.current(), "kms", out.resolve("lab.properties"), out.resolve("lab.log"),
                 List.of("--port-base", String.valueOf(base), "--socket-dir", "/tmp/tl-kmsbench-" + base), Duration.ofSeconds(300))) {
             Properties labProps = new Properties();
             try (var in = Files.newInputStream(lab.properties())) {
                 labProps.load(in);
             }
-            for (int n : threads) {
-                cells.add(rawInChild(out, "raw-cell", n, warmup, window));
-                cells.add(rawInChild(out, "backend-cell", n, warmup, window));
-                cells.add(jmeter(root, out, labProps, kase, n, warmup, window));
-                print(cells.get(cells.size() - 3));
-                print(cells.get(cells.size() - 2));
-                print(cells.get(cells.size() - 1));
+            long labPid = lab.handle().pid();
+            for (int r = 0; r < rounds; r++) {
+                for (int n : threads) {
+                    // interleaved: every round runs each implementation once, in a rotated order
+                    for (int k = 0; k < impls.size(); k++) {
+                        String impl = impls.get((k + r) % impls.size());
+                        Path jfrFile = jfr ? out.resolve("jfr").resolve(impl + "-" + n + "t-r" + (r + 1) + ".jfr") : null;
+                        Cell c = impl.equals("sampler") ? jmeter(root, out, kase, n, warmup, window, labPid, jfrFile, r, withJtl)
+                                : rawInChild(out, impl + "-cell", n, warmup, window, labPid, jfrFile);
+                        cells.computeIfAbsent(n, x -> new java.util.LinkedHashMap<>())
+                                .computeIfAbsent(impl, x -> new ArrayList<>()).add(c);
+                        print(c);
+                    }
+                }
+                loads.add(Files.readString(Paths.get("/proc/loadavg")).trim().split(" ")[0]);
             }
         }
         StringBuilder table = new StringBuilder();
-        table.append(String.format(Locale.ROOT, "case %s, 32-byte data, warm-up %d s, window %d s, load at end %s%n", kase,
-                warmup, window, Files.readString(Paths.get("/proc/loadavg")).trim()));
-        table.append("| threads | raw SDK req/s | backend (no JMeter) req/s | sampler req/s | sampler/raw |"
-                + " raw CPU ms/req | backend CPU ms/req | sampler CPU ms/req | errors |\n");
-        table.append("|---|---|---|---|---|---|---|---|---|\n");
-        for (int i = 0; i < cells.size(); i += 3) {
-            Cell r = cells.get(i);
-            Cell b = cells.get(i + 1);
-            Cell s = cells.get(i + 2);
-            table.append(String.format(Locale.ROOT, "| %d | %.0f | %.0f | %.0f | %.2f | %.2f | %.2f | %.2f | %d/%d/%d |%n",
-                    r.threads(), r.rps(), b.rps(), s.rps(), s.rps() / r.rps(), r.cpuPerRequest(), b.cpuPerRequest(),
-                    s.cpuPerRequest(), r.errors(), b.errors(), s.errors()));
+        table.append(String.format(Locale.ROOT,
+                "case %s, 32-byte data, %d rounds (cells interleaved, rotated each round, each a fresh JVM), warm-up %d s,"
+                        + " window %d s; 1-min load before %s, after each round %s; JFR %s; JMeter results file %s%n",
+                kase, rounds, warmup, window, load0.split(" ")[0], String.join(", ", loads), jfr ? "on in every cell" : "off",
+                withJtl ? "CSV (jtl=true)" : "none, counts from the KMS Periodic Report (jtl=false)"));
+        table.append("| threads | raw SDK req/s | " + (backendCell ? "backend (no JMeter) req/s | " : "")
+                + "sampler req/s | sampler/raw | raw CPU ms/req | " + (backendCell ? "backend CPU ms/req | " : "")
+                + "sampler CPU ms/req | raw threads' CPU ms/req | sampler threads' CPU ms/req | emulator CPU ms/req | errors |\n");
+        table.append("|---|---|" + (backendCell ? "---|" : "") + "---|---|---|" + (backendCell ? "---|" : "") + "---|---|---|---|---|\n");
+        for (var e : cells.entrySet()) {
+            List<Cell> raw = e.getValue().get("raw");
+            List<Cell> smp = e.getValue().get("sampler");
+            List<Cell> be = e.getValue().getOrDefault("backend", List.of());
+            double[] ratio = new double[raw.size()];
+            for (int i = 0; i < raw.size(); i++) {
+                ratio[i] = smp.get(i).rps() / raw.get(i).rps();
+            }
+            List<Cell> all = new ArrayList<>(raw);
+            all.addAll(smp);
+            all.addAll(be);
+            long errors = all.stream().mapToLong(Cell::errors).sum();
+            table.append("| ").append(e.getKey()).append(" | ").append(range(raw, Cell::rps, "%.0f")).append(" | ");
+            if (backendCell) {
+                table.append(range(be, Cell::rps, "%.0f")).append(" | ");
+            }
+            table.append(range(smp, Cell::rps, "%.0f")).append(" | ").append(range(ratio, "%.2f")).append(" | ")
+                    .append(range(raw, Cell::cpuPerRequest, "%.3f")).append(" | ");
+            if (backendCell) {
+                table.append(range(be, Cell::cpuPerRequest, "%.3f")).append(" | ");
+            }
+            table.append(range(smp, Cell::cpuPerRequest, "%.3f")).append(" | ")
+                    .append(range(raw, Cell::workerPerRequest, "%.3f")).append(" | ")
+                    .append(range(smp, Cell::workerPerRequest, "%.3f")).append(" | ")
+                    .append(range(all, Cell::serverPerRequest, "%.3f")).append(" | ").append(errors).append(" |\n");
         }
         Files.writeString(out.resolve("table.md"), table);
         System.out.print(table);
     }
 
-    private static void print(Cell c) {
-        System.out.printf(Locale.ROOT, "%-8s threads=%-3d requests=%-7d %.1f req/s  %.2f CPU ms/req  errors=%d%n",
-                c.impl(), c.threads(), c.requests(), c.rps(), c.cpuPerRequest(), c.errors());
+    static String range(List<Cell> cs, java.util.function.ToDoubleFunction<Cell> f, String fmt) {
+        return range(cs.stream().mapToDouble(f).toArray(), fmt);
     }
 
+    static String range(double[] v, String fmt) {
+        double min = java.util.Arrays.stream(v).filter(d -> !Double.isNaN(d)).min().orElse(Double.NaN);
+        double max = java.util.Arrays.stream(v).filter(d -> !Double.isNaN(d)).max().orElse(Double.NaN);
+        String a = String.format(Locale.ROOT, fmt, min);
+        String b = String.format(Locale.ROOT, fmt, max);
+        return a.equals(b) ? a : a + "–" + b;
+    }
 
-    private static Cell rawInChild(Path out, String mode, int threads, int warmup, int window) throws Exception {
-        Process p = new ProcessBuilder(Paths.get(System.getProperty("java.home"), "bin", "java").toString(), "-Xms256m",
-                "-Xmx512m", "-cp", System.getProperty("java.class.path"), KmsBench.class.getName(), mode,
+    private static void print(Cell c) {
+        System.out.printf(Locale.ROOT,
+                "%-8s threads=%-3d requests=%-7d %.1f req/s  %.3f CPU ms/req (request threads %.3f)  emulator %.3f CPU ms/req"
+                        + "  errors=%d  load %s%n",
+                c.impl(), c.threads(), c.requests(), c.rps(), c.cpuPerRequest(), c.workerPerRequest(), c.serverPerRequest(),
+                c.errors(),
+                loadNow());
+    }
+
+    private static String loadNow() {
+        try {
+            return Files.readString(Paths.get("/proc/loadavg")).split(" ")[0];
+        } catch (IOException e) {
+            return "?";
+        }
+    }
+
+    private static List<String> jfrArgs(Path jfrFile) throws IOException {
+        if (jfrFile == null) {
+            return List.of();
+        }
+        Files.createDirectories(jfrFile.getParent());
+        return List.of("-Dkmsbench.jfr=" + jfrFile);
+    }
+
+    private static Cell rawInChild(Path out, String mode, int threads, int warmup, int window, long labPid, Path jfrFile)
+            throws Exception {
+        List<String> cmd = new ArrayList<>(List.of(Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xms256m", "-Xmx512m"));
+        cmd.addAll(jfrArgs(jfrFile));
+        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), KmsBench.class.getName(), mode,
                 out.resolve("lab.properties").toString(), String.valueOf(threads), String.valueOf(warmup),
-                String.valueOf(window)).redirectError(out.resolve(mode + "-" + threads + ".log").toFile()).start();
+                String.valueOf(window), String.valueOf(labPid)));
+        Path log = out.resolve(mode + "-" + threads + ".log");
+        Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
         String result = null;
         try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
             for (String line; (line = r.readLine()) != null; ) {
@@ -150,15 +244,15 @@ public final class KmsBench {
             p.destroyForcibly();
         }
         if (result == null) {
-            throw new IllegalStateException("raw cell failed; see " + out.resolve("raw-" + threads + ".log"));
+            throw new IllegalStateException("raw cell failed; see " + log);
         }
         String[] f = result.split(" ");
-        return new Cell(mode.equals("raw-cell") ? "raw SDK" : "backend", threads, Long.parseLong(f[1]), Double.parseDouble(f[2]), Double.parseDouble(f[3]),
-                Long.parseLong(f[4]));
+        return new Cell(mode.equals("raw-cell") ? "raw" : "backend", threads, Long.parseLong(f[1]), Double.parseDouble(f[2]),
+                Double.parseDouble(f[3]), Long.parseLong(f[4]), Double.parseDouble(f[5]), Double.parseDouble(f[6]));
     }
 
     /** The raw SDK loop: one client, {@code threads} threads encrypting until told to stop. */
-    static Cell raw(Properties lab, int threads, int warmup, int window) throws Exception {
+    static Cell raw(Properties lab, int threads, int warmup, int window, long labPid) throws Exception {
         SdkHttpClient http = ApacheHttpClient.builder().maxConnections(threads)
                 .connectionTimeout(Duration.ofSeconds(5)).socketTimeout(Duration.ofSeconds(30)).build();
         try (KmsClient kms = KmsClient.builder().httpClient(http).region(Region.of(lab.getProperty("kms.aws.region")))
@@ -189,29 +283,35 @@ public final class KmsBench {
                     } finally {
                         finished.countDown();
                     }
-                }, "raw-" + t);
+                }, WORKER + "raw-" + t);
                 th.start();
             }
             Thread.sleep(warmup * 1000L);
             long n0 = done.get();
             long e0 = errors.get();
+            jdk.jfr.Recording rec = startRecording();
             long c0 = processCpuNanos();
+            long k0 = org.trustload.bench.ProcCpu.threadsMs(ProcessHandle.current().pid(), WORKER);
+            long l0 = procCpuMs(labPid);
             long t0 = System.nanoTime();
             Thread.sleep(window * 1000L);
             long n1 = done.get();
             long e1 = errors.get();
             long c1 = processCpuNanos();
+            long k1 = org.trustload.bench.ProcCpu.threadsMs(ProcessHandle.current().pid(), WORKER);
+            long l1 = procCpuMs(labPid);
             long t1 = System.nanoTime();
+            stopRecording(rec);
             stop.set(true);
             finished.await(60, TimeUnit.SECONDS);
-            return new Cell("raw SDK", threads, n1 - n0, (t1 - t0) / 1e9, (c1 - c0) / 1e6, e1 - e0);
+            return new Cell("raw", threads, n1 - n0, (t1 - t0) / 1e9, (c1 - c0) / 1e6, e1 - e0, l1 - l0, k1 - k0);
         } finally {
             http.close();
         }
     }
 
     /** Our aws-kms backend through KmsWorkload, the same calls the sampler makes, without JMeter. */
-    static Cell backend(Properties lab, int threads, int warmup, int window) throws Exception {
+    static Cell backend(Properties lab, int threads, int warmup, int window, long labPid) throws Exception {
         org.trustload.kms.KmsSettings settings = org.trustload.kms.KmsSettings.builder()
                 .endpoint(lab.getProperty("kms.aws.endpoint")).region(lab.getProperty("kms.aws.region"))
                 .credentials(lab.getProperty("kms.aws.access_key_id"), lab.getProperty("kms.aws.secret_access_key"))
@@ -238,22 +338,62 @@ public final class KmsBench {
                     } finally {
                         finished.countDown();
                     }
-                }, "backend-" + t);
+                }, WORKER + "backend-" + t);
                 th.start();
             }
             Thread.sleep(warmup * 1000L);
             long n0 = done.get();
             long e0 = errors.get();
+            jdk.jfr.Recording rec = startRecording();
             long c0 = processCpuNanos();
+            long k0 = org.trustload.bench.ProcCpu.threadsMs(ProcessHandle.current().pid(), WORKER);
+            long l0 = procCpuMs(labPid);
             long t0 = System.nanoTime();
             Thread.sleep(window * 1000L);
             long n1 = done.get();
             long e1 = errors.get();
             long c1 = processCpuNanos();
+            long k1 = org.trustload.bench.ProcCpu.threadsMs(ProcessHandle.current().pid(), WORKER);
+            long l1 = procCpuMs(labPid);
             long t1 = System.nanoTime();
+            stopRecording(rec);
             stop.set(true);
             finished.await(60, TimeUnit.SECONDS);
-            return new Cell("backend", threads, n1 - n0, (t1 - t0) / 1e9, (c1 - c0) / 1e6, e1 - e0);
+            return new Cell("backend", threads, n1 - n0, (t1 - t0) / 1e9, (c1 - c0) / 1e6, e1 - e0, l1 - l0, k1 - k0);
+        }
+    }
+
+    /** JFR over the measured window only (not the JVM's start-up), when the parent asked for it. */
+    static jdk.jfr.Recording startRecording() throws Exception {
+        String file = System.getProperty("kmsbench.jfr");
+        if (file == null) {
+            return null;
+        }
+        jdk.jfr.Recording rec = new jdk.jfr.Recording(jdk.jfr.Configuration.getConfiguration("profile"));
+        rec.setDestination(Paths.get(file));
+        rec.start();
+        Thread.sleep(JFR_SETTLE_MS); // JFR's own start-up CPU stays out of the window
+        return rec;
+    }
+
+    static void stopRecording(jdk.jfr.Recording rec) {
+        if (rec != null) {
+            rec.stop(); // written to its destination
+            rec.close();
+        }
+    }
+
+    /** jcmd PID ARGS (JFR over a JMeter cell's window); no-op without a JFR file. */
+    static void jcmd(long pid, Path jfrFile, String... args) throws Exception {
+        if (jfrFile == null) {
+            return;
+        }
+        List<String> cmd = new ArrayList<>(List.of(Paths.get(System.getProperty("java.home"), "bin", "jcmd").toString(),
+                String.valueOf(pid)));
+        cmd.addAll(List.of(args));
+        Process j = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        if (!j.waitFor(60, TimeUnit.SECONDS)) {
+            j.destroyForcibly();
         }
     }
 
@@ -262,9 +402,9 @@ public final class KmsBench {
     }
 
     /** The sampler in the assembled JMeter running the real plan; CPU from /proc/PID/stat over the window. */
-    static Cell jmeter(Path root, Path out, Properties lab, String kase, int threads, int warmup, int window)
-            throws Exception {
-        Path dir = out.resolve("jmeter-" + threads);
+    static Cell jmeter(Path root, Path out, String kase, int threads, int warmup, int window, long labPid, Path jfrFile,
+            int round, boolean withJtl) throws Exception {
+        Path dir = out.resolve("jmeter-" + threads + "t-r" + (round + 1));
         Files.createDirectories(dir);
         Path jtl = dir.resolve("results.jtl");
         Files.deleteIfExists(jtl);
@@ -277,13 +417,16 @@ public final class KmsBench {
         List<String> cmd = new ArrayList<>(new JMeter(Layout.current(), List.of("-Xms256m", "-Xmx512m"), List.of()).command());
         cmd.addAll(List.of("-n",
                 "-t", root.resolve("test-plans/kms/kms-benchmark-aws.jmx").toString(),
-                "-q", out.resolve("lab.properties").toString(), "-l", jtl.toString(),
+                "-q", out.resolve("lab.properties").toString(),
                 "-j", dir.resolve("jmeter.log").toString(), "-Jsampleresult.timestamp.start=true",
                 "-Jjmeter.save.saveservice.output_format=csv",
-                "-Jjmeter.save.saveservice.autoflush=true", "-Jjmeter.save.saveservice.timestamp_format=ms",
+                "-Jjmeter.save.saveservice.timestamp_format=ms",
                 "-Jcase=" + kase, "-Jthreads=" + threads, "-Jduration=" + duration, "-Jreport_file=" + dir.resolve("report.log"),
                 "-Jsummariser.interval=30", "-Jjmeterengine.nongui.port=" + udp,
                 "-Jjmeterengine.nongui.maxport=" + udp));
+        if (withJtl) {
+            cmd.addAll(List.of("-l", jtl.toString()));
+        }
         Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true)
                 .redirectOutput(dir.resolve("stdout.txt").toFile()).start();
         // the warm-up starts once samples flow (the periodic report counts them), i.e. after JMeter's start-up
@@ -293,11 +436,25 @@ public final class KmsBench {
             Thread.sleep(200);
         }
         Thread.sleep(warmup * 1000L);
+        if (jfrFile != null) {
+            jcmd(p.pid(), jfrFile, "JFR.start", "name=window", "settings=profile");
+            Thread.sleep(JFR_SETTLE_MS);
+        }
         long c0 = procCpuMs(p.pid());
+        long k0 = org.trustload.bench.ProcCpu.threadsMs(p.pid(), JMETER_WORKER);
+        long l0 = procCpuMs(labPid);
         long w0 = System.currentTimeMillis();
+        long[] r0 = lastReport(report);
         Thread.sleep(window * 1000L);
         long c1 = procCpuMs(p.pid());
+        long k1 = org.trustload.bench.ProcCpu.threadsMs(p.pid(), JMETER_WORKER);
+        long l1 = procCpuMs(labPid);
         long w1 = System.currentTimeMillis();
+        long[] r1 = lastReport(report);
+        if (jfrFile != null) {
+            Files.createDirectories(jfrFile.getParent());
+            jcmd(p.pid(), jfrFile, "JFR.stop", "name=window", "filename=" + jfrFile);
+        }
         if (c0 < 0 || c1 < 0) {
             throw new IllegalStateException("JMeter ended before the window did; see " + dir);
         }
@@ -308,6 +465,15 @@ public final class KmsBench {
         }
         if (!p.waitFor(duration + 120L, TimeUnit.SECONDS)) {
             p.destroyForcibly();
+        }
+        double seconds = (w1 - w0) / 1000.0;
+        if (!withJtl) {
+            // the KMS Periodic Report ticks at a fixed rate (1 s): responses between two ticks over their distance
+            if (r1[0] <= r0[0]) {
+                throw new IllegalStateException("no KMS Periodic Report tick in the window; see " + report);
+            }
+            double rate = (r1[1] - r0[1]) / (double) (r1[0] - r0[0]);
+            return new Cell("sampler", threads, Math.round(rate * seconds), seconds, c1 - c0, r1[2] - r0[2], l1 - l0, k1 - k0);
         }
         long n = 0;
         long errors = 0;
@@ -326,21 +492,30 @@ public final class KmsBench {
                 }
             }
         }
-        return new Cell("sampler", threads, n, (w1 - w0) / 1000.0, c1 - c0, errors);
+        return new Cell("sampler", threads, n, seconds, c1 - c0, errors, l1 - l0, k1 - k0);
+    }
+
+    private static final java.util.regex.Pattern TICK = java.util.regex.Pattern.compile(
+            "Time_(\\d+):.*?ResponseCount: (\\d+).*?ClientErrorCount: (\\d+)\\s+LimitExceededErrorCount: (\\d+)"
+                    + "\\s+TimeoutErrorCount: (\\d+)", java.util.regex.Pattern.DOTALL);
+
+    /** The KMS Periodic Report's last complete block: {tick number, responses, errors}. */
+    static long[] lastReport(Path report) throws IOException {
+        long[] last = {0, 0, 0};
+        java.util.regex.Matcher m = TICK.matcher(Files.readString(report));
+        while (m.find()) {
+            last = new long[] {Long.parseLong(m.group(1)), Long.parseLong(m.group(2)),
+                Long.parseLong(m.group(3)) + Long.parseLong(m.group(4)) + Long.parseLong(m.group(5))};
+        }
+        return last;
     }
 
     private static boolean responding(Path report) throws IOException {
         return Files.exists(report) && Files.readString(report).matches("(?s).*ResponseCount: [1-9].*");
     }
 
-    /** utime + stime of a process, ms. */
-    private static long procCpuMs(long pid) throws IOException {
-        Path file = Paths.get("/proc/" + pid + "/stat");
-        if (!Files.exists(file)) {
-            return -1;
-        }
-        String stat = Files.readString(file);
-        String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-        return (Long.parseLong(f[11]) + Long.parseLong(f[12])) * 1000 / CLK_TCK;
+    /** utime + stime of a process, ms; -1 once it is gone. */
+    private static long procCpuMs(long pid) {
+        return org.trustload.bench.ProcCpu.processMs(pid);
     }
 }

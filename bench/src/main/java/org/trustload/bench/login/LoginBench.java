@@ -70,7 +70,7 @@ public final class LoginBench {
         Files.createDirectories(work);
 
         Path labProps = work.resolve("lab.properties");
-        int base = 30000 + (int) (ProcessHandle.current().pid() % 20) * 1000;
+        int base = Lab.freePortBase();
         try (Lab lab = Lab.start(Layout.current(), "pki", labProps, work.resolve("lab.log"),
                 List.of("--port-base", Integer.toString(base)), Duration.ofMinutes(2))) {
             Properties p = new Properties();

@@ -88,7 +88,13 @@ public final class PkiBench {
     private String hsmLabel = "ec-user";
     /** cell name → threads → measured ops/s of each round. */
     private final Map<String, Map<Integer, List<Double>>> results = new LinkedHashMap<>();
+    /** cell name → threads → client CPU ms per operation of each round (process CPU over the measured phase). */
+    private final Map<String, Map<Integer, List<Double>>> cpu = new LinkedHashMap<>();
+    /** cell name → threads → CPU ms per operation of the signing threads only, each round. */
+    private final Map<String, Map<Integer, List<Double>>> workerCpu = new LinkedHashMap<>();
     private final List<String> notes = new ArrayList<>();
+    private final List<String> loads = new ArrayList<>();
+    private boolean jfr;
 
     public static void main(String[] args) throws Exception {
         PkiBench b = new PkiBench();
@@ -128,6 +134,15 @@ public final class PkiBench {
             threads.add(Integer.parseInt(t.trim()));
         }
         int rounds = intOpt("rounds", 3);
+        jfr = boolOpt("jfr", true);
+        jdk.jfr.Recording benchJfr = null;
+        if (jfr) {
+            // one recording for the in-JVM loops (each JMeter cell has its own, beside its results)
+            Files.createDirectories(out.resolve("jfr"));
+            benchJfr = new jdk.jfr.Recording(jdk.jfr.Configuration.getConfiguration("profile"));
+            benchJfr.setDestination(out.resolve("jfr").resolve("bench-jvm-loops.jfr"));
+            benchJfr.start();
+        }
 
         long t0 = System.nanoTime();
         ecPki = TestPki.generate(new TestPki.Spec().withSeed(42).withCas(1).withUsers(1).withExpiredCount(0), out.resolve("pki-ec"));
@@ -169,6 +184,8 @@ public final class PkiBench {
                 for (int i = 0; i < n; i++) {
                     Cell c = cells.get((i + r) % n);
                     double v;
+                    c.cpuMsPerOp = Double.NaN;
+                    c.workerMsPerOp = Double.NaN;
                     try {
                         v = c.run(t, r);
                     } catch (Exception e) {
@@ -176,10 +193,20 @@ public final class PkiBench {
                         v = Double.NaN;
                     }
                     results.computeIfAbsent(c.name, k -> new TreeMap<>()).computeIfAbsent(t, k -> new ArrayList<>()).add(v);
-                    System.out.printf(Locale.ROOT, "round %d t%d %-44s %10.1f /s   (load %s)%n", r + 1, t, c.name, v,
-                            load());
+                    cpu.computeIfAbsent(c.name, k -> new TreeMap<>()).computeIfAbsent(t, k -> new ArrayList<>())
+                            .add(c.cpuMsPerOp);
+                    workerCpu.computeIfAbsent(c.name, k -> new TreeMap<>()).computeIfAbsent(t, k -> new ArrayList<>())
+                            .add(c.workerMsPerOp);
+                    System.out.printf(Locale.ROOT,
+                            "round %d t%d %-44s %10.1f /s  %7.3f CPU ms/op (signing threads %.3f)  (load %s)%n", r + 1, t,
+                            c.name, v, c.cpuMsPerOp, c.workerMsPerOp, load());
                 }
             }
+            loads.add(load());
+        }
+        if (benchJfr != null) {
+            benchJfr.stop();
+            benchJfr.close();
         }
         print(threads, rounds);
     }
@@ -345,6 +372,10 @@ public final class PkiBench {
 
     abstract static class Cell {
         final String name;
+        /** Client CPU ms per operation of the last run (NaN where not measured). */
+        double cpuMsPerOp = Double.NaN;
+        /** CPU ms per operation of the threads that sign only (no JIT compiler, no GC threads). */
+        double workerMsPerOp = Double.NaN;
 
         Cell(String name) {
             this.name = name;
@@ -429,6 +460,7 @@ public final class PkiBench {
             CountDownLatch go = new CountDownLatch(1);
             AtomicInteger done = new AtomicInteger();
             AtomicInteger errors = new AtomicInteger();
+            java.util.concurrent.atomic.AtomicLong workerNanos = new java.util.concurrent.atomic.AtomicLong();
             List<Thread> ws = new ArrayList<>();
             long[] deadline = new long[1];
             String[] firstError = new String[1];
@@ -453,6 +485,7 @@ public final class PkiBench {
                     } catch (InterruptedException e) {
                         return;
                     }
+                    long tc0 = java.lang.management.ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
                     for (int i = 0; i < ops && System.nanoTime() < deadline[0]; i++) {
                         try {
                             op.call(s);
@@ -462,6 +495,7 @@ public final class PkiBench {
                             firstError[0] = String.valueOf(e);
                         }
                     }
+                    workerNanos.addAndGet(java.lang.management.ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime() - tc0);
                 }, "bench-" + t);
                 ws.add(w);
                 w.start();
@@ -469,6 +503,7 @@ public final class PkiBench {
             if (!ready.await(maxSeconds, TimeUnit.SECONDS)) {
                 throw new IllegalStateException("warm-up did not finish in " + maxSeconds + " s");
             }
+            long cpu0 = processCpuNanos();
             long t0 = System.nanoTime();
             deadline[0] = t0 + maxSeconds * 1_000_000_000L;
             go.countDown();
@@ -476,6 +511,8 @@ public final class PkiBench {
                 w.join(maxSeconds * 1000L + 30_000);
             }
             long ns = System.nanoTime() - t0;
+            cpuMsPerOp = done.get() == 0 ? Double.NaN : (processCpuNanos() - cpu0) / 1e6 / done.get();
+            workerMsPerOp = done.get() == 0 ? Double.NaN : workerNanos.get() / 1e6 / done.get();
             if (errors.get() > 0) {
                 throw new IllegalStateException(errors.get() + " errors, e.g. " + firstError[0]);
             }
@@ -507,8 +544,10 @@ public final class PkiBench {
             Path plan = dir.resolve("plan.jmx");
             Files.writeString(plan, plan(threads));
             Path jtl = dir.resolve("results.jtl");
+            List<String> jvm = jfr ? List.of("-XX:StartFlightRecording=settings=profile,dumponexit=true,filename="
+                    + dir.resolve("jmeter.jfr")) : List.of();
             List<String> cmd = new ArrayList<>(new JMeter(new Layout(Layout.current().root(), jmeterHome),
-                    List.of("-Xms256m", "-Xmx512m"), List.of()).command());
+                    List.of("-Xms256m", "-Xmx512m"), jvm).command());
             cmd.addAll(List.of("-n",
                     "-t", plan.toString(), "-l", jtl.toString(), "-j", dir.resolve("jmeter.log").toString(),
                     "-Jcell.max.seconds=" + maxSeconds,
@@ -524,8 +563,20 @@ public final class PkiBench {
             Files.writeString(dir.resolve("command.txt"), String.join(" ", cmd) + "\n");
             Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true)
                     .redirectOutput(dir.resolve("stdout.txt").toFile()).start();
+            // the process's CPU every 50 ms: the CPU of the measured phase is interpolated at its first/last sample
+            List<long[]> cpuTrace = new ArrayList<>();
+            List<long[]> workerTrace = new ArrayList<>(); // the measured group's threads ("measure 1-1" ...)
+            long killAt = System.nanoTime() + TimeUnit.SECONDS.toNanos(2L * maxSeconds + 120);
+            while (p.isAlive() && System.nanoTime() < killAt) {
+                long c = org.trustload.bench.ProcCpu.processMs(p.pid());
+                if (c >= 0) {
+                    cpuTrace.add(new long[] {System.currentTimeMillis(), c});
+                    workerTrace.add(new long[] {System.currentTimeMillis(), org.trustload.bench.ProcCpu.threadsMs(p.pid(), "measure")});
+                }
+                p.waitFor(50, TimeUnit.MILLISECONDS);
+            }
             // two warm-up + measure phases each capped by the thread groups' scheduler, plus JVM start
-            if (!p.waitFor(2L * maxSeconds + 120, TimeUnit.SECONDS)) {
+            if (!p.waitFor(1, TimeUnit.SECONDS)) {
                 p.descendants().forEach(ProcessHandle::destroyForcibly);
                 p.destroyForcibly();
                 p.waitFor(30, TimeUnit.SECONDS);
@@ -559,6 +610,9 @@ public final class PkiBench {
             if (errors > 0 || n == 0) {
                 throw new IllegalStateException(n + " samples, " + errors + " errors; see " + dir);
             }
+            cpuMsPerOp = (cpuAt(cpuTrace, last) - cpuAt(cpuTrace, first)) / n;
+            // the group's threads exist only while it runs: their CPU at its end, polled last before they ended
+            workerMsPerOp = workerTrace.stream().mapToLong(x -> x[1]).max().orElse(0) / (double) n;
             return n * 1000.0 / Math.max(1, last - first);
         }
 
@@ -628,6 +682,29 @@ public final class PkiBench {
         private void prop(StringBuilder b, String name, String value) {
             b.append("          <stringProp name=\"").append(name).append("\">").append(esc(value)).append("</stringProp>\n");
         }
+    }
+
+    /** A process's CPU at time {@code t} (ms), interpolated between the polled points. */
+    static double cpuAt(List<long[]> trace, long t) {
+        if (trace.isEmpty()) {
+            return Double.NaN;
+        }
+        long[] prev = trace.get(0);
+        for (long[] pt : trace) {
+            if (pt[0] >= t) {
+                if (pt[0] == prev[0]) {
+                    return pt[1];
+                }
+                return prev[1] + (pt[1] - prev[1]) * (double) (t - prev[0]) / (pt[0] - prev[0]);
+            }
+            prev = pt;
+        }
+        return prev[1];
+    }
+
+    static long processCpuNanos() {
+        return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
+                .getOperatingSystemMXBean()).getProcessCpuTime();
     }
 
     static String esc(String s) {
@@ -716,7 +793,30 @@ public final class PkiBench {
             }
             b.append(" ").append(all).append(" |\n");
         }
-        b.append("\n## Ratios (medians of the per-round ratios)\n\n| ratio |");
+        b.append("\n## Client CPU ms per operation, min–max over rounds (process; signing threads only)\n\n| implementation |");
+        for (int t : threads) {
+            b.append(" t").append(t).append(" process | t").append(t).append(" signing threads |");
+        }
+        b.append("\n|---|");
+        for (int ignored : threads) {
+            b.append("---:|---:|");
+        }
+        b.append("\n");
+        for (var e : cpu.entrySet()) {
+            if (e.getValue().values().stream().flatMap(List::stream).allMatch(d -> d.isNaN())) {
+                continue;
+            }
+            b.append("| ").append(e.getKey()).append(" |");
+            for (int t : threads) {
+                b.append(" ").append(minMax(e.getValue().get(t))).append(" | ")
+                        .append(minMax(workerCpu.getOrDefault(e.getKey(), Map.of()).get(t))).append(" |");
+            }
+            b.append("\n");
+        }
+        b.append("\n1-min load after each round: ").append(String.join(", ", loads)).append("; JFR ")
+                .append(jfr ? "on (JMeter cells: jmeter/*/jmeter.jfr; in-JVM loops: jfr/bench-jvm-loops.jfr)" : "off")
+                .append("\n");
+        b.append("\n## Ratios (medians of the per-round ratios, min–max in brackets)\n\n| ratio |");
         for (int t : threads) {
             b.append(" t").append(t).append(" |");
         }
@@ -769,8 +869,24 @@ public final class PkiBench {
             for (int i = 0; a != null && c != null && i < Math.min(a.size(), c.size()); i++) {
                 r.add(a.get(i) / c.get(i));
             }
-            b.append(String.format(Locale.ROOT, " %.2f |", median(r)));
+            double min = r.stream().filter(d -> !d.isNaN()).mapToDouble(Double::doubleValue).min().orElse(Double.NaN);
+            double max = r.stream().filter(d -> !d.isNaN()).mapToDouble(Double::doubleValue).max().orElse(Double.NaN);
+            b.append(String.format(Locale.ROOT, " %.2f (%.2f–%.2f) |", median(r), min, max));
         }
         b.append("\n");
+    }
+
+    private static String minMax(List<Double> v) {
+        if (v == null) {
+            return "";
+        }
+        double min = v.stream().filter(d -> !d.isNaN()).mapToDouble(Double::doubleValue).min().orElse(Double.NaN);
+        double max = v.stream().filter(d -> !d.isNaN()).mapToDouble(Double::doubleValue).max().orElse(Double.NaN);
+        if (Double.isNaN(min)) {
+            return "–";
+        }
+        String a = String.format(Locale.ROOT, "%.3f", min);
+        String c = String.format(Locale.ROOT, "%.3f", max);
+        return a.equals(c) ? a : a + "–" + c;
     }
 }

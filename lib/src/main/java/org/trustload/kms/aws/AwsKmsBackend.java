@@ -50,8 +50,11 @@ public final class AwsKmsBackend implements KmsBackend {
         ClientOverrideConfiguration override = ClientOverrideConfiguration.builder()
                 .retryPolicy(s.maxRetries() == 0 ? RetryPolicy.none()
                         : RetryPolicy.builder().numRetries(s.maxRetries()).build())
-                // bounds a call even where the socket timeout does not apply (e.g. a slow TLS handshake)
-                .apiCallAttemptTimeout(Duration.ofMillis((long) s.connectTimeoutMs() + s.responseTimeoutMs()))
+                // No apiCallAttemptTimeout: the SDK arms and cancels a timer task per call on one shared
+                // ScheduledThreadPoolExecutor, whose queue lock 32 request threads contended (JFR: 270 parks in
+                // DelayedWorkQueue.offer, 62 s blocked in a 12 s window; see docs/bench.md). The connect timeout
+                // bounds the TCP connect; the socket timeout (set on the socket before the TLS handshake) bounds
+                // every read, handshake included; the connection acquisition timeout bounds the wait for the pool.
                 .build();
         try {
             var kmsBuilder = software.amazon.awssdk.services.kms.KmsClient.builder()

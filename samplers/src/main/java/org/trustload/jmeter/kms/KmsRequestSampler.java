@@ -46,6 +46,7 @@ public class KmsRequestSampler extends ClientSampler<KmsRequestSampler.Prepared>
 
     /** Requests started in this JVM since the last test start (the KMS Periodic Report's RequestCount). */
     private static final LongAdder STARTED = new LongAdder();
+    private static final String UTF_8 = StandardCharsets.UTF_8.name();
 
     // Bean properties (TestBean): plain strings, so the element serializes for distributed mode.
     private String configName = "kms";
@@ -63,6 +64,9 @@ public class KmsRequestSampler extends ClientSampler<KmsRequestSampler.Prepared>
     private transient KmsWorkload.Spec preparedFor;
     private transient KmsConnection preparedOn;
     private transient String samplerData;
+    /** The property values {@link #specCache} was parsed from: a plan's values rarely change between samples. */
+    private transient String[] specFrom;
+    private transient KmsWorkload.Spec specCache;
     /** True once this thread got an answer from the KMS: a later refusal is load, not a wrong target. */
     private transient boolean reached;
 
@@ -97,7 +101,7 @@ public class KmsRequestSampler extends ClientSampler<KmsRequestSampler.Prepared>
         KmsConnection c = ClientConfig.find(KmsConnection.class, KmsClientConfig.KIND, configName, p);
         KmsWorkload.Spec spec = spec(p);
         c.requireOperation(spec.operation()); // before anything is sent
-        if (prepared == null || !spec.equals(preparedFor) || c != preparedOn) {
+        if (prepared == null || (spec != preparedFor && !spec.equals(preparedFor)) || c != preparedOn) {
             long seed = JMeterContextService.getContext().getThreadNum();
             try {
                 prepared = KmsWorkload.prepare(c, spec, seed);
@@ -122,7 +126,9 @@ public class KmsRequestSampler extends ClientSampler<KmsRequestSampler.Prepared>
         reached = true;
         res.setSentBytes(request.data().length + request.ciphertext().length + request.signature().length);
         res.setBytes((long) out.output().length);
-        res.setResponseData(describe(out), StandardCharsets.UTF_8.name());
+        // bytes + encoding: setResponseData(String, String) looks the charset up by name every sample
+        res.setResponseData(describe(out).getBytes(StandardCharsets.UTF_8));
+        res.setDataEncoding(UTF_8);
         if (out.operation().isCheck() && !out.signatureValid()) {
             res.setSuccessful(false);
             res.setResponseCode(Category.VERIFY_FAILED.code());
@@ -165,7 +171,24 @@ public class KmsRequestSampler extends ClientSampler<KmsRequestSampler.Prepared>
                 + "\nkey: " + r.keyId() + "\nrequest id: " + r.requestId() + "\n";
     }
 
+    /**
+     * The request spec, parsed again only when a property value changed since the last sample (a
+     * {@code ${...}} value may change per iteration; a plan's literal or {@code __P} values do not): the
+     * profile of a KMS Request sample showed the parse (operation, integers, encryption context) and
+     * the comparison of a new spec with the prepared one in every sample.
+     */
     KmsWorkload.Spec spec(PropertyParser p) throws ClientException {
+        String[] from = {operation, keyId, dataSize, algorithm, messageType, secretName, dataKeyBytes, encryptionContext};
+        if (specCache != null && java.util.Arrays.equals(from, specFrom)) {
+            return specCache;
+        }
+        KmsWorkload.Spec spec = parseSpec(p);
+        specFrom = from;
+        specCache = spec;
+        return spec;
+    }
+
+    private KmsWorkload.Spec parseSpec(PropertyParser p) throws ClientException {
         KmsOperation op;
         MessageType type;
         try {
@@ -185,6 +208,8 @@ public class KmsRequestSampler extends ClientSampler<KmsRequestSampler.Prepared>
 
     @Override
     public void threadStarted() {
+        specCache = null;
+        specFrom = null;
         prepared = null;
         preparedOn = null;
         reached = false;

@@ -21,6 +21,8 @@ import org.trustload.pki.SignatureServer;
 
 /** What the PKI samplers share: results, named steps as sub-results, the key, the input document. */
 final class PkiResults {
+    private static final String UTF_8 = StandardCharsets.UTF_8.name();
+
     private PkiResults() {
     }
 
@@ -28,7 +30,9 @@ final class PkiResults {
         res.setSuccessful(true);
         res.setResponseCodeOK();
         res.setResponseMessage(summary);
-        res.setResponseData(body, StandardCharsets.UTF_8.name());
+        // bytes + encoding: setResponseData(String, String) looks the charset up by name every sample
+        res.setResponseData(body.getBytes(StandardCharsets.UTF_8));
+        res.setDataEncoding(UTF_8);
         res.setDataType(SampleResult.TEXT);
     }
 

@@ -232,6 +232,24 @@ class KmsRequestSamplerTest {
     }
 
     @Test
+    void aPropertyChangedBetweenSamplesIsParsedAgainAndAnUnchangedOneIsNot() {
+        Pair p = pair("backend=test-scripted,endpoint=valid,operation=encrypt,dataSize=16");
+        SampleResult first = p.sample();
+        assertThat(first.isSuccessful()).isTrue();
+        assertThat(first.getSentBytes()).isEqualTo(16);
+        assertThat(p.sample().getSamplerData()).as("same values: the prepared request is reused")
+                .isSameAs(first.getSamplerData());
+        p.with("dataSize=24"); // e.g. a ${variable} that changed this iteration
+        SampleResult changed = p.sample();
+        assertThat(changed.isSuccessful()).isTrue();
+        assertThat(changed.getSentBytes()).as("the new size is used").isEqualTo(24);
+        p.with("dataSize=many");
+        assertThat(p.sample().getResponseCode()).as("a new invalid value is still refused")
+                .isEqualTo(ClientException.CONFIG_ERROR);
+        p.end();
+    }
+
+    @Test
     void everyOperationRunsThroughTheScriptedBackend() {
         for (String op : new String[] {"encrypt", "decrypt", "sign", "verify", "get_secret_value", "generate_data_key",
             "generate_random", "get_public_key", "describe_key", "generate_mac", "verify_mac"}) {
