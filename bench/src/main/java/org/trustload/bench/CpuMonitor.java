@@ -14,8 +14,6 @@ import java.util.function.LongSupplier;
  * a file once it started).
  */
 final class CpuMonitor implements AutoCloseable {
-    /** Clock ticks per second of /proc/<pid>/stat ({@code getconf CLK_TCK}, 100 on Linux). */
-    static final double TICKS_PER_SECOND = 100.0;
 
     private record Point(long epochMs, double cpuMs) {
     }
@@ -45,14 +43,8 @@ final class CpuMonitor implements AutoCloseable {
         if (pid <= 0) {
             return Double.NaN;
         }
-        try {
-            String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
-            // fields after the command name (in parentheses, may contain spaces): state is field 3
-            String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-            return (Long.parseLong(f[11]) + Long.parseLong(f[12])) * 1000 / TICKS_PER_SECOND;
-        } catch (IOException | RuntimeException e) {
-            return Double.NaN;
-        }
+        long ms = ProcCpu.processMs(pid);
+        return ms < 0 ? Double.NaN : ms;
     }
 
     /** Reads the pid from a file (JMeterRun's jmeter.pid); -1 while it is not there. */

@@ -58,8 +58,6 @@ public final class TongsuoBench {
     private final List<String> rows = new ArrayList<>();
     private final List<String> ratioRows = new ArrayList<>();
     private Path out;
-    /** USER_HZ of /proc/<pid>/stat times (100 on Linux). */
-    private static final double CLOCK_TICKS = 100.0;
 
     private final List<String> args;
 
@@ -160,32 +158,26 @@ public final class TongsuoBench {
 
     // ---- the server's own CPU: the native peer's processes (pre-forked workers included) ----
 
-    private static long serverCpuTicks() {
+    private static long serverCpuMs() {
         long sum = 0;
         for (ProcessHandle h : ProcessHandle.current().descendants().toList()) {
             String cmd = h.info().commandLine().orElse("");
             if (cmd.contains("tlcp-peer") && cmd.contains(" server")) {
-                try {
-                    String stat = Files.readString(Path.of("/proc/" + h.pid() + "/stat"));
-                    String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-                    sum += Long.parseLong(f[11]) + Long.parseLong(f[12]); // utime, stime
-                } catch (Exception e) {
-                    // ended meanwhile
-                }
+                sum += Math.max(0, ProcCpu.processMs(h.pid())); // -1: ended meanwhile
             }
         }
         return sum;
     }
 
-    /** Milliseconds of the server's CPU since {@code ticks0}, per op. */
-    private static double serverMsPerOp(long ticks0, double ops) {
-        return (serverCpuTicks() - ticks0) * 1000.0 / CLOCK_TICKS / Math.max(1, ops);
+    /** Milliseconds of the server's CPU since {@code ms0} ({@link #serverCpuMs()}), per op. */
+    private static double serverMsPerOp(long ms0, double ops) {
+        return (double) (serverCpuMs() - ms0) / Math.max(1, ops);
     }
 
     // ---- native C client: one process per thread ----
 
     private double[] nativeCps(int threads, int count) throws Exception {
-        long srv0 = serverCpuTicks();
+        long srv0 = serverCpuMs();
         List<NativeTlcpPeer.Result> rs = parallel(threads, () -> NativeTlcpPeer.client(List.of("--proto", "tls13",
                 "--port", String.valueOf(port), "--cipher", "TLS_SM4_GCM_SM3", "--ca", caFile(), "--path", "/1k",
                 "--count", String.valueOf(count)), Duration.ofMinutes(5)));
@@ -207,7 +199,7 @@ public final class TongsuoBench {
     }
 
     private double[] nativeThroughput(int threads, int requests) throws Exception {
-        long srv0 = serverCpuTicks();
+        long srv0 = serverCpuMs();
         List<NativeTlcpPeer.Result> rs = parallel(threads, () -> NativeTlcpPeer.client(List.of("--proto", "tls13",
                 "--port", String.valueOf(port), "--cipher", "TLS_SM4_GCM_SM3", "--ca", caFile(), "--path", "/1m",
                 "--requests", String.valueOf(requests)), Duration.ofMinutes(5)));
@@ -239,7 +231,7 @@ public final class TongsuoBench {
     /** One measured raw loop (the client built before, warm-up done by the caller): rate, client CPU ms per op. */
     private double[] raw(String engine, int threads, int seconds, boolean cps) throws Exception {
         try (TlcpClient c = client(engine)) {
-            long srv0 = serverCpuTicks();
+            long srv0 = serverCpuMs();
             long[] r = loop(c, threads, seconds, cps);
             // cps: one op = one connection; throughput: one op = one 1 MiB page
             double rate = r[0] * 1e9 / r[2];
@@ -337,7 +329,7 @@ public final class TongsuoBench {
                 "-XX:StartFlightRecording=filename=" + out.resolve(plan + "-" + threads + ".jfr") + ",settings=profile"));
         // the same JDK-opening options this JVM got from bin/setenv.sh (bgm is loaded beside tongsuo)
         ManagementFactory.getRuntimeMXBean().getInputArguments().stream().filter(a -> a.startsWith("--add-")).forEach(jvm::add);
-        long srv0 = serverCpuTicks();
+        long srv0 = serverCpuMs();
         JMeterRun.Result r = JMeterRun.run(home, jmx, dir, jvm, props, duration + 120L, false);
         List<Jtl.Sample> all = Jtl.read(r.jtl());
         // measured: samples that start once every thread finished its first sample (rampup 0: the first
