@@ -381,12 +381,12 @@ class LdapClientIT {
         int port = freePort();
         long t0 = System.nanoTime();
         LdapClientException e = connectFailure(LdapConnectionSettings.builder().host(Slapd.HOST).port(port)
-                .connectTimeoutMs(2000));
+                .connectTimeoutMs(60_000));
         long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
         assertThat(e.category()).isEqualTo("connectError");
         assertThat(e.connectionLost()).isTrue();
         assertThat(e.detail()).contains(Slapd.HOST + ":" + port);
-        assertThat(ms).isLessThan(2000 + 500);
+        assertThat(ms).as("refused at once, not after the 60 s connect timeout").isLessThan(30_000);
     }
 
     /**
@@ -443,7 +443,7 @@ class LdapClientIT {
             long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
             assertThat(e.connectionLost()).isTrue();
             assertThat(e.category()).isEqualTo("connectError");
-            assertThat(ms).isLessThan(700L + 1500L);
+            assertThat(ms).as("ended by the 700 ms connect timeout, not the 20 s response timeout").isLessThan(10_000L);
         }
     }
 

@@ -347,8 +347,9 @@ class LdapRequestSamplerIT {
                 long wallMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
                 assertThat(r.isSuccessful()).isFalse();
                 assertThat(r.getResponseCode()).isEqualTo("connectError");
-                assertThat(wallMs).isBetween(700L, 800L + 1500L);
-                assertThat(r.getTime()).isLessThan(800L + 1500L);
+                // ended by the 800 ms connect timeout, not the 30 s response timeout (no load-sensitive margin)
+                assertThat(wallMs).isBetween(700L, 15_000L);
+                assertThat(r.getTime()).isLessThan(15_000L);
             } finally {
                 for (Socket s : fillers) {
                     s.close();
@@ -372,7 +373,9 @@ class LdapRequestSamplerIT {
             SampleResult r = sample(x);
             long wallMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
             assertThat(r.getResponseCode()).isEqualTo("connectError");
-            assertThat(wallMs).isLessThan(800L + 1500L);
+            // the connect timeout (800 ms) ended it, not the response timeout (30 s): half of that is a
+            // bound no loaded machine reaches, unlike "800 ms + margin" (2,488 ms seen at load 40)
+            assertThat(wallMs).as("ended by the connect timeout, not the 30 s response timeout").isLessThan(15_000L);
         }
     }
 }
