@@ -1,44 +1,42 @@
 package org.trustload.jmeter.jvmstats;
 
-import java.beans.PropertyDescriptor;
-import org.apache.jmeter.testbeans.BeanInfoSupport;
-import org.apache.jmeter.testbeans.gui.FileEditor;
-import org.apache.jmeter.testbeans.gui.PasswordEditor;
+import org.trustload.jmeter.common.BeanInfoHelper;
+import org.trustload.jmeter.common.gui.ElementForm;
 
-/**
- * The generated GUI of {@link JvmStats}. Listeners cannot use the samplers' BeanInfoHelper (the
- * listeners module depends only on lib and JMeter), hence the two small helpers here.
- */
-public class JvmStatsBeanInfo extends BeanInfoSupport {
+/** The generated GUI of {@link JvmStats}, with the help link and the target fields only where they apply. */
+public class JvmStatsBeanInfo extends BeanInfoHelper {
 
     public JvmStatsBeanInfo() {
-        super(JvmStats.class);
+        super(JvmStats.class, Form.class);
         createPropertyGroup("target", new String[] {"source", "target", "username", "password"});
         createPropertyGroup("polling", new String[] {"intervalMs", "connectTimeoutMs", "callTimeoutMs"});
         createPropertyGroup("output", new String[] {"variablePrefix", "summaryFile"});
 
-        PropertyDescriptor p = field("source", "self");
-        p.setValue(TAGS, new String[] {"self", "jmx", "jvm-pid", "process"});
-        p.setValue(NOT_OTHER, Boolean.FALSE);
-        field("target", "");
-        field("username", "");
-        field("password", "").setPropertyEditorClass(PasswordEditor.class);
+        choice("source", "self", "self", "jmx", "jvm-pid", "process");
+        text("target", "");
+        text("username", "");
+        password("password");
         // long properties need Long defaults: a String default makes JMeter's GenericTestBeanCustomizer
         // log a warning for each of them whenever the GUI opens
-        field("intervalMs", 1000L);
-        field("connectTimeoutMs", 5000L);
-        field("callTimeoutMs", 5000L);
-        field("variablePrefix", "jvm");
+        text("intervalMs", 1000L);
+        text("connectTimeoutMs", 5000L);
+        text("callTimeoutMs", 5000L);
+        text("variablePrefix", "jvm");
         // Browse... like every TrustLoad file field; the extensions (.txt, .json) are added to the name
-        field("summaryFile", "jvm-stats-summary").setPropertyEditorClass(FileEditor.class);
+        file("summaryFile");
+        property("summaryFile").setValue(DEFAULT, "jvm-stats-summary");
+        shownWhen("source", when("jmx", "jvm-pid", "process"), "target");
+        shownWhen("source", when("jmx"), "username", "password");
         // Visualizer.isStats() reads as a bean property; it is no setting
         property("stats").setHidden(true);
     }
 
-    private PropertyDescriptor field(String name, Object def) {
-        PropertyDescriptor p = property(name);
-        p.setValue(NOT_UNDEFINED, Boolean.TRUE);
-        p.setValue(DEFAULT, def);
-        return p;
+    /** The element's form: JMeter's generated one with a help link. */
+    public static class Form extends ElementForm {
+        private static final long serialVersionUID = 1L;
+
+        public Form() {
+            super(JvmStats.class, "jvm-stats");
+        }
     }
 }
