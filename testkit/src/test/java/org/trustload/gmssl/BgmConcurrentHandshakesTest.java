@@ -62,12 +62,20 @@ class BgmConcurrentHandshakesTest {
     @Test
     void onOneSharedContextAnotherConnectionResumesTheSessionAndLosesItWhenTheFirstInvalidatesIt() throws Exception {
         JsseTlcpClient.ContextFactory contexts = contextsOf(bgm.newClient(settings().withSessionReuse(true)));
-        SSLContext shared = contexts.newContext();
-        try (SSLSocket a = handshake(shared); SSLSocket b = handshake(shared)) {
-            assertThat(b.getSession().getId()).as("b resumed a's session").isEqualTo(a.getSession().getId());
-            a.getSession().invalidate();
-            assertThat(b.getSession().isValid()).as("b's session is gone with a's invalidation").isFalse();
+        // b offers a's cached session; the server resumes it almost always (once in CI it answered with a
+        // full handshake): the mechanism needs one resumption, so a few fresh pairs are allowed
+        boolean resumed = false;
+        for (int attempt = 1; attempt <= 5 && !resumed; attempt++) {
+            SSLContext shared = contexts.newContext();
+            try (SSLSocket a = handshake(shared); SSLSocket b = handshake(shared)) {
+                if (java.util.Arrays.equals(b.getSession().getId(), a.getSession().getId())) {
+                    resumed = true;
+                    a.getSession().invalidate();
+                    assertThat(b.getSession().isValid()).as("b's session is gone with a's invalidation").isFalse();
+                }
+            }
         }
+        assertThat(resumed).as("b resumed a's session in one of 5 pairs").isTrue();
     }
 
     @Test
