@@ -58,7 +58,7 @@ class LdapPlansSlapdIT {
     void search500x25CompletesWithoutErrorsAt1024OpenFilesAndLeaksNoConnection() throws Exception {
         Slapd.assumeOrFailInCi();
         try (Slapd slapd = Slapd.start(Slapd.Options.defaults().withOpenFilesLimit(1024).withTls(false))) {
-            int baseline = slapd.openFiles();
+            int baseline = slapd.settledOpenFiles();
             List<String> args = target(slapd);
             args.addAll(List.of("-Jrampup=5", "-Jduration=300")); // published: 500 threads x 25 loops
             Path dir = Plans.run(Plans.DIR.resolve("ldap/ldap-search-500x25.jmx"),
@@ -74,7 +74,7 @@ class LdapPlansSlapdIT {
     void search200x10PerThreadConnectionsLeakNothing() throws Exception {
         Slapd.assumeOrFailInCi();
         try (Slapd slapd = Slapd.start(Slapd.Options.defaults().withTls(false))) {
-            int baseline = slapd.openFiles();
+            int baseline = slapd.settledOpenFiles();
             List<String> args = target(slapd);
             args.addAll(List.of("-Jrampup=2", "-Jconnection_mode=per-thread"));
             Path dir = Plans.run(Plans.DIR.resolve("ldap/ldap-search-200x10.jmx"),

@@ -598,7 +598,7 @@ class LdapClientIT {
 
     @Test
     void fiveHundredConcurrentClientsSearchAndCloseBackToTheBaseline() throws Exception {
-        int baseline = slapd.openFiles();
+        int baseline = slapd.settledOpenFiles();
         List<LdapClient> clients = new ArrayList<>(500);
         try {
             for (int i = 0; i < 500; i++) {
@@ -618,7 +618,7 @@ class LdapClientIT {
 
     @Test
     void closeSendsUnbindAndReleasesTheServerSideDescriptor() throws Exception {
-        int baseline = slapd.openFiles();
+        int baseline = slapd.settledOpenFiles();
         Consumer<Transport> once = t -> {
             try (LdapClient c = boundClient(over(slapd, t))) {
                 assertFindsFulano1(c);

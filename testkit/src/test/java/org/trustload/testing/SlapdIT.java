@@ -130,7 +130,7 @@ class SlapdIT {
 
     @Test
     void fiveHundredConcurrentConnectionsThenDescriptorsGoBack() throws Exception {
-        int baseline = slapd.openFiles();
+        int baseline = slapd.settledOpenFiles();
         List<LDAPConnection> conns = new ArrayList<>();
         ExecutorService pool = Executors.newFixedThreadPool(50);
         try {

@@ -231,7 +231,7 @@ class LdapRequestSamplerIT {
 
     @Test
     void perIterationOpensAndClosesAConnectionInEverySample() throws Exception {
-        int baseline = slapd.openFiles();
+        int baseline = slapd.settledOpenFiles();
         LdapPair x = sampler(slapd, s -> s.setConnectionMode("per-iteration"));
         for (int i = 0; i < 5; i++) {
             SampleResult r = sample(x);
@@ -243,7 +243,7 @@ class LdapRequestSamplerIT {
 
     @Test
     void perThreadReusesItsConnectionUntilThreadFinished() throws Exception {
-        int baseline = slapd.openFiles();
+        int baseline = slapd.settledOpenFiles();
         LdapPair x = sampler(slapd, s -> {
             s.setConnectionMode("per-thread");
             s.setScheme("ldapi");
