@@ -17,6 +17,7 @@ import java.util.Set;
 public abstract class BeanInfoHelper extends BeanInfoSupport {
 
     private BeanDescriptor descriptor;
+    private PropertyDescriptor[] properties;
 
     /**
      * @param form the element's form: a public subclass of {@link ElementForm} with a public no-argument
@@ -36,6 +37,43 @@ public abstract class BeanInfoHelper extends BeanInfoSupport {
             ours.setValue(name, jmeters.getValue(name));
         }
         descriptor = ours;
+        // java.beans.Introspector hands every subclass the same PropertyDescriptor object for a property
+        // inherited unchanged (configName of ClientConfig), and BeanInfoSupport's constructor has just
+        // written this element's display name and description into it: the next element's would
+        // overwrite them (a KMS Client Config form showed TLCP's text). This BeanInfo keeps copies.
+        PropertyDescriptor[] shared = super.getPropertyDescriptors();
+        PropertyDescriptor[] copies = new PropertyDescriptor[shared.length];
+        for (int i = 0; i < shared.length; i++) {
+            copies[i] = copy(shared[i]);
+        }
+        properties = copies;
+    }
+
+    @Override
+    public PropertyDescriptor[] getPropertyDescriptors() {
+        // BeanInfoSupport's constructor calls this before ours has run
+        return properties == null ? super.getPropertyDescriptors() : properties;
+    }
+
+    private static PropertyDescriptor copy(PropertyDescriptor pd) {
+        try {
+            PropertyDescriptor c = new PropertyDescriptor(pd.getName(), pd.getReadMethod(), pd.getWriteMethod());
+            c.setDisplayName(pd.getDisplayName());
+            c.setShortDescription(pd.getShortDescription());
+            c.setExpert(pd.isExpert());
+            c.setHidden(pd.isHidden());
+            c.setPreferred(pd.isPreferred());
+            c.setBound(pd.isBound());
+            c.setConstrained(pd.isConstrained());
+            c.setPropertyEditorClass(pd.getPropertyEditorClass());
+            for (Enumeration<String> names = pd.attributeNames(); names.hasMoreElements();) {
+                String name = names.nextElement();
+                c.setValue(name, pd.getValue(name));
+            }
+            return c;
+        } catch (java.beans.IntrospectionException e) {
+            throw new IllegalStateException("cannot copy the descriptor of " + pd.getName(), e);
+        }
     }
 
     @Override

@@ -188,18 +188,4 @@ public class KmsClientConfig extends ClientConfig<KmsConnection> {
     public void setRetries(String retries) {
         this.retries = retries;
     }
-
-    // Declared here, not only in ClientConfig: java.beans.Introspector gives every subclass the same
-    // PropertyDescriptor object for a property inherited unchanged, and JMeter's BeanInfoSupport writes
-    // each element's display name and description into it, so the last config loaded would describe
-    // "Config name" for all (a KMS form showing TLCP's text). An override makes the descriptor this class's.
-    @Override
-    public String getConfigName() {
-        return super.getConfigName();
-    }
-
-    @Override
-    public void setConfigName(String configName) {
-        super.setConfigName(configName);
-    }
 }

@@ -16,7 +16,7 @@ import org.trustload.jmeter.pki.SignatureServerConfig;
 /**
  * "Config name" is a property of every config element's common base. Each form must still describe
  * it in its own words, whichever BeanInfo JMeter built last (the descriptor of an inherited property is
- * one object shared by all subclasses unless the subclass declares the property itself).
+ * one object shared by all subclasses; BeanInfoHelper keeps copies per element).
  */
 class ConfigNameDescriptorTest {
 
