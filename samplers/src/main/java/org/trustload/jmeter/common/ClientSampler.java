@@ -17,6 +17,10 @@ import org.trustload.common.ClientException;
 public abstract class ClientSampler<R> extends AbstractSampler implements TestBean {
     private static final long serialVersionUID = 1L;
 
+    /** The element's description for messages, and the name it was built from. */
+    private transient String description;
+    private transient String describedName;
+
     @Override
     public final SampleResult sample(Entry entry) {
         SampleResult res = new SampleResult();
@@ -57,7 +61,13 @@ public abstract class ClientSampler<R> extends AbstractSampler implements TestBe
 
     /** How messages and the log name this sampler: its kind and its name. */
     protected String element() {
-        return PropertyParser.describe(kind(), getName());
+        // asked several times per sample: built again only when the name changed
+        String name = getName();
+        if (description == null || !name.equals(describedName)) {
+            description = PropertyParser.describe(kind(), name);
+            describedName = name;
+        }
+        return description;
     }
 
     /** The element's kind as users see it in menus, e.g. {@code LDAP Request}. */

@@ -9,6 +9,7 @@ import org.apache.jmeter.threads.JMeterContextService;
 import org.trustload.common.ClientException;
 import org.trustload.jmeter.common.ClientConfig;
 import org.trustload.jmeter.common.ClientSampler;
+import org.trustload.jmeter.common.ParsedOnChange;
 import org.trustload.jmeter.common.PropertyParser;
 import org.trustload.kms.EncryptionContext;
 import org.trustload.kms.KmsConnection;
@@ -64,9 +65,8 @@ public class KmsRequestSampler extends ClientSampler<KmsRequestSampler.Prepared>
     private transient KmsWorkload.Spec preparedFor;
     private transient KmsConnection preparedOn;
     private transient String samplerData;
-    /** The property values {@link #specCache} was parsed from: a plan's values rarely change between samples. */
-    private transient String[] specFrom;
-    private transient KmsWorkload.Spec specCache;
+    /** The request spec, parsed again only when one of its properties changed. */
+    private transient ParsedOnChange<KmsWorkload.Spec> specs;
     /** True once this thread got an answer from the KMS: a later refusal is load, not a wrong target. */
     private transient boolean reached;
 
@@ -178,14 +178,11 @@ public class KmsRequestSampler extends ClientSampler<KmsRequestSampler.Prepared>
      * the comparison of a new spec with the prepared one in every sample.
      */
     KmsWorkload.Spec spec(PropertyParser p) throws ClientException {
-        String[] from = {operation, keyId, dataSize, algorithm, messageType, secretName, dataKeyBytes, encryptionContext};
-        if (specCache != null && java.util.Arrays.equals(from, specFrom)) {
-            return specCache;
+        if (specs == null) {
+            specs = new ParsedOnChange<>();
         }
-        KmsWorkload.Spec spec = parseSpec(p);
-        specFrom = from;
-        specCache = spec;
-        return spec;
+        Object[] inputs = {operation, keyId, dataSize, algorithm, messageType, secretName, dataKeyBytes, encryptionContext};
+        return specs.get(inputs, () -> parseSpec(p));
     }
 
     private KmsWorkload.Spec parseSpec(PropertyParser p) throws ClientException {
@@ -208,8 +205,9 @@ public class KmsRequestSampler extends ClientSampler<KmsRequestSampler.Prepared>
 
     @Override
     public void threadStarted() {
-        specCache = null;
-        specFrom = null;
+        if (specs != null) {
+            specs.clear();
+        }
         prepared = null;
         preparedOn = null;
         reached = false;

@@ -1,7 +1,6 @@
 package org.trustload.jmeter.ldap;
 
 import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 import com.unboundid.ldap.sdk.ResultCode;
 import org.apache.jmeter.samplers.Interruptible;
 import org.apache.jmeter.samplers.SampleResult;
@@ -9,6 +8,7 @@ import org.apache.jmeter.testelement.ThreadListener;
 import org.trustload.common.ClientException;
 import org.trustload.jmeter.common.ClientConfig;
 import org.trustload.jmeter.common.ClientSampler;
+import org.trustload.jmeter.common.ParsedOnChange;
 import org.trustload.jmeter.common.PropertyParser;
 import org.trustload.ldap.LdapClient;
 import org.trustload.ldap.LdapClientException;
@@ -55,16 +55,11 @@ public class LdapRequestSampler extends ClientSampler<LdapRequestSampler.Prepare
     private transient volatile LdapClient inFlight;
     /** True once this thread reached the server: a later refusal is load, not a wrong target. */
     private transient boolean reached;
-    /**
-     * The last request this thread prepared and the property values it came from: JMeter sets the
-     * properties before every sample, but they rarely change, so the request is parsed and described
-     * again only when one did (or the config's connections are new).
-     */
-    private transient String[] preparedFrom;
-    private transient LdapConnections preparedFor;
-    private transient LdapRequest preparedRequest;
-    private transient int preparedShown;
-    private transient String preparedDescription;
+    /** The request, its description and entries shown, parsed again only when a property or the config changed. */
+    private transient ParsedOnChange<Parsed> parsed;
+
+    private record Parsed(LdapRequest request, int shown, String description) {
+    }
 
     /** A request ready to send: the config's connections, the parsed request, entries to show. */
     static final class Prepared {
@@ -85,37 +80,22 @@ public class LdapRequestSampler extends ClientSampler<LdapRequestSampler.Prepare
         return KIND;
     }
 
-    /** The element's description for messages, built again only when the name changed (asked every sample). */
-    private transient String describedName;
-    private transient String description;
-
-    @Override
-    protected String element() {
-        String name = getName();
-        if (description == null || !name.equals(describedName)) {
-            description = super.element();
-            describedName = name;
-        }
-        return description;
-    }
-
     @Override
     protected Prepared prepare(PropertyParser p, SampleResult res) throws ClientException {
         LdapConnections connections = ClientConfig.find(LdapConnections.class, LdapConnectionConfig.KIND, configName, p);
         used = connections;
-        String[] from = {operation, baseDn, scope, filter, attributes, sizeLimit, timeLimit, entryDn, compareAttribute,
-            compareValue, ldif, maxEntriesShown};
-        if (connections != preparedFor || !Arrays.equals(from, preparedFrom)) {
+        if (parsed == null) {
+            parsed = new ParsedOnChange<>();
+        }
+        Object[] inputs = {connections, operation, baseDn, scope, filter, attributes, sizeLimit, timeLimit, entryDn,
+            compareAttribute, compareValue, ldif, maxEntriesShown};
+        Parsed r = parsed.get(inputs, () -> {
             LdapRequest request = request(p);
             int shown = p.integer("maxEntriesShown", maxEntriesShown, 0, 0, Integer.MAX_VALUE);
-            preparedDescription = describe(connections, request);
-            preparedRequest = request;
-            preparedShown = shown;
-            preparedFor = connections;
-            preparedFrom = from;
-        }
-        res.setSamplerData(preparedDescription);
-        return new Prepared(connections, preparedRequest, preparedShown);
+            return new Parsed(request, shown, describe(connections, request));
+        });
+        res.setSamplerData(r.description());
+        return new Prepared(connections, r.request(), r.shown());
     }
 
     @Override
