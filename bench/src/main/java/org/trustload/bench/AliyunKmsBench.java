@@ -38,7 +38,12 @@ import java.time.Duration;
  * (a short and a long duration) and the difference of CPU over the difference of samples is the
  * per-request cost; requests/s is the long run's rate over its last {@code seconds}. Everything is bounded in time; the lab and JMeter have kill timeouts.
  *
- * <pre>java -cp … org.trustload.bench.AliyunKmsBench out=DIR [threads=1,8,32] [seconds=20] [warmup=20]</pre>
+ * <p>With {@code python=PATH} (a Python with Alibaba's {@code alibabacloud-dkms-gcs} SDK; default
+ * {@code bench/target/py-kms/bin/python} when it exists) a third peer runs: the same Encrypt loop on the
+ * vendor's Python SDK ({@code bench/src/main/python/kms_aliyun_loop.py}), its requests/s and process CPU
+ * per request over the same window.
+ *
+ * <pre>java -cp … org.trustload.bench.AliyunKmsBench out=DIR [threads=1,8,32] [seconds=20] [warmup=20] [python=PATH]</pre>
  */
 public final class AliyunKmsBench {
     private static final OperatingSystemMXBean OS =
@@ -71,15 +76,24 @@ public final class AliyunKmsBench {
             try (Reader r = Files.newBufferedReader(labProps)) {
                 p.load(r);
             }
-            System.out.printf(Locale.ROOT, "%-8s %12s %14s %12s %14s %8s %s%n", "threads", "raw req/s",
-                    "raw CPU ms/req", "JMeter req/s", "JMeter CPU ms", "ratio", "load (1 min) raw / JMeter");
+            Path python = a.containsKey("python") ? Path.of(a.get("python")) : root.resolve("bench/target/py-kms/bin/python");
+            boolean py = Files.isExecutable(python);
+            if (!py) {
+                System.out.println("Python SDK peer skipped: no " + python + " (python3 -m venv bench/target/py-kms && "
+                        + "bench/target/py-kms/bin/pip install alibabacloud-dkms-gcs==1.0.2)");
+            }
+            System.out.printf(Locale.ROOT, "%-8s %12s %14s %12s %14s %8s %12s %14s %s%n", "threads", "raw req/s",
+                    "raw CPU ms/req", "JMeter req/s", "JMeter CPU ms", "ratio", "Python req/s", "Python CPU ms",
+                    "load (1 min) raw / JMeter / Python");
             for (int t : threads) {
                 String loadRaw = load();
                 double[] raw = raw(p, t, warmup, seconds);
                 String loadJm = load();
                 double[] jm = jmeter(root, out.resolve("t" + t), labProps, t, warmup, seconds);
-                System.out.printf(Locale.ROOT, "%-8d %12.1f %14.3f %12.1f %14.3f %8.2f %s / %s%n", t, raw[0], raw[1],
-                        jm[0], jm[1], jm[0] / raw[0], loadRaw, loadJm);
+                String loadPy = load();
+                double[] pyr = py ? python(root, python, p, t, warmup, seconds) : new double[] {Double.NaN, Double.NaN};
+                System.out.printf(Locale.ROOT, "%-8d %12.1f %14.3f %12.1f %14.3f %8.2f %12.1f %14.3f %s / %s / %s%n", t,
+                        raw[0], raw[1], jm[0], jm[1], jm[0] / raw[0], pyr[0], pyr[1], loadRaw, loadJm, py ? loadPy : "-");
             }
         }
     }
@@ -138,6 +152,35 @@ public final class AliyunKmsBench {
         }
         long n = ops1 - ops0;
         return new double[] {n * 1e9 / (t1 - t0), (cpu1 - cpu0) / 1e6 / Math.max(1, n)};
+    }
+
+    /** The vendor's Python SDK loop in its own process: {requests/s, process CPU ms per request}. */
+    static double[] python(Path root, Path python, Properties p, int threads, int warmup, int seconds) throws Exception {
+        List<String> cmd = List.of(python.toString(), root.resolve("bench/src/main/python/kms_aliyun_loop.py").toString(),
+                "--endpoint", p.getProperty("kms.aliyun.endpoint"), "--ca", p.getProperty("kms.ca.file"),
+                "--client-key-file", p.getProperty("kms.aliyun.client_key_file"),
+                "--password-file", p.getProperty("kms.aliyun.client_key_password_file"),
+                "--key-id", p.getProperty("kms.aliyun.key_id"), "--threads", Integer.toString(threads),
+                "--warmup", Integer.toString(warmup), "--seconds", Integer.toString(seconds));
+        Path log = Files.createTempFile("kms-python-loop", ".txt");
+        Process proc = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        if (!proc.waitFor(warmup + seconds + 120L, TimeUnit.SECONDS)) {
+            proc.destroyForcibly();
+            throw new IllegalStateException("Python SDK loop timed out");
+        }
+        String text = Files.readString(log).strip();
+        Files.delete(log);
+        String last = text.substring(text.lastIndexOf('\n') + 1);
+        if (proc.exitValue() != 0 || !last.startsWith("{")) {
+            System.out.println("Python SDK loop, " + threads + " threads: exit " + proc.exitValue() + ": " + text);
+            return new double[] {Double.NaN, Double.NaN};
+        }
+        var json = new com.fasterxml.jackson.databind.ObjectMapper().readTree(last);
+        if (json.path("errors").asLong() > 0) {
+            System.out.println("Python SDK loop, " + threads + " threads: " + json.path("errors").asLong()
+                    + " errors, first: " + json.path("firstError").asText());
+        }
+        return new double[] {json.path("perSecond").asDouble(), json.path("cpuMsPerRequest").asDouble(Double.NaN)};
     }
 
     /** The plan in JMeter: {requests/s of the long run, CPU ms per request from the two runs' difference}. */

@@ -15,6 +15,7 @@ import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.net.http.HttpClient;
+import org.trustload.common.BoundedBody;
 import java.net.http.HttpConnectTimeoutException;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -376,7 +377,10 @@ public final class CertificateLoginClient {
         HttpResponse<byte[]> resp;
         String where = req.method() + " " + req.uri();
         try {
-            resp = http().send(req, HttpResponse.BodyHandlers.ofByteArray());
+            HttpClient h = http();
+            // the request timeout stops at the headers; the body's deadline bounds the whole answer
+            resp = h.send(req, BoundedBody.handler(h.connectTimeout().orElse(connectTimeout).plus(responseTimeout),
+                    Integer.MAX_VALUE - 8));
         } catch (HttpConnectTimeoutException e) {
             throw new PkiException(PkiException.CONNECT_ERROR, "login server connect timed out", where + ": " + e, e);
         } catch (HttpTimeoutException e) {

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
+import org.trustload.common.BoundedBody;
 import java.net.http.HttpConnectTimeoutException;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -176,7 +177,9 @@ public final class SignatureServiceClient {
                 .POST(HttpRequest.BodyPublishers.ofByteArray(write(body))).build();
         HttpResponse<byte[]> resp;
         try {
-            resp = http.send(req, HttpResponse.BodyHandlers.ofByteArray());
+            // the request timeout stops at the headers; the body's deadline bounds the whole answer
+            resp = http.send(req, BoundedBody.handler(http.connectTimeout().orElse(Duration.ZERO).plus(responseTimeout),
+                    Integer.MAX_VALUE - 8));
         } catch (HttpConnectTimeoutException e) {
             throw new PkiException(PkiException.CONNECT_ERROR, "signature server connect timed out", base + ": " + e, e);
         } catch (HttpTimeoutException e) {

@@ -1,6 +1,5 @@
 package org.trustload.pki;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.math.BigInteger;
 import java.net.ConnectException;
@@ -10,18 +9,10 @@ import java.net.http.HttpConnectTimeoutException;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
-import java.nio.ByteBuffer;
+import org.trustload.common.BoundedBody;
 import java.security.SecureRandom;
 import java.time.Duration;
-import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.CancellationException;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Flow;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.bouncycastle.asn1.ASN1ObjectIdentifier;
 import org.bouncycastle.asn1.x509.AlgorithmIdentifier;
 import org.bouncycastle.operator.DefaultDigestAlgorithmIdentifierFinder;
@@ -188,23 +179,15 @@ public final class TimestampClient implements TimestampSource {
                 .header("Content-Type", "application/timestamp-query")
                 .header("Accept", "application/timestamp-reply")
                 .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build();
-        CompletableFuture<HttpResponse<byte[]>> future = http.sendAsync(request, info -> new LimitedBody());
         HttpResponse<byte[]> response;
         try {
-            // the request timeout stops at the headers; this deadline also covers the body
-            response = future.get(connectTimeout.plus(responseTimeout).toMillis(), TimeUnit.MILLISECONDS);
-        } catch (TimeoutException e) {
-            future.cancel(true);
-            throw new PkiException(PkiException.TSA_ERROR, "TSA timed out", url + ": no complete answer within "
-                    + responseTimeout.toMillis() + " ms", e);
+            // the request timeout stops at the headers; the body's deadline covers the whole answer
+            response = http.send(request, BoundedBody.handler(connectTimeout.plus(responseTimeout), MAX_RESPONSE_BYTES));
+        } catch (IOException e) {
+            throw failure(e);
         } catch (InterruptedException e) {
-            future.cancel(true);
             Thread.currentThread().interrupt();
             throw new PkiException(PkiException.TSA_ERROR, "TSA request interrupted", url.toString(), e);
-        } catch (CancellationException e) {
-            throw new PkiException(PkiException.TSA_ERROR, "TSA request interrupted", url.toString(), e);
-        } catch (ExecutionException e) {
-            throw failure(e.getCause() == null ? e : e.getCause());
         }
         if (response.statusCode() != 200) {
             throw new PkiException(PkiException.TSA_ERROR, "TSA answered HTTP " + response.statusCode(),
@@ -219,70 +202,16 @@ public final class TimestampClient implements TimestampSource {
                 return new PkiException(PkiException.TSA_ERROR, "TSA timed out", url + ": connect: " + t, t);
             }
             if (t instanceof HttpTimeoutException) {
-                return new PkiException(PkiException.TSA_ERROR, "TSA timed out", url + ": " + t, t);
+                return new PkiException(PkiException.TSA_ERROR, "TSA timed out", url + ": " + t.getMessage(), t);
             }
             if (t instanceof ConnectException) {
                 return new PkiException(PkiException.TSA_ERROR, "TSA unreachable", url + ": " + t, t);
             }
-            if (t instanceof ResponseTooLarge) {
+            if (t instanceof BoundedBody.TooLarge) {
                 return new PkiException(PkiException.TSA_ERROR, "TSA answer is not a timestamp response",
                         url + ": answer larger than " + MAX_RESPONSE_BYTES + " bytes", t);
             }
         }
         return new PkiException(PkiException.TSA_ERROR, "TSA connection failed", url + ": " + cause, cause);
-    }
-
-    /** Signals an answer over {@link #MAX_RESPONSE_BYTES}. */
-    private static final class ResponseTooLarge extends IOException {
-        private static final long serialVersionUID = 1L;
-
-        ResponseTooLarge() {
-            super("answer too large");
-        }
-    }
-
-    /** Collects the body, giving up (and closing the exchange) past {@link #MAX_RESPONSE_BYTES}. */
-    private static final class LimitedBody implements HttpResponse.BodySubscriber<byte[]> {
-        private final CompletableFuture<byte[]> result = new CompletableFuture<>();
-        private final ByteArrayOutputStream buffer = new ByteArrayOutputStream();
-        private Flow.Subscription subscription;
-
-        @Override
-        public CompletionStage<byte[]> getBody() {
-            return result;
-        }
-
-        @Override
-        public void onSubscribe(Flow.Subscription s) {
-            subscription = s;
-            s.request(Long.MAX_VALUE);
-        }
-
-        @Override
-        public void onNext(List<ByteBuffer> items) {
-            if (result.isDone()) {
-                return;
-            }
-            for (ByteBuffer b : items) {
-                if (buffer.size() + b.remaining() > MAX_RESPONSE_BYTES) {
-                    subscription.cancel();
-                    result.completeExceptionally(new ResponseTooLarge());
-                    return;
-                }
-                byte[] chunk = new byte[b.remaining()];
-                b.get(chunk);
-                buffer.write(chunk, 0, chunk.length);
-            }
-        }
-
-        @Override
-        public void onError(Throwable t) {
-            result.completeExceptionally(t);
-        }
-
-        @Override
-        public void onComplete() {
-            result.complete(buffer.toByteArray());
-        }
     }
 }

@@ -140,6 +140,30 @@ class CertificateLoginClientTest {
     }
 
     @Test
+    void aBodyThatStallsAfterTheHeadersHitsTheDeadline() throws Exception {
+        // JDK 17's request timeout stops at the headers: only the body's own deadline ends this one
+        try (TestHttpServer server = new TestHttpServer().on("/auth/nonce", (b, ex) -> {
+            ex.sendResponseHeaders(200, 100);
+            var out = ex.getResponseBody();
+            out.write('{');
+            out.flush();
+            try {
+                Thread.sleep(4000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        })) {
+            long t = System.nanoTime();
+            CertificateLoginClient.Login login = CertificateLoginClient.builder().loginUrl(server.uri("/"))
+                    .connectTimeout(Duration.ofMillis(300)).responseTimeout(Duration.ofMillis(300)).build()
+                    .challengeResponse(TestKeys.user(TestKeys.Type.P256));
+            assertThat(login.code()).isEqualTo(PkiException.CONNECT_ERROR);
+            assertThat(login.failure().getMessage()).isEqualTo("login server did not answer in time");
+            assertThat(Duration.ofNanos(System.nanoTime() - t)).isLessThan(Duration.ofMillis(2500));
+        }
+    }
+
+    @Test
     void noServerIsAConnectErrorForBothMethods() throws Exception {
         int port;
         try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {

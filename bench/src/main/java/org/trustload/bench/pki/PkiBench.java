@@ -7,15 +7,26 @@ import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.math.BigInteger;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.security.MessageDigest;
 import java.security.Provider;
+import java.security.SecureRandom;
 import java.security.Signature;
 import java.security.cert.X509Certificate;
 import java.util.ArrayList;
+import java.time.Duration;
+import java.util.Base64;
 import java.util.Calendar;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
 import java.util.TimeZone;
 import java.util.TreeMap;
 import java.util.concurrent.CountDownLatch;
@@ -24,6 +35,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.trustload.harness.JMeter;
+import org.trustload.harness.Lab;
 import org.trustload.harness.Layout;
 
 import org.apache.pdfbox.Loader;
@@ -43,6 +55,16 @@ import org.bouncycastle.openssl.jcajce.JcaPKCS8Generator;
 import org.bouncycastle.operator.ContentSigner;
 import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
 import org.bouncycastle.operator.jcajce.JcaDigestCalculatorProviderBuilder;
+import org.bouncycastle.tsp.TSPAlgorithms;
+import org.bouncycastle.tsp.TimeStampRequest;
+import org.bouncycastle.tsp.TimeStampRequestGenerator;
+import org.bouncycastle.tsp.TimeStampResponse;
+import org.trustload.pki.CertificateLoginClient;
+import org.trustload.pki.KeyStores;
+import org.trustload.pki.TimestampClient;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.trustload.pki.CadesSigner;
 import org.trustload.pki.KeyMaterial;
 import org.trustload.pki.KeySource;
@@ -64,7 +86,13 @@ import org.trustload.pki.TestPki;
  * <li>the raw JCA sign rate over the same content ({@code SHA256withECDSA}, {@code SHA256withRSA});</li>
  * <li>{@code openssl speed -seconds 3 rsa2048 ecdsap256} (2 threads: {@code -multi 2});</li>
  * <li>the same P-256 key in memory (PKCS#12) and on a SoftHSM2 token (PKCS#11 via
- * {@link KeySource#pkcs11}), when {@code SOFTHSM2_CONF} is set (./trustload bench pki does it).</li>
+ * {@link KeySource#pkcs11}), when {@code SOFTHSM2_CONF} is set (./trustload bench pki does it);</li>
+ * <li>with {@code server=true} (default), against the lab's pki service started for the run: the
+ * Certificate Login sampler (challenge–response, one P-256 user of the lab) and the Timestamp Request
+ * sampler (SHA-256 of 1 KB of fresh random bytes per sample) in JMeter, our engines without JMeter
+ * ({@link CertificateLoginClient}, {@link TimestampClient}) and raw loops (the JDK's HttpClient + Jackson +
+ * JCA for the nonce → sign → login exchange; BouncyCastle's TSP classes + the JDK's HttpClient for RFC 3161),
+ * each with the lab's CPU per operation beside the client's.</li>
  * </ul>
  * Cells are interleaved and their order rotated each round; the tables show medians over rounds. Every
  * loop is bounded by a count and by {@code maxSeconds}; every child process by a kill timeout.
@@ -93,8 +121,16 @@ public final class PkiBench {
     /** cell name → threads → CPU ms per operation of the signing threads only, each round. */
     private final Map<String, Map<Integer, List<Double>>> workerCpu = new LinkedHashMap<>();
     private final List<String> notes = new ArrayList<>();
+    /** cell name → threads → the lab's CPU ms per operation, each round (server cells only). */
+    private final Map<String, Map<Integer, List<Double>>> serverCpu = new LinkedHashMap<>();
     private final List<String> loads = new ArrayList<>();
     private boolean jfr;
+    /** The lab (pki service) for the login and timestamp cells, or null. */
+    private Lab lab;
+    private long labPid = -1;
+    private Properties labProps;
+    /** A lab user that is neither revoked nor expired. */
+    private KeyMaterial labKey;
 
     public static void main(String[] args) throws Exception {
         PkiBench b = new PkiBench();
@@ -163,7 +199,19 @@ public final class PkiBench {
             setUpSoftHsm();
         }
         crossCheck();
+        if (boolOpt("server", true)) {
+            startLab();
+        }
+        try {
+            measure(threads, rounds, benchJfr);
+        } finally {
+            if (lab != null) {
+                lab.close();
+            }
+        }
+    }
 
+    private void measure(List<Integer> threads, int rounds, jdk.jfr.Recording benchJfr) throws Exception {
         List<Cell> cells = cells();
         // JIT warm-up of this JVM's loops once before round 1 (not recorded): otherwise round 1 of the
         // in-JVM cells pays for compilation that each JMeter child pays in its own setUp warm-up group
@@ -186,6 +234,7 @@ public final class PkiBench {
                     double v;
                     c.cpuMsPerOp = Double.NaN;
                     c.workerMsPerOp = Double.NaN;
+                    c.serverMsPerOp = Double.NaN;
                     try {
                         v = c.run(t, r);
                     } catch (Exception e) {
@@ -197,9 +246,14 @@ public final class PkiBench {
                             .add(c.cpuMsPerOp);
                     workerCpu.computeIfAbsent(c.name, k -> new TreeMap<>()).computeIfAbsent(t, k -> new ArrayList<>())
                             .add(c.workerMsPerOp);
+                    if (c.server) {
+                        serverCpu.computeIfAbsent(c.name, k -> new TreeMap<>()).computeIfAbsent(t, k -> new ArrayList<>())
+                                .add(c.serverMsPerOp);
+                    }
                     System.out.printf(Locale.ROOT,
-                            "round %d t%d %-44s %10.1f /s  %7.3f CPU ms/op (signing threads %.3f)  (load %s)%n", r + 1, t,
-                            c.name, v, c.cpuMsPerOp, c.workerMsPerOp, load());
+                            "round %d t%d %-44s %10.1f /s  %7.3f CPU ms/op (signing threads %.3f%s)  (load %s)%n", r + 1, t,
+                            c.name, v, c.cpuMsPerOp, c.workerMsPerOp,
+                            c.server ? String.format(Locale.ROOT, "; lab %.3f", c.serverMsPerOp) : "", load());
                 }
             }
             loads.add(load());
@@ -316,6 +370,140 @@ public final class PkiBench {
         }
     }
 
+    /** The lab's pki service on free loopback ports, for the login and timestamp cells. */
+    private void startLab() throws Exception {
+        Path props = out.resolve("lab.properties");
+        lab = Lab.start(Layout.current(), "pki", props, out.resolve("lab.log"),
+                List.of("--port-base", Integer.toString(Lab.freePortBase())), Duration.ofMinutes(2));
+        labPid = lab.handle().pid();
+        labProps = new Properties();
+        try (var in = Files.newBufferedReader(props)) {
+            labProps.load(in);
+        }
+        Set<String> refused = new java.util.HashSet<>(List.of(labProps.getProperty("pki.aliases.revoked").split(",")));
+        refused.addAll(List.of(labProps.getProperty("pki.aliases.expired").split(",")));
+        List<KeyMaterial> users = KeySource.pkcs12(Path.of(labProps.getProperty("pki.keystore")),
+                labProps.getProperty("pki.keystore.password").toCharArray(), List.of()).load();
+        labKey = users.stream().filter(k -> !refused.contains(k.alias())).findFirst().orElseThrow();
+        RawLogin raw = new RawLogin(URI.create(labProps.getProperty("pki.login.url")), labKey);
+        Object answer = raw.login(null);
+        CertificateLoginClient.Login ours = loginClient().challengeResponse(labKey);
+        RawTimestamp rawTs = new RawTimestamp(URI.create(labProps.getProperty("pki.tsa.url")));
+        System.out.printf(Locale.ROOT, "setup: lab pid %d, user %s (%s); check: raw login subject %s, ours ok=%s %s; raw timestamp %s%n",
+                labPid, labKey.alias(), labKey.signatureAlgorithm("SHA-256"), answer, ours.ok(),
+                ours.ok() ? ours.subject() : ours.failure(), rawTs.timestamp());
+    }
+
+    private CertificateLoginClient loginClient() throws Exception {
+        return CertificateLoginClient.builder().loginUrl(URI.create(labProps.getProperty("pki.login.url")))
+                .trustAnchors(KeyStores.certificates(Path.of(labProps.getProperty("pki.trust.anchors")), "trust anchors file"))
+                .build();
+    }
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    /**
+     * The lab's challenge–response login written directly on the JDK's HttpClient, Jackson and JCA, the way
+     * a hand-written client would: GET the nonce, sign its bytes, POST nonce + certificate + chain +
+     * signature, require HTTP 200 and status OK. The certificate fields are encoded once.
+     */
+    static final class RawLogin {
+        private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5))
+                .version(HttpClient.Version.HTTP_1_1).build();
+        private final URI nonce;
+        private final URI login;
+        private final KeyMaterial key;
+        private final String alg;
+        private final String cert;
+        private final List<String> chain = new ArrayList<>();
+
+        RawLogin(URI base, KeyMaterial key) throws Exception {
+            this.nonce = base.resolve("/auth/nonce");
+            this.login = base.resolve("/auth/login");
+            this.key = key;
+            this.alg = key.signatureAlgorithm("SHA-256");
+            this.cert = Base64.getEncoder().encodeToString(key.certificate().getEncoded());
+            for (X509Certificate c : key.chain()) {
+                chain.add(Base64.getEncoder().encodeToString(c.getEncoded()));
+            }
+        }
+
+        /** One login; {@code s} is this thread's Signature for the key's algorithm (null: a new one). */
+        String login(Signature s) throws Exception {
+            HttpResponse<byte[]> r = http.send(HttpRequest.newBuilder(nonce).timeout(Duration.ofSeconds(30))
+                    .header("Accept", "application/json").GET().build(), HttpResponse.BodyHandlers.ofByteArray());
+            if (r.statusCode() != 200) {
+                throw new IllegalStateException("nonce: HTTP " + r.statusCode());
+            }
+            String n = JSON.readTree(r.body()).get("nonce").asText();
+            Signature sig = s != null ? s : Signature.getInstance(alg);
+            sig.initSign(key.privateKey());
+            sig.update(Base64.getDecoder().decode(n));
+            ObjectNode body = JSON.createObjectNode();
+            body.put("nonce", n);
+            body.put("certificate", cert);
+            var arr = body.putArray("chain");
+            chain.forEach(arr::add);
+            body.put("signature", Base64.getEncoder().encodeToString(sig.sign()));
+            body.put("signatureAlgorithm", alg);
+            r = http.send(HttpRequest.newBuilder(login).timeout(Duration.ofSeconds(30)).header("Accept", "application/json")
+                    .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofByteArray(
+                            JSON.writeValueAsBytes(body))).build(), HttpResponse.BodyHandlers.ofByteArray());
+            JsonNode a = JSON.readTree(r.body());
+            if (r.statusCode() != 200 || !"OK".equalsIgnoreCase(a.path("status").asText("OK"))) {
+                throw new IllegalStateException("login: HTTP " + r.statusCode() + " " + a);
+            }
+            return a.path("subject").asText();
+        }
+    }
+
+    /**
+     * RFC 3161 written directly on BouncyCastle's TSP classes and the JDK's HttpClient: SHA-256 of 1 KB of
+     * fresh random bytes, a request with a nonce and certReq, POST, parse, check the status and that the
+     * answer matches the request ({@code TimeStampResponse.validate}), read the time.
+     */
+    static final class RawTimestamp {
+        private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5))
+                .version(HttpClient.Version.HTTP_1_1).build();
+        private final URI tsa;
+        /** sendAsync + get(deadline), as TimestampClient does, instead of send. */
+        private final boolean async;
+
+        RawTimestamp(URI tsa) {
+            this(tsa, false);
+        }
+
+        RawTimestamp(URI tsa, boolean async) {
+            this.tsa = tsa;
+            this.async = async;
+        }
+
+        Object timestamp() throws Exception {
+            byte[] data = new byte[1024];
+            RANDOM.nextBytes(data);
+            byte[] imprint = MessageDigest.getInstance("SHA-256").digest(data);
+            TimeStampRequestGenerator g = new TimeStampRequestGenerator();
+            g.setCertReq(true);
+            TimeStampRequest req = g.generate(TSPAlgorithms.SHA256, imprint, new BigInteger(64, RANDOM));
+            HttpRequest hr = HttpRequest.newBuilder(tsa).timeout(Duration.ofSeconds(30))
+                    .header("Content-Type", "application/timestamp-query")
+                    .POST(HttpRequest.BodyPublishers.ofByteArray(req.getEncoded())).build();
+            HttpResponse<byte[]> r = async
+                    ? http.sendAsync(hr, HttpResponse.BodyHandlers.ofByteArray()).get(35, TimeUnit.SECONDS)
+                    : http.send(hr, HttpResponse.BodyHandlers.ofByteArray());
+            if (r.statusCode() != 200) {
+                throw new IllegalStateException("TSA: HTTP " + r.statusCode());
+            }
+            TimeStampResponse resp = new TimeStampResponse(r.body());
+            if (resp.getStatus() != 0 && resp.getStatus() != 1) {
+                throw new IllegalStateException("TSA status " + resp.getStatus());
+            }
+            resp.validate(req);
+            return resp.getTimeStampToken().getTimeStampInfo().getGenTime();
+        }
+    }
+
     // ------------------------------------------------------------------ raw implementations
 
     /** Raw BouncyCastle CMS, attached, default signed attributes, the key's own provider when it has one. */
@@ -376,6 +564,15 @@ public final class PkiBench {
         double cpuMsPerOp = Double.NaN;
         /** CPU ms per operation of the threads that sign only (no JIT compiler, no GC threads). */
         double workerMsPerOp = Double.NaN;
+        /** Talks to the lab: its CPU per operation is measured too. */
+        boolean server;
+        /** The lab's CPU ms per operation of the last run (server cells). */
+        double serverMsPerOp = Double.NaN;
+
+        Cell server() {
+            server = true;
+            return this;
+        }
 
         Cell(String name) {
             this.name = name;
@@ -394,17 +591,20 @@ public final class PkiBench {
         List<Cell> cells = new ArrayList<>();
         Provider bc = new BouncyCastleProvider();
 
-        cells.add(new JMeterCell("CAdES sampler in JMeter, P-256 PKCS#12", "cades", false, cadesOps, warmup, maxSeconds));
-        cells.add(new LoopCell("CAdES engine (CadesSigner), P-256 PKCS#12", cadesOps, warmup, maxSeconds, null, null,
-                s -> CadesSigner.sign(content, ecKey, o)));
-        cells.add(new LoopCell("raw BC CMSSignedDataGenerator, P-256 PKCS#12", cadesOps, warmup, maxSeconds, null, null,
-                s -> rawCms(ecKey, content)));
-        cells.add(new LoopCell("JCA SHA256withECDSA (default provider), PKCS#12", jcaOps, warmup, maxSeconds,
-                "SHA256withECDSA", null, s -> sign(s, ecKey)));
-        cells.add(new LoopCell("JCA SHA256withECDSA (BC provider), PKCS#12", jcaOps, warmup, maxSeconds,
-                "SHA256withECDSA", bc, s -> sign(s, ecKey)));
-        cells.add(new LoopCell("JCA SHA256withRSA (default provider), RSA-2048", jcaOps / 4, warmup / 4, maxSeconds,
-                "SHA256withRSA", null, s -> sign(s, rsaKey)));
+        // cades=false leaves the CAdES and JCA cells out (e.g. to measure only login and timestamp)
+        if (boolOpt("cades", true)) {
+            cells.add(new JMeterCell("CAdES sampler in JMeter, P-256 PKCS#12", "cades", false, cadesOps, warmup, maxSeconds));
+            cells.add(new LoopCell("CAdES engine (CadesSigner), P-256 PKCS#12", cadesOps, warmup, maxSeconds, null, null,
+                    s -> CadesSigner.sign(content, ecKey, o)));
+            cells.add(new LoopCell("raw BC CMSSignedDataGenerator, P-256 PKCS#12", cadesOps, warmup, maxSeconds, null, null,
+                    s -> rawCms(ecKey, content)));
+            cells.add(new LoopCell("JCA SHA256withECDSA (default provider), PKCS#12", jcaOps, warmup, maxSeconds,
+                    "SHA256withECDSA", null, s -> sign(s, ecKey)));
+            cells.add(new LoopCell("JCA SHA256withECDSA (BC provider), PKCS#12", jcaOps, warmup, maxSeconds,
+                    "SHA256withECDSA", bc, s -> sign(s, ecKey)));
+            cells.add(new LoopCell("JCA SHA256withRSA (default provider), RSA-2048", jcaOps / 4, warmup / 4, maxSeconds,
+                    "SHA256withRSA", null, s -> sign(s, rsaKey)));
+        }
         if (hsmKey != null) {
             cells.add(new JMeterCell("CAdES sampler in JMeter, P-256 SoftHSM", "cades", true, cadesOps, warmup, maxSeconds));
             cells.add(new LoopCell("CAdES engine (CadesSigner), P-256 SoftHSM", cadesOps, warmup, maxSeconds, null, null,
@@ -422,12 +622,60 @@ public final class PkiBench {
             cells.add(new LoopCell("raw PDFBox 3 + BC, P-256 PKCS#12", padesOps, warmup / 2, maxSeconds, null, null,
                     s -> rawPades(ecKey, content)));
         }
+        if (lab != null) {
+            int loginOps = intOpt("loginOps", cadesOps);
+            int tsOps = intOpt("timestampOps", cadesOps);
+            CertificateLoginClient engine;
+            try {
+                engine = loginClient();
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+            RawLogin rawLogin;
+            try {
+                rawLogin = new RawLogin(URI.create(labProps.getProperty("pki.login.url")), labKey);
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+            TimestampClient tsEngine = new TimestampClient(URI.create(labProps.getProperty("pki.tsa.url")),
+                    Duration.ofSeconds(5), Duration.ofSeconds(30));
+            RawTimestamp rawTs = new RawTimestamp(URI.create(labProps.getProperty("pki.tsa.url")));
+            String loginAlg = labKey.signatureAlgorithm("SHA-256");
+            boolean jm = boolOpt("jmeter", true); // jmeter=false: the in-JVM loops only
+            if (jm) {
+                cells.add(new JMeterCell(LOGIN_SAMPLER, "login", false, loginOps, warmup, maxSeconds).server());
+            }
+            cells.add(new LoopCell(LOGIN_ENGINE, loginOps, warmup, maxSeconds, null, null,
+                    s -> engine.challengeResponse(labKey).orThrow()).server());
+            cells.add(new LoopCell(LOGIN_RAW, loginOps, warmup, maxSeconds, loginAlg, null, rawLogin::login).server());
+            if (jm) {
+                cells.add(new JMeterCell(TS_SAMPLER, "timestamp", false, tsOps, warmup, maxSeconds).server());
+            }
+            cells.add(new LoopCell(TS_ENGINE, tsOps, warmup, maxSeconds, null, null, s -> {
+                byte[] data = new byte[1024];
+                RANDOM.nextBytes(data);
+                return tsEngine.request(MessageDigest.getInstance("SHA-256").digest(data), "SHA-256");
+            }).server());
+            cells.add(new LoopCell(TS_RAW, tsOps, warmup, maxSeconds, null, null, s -> rawTs.timestamp()).server());
+            if (boolOpt("rawAsync", false)) { // the raw loop with sendAsync, as TimestampClient posts
+                RawTimestamp rawAsync = new RawTimestamp(URI.create(labProps.getProperty("pki.tsa.url")), true);
+                cells.add(new LoopCell(TS_RAW + " (sendAsync)", tsOps, warmup, maxSeconds, null, null,
+                        s -> rawAsync.timestamp()).server());
+            }
+        }
         if (boolOpt("openssl", true)) {
             cells.add(new OpensslCell("openssl speed rsa2048 sign", "rsa"));
             cells.add(new OpensslCell("openssl speed ecdsap256 sign", "ecdsa"));
         }
         return cells;
     }
+
+    static final String LOGIN_SAMPLER = "Certificate Login sampler in JMeter, challenge-response";
+    static final String LOGIN_ENGINE = "login engine (CertificateLoginClient)";
+    static final String LOGIN_RAW = "raw JDK HttpClient + Jackson + JCA login";
+    static final String TS_SAMPLER = "Timestamp Request sampler in JMeter";
+    static final String TS_ENGINE = "timestamp engine (TimestampClient)";
+    static final String TS_RAW = "raw BC TSP + JDK HttpClient";
 
     private byte[] sign(Signature s, KeyMaterial key) throws Exception {
         s.initSign(key.privateKey());
@@ -436,7 +684,7 @@ public final class PkiBench {
     }
 
     /** An in-JVM loop: warm-up per thread, then a common start; count- and time-bounded. */
-    static final class LoopCell extends Cell {
+    final class LoopCell extends Cell {
         private final int ops;
         private final int warmup;
         private final int maxSeconds;
@@ -504,6 +752,7 @@ public final class PkiBench {
                 throw new IllegalStateException("warm-up did not finish in " + maxSeconds + " s");
             }
             long cpu0 = processCpuNanos();
+            long lab0 = server ? org.trustload.bench.ProcCpu.processMs(labPid) : -1;
             long t0 = System.nanoTime();
             deadline[0] = t0 + maxSeconds * 1_000_000_000L;
             go.countDown();
@@ -512,6 +761,9 @@ public final class PkiBench {
             }
             long ns = System.nanoTime() - t0;
             cpuMsPerOp = done.get() == 0 ? Double.NaN : (processCpuNanos() - cpu0) / 1e6 / done.get();
+            if (server && lab0 >= 0 && done.get() > 0) {
+                serverMsPerOp = (org.trustload.bench.ProcCpu.processMs(labPid) - lab0) / (double) done.get();
+            }
             workerMsPerOp = done.get() == 0 ? Double.NaN : workerNanos.get() / 1e6 / done.get();
             if (errors.get() > 0) {
                 throw new IllegalStateException(errors.get() + " errors, e.g. " + firstError[0]);
@@ -519,6 +771,9 @@ public final class PkiBench {
             return done.get() * 1e9 / ns;
         }
     }
+
+    /** The label of the measured thread group's samples (the warm-up group's are "warmup"). */
+    static final String MEASURED = "measured";
 
     /** A one-cell plan in the assembled JMeter, headless child; throughput from the measured group's JTL rows. */
     final class JMeterCell extends Cell {
@@ -566,12 +821,16 @@ public final class PkiBench {
             // the process's CPU every 50 ms: the CPU of the measured phase is interpolated at its first/last sample
             List<long[]> cpuTrace = new ArrayList<>();
             List<long[]> workerTrace = new ArrayList<>(); // the measured group's threads ("measure 1-1" ...)
-            long killAt = System.nanoTime() + TimeUnit.SECONDS.toNanos(2L * maxSeconds + 120);
+            List<long[]> labTrace = new ArrayList<>();
+            long killAt = System.nanoTime() + TimeUnit.SECONDS.toNanos(maxSeconds + Math.max(maxSeconds, intOpt("jmeterWarmupSeconds", 0)) + 120L);
             while (p.isAlive() && System.nanoTime() < killAt) {
                 long c = org.trustload.bench.ProcCpu.processMs(p.pid());
                 if (c >= 0) {
                     cpuTrace.add(new long[] {System.currentTimeMillis(), c});
                     workerTrace.add(new long[] {System.currentTimeMillis(), org.trustload.bench.ProcCpu.threadsMs(p.pid(), "measure")});
+                }
+                if (server) {
+                    labTrace.add(new long[] {System.currentTimeMillis(), org.trustload.bench.ProcCpu.processMs(labPid)});
                 }
                 p.waitFor(50, TimeUnit.MILLISECONDS);
             }
@@ -595,7 +854,7 @@ public final class PkiBench {
                 String line;
                 while ((line = r.readLine()) != null) {
                     String[] f = line.split(",");
-                    if (!f[lb].equals("sign")) {
+                    if (!f[lb].equals(MEASURED)) {
                         continue; // warm-up rows
                     }
                     long start = Long.parseLong(f[ts]);
@@ -611,6 +870,9 @@ public final class PkiBench {
                 throw new IllegalStateException(n + " samples, " + errors + " errors; see " + dir);
             }
             cpuMsPerOp = (cpuAt(cpuTrace, last) - cpuAt(cpuTrace, first)) / n;
+            if (server) {
+                serverMsPerOp = (cpuAt(labTrace, last) - cpuAt(labTrace, first)) / n;
+            }
             // the group's threads exist only while it runs: their CPU at its end, polled last before they ended
             workerMsPerOp = workerTrace.stream().mapToLong(x -> x[1]).max().orElse(0) / (double) n;
             return n * 1000.0 / Math.max(1, last - first);
@@ -625,27 +887,49 @@ public final class PkiBench {
                     .append("      <elementProp name=\"TestPlan.user_defined_variables\" elementType=\"Arguments\" guiclass=\"ArgumentsPanel\" testclass=\"Arguments\" testname=\"User Defined Variables\" enabled=\"true\">\n")
                     .append("        <collectionProp name=\"Arguments.arguments\"/>\n      </elementProp>\n")
                     .append("    </TestPlan>\n    <hashTree>\n");
+            boolean login = "login".equals(kind);
+            if (server) {
+                String sc = "org.trustload.jmeter.pki.SignatureServerConfig";
+                b.append("      <").append(sc).append(" guiclass=\"TestBeanGUI\" testclass=\"").append(sc)
+                        .append("\" testname=\"Signature Server Config\" enabled=\"true\">\n");
+                prop(b, "configName", "signature-server");
+                prop(b, "serverUrl", "");
+                prop(b, "tsaUrl", login ? "" : labProps.getProperty("pki.tsa.url"));
+                prop(b, "loginUrl", login ? labProps.getProperty("pki.login.url") : "");
+                prop(b, "mtlsUrl", "");
+                prop(b, "trustAnchorsFile", labProps.getProperty("pki.trust.anchors"));
+                b.append("          <boolProp name=\"trustAll\">false</boolProp>\n");
+                prop(b, "connectTimeout", "5000");
+                prop(b, "handshakeTimeout", "10000");
+                prop(b, "responseTimeout", "30000");
+                b.append("      </").append(sc).append(">\n      <hashTree/>\n");
+            }
             String cfg = "org.trustload.jmeter.pki.KeyStoreConfig";
             b.append("      <").append(cfg).append(" guiclass=\"TestBeanGUI\" testclass=\"").append(cfg)
                     .append("\" testname=\"Key Store Config\" enabled=\"true\">\n");
             prop(b, "poolName", "default");
             prop(b, "sourceType", hsm ? "pkcs11" : "pkcs12");
-            prop(b, "keyStoreFile", hsm ? "" : ecPki.usersFile().toString());
-            prop(b, "keyStorePassword", hsm ? PIN : ecPki.password());
-            prop(b, "aliases", hsm ? hsmLabel : ecKey.alias());
+            prop(b, "keyStoreFile", hsm ? "" : login ? labProps.getProperty("pki.keystore") : ecPki.usersFile().toString());
+            prop(b, "keyStorePassword", hsm ? PIN : login ? labProps.getProperty("pki.keystore.password") : ecPki.password());
+            prop(b, "aliases", hsm ? hsmLabel : login ? labKey.alias() : ecKey.alias());
             prop(b, "excludeAliases", "");
             prop(b, "certificateFile", "");
             prop(b, "pkcs11Config", hsm ? p11Config.toString() : "");
             prop(b, "assignment", "per-thread");
             prop(b, "aliasVariable", "keyAlias");
             b.append("      </").append(cfg).append(">\n      <hashTree/>\n");
-            group(b, "SetupThreadGroup", "SetupThreadGroupGui", "warmup", threads, warmup, "warmup-sign");
-            group(b, "ThreadGroup", "ThreadGroupGui", "measure", threads, ops, "sign");
+            // jmeterWarmupSeconds=N: the warm-up group runs N seconds (no count), so a fresh JMeter JVM gets
+            // about the JIT warm-up the bench JVM's loops had; 0 (default): `warmup` operations per thread
+            int warmSeconds = intOpt("jmeterWarmupSeconds", 0);
+            group(b, "SetupThreadGroup", "SetupThreadGroupGui", "warmup", threads, warmSeconds > 0 ? -1 : warmup, "warmup",
+                    warmSeconds > 0 ? Integer.toString(warmSeconds) : "${__P(cell.max.seconds,60)}");
+            group(b, "ThreadGroup", "ThreadGroupGui", "measure", threads, ops, MEASURED, "${__P(cell.max.seconds,60)}");
             b.append("    </hashTree>\n  </hashTree>\n</jmeterTestPlan>\n");
             return b.toString();
         }
 
-        private void group(StringBuilder b, String cls, String gui, String name, int threads, int loops, String label) {
+        private void group(StringBuilder b, String cls, String gui, String name, int threads, int loops, String label,
+                String duration) {
             b.append("      <").append(cls).append(" guiclass=\"").append(gui).append("\" testclass=\"").append(cls)
                     .append("\" testname=\"").append(name).append("\" enabled=\"true\">\n")
                     .append("        <stringProp name=\"ThreadGroup.on_sample_error\">continue</stringProp>\n")
@@ -656,10 +940,14 @@ public final class PkiBench {
                     .append("        <stringProp name=\"ThreadGroup.num_threads\">").append(threads).append("</stringProp>\n")
                     .append("        <stringProp name=\"ThreadGroup.ramp_time\">0</stringProp>\n")
                     .append("        <boolProp name=\"ThreadGroup.scheduler\">true</boolProp>\n")
-                    .append("        <stringProp name=\"ThreadGroup.duration\">${__P(cell.max.seconds,60)}</stringProp>\n")
+                    .append("        <stringProp name=\"ThreadGroup.duration\">").append(duration).append("</stringProp>\n")
                     .append("        <stringProp name=\"ThreadGroup.delay\"></stringProp>\n")
                     .append("        <boolProp name=\"ThreadGroup.same_user_on_next_iteration\">true</boolProp>\n")
                     .append("      </").append(cls).append(">\n      <hashTree>\n");
+            if (server) {
+                serverSampler(b, label);
+                return;
+            }
             String s = "pades".equals(kind) ? "org.trustload.jmeter.pki.PadesSignSampler" : "org.trustload.jmeter.pki.CadesSignSampler";
             b.append("        <").append(s).append(" guiclass=\"TestBeanGUI\" testclass=\"").append(s)
                     .append("\" testname=\"").append(label).append("\" enabled=\"true\">\n");
@@ -675,6 +963,38 @@ public final class PkiBench {
             prop(b, "outputFile", "");
             if (!"pades".equals(kind)) {
                 b.append("          <boolProp name=\"attached\">true</boolProp>\n");
+            }
+            b.append("        </").append(s).append(">\n        <hashTree/>\n      </hashTree>\n");
+        }
+
+        /** Certificate Login (challenge–response, as in pki/login.jmx) or Timestamp Request (as in pki/timestamp.jmx, without its assertion). */
+        private void serverSampler(StringBuilder b, String label) {
+            boolean login = "login".equals(kind);
+            String s = login ? "org.trustload.jmeter.pki.CertificateLoginSampler" : "org.trustload.jmeter.pki.TimestampRequestSampler";
+            b.append("        <").append(s).append(" guiclass=\"TestBeanGUI\" testclass=\"").append(s)
+                    .append("\" testname=\"").append(label).append("\" enabled=\"true\">\n");
+            prop(b, "configName", "signature-server");
+            if (login) {
+                prop(b, "keyPool", "default");
+                prop(b, "method", "challenge-response");
+                prop(b, "expectRefusedAliases", "");
+                prop(b, "nonceMethod", "GET");
+                prop(b, "noncePath", "/auth/nonce");
+                prop(b, "loginPath", "/auth/login");
+                prop(b, "digest", "SHA-256");
+                prop(b, "nonceField", "nonce");
+                prop(b, "certificateField", "certificate");
+                prop(b, "chainField", "chain");
+                prop(b, "signatureField", "signature");
+                prop(b, "signatureAlgorithmField", "signatureAlgorithm");
+                prop(b, "mtlsPath", "/auth/mtls");
+                prop(b, "sessionReuse", "false");
+            } else {
+                prop(b, "digest", "SHA-256");
+                prop(b, "inputFile", "");
+                prop(b, "inputVariable", "");
+                prop(b, "randomBytes", "1024");
+                prop(b, "outputVariable", "");
             }
             b.append("        </").append(s).append(">\n        <hashTree/>\n      </hashTree>\n");
         }
@@ -765,7 +1085,7 @@ public final class PkiBench {
 
     private void print(List<Integer> threads, int rounds) {
         StringBuilder b = new StringBuilder();
-        b.append("\n## Signatures/s (median of ").append(rounds).append(" interleaved rounds; ms/op = 1000 × threads ÷ rate)\n\n");
+        b.append("\n## Operations/s: signatures, logins, timestamps (median of ").append(rounds).append(" interleaved rounds; ms/op = 1000 × threads ÷ rate)\n\n");
         b.append("| implementation |");
         for (int t : threads) {
             b.append(" ").append(t).append(" thread").append(t > 1 ? "s" : "").append(" /s | ms/op |");
@@ -793,7 +1113,7 @@ public final class PkiBench {
             }
             b.append(" ").append(all).append(" |\n");
         }
-        b.append("\n## Client CPU ms per operation, min–max over rounds (process; signing threads only)\n\n| implementation |");
+        b.append("\n## Client CPU ms per operation, min–max over rounds (process; the measuring threads only)\n\n| implementation |");
         for (int t : threads) {
             b.append(" t").append(t).append(" process | t").append(t).append(" signing threads |");
         }
@@ -812,6 +1132,26 @@ public final class PkiBench {
                         .append(minMax(workerCpu.getOrDefault(e.getKey(), Map.of()).get(t))).append(" |");
             }
             b.append("\n");
+        }
+        if (!serverCpu.isEmpty()) {
+            b.append("\n## The lab's CPU ms per operation (login and timestamp cells; min–max over rounds)\n\n")
+                    .append("The lab (pki service, its own JVM) serves them on loopback: its CPU per operation beside the client's "
+                            + "shows whether the server was the bottleneck.\n\n| implementation |");
+            for (int t : threads) {
+                b.append(" t").append(t).append(" lab |");
+            }
+            b.append("\n|---|");
+            for (int ignored : threads) {
+                b.append("---:|");
+            }
+            b.append("\n");
+            for (var e : serverCpu.entrySet()) {
+                b.append("| ").append(e.getKey()).append(" |");
+                for (int t : threads) {
+                    b.append(" ").append(minMax(e.getValue().get(t))).append(" |");
+                }
+                b.append("\n");
+            }
         }
         b.append("\n1-min load after each round: ").append(String.join(", ", loads)).append("; JFR ")
                 .append(jfr ? "on (JMeter cells: jmeter/*/jmeter.jfr; in-JVM loops: jfr/bench-jvm-loops.jfr)" : "off")
@@ -841,6 +1181,11 @@ public final class PkiBench {
                 "PAdES sampler in JMeter, P-256 PKCS#12", "raw PDFBox 3 + BC, P-256 PKCS#12");
         ratio(b, threads, "PAdES engine / raw PDFBox+BC",
                 "PAdES engine (PadesSigner), P-256 PKCS#12", "raw PDFBox 3 + BC, P-256 PKCS#12");
+        ratio(b, threads, "Certificate Login sampler / raw login loop — target ≥ 0.9", LOGIN_SAMPLER, LOGIN_RAW);
+        ratio(b, threads, "login engine / raw login loop", LOGIN_ENGINE, LOGIN_RAW);
+        ratio(b, threads, "Timestamp Request sampler / raw TSP loop — target ≥ 0.9", TS_SAMPLER, TS_RAW);
+        ratio(b, threads, "timestamp engine / raw TSP loop", TS_ENGINE, TS_RAW);
+        ratio(b, threads, "raw TSP loop with sendAsync / with send", TS_RAW + " (sendAsync)", TS_RAW);
         ratio(b, threads, "raw BC CMS / JCA ECDSA over the content",
                 "raw BC CMSSignedDataGenerator, P-256 PKCS#12", "JCA SHA256withECDSA (default provider), PKCS#12");
         if (!notes.isEmpty()) {
