@@ -39,19 +39,29 @@ public final class JstatGc implements Serializable {
         return values[i];
     }
 
-    /** A column as jstat formats it: KB with one decimal, counts as integers, seconds with three. */
+    /**
+     * A column as jstat formats it: KB with one decimal, counts as integers, seconds with three. jstat
+     * formats with {@code java.text.DecimalFormat} ("0.0", "0.000"), which rounds half to even: 155,904 bytes
+     * are 152.25 KB and print as 152.2, where {@code String.format} would print 152.3.
+     */
     public String format(String column) {
         double v = get(column);
         if (Double.isNaN(v)) {
             return "-";
         }
         if (column.endsWith("T")) {
-            return String.format(Locale.ROOT, "%.3f", v);
+            return decimal("0.000", v);
         }
         if (column.endsWith("GC")) {
             return String.format(Locale.ROOT, "%d", (long) v);
         }
-        return String.format(Locale.ROOT, "%.1f", v);
+        return decimal("0.0", v);
+    }
+
+    private static String decimal(String pattern, double v) {
+        java.text.DecimalFormat f = new java.text.DecimalFormat(pattern, java.text.DecimalFormatSymbols.getInstance(Locale.ROOT));
+        f.setRoundingMode(java.math.RoundingMode.HALF_EVEN);
+        return f.format(v);
     }
 
     /** Column name to formatted value, in jstat's order. */
