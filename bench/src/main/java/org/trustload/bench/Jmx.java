@@ -41,6 +41,15 @@ final class Jmx {
     }
 
     static String plan(Impl impl, Cell cell, Target t, int warmupOps) {
+        return plan(impl, cell, t, warmupOps, 0);
+    }
+
+    /**
+     * The cell's plan. With {@code warmupSeconds > 0} the setUp thread group runs its operations
+     * for that long (its loop unbounded, its scheduler the bound) instead of {@code warmupOps} times:
+     * a fresh JMeter JVM is still compiling after a few thousand fast samples.
+     */
+    static String plan(Impl impl, Cell cell, Target t, int warmupOps, int warmupSeconds) {
         StringBuilder b = new StringBuilder(8192);
         b.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
                 .append("<jmeterTestPlan version=\"1.2\" properties=\"5.0\" jmeter=\"5.6.3\">\n  <hashTree>\n")
@@ -53,19 +62,26 @@ final class Jmx {
                 .append("        <collectionProp name=\"Arguments.arguments\"/>\n      </elementProp>\n")
                 .append("      <stringProp name=\"TestPlan.user_define_classpath\"></stringProp>\n")
                 .append("    </TestPlan>\n    <hashTree>\n");
-        if (warmupOps > 0) {
-            threadGroup(b, "SetupThreadGroup", "SetupThreadGroupGui", "warmup", cell.threads());
+        if (warmupSeconds > 0) {
+            threadGroup(b, "SetupThreadGroup", "SetupThreadGroupGui", "warmup", cell.threads(), Integer.toString(warmupSeconds));
+            body(b, impl, cell, t, -1, WARMUP);
+            b.append("      </hashTree>\n");
+        } else if (warmupOps > 0) {
+            threadGroup(b, "SetupThreadGroup", "SetupThreadGroupGui", "warmup", cell.threads(), MAX_SECONDS);
             body(b, impl, cell, t, warmupOps, WARMUP);
             b.append("      </hashTree>\n");
         }
-        threadGroup(b, "ThreadGroup", "ThreadGroupGui", "measure", cell.threads());
+        threadGroup(b, "ThreadGroup", "ThreadGroupGui", "measure", cell.threads(), MAX_SECONDS);
         body(b, impl, cell, t, cell.opsPerThread(), "");
         b.append("      </hashTree>\n");
         b.append("    </hashTree>\n  </hashTree>\n</jmeterTestPlan>\n");
         return b.toString();
     }
 
-    private static void threadGroup(StringBuilder b, String cls, String gui, String name, int threads) {
+    /** Hard cap on the time a thread group may take, whatever happens to the server. */
+    private static final String MAX_SECONDS = "${__P(cell.max.seconds,300)}";
+
+    private static void threadGroup(StringBuilder b, String cls, String gui, String name, int threads, String seconds) {
         b.append("      <").append(cls).append(" guiclass=\"").append(gui).append("\" testclass=\"").append(cls)
                 .append("\" testname=\"").append(name).append("\" enabled=\"true\">\n")
                 .append("        <stringProp name=\"ThreadGroup.on_sample_error\">continue</stringProp>\n")
@@ -75,9 +91,8 @@ final class Jmx {
                 .append("        </elementProp>\n")
                 .append("        <stringProp name=\"ThreadGroup.num_threads\">").append(threads).append("</stringProp>\n")
                 .append("        <stringProp name=\"ThreadGroup.ramp_time\">0</stringProp>\n")
-                // hard cap on the time a cell may take, whatever happens to the server
                 .append("        <boolProp name=\"ThreadGroup.scheduler\">true</boolProp>\n")
-                .append("        <stringProp name=\"ThreadGroup.duration\">${__P(cell.max.seconds,300)}</stringProp>\n")
+                .append("        <stringProp name=\"ThreadGroup.duration\">").append(seconds).append("</stringProp>\n")
                 .append("        <stringProp name=\"ThreadGroup.delay\"></stringProp>\n")
                 .append("        <boolProp name=\"ThreadGroup.same_user_on_next_iteration\">true</boolProp>\n")
                 .append("      </").append(cls).append(">\n      <hashTree>\n");

@@ -26,10 +26,11 @@ import java.util.regex.Pattern;
  * LDAP benchmark: our sampler inside JMeter vs a raw UnboundID loop vs JMeter's stock LDAP
  * samplers, against one throwaway slapd; prints ratios and writes Markdown. See docs/bench.md.
  *
- * <p>Arguments are {@code key=value}: {@code parts=matrix,scenario,heap}, {@code rounds=3},
+ * <p>Arguments are {@code key=value}: {@code parts=matrix,scenario,heap,jvmstats}, {@code rounds=3},
  * {@code piOps=1000} (per-iteration ops per thread), {@code ptOps=5000} (per-thread ops per thread),
- * {@code warmup=200}, {@code threads=1,2}, {@code schemes=ldap,ldaps,ldapi}, {@code nofile=4096},
- * {@code scenarioRounds=1}, {@code perlN=1000}, {@code heapPlans=500x25,200x10}, {@code out=docs/scenarios},
+ * {@code warmup=200} (per thread, before each measurement), {@code warmupSeconds=0} (when above 0, the JMeter
+ * cells warm up for that long instead of {@code warmup} operations), {@code threads=1,2}, {@code schemes=ldap,ldaps,ldapi}, {@code nofile=4096},
+ * {@code scenarioRounds=1}, {@code scenarioWarmup=10} (the plan's warmup_seconds), {@code perlN=1000}, {@code heapPlans=500x25,200x10}, {@code out=docs/scenarios},
  * {@code entries=20} (slapd entries), {@code modes=per-iteration,per-thread},
  * {@code peers=ours,raw,searchrate,perl,ext,jndi}, {@code srSeconds=5}, {@code jfrRounds=1} (JFR in rounds ≤ this),
  * {@code writeDocs=true}.
@@ -100,6 +101,9 @@ public final class LdapBench {
             }
             if (parts.contains("heap")) {
                 heap(nofile);
+            }
+            if (parts.contains("jvmstats")) {
+                jvmStats();
             }
         } finally {
             slapd.close();
@@ -259,9 +263,14 @@ public final class LdapBench {
     }
 
     private Measurement measureJMeter(Jmx.Impl impl, Jmx.Cell cell, int warmup, Path dir, boolean jfr) throws Exception {
+        return measureJMeter(Jmx.plan(impl, cell, target, warmup, intArg("warmupSeconds", 0)), impl, cell, dir, jfr, List.of());
+    }
+
+    private Measurement measureJMeter(String planText, Jmx.Impl impl, Jmx.Cell cell, Path dir, boolean jfr, List<String> props)
+            throws Exception {
         Files.createDirectories(dir);
         Path plan = dir.resolve("cell.jmx");
-        Files.writeString(plan, Jmx.plan(impl, cell, target, warmup));
+        Files.writeString(plan, planText);
         List<String> jvm = new ArrayList<>(List.of("-Xms512m", "-Xmx512m", "-XX:+UseG1GC", "-XX:MaxGCPauseMillis=100"));
         if (jfr) {
             jvm.add("-XX:StartFlightRecording=filename=" + dir.resolve("jmeter.jfr") + ",settings=profile");
@@ -277,7 +286,9 @@ public final class LdapBench {
         FdMonitor mon = FdMonitor.start(slapd.pid(), 50);
         CpuMonitor client = CpuMonitor.start(CpuMonitor.pidFile(dir.resolve("jmeter.pid")), 20);
         CpuMonitor server = CpuMonitor.start(slapd::pid, 20);
-        JMeterRun.Result run = JMeterRun.run(jmeterHome, plan, dir, jvm, List.of("-Jcell.max.seconds=300"), 420, false);
+        List<String> all = new ArrayList<>(List.of("-Jcell.max.seconds=300"));
+        all.addAll(props);
+        JMeterRun.Result run = JMeterRun.run(jmeterHome, plan, dir, jvm, all, 420 + intArg("warmupSeconds", 0), false);
         client.close();
         server.close();
         int peak = mon.stop();
@@ -426,12 +437,14 @@ public final class LdapBench {
         machine(b);
         b.append(String.format(Locale.ROOT, "Work per cell: %d per-iteration operations (connect + anonymous bind + search `(cn=fulano1)` + unbind) "
                 + "or %d per-thread searches (one connection, bound once) **per thread**, after a warm-up of %d per thread in the same JVM "
-                + "(JMeter: a setUp thread group whose samples are excluded). %d rounds, implementations interleaved (rotated) within each cell; "
+                + "(JMeter: a setUp thread group whose samples are excluded%s). %d rounds, implementations interleaved (rotated) within each cell; "
                 + "values are medians over rounds, ratios are the median (min–max) of per-round ratios. slapd: OpenLDAP from the `Slapd` fixture, "
-                + "%s entries (equality index on cn and uid), nofile %s, on the same 2 cores.%n%n", piOps, ptOps, warmup, rounds,
+                + "%s entries (equality index on cn and uid), nofile %s, on the same 2 cores.%n%n", piOps, ptOps, warmup,
+                intArg("warmupSeconds", 0) > 0 ? ", running for " + intArg("warmupSeconds", 0) + " s instead of a count: a fresh JMeter JVM "
+                        + "is still compiling after a few thousand fast samples" : "", rounds,
                 String.format(Locale.ROOT, "%,d", slapd.options().entries()), arg("nofile", "4096")));
         b.append("ops/s = searches ÷ (first measured sample start → last measured sample end) from the JTL (JVM start and warm-up excluded); "
-                + "raw = same threads and operations on UnboundID in the bench JVM (synchronous mode, TCP_NODELAY, same timeouts). "
+                + "raw = same threads and operations on UnboundID in the bench JVM with our client's connection options (synchronous mode, TCP_NODELAY, no SO_LINGER/SO_KEEPALIVE/SO_REUSEADDR, same timeouts). "
                 + "searchrate = `com.unboundid.ldap.sdk.examples.SearchRate` from the same SDK jar in the bench JVM, same threads, "
                 + "one connection per thread, anonymous, `--numIntervals " + arg("srSeconds", "5") + " --intervalDuration 1` after a 2 s warm-up run "
                 + "(it has no Unix sockets; per iteration it would not bind: per-thread only). "
@@ -491,6 +504,87 @@ public final class LdapBench {
         return b.toString();
     }
 
+    // ------------------------------------------------------------------ JVM Stats
+
+    /** The JVM Stats listener watching the JMeter JVM itself at 1 s, as the jvm-stats-demo plan has it. */
+    private static final String JVM_STATS = """
+                  <org.trustload.jmeter.jvmstats.JvmStats guiclass="TestBeanGUI" testclass="org.trustload.jmeter.jvmstats.JvmStats" testname="JVM Stats" enabled="true">
+                    <stringProp name="source">self</stringProp>
+                    <stringProp name="target"></stringProp>
+                    <stringProp name="username"></stringProp>
+                    <stringProp name="password"></stringProp>
+                    <stringProp name="intervalMs">1000</stringProp>
+                    <stringProp name="connectTimeoutMs">5000</stringProp>
+                    <stringProp name="callTimeoutMs">5000</stringProp>
+                    <stringProp name="variablePrefix">load</stringProp>
+                    <stringProp name="summaryFile">jvm-stats-summary</stringProp>
+                  </org.trustload.jmeter.jvmstats.JvmStats>
+                  <hashTree/>
+            """;
+
+    /**
+     * JVM Stats' cost on the cheapest TrustLoad sample measured (LDAP Request, one kept connection per
+     * thread, a search over ldapi: ~0.2 ms of client CPU): the same cell without the listener, with its
+     * 9 {@code sample_variables} columns only (empty), and with the listener polling every second,
+     * alternated per round (rotated). Listener ratio = with ÷ columns only; columns ratio = columns ÷ none;
+     * and the JMeter JVM's CPU per sample of each. Arguments: {@code jsScheme=ldapi}, {@code jsThreads=1},
+     * {@code jsOps=40000} (searches per thread), {@code jsRounds=5}; the warm-up is the matrix's
+     * ({@code warmup}, {@code warmupSeconds}).
+     */
+    private void jvmStats() throws Exception {
+        Jmx.Cell cell = new Jmx.Cell(arg("jsScheme", "ldapi"), intArg("jsThreads", 1), true, intArg("jsOps", 40000));
+        int rounds = intArg("jsRounds", 5);
+        String plain = Jmx.plan(Jmx.Impl.OURS, cell, target, intArg("warmup", 200), intArg("warmupSeconds", 0));
+        String anchor = "    <hashTree>\n";
+        int at = plain.indexOf(anchor, plain.indexOf("</TestPlan>")) + anchor.length();
+        String with = plain.substring(0, at) + JVM_STATS + plain.substring(at);
+        Path probe = work.resolve("jvmstats/with.jmx");
+        Files.createDirectories(probe.getParent());
+        Files.writeString(probe, with);
+        String columns = "-Jsample_variables=" + org.trustload.harness.Run.jvmStatsColumns(probe).orElseThrow();
+        String[] variants = {"none", "columns", "listener"};
+        Map<String, List<Measurement>> m = new LinkedHashMap<>();
+        List<Double> listener = new ArrayList<>();
+        List<Double> cols = new ArrayList<>();
+        for (int r = 1; r <= rounds; r++) {
+            List<String> order = new ArrayList<>(List.of(variants));
+            Collections.rotate(order, r - 1);
+            Map<String, Measurement> round = new LinkedHashMap<>();
+            for (String v : order) {
+                Path dir = work.resolve("jvmstats/r" + r + "-" + v);
+                Measurement x = measureJMeter(v.equals("listener") ? with : plain, Jmx.Impl.OURS, cell, dir, false,
+                        v.equals("none") ? List.of() : List.of(columns));
+                round.put(v, x);
+                m.computeIfAbsent(v, k -> new ArrayList<>()).add(x);
+                System.out.printf(Locale.ROOT, "jvmstats round %d %-8s %9.0f ops/s  client %.4f ms/op  errors %d  load %s%s%n", r, v,
+                        x.opsPerSec(), x.cpuMsPerOp(), x.errors(), loadAvg(), x.note().isEmpty() ? "" : "  " + x.note());
+            }
+            listener.add(round.get("listener").opsPerSec() / round.get("columns").opsPerSec());
+            cols.add(round.get("columns").opsPerSec() / round.get("none").opsPerSec());
+        }
+        StringBuilder b = new StringBuilder();
+        machine(b);
+        b.append(String.format(Locale.ROOT, "Cell: LDAP Request, %s, %d thread(s), per-thread connection, %d searches per thread after the warm-up; "
+                + "%d rounds, the three variants rotated per round; rates median (min–max) over rounds.%n%n", cell.scheme(), cell.threads(),
+                cell.opsPerThread(), rounds));
+        b.append("| variant | searches/s | JMeter client CPU ms/search | slapd CPU ms/search | errors |\n|---|---:|---:|---:|---:|\n");
+        for (String v : variants) {
+            List<Measurement> l = m.get(v);
+            b.append(String.format(Locale.ROOT, "| %s | %s (%s) | %.4f (%s) | %.3f | %d |%n", v,
+                    fmt0(median(l.stream().map(Measurement::opsPerSec).toList())), range(l.stream().map(Measurement::opsPerSec).toList(), "%.0f"),
+                    median(l.stream().map(Measurement::cpuMsPerOp).toList()), range(l.stream().map(Measurement::cpuMsPerOp).toList(), "%.4f"),
+                    median(l.stream().map(Measurement::slapdMsPerOp).toList()), l.stream().mapToInt(Measurement::errors).sum()));
+        }
+        b.append(String.format(Locale.ROOT, "%nListener ratio (with the listener ÷ columns only): %.3f (%s); columns ratio (columns only ÷ none): "
+                + "%.3f (%s). Load average at the end: %s.%n", median(listener), range(listener, "%.3f"), median(cols), range(cols, "%.3f"), loadAvg()));
+        Files.writeString(work.resolve("jvmstats-table.md"), b.toString());
+        System.out.println(b);
+    }
+
+    private static String range(List<Double> v, String format) {
+        return String.format(Locale.ROOT, format + "–" + format, Collections.min(v), Collections.max(v));
+    }
+
     // ------------------------------------------------------------------ scenario
 
     private static final Pattern TOTAL = Pattern.compile("(ldaps?|ldapi) N=(\\d+) total");
@@ -512,7 +606,8 @@ public final class LdapBench {
                     List.of("-Xms512m", "-Xmx512m", "-XX:+UseG1GC", "-XX:MaxGCPauseMillis=100"),
                     List.of("-Jldap.host=" + target.host(), "-Jldap.port=" + target.ldapPort(), "-Jldaps.port=" + target.ldapsPort(),
                             "-Jldapi.socket=" + target.socket(), "-Jldap.truststore=" + target.trustStore(),
-                            "-Jldap.truststore.password=" + target.trustStorePassword(), "-Jn1=1", "-Jn2=100", "-Jn3=1000"),
+                            "-Jldap.truststore.password=" + target.trustStorePassword(), "-Jn1=1", "-Jn2=100", "-Jn3=1000",
+                            "-Jwarmup_seconds=" + arg("scenarioWarmup", "10")),
                     900, false);
             jmeterTotals.add(String.format(Locale.ROOT, "round %d: JMeter process %.1f s wall, %.1f s CPU (start-up, the three "
                     + "protocols × N = 1, 100, 1000, shutdown)", r, (System.nanoTime() - wall0) / 1e9, run.cpuSeconds()));
@@ -592,8 +687,10 @@ public final class LdapBench {
         }
         b.append(String.format(Locale.ROOT, "%n%d round(s) (medians); failed samples/operations: %d. Published numbers: the original Perl script against the "
                 + "original server, not re-measured here. slapd: %,d entries. Perl times are its loop only (Perl's own start-up, ~0.1 s, excluded); "
-                + "ours are the plan's \"N=1000 total\" rows in one cold JMeter JVM that ran N = 1 and N = 100 of the same protocol just before "
-                + "(its only warm-up). %s.%n", rounds, errors, slapd.options().entries(), String.join("; ", jmeterTotals)));
+                + "ours are the plan's \"N=1000 total\" rows in one JMeter JVM started for the run (cold), which first warmed up for the plan's "
+                + "`warmup_seconds` = %s s (the same iterations over the three protocols in turn, in no total) and then ran N = 1 and N = 100 of "
+                + "the same protocol just before. %s.%n", rounds, errors, slapd.options().entries(), arg("scenarioWarmup", "10"),
+                String.join("; ", jmeterTotals)));
         Files.writeString(work.resolve("scenario-table.md"), b.toString());
         replaceSection(out.resolve("ldap-vs-ldaps-vs-ldapi.md"), b.toString());
         System.out.println(b);

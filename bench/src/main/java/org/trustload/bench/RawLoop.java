@@ -27,7 +27,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The same work as the sampler, straight on UnboundID with the options our LdapClient uses
- * (synchronous mode, TCP_NODELAY, no auto-reconnect, connect/response timeouts; ldapi through
+ * (synchronous mode, TCP_NODELAY, no SO_LINGER/SO_KEEPALIVE/SO_REUSEADDR, no auto-reconnect, connect/response timeouts; ldapi through
  * junixsocket's FixedAddressSocketFactory with a dummy host), in this JVM, no JMeter.
  */
 final class RawLoop {
@@ -58,6 +58,9 @@ final class RawLoop {
         o.setResponseTimeoutMillis(30000);
         o.setUseSynchronousMode(true);
         o.setUseTCPNoDelay(true);
+        o.setUseLinger(false, 0);
+        o.setUseKeepAlive(false);
+        o.setUseReuseAddress(false);
         o.setAutoReconnect(false);
         o.setSSLSocketVerifier(TrustAllSSLSocketVerifier.getInstance());
         switch (scheme) {

@@ -87,6 +87,14 @@ public final class LdapClient implements Closeable {
         options.setUseSynchronousMode(true);
         // Avoid the Nagle stall after the TLS handshake that dominates naive LDAPS numbers.
         options.setUseTCPNoDelay(true);
+        // UnboundID's defaults add three socket options per connection that a load client does not
+        // want: SO_LINGER (5 s) makes close() wait for the unbind to be acknowledged inside the
+        // measured iteration, SO_KEEPALIVE probes after hours of idleness, and SO_REUSEADDR only
+        // matters to a socket that binds a port. Off: fewer system calls per connection, and close()
+        // returns like the reference Perl script's (about 5% less client CPU per iteration here).
+        options.setUseLinger(false, 0);
+        options.setUseKeepAlive(false);
+        options.setUseReuseAddress(false);
         options.setAutoReconnect(false);
         // Both verifiers wait for the handshake, so a failed or stuck one fails the connect (connectError).
         options.setSSLSocketVerifier(s.verifyHostname() ? new HostNameSSLSocketVerifier(true)

@@ -37,11 +37,11 @@ class LdapPlansSlapdIT {
     }
 
     @Test
-    void ldapVsLdapsVsLdapiRunsEverySchemeAgainstSlapdWithoutErrors() throws Exception {
+    void ldapVsLdapsVsLdapiWarmsUpThenRunsEverySchemeAgainstSlapdWithoutErrors() throws Exception {
         Slapd.assumeOrFailInCi();
         try (Slapd slapd = Slapd.start(Slapd.Options.defaults().withEntries(1000))) {
             List<String> args = target(slapd);
-            args.addAll(List.of("-Jn1=1", "-Jn2=5", "-Jn3=20"));
+            args.addAll(List.of("-Jn1=1", "-Jn2=5", "-Jn3=20", "-Jwarmup_seconds=1"));
             Path dir = Plans.run(Plans.DIR.resolve("ldap/ldap-vs-ldaps-vs-ldapi.jmx"),
                     OUT.resolve("ldap-vs-ldaps-vs-ldapi"), args, Duration.ofMinutes(5)).dir();
             JsonNode stats = Plans.statistics(dir);
@@ -50,6 +50,9 @@ class LdapPlansSlapdIT {
                 assertThat(stats.path(proto + " search N=20").path("sampleCount").asLong())
                         .as(proto + " samples").isEqualTo(20);
                 assertThat(stats.path(proto + " N=20 total").path("sampleCount").asLong()).isEqualTo(1);
+                // the warm-up ran every protocol, outside the totals
+                assertThat(stats.path("warm-up " + proto + " search").path("sampleCount").asLong())
+                        .as(proto + " warm-up samples").isPositive();
             }
         }
     }

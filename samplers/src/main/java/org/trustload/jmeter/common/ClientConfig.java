@@ -31,6 +31,9 @@ public abstract class ClientConfig<H extends AutoCloseable> extends AbstractTest
 
     private static final String KEY_PREFIX = "trustload.config/";
 
+    /** Counts every start and end of a config in this JVM: a sampler's cached lookup is good while it stands still. */
+    private static final java.util.concurrent.atomic.AtomicLong CHANGES = new java.util.concurrent.atomic.AtomicLong();
+
     private String configName = "";
     private transient volatile H client;
 
@@ -50,6 +53,7 @@ public abstract class ClientConfig<H extends AutoCloseable> extends AbstractTest
 
     @Override
     public void testStarted() {
+        CHANGES.incrementAndGet();
         PropertyParser props = new PropertyParser(element());
         String name = configName == null ? "" : configName.trim();
         JMeterVariables vars = variables();
@@ -84,6 +88,7 @@ public abstract class ClientConfig<H extends AutoCloseable> extends AbstractTest
 
     @Override
     public void testEnded() {
+        CHANGES.incrementAndGet();
         String name = configName == null ? "" : configName.trim();
         JMeterVariables vars = JMeterContextService.getContext().getVariables();
         if (vars != null) {
@@ -131,6 +136,14 @@ public abstract class ClientConfig<H extends AutoCloseable> extends AbstractTest
             throw p.error;
         }
         return type.cast(p.client);
+    }
+
+    /**
+     * A number that changes whenever a config of this JVM starts or ends: a lookup by {@link #find}
+     * stays valid while it does not change.
+     */
+    public static long changes() {
+        return CHANGES.get();
     }
 
     private static String key(Class<?> type, String name) {

@@ -4,6 +4,8 @@ import org.apache.jmeter.samplers.AbstractSampler;
 import org.apache.jmeter.samplers.Entry;
 import org.apache.jmeter.samplers.SampleResult;
 import org.apache.jmeter.testbeans.TestBean;
+import org.apache.jmeter.threads.JMeterContextService;
+import org.apache.jmeter.threads.JMeterVariables;
 import org.trustload.common.ClientException;
 
 /**
@@ -20,6 +22,11 @@ public abstract class ClientSampler<R> extends AbstractSampler implements TestBe
     /** The element's description for messages, and the name it was built from. */
     private transient String description;
     private transient String describedName;
+    /** The config's client this thread found, and the name and thread variables it was found with. */
+    private transient Object found;
+    private transient String foundName;
+    private transient JMeterVariables foundIn;
+    private transient long foundAt;
 
     @Override
     public final SampleResult sample(Entry entry) {
@@ -68,6 +75,28 @@ public abstract class ClientSampler<R> extends AbstractSampler implements TestBe
             describedName = name;
         }
         return description;
+    }
+
+    /**
+     * The client of the config named {@code name} ({@link ClientConfig#find}), looked up again only
+     * when the thread, the name or any config's start or end ({@link ClientConfig#changes}) changed: a
+     * config publishes its client before the first sample and keeps it for the test, and the lookup's
+     * key string showed in the per-sample profile.
+     */
+    protected final <H> H config(Class<H> type, String kind, String name, PropertyParser props) throws ClientException {
+        JMeterVariables vars = JMeterContextService.getContext().getVariables();
+        long changes = ClientConfig.changes();
+        Object c = found;
+        if (c != null && vars != null && vars == foundIn && changes == foundAt && type.isInstance(c)
+                && java.util.Objects.equals(foundName, name)) {
+            return type.cast(c);
+        }
+        H h = ClientConfig.find(type, kind, name, props);
+        found = h;
+        foundName = name;
+        foundIn = vars;
+        foundAt = changes;
+        return h;
     }
 
     /** The element's kind as users see it in menus, e.g. {@code LDAP Request}. */

@@ -11,7 +11,6 @@ import org.trustload.gmssl.TlcpMode;
 import org.trustload.gmssl.TlcpOutcome;
 import org.trustload.gmssl.TlcpTarget;
 import org.trustload.gmssl.TlcpWorker;
-import org.trustload.jmeter.common.ClientConfig;
 import org.trustload.jmeter.common.ClientSampler;
 import org.trustload.jmeter.common.PropertyParser;
 import org.trustload.jmeter.common.SampleFailures;
@@ -61,7 +60,7 @@ public class TlcpRequestSampler extends ClientSampler<TlcpRequestSampler.Prepare
 
     @Override
     protected Prepared prepare(PropertyParser p, SampleResult res) throws ClientException {
-        TlcpTarget target = ClientConfig.find(TlcpTarget.class, TlcpClientConfig.KIND, configName, p);
+        TlcpTarget target = config(TlcpTarget.class, TlcpClientConfig.KIND, configName, p);
         TlcpMode m = TlcpMode.parse(mode);
         String page = m.fetches() ? p.required("path", path) : path;
         TlcpWorker w = worker;

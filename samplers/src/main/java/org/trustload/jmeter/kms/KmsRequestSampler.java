@@ -7,7 +7,6 @@ import org.apache.jmeter.samplers.SampleResult;
 import org.apache.jmeter.testelement.ThreadListener;
 import org.apache.jmeter.threads.JMeterContextService;
 import org.trustload.common.ClientException;
-import org.trustload.jmeter.common.ClientConfig;
 import org.trustload.jmeter.common.ClientSampler;
 import org.trustload.jmeter.common.ParsedOnChange;
 import org.trustload.jmeter.common.PropertyParser;
@@ -98,7 +97,7 @@ public class KmsRequestSampler extends ClientSampler<KmsRequestSampler.Prepared>
 
     @Override
     protected Prepared prepare(PropertyParser p, SampleResult res) throws ClientException {
-        KmsConnection c = ClientConfig.find(KmsConnection.class, KmsClientConfig.KIND, configName, p);
+        KmsConnection c = config(KmsConnection.class, KmsClientConfig.KIND, configName, p);
         KmsWorkload.Spec spec = spec(p);
         c.requireOperation(spec.operation()); // before anything is sent
         if (prepared == null || (spec != preparedFor && !spec.equals(preparedFor)) || c != preparedOn) {

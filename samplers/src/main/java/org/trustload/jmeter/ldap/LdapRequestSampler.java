@@ -6,7 +6,6 @@ import org.apache.jmeter.samplers.Interruptible;
 import org.apache.jmeter.samplers.SampleResult;
 import org.apache.jmeter.testelement.ThreadListener;
 import org.trustload.common.ClientException;
-import org.trustload.jmeter.common.ClientConfig;
 import org.trustload.jmeter.common.ClientSampler;
 import org.trustload.jmeter.common.ParsedOnChange;
 import org.trustload.jmeter.common.PropertyParser;
@@ -82,7 +81,7 @@ public class LdapRequestSampler extends ClientSampler<LdapRequestSampler.Prepare
 
     @Override
     protected Prepared prepare(PropertyParser p, SampleResult res) throws ClientException {
-        LdapConnections connections = ClientConfig.find(LdapConnections.class, LdapConnectionConfig.KIND, configName, p);
+        LdapConnections connections = config(LdapConnections.class, LdapConnectionConfig.KIND, configName, p);
         used = connections;
         if (parsed == null) {
             parsed = new ParsedOnChange<>();
@@ -121,7 +120,8 @@ public class LdapRequestSampler extends ClientSampler<LdapRequestSampler.Prepare
             res.setResponseMessage(outcome.summary());
             res.setResponseHeaders(outcome.resultCode() == ResultCode.SUCCESS ? (fresh ? SUCCESS_NEW : SUCCESS_REUSED)
                     : headers(outcome, fresh));
-            res.setResponseData(outcome.render(r.shown), StandardCharsets.UTF_8.name());
+            res.setResponseData(outcome.renderUtf8(r.shown));
+            res.setDataEncoding(StandardCharsets.UTF_8.name());
         } finally {
             inFlight = null;
         }
