@@ -32,7 +32,7 @@ import java.util.regex.Pattern;
  * cells warm up for that long instead of {@code warmup} operations), {@code threads=1,2}, {@code schemes=ldap,ldaps,ldapi}, {@code nofile=4096},
  * {@code scenarioRounds=1}, {@code scenarioWarmup=10} (the plan's warmup_seconds), {@code perlN=1000}, {@code heapPlans=500x25,200x10}, {@code out=docs/scenarios},
  * {@code entries=20} (slapd entries), {@code modes=per-iteration,per-thread},
- * {@code peers=ours,raw,searchrate,perl,ext,jndi}, {@code srSeconds=5}, {@code jfrRounds=1} (JFR in rounds ≤ this),
+ * {@code peers=ours,raw,searchrate,perl,ext,jndi}, {@code srSeconds=5}, {@code jfrRounds=1} (above 0: a round 0 that records every cell with JFR and counts in no figure), {@code jfrPeriodMs} (stack sampling period of those recordings),
  * {@code writeDocs=true}.
  */
 public final class LdapBench {
@@ -161,8 +161,10 @@ public final class LdapBench {
         Map<String, Map<Peer, List<Measurement>>> results = new LinkedHashMap<>();
         Map<String, List<Double>> ratios = new LinkedHashMap<>();
         Map<String, List<Double>> srRatios = new LinkedHashMap<>();
-        for (int r = 1; r <= rounds; r++) {
-            boolean jfr = r <= intArg("jfrRounds", 1);
+        // Round 0, when jfrRounds > 0, records every cell with JFR and counts in no figure: a recording
+        // (above all with jfrPeriodMs=1) costs the recorded process CPU of its own.
+        for (int r = intArg("jfrRounds", 1) > 0 ? 0 : 1; r <= rounds; r++) {
+            boolean jfr = r == 0;
             for (Jmx.Cell cell : cells) {
                 List<Peer> impls = applicable(cell, perl, perlTls);
                 impls.removeIf(p -> !peers.contains(p.name().toLowerCase(Locale.ROOT)));
@@ -185,13 +187,15 @@ public final class LdapBench {
                             m = measureJMeter(impl.impl, cell, warmup, dir, jfr && impl == Peer.OURS);
                     }
                     thisRound.put(impl, m);
-                    results.computeIfAbsent(cell.id(), k -> new EnumMap<>(Peer.class))
-                            .computeIfAbsent(impl, k -> new ArrayList<>()).add(m);
+                    if (!jfr) {
+                        results.computeIfAbsent(cell.id(), k -> new EnumMap<>(Peer.class))
+                                .computeIfAbsent(impl, k -> new ArrayList<>()).add(m);
+                    }
                     System.out.printf(Locale.ROOT, "round %d %-28s %-20s %9.0f ops/s  client %.3f ms/op  slapd %.3f ms/op  errors %d  fds peak %d (before %d, after %d)  load %s%s%n",
                             r, cell.id(), impl.title, m.opsPerSec(), m.cpuMsPerOp(), m.slapdMsPerOp(), m.errors(), m.peakFds(),
                             m.fdsBefore(), m.fdsAfter(), loadAvg(), m.note().isEmpty() ? "" : "  " + m.note());
                 }
-                Measurement o = thisRound.get(Peer.OURS);
+                Measurement o = jfr ? null : thisRound.get(Peer.OURS);
                 Measurement w = thisRound.get(Peer.RAW);
                 Measurement sr = thisRound.get(Peer.SEARCHRATE);
                 if (o != null && w != null && w.opsPerSec() > 0) {
@@ -202,7 +206,7 @@ public final class LdapBench {
                 }
             }
         }
-        String md = matrixMarkdown(cells, results, ratios, srRatios, rounds, piOps, ptOps, warmup);
+        String md = matrixMarkdown(cells, results, ratios, srRatios, rounds, piOps, ptOps, warmup) + threadStartCost();
         Files.writeString(work.resolve("ldap-bench-table.md"), md);
         if (Boolean.parseBoolean(arg("writeDocs", "true"))) {
             // between the markers: the hand-written reading of the run around them stays
@@ -228,6 +232,49 @@ public final class LdapBench {
         return l;
     }
 
+    /**
+     * What one platform thread costs this JVM to start and end (UnboundID starts one, its
+     * "Background connect thread", per connection): the floor under any per-iteration cell on UnboundID.
+     */
+    private static String threadStartCost() throws InterruptedException {
+        int n = 5000;
+        for (int round = 0; ; round++) {
+            double c0 = processCpuMs();
+            long t0 = System.nanoTime();
+            for (int i = 0; i < n; i++) {
+                Thread t = new Thread(() -> { });
+                t.start();
+                t.join();
+            }
+            double cpuUs = (processCpuMs() - c0) * 1000 / n;
+            double wallUs = (System.nanoTime() - t0) / 1e3 / n;
+            if (round == 1) { // the first round warms up
+                return String.format(Locale.ROOT, "%nOne platform thread started and joined in the bench JVM (what UnboundID's connect thread costs "
+                        + "per connection, without its work): %.0f µs of process CPU, %.0f µs wall (mean of %d; load %s).%n", cpuUs, wallUs, n, loadAvg());
+            }
+        }
+    }
+
+    /**
+     * The JFR settings of the profiled rounds: the JDK's {@code profile}, or with {@code jfrPeriodMs=N}
+     * a copy of it that samples Java and native stacks every N ms (the default 10/20 ms gives a
+     * fast sampler thread only a few hundred samples, most of its time being spent waiting for the server).
+     */
+    private Path jfrSettings() throws IOException {
+        String period = arg("jfrPeriodMs", "");
+        if (period.isEmpty()) {
+            return null;
+        }
+        Path jfc = work.resolve("profile-" + period + "ms.jfc");
+        if (!Files.exists(jfc)) {
+            String text = Files.readString(Path.of(System.getProperty("java.home"), "lib/jfr/profile.jfc"));
+            text = Pattern.compile("(<event name=\"jdk\\.(?:ExecutionSample|NativeMethodSample)\">.*?<setting name=\"period\"[^>]*>)[^<]*",
+                    Pattern.DOTALL).matcher(text).replaceAll("$1" + Integer.parseInt(period) + " ms");
+            Files.writeString(jfc, text);
+        }
+        return jfc;
+    }
+
     private static double processCpuMs() {
         return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean())
                 .getProcessCpuTime() / 1e6;
@@ -241,7 +288,8 @@ public final class LdapBench {
         int before = FdMonitor.count(slapd.pid());
         jdk.jfr.Recording rec = null;
         if (jfrDir != null) {
-            rec = new jdk.jfr.Recording(jdk.jfr.Configuration.getConfiguration("profile"));
+            rec = new jdk.jfr.Recording(jfrSettings() == null ? jdk.jfr.Configuration.getConfiguration("profile")
+                    : jdk.jfr.Configuration.create(jfrSettings()));
             rec.start();
         }
         FdMonitor mon = FdMonitor.start(slapd.pid(), 50);
@@ -273,7 +321,8 @@ public final class LdapBench {
         Files.writeString(plan, planText);
         List<String> jvm = new ArrayList<>(List.of("-Xms512m", "-Xmx512m", "-XX:+UseG1GC", "-XX:MaxGCPauseMillis=100"));
         if (jfr) {
-            jvm.add("-XX:StartFlightRecording=filename=" + dir.resolve("jmeter.jfr") + ",settings=profile");
+            jvm.add("-XX:StartFlightRecording=filename=" + dir.resolve("jmeter.jfr") + ",settings="
+                    + (jfrSettings() == null ? "profile" : jfrSettings().toString()));
         }
         if (impl != Jmx.Impl.OURS && cell.scheme().equals("ldaps")) {
             // JNDI uses the JVM's default trust: make it trust the fixture's certificate
@@ -500,7 +549,7 @@ public final class LdapBench {
         b.append(String.format(Locale.ROOT, "%nslapd at rest holds %d descriptors. Load average at the end of the matrix: %s.%n",
                 slapd.openFiles(), loadAvg()));
         b.append("\nPer-round values (with the load average at each measurement) are in `bench.txt`; raw files in `bench/target/ldap-bench/<stamp>/matrix/` "
-                + "(one directory per round and cell with the .jmx, JTL, jmeter.log, and `jmeter.jfr` / `raw.jfr` of the rounds ≤ `jfrRounds`).\n");
+                + "(one directory per round and cell with the .jmx, JTL, jmeter.log, and `jmeter.jfr` / `raw.jfr` in `r0`, the profiled round that counts in no figure).\n");
         return b.toString();
     }
 
@@ -578,6 +627,9 @@ public final class LdapBench {
         b.append(String.format(Locale.ROOT, "%nListener ratio (with the listener ÷ columns only): %.3f (%s); columns ratio (columns only ÷ none): "
                 + "%.3f (%s). Load average at the end: %s.%n", median(listener), range(listener, "%.3f"), median(cols), range(cols, "%.3f"), loadAvg()));
         Files.writeString(work.resolve("jvmstats-table.md"), b.toString());
+        if (Boolean.parseBoolean(arg("writeDocs", "true"))) {
+            replaceSection(root.resolve("docs/bench.md"), b.toString(), "ldap-jvmstats");
+        }
         System.out.println(b);
     }
 
@@ -807,8 +859,14 @@ public final class LdapBench {
 
     /** Replaces the text between the bench markers of a hand-written page (appends them when missing). */
     private static void replaceSection(Path page, String text) throws IOException {
-        String begin = "<!-- bench:begin (generated by ./trustload bench ldap; do not edit by hand) -->";
-        String end = "<!-- bench:end -->";
+        replaceSection(page, text, "");
+    }
+
+    /** Replaces the generated section {@code id} (empty: the page's only one) of a page, or appends it. */
+    private static void replaceSection(Path page, String text, String id) throws IOException {
+        String tag = id.isEmpty() ? "" : " " + id;
+        String begin = "<!-- bench:begin" + tag + " (generated by ./trustload bench ldap; do not edit by hand) -->";
+        String end = "<!-- bench:end" + tag + " -->";
         Files.createDirectories(page.getParent());
         String doc = Files.exists(page) ? Files.readString(page) : "";
         int i = doc.indexOf(begin);

@@ -148,6 +148,10 @@ public class ClientException extends Exception {
             if (c instanceof SocketTimeoutException) {
                 return "connect timed out";
             }
+            if (c instanceof java.net.SocketException
+                    && String.valueOf(c.getMessage()).toLowerCase(java.util.Locale.ROOT).contains("connection refused")) {
+                return "connection refused"; // junixsocket: a Unix socket file nobody listens on (a server that died)
+            }
             if (vague != null && c instanceof java.nio.channels.ClosedChannelException) {
                 // java.net.http (Java 17) reports a refused connect as ConnectException(null) over this
                 return "connection refused";

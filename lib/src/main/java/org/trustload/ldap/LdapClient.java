@@ -28,7 +28,7 @@ import com.unboundid.ldif.LDIFModifyChangeRecord;
 import com.unboundid.ldif.LDIFReader;
 import com.unboundid.util.ssl.HostNameSSLSocketVerifier;
 import com.unboundid.util.ssl.SSLSocketVerifier;
-import org.newsclub.net.unix.AFSocketFactory;
+import org.newsclub.net.unix.AFUNIXSocket;
 import org.newsclub.net.unix.AFUNIXSocketAddress;
 
 import javax.net.SocketFactory;
@@ -40,9 +40,13 @@ import java.io.Closeable;
 import java.io.File;
 import java.io.IOException;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.net.SocketException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * One LDAP connection on the UnboundID SDK, over TCP, TLS, StartTLS or a Unix domain socket.
@@ -100,29 +104,31 @@ public final class LdapClient implements Closeable {
         options.setSSLSocketVerifier(s.verifyHostname() ? new HostNameSSLSocketVerifier(true)
                 : HandshakeCompletedVerifier.INSTANCE);
 
-        SocketFactory factory;
         String host = s.host();
         int port = s.port();
+        AFUNIXSocketAddress unix = null;
         if (s.scheme() == LdapScheme.LDAPI) {
             File socket = new File(s.socketPath());
             if (!socket.exists()) {
                 throw LdapClientException.of(ResultCode.CONNECT_ERROR, "no such socket", s.target());
             }
             try {
-                factory = new AFSocketFactory.FixedAddressSocketFactory(AFUNIXSocketAddress.of(socket));
+                unix = unixAddress(socket);
             } catch (IOException e) {
                 throw LdapClientException.of(ResultCode.CONNECT_ERROR, "cannot use the socket",
                         s.target() + ": " + LdapClientException.readable(e));
             }
             host = LDAPI_DUMMY_HOST;
             port = 389;
-        } else if (s.scheme() == LdapScheme.LDAPS) {
-            factory = new HandshakeTimeoutSocketFactory(tls.getSocketFactory(), s.connectTimeoutMs());
-        } else {
-            factory = SocketFactory.getDefault();
         }
 
         long start = System.nanoTime();
+        SocketFactory factory;
+        if (s.scheme() == LdapScheme.LDAPS) {
+            factory = new HandshakeTimeoutSocketFactory(tls.getSocketFactory(), s.connectTimeoutMs());
+        } else {
+            factory = new ConnectedSocket(connectHere(s, unix));
+        }
         LDAPConnection c;
         try {
             c = new LDAPConnection(factory, options, host, port);
@@ -145,6 +151,101 @@ public final class LdapClient implements Closeable {
             }
         }
         return new LdapClient(s, c, System.nanoTime() - start);
+    }
+
+    /** Socket addresses of ldapi paths: building one costs more than a lookup, and a test uses a few. */
+    private static final Map<File, AFUNIXSocketAddress> UNIX_ADDRESSES = new ConcurrentHashMap<>();
+
+    private static AFUNIXSocketAddress unixAddress(File socket) throws IOException {
+        AFUNIXSocketAddress a = UNIX_ADDRESSES.get(socket);
+        if (a == null) {
+            a = AFUNIXSocketAddress.of(socket);
+            if (UNIX_ADDRESSES.size() < 64) {
+                UNIX_ADDRESSES.put(socket, a);
+            }
+        }
+        return a;
+    }
+
+    /**
+     * Opens the TCP or ldapi socket in the calling thread, bounded by the connect timeout. UnboundID
+     * 7.0.3 always connects in a new "Background connect thread"; a socket opened there pays, besides
+     * the thread, the set-up of every thread-local the socket code keeps (junixsocket's address buffers
+     * and object pools), once per connection. Opened here, in the sampler's long-lived thread, it pays
+     * them once per thread, and UnboundID's connect thread only hands the socket over
+     * ({@link ConnectedSocket}). A failure is mapped as UnboundID maps its own connect failures.
+     */
+    private static Socket connectHere(LdapConnectionSettings s, AFUNIXSocketAddress unix) throws LdapClientException {
+        Socket socket = null;
+        try {
+            if (unix != null) {
+                socket = AFUNIXSocket.newInstance();
+                socket.connect(unix, s.connectTimeoutMs());
+            } else {
+                socket = new Socket();
+                socket.connect(new InetSocketAddress(s.host(), s.port()), s.connectTimeoutMs());
+            }
+            return socket;
+        } catch (IOException | RuntimeException e) {
+            if (socket != null) {
+                try {
+                    socket.close();
+                } catch (IOException ignored) {
+                    // nothing was connected
+                }
+            }
+            throw withTarget(new LDAPException(ResultCode.CONNECT_ERROR, "An error occurred while attempting to connect to server "
+                    + s.target() + ": " + LdapClientException.readable(e), e), s);
+        }
+    }
+
+    /**
+     * Hands UnboundID the socket {@link #connectHere} connected. It makes no unconnected socket, like
+     * the JDK's default {@link SocketFactory#createSocket()}: UnboundID's connect thread then asks for a
+     * connected one and takes it as it is (its documented way with such factories), so nothing is
+     * connected twice and the connect thread does no socket work.
+     */
+    private static final class ConnectedSocket extends SocketFactory {
+        /** Thrown without a stack trace: it is part of every connection's path, not an error. */
+        private static final SocketException NO_UNCONNECTED = new SocketException("connected by the caller") {
+            private static final long serialVersionUID = 1L;
+
+            @Override
+            public synchronized Throwable fillInStackTrace() {
+                return this;
+            }
+        };
+
+        private final Socket socket;
+
+        ConnectedSocket(Socket socket) {
+            this.socket = socket;
+        }
+
+        @Override
+        public Socket createSocket() throws SocketException {
+            throw NO_UNCONNECTED;
+        }
+
+        @Override
+        public Socket createSocket(String host, int port) {
+            return socket;
+        }
+
+        @Override
+        public Socket createSocket(String host, int port, InetAddress localHost, int localPort) {
+            return socket;
+        }
+
+        @Override
+        public Socket createSocket(InetAddress host, int port) {
+            return socket;
+        }
+
+        @Override
+        public Socket createSocket(InetAddress address, int port, InetAddress localAddress, int localPort) {
+            return socket;
+        }
     }
 
     private static LdapClientException withTarget(LDAPException e, LdapConnectionSettings s) {

@@ -535,6 +535,28 @@ class LdapClientTest {
         }
 
         @Test
+        void aSocketFileNobodyListensOnIsConnectionRefused() throws Exception {
+            java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("tl-stale");
+            java.io.File file = dir.resolve("ldapi").toFile();
+            try (org.newsclub.net.unix.AFUNIXServerSocket server = org.newsclub.net.unix.AFUNIXServerSocket.newInstance()) {
+                server.setDeleteOnClose(false); // a server that died and left its socket file behind
+                server.bind(org.newsclub.net.unix.AFUNIXSocketAddress.of(file));
+            }
+            assertThat(file).exists();
+            LdapConnectionSettings s = builder().scheme(LdapScheme.LDAPI).socketPath(file.getPath()).connectTimeoutMs(2000).build();
+            try {
+                assertThatThrownBy(() -> LdapClient.connect(s)).isInstanceOfSatisfying(LdapClientException.class, e -> {
+                    assertThat(e.getMessage()).as(e.detail()).isEqualTo("LDAP 91 connectError: connection refused");
+                    assertThat(e.detail()).contains(file.getPath()).doesNotContain("LDAPException(");
+                    assertThat(e.isDefinitiveConnectFailure()).isTrue();
+                });
+            } finally {
+                java.nio.file.Files.deleteIfExists(file.toPath());
+                java.nio.file.Files.deleteIfExists(dir);
+            }
+        }
+
+        @Test
         void missingSocketFileIsConnectError() throws Exception {
             LdapConnectionSettings s = builder().url("ldapi://%2Ftmp%2Fno-such-dir-trustload%2Fldapi").build();
             assertThatThrownBy(() -> LdapClient.connect(s)).isInstanceOfSatisfying(LdapClientException.class, e -> {
