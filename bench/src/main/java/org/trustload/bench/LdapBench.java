@@ -489,8 +489,9 @@ public final class LdapBench {
                 + "(JMeter: a setUp thread group whose samples are excluded%s). %d rounds, implementations interleaved (rotated) within each cell; "
                 + "values are medians over rounds, ratios are the median (min–max) of per-round ratios. slapd: OpenLDAP from the `Slapd` fixture, "
                 + "%s entries (equality index on cn and uid), nofile %s, on the same 2 cores.%n%n", piOps, ptOps, warmup,
-                intArg("warmupSeconds", 0) > 0 ? ", running for " + intArg("warmupSeconds", 0) + " s instead of a count: a fresh JMeter JVM "
-                        + "is still compiling after a few thousand fast samples" : "", rounds,
+                intArg("warmupSeconds", 0) > 0 ? "; ours instead warms up for " + intArg("warmupSeconds", 0) + " s inside the measured thread "
+                        + "group (a Runtime Controller before the measured loop): a fresh JMeter JVM is still compiling after a few thousand fast "
+                        + "samples, and a switch of thread group makes the JIT compile JMeter's per-sample code again in the measured window" : "", rounds,
                 String.format(Locale.ROOT, "%,d", slapd.options().entries()), arg("nofile", "4096")));
         b.append("ops/s = searches ÷ (first measured sample start → last measured sample end) from the JTL (JVM start and warm-up excluded); "
                 + "raw = same threads and operations on UnboundID in the bench JVM with our client's connection options (synchronous mode, TCP_NODELAY, no SO_LINGER/SO_KEEPALIVE/SO_REUSEADDR, same timeouts). "
