@@ -219,7 +219,21 @@ public final class KmsBench {
             return List.of();
         }
         Files.createDirectories(jfrFile.getParent());
-        return List.of("-Dkmsbench.jfr=" + jfrFile);
+        List<String> args = new ArrayList<>(jfrAtLaunch(jfrFile));
+        args.add("-Dkmsbench.jfr=" + jfrFile);
+        return args;
+    }
+
+    /**
+     * JFR made live when a cell's JVM starts (an in-memory recording of no events), so that the window's
+     * recording, started later, costs that JVM nothing but its events. On Java 17 the first JFR start in a
+     * running JVM retransforms classes while the JIT has not recorded which compiled code depends on them,
+     * so HotSpot throws all of it away (JDK-8324241): a 32-thread JMeter cell went from 6,927 compiled
+     * methods to 2,330 at the window's start, its requests/s fell 10–30-fold for seconds, and the window
+     * measured the SDK's code being compiled again (docs/bench.md, KMS cause 7).
+     */
+    static List<String> jfrAtLaunch(Path jfrFile) {
+        return jfrFile == null ? List.of() : List.of("-XX:StartFlightRecording:name=launch,settings=none,disk=false");
     }
 
     private static Cell rawInChild(Path out, String mode, int threads, int warmup, int window, long labPid, Path jfrFile)
@@ -414,7 +428,7 @@ public final class KmsBench {
         try (java.net.DatagramSocket probe = new java.net.DatagramSocket(0, java.net.InetAddress.getLoopbackAddress())) {
             udp = probe.getLocalPort();
         }
-        List<String> cmd = new ArrayList<>(new JMeter(Layout.current(), List.of("-Xms256m", "-Xmx512m"), List.of()).command());
+        List<String> cmd = new ArrayList<>(new JMeter(Layout.current(), List.of("-Xms256m", "-Xmx512m"), jfrAtLaunch(jfrFile)).command());
         cmd.addAll(List.of("-n",
                 "-t", root.resolve("test-plans/kms/kms-benchmark-aws.jmx").toString(),
                 "-q", out.resolve("lab.properties").toString(),
