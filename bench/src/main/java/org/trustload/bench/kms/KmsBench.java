@@ -41,7 +41,8 @@ import org.trustload.harness.JMeter;
  *
  * <p>Rounds ({@code rounds}) interleave the cells in a rotated order, so a change of the machine's load hits
  * every implementation alike; the table gives min–max over rounds, the emulator's own CPU per request (its
- * process CPU over the window) and keeps a JFR recording per cell in {@code out/jfr/}.
+ * process CPU over the window), the JIT compiler threads' share of each cell's CPU in the window, and keeps a
+ * JFR recording per cell in {@code out/jfr/}.
  *
  * <pre>./trustload bench kms [threads=1,32] [rounds=3] [warmup=30] [window=10] [case=encrypt] [jfr=true] [backend=true] [jtl=false]</pre>
  */
@@ -57,7 +58,7 @@ public final class KmsBench {
     }
 
     record Cell(String impl, int threads, long requests, double seconds, double cpuMs, long errors, double serverCpuMs,
-            double workerCpuMs) {
+            double workerCpuMs, double jitCpuMs) {
         double rps() {
             return requests / seconds;
         }
@@ -69,6 +70,14 @@ public final class KmsBench {
         /** CPU of the threads that send the requests only: without JIT compiler and GC threads. */
         double workerPerRequest() {
             return requests == 0 ? Double.NaN : workerCpuMs / requests;
+        }
+
+        /**
+         * The JIT compiler threads' share of the cell's CPU in the window: a window that still compiles
+         * measures the warm-up, not the client (under other load a JMeter cell's 30 s warm-up was not enough).
+         */
+        double jitShare() {
+            return cpuMs <= 0 ? Double.NaN : 100 * jitCpuMs / cpuMs;
         }
 
         double serverPerRequest() {
@@ -88,8 +97,8 @@ public final class KmsBench {
             int warmup = Integer.parseInt(args[3]);
             int window = Integer.parseInt(args[4]);
             Cell c = args[0].equals("raw-cell") ? raw(lab, n, warmup, window, labPid) : backend(lab, n, warmup, window, labPid);
-            System.out.printf(Locale.ROOT, "RAWCELL %d %f %f %d %f %f%n", c.requests(), c.seconds(), c.cpuMs(), c.errors(),
-                    c.serverCpuMs(), c.workerCpuMs());
+            System.out.printf(Locale.ROOT, "RAWCELL %d %f %f %d %f %f %f%n", c.requests(), c.seconds(), c.cpuMs(), c.errors(),
+                    c.serverCpuMs(), c.workerCpuMs(), c.jitCpuMs());
             System.exit(0);
         }
         Properties o = new Properties();
@@ -153,8 +162,8 @@ public final class KmsBench {
                 withJtl ? "CSV (jtl=true)" : "none, counts from the KMS Periodic Report (jtl=false)"));
         table.append("| threads | raw SDK req/s | " + (backendCell ? "backend (no JMeter) req/s | " : "")
                 + "sampler req/s | sampler/raw | raw CPU ms/req | " + (backendCell ? "backend CPU ms/req | " : "")
-                + "sampler CPU ms/req | raw threads' CPU ms/req | sampler threads' CPU ms/req | emulator CPU ms/req | errors |\n");
-        table.append("|---|---|" + (backendCell ? "---|" : "") + "---|---|---|" + (backendCell ? "---|" : "") + "---|---|---|---|---|\n");
+                + "sampler CPU ms/req | raw threads' CPU ms/req | sampler threads' CPU ms/req | JIT share of CPU, raw / sampler | emulator CPU ms/req | errors |\n");
+        table.append("|---|---|" + (backendCell ? "---|" : "") + "---|---|---|" + (backendCell ? "---|" : "") + "---|---|---|---|---|---|\n");
         for (var e : cells.entrySet()) {
             List<Cell> raw = e.getValue().get("raw");
             List<Cell> smp = e.getValue().get("sampler");
@@ -179,6 +188,7 @@ public final class KmsBench {
             table.append(range(smp, Cell::cpuPerRequest, "%.3f")).append(" | ")
                     .append(range(raw, Cell::workerPerRequest, "%.3f")).append(" | ")
                     .append(range(smp, Cell::workerPerRequest, "%.3f")).append(" | ")
+                    .append(range(raw, Cell::jitShare, "%.0f%%")).append(" / ").append(range(smp, Cell::jitShare, "%.0f%%")).append(" | ")
                     .append(range(all, Cell::serverPerRequest, "%.3f")).append(" | ").append(errors).append(" |\n");
         }
         Files.writeString(out.resolve("table.md"), table);
@@ -199,10 +209,10 @@ public final class KmsBench {
 
     private static void print(Cell c) {
         System.out.printf(Locale.ROOT,
-                "%-8s threads=%-3d requests=%-7d %.1f req/s  %.3f CPU ms/req (request threads %.3f)  emulator %.3f CPU ms/req"
-                        + "  errors=%d  load %s%n",
-                c.impl(), c.threads(), c.requests(), c.rps(), c.cpuPerRequest(), c.workerPerRequest(), c.serverPerRequest(),
-                c.errors(),
+                "%-8s threads=%-3d requests=%-7d %.1f req/s  %.3f CPU ms/req (request threads %.3f, JIT %.0f%% of the CPU)"
+                        + "  emulator %.3f CPU ms/req  errors=%d  load %s%n",
+                c.impl(), c.threads(), c.requests(), c.rps(), c.cpuPerRequest(), c.workerPerRequest(), c.jitShare(),
+                c.serverPerRequest(), c.errors(),
                 loadNow());
     }
 
@@ -219,7 +229,21 @@ public final class KmsBench {
             return List.of();
         }
         Files.createDirectories(jfrFile.getParent());
-        return List.of("-Dkmsbench.jfr=" + jfrFile);
+        List<String> args = new ArrayList<>(jfrAtLaunch(jfrFile));
+        args.add("-Dkmsbench.jfr=" + jfrFile);
+        return args;
+    }
+
+    /**
+     * JFR made live when a cell's JVM starts (an in-memory recording of no events), so that the window's
+     * recording, started later, costs that JVM nothing but its events. On Java 17 the first JFR start in a
+     * running JVM retransforms classes while the JIT has not recorded which compiled code depends on them,
+     * so HotSpot throws all of it away (JDK-8324241): a 32-thread JMeter cell went from 6,927 compiled
+     * methods to 2,330 at the window's start, its requests/s fell 10–30-fold for seconds, and the window
+     * measured the SDK's code being compiled again (docs/bench.md, KMS cause 7).
+     */
+    static List<String> jfrAtLaunch(Path jfrFile) {
+        return jfrFile == null ? List.of() : List.of("-XX:StartFlightRecording:name=launch,settings=none,disk=false");
     }
 
     private static Cell rawInChild(Path out, String mode, int threads, int warmup, int window, long labPid, Path jfrFile)
@@ -248,7 +272,8 @@ public final class KmsBench {
         }
         String[] f = result.split(" ");
         return new Cell(mode.equals("raw-cell") ? "raw" : "backend", threads, Long.parseLong(f[1]), Double.parseDouble(f[2]),
-                Double.parseDouble(f[3]), Long.parseLong(f[4]), Double.parseDouble(f[5]), Double.parseDouble(f[6]));
+                Double.parseDouble(f[3]), Long.parseLong(f[4]), Double.parseDouble(f[5]), Double.parseDouble(f[6]),
+                Double.parseDouble(f[7]));
     }
 
     /** The raw SDK loop: one client, {@code threads} threads encrypting until told to stop. */
@@ -292,6 +317,7 @@ public final class KmsBench {
             jdk.jfr.Recording rec = startRecording();
             long c0 = processCpuNanos();
             long k0 = org.trustload.bench.ProcCpu.threadsMs(ProcessHandle.current().pid(), WORKER);
+            long j0 = jitMs(ProcessHandle.current().pid());
             long l0 = procCpuMs(labPid);
             long t0 = System.nanoTime();
             Thread.sleep(window * 1000L);
@@ -299,12 +325,13 @@ public final class KmsBench {
             long e1 = errors.get();
             long c1 = processCpuNanos();
             long k1 = org.trustload.bench.ProcCpu.threadsMs(ProcessHandle.current().pid(), WORKER);
+            long j1 = jitMs(ProcessHandle.current().pid());
             long l1 = procCpuMs(labPid);
             long t1 = System.nanoTime();
             stopRecording(rec);
             stop.set(true);
             finished.await(60, TimeUnit.SECONDS);
-            return new Cell("raw", threads, n1 - n0, (t1 - t0) / 1e9, (c1 - c0) / 1e6, e1 - e0, l1 - l0, k1 - k0);
+            return new Cell("raw", threads, n1 - n0, (t1 - t0) / 1e9, (c1 - c0) / 1e6, e1 - e0, l1 - l0, k1 - k0, j1 - j0);
         } finally {
             http.close();
         }
@@ -347,6 +374,7 @@ public final class KmsBench {
             jdk.jfr.Recording rec = startRecording();
             long c0 = processCpuNanos();
             long k0 = org.trustload.bench.ProcCpu.threadsMs(ProcessHandle.current().pid(), WORKER);
+            long j0 = jitMs(ProcessHandle.current().pid());
             long l0 = procCpuMs(labPid);
             long t0 = System.nanoTime();
             Thread.sleep(window * 1000L);
@@ -354,12 +382,13 @@ public final class KmsBench {
             long e1 = errors.get();
             long c1 = processCpuNanos();
             long k1 = org.trustload.bench.ProcCpu.threadsMs(ProcessHandle.current().pid(), WORKER);
+            long j1 = jitMs(ProcessHandle.current().pid());
             long l1 = procCpuMs(labPid);
             long t1 = System.nanoTime();
             stopRecording(rec);
             stop.set(true);
             finished.await(60, TimeUnit.SECONDS);
-            return new Cell("backend", threads, n1 - n0, (t1 - t0) / 1e9, (c1 - c0) / 1e6, e1 - e0, l1 - l0, k1 - k0);
+            return new Cell("backend", threads, n1 - n0, (t1 - t0) / 1e9, (c1 - c0) / 1e6, e1 - e0, l1 - l0, k1 - k0, j1 - j0);
         }
     }
 
@@ -414,7 +443,7 @@ public final class KmsBench {
         try (java.net.DatagramSocket probe = new java.net.DatagramSocket(0, java.net.InetAddress.getLoopbackAddress())) {
             udp = probe.getLocalPort();
         }
-        List<String> cmd = new ArrayList<>(new JMeter(Layout.current(), List.of("-Xms256m", "-Xmx512m"), List.of()).command());
+        List<String> cmd = new ArrayList<>(new JMeter(Layout.current(), List.of("-Xms256m", "-Xmx512m"), jfrAtLaunch(jfrFile)).command());
         cmd.addAll(List.of("-n",
                 "-t", root.resolve("test-plans/kms/kms-benchmark-aws.jmx").toString(),
                 "-q", out.resolve("lab.properties").toString(),
@@ -442,12 +471,14 @@ public final class KmsBench {
         }
         long c0 = procCpuMs(p.pid());
         long k0 = org.trustload.bench.ProcCpu.threadsMs(p.pid(), JMETER_WORKER);
+        long j0 = jitMs(p.pid());
         long l0 = procCpuMs(labPid);
         long w0 = System.currentTimeMillis();
         long[] r0 = lastReport(report);
         Thread.sleep(window * 1000L);
         long c1 = procCpuMs(p.pid());
         long k1 = org.trustload.bench.ProcCpu.threadsMs(p.pid(), JMETER_WORKER);
+        long j1 = jitMs(p.pid());
         long l1 = procCpuMs(labPid);
         long w1 = System.currentTimeMillis();
         long[] r1 = lastReport(report);
@@ -473,7 +504,7 @@ public final class KmsBench {
                 throw new IllegalStateException("no KMS Periodic Report tick in the window; see " + report);
             }
             double rate = (r1[1] - r0[1]) / (double) (r1[0] - r0[0]);
-            return new Cell("sampler", threads, Math.round(rate * seconds), seconds, c1 - c0, r1[2] - r0[2], l1 - l0, k1 - k0);
+            return new Cell("sampler", threads, Math.round(rate * seconds), seconds, c1 - c0, r1[2] - r0[2], l1 - l0, k1 - k0, j1 - j0);
         }
         long n = 0;
         long errors = 0;
@@ -492,7 +523,7 @@ public final class KmsBench {
                 }
             }
         }
-        return new Cell("sampler", threads, n, seconds, c1 - c0, errors, l1 - l0, k1 - k0);
+        return new Cell("sampler", threads, n, seconds, c1 - c0, errors, l1 - l0, k1 - k0, j1 - j0);
     }
 
     private static final java.util.regex.Pattern TICK = java.util.regex.Pattern.compile(
@@ -512,6 +543,11 @@ public final class KmsBench {
 
     private static boolean responding(Path report) throws IOException {
         return Files.exists(report) && Files.readString(report).matches("(?s).*ResponseCount: [1-9].*");
+    }
+
+    /** CPU ms of a JVM's JIT compiler threads (HotSpot names them "C1/C2 CompilerThreadN"; /proc keeps 15 characters). */
+    static long jitMs(long pid) {
+        return org.trustload.bench.ProcCpu.threadsMs(pid, "C1 CompilerThre") + org.trustload.bench.ProcCpu.threadsMs(pid, "C2 CompilerThre");
     }
 
     /** utime + stime of a process, ms; -1 once it is gone. */
