@@ -878,9 +878,13 @@ public final class PkiBench {
                     List<String> h = List.of(r.readLine().split(","));
                     int ts = h.indexOf("timeStamp");
                     int tn = h.indexOf("threadName");
+                    int lb = h.indexOf("label");
                     String line;
                     while ((line = r.readLine()) != null) {
                         String[] f = line.split(",");
+                        if (!f[lb].equals(MEASURED)) {
+                            continue; // a sub-result (Certificate Login's steps)
+                        }
                         starts.computeIfAbsent(f[tn], k -> new ArrayList<>()).add(Long.parseLong(f[ts]));
                     }
                 }
