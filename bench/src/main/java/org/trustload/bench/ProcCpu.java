@@ -3,6 +3,8 @@ package org.trustload.bench;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
 
 /** CPU time of a process, or of some of its threads, from Linux's {@code /proc} (clock ticks of 10 ms). */
 public final class ProcCpu {
@@ -42,6 +44,39 @@ public final class ProcCpu {
             return 0;
         }
         return sum;
+    }
+
+    /** One thread's name (Linux keeps its first 15 characters) and CPU time. */
+    public record ThreadCpu(String name, long nanos) {
+    }
+
+    /**
+     * The CPU time of each live thread of a process by thread id: nanoseconds from {@code schedstat}
+     * (10 ms ticks from {@code stat} where the kernel has no schedstat); empty once the process is gone.
+     */
+    public static Map<Long, ThreadCpu> threads(long pid) {
+        Map<Long, ThreadCpu> m = new HashMap<>();
+        try (var tasks = Files.list(Path.of("/proc/" + pid + "/task"))) {
+            for (Path t : (Iterable<Path>) tasks::iterator) {
+                try {
+                    String stat = Files.readString(t.resolve("stat"));
+                    String comm = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+                    long ns;
+                    try {
+                        String sched = Files.readString(t.resolve("schedstat"));
+                        ns = Long.parseLong(sched.substring(0, sched.indexOf(' ')));
+                    } catch (IOException | RuntimeException noSchedstat) {
+                        ns = ticksMs(stat) * 1_000_000L;
+                    }
+                    m.put(Long.parseLong(t.getFileName().toString()), new ThreadCpu(comm, ns));
+                } catch (IOException | RuntimeException gone) {
+                    // a thread that ended meanwhile
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            return Map.of();
+        }
+        return m;
     }
 
     private static long ticksMs(String stat) {

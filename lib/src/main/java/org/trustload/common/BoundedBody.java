@@ -25,7 +25,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * the client's executor: a thread hand-off per answer, measured at 0.3–0.4 ms of client CPU per request
  * (the raw RFC 3161 loop of {@code ./trustload bench pki}, send vs sendAsync). Here the body fails itself
  * at the deadline instead: one daemon watchdog thread per JVM looks at the bodies in flight every
- * {@value #TICK_MS} ms, runs only while bodies are in flight, and costs no timer or lock per request.
+ * {@value #TICK_MS} ms, runs only while bodies are being read and for {@value #LINGER_MS} ms after the
+ * last one started, and costs no timer or lock per request. (A body is in flight for microseconds between
+ * its headers and its end: a watchdog that ended as soon as none was in flight was started again for
+ * nearly every 50 ms of a steady load, ~20 thread starts a second.)
  *
  * <p>A body past its deadline completes with an {@link HttpTimeoutException} (so {@code send} throws an
  * {@code HttpTimeoutException}, like a request timeout) and closes the exchange; one larger than the limit
@@ -34,9 +37,13 @@ import java.util.concurrent.atomic.AtomicBoolean;
 public final class BoundedBody implements HttpResponse.BodySubscriber<byte[]> {
     /** How often the watchdog looks at the bodies in flight. */
     static final int TICK_MS = 50;
+    /** How long the watchdog stays after the last body started before it ends. */
+    static final int LINGER_MS = 2000;
 
     private static final Set<BoundedBody> IN_FLIGHT = ConcurrentHashMap.newKeySet();
     private static final AtomicBoolean WATCHING = new AtomicBoolean();
+    /** When the last body started (System.nanoTime). */
+    private static volatile long lastStart;
 
     private final CompletableFuture<byte[]> result = new CompletableFuture<>();
     private final ByteArrayOutputStream buffer = new ByteArrayOutputStream();
@@ -133,6 +140,7 @@ public final class BoundedBody implements HttpResponse.BodySubscriber<byte[]> {
     }
 
     private void watch() {
+        lastStart = System.nanoTime();
         IN_FLIGHT.add(this);
         if (WATCHING.compareAndSet(false, true)) {
             Thread t = new Thread(BoundedBody::watchdog, "trustload-http-body-deadline");
@@ -141,7 +149,7 @@ public final class BoundedBody implements HttpResponse.BodySubscriber<byte[]> {
         }
     }
 
-    /** Fails the bodies past their deadline; ends when none is in flight. */
+    /** Fails the bodies past their deadline; ends when none is in flight and none started for a while. */
     private static void watchdog() {
         while (true) {
             try {
@@ -156,7 +164,7 @@ public final class BoundedBody implements HttpResponse.BodySubscriber<byte[]> {
                     b.fail(new HttpTimeoutException("answer not complete within " + b.timeout.toMillis() + " ms"));
                 }
             }
-            if (IN_FLIGHT.isEmpty()) {
+            if (IN_FLIGHT.isEmpty() && now - lastStart > LINGER_MS * 1_000_000L) {
                 WATCHING.set(false);
                 // a body registered after the check but before the flag went down starts no watchdog: look again
                 if (IN_FLIGHT.isEmpty() || !WATCHING.compareAndSet(false, true)) {

@@ -90,6 +90,7 @@ public final class CadesSigner {
         private final byte[] toBeSigned;
         private final byte[] content;
         private final TimestampSource tsa;
+        private final String signatureAlgorithm;
 
         private Prepared(List<X509Certificate> chain, String digest, SignOptions.Level level, boolean attached,
                 ASN1Set signedAttrs, byte[] content, TimestampSource tsa) throws PkiException {
@@ -100,6 +101,8 @@ public final class CadesSigner {
             this.signedAttrs = signedAttrs;
             this.content = content;
             this.tsa = tsa;
+            // once: naming the key's algorithm prints the public key and parses its SubjectPublicKeyInfo
+            this.signatureAlgorithm = CmsSupport.signatureAlgorithm(chain.get(0), digest);
             try {
                 this.toBeSigned = signedAttrs.getEncoded(ASN1Encoding.DER);
             } catch (IOException e) {
@@ -114,7 +117,7 @@ public final class CadesSigner {
 
         /** The JCA algorithm the signer must use, e.g. {@code SHA256withECDSA}. */
         public String signatureAlgorithm() {
-            return CmsSupport.signatureAlgorithm(chain.get(0), digest);
+            return signatureAlgorithm;
         }
 
         /** The digest actually used (SM3 for SM2 keys). */

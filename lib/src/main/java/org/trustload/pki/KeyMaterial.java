@@ -17,6 +17,8 @@ public final class KeyMaterial {
     private final PrivateKey privateKey;
     private final List<X509Certificate> chain;
     private final Provider provider;
+    /** RSA, EC or SM2, found on first use (a benign race: every thread finds the same). */
+    private volatile String keyAlgorithm;
 
     /**
      * @param provider the provider that must use this key (a SunPKCS11 instance), or null for the
@@ -57,17 +59,14 @@ public final class KeyMaterial {
 
     /** {@code RSA}, {@code EC} or {@code SM2} (an EC key on the sm2p256v1 curve). */
     public String keyAlgorithm() {
-        String alg = certificate().getPublicKey().getAlgorithm().toUpperCase(Locale.ROOT);
-        if (alg.equals("EC") || alg.equals("ECDSA")) {
-            String sigAlg = certificate().getSigAlgName().toUpperCase(Locale.ROOT);
-            String params = certificate().getPublicKey().toString();
-            if (KeyStores.isSm2(certificate()) || sigAlg.contains("SM2") || params.contains("sm2p256v1")
-                    || params.contains("1.2.156.10197.1.301")) {
-                return "SM2";
-            }
-            return "EC";
+        String a = keyAlgorithm;
+        if (a == null) {
+            // once per key: telling SM2 from other EC keys prints the public key and parses its encoding, which
+            // cost a login sample 9% of its allocation when done per signature
+            a = CmsSupport.keyAlgorithm(certificate());
+            keyAlgorithm = a;
         }
-        return alg;
+        return a;
     }
 
     /**

@@ -174,6 +174,7 @@ public final class PadesSigner {
         private final int contentsStart;
         private final int contentsEnd;
         private final TimestampSource tsa;
+        private final String signatureAlgorithm;
 
         private Prepared(List<X509Certificate> chain, String digest, SignOptions.Level level, ASN1Set signedAttrs,
                 byte[] preparedPdf, int contentsStart, int contentsEnd, TimestampSource tsa) throws PkiException {
@@ -185,6 +186,8 @@ public final class PadesSigner {
             this.contentsStart = contentsStart;
             this.contentsEnd = contentsEnd;
             this.tsa = tsa;
+            // once: naming the key's algorithm prints the public key and parses its SubjectPublicKeyInfo
+            this.signatureAlgorithm = CmsSupport.signatureAlgorithm(chain.get(0), digest);
             try {
                 this.toBeSigned = signedAttrs.getEncoded(ASN1Encoding.DER);
             } catch (IOException e) {
@@ -199,7 +202,7 @@ public final class PadesSigner {
 
         /** The JCA algorithm the signer must use. */
         public String signatureAlgorithm() {
-            return CmsSupport.signatureAlgorithm(chain.get(0), digest);
+            return signatureAlgorithm;
         }
 
         /** The digest actually used (SM3 for SM2 keys). */

@@ -15,6 +15,8 @@ import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -112,6 +114,22 @@ class BoundedBodyTest {
             Thread.sleep(20);
         }
         assertThat(watchdogAlive()).isFalse();
+    }
+
+    @Test
+    void oneWatchdogServesSuccessiveRequestsWithGapsLongerThanItsTick() throws Exception {
+        Set<Thread> seen = new HashSet<>();
+        for (int i = 0; i < 5; i++) {
+            http.send(get("/ok"), BoundedBody.handler(Duration.ofSeconds(5), 1024));
+            watchdog().ifPresent(seen::add);
+            Thread.sleep(BoundedBody.TICK_MS * 3L);
+        }
+        assertThat(seen).hasSize(1);
+    }
+
+    private static java.util.Optional<Thread> watchdog() {
+        return Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> t.getName().equals("trustload-http-body-deadline") && t.isAlive()).findFirst();
     }
 
     private static boolean watchdogAlive() {

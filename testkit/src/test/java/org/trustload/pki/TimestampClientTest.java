@@ -108,6 +108,24 @@ class TimestampClientTest {
     }
 
     @Test
+    void theTokenIsCutFromTheAnswerAsTheTsaEncodedIt() throws Exception {
+        byte[] answer = responder.respond(new TimeStampRequestGenerator().generate(
+                new org.bouncycastle.asn1.x509.AlgorithmIdentifier(org.bouncycastle.asn1.nist.NISTObjectIdentifiers.id_sha256),
+                new byte[32], BigInteger.TEN).getEncoded());
+        assertThat(TimestampClient.tokenBytes(answer))
+                .isEqualTo(new TimeStampResponse(answer).getTimeStampToken().getEncoded());
+        // not a definite-length TimeStampResp with a token: none (the client encodes the parsed token instead)
+        assertThat(TimestampClient.tokenBytes(new byte[0])).isNull();
+        assertThat(TimestampClient.tokenBytes("<html>hello</html>".getBytes(StandardCharsets.UTF_8))).isNull();
+        assertThat(TimestampClient.tokenBytes(new byte[] {0x30, (byte) 0x80, 0x30, 0x03, 0x02, 0x01, 0x00, 0, 0})).isNull();
+        assertThat(TimestampClient.tokenBytes(new byte[] {0x30, 0x05, 0x30, 0x03, 0x02, 0x01, 0x02})).isNull(); // rejection: no token
+        assertThat(TimestampClient.tokenBytes(Arrays.copyOf(answer, answer.length - 1))).isNull();
+        TimestampClient.Granted g = client("/tsa").request(sha256(new byte[] {7}), "SHA-256");
+        assertThat(new TimeStampToken(new org.bouncycastle.cms.CMSSignedData(g.token())).getTimeStampInfo().getSerialNumber())
+                .isEqualTo(g.serial());
+    }
+
+    @Test
     void manyTokensFromSeveralThreads() throws Exception {
         TimestampClient c = client("/tsa");
         var pool = java.util.concurrent.Executors.newFixedThreadPool(4);

@@ -34,6 +34,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.trustload.bench.ProcCpu;
+import org.trustload.bench.ThreadCpuTrace;
 import org.trustload.harness.JMeter;
 import org.trustload.harness.Lab;
 import org.trustload.harness.Layout;
@@ -124,6 +126,8 @@ public final class PkiBench {
     /** cell name → threads → the lab's CPU ms per operation, each round (server cells only). */
     private final Map<String, Map<Integer, List<Double>>> serverCpu = new LinkedHashMap<>();
     private final List<String> loads = new ArrayList<>();
+    /** cell name → threads → CPU ms per operation by thread group, each round. */
+    private final Map<String, Map<Integer, List<Map<String, Double>>>> threadCpu = new LinkedHashMap<>();
     private boolean jfr;
     /** The lab (pki service) for the login and timestamp cells, or null. */
     private Lab lab;
@@ -235,6 +239,7 @@ public final class PkiBench {
                     c.cpuMsPerOp = Double.NaN;
                     c.workerMsPerOp = Double.NaN;
                     c.serverMsPerOp = Double.NaN;
+                    c.threadMsPerOp = Map.of();
                     try {
                         v = c.run(t, r);
                     } catch (Exception e) {
@@ -246,6 +251,8 @@ public final class PkiBench {
                             .add(c.cpuMsPerOp);
                     workerCpu.computeIfAbsent(c.name, k -> new TreeMap<>()).computeIfAbsent(t, k -> new ArrayList<>())
                             .add(c.workerMsPerOp);
+                    threadCpu.computeIfAbsent(c.name, k -> new TreeMap<>()).computeIfAbsent(t, k -> new ArrayList<>())
+                            .add(c.threadMsPerOp);
                     if (c.server) {
                         serverCpu.computeIfAbsent(c.name, k -> new TreeMap<>()).computeIfAbsent(t, k -> new ArrayList<>())
                                 .add(c.serverMsPerOp);
@@ -568,6 +575,8 @@ public final class PkiBench {
         boolean server;
         /** The lab's CPU ms per operation of the last run (server cells). */
         double serverMsPerOp = Double.NaN;
+        /** The client process's CPU ms per operation by thread group in the last run (see {@link ThreadCpuTrace}). */
+        Map<String, Double> threadMsPerOp = Map.of();
 
         Cell server() {
             server = true;
@@ -751,6 +760,8 @@ public final class PkiBench {
             if (!ready.await(maxSeconds, TimeUnit.SECONDS)) {
                 throw new IllegalStateException("warm-up did not finish in " + maxSeconds + " s");
             }
+            long self = ProcessHandle.current().pid();
+            Map<Long, ProcCpu.ThreadCpu> threads0 = ProcCpu.threads(self);
             long cpu0 = processCpuNanos();
             long lab0 = server ? org.trustload.bench.ProcCpu.processMs(labPid) : -1;
             long t0 = System.nanoTime();
@@ -760,7 +771,15 @@ public final class PkiBench {
                 w.join(maxSeconds * 1000L + 30_000);
             }
             long ns = System.nanoTime() - t0;
-            cpuMsPerOp = done.get() == 0 ? Double.NaN : (processCpuNanos() - cpu0) / 1e6 / done.get();
+            long cpu1 = processCpuNanos();
+            cpuMsPerOp = done.get() == 0 ? Double.NaN : (cpu1 - cpu0) / 1e6 / done.get();
+            if (done.get() > 0) {
+                // the loop threads have ended: their CPU is the one they measured themselves
+                Map<String, Double> byThread = ThreadCpuTrace.msByGroup(threads0, ProcCpu.threads(self));
+                byThread.keySet().removeIf(g -> g.startsWith("bench-"));
+                byThread.put("bench-N (the loop threads)", workerNanos.get() / 1e6);
+                threadMsPerOp = perOp(byThread, (cpu1 - cpu0) / 1e6, done.get());
+            }
             if (server && lab0 >= 0 && done.get() > 0) {
                 serverMsPerOp = (org.trustload.bench.ProcCpu.processMs(labPid) - lab0) / (double) done.get();
             }
@@ -809,7 +828,7 @@ public final class PkiBench {
                     "-Jsampleresult.timestamp.start=true", "-Jjmeter.save.saveservice.output_format=csv",
                     "-Jjmeter.save.saveservice.timestamp_format=ms", "-Jsummariser.name=",
                     "-Jjmeter.save.saveservice.response_code=false", "-Jjmeter.save.saveservice.response_message=false",
-                    "-Jjmeter.save.saveservice.thread_name=false", "-Jjmeter.save.saveservice.data_type=false",
+                    "-Jjmeter.save.saveservice.thread_name=" + (warmOps() > 0), "-Jjmeter.save.saveservice.data_type=false",
                     "-Jjmeter.save.saveservice.bytes=false", "-Jjmeter.save.saveservice.sent_bytes=false",
                     "-Jjmeter.save.saveservice.url=false", "-Jjmeter.save.saveservice.latency=false",
                     "-Jjmeter.save.saveservice.connect_time=false", "-Jjmeter.save.saveservice.idle_time=false",
@@ -822,12 +841,18 @@ public final class PkiBench {
             List<long[]> cpuTrace = new ArrayList<>();
             List<long[]> workerTrace = new ArrayList<>(); // the measured group's threads ("measure 1-1" ...)
             List<long[]> labTrace = new ArrayList<>();
-            long killAt = System.nanoTime() + TimeUnit.SECONDS.toNanos(maxSeconds + Math.max(maxSeconds, intOpt("jmeterWarmupSeconds", 0)) + 120L);
+            ThreadCpuTrace threadTrace = new ThreadCpuTrace(p.pid()); // every other poll: 100 ms
+            int polls = 0;
+            long killAt = System.nanoTime() + TimeUnit.SECONDS.toNanos(maxSeconds + Math.max(maxSeconds,
+                    Math.max(intOpt("jmeterWarmupSeconds", 0), intOpt("jmeterWarmupOps", 0) > 0 ? 300 : 0)) + 120L);
             while (p.isAlive() && System.nanoTime() < killAt) {
                 long c = org.trustload.bench.ProcCpu.processMs(p.pid());
                 if (c >= 0) {
                     cpuTrace.add(new long[] {System.currentTimeMillis(), c});
                     workerTrace.add(new long[] {System.currentTimeMillis(), org.trustload.bench.ProcCpu.threadsMs(p.pid(), "measure")});
+                    if (polls++ % 2 == 0) {
+                        threadTrace.snapshot();
+                    }
                 }
                 if (server) {
                     labTrace.add(new long[] {System.currentTimeMillis(), org.trustload.bench.ProcCpu.processMs(labPid)});
@@ -845,6 +870,34 @@ public final class PkiBench {
             int errors = 0;
             long first = Long.MAX_VALUE;
             long last = Long.MIN_VALUE;
+            // jmeterWarmupOps: the measured window starts once every thread has done its warm-up operations
+            long from = Long.MIN_VALUE;
+            if (warmOps() > 0) {
+                Map<String, List<Long>> starts = new java.util.HashMap<>();
+                try (BufferedReader r = Files.newBufferedReader(jtl, StandardCharsets.UTF_8)) {
+                    List<String> h = List.of(r.readLine().split(","));
+                    int ts = h.indexOf("timeStamp");
+                    int tn = h.indexOf("threadName");
+                    int lb = h.indexOf("label");
+                    String line;
+                    while ((line = r.readLine()) != null) {
+                        String[] f = line.split(",");
+                        if (!f[lb].equals(MEASURED)) {
+                            continue; // a sub-result (Certificate Login's steps)
+                        }
+                        starts.computeIfAbsent(f[tn], k -> new ArrayList<>()).add(Long.parseLong(f[ts]));
+                    }
+                }
+                for (var e : starts.entrySet()) {
+                    List<Long> l = e.getValue();
+                    l.sort(null);
+                    if (l.size() <= warmOps()) {
+                        throw new IllegalStateException(e.getKey() + " did not finish its " + warmOps()
+                                + " warm-up operations (" + l.size() + " samples); see " + dir);
+                    }
+                    from = Math.max(from, l.get(warmOps()));
+                }
+            }
             try (BufferedReader r = Files.newBufferedReader(jtl, StandardCharsets.UTF_8)) {
                 List<String> h = List.of(r.readLine().split(","));
                 int ts = h.indexOf("timeStamp");
@@ -854,7 +907,7 @@ public final class PkiBench {
                 String line;
                 while ((line = r.readLine()) != null) {
                     String[] f = line.split(",");
-                    if (!f[lb].equals(MEASURED)) {
+                    if (!f[lb].equals(MEASURED) || Long.parseLong(f[ts]) < from) {
                         continue; // warm-up rows
                     }
                     long start = Long.parseLong(f[ts]);
@@ -870,11 +923,16 @@ public final class PkiBench {
                 throw new IllegalStateException(n + " samples, " + errors + " errors; see " + dir);
             }
             cpuMsPerOp = (cpuAt(cpuTrace, last) - cpuAt(cpuTrace, first)) / n;
+            threadMsPerOp = perOp(threadTrace.msByGroup(first, last), cpuAt(cpuTrace, last) - cpuAt(cpuTrace, first), n);
             if (server) {
                 serverMsPerOp = (cpuAt(labTrace, last) - cpuAt(labTrace, first)) / n;
             }
             // the group's threads exist only while it runs: their CPU at its end, polled last before they ended
             workerMsPerOp = workerTrace.stream().mapToLong(x -> x[1]).max().orElse(0) / (double) n;
+            if (warmOps() > 0) { // the same threads warmed up: their CPU over the window only
+                workerMsPerOp = threadMsPerOp.entrySet().stream().filter(e -> e.getKey().startsWith("measure"))
+                        .mapToDouble(Map.Entry::getValue).sum();
+            }
             return n * 1000.0 / Math.max(1, last - first);
         }
 
@@ -920,12 +978,28 @@ public final class PkiBench {
             b.append("      </").append(cfg).append(">\n      <hashTree/>\n");
             // jmeterWarmupSeconds=N: the warm-up group runs N seconds (no count), so a fresh JMeter JVM gets
             // about the JIT warm-up the bench JVM's loops had; 0 (default): `warmup` operations per thread
+            // jmeterWarmupOps=N: no setUp group; the measured group's own threads run N operations first and the
+            // window starts when every thread has done them. A warm-up in another thread group leaves JMeter's
+            // per-sample code (controllers, TestBeanHelper, the sampler's elements) to be deoptimized and compiled
+            // again when the measured group starts: JFR showed that burst of deoptimizations at the switch and
+            // C2 compiling through the measured window (0.1-0.4 ms of compiler CPU per login or timestamp)
             int warmSeconds = intOpt("jmeterWarmupSeconds", 0);
-            group(b, "SetupThreadGroup", "SetupThreadGroupGui", "warmup", threads, warmSeconds > 0 ? -1 : warmup, "warmup",
-                    warmSeconds > 0 ? Integer.toString(warmSeconds) : "${__P(cell.max.seconds,60)}");
-            group(b, "ThreadGroup", "ThreadGroupGui", "measure", threads, ops, MEASURED, "${__P(cell.max.seconds,60)}");
+            if (warmOps() > 0) {
+                group(b, "ThreadGroup", "ThreadGroupGui", "measure", threads, warmOps() + ops, MEASURED,
+                        Integer.toString(300 + maxSeconds));
+            } else {
+                group(b, "SetupThreadGroup", "SetupThreadGroupGui", "warmup", threads, warmSeconds > 0 ? -1 : warmup, "warmup",
+                        warmSeconds > 0 ? Integer.toString(warmSeconds) : "${__P(cell.max.seconds,60)}");
+                group(b, "ThreadGroup", "ThreadGroupGui", "measure", threads, ops, MEASURED, "${__P(cell.max.seconds,60)}");
+            }
             b.append("    </hashTree>\n  </hashTree>\n</jmeterTestPlan>\n");
             return b.toString();
+        }
+
+        /** jmeterWarmupOps for this cell (a quarter for PAdES, as `warmup` is halved for it), 0 when not set. */
+        private int warmOps() {
+            int w = intOpt("jmeterWarmupOps", 0);
+            return "pades".equals(kind) ? w / 4 : w;
         }
 
         private void group(StringBuilder b, String cls, String gui, String name, int threads, int loops, String label,
@@ -1002,6 +1076,21 @@ public final class PkiBench {
         private void prop(StringBuilder b, String name, String value) {
             b.append("          <stringProp name=\"").append(name).append("\">").append(esc(value)).append("</stringProp>\n");
         }
+    }
+
+    /**
+     * CPU ms per operation by thread group, plus what the process used beyond its live threads (threads that
+     * ended between two snapshots, and polling error) as "(ended threads / rounding)".
+     */
+    static Map<String, Double> perOp(Map<String, Double> msByGroup, double processMs, int ops) {
+        Map<String, Double> m = new TreeMap<>();
+        double sum = 0;
+        for (var e : msByGroup.entrySet()) {
+            m.put(e.getKey(), e.getValue() / ops);
+            sum += e.getValue();
+        }
+        m.put("(ended threads / rounding)", (processMs - sum) / ops);
+        return m;
     }
 
     /** A process's CPU at time {@code t} (ms), interpolated between the polled points. */
@@ -1153,6 +1242,7 @@ public final class PkiBench {
                 b.append("\n");
             }
         }
+        printThreads(b, threads);
         b.append("\n1-min load after each round: ").append(String.join(", ", loads)).append("; JFR ")
                 .append(jfr ? "on (JMeter cells: jmeter/*/jmeter.jfr; in-JVM loops: jfr/bench-jvm-loops.jfr)" : "off")
                 .append("\n");
@@ -1199,6 +1289,34 @@ public final class PkiBench {
             Files.writeString(out.resolve("bench.md"), b.toString());
         } catch (IOException ignored) {
             // the table went to stdout too
+        }
+    }
+
+    /** Per cell and thread count: CPU ms per operation by thread group (median of the rounds), largest first. */
+    private void printThreads(StringBuilder b, List<Integer> threads) {
+        b.append("\n## Client CPU ms per operation by thread (median of the rounds; groups under 0.005 ms/op folded into 'other')\n\n")
+                .append("/proc/<pid>/task/*/schedstat over the measured window: JMeter cells every 100 ms, interpolated at the measured "
+                        + "group's first and last sample; in-JVM loops at the loop's start and end (their loop threads as they "
+                        + "measured themselves).\n\n| implementation | threads | CPU ms/op by thread group |\n|---|---:|---|\n");
+        for (var e : threadCpu.entrySet()) {
+            for (int t : threads) {
+                List<Map<String, Double>> rounds = e.getValue().get(t);
+                if (rounds == null || rounds.stream().allMatch(Map::isEmpty)) {
+                    continue;
+                }
+                Map<String, Double> med = new TreeMap<>();
+                rounds.stream().flatMap(m -> m.keySet().stream()).distinct().forEach(g -> med.put(g,
+                        median(rounds.stream().filter(m -> !m.isEmpty()).map(m -> m.getOrDefault(g, 0.0)).toList())));
+                double other = med.entrySet().stream().filter(x -> Math.abs(x.getValue()) < 0.005)
+                        .mapToDouble(Map.Entry::getValue).sum();
+                StringBuilder row = new StringBuilder();
+                med.entrySet().stream().filter(x -> Math.abs(x.getValue()) >= 0.005)
+                        .sorted((x, y) -> Double.compare(y.getValue(), x.getValue()))
+                        .forEach(x -> row.append(row.length() > 0 ? ", " : "").append(x.getKey())
+                                .append(String.format(Locale.ROOT, " %.3f", x.getValue())));
+                row.append(String.format(Locale.ROOT, ", other %.3f", other));
+                b.append("| ").append(e.getKey()).append(" | ").append(t).append(" | ").append(row).append(" |\n");
+            }
         }
     }
 

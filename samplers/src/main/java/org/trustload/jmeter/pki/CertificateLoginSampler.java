@@ -7,6 +7,7 @@ import org.apache.jmeter.samplers.SampleResult;
 import org.apache.jmeter.threads.JMeterContextService;
 import org.apache.jmeter.threads.JMeterVariables;
 import org.trustload.common.ClientException;
+import org.trustload.jmeter.common.ParsedOnChange;
 import org.trustload.jmeter.common.PropertyParser;
 import org.trustload.pki.CertificateLoginClient;
 import org.trustload.pki.KeyMaterial;
@@ -51,6 +52,8 @@ public class CertificateLoginSampler extends PkiSampler<CertificateLoginSampler.
     private String mtlsPath = "/auth/mtls";
     private String sessionReuse = "false";
     private String expectRefusedAliases = "";
+    /** expectRefusedAliases split into aliases (this thread's clone only). */
+    private transient ParsedOnChange<Set<String>> refusedAliases;
 
     /** A login ready to run: the client for these options and the user. */
     static final class Prepared {
@@ -128,9 +131,14 @@ public class CertificateLoginSampler extends PkiSampler<CertificateLoginSampler.
         }
     }
 
-    private Set<String> refused() {
+    /** The aliases of expectRefusedAliases, split again only when the property changed (not per sample: a regex). */
+    private Set<String> refused() throws ClientException {
         String t = expectRefusedAliases == null ? "" : expectRefusedAliases;
-        return Arrays.stream(t.split("[,\\s]+")).filter(x -> !x.isEmpty()).collect(Collectors.toUnmodifiableSet());
+        if (refusedAliases == null) {
+            refusedAliases = new ParsedOnChange<>();
+        }
+        return refusedAliases.get(new Object[] {t}, () -> Arrays.stream(t.split("[,\\s]+")).filter(x -> !x.isEmpty())
+                .collect(Collectors.toUnmodifiableSet()));
     }
 
     private static String s(String v) {
