@@ -1,6 +1,5 @@
 package org.trustload.bench.pki;
 
-import java.io.BufferedReader;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.StringWriter;
@@ -866,27 +865,20 @@ public final class PkiBench {
                 p.waitFor(30, TimeUnit.SECONDS);
                 throw new IllegalStateException("JMeter timed out; see " + dir);
             }
-            int n = 0;
-            int errors = 0;
-            long first = Long.MAX_VALUE;
-            long last = Long.MIN_VALUE;
+            // one reader of results files (the harness's; quoted fields too), rows of the measured label only:
+            // Certificate Login's step sub-results carry other labels
+            List<org.trustload.harness.Jtl.Sample> rows = new ArrayList<>();
+            org.trustload.harness.Jtl.forEach(jtl, x -> {
+                if (x.label().equals(MEASURED)) {
+                    rows.add(x);
+                }
+            });
             // jmeterWarmupOps: the measured window starts once every thread has done its warm-up operations
             long from = Long.MIN_VALUE;
             if (warmOps() > 0) {
                 Map<String, List<Long>> starts = new java.util.HashMap<>();
-                try (BufferedReader r = Files.newBufferedReader(jtl, StandardCharsets.UTF_8)) {
-                    List<String> h = List.of(r.readLine().split(","));
-                    int ts = h.indexOf("timeStamp");
-                    int tn = h.indexOf("threadName");
-                    int lb = h.indexOf("label");
-                    String line;
-                    while ((line = r.readLine()) != null) {
-                        String[] f = line.split(",");
-                        if (!f[lb].equals(MEASURED)) {
-                            continue; // a sub-result (Certificate Login's steps)
-                        }
-                        starts.computeIfAbsent(f[tn], k -> new ArrayList<>()).add(Long.parseLong(f[ts]));
-                    }
+                for (var x : rows) {
+                    starts.computeIfAbsent(x.threadName(), k -> new ArrayList<>()).add(x.timeStamp());
                 }
                 for (var e : starts.entrySet()) {
                     List<Long> l = e.getValue();
@@ -898,25 +890,19 @@ public final class PkiBench {
                     from = Math.max(from, l.get(warmOps()));
                 }
             }
-            try (BufferedReader r = Files.newBufferedReader(jtl, StandardCharsets.UTF_8)) {
-                List<String> h = List.of(r.readLine().split(","));
-                int ts = h.indexOf("timeStamp");
-                int el = h.indexOf("elapsed");
-                int lb = h.indexOf("label");
-                int ok = h.indexOf("success");
-                String line;
-                while ((line = r.readLine()) != null) {
-                    String[] f = line.split(",");
-                    if (!f[lb].equals(MEASURED) || Long.parseLong(f[ts]) < from) {
-                        continue; // warm-up rows
-                    }
-                    long start = Long.parseLong(f[ts]);
-                    first = Math.min(first, start);
-                    last = Math.max(last, start + Long.parseLong(f[el]));
-                    n++;
-                    if (!Boolean.parseBoolean(f[ok])) {
-                        errors++;
-                    }
+            int n = 0;
+            int errors = 0;
+            long first = Long.MAX_VALUE;
+            long last = Long.MIN_VALUE;
+            for (var x : rows) {
+                if (x.timeStamp() < from) {
+                    continue; // warm-up rows
+                }
+                first = Math.min(first, x.timeStamp());
+                last = Math.max(last, x.end());
+                n++;
+                if (!x.success()) {
+                    errors++;
                 }
             }
             if (errors > 0 || n == 0) {
