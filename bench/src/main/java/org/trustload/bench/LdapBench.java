@@ -30,7 +30,7 @@ import java.util.regex.Pattern;
  * {@code piOps=1000} (per-iteration ops per thread), {@code ptOps=5000} (per-thread ops per thread),
  * {@code warmup=200} (per thread, before each measurement), {@code warmupSeconds=0} (when above 0, the JMeter
  * cells warm up for that long instead of {@code warmup} operations), {@code threads=1,2}, {@code schemes=ldap,ldaps,ldapi}, {@code nofile=4096},
- * {@code scenarioRounds=1}, {@code scenarioWarmup=10} (the plan's warmup_seconds), {@code perlN=1000}, {@code heapPlans=500x25,200x10}, {@code out=docs/scenarios},
+ * {@code scenarioRounds=1}, {@code scenarioWarmup=10} (the plan's warmup_seconds, per protocol), {@code perlN=1000}, {@code heapPlans=500x25,200x10}, {@code out=docs/scenarios},
  * {@code entries=20} (slapd entries), {@code modes=per-iteration,per-thread},
  * {@code peers=ours,raw,searchrate,perl,ext,jndi}, {@code srSeconds=5}, {@code jfrRounds=1} (above 0: a round 0 that records every cell with JFR and counts in no figure), {@code jfrPeriodMs} (stack sampling period of those recordings),
  * {@code writeDocs=true}.
@@ -744,9 +744,9 @@ public final class LdapBench {
         }
         b.append(String.format(Locale.ROOT, "%n%d round(s) (medians); failed samples/operations: %d. Published numbers: the original Perl script against the "
                 + "original server, not re-measured here. slapd: %,d entries. Perl times are its loop only (Perl's own start-up, ~0.1 s, excluded); "
-                + "ours are the plan's \"N=1000 total\" rows in one JMeter JVM started for the run (cold), which first warmed up for the plan's "
-                + "`warmup_seconds` = %s s (the same iterations over the three protocols in turn, in no total) and then ran N = 1 and N = 100 of "
-                + "the same protocol just before. %s.%n", rounds, errors, slapd.options().entries(), arg("scenarioWarmup", "10"),
+                + "ours are the plan's \"N=1000 total\" rows in one JMeter JVM started for the run (cold), which warmed up each protocol right before it for the "
+                + "plan's `warmup_seconds` = %s s (its iterations in the same controllers as the timed ones, in no total) and then ran N = 1 and "
+                + "N = 100 of the same protocol just before. %s.%n", rounds, errors, slapd.options().entries(), arg("scenarioWarmup", "10"),
                 String.join("; ", jmeterTotals)));
         Files.writeString(work.resolve("scenario-table.md"), b.toString());
         if (Boolean.parseBoolean(arg("writeDocs", "true"))) {
