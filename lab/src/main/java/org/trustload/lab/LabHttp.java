@@ -3,6 +3,7 @@ package org.trustload.lab;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
@@ -48,12 +49,46 @@ public final class LabHttp {
         return THREAD_CPU.getCurrentThreadCpuTime();
     }
 
+    /** The most of a request body {@link #drainRequestBody} reads: the lab services' own body limit (64 MiB) and one byte. */
+    static final long DRAIN_LIMIT = 64L * 1024 * 1024 + 1;
+
     /**
-     * Sends the whole answer and closes the exchange (closing drains what the handler did not read, so
-     * the connection stays reusable).
+     * Reads what the handler left of the request body (up to {@link #DRAIN_LIMIT} bytes), so that no
+     * answer leaves ahead of an unread body. Without it the JDK server drains only
+     * {@code sun.net.httpserver.drainAmount} (64 KiB) after the answer and then closes the connection with
+     * the rest unread; Linux answers such a close with a reset, which can destroy the answer in the
+     * client's receive buffer (the client sees the headers and then "fixed content-length: 99, bytes
+     * received: 0"), and the client loses its keep-alive connection. Real servers read on (nginx's
+     * lingering close, Tomcat's swallowing of an unread body). Returns false when the rest could not be
+     * read (too long, or the handler closed the stream early): the answer then says {@code Connection: close}.
+     */
+    public static boolean drainRequestBody(HttpExchange ex) {
+        try {
+            InputStream in = ex.getRequestBody();
+            byte[] buf = new byte[16 * 1024];
+            long left = DRAIN_LIMIT;
+            while (left > 0) {
+                int n = in.read(buf, 0, (int) Math.min(buf.length, left));
+                if (n < 0) {
+                    return true;
+                }
+                left -= n;
+            }
+            return false;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /**
+     * Reads what the handler left of the request body ({@link #drainRequestBody}), sends the whole answer
+     * and closes the exchange, so the connection stays reusable.
      */
     public static void send(HttpExchange ex, long cpuStart, int status, String contentType, byte[] body) throws IOException {
         try (ex) {
+            if (!drainRequestBody(ex)) {
+                ex.getResponseHeaders().set("Connection", "close");
+            }
             ex.getResponseHeaders().set("X-TrustLoad-Cpu-Us", String.valueOf((threadCpu() - cpuStart) / 1000));
             ex.getResponseHeaders().set("Content-Type", contentType);
             ex.getResponseHeaders().set("Cache-Control", "no-store");

@@ -10,7 +10,6 @@ import com.sun.net.httpserver.HttpServer;
 import com.sun.net.httpserver.HttpsConfigurator;
 import com.sun.net.httpserver.HttpsServer;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.ArrayList;
@@ -608,10 +607,8 @@ public final class PdpLabService implements LabService {
     }
 
     private static JsonNode body(HttpExchange ex) throws IOException, PdpException {
-        byte[] bytes;
-        try (InputStream in = ex.getRequestBody()) {
-            bytes = in.readNBytes(MAX_BODY + 1);
-        }
+        // not closed here: LabHttp.send reads what is left of a too-long body before answering
+        byte[] bytes = ex.getRequestBody().readNBytes(MAX_BODY + 1);
         if (bytes.length > MAX_BODY) {
             throw new PdpException(413, "requestTooLarge", "the request body exceeds " + MAX_BODY + " bytes");
         }
