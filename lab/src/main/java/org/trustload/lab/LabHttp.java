@@ -59,14 +59,24 @@ public final class LabHttp {
      * the rest unread; Linux answers such a close with a reset, which can destroy the answer in the
      * client's receive buffer (the client sees the headers and then "fixed content-length: 99, bytes
      * received: 0"), and the client loses its keep-alive connection. Real servers read on (nginx's
-     * lingering close, Tomcat's swallowing of an unread body). Returns false when the rest could not be
-     * read (too long, or the handler closed the stream early): the answer then says {@code Connection: close}.
+     * lingering close, Tomcat's swallowing of an unread body). When the rest cannot be read (too long, or
+     * the handler closed the stream early) the answer says {@code Connection: close}. Call before
+     * {@code sendResponseHeaders}.
      */
-    public static boolean drainRequestBody(HttpExchange ex) {
+    public static void drainRequestBody(HttpExchange ex) {
+        if (!drained(ex)) {
+            ex.getResponseHeaders().set("Connection", "close");
+        }
+    }
+
+    private static boolean drained(HttpExchange ex) {
         try {
             InputStream in = ex.getRequestBody();
+            if (in.read() < 0) {
+                return true; // the usual case: the handler read it all; no buffer on the hot path
+            }
             byte[] buf = new byte[16 * 1024];
-            long left = DRAIN_LIMIT;
+            long left = DRAIN_LIMIT - 1;
             while (left > 0) {
                 int n = in.read(buf, 0, (int) Math.min(buf.length, left));
                 if (n < 0) {
@@ -86,9 +96,7 @@ public final class LabHttp {
      */
     public static void send(HttpExchange ex, long cpuStart, int status, String contentType, byte[] body) throws IOException {
         try (ex) {
-            if (!drainRequestBody(ex)) {
-                ex.getResponseHeaders().set("Connection", "close");
-            }
+            drainRequestBody(ex);
             ex.getResponseHeaders().set("X-TrustLoad-Cpu-Us", String.valueOf((threadCpu() - cpuStart) / 1000));
             ex.getResponseHeaders().set("Content-Type", contentType);
             ex.getResponseHeaders().set("Cache-Control", "no-store");

@@ -16,6 +16,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.trustload.lab.EndpointInUseException;
 import org.trustload.lab.LabContext;
+import org.trustload.lab.LabHttp;
 import org.trustload.lab.LabService;
 
 /**
@@ -91,8 +92,8 @@ public final class HttpLabService implements LabService {
 
     private void serve(HttpExchange ex) throws IOException {
         try (ex) {
-            // Drain a request body, if any, so the connection stays usable for keep-alive.
-            ex.getRequestBody().readAllBytes();
+            // Read a request body, if any, before answering, so the connection stays usable for keep-alive.
+            LabHttp.drainRequestBody(ex);
             String method = ex.getRequestMethod();
             byte[] body = PAGES.get(ex.getRequestURI().getPath());
             if (!method.equals("GET") && !method.equals("HEAD")) {
