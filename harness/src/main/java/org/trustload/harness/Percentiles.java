@@ -1,0 +1,75 @@
+package org.trustload.harness;
+
+import java.util.Arrays;
+import org.apache.commons.math3.stat.descriptive.rank.Percentile;
+
+/**
+ * The one percentile method of TrustLoad: the JMeter dashboard's own. The dashboard
+ * ({@code statistics.json}, its "Statistics" table) computes percentiles with commons-math3's
+ * {@link Percentile} and its {@code LEGACY} estimation type (JMeter's property
+ * {@code backend_metrics_percentile_estimator}, default {@code LEGACY}); this class calls the same
+ * library with the same estimator, over <em>every</em> value given. The dashboard keeps only the last
+ * {@code jmeter.reportgenerator.statistic_window} values of a label (default 20,000); runs started by the
+ * harness set that window to {@link #DASHBOARD_WINDOW_PROPERTY_VALUE} (unlimited) so both agree on any run.
+ *
+ * <p>Response times are whole milliseconds; the result is a double because the estimator interpolates
+ * (p99 of {@code 1..10, 11} can be 10.99).
+ */
+public final class Percentiles {
+
+    /** The JMeter property that bounds the dashboard's percentile window. */
+    public static final String DASHBOARD_WINDOW_PROPERTY = "jmeter.reportgenerator.statistic_window";
+    /** Its value for an unbounded window (commons-math3's {@code DescriptiveStatistics.INFINITE_WINDOW}). */
+    public static final String DASHBOARD_WINDOW_PROPERTY_VALUE = "-1";
+
+    private final double[] sorted;
+
+    private Percentiles(double[] sorted) {
+        this.sorted = sorted;
+    }
+
+    /** The percentiles of these values (copied; the array is not changed). */
+    public static Percentiles of(long[] values, int count) {
+        double[] d = new double[count];
+        for (int i = 0; i < count; i++) {
+            d[i] = values[i];
+        }
+        Arrays.sort(d);
+        return new Percentiles(d);
+    }
+
+    /** The percentiles of these values (copied; the array is not changed). */
+    public static Percentiles of(double[] values) {
+        double[] d = values.clone();
+        Arrays.sort(d);
+        return new Percentiles(d);
+    }
+
+    /** How many values. */
+    public int count() {
+        return sorted.length;
+    }
+
+    /**
+     * The p-th percentile, 0 &lt; p &le; 100, as the dashboard computes it; NaN when there are no values.
+     * (p = 0 is not a percentile for the estimator: use {@link #min()}.)
+     */
+    public double get(double p) {
+        if (sorted.length == 0) {
+            return Double.NaN;
+        }
+        Percentile estimator = new Percentile().withEstimationType(Percentile.EstimationType.LEGACY);
+        estimator.setData(sorted);
+        return estimator.evaluate(p);
+    }
+
+    /** The smallest value; NaN when there are none. */
+    public double min() {
+        return sorted.length == 0 ? Double.NaN : sorted[0];
+    }
+
+    /** The largest value; NaN when there are none. */
+    public double max() {
+        return sorted.length == 0 ? Double.NaN : sorted[sorted.length - 1];
+    }
+}

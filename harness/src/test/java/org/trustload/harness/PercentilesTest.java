@@ -1,0 +1,38 @@
+package org.trustload.harness;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import org.junit.jupiter.api.Test;
+
+class PercentilesTest {
+
+    @Test
+    void interpolatesAsTheDashboardDoesWhereNearestRankWouldNot() {
+        // 100 values 1..100 plus an outlier: LEGACY puts p99 at position 0.99 * 102 = 100.98
+        long[] v = new long[101];
+        for (int i = 0; i < 100; i++) {
+            v[i] = i + 1;
+        }
+        v[100] = 200;
+        Percentiles p = Percentiles.of(v, v.length);
+        assertThat(p.get(99)).isCloseTo(100 + 0.98 * (200 - 100), within(1e-9));
+        assertThat(p.get(50)).isCloseTo(51, within(1e-9));
+        assertThat(p.min()).isEqualTo(1);
+        assertThat(p.max()).isEqualTo(200);
+    }
+
+    @Test
+    void extremesClampToTheSmallestAndLargestValue() {
+        Percentiles p = Percentiles.of(new long[] {7, 3, 5}, 3);
+        assertThat(p.get(1)).isEqualTo(3);
+        assertThat(p.get(100)).isEqualTo(7);
+        assertThat(Percentiles.of(new long[0], 0).get(50)).isNaN();
+    }
+
+    @Test
+    void usesOnlyTheGivenCountOfABuffer() {
+        long[] buffer = {1, 2, 3, 1000, 1000};
+        assertThat(Percentiles.of(buffer, 3).max()).isEqualTo(3);
+    }
+}
