@@ -15,6 +15,7 @@ import java.util.stream.Stream;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
 import org.junit.jupiter.api.Test;
+import org.trustload.testing.ConflictCheck;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Checks the assembled home and the drop-in archive (runs after {@code package}). */

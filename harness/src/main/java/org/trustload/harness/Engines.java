@@ -168,12 +168,7 @@ public final class Engines implements AutoCloseable {
      * engine's bind.
      */
     static int freePort(Set<Integer> taken) throws IOException {
-        int low = 32768;
-        try {
-            low = Integer.parseInt(Files.readString(Path.of("/proc/sys/net/ipv4/ip_local_port_range")).strip().split("\\s+")[0]);
-        } catch (IOException | RuntimeException e) {
-            // keep the default
-        }
+        int low = Lab.ephemeralLow();
         if (low <= 21000) {
             low = 32768;
         }

@@ -28,6 +28,8 @@ public final class Lab implements AutoCloseable {
     /** Every port offset reserved for lab services: see docs/lab.md, "Port offsets". */
     private static final int[] OFFSETS = {389, 636, 8080, 8443, 8444, 8600, 8601, 8610, 8611, 8700, 8701, 8702,
         8703, 8800, 8801, 8802, 8900};
+    /** The highest port offset a lab service may use (the lab's {@code MAX_PORT_OFFSET}). */
+    static final int MAX_PORT_OFFSET = 8999;
 
     private final Process process;
     private final Path properties;
@@ -163,22 +165,41 @@ public final class Lab implements AutoCloseable {
         }
     }
 
-    /** A base port (for {@code --port-base}) whose lab ports are all free on 127.0.0.1. */
+    /**
+     * The first port of the kernel's ephemeral range ({@code /proc/sys/net/ipv4/ip_local_port_range},
+     * 32768 where it cannot be read): the kernel hands ports from there up to every outgoing connection,
+     * so a server port chosen there can be taken at random between the check and the bind.
+     */
+    static int ephemeralLow() {
+        try {
+            return Integer.parseInt(Files.readString(Path.of("/proc/sys/net/ipv4/ip_local_port_range")).strip().split("\\s+")[0]);
+        } catch (IOException | RuntimeException e) {
+            return 32768;
+        }
+    }
+
+    /**
+     * A base port (for {@code --port-base}) whose lab ports are all free on 127.0.0.1 and all below the
+     * kernel's ephemeral range ({@link #ephemeralLow()}): bases 2000 up to 32768 − 1 − 8999 = 23768 by
+     * default (the lab refuses a base whose ports reach that range).
+     */
     public static int freePortBase() throws IOException {
-        for (int attempt = 0; attempt < 50; attempt++) {
-            int base = ThreadLocalRandom.current().nextInt(20, 57) * 1000;
+        int highest = Math.max(2000, ephemeralLow() - 1 - MAX_PORT_OFFSET);
+        for (int attempt = 0; attempt < 100; attempt++) {
+            int base = ThreadLocalRandom.current().nextInt(2000, highest + 1);
             boolean free = true;
             for (int offset : OFFSETS) {
                 try (ServerSocket s = new ServerSocket(base + offset, 1, InetAddress.getLoopbackAddress())) {
                     s.setReuseAddress(true);
                 } catch (IOException busy) {
                     free = false;
+                    break;
                 }
             }
             if (free) {
                 return base;
             }
         }
-        throw new IOException("no free port range found on 127.0.0.1");
+        throw new IOException("no free port range found on 127.0.0.1 below the ephemeral ports (" + ephemeralLow() + "+)");
     }
 }

@@ -311,8 +311,8 @@ public final class Main {
                 %s
                 Environment: HEAP (default "-Xms1g -Xmx1g"), TRUSTLOAD_JVM_ARGS (more JVM options for JMeter),
                 JAVA_HOME, TRUSTLOAD_LAB_TIMEOUT (seconds to wait for the lab, default 120),
-                TRUSTLOAD_LAB_ARGS (more lab options, e.g. "--port-base 20000 --socket-dir /tmp/lab2" for a second
-                lab beside a running one), TRUSTLOAD_RESULTS (where results go, default ./results),
+                TRUSTLOAD_LAB_ARGS (more lab options, e.g. "--port-base 20000" for a second lab beside a running
+                one; each lab takes a socket directory of its own), TRUSTLOAD_RESULTS (where results go, default ./results),
                 TRUSTLOAD_RMI_DIR (RMI SSL keystore for --engines, default dist/target/rmi; created when missing),
                 TRUSTLOAD_ENGINE_TIMEOUT (seconds to wait for each engine, default 120).
                 """, "1", String.join(", ", Bench.NAMES), ExitStatus.table());

@@ -6,20 +6,17 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.nio.file.StandardCopyOption;
-import java.nio.file.attribute.PosixFilePermission;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.ServiceLoader;
-import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 
 /**
@@ -30,8 +27,9 @@ import java.util.concurrent.CountDownLatch;
  * java -jar trustload-lab.jar [--services ldap,...] [--port-base N] [--out FILE] [--users N] [--pki-users N] [--socket-dir DIR]
  * </pre>
  *
- * <p>Exit status: 2 for a usage error (including an unknown service), 3 when a port or socket is
- * already in use, 1 for any other start failure.
+ * <p>Exit status: 2 for a usage error (including an unknown service, or a port base whose ports reach
+ * the kernel's ephemeral range: {@link LabPorts}), 3 when a port, socket or the socket directory is
+ * already in use ({@link LabDir}), 1 for any other start failure.
  */
 public final class Lab implements AutoCloseable {
 
@@ -62,6 +60,8 @@ public final class Lab implements AutoCloseable {
     private final Map<String, String> properties = new LinkedHashMap<>();
     private boolean propertiesWritten;
     private boolean closed;
+    /** The socket directory, held while the lab runs; null until start. */
+    private LabDir dir;
 
     private Lab(Options options) {
         this.options = options;
@@ -74,7 +74,8 @@ public final class Lab implements AutoCloseable {
      * @param portBase base for each service's fixed port offsets
      * @param out where {@code lab.properties} goes (absolute)
      * @param users number of test users
-     * @param socketDir directory for Unix sockets and key material (absolute)
+     * @param socketDir directory for Unix sockets and key material (absolute); {@code null}: the first
+     *     {@code /tmp/trustload-lab-<uid>[-N]} no other lab holds, chosen at start ({@link LabDir})
      * @param pkiUsers number of pki test certificates
      */
     public record Options(List<String> services, int portBase, Path out, int users, Path socketDir, int pkiUsers) {
@@ -110,7 +111,7 @@ public final class Lab implements AutoCloseable {
         int users = DEFAULT_USERS;
         int pkiUsers = LabContext.DEFAULT_PKI_USERS;
         Path out = Paths.get("lab.properties");
-        Path socketDir = defaultSocketDir();
+        Path socketDir = null;
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
             String value;
@@ -144,8 +145,12 @@ public final class Lab implements AutoCloseable {
                 throw new UsageException("unknown service '" + s + "' (available: " + String.join(",", available) + ")");
             }
         }
+        Optional<LabPorts.Problem> ports = LabPorts.check(portBase, LabPorts.ephemeralRange());
+        if (ports.isPresent() && ports.get().refuse()) {
+            throw new UsageException(ports.get().message());
+        }
         return new Options(List.copyOf(services), portBase, out.toAbsolutePath().normalize(), users,
-                socketDir.toAbsolutePath().normalize(), pkiUsers);
+                socketDir == null ? null : socketDir.toAbsolutePath().normalize(), pkiUsers);
     }
 
     private static List<String> parseServices(String value) throws UsageException {
@@ -174,9 +179,12 @@ public final class Lab implements AutoCloseable {
         }
     }
 
-    /** {@code /tmp/trustload-lab-<uid>}: short, because a Unix socket path may not exceed ~107 bytes. */
-    static Path defaultSocketDir() {
-        return Paths.get("/tmp", "trustload-lab-" + UnixIdentity.uid());
+    /**
+     * Where the default socket directories go: {@code /tmp} (short: a Unix socket path may not exceed
+     * ~107 bytes), or the system property {@code trustload.lab.tmpdir} (tests).
+     */
+    static Path defaultSocketRoot() {
+        return Paths.get(System.getProperty("trustload.lab.tmpdir", "/tmp"));
     }
 
     /**
@@ -195,12 +203,14 @@ public final class Lab implements AutoCloseable {
     }
 
     private synchronized void startServices() throws Exception {
-        prepareSocketDir(options.socketDir());
+        dir = options.socketDir() == null ? LabDir.takeDefault(defaultSocketRoot()) : LabDir.take(options.socketDir());
+        LabPorts.check(options.portBase(), LabPorts.ephemeralRange())
+                .ifPresent(p -> System.err.println("trustload-lab: warning: " + p.message()));
         Map<String, LabService> byName = new LinkedHashMap<>();
         for (LabService s : ServiceLoader.load(LabService.class)) {
             byName.putIfAbsent(s.name(), s);
         }
-        LabContext ctx = new LabContext(options.portBase(), options.users(), options.socketDir(), options.pkiUsers());
+        LabContext ctx = new LabContext(options.portBase(), options.users(), dir.path(), options.pkiUsers());
         for (String name : options.services()) {
             LabService service = byName.get(name);
             if (closed) {
@@ -214,23 +224,6 @@ public final class Lab implements AutoCloseable {
         }
         writeProperties(options.out(), properties);
         propertiesWritten = true;
-    }
-
-    /** Creates the socket directory 0700, refusing one that another user owns (it would sit in /tmp). */
-    static void prepareSocketDir(Path dir) throws IOException {
-        Set<PosixFilePermission> owner = PosixFilePermissions.fromString("rwx------");
-        if (Files.notExists(dir, LinkOption.NOFOLLOW_LINKS)) {
-            Files.createDirectories(dir, PosixFilePermissions.asFileAttribute(owner));
-        }
-        if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
-            throw new IOException("--socket-dir " + dir + " is not a directory");
-        }
-        String me = System.getProperty("user.name");
-        String dirOwner = Files.getOwner(dir, LinkOption.NOFOLLOW_LINKS).getName();
-        if (!dirOwner.equals(me) && !dirOwner.equals(String.valueOf(UnixIdentity.uid()))) {
-            throw new IOException("--socket-dir " + dir + " belongs to " + dirOwner + ", not " + me);
-        }
-        Files.setPosixFilePermissions(dir, owner);
     }
 
     /** Writes {@code key=value} lines to a temporary file and renames it, so readers never see half a file. */
@@ -282,6 +275,11 @@ public final class Lab implements AutoCloseable {
         return sb.toString();
     }
 
+    /** The lab's socket directory (absolute), once started. */
+    public synchronized Path socketDir() {
+        return dir == null ? null : dir.path();
+    }
+
     /** The written {@code lab.properties} file (absolute). */
     public Path propertiesFile() {
         return options.out();
@@ -313,6 +311,9 @@ public final class Lab implements AutoCloseable {
                 System.err.println("trustload-lab: error stopping " + started.get(i).name() + ": " + e);
             }
         }
+        if (dir != null) {
+            dir.close();
+        }
     }
 
     /** Runs the lab until SIGTERM/SIGINT; see the class comment for the exit status. */
@@ -330,7 +331,7 @@ public final class Lab implements AutoCloseable {
             options = parse(args);
         } catch (UsageException e) {
             err.println("trustload-lab: " + e.getMessage());
-            if (!e.getMessage().equals(USAGE)) {
+            if (!USAGE.equals(e.getMessage())) {
                 err.println(USAGE);
             }
             return EXIT_USAGE;

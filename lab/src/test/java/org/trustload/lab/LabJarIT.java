@@ -32,6 +32,18 @@ class LabJarIT {
         return Path.of(System.getProperty("java.home"), "bin", "java").toString();
     }
 
+    /** The first line a lab process prints (its READY line), waiting at most {@code seconds}. */
+    static String firstLine(Process lab, int seconds) throws Exception {
+        BufferedReader stdout = new BufferedReader(new InputStreamReader(lab.getInputStream(), StandardCharsets.UTF_8));
+        return CompletableFuture.supplyAsync(() -> {
+            try {
+                return stdout.readLine();
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }).get(seconds, TimeUnit.SECONDS);
+    }
+
     private Process launch(String... extra) throws Exception {
         List<String> cmd = new ArrayList<>(List.of(javaBinary(), "-jar", JAR.toString()));
         cmd.addAll(List.of(extra));
@@ -47,14 +59,7 @@ class LabJarIT {
         Process lab = launch("--port-base", String.valueOf(TestPorts.freeBase()), "--out", out.toString(),
                 "--socket-dir", sockets.toString());
         try {
-            BufferedReader stdout = new BufferedReader(new InputStreamReader(lab.getInputStream(), StandardCharsets.UTF_8));
-            String line = CompletableFuture.supplyAsync(() -> {
-                try {
-                    return stdout.readLine();
-                } catch (java.io.IOException e) {
-                    throw new java.io.UncheckedIOException(e);
-                }
-            }).get(120, TimeUnit.SECONDS);
+            String line = firstLine(lab, 120);
             System.err.printf("lab jar READY after %d ms%n", (System.nanoTime() - t0) / 1_000_000);
             assertThat(line).isEqualTo(Lab.READY_PREFIX + out.toAbsolutePath());
 

@@ -29,7 +29,7 @@ class LabTest {
         assertThat(o.portBase()).isEqualTo(10000);
         assertThat(o.users()).isEqualTo(10000);
         assertThat(o.out()).isEqualTo(Path.of("lab.properties").toAbsolutePath());
-        assertThat(o.socketDir().toString()).startsWith("/tmp/trustload-lab-");
+        assertThat(o.socketDir()).as("chosen at start: the first /tmp/trustload-lab-<uid>[-N] no other lab holds").isNull();
     }
 
     @Test
@@ -45,7 +45,11 @@ class LabTest {
     @Test
     void pkiUsersOptionAndPortBaseLeavingRoomForTheHighestOffset() throws Exception {
         assertThat(Lab.parse("--pki-users", "25").pkiUsers()).isEqualTo(25);
-        assertThat(Lab.parse("--port-base", String.valueOf(65535 - 8999)).portBase()).isEqualTo(56536);
+        int highest = LabPorts.highestBaseBelow(LabPorts.ephemeralRange());
+        assertThat(Lab.parse("--port-base", String.valueOf(highest)).portBase()).isEqualTo(highest);
+        assertThatThrownBy(() -> Lab.parse("--port-base", String.valueOf(highest + 1)))
+                .hasMessageContaining("kernel's ephemeral port range " + LabPorts.ephemeralRange())
+                .hasMessageContaining("use a base of at most " + highest);
         assertThatThrownBy(() -> Lab.parse("--port-base", "56537")).hasMessageContaining("--port-base must be between");
         assertThatThrownBy(() -> Lab.parse("--pki-users", "0")).hasMessageContaining("--pki-users must be between");
     }
@@ -99,7 +103,7 @@ class LabTest {
     @Test
     void socketDirIsCreatedPrivate() throws Exception {
         Path dir = tmp.resolve("s");
-        Lab.prepareSocketDir(dir);
+        LabDir.prepare(dir);
         assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(dir))).isEqualTo("rwx------");
     }
 }

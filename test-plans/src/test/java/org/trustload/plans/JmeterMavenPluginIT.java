@@ -22,6 +22,7 @@ import org.junit.jupiter.api.Test;
 import org.trustload.harness.Jtl;
 import org.trustload.harness.Lab;
 import org.trustload.harness.Layout;
+import org.trustload.testing.ConflictCheck;
 
 /**
  * The third install path of issue 14, as a user runs it: the example pom of
@@ -70,9 +71,17 @@ class JmeterMavenPluginIT {
     }
 
     @Test
-    void ldapPlanRunsWithoutErrors() throws Exception {
+    void ldapPlanRunsWithoutErrorsOnAHomeThatHoldsNoClassTwice() throws Exception {
         Build b = build("ldap", UnaryOperator.identity());
         assertThat(b.exit).as("mvn exit status, see " + b.log).isZero();
+        // the plugin puts JMeter's jars and ours into one lib/: two BouncyCastles (JMeter's jdk15on and our
+        // jdk18on), or any class in two jars, would make behaviour depend on the class path order
+        Path home = b.jmeterHome();
+        assertThat(ConflictCheck.duplicates(home)).as("files or artifacts held twice in " + home).isEmpty();
+        try (Stream<Path> jars = Files.list(home.resolve("lib"))) {
+            assertThat(jars.map(j -> j.getFileName().toString())).anyMatch(n -> n.startsWith("bcprov-jdk18on-"))
+                    .noneMatch(n -> n.contains("jdk15on"));
+        }
         List<Jtl.Sample> rows = Jtl.read(b.results());
         assertThat(rows).as("4 threads x 2 loops").hasSize(8);
         assertThat(rows).allSatisfy(s -> assertThat(s.success()).as(s.label() + " " + s.responseMessage()).isTrue());
@@ -160,6 +169,14 @@ class JmeterMavenPluginIT {
     }
 
     record Build(Path dir, Path log, int exit) {
+        /** The JMeter home the plugin assembled ({@code target/<uuid>/jmeter} in 3.7.0). */
+        Path jmeterHome() throws IOException {
+            try (Stream<Path> found = Files.find(dir.resolve("target"), 3,
+                    (p, a) -> p.getFileName().toString().equals("jmeter") && Files.isDirectory(p.resolve("lib/ext")))) {
+                return found.findFirst().orElseThrow(() -> new AssertionError("no JMeter home under " + dir + "/target"));
+            }
+        }
+
         Path results() throws IOException {
             try (Stream<Path> files = Files.list(dir.resolve("target/jmeter/results"))) {
                 return files.filter(f -> f.toString().endsWith(".csv")).findFirst()

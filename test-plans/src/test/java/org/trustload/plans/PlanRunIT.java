@@ -40,11 +40,14 @@ import org.trustload.harness.Summary;
  * them: labels, codes, messages, URLs, failure messages; no plan saves response bodies.
  *
  * <p>{@code -Dtrustload.plans=http/,jdbc/} runs only the plans whose id starts with one of the
- * comma-separated prefixes (for development; CI runs them all).
+ * comma-separated prefixes (for development; CI runs them all), {@code -Dtrustload.plans.exclude=...} leaves
+ * some out. CI runs it twice: on Java 17 with the rest of the build, and on Java 25 (test-plans/pom.xml,
+ * profile {@code java25}): JMeter and the lab run on the java of the test JVM ({@code Layout.java()}).
  */
 class PlanRunIT {
 
-    private static final Path OUT = Plans.DIR.resolve("target/plan-runs");
+    /** Where each plan's outputs stay ({@code -Dtrustload.plan.runs}: the Java 25 pass keeps its own). */
+    private static final Path OUT = Plans.DIR.resolve(System.getProperty("trustload.plan.runs", "target/plan-runs"));
 
     @TestFactory
     Stream<DynamicTest> everyPlanRunsAtSmokeScaleWithoutErrorsAndLeaksNoSecret() {

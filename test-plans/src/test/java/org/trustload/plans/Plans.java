@@ -73,12 +73,18 @@ final class Plans {
 
     /**
      * Whether {@code -Dtrustload.plans=http/,jdbc/} (comma-separated plan id prefixes, for development;
-     * unset: every plan) selects the plan {@code id}.
+     * unset: every plan) selects the plan {@code id}, and {@code -Dtrustload.plans.exclude=gmssl/} (the
+     * same form) does not leave it out.
      */
     static boolean selected(String id) {
-        List<String> only = List.of(System.getProperty("trustload.plans", "").split(",")).stream()
-                .map(String::strip).filter(x -> !x.isEmpty()).toList();
-        return only.isEmpty() || only.stream().anyMatch(id::startsWith);
+        List<String> only = prefixes("trustload.plans");
+        return (only.isEmpty() || only.stream().anyMatch(id::startsWith))
+                && prefixes("trustload.plans.exclude").stream().noneMatch(id::startsWith);
+    }
+
+    private static List<String> prefixes(String property) {
+        return List.of(System.getProperty(property, "").split(",")).stream().map(String::strip).filter(x -> !x.isEmpty())
+                .toList();
     }
 
     /** The catalog rows by plan id ({@link Catalog}, as ./trustload reads it). */

@@ -42,7 +42,7 @@ class PadesSignerTest {
             assertThat(sig.getSubFilter()).isEqualTo("ETSI.CAdES.detached");
             assertThat(sig.getReason()).isEqualTo("load test");
             assertThat(sig.getSignDate()).isNotNull();
-            CMSSignedData sd = new CMSSignedData(sig.getContents(signed));
+            CMSSignedData sd = cms(sig.getContents(signed));
             SignerInformation si = sd.getSignerInfos().getSigners().iterator().next();
             assertThat(si.getSignedAttributes().get(CMSAttributes.signingTime)).as("no signing-time in PAdES").isNull();
             assertThat(si.getSignedAttributes().get(PKCSObjectIdentifiers.id_aa_signingCertificateV2)).isNotNull();
@@ -80,7 +80,7 @@ class PadesSignerTest {
 
         // signature value flipped inside the hex /Contents
         try (PDDocument doc = Loader.loadPDF(signed)) {
-            CMSSignedData sd = new CMSSignedData(doc.getLastSignatureDictionary().getContents(signed));
+            CMSSignedData sd = cms(doc.getLastSignatureDictionary().getContents(signed));
             byte[] sigValue = sd.getSignerInfos().getSigners().iterator().next().getSignature();
             String hex = org.bouncycastle.util.encoders.Hex.toHexString(sigValue).toUpperCase();
             int at = CadesSignerTest.indexOf(signed, hex.getBytes(StandardCharsets.US_ASCII));
@@ -135,6 +135,17 @@ class PadesSignerTest {
         assertThat(small.length).isBetween(19_000, 21_000);
         try (PDDocument doc = Loader.loadPDF(PDF)) {
             assertThat(doc.getNumberOfPages()).isGreaterThan(5);
+        }
+    }
+
+    /**
+     * The CMS of a signature's /Contents, which PDFBox returns with the zero padding of the reserved space:
+     * BouncyCastle 1.87's {@code new CMSSignedData(byte[])} refuses bytes after the DER object ("Extra data
+     * detected in stream"), so the first object is read on its own (as SignatureValidator cuts to the DER length).
+     */
+    private static CMSSignedData cms(byte[] paddedContents) throws Exception {
+        try (org.bouncycastle.asn1.ASN1InputStream in = new org.bouncycastle.asn1.ASN1InputStream(paddedContents)) {
+            return new CMSSignedData(org.bouncycastle.asn1.cms.ContentInfo.getInstance(in.readObject()));
         }
     }
 }

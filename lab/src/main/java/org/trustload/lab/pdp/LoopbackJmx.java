@@ -13,9 +13,9 @@ import java.rmi.server.UnicastRemoteObject;
 import java.util.HashMap;
 import java.util.Map;
 import javax.management.remote.JMXConnectorServer;
-import javax.management.remote.JMXConnectorServerFactory;
 import javax.management.remote.JMXServiceURL;
 import javax.management.remote.rmi.RMIConnectorServer;
+import javax.management.remote.rmi.RMIJRMPServerImpl;
 import org.trustload.lab.EndpointInUseException;
 import org.trustload.lab.LabContext;
 
@@ -53,9 +53,14 @@ final class LoopbackJmx implements AutoCloseable {
         env.put(RMIConnectorServer.RMI_SERVER_SOCKET_FACTORY_ATTRIBUTE, LoopbackSocketFactory.INSTANCE);
         JMXConnectorServer server;
         try {
-            server = JMXConnectorServerFactory.newJMXConnectorServer(new JMXServiceURL(url), env,
-                    ManagementFactory.getPlatformMBeanServer());
+            // The stub goes into the registry directly, as the JDK's own agent does, not through a JNDI
+            // "rmi:" URL: that needs the jdk.naming.rmi module, which trimmed runtimes (jlink images such
+            // as CI's Java 25 from PyPI) leave out. Clients connect with the usual jndi URL all the same.
+            RMIJRMPServerImpl impl = new RMIJRMPServerImpl(port, null, LoopbackSocketFactory.INSTANCE, env);
+            server = new RMIConnectorServer(new JMXServiceURL("service:jmx:rmi://" + LabContext.HOST + ":" + port), env,
+                    impl, ManagementFactory.getPlatformMBeanServer());
             server.start();
+            registry.rebind("jmxrmi", impl.toStub());
         } catch (IOException | RuntimeException e) {
             unexport(registry);
             throw e;

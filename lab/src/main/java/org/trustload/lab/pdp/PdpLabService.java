@@ -26,6 +26,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.Executors;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 import org.trustload.lab.LabContext;
@@ -457,18 +458,33 @@ public final class PdpLabService implements LabService {
         return Reply.json(200, out);
     }
 
-    /** policy-api: {@code POST /policy/api/v1/policytypes/{type}/versions/{version}/policies} with a TOSCA template. */
+    /**
+     * policy-api: {@code POST /policy/api/v1/policytypes/{type}/versions/{version}/policies} with a TOSCA
+     * template answers 201 and the template as stored; {@code DELETE …/policies/{id}/versions/{version}}
+     * answers 200 and the deleted policy, 404 when there is no such policy, 406 while PAP has it deployed.
+     * As policy-api does, the delete finds the policy by id and version alone (ONAP's own perf.jmx deletes
+     * its Min/Max and Frequency Limiter guards under other type names than it created them with).
+     */
     private Reply createToscaPolicies(HttpExchange ex) throws PdpException, IOException {
         String path = ex.getRequestURI().getPath();
+        Matcher delete = POLICY_VERSION_PATH.matcher(path);
+        if (delete.matches()) {
+            method(ex, "DELETE");
+            basic(ex, "Authorization", PDPX_USER, PDPX_PASSWORD);
+            return Reply.json(200, tosca.delete(delete.group(1), delete.group(2)));
+        }
         if (!path.matches("/policy/api/v1/policytypes/[^/]+/versions/[^/]+/policies/?")) {
             throw new PdpException(404, "notFound", "no such resource: " + path);
         }
         method(ex, "POST");
         basic(ex, "Authorization", PDPX_USER, PDPX_PASSWORD);
-        return Reply.json(200, tosca.create(body(ex)));
+        return Reply.json(201, tosca.create(body(ex)));
     }
 
-    /** PAP: {@code POST /policy/pap/v1/pdps/policies} deploys, {@code DELETE …/policies/{id}} undeploys. */
+    /**
+     * PAP: {@code POST /policy/pap/v1/pdps/policies} deploys, {@code DELETE …/policies/{id}} undeploys; both
+     * answer 202 Accepted with PAP's pointer to the status URL (PAP deploys asynchronously; the lab at once).
+     */
     private Reply deployToscaPolicies(HttpExchange ex) throws PdpException, IOException {
         String rest = ex.getRequestURI().getPath().substring("/policy/pap/v1/pdps/policies".length());
         if (rest.isEmpty() || rest.equals("/")) {
@@ -486,7 +502,7 @@ public final class PdpLabService implements LabService {
                 throw PdpException.badRequest("policies must list at least one {\"policy-id\": …}");
             }
             tosca.deploy(ids);
-            return Reply.json(200, JSON.createObjectNode());
+            return Reply.json(202, papAccepted());
         }
         method(ex, "DELETE");
         basic(ex, "Authorization", PDPX_USER, PDPX_PASSWORD);
@@ -494,7 +510,14 @@ public final class PdpLabService implements LabService {
         if (!tosca.undeploy(id)) {
             throw new PdpException(404, "policyNotFound", "policy " + id + " is not deployed");
         }
-        return Reply.json(200, JSON.createObjectNode());
+        return Reply.json(202, papAccepted());
+    }
+
+    /** PAP's answer to an accepted deploy or undeploy ({@code PdpGroupDeployResponse}). */
+    private static ObjectNode papAccepted() {
+        return JSON.createObjectNode().put("message", "Use the policy status url to fetch the latest status. Kindly note that"
+                + " when a policy is successfully undeployed, it will no longer appear in policy status response.")
+                .put("uri", "/policy/pap/v1/policies/status");
     }
 
     private static XacmlPdp.GuardRequest guardRequest(JsonNode attrs, String onapName, boolean currentApi, String recipeKey,
@@ -513,6 +536,10 @@ public final class PdpLabService implements LabService {
     }
 
     /* ---------------------------------------------------------------- HTTP plumbing */
+
+    /** policy-api's {@code …/policies/{policyId}/versions/{policyVersion}} (the type segments are not used). */
+    private static final Pattern POLICY_VERSION_PATH =
+            Pattern.compile("/policy/api/v1/policytypes/[^/]+/versions/[^/]+/policies/([^/]+)/versions/([^/]+)/?");
 
     private interface Handler {
         Reply handle(HttpExchange ex) throws Exception;

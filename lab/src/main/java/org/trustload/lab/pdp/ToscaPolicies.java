@@ -93,6 +93,26 @@ final class ToscaPolicies {
         deployed.addAll(ids);
     }
 
+    /**
+     * Deletes the policy {@code id} at {@code version} (policy-api's DELETE); returns the deleted policy as a
+     * template. 404 when there is no such policy, 406 while it is deployed (policy-api refuses to delete a
+     * deployed policy: undeploy it through PAP first).
+     */
+    synchronized ObjectNode delete(String id, String version) throws PdpException {
+        ObjectNode p = created.get(id);
+        if (p == null || !version.equals(p.path("version").asText())) {
+            throw new PdpException(404, "notFound", "policy " + id + ":" + version + " not found");
+        }
+        if (deployed.contains(id)) {
+            throw new PdpException(406, "notAcceptable", "policy " + id + ":" + version + " is deployed; undeploy it through PAP first");
+        }
+        created.remove(id);
+        ObjectNode out = json.createObjectNode();
+        out.put("tosca_definitions_version", "tosca_simple_yaml_1_1_0");
+        out.putObject("topology_template").putArray("policies").addObject().set(id, p);
+        return out;
+    }
+
     /** Undeploys a policy; false if it was not deployed. */
     synchronized boolean undeploy(String id) {
         return deployed.remove(id);

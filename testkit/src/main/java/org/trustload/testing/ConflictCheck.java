@@ -1,4 +1,4 @@
-package org.trustload.dist;
+package org.trustload.testing;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -34,6 +34,9 @@ import java.util.zip.ZipFile;
  * </ul>
  *
  * <p>Root-level legal files (LICENSE.txt, NOTICE, about.html…) are ignored as well.
+ *
+ * <p>{@link #duplicates} checks a home whose jars cannot be told apart (jmeter-maven-plugin's) for any file
+ * or artifact held twice.
  *
  * <p>Usage: {@code ConflictCheck <jmeter home> <drop-in dir> [dependency-tree.txt]}. The home may
  * already contain the drop-in; files at the drop-in's relative paths count as ours.
@@ -108,10 +111,48 @@ public final class ConflictCheck {
     }
 
     /**
+     * Every pair of jars under {@code dir} (a JMeter home as some tool assembled it, e.g.
+     * jmeter-maven-plugin's, where JMeter's jars and ours are not told apart) that hold the same class, or
+     * the same Maven artifact (groupId:artifactId) twice: one line each, naming both jars, how many classes
+     * they share and a few of them. Empty: no class on that class path depends on jar order. Resources
+     * (license texts, data files) and file names are not compared here: JMeter's own jars share some, and
+     * unrelated artifacts share names ({@code annotations-*.jar}).
+     */
+    public static List<String> duplicates(Path dir) throws IOException {
+        Map<String, Path> byEntry = new HashMap<>();
+        Map<String, Path> byArtifact = new HashMap<>();
+        Map<List<Path>, List<String>> shared = new LinkedHashMap<>();
+        List<String> problems = new ArrayList<>();
+        for (Path jar : jarsUnder(dir)) {
+            for (String key : artifactKeys(jar)) {
+                if (key.startsWith("file:")) {
+                    continue;
+                }
+                Path other = byArtifact.putIfAbsent(key, jar);
+                if (other != null) {
+                    problems.add("artifact " + key + " twice: " + dir.relativize(other) + " and " + dir.relativize(jar));
+                }
+            }
+            for (String entry : checkedEntries(jar)) {
+                if (!entry.endsWith(".class")) {
+                    continue;
+                }
+                Path other = byEntry.putIfAbsent(entry, jar);
+                if (other != null) {
+                    shared.computeIfAbsent(List.of(other, jar), k -> new ArrayList<>()).add(entry);
+                }
+            }
+        }
+        shared.forEach((jars, entries) -> problems.add(dir.relativize(jars.get(0)) + " and " + dir.relativize(jars.get(1))
+                + " both hold " + entries.size() + " class(es), e.g. " + entries.subList(0, Math.min(3, entries.size()))));
+        return problems;
+    }
+
+    /**
      * Reads a verbose {@code dependency:tree} of the dist module. Top-level children of groupId
      * org.apache.jmeter are JMeter's side, org.trustload ours.
      */
-    static List<String> versionConflicts(List<String> tree) {
+    public static List<String> versionConflicts(List<String> tree) {
         Map<String, String> resolved = new HashMap<>();
         Map<String, Set<String>> oursWants = new LinkedHashMap<>();
         Map<String, Set<String>> jmeterWants = new HashMap<>();

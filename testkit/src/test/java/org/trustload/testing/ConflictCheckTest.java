@@ -1,4 +1,4 @@
-package org.trustload.dist;
+package org.trustload.testing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -77,6 +77,23 @@ class ConflictCheckTest {
                 "META-INF/maven/org.slf4j/slf4j-api/pom.properties=groupId=org.slf4j\nartifactId=slf4j-api\nversion=2.0.9\n");
         assertThat(ConflictCheck.check(home, dropin, null).problems())
                 .anySatisfy(p -> assertThat(p).contains("org.slf4j:slf4j-api", "lib/slf4j-api-1.7.36.jar"));
+    }
+
+    @Test
+    void aMixedHomeWithTwoBouncyCastlesIsReportedAndACleanOneIsNot() throws IOException {
+        pristineHomeAndCleanDropin();
+        Path mixed = tmp.resolve("plugin-home");
+        jar(mixed.resolve("lib/bcprov-jdk18on-1.87.jar"), "org/bouncycastle/jce/provider/BouncyCastleProvider.class",
+                "org/bouncycastle/crypto/Digest.class", "META-INF/MANIFEST.MF", "LICENSE.html");
+        jar(mixed.resolve("lib/slf4j-api-1.7.36.jar"), "org/slf4j/Logger.class", "META-INF/MANIFEST.MF", "LICENSE.html");
+        jar(mixed.resolve("lib/annotations-23.0.0.jar"), "org/jetbrains/annotations/NotNull.class", "data/list.txt");
+        jar(mixed.resolve("lib/annotations-2.58.0.jar"), "software/amazon/awssdk/annotations/SdkPublicApi.class", "data/list.txt");
+        assertThat(ConflictCheck.duplicates(mixed)).as("same file name, same resource: not a class clash").isEmpty();
+        jar(mixed.resolve("lib/bcprov-jdk15on-1.70.jar"), "org/bouncycastle/jce/provider/BouncyCastleProvider.class",
+                "org/bouncycastle/crypto/Digest.class", "META-INF/MANIFEST.MF");
+        assertThat(ConflictCheck.duplicates(mixed)).singleElement().asString()
+                .contains("lib/bcprov-jdk15on-1.70.jar", "lib/bcprov-jdk18on-1.87.jar", "2 class(es)",
+                        "org/bouncycastle/jce/provider/BouncyCastleProvider.class");
     }
 
     @Test
