@@ -46,7 +46,7 @@ import org.trustload.slo.Objective;
  * sizing.md, charts) beside the phases' results. Exit status: 0 a capacity, 6 client-bound, 7 no
  * verdict, 2 and 3 as {@code run}.
  */
-final class Size {
+public final class Size {
 
     /** The search's settings. */
     static final class Settings {
@@ -249,9 +249,30 @@ final class Size {
     /** Runs the search for plan {@code o} (resolved by Main) with the size options {@code args}. */
     static int run(Layout layout, Run.Options o, List<String> args, PrintStream out, PrintStream err)
             throws IOException, InterruptedException, HarnessException {
+        return run(JMeter.fromEnvironment(layout), o, args, out, err);
+    }
+
+    /**
+     * The search as the launcher runs it, for tests: {@code o} may carry a running lab ({@link Run.Options#lab}),
+     * which every phase then uses and whose JVM is the watched server.
+     *
+     * @return the exit status (a usage error is printed to {@code err} and returned as 1)
+     */
+    public static int run(JMeter jmeter, Run.Options o, List<String> args, PrintStream out, PrintStream err)
+            throws IOException, InterruptedException {
+        try {
+            return search(jmeter, o, args, out, err);
+        } catch (HarnessException e) {
+            err.println("trustload: " + e.getMessage());
+            return e.status().code();
+        }
+    }
+
+    private static int search(JMeter jmeter, Run.Options o, List<String> args, PrintStream out, PrintStream err)
+            throws IOException, InterruptedException, HarnessException {
+        Layout layout = jmeter.layout();
         Settings s = parse(args);
         o.args(s.jmeterArgs).noLab(s.noLab);
-        JMeter jmeter = JMeter.fromEnvironment(layout);
         SizingPlan.init(layout.jmeterHome());
         Instant started = Instant.now();
         long deadline = System.currentTimeMillis() + s.maxTimeMs;
@@ -265,7 +286,7 @@ final class Size {
             tg.threads(props).ifPresent(t -> threads.put(tg.name(), t));
         }
         SizingPlan.Shape shape = SizingPlan.shape(o.jmx, threads);
-        Lab lab = null;
+        Lab lab = o.sharedLab;
         Engines engines = null;
         Watcher watcher = null;
         Path labDir = Files.createTempDirectory("trustload-lab",
@@ -326,7 +347,7 @@ final class Size {
             if (engines != null) {
                 engines.close();
             }
-            if (lab != null) {
+            if (lab != null && lab != o.sharedLab) {
                 lab.close();
             }
             Layout.deleteRecursively(labDir);
@@ -413,7 +434,9 @@ final class Size {
         Optional<Step> confirmed = Optional.empty();
         boolean plateau;
         /** Seconds a phase costs beyond its steps (JMeter start, plan load, setUp), measured on the first. */
-        private long overheadMs = 20_000;
+        private long overheadMs = 10_000;
+        /** Open model: the schedule's lead-in, longer than the test's start-up (measured after each phase). */
+        private long leadInMs;
 
         Search(Layout layout, JMeter jmeter, Run.Options o, Settings s, SizingPlan.Shape shape, Path sizing, Path dir, Lab lab,
                Engines engines, Watcher watcher, long deadline, PrintStream log) {
@@ -429,6 +452,13 @@ final class Size {
             this.watcher = watcher;
             this.deadline = deadline;
             this.log = log;
+            boolean setUp = false;
+            try {
+                setUp = Jmx.threadGroups(o.jmx).stream().anyMatch(t -> t.kind().equals("SetupThreadGroup") && t.hasSampler());
+            } catch (IOException e) {
+                // the plan was read before; no setUp then
+            }
+            leadInMs = s.model == SizingPlan.Model.OPEN ? (setUp ? 15_000 : 5_000) : 0;
         }
 
         /** 0, or the exit status of a phase that could not execute. */
@@ -442,10 +472,11 @@ final class Size {
             boolean done = false;
             while (!done) {
                 int fit = (int) ((deadline - System.currentTimeMillis() - overheadMs) / s.stepMs);
-                if (fit < 1) {
+                if (fit < 1 && ramp > 0) {
                     notes.add("the ramp stopped at --max-time");
                     break;
                 }
+                fit = Math.max(1, fit); // the first ramp always runs
                 List<Double> loads = new ArrayList<>();
                 for (double l = level; loads.size() < Math.min(fit, s.maxStepsPerRun) && l <= max; l = s.next(l)) {
                     loads.add(l);
@@ -540,11 +571,14 @@ final class Size {
         private int phase(String name, List<Double> loads, List<Step> got) throws IOException, InterruptedException {
             Path jmx = sizing.resolve("plans").resolve(name + ".jmx");
             Objective listenerSlo = s.slo.withoutServerRules();
-            SizingPlan.write(o.jmx, jmx, s.model, loads, Math.max(1, s.engines), shape.groups(), s.stepMs, s.warmupMs,
+            SizingPlan.write(o.jmx, jmx, s.model, loads, Math.max(1, s.engines), shape.groups(), s.stepMs, s.warmupMs, leadInMs,
                     listenerSlo == null ? null : listenerSlo.toString(), s.guardErrorsPct());
             Path phaseDir = dir.resolve(name);
             Run.Options r = Run.Options.of(layout, o.planId + " (size " + name + ")", jmx).args(o.jmeterArgs)
-                    .property("jmeter.save.saveservice.subresults", "false").dashboard(false).echo(false)
+                    .property("jmeter.save.saveservice.subresults", "false")
+                    // the Open Model Thread Group leaves a non-daemon thread pool behind that keeps the JVM
+                    // alive for a minute after the test: exit when the test ends
+                    .property("jmeterengine.force.system.exit", "true").dashboard(false).echo(false)
                     .maxErrorPct(100).dir(phaseDir).rmiDir(o.rmiDir).workDir(o.workDir).noLab(true)
                     .timeout(Duration.ofMillis(loads.size() * s.stepMs + 300_000));
             if (lab != null) {
@@ -560,6 +594,16 @@ final class Size {
             Run.Result res = Run.execute(jmeter, r, log);
             long took = System.currentTimeMillis() - t0;
             overheadMs = Math.max(5000, took - loads.size() * s.stepMs);
+            if (s.model == SizingPlan.Model.OPEN) {
+                startupMs(res.jmeterLog()).ifPresent(ms -> {
+                    if (ms + 1000 > leadInMs) {
+                        notes.add(String.format(Locale.ROOT, "phase %s: the test's start-up (%.1f s) outlasted the schedule's"
+                                + " lead-in (%.1f s): its first arrivals came in a burst (within the warm-up when it is longer)",
+                                name, ms / 1000.0, leadInMs / 1000.0));
+                    }
+                    leadInMs = Math.max(3000, ms + 2000);
+                });
+            }
             if (res.status() == ExitStatus.NOT_EXECUTED || res.status() == ExitStatus.CONFIG_ERROR) {
                 log.println("trustload: size " + name + " could not run: " + res.message());
                 return res.status().code();
@@ -567,7 +611,7 @@ final class Size {
             String console = Files.exists(res.console()) ? Files.readString(res.console()) : "";
             String stopped = console.lines().filter(l -> l.contains(SloStop.BROKEN_LINE)).findFirst().orElse("");
             List<Step> measured = Steps.of(name, res.jtl(), loads, s.model == SizingPlan.Model.OPEN
-                    ? shape.samplersPerIteration() : Double.NaN, s.warmupMs, s.slo, watcher, stopped);
+                    ? shape.samplersPerIteration() : Double.NaN, s.stepMs, s.warmupMs, s.slo, watcher, stopped);
             for (Step st : measured) {
                 log.println(String.format(Locale.ROOT, "trustload:   %s %s: %s %s/s, p99 %s ms, errors %.2f%%, load CPU %s%%, server CPU %s%%%s",
                         name, fmt(st.offered()), fmt(st.achieved()), s.unit, fmt(st.p99()), st.errorPct(), fmt(st.loadCpuPct()),
@@ -580,6 +624,35 @@ final class Size {
             }
             return 0;
         }
+    }
+
+    private static final java.util.regex.Pattern LOG_TIME = java.util.regex.Pattern.compile(
+            "^(\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d,\\d{3}) ");
+
+    /**
+     * From JMeter's "Running the test!" (where an Open Model schedule's clock starts) to the first sizing
+     * step group's start (after the elements' start-up and the setUp groups), ms; empty when the log does
+     * not tell (engines log elsewhere).
+     */
+    static Optional<Long> startupMs(Path jmeterLog) {
+        try {
+            java.time.format.DateTimeFormatter f = java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss,SSS");
+            java.time.LocalDateTime running = null;
+            for (String line : Files.readAllLines(jmeterLog)) {
+                java.util.regex.Matcher m = LOG_TIME.matcher(line);
+                if (!m.find()) {
+                    continue;
+                }
+                if (line.contains("Running the test!")) {
+                    running = java.time.LocalDateTime.parse(m.group(1), f);
+                } else if (running != null && line.contains("Starting ThreadGroup:") && line.contains(" size-s")) {
+                    return Optional.of(Duration.between(running, java.time.LocalDateTime.parse(m.group(1), f)).toMillis());
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // no log: keep the lead-in
+        }
+        return Optional.empty();
     }
 
     static String fmt(double d) {

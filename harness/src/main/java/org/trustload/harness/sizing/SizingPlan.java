@@ -112,7 +112,7 @@ public final class SizingPlan {
      * @param guardErrorsPct errors at which the phase stops after 2 s
      */
     public static void write(Path in, Path out, Model model, List<Double> loads, int engines, Map<String, Double> weights,
-                             long stepMs, long warmupMs, String slo, double guardErrorsPct) throws IOException {
+                             long stepMs, long warmupMs, long leadInMs, String slo, double guardErrorsPct) throws IOException {
         HashTree tree = SaveService.loadTree(in.toFile());
         HashTree planTree = planTree(tree);
         TestPlan testPlan = (TestPlan) tree.list().iterator().next();
@@ -139,7 +139,7 @@ public final class SizingPlan {
                 double perEngine = loads.get(s) * w / Math.max(1, engines);
                 AbstractThreadGroup step = model == Model.CLOSED
                         ? closedStep(tg, s, (int) Math.max(1, Math.round(perEngine)), stepMs, warmupMs)
-                        : openStep(tg, s, perEngine, stepMs);
+                        : openStep(tg, s, perEngine, stepMs, leadInMs);
                 rebuilt.set(step, cloneTree(sub));
             }
             position++;
@@ -217,13 +217,13 @@ public final class SizingPlan {
         return g;
     }
 
-    private static AbstractThreadGroup openStep(AbstractThreadGroup orig, int s, double perEngineRate, long stepMs) {
+    private static AbstractThreadGroup openStep(AbstractThreadGroup orig, int s, double perEngineRate, long stepMs, long leadInMs) {
         OpenModelThreadGroup g = new OpenModelThreadGroup();
         g.setProperty(TestElement.GUI_CLASS, "org.apache.jmeter.threads.openmodel.gui.OpenModelThreadGroupGui");
         g.setProperty(TestElement.TEST_CLASS, OpenModelThreadGroup.class.getName());
         g.setName(String.format(Locale.ROOT, STEP_PREFIX, s) + orig.getName());
         g.setEnabled(true);
-        g.setScheduleString(schedule(s * stepMs, perEngineRate, stepMs));
+        g.setScheduleString(schedule(leadInMs + s * stepMs, perEngineRate, stepMs));
         g.setProperty(AbstractThreadGroup.ON_SAMPLE_ERROR, orig.getPropertyAsString(AbstractThreadGroup.ON_SAMPLE_ERROR,
                 AbstractThreadGroup.ON_SAMPLE_ERROR_CONTINUE));
         // the controller JMeter's own Open Model Thread Group form gives it
@@ -234,11 +234,19 @@ public final class SizingPlan {
         return g;
     }
 
-    /** {@code pause(start) rate(R/sec) random_arrivals(length) rate(R/sec)}: a constant rate for one step. */
+    /**
+     * {@code pause(start) rate(R/sec) random_arrivals(length) rate(R/sec) pause(tail)}: a constant rate for
+     * one step. JMeter counts an Open Model schedule from the test's start, before the elements' own
+     * start-up (SDK clients, key stores) and the setUp groups: arrivals whose time has passed all fire at
+     * once, so every schedule starts after a lead-in long enough for those. At the end of its schedule the
+     * group interrupts the samples still running; the tail pause lets them end (half a step, at most 15 s).
+     */
     static String schedule(long startMs, double perSecond, long stepMs) {
         String rate = String.format(Locale.ROOT, "rate(%s/sec)", number(perSecond));
         String pause = startMs > 0 ? String.format(Locale.ROOT, "pause(%s sec) ", number(startMs / 1000.0)) : "";
-        return pause + rate + String.format(Locale.ROOT, " random_arrivals(%s sec) ", number(stepMs / 1000.0)) + rate;
+        double tail = Math.min(15, Math.max(1, stepMs / 2000.0));
+        return pause + rate + String.format(Locale.ROOT, " random_arrivals(%s sec) ", number(stepMs / 1000.0)) + rate
+                + String.format(Locale.ROOT, " pause(%s sec)", number(tail));
     }
 
     private static String number(double d) {

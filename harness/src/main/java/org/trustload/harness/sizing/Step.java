@@ -15,6 +15,8 @@ import org.trustload.slo.Objective;
  * @param p50 percentiles of their response times, ms (the dashboard's method)
  * @param loadCpuPct the busiest load-generator JVM's CPU, % of the CPUs it may use; NaN unknown
  * @param loadCpuMsPerOp load-generator CPU per sample, ms
+ * @param loadWaitRatio the load generator's run-queue wait over its CPU time (its threads waited for a CPU
+ *                      this many times as long as they ran); NaN unknown
  * @param serverCpuPct the server's CPU, % of its CPUs; NaN when not watched
  * @param serverCpuMsPerOp the server's CPU per sample, ms
  * @param serverGcs collections during the window (-1 unknown); serverGcMs their time
@@ -24,7 +26,7 @@ import org.trustload.slo.Objective;
  */
 public record Step(String phase, int index, double offered, double offeredOps, double windowSeconds, double achieved,
                    long samples, long errors, double mean, double p50, double p90, double p95, double p99, double max,
-                   double loadCpuPct, double loadCpuMsPerOp, double serverCpuPct, double serverCpuMsPerOp, long serverGcs,
+                   double loadCpuPct, double loadCpuMsPerOp, double loadWaitRatio, double serverCpuPct, double serverCpuMsPerOp, long serverGcs,
                    double serverGcMs, double machinePct, List<String> broken, String stoppedBy) {
 
     public double errorPct() {

@@ -13,8 +13,9 @@ import org.trustload.slo.Objective;
 
 /**
  * Cuts a phase's results into its load steps (by the thread names {@link SizingPlan} gave them) and
- * measures each over its steady window: from its first sample plus the warm-up to its last sample
- * start. Only top-level rows count (the sizing runs save no sub-results; transaction rows are left out).
+ * measures each over its steady window: from its first sample plus the warm-up to the step's end (its
+ * first sample plus the step's length, or its last answer when the run stopped early), counting the
+ * samples that ended in it. Only top-level rows count (the sizing runs save no sub-results; transaction rows are left out).
  */
 public final class Steps {
 
@@ -34,7 +35,7 @@ public final class Steps {
      * @param opsPerUnit operations per unit of offered load (open model: samples per arrival), NaN closed
      * @param stoppedLine the SLO Stop line of the phase's console, or empty
      */
-    public static List<Step> of(String phase, Path jtl, List<Double> offered, double opsPerUnit, long warmupMs,
+    public static List<Step> of(String phase, Path jtl, List<Double> offered, double opsPerUnit, long stepMs, long warmupMs,
                                 Objective slo, Watcher watcher, String stoppedLine) throws IOException {
         Map<Integer, Rows> byStep = new TreeMap<>();
         Jtl.forEach(jtl, s -> {
@@ -54,22 +55,24 @@ public final class Steps {
                 continue;
             }
             Rows r = e.getValue();
+            // the steady window: from the warm-up's end to the step's end (or its last answer, when the run
+            // stopped early); the samples that ended in it, so slow answers count where they were given
+            long lastEnd = r.rows.stream().mapToLong(Jtl.Sample::end).max().orElse(r.first);
             long from = r.first + warmupMs;
-            long to = Long.MIN_VALUE;
+            long to = Math.min(r.first + stepMs, lastEnd);
             List<Jtl.Sample> window = new ArrayList<>();
             for (Jtl.Sample s : r.rows) {
-                if (s.timeStamp() >= from) {
+                if (s.end() > from && s.end() <= to) {
                     window.add(s);
-                    to = Math.max(to, s.timeStamp());
                 }
             }
-            if (window.size() < 2 || to <= from) {
-                // a step cut short before its steady part: only its failures can tell anything
+            if (window.isEmpty() || to - from < 200) {
+                // no answer within the steady part (answers slower than a step, or a run cut short): all of it
                 window = r.rows;
                 from = r.first;
-                to = r.rows.stream().mapToLong(Jtl.Sample::timeStamp).max().orElse(from);
+                to = Math.max(lastEnd, from + 1);
             }
-            out.add(step(phase, i, offered.get(i), opsPerUnit, window, from, Math.max(to, from + 1), slo, watcher,
+            out.add(step(phase, i, offered.get(i), opsPerUnit, window, from, to, slo, watcher,
                     i == lastIndex ? stoppedLine : ""));
         }
         return out;
@@ -89,12 +92,15 @@ public final class Steps {
         double achieved = n / seconds;
         double loadPct = Double.NaN;
         double loadMs = 0;
+        double waitMs = 0;
         boolean loadKnown = false;
         for (Watcher.Series s : watcher.load()) {
             double used = s.cpuMs(from, to);
             if (!Double.isNaN(used)) {
                 loadKnown = true;
                 loadMs += used;
+                double w = s.waitMs(from, to);
+                waitMs += Double.isNaN(w) ? 0 : w;
                 double pct = 100.0 * used / ((to - from) * (double) s.cpus());
                 loadPct = Double.isNaN(loadPct) ? pct : Math.max(loadPct, pct);
             }
@@ -121,7 +127,7 @@ public final class Steps {
         double mean = m.mean();
         return new Step(phase, i, offered, Double.isNaN(opsPerUnit) ? Double.NaN : offered * opsPerUnit, seconds, achieved, n,
                 errors, mean, p.get(50), p.get(90), p.get(95), p.get(99), p.max(), loadPct,
-                loadKnown && n > 0 ? loadMs / n : Double.NaN, serverPct, serverMsPerOp, gcs, gcMs,
+                loadKnown && n > 0 ? loadMs / n : Double.NaN, loadKnown && loadMs > 0 ? waitMs / loadMs : Double.NaN, serverPct, serverMsPerOp, gcs, gcMs,
                 watcher.machineBusyPct(from, to), broken, stopped);
     }
 }

@@ -22,6 +22,8 @@ public record Verdict(Kind kind, Optional<Step> best, Optional<Step> knee, Strin
     public static final double CLIENT_CPU_PCT = 90;
     /** CPU share of the server at which it is called CPU-bound. */
     public static final double SERVER_CPU_PCT = 90;
+    /** Run-queue wait of the load generator's threads per CPU time at which its own queueing is the limit. */
+    public static final double WAIT_RATIO = 1.0;
     /** Busy share of a machine shared by server and load generator at which the machine is the limit. */
     public static final double HOST_BUSY_PCT = 90;
 
@@ -59,6 +61,16 @@ public record Verdict(Kind kind, Optional<Step> best, Optional<Step> knee, Strin
         }
         if (best.isEmpty()) {
             Step first = measured.isEmpty() ? null : measured.get(0);
+            List<String> clientWhy = first == null ? List.of() : clientEvidence(first, first, open, sharedHost);
+            if (!clientWhy.isEmpty()) {
+                int next = Math.max(engines + 1, (int) Math.ceil(Math.max(1, engines) * Math.max(CLIENT_CPU_PCT,
+                        Double.isNaN(first.loadCpuPct()) ? 0 : first.loadCpuPct()) / 60.0));
+                return new Verdict(Kind.CLIENT, Optional.empty(), Optional.of(first), "the load generator: " + String.join("; ", clientWhy),
+                        String.format(Locale.ROOT, "Client-bound, no verdict: the load generator limited the run already at the"
+                                + " lowest load (%s); what it measured is the load generator's limit, not the server's capacity:"
+                                + " try --engines %d on other machines (docs/distributed.md), or --load-cpus.",
+                                String.join("; ", clientWhy), next), next);
+            }
             String why = first == null ? "no step measured anything" : String.join(", ", reasons(first));
             return new Verdict(Kind.BELOW_START, Optional.empty(), Optional.ofNullable(first), "the objective broke at the lowest load",
                     "The objective " + slo + " broke already at the lowest load tried (" + why + "): start lower (--start).", 0);
@@ -86,10 +98,11 @@ public record Verdict(Kind kind, Optional<Step> best, Optional<Step> knee, Strin
                             String.join("; ", clientWhy), num(b.achieved()), unit, slo, next), next);
         }
         String limit;
-        if (sharedHost && !Double.isNaN(k.machinePct()) && k.machinePct() >= HOST_BUSY_PCT
-                && !(k.serverCpuPct() >= SERVER_CPU_PCT)) {
-            double server = cores(k.serverCpuMsPerOp(), k.achieved());
-            double load = cores(k.loadCpuMsPerOp(), k.achieved());
+        double server = cores(k.serverCpuMsPerOp(), k.achieved());
+        double load = cores(k.loadCpuMsPerOp(), k.achieved());
+        double busy = k.machinePct() / 100 * Runtime.getRuntime().availableProcessors();
+        if (sharedHost && !Double.isNaN(k.machinePct()) && k.machinePct() >= HOST_BUSY_PCT && !(k.serverCpuPct() >= SERVER_CPU_PCT)
+                && !Double.isNaN(server) && server + (Double.isNaN(load) ? 0 : load) >= 0.5 * busy) {
             limit = String.format(Locale.ROOT, "the server's CPU on a saturated shared machine (%.0f%% busy at the knee: the server"
                     + " %.2f CPUs, the load generator %.2f, other processes the rest)", k.machinePct(), server, load);
         } else if (!Double.isNaN(k.serverCpuPct()) && k.serverCpuPct() >= SERVER_CPU_PCT
@@ -101,6 +114,11 @@ public record Verdict(Kind kind, Optional<Step> best, Optional<Step> knee, Strin
                     + (Double.isNaN(k.serverCpuPct()) ? ", its CPU not watched"
                     : String.format(Locale.ROOT, " with its CPU at %.0f%%: a limit other than CPU (threads, locks, I/O, throttling)",
                     k.serverCpuPct()));
+        }
+        if (!Double.isNaN(busy) && !Double.isNaN(k.machinePct()) && k.machinePct() >= HOST_BUSY_PCT
+                && (Double.isNaN(server) ? 0 : server) + (Double.isNaN(load) ? 0 : load) < 0.5 * busy) {
+            limit += String.format(Locale.ROOT, "; the machine was %.0f%% busy, mostly with other processes: figures from a loaded"
+                    + " machine", k.machinePct());
         }
         return new Verdict(Kind.SERVER, best, knee, limit, sentence(b, slo, unit, serverCpus), 0);
     }
@@ -114,6 +132,13 @@ public record Verdict(Kind kind, Optional<Step> best, Optional<Step> knee, Strin
                 break;
             }
         }
+        for (Step s : List.of(best, knee)) {
+            if (!Double.isNaN(s.loadWaitRatio()) && s.loadWaitRatio() >= WAIT_RATIO) {
+                why.add(String.format(Locale.ROOT, "its threads waited for a CPU %.1f times as long as they ran at %s (the"
+                        + " response times are its own queueing)", s.loadWaitRatio(), num(s.offered())));
+                break;
+            }
+        }
         if (open && !Double.isNaN(knee.offeredOps()) && knee.achieved() < 0.9 * knee.offeredOps()
                 && knee.p50() <= Math.max(2, 1.5 * best.p50())) {
             why.add(String.format(Locale.ROOT, "arrivals fell behind the schedule (%s of %s/s) while the median response time"
@@ -123,7 +148,10 @@ public record Verdict(Kind kind, Optional<Step> best, Optional<Step> knee, Strin
             // one machine, saturated: the side that used more of it limited the other
             double load = cores(knee.loadCpuMsPerOp(), knee.achieved());
             double server = cores(knee.serverCpuMsPerOp(), knee.achieved());
-            if (!Double.isNaN(load) && (Double.isNaN(server) || load > server)) {
+            double busy = knee.machinePct() / 100 * Runtime.getRuntime().availableProcessors();
+            // only when the search's own processes made the machine busy (not other work on it)
+            if (!Double.isNaN(load) && (Double.isNaN(server) || load > server)
+                    && load + (Double.isNaN(server) ? 0 : server) >= 0.5 * busy) {
                 why.add(String.format(Locale.ROOT, "it shares this machine with the server, which was %.0f%% busy at the knee,"
                         + " and used more of it (%.2f CPUs) than the server (%s CPUs)", knee.machinePct(), load,
                         Double.isNaN(server) ? "?" : String.format(Locale.ROOT, "%.2f", server)));
@@ -152,7 +180,7 @@ public record Verdict(Kind kind, Optional<Step> best, Optional<Step> knee, Strin
             s.append(String.format(Locale.ROOT, " with the server at %.0f%% of %s", b.serverCpuPct(), cpus(serverCpus)));
             if (!Double.isNaN(b.serverCpuMsPerOp()) && b.serverCpuMsPerOp() > 0) {
                 String one = unit.endsWith("s") ? unit.substring(0, unit.length() - 1) : unit;
-                s.append(String.format(Locale.ROOT, ": ~%s ms CPU per %s → 1 CPU per %s %s/s", ms(b.serverCpuMsPerOp()), one,
+                s.append(String.format(Locale.ROOT, ": ~%s ms CPU per %s -> 1 CPU per %s %s/s", ms(b.serverCpuMsPerOp()), one,
                         num(1000.0 / b.serverCpuMsPerOp()), unit));
             }
         }

@@ -24,8 +24,15 @@ import org.trustload.jvmstats.StatsSource;
  */
 public final class Watcher implements AutoCloseable {
 
-    /** One reading: wall time, CPU ms since the process started, GC count and GC ms (-1/NaN unknown). */
-    public record Point(long t, double cpuMs, long gcCount, double gcMs) {
+    /**
+     * One reading: wall time, CPU ms since the process started, GC count and GC ms (-1/NaN unknown), and for
+     * the load generator the ms its threads spent runnable but waiting for a CPU (the run queue; NaN unknown).
+     */
+    public record Point(long t, double cpuMs, long gcCount, double gcMs, double waitMs) {
+
+        Point(long t, double cpuMs, long gcCount, double gcMs) {
+            this(t, cpuMs, gcCount, gcMs, Double.NaN);
+        }
     }
 
     /** A watched process's readings. */
@@ -60,7 +67,7 @@ public final class Watcher implements AutoCloseable {
                     }
                     double f = (double) (t - before.t()) / (p.t() - before.t());
                     return new Point(t, before.cpuMs() + f * (p.cpuMs() - before.cpuMs()), before.gcCount(),
-                            before.gcMs());
+                            before.gcMs(), before.waitMs() + f * (p.waitMs() - before.waitMs()));
                 }
             }
             return before;
@@ -71,6 +78,13 @@ public final class Watcher implements AutoCloseable {
             Point pa = at(a);
             Point pb = at(b);
             return pa == null || pb == null ? Double.NaN : pb.cpuMs() - pa.cpuMs();
+        }
+
+        /** Run-queue wait ms from {@code a} to {@code b}; NaN when unknown. */
+        public double waitMs(long a, long b) {
+            Point pa = at(a);
+            Point pb = at(b);
+            return pa == null || pb == null ? Double.NaN : pb.waitMs() - pa.waitMs();
         }
 
         /** Readings whose time lies in [a, b]: first and last, for GC deltas. */
@@ -157,7 +171,7 @@ public final class Watcher implements AutoCloseable {
                     load.put(h.pid(), s);
                 }
                 try (ProcessSource p = new ProcessSource(h.pid())) {
-                    s.points.add(new Point(System.currentTimeMillis(), p.poll().cpuMs(), -1, Double.NaN));
+                    s.points.add(new Point(System.currentTimeMillis(), p.poll().cpuMs(), -1, Double.NaN, runQueueMs(h.pid())));
                 } catch (StatsException e) {
                     // it exited between the listing and the read
                 }
@@ -175,6 +189,28 @@ public final class Watcher implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    /**
+     * The time the process's threads spent runnable, waiting for a CPU, ms: the second field of each
+     * {@code /proc/PID/task/TID/schedstat} (ns), summed. A load generator whose threads wait for a CPU
+     * as long as they run measures its own queueing, not the server's.
+     */
+    static double runQueueMs(long pid) {
+        double ns = 0;
+        try (var tasks = Files.list(Path.of("/proc/" + pid + "/task"))) {
+            for (Path t : (Iterable<Path>) tasks::iterator) {
+                try {
+                    String[] f = Files.readString(t.resolve("schedstat")).trim().split("\\s+");
+                    ns += Long.parseLong(f[1]);
+                } catch (IOException | RuntimeException e) {
+                    // the thread ended meanwhile
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            return Double.NaN;
+        }
+        return ns / 1e6;
     }
 
     /** CPUs in the process's affinity mask ({@code Cpus_allowed_list}). */
