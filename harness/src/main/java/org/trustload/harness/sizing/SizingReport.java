@@ -204,7 +204,7 @@ public final class SizingReport {
         XYSeries p50 = new XYSeries("p50", false, true);
         XYSeries p90 = new XYSeries("p90", false, true);
         XYSeries p99 = new XYSeries("p99", false, true);
-        XYSeries perOp = new XYSeries("server CPU per " + info.unit().replaceAll("s$", "") + " (ms)", false, true);
+        XYSeries perOp = new XYSeries("server CPU per " + Verdict.singular(info.unit()) + " (ms)", false, true);
         XYSeries serverPct = new XYSeries("server CPU %", false, true);
         XYSeries loadPct = new XYSeries("load generator CPU %", false, true);
         for (Step s : sorted) {

@@ -179,12 +179,20 @@ public record Verdict(Kind kind, Optional<Step> best, Optional<Step> knee, Strin
         if (!Double.isNaN(b.serverCpuPct())) {
             s.append(String.format(Locale.ROOT, " with the server at %.0f%% of %s", b.serverCpuPct(), cpus(serverCpus)));
             if (!Double.isNaN(b.serverCpuMsPerOp()) && b.serverCpuMsPerOp() > 0) {
-                String one = unit.endsWith("s") ? unit.substring(0, unit.length() - 1) : unit;
+                String one = singular(unit);
                 s.append(String.format(Locale.ROOT, ": ~%s ms CPU per %s -> 1 CPU per %s %s/s", ms(b.serverCpuMsPerOp()), one,
                         num(1000.0 / b.serverCpuMsPerOp()), unit));
             }
         }
         return s.append('.').toString();
+    }
+
+    /** {@code searches} -> {@code search}, {@code requests} -> {@code request}. */
+    public static String singular(String unit) {
+        if (unit.matches(".*(ch|sh|ss|x)es")) {
+            return unit.substring(0, unit.length() - 2);
+        }
+        return unit.endsWith("s") ? unit.substring(0, unit.length() - 1) : unit;
     }
 
     private static String cpus(int n) {
