@@ -575,10 +575,7 @@ public final class Size {
                     listenerSlo == null ? null : listenerSlo.toString(), s.guardErrorsPct());
             Path phaseDir = dir.resolve(name);
             Run.Options r = Run.Options.of(layout, o.planId + " (size " + name + ")", jmx).args(o.jmeterArgs)
-                    .property("jmeter.save.saveservice.subresults", "false")
-                    // the Open Model Thread Group leaves a non-daemon thread pool behind that keeps the JVM
-                    // alive for a minute after the test: exit when the test ends
-                    .property("jmeterengine.force.system.exit", "true").dashboard(false).echo(false)
+                    .property("jmeter.save.saveservice.subresults", "false").dashboard(false).echo(false)
                     .maxErrorPct(100).dir(phaseDir).rmiDir(o.rmiDir).workDir(o.workDir).noLab(true)
                     .timeout(Duration.ofMillis(loads.size() * s.stepMs + 300_000));
             if (lab != null) {
@@ -586,10 +583,15 @@ public final class Size {
             }
             if (engines != null) {
                 r.engines(engines);
+            } else {
+                // the Open Model Thread Group leaves a non-daemon thread pool behind that keeps a standalone
+                // JVM alive for a minute after the test: exit when the test ends (engines stay up)
+                r.property("jmeterengine.force.system.exit", "true");
             }
             log.println("trustload: size " + name + ": " + (s.model == SizingPlan.Model.CLOSED ? "threads " : "arrivals/s ")
                     + String.join(", ", loads.stream().map(Size::fmt).toList()) + " (" + fmt(s.stepMs / 1000.0) + " s each)");
-            watcher.watchLoad(phaseDir.toString());
+            // the controller's command line names the phase's folder, the engines' their log folders in dir
+            watcher.watchLoad(engines == null ? phaseDir.toString() : dir.toString());
             long t0 = System.currentTimeMillis();
             Run.Result res = Run.execute(jmeter, r, log);
             long took = System.currentTimeMillis() - t0;

@@ -191,20 +191,25 @@ public final class SizingPlan {
         }
     }
 
-    private static AbstractThreadGroup closedStep(AbstractThreadGroup orig, int s, int threads, long stepMs, long warmupMs) {
-        ThreadGroup g = new ThreadGroup();
-        g.setProperty(TestElement.GUI_CLASS, "org.apache.jmeter.threads.gui.ThreadGroupGui");
-        g.setProperty(TestElement.TEST_CLASS, ThreadGroup.class.getName());
+    /** Names a step's group {@code size-sNN <name>}, with the original's action after a sampler error. */
+    private static <G extends AbstractThreadGroup> G stepOf(G g, String gui, AbstractThreadGroup orig, int s) {
+        g.setProperty(TestElement.GUI_CLASS, gui);
+        g.setProperty(TestElement.TEST_CLASS, g.getClass().getName());
         g.setName(String.format(Locale.ROOT, STEP_PREFIX, s) + orig.getName());
         g.setEnabled(true);
+        g.setProperty(AbstractThreadGroup.ON_SAMPLE_ERROR, orig.getPropertyAsString(AbstractThreadGroup.ON_SAMPLE_ERROR,
+                AbstractThreadGroup.ON_SAMPLE_ERROR_CONTINUE));
+        return g;
+    }
+
+    private static AbstractThreadGroup closedStep(AbstractThreadGroup orig, int s, int threads, long stepMs, long warmupMs) {
+        ThreadGroup g = stepOf(new ThreadGroup(), "org.apache.jmeter.threads.gui.ThreadGroupGui", orig, s);
         g.setNumThreads(threads);
         // threads start over a fraction of the warm-up, not all in the same millisecond
         g.setRampUp((int) Math.min(Math.max(0, warmupMs / 2000), 60));
         g.setScheduler(true);
         g.setDelay(s * stepMs / 1000);
         g.setDuration(stepMs / 1000);
-        g.setProperty(AbstractThreadGroup.ON_SAMPLE_ERROR, orig.getPropertyAsString(AbstractThreadGroup.ON_SAMPLE_ERROR,
-                AbstractThreadGroup.ON_SAMPLE_ERROR_CONTINUE));
         g.setProperty(ThreadGroup.DELAYED_START, true);
         LoopController loop = new LoopController();
         loop.setProperty(TestElement.GUI_CLASS, "org.apache.jmeter.control.gui.LoopControlPanel");
@@ -218,14 +223,9 @@ public final class SizingPlan {
     }
 
     private static AbstractThreadGroup openStep(AbstractThreadGroup orig, int s, double perEngineRate, long stepMs, long leadInMs) {
-        OpenModelThreadGroup g = new OpenModelThreadGroup();
-        g.setProperty(TestElement.GUI_CLASS, "org.apache.jmeter.threads.openmodel.gui.OpenModelThreadGroupGui");
-        g.setProperty(TestElement.TEST_CLASS, OpenModelThreadGroup.class.getName());
-        g.setName(String.format(Locale.ROOT, STEP_PREFIX, s) + orig.getName());
-        g.setEnabled(true);
+        OpenModelThreadGroup g = stepOf(new OpenModelThreadGroup(), "org.apache.jmeter.threads.openmodel.gui.OpenModelThreadGroupGui",
+                orig, s);
         g.setScheduleString(schedule(leadInMs + s * stepMs, perEngineRate, stepMs));
-        g.setProperty(AbstractThreadGroup.ON_SAMPLE_ERROR, orig.getPropertyAsString(AbstractThreadGroup.ON_SAMPLE_ERROR,
-                AbstractThreadGroup.ON_SAMPLE_ERROR_CONTINUE));
         // the controller JMeter's own Open Model Thread Group form gives it
         org.apache.jmeter.threads.openmodel.OpenModelThreadGroupController c =
                 new org.apache.jmeter.threads.openmodel.OpenModelThreadGroupController();
