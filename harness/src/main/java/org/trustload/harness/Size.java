@@ -486,9 +486,20 @@ public final class Size {
                     break;
                 }
                 List<Step> got = new ArrayList<>();
+                boolean first = ramp == 0;
+                if (first) {
+                    // one step at the start load before the first judged one: the server's and JMeter's JIT,
+                    // connection pools and caches warm up there, not in the first step
+                    loads.add(0, loads.get(0));
+                }
                 int status = phase("ramp-" + (++ramp), loads, got);
                 if (status != 0) {
                     return status;
+                }
+                if (first) {
+                    got.removeIf(st -> st.index() == 0);
+                    notes.add("ramp-1 began with one unjudged warm-up step at the start load (" + fmt(loads.get(0)) + ")");
+                    loads.remove(0);
                 }
                 for (Step st : got) {
                     steps.add(st);
@@ -606,12 +617,16 @@ public final class Size {
                     leadInMs = Math.max(3000, ms + 2000);
                 });
             }
-            if (res.status() == ExitStatus.NOT_EXECUTED || res.status() == ExitStatus.CONFIG_ERROR) {
+            String console = Files.exists(res.console()) ? Files.readString(res.console()) : "";
+            String stopped = console.lines().filter(l -> l.contains(SloStop.BROKEN_LINE)).findFirst().orElse("");
+            boolean measured0 = Files.exists(res.jtl()) && Files.size(res.jtl()) > 0;
+            if (res.status() == ExitStatus.NOT_EXECUTED && !stopped.isEmpty() && measured0) {
+                // stopped by the objective, then too slow to end (samples without a timeout): what it wrote counts
+                notes.add("phase " + name + ": JMeter was stopped by the objective and then killed: " + res.message());
+            } else if (res.status() == ExitStatus.NOT_EXECUTED || res.status() == ExitStatus.CONFIG_ERROR) {
                 log.println("trustload: size " + name + " could not run: " + res.message());
                 return res.status().code();
             }
-            String console = Files.exists(res.console()) ? Files.readString(res.console()) : "";
-            String stopped = console.lines().filter(l -> l.contains(SloStop.BROKEN_LINE)).findFirst().orElse("");
             List<Step> measured = Steps.of(name, res.jtl(), loads, s.model == SizingPlan.Model.OPEN
                     ? shape.samplersPerIteration() : Double.NaN, s.stepMs, s.warmupMs, s.slo, watcher, stopped);
             for (Step st : measured) {

@@ -129,7 +129,7 @@ class SizeIT {
         switch (r.status()) {
             case 0 -> assertThat(r.md()).contains("| verdict | server: ").doesNotContain("Client-bound");
             case 6 -> assertThat(r.md()).contains("| verdict | client: ", "Client-bound, no verdict", "| next try | --engines ");
-            default -> assertThat(r.md()).containsPattern("\\| verdict \\| (below start|not reached): ");
+            default -> assertThat(r.md()).containsPattern("\\| verdict \\| (below start|not reached|host busy): ");
         }
         BufferedImage chart = ImageIO.read(r.sizing().resolve("throughput.png").toFile());
         assertThat(chart.getWidth()).isEqualTo(1000);
@@ -146,6 +146,9 @@ class SizeIT {
                     "p99<=3000ms,errors<=1%", "--start", "2", "--factor", "2", "--step-time", "4s", "--warmup", "1s",
                     "--max-time", "60s", "--steps-per-run", "4", "--plateau", "2", "--refine", "0", "--no-confirm",
                     "-Jcase=encrypt"));
+            if (r.status() == 7 && r.md().contains("| verdict | host busy: ") && !"true".equals(System.getenv("CI"))) {
+                org.junit.jupiter.api.Assumptions.abort("this machine is busy with other work: " + r.md());
+            }
             assertThat(r.status()).as("a capacity is found, see " + r.sizing() + "\n" + r.md()).isZero();
             assertReport(r);
             Matcher m = Pattern.compile("(?m)^\\*\\*([0-9,.]+) requests/s at ").matcher(r.md());
@@ -173,6 +176,10 @@ class SizeIT {
         String out = buf.toString(StandardCharsets.UTF_8);
         System.out.println(out);
         Sized r = new Sized(status, dir.resolve("sizing"), Files.readString(dir.resolve("sizing/sizing.md")), out);
+        if (status == 7 && r.md().contains("| verdict | host busy: ") && !"true".equals(System.getenv("CI"))) {
+            // a machine saturated by other builders starves the pinned JMeter below its own limit: no verdict is right
+            org.junit.jupiter.api.Assumptions.abort("this machine is busy with other work: " + r.md());
+        }
         assertThat(status).as("client-bound exit status\n" + r.md()).isEqualTo(6);
         assertReport(r);
         assertThat(r.md()).contains("is the load generator's limit, not the server's capacity");

@@ -266,7 +266,8 @@ public final class SizingPlan {
         l.setProperty("windowSeconds", windowS);
         l.setProperty("breakSeconds", breakS);
         l.setProperty("minSamples", 20L);
-        l.setProperty("action", "stop");
+        // stop-now: a graceful stop waits for the Open Model groups of later steps, asleep in their pause
+        l.setProperty("action", "stop-now");
         return l;
     }
 

@@ -64,6 +64,7 @@ public final class SizingReport {
             case CLIENT -> "client-bound, no verdict";
             case BELOW_START -> "no capacity: the objective broke at the lowest load";
             case NOT_REACHED -> "no limit reached";
+            case HOST_BUSY -> "no verdict: the machine was busy with other work";
         }).append('\n');
         sb.append(v.sentence()).append('\n');
         return sb.toString();

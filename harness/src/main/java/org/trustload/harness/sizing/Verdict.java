@@ -36,7 +36,9 @@ public record Verdict(Kind kind, Optional<Step> best, Optional<Step> knee, Strin
         /** The objective broke at the lowest load tried. */
         BELOW_START,
         /** No limit within the time or load bounds: at least the best load. */
-        NOT_REACHED
+        NOT_REACHED,
+        /** This machine was busy with other work: neither side reached a limit of its own. */
+        HOST_BUSY
     }
 
     /**
@@ -61,6 +63,10 @@ public record Verdict(Kind kind, Optional<Step> best, Optional<Step> knee, Strin
         }
         if (best.isEmpty()) {
             Step first = measured.isEmpty() ? null : measured.get(0);
+            Optional<Verdict> busy = first == null ? Optional.empty() : hostBusy(first, first, sharedHost);
+            if (busy.isPresent()) {
+                return busy.get();
+            }
             List<String> clientWhy = first == null ? List.of() : clientEvidence(first, first, open, sharedHost);
             if (!clientWhy.isEmpty()) {
                 int next = Math.max(engines + 1, (int) Math.ceil(Math.max(1, engines) * Math.max(CLIENT_CPU_PCT,
@@ -87,6 +93,10 @@ public record Verdict(Kind kind, Optional<Step> best, Optional<Step> knee, Strin
                             + " bounds; raise --max-time or --max-load).", num(b.achieved()), unit, slo), 0);
         }
         Step k = knee.get();
+        Optional<Verdict> hostBusy = hostBusy(b, k, sharedHost);
+        if (hostBusy.isPresent()) {
+            return new Verdict(Kind.HOST_BUSY, best, knee, hostBusy.get().limit(), hostBusy.get().sentence(), 0);
+        }
         List<String> clientWhy = clientEvidence(b, k, open, sharedHost);
         if (!clientWhy.isEmpty()) {
             double cpu = Double.isNaN(k.loadCpuPct()) ? CLIENT_CPU_PCT : Math.max(k.loadCpuPct(), b.loadCpuPct());
@@ -115,12 +125,35 @@ public record Verdict(Kind kind, Optional<Step> best, Optional<Step> knee, Strin
                     : String.format(Locale.ROOT, " with its CPU at %.0f%%: a limit other than CPU (threads, locks, I/O, throttling)",
                     k.serverCpuPct()));
         }
-        if (!Double.isNaN(busy) && !Double.isNaN(k.machinePct()) && k.machinePct() >= HOST_BUSY_PCT
-                && (Double.isNaN(server) ? 0 : server) + (Double.isNaN(load) ? 0 : load) < 0.5 * busy) {
-            limit += String.format(Locale.ROOT, "; the machine was %.0f%% busy, mostly with other processes: figures from a loaded"
-                    + " machine", k.machinePct());
-        }
         return new Verdict(Kind.SERVER, best, knee, limit, sentence(b, slo, unit, serverCpus), 0);
+    }
+
+    /**
+     * No verdict when this machine was saturated mostly by other work at the knee and the load generator's
+     * threads waited for a CPU at least as long as they ran: its response times hold the others' CPU
+     * time, and neither side reached a limit of its own.
+     * A load generator at its own CPU limit is still the load generator's verdict.
+     */
+    static Optional<Verdict> hostBusy(Step best, Step knee, boolean sharedHost) {
+        if (Double.isNaN(knee.machinePct()) || knee.machinePct() < HOST_BUSY_PCT
+                || Double.isNaN(knee.loadWaitRatio()) || knee.loadWaitRatio() < WAIT_RATIO
+                || !Double.isNaN(knee.loadCpuPct()) && knee.loadCpuPct() >= CLIENT_CPU_PCT
+                || !Double.isNaN(best.loadCpuPct()) && best.loadCpuPct() >= CLIENT_CPU_PCT) {
+            return Optional.empty();
+        }
+        double busy = knee.machinePct() / 100 * Runtime.getRuntime().availableProcessors();
+        double load = cores(knee.loadCpuMsPerOp(), knee.achieved());
+        double server = sharedHost ? cores(knee.serverCpuMsPerOp(), knee.achieved()) : 0;
+        double ours = (Double.isNaN(load) ? 0 : load) + (Double.isNaN(server) ? 0 : server);
+        if (ours >= 0.5 * busy) {
+            return Optional.empty();
+        }
+        String limit = String.format(Locale.ROOT, "this machine was %.0f%% busy at the knee, mostly with other processes (the load"
+                + " generator used %.2f CPUs%s of %.2f busy)", knee.machinePct(), Double.isNaN(load) ? 0 : load,
+                sharedHost && !Double.isNaN(server) ? String.format(Locale.ROOT, ", the server %.2f", server) : "", busy);
+        return Optional.of(new Verdict(Kind.HOST_BUSY, Optional.empty(), Optional.of(knee), limit,
+                "No verdict: " + limit + "; neither the server nor the load generator reached a limit of its own."
+                        + " Size on a quiet machine, or with the load generator elsewhere.", 0));
     }
 
     /** The load generator's part in the limit, if any. */
