@@ -630,9 +630,10 @@ public final class Size {
             List<Step> measured = Steps.of(name, res.jtl(), loads, s.model == SizingPlan.Model.OPEN
                     ? shape.samplersPerIteration() : Double.NaN, s.stepMs, s.warmupMs, s.slo, watcher, stopped);
             for (Step st : measured) {
-                log.println(String.format(Locale.ROOT, "trustload:   %s %s: %s %s/s, p99 %s ms, errors %.2f%%, load CPU %s%%, server CPU %s%%%s",
-                        name, fmt(st.offered()), fmt(st.achieved()), s.unit, fmt(st.p99()), st.errorPct(), fmt(st.loadCpuPct()),
-                        fmt(st.serverCpuPct()), st.good() ? "" : "  BROKEN: " + String.join(", ", st.broken())
+                boolean warmup = name.equals("ramp-1") && st.index() == 0;
+                log.println(String.format(Locale.ROOT, "trustload:   %s%s %s: %s %s/s, p99 %s ms, errors %.2f%%, load CPU %s%%, server CPU %s%%%s",
+                        name, warmup ? " warm-up (not judged)" : "", fmt(st.offered()), fmt(st.achieved()), s.unit, fmt(st.p99()), st.errorPct(), fmt(st.loadCpuPct()),
+                        fmt(st.serverCpuPct()), st.good() || warmup ? "" : "  BROKEN: " + String.join(", ", st.broken())
                                 + (st.stoppedBy().isEmpty() ? "" : " (" + st.stoppedBy() + ")")));
             }
             got.addAll(measured);

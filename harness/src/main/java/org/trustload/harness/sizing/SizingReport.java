@@ -199,7 +199,6 @@ public final class SizingReport {
     }
 
     private static void charts(Path dir, Info info, List<Step> sorted, Verdict v, String xLabel) throws IOException {
-        System.setProperty("java.awt.headless", "true");
         XYSeries offered = new XYSeries("offered (ops/s)");
         XYSeries achieved = new XYSeries("achieved " + info.unit() + "/s", false, true);
         XYSeries p50 = new XYSeries("p50", false, true);

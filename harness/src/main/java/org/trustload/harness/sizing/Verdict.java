@@ -135,8 +135,8 @@ public record Verdict(Kind kind, Optional<Step> best, Optional<Step> knee, Strin
      * A load generator at its own CPU limit is still the load generator's verdict.
      */
     static Optional<Verdict> hostBusy(Step best, Step knee, boolean sharedHost) {
-        if (Double.isNaN(knee.machinePct()) || knee.machinePct() < HOST_BUSY_PCT
-                || Double.isNaN(knee.loadWaitRatio()) || knee.loadWaitRatio() < WAIT_RATIO
+        boolean starved = best.loadWaitRatio() >= WAIT_RATIO || knee.loadWaitRatio() >= WAIT_RATIO;
+        if (!starved || !othersDominate(knee, sharedHost)
                 || !Double.isNaN(knee.loadCpuPct()) && knee.loadCpuPct() >= CLIENT_CPU_PCT
                 || !Double.isNaN(best.loadCpuPct()) && best.loadCpuPct() >= CLIENT_CPU_PCT) {
             return Optional.empty();
@@ -144,16 +144,25 @@ public record Verdict(Kind kind, Optional<Step> best, Optional<Step> knee, Strin
         double busy = knee.machinePct() / 100 * Runtime.getRuntime().availableProcessors();
         double load = cores(knee.loadCpuMsPerOp(), knee.achieved());
         double server = sharedHost ? cores(knee.serverCpuMsPerOp(), knee.achieved()) : 0;
-        double ours = (Double.isNaN(load) ? 0 : load) + (Double.isNaN(server) ? 0 : server);
-        if (ours >= 0.5 * busy) {
-            return Optional.empty();
-        }
         String limit = String.format(Locale.ROOT, "this machine was %.0f%% busy at the knee, mostly with other processes (the load"
-                + " generator used %.2f CPUs%s of %.2f busy)", knee.machinePct(), Double.isNaN(load) ? 0 : load,
+                + " generator used %.2f CPUs%s of %.2f busy), and the load generator's threads waited for a CPU longer than"
+                + " they ran", knee.machinePct(), Double.isNaN(load) ? 0 : load,
                 sharedHost && !Double.isNaN(server) ? String.format(Locale.ROOT, ", the server %.2f", server) : "", busy);
         return Optional.of(new Verdict(Kind.HOST_BUSY, Optional.empty(), Optional.of(knee), limit,
                 "No verdict: " + limit + "; neither the server nor the load generator reached a limit of its own."
                         + " Size on a quiet machine, or with the load generator elsewhere.", 0));
+    }
+
+    /** This machine was saturated at the step, and not by the search's own processes (the load generator, a local server). */
+    static boolean othersDominate(Step s, boolean sharedHost) {
+        if (Double.isNaN(s.machinePct()) || s.machinePct() < HOST_BUSY_PCT) {
+            return false;
+        }
+        double busy = s.machinePct() / 100 * Runtime.getRuntime().availableProcessors();
+        double load = cores(s.loadCpuMsPerOp(), s.achieved());
+        double server = sharedHost ? cores(s.serverCpuMsPerOp(), s.achieved()) : 0;
+        double ours = (Double.isNaN(load) ? 0 : load) + (Double.isNaN(server) ? 0 : server);
+        return ours < 0.5 * busy;
     }
 
     /** The load generator's part in the limit, if any. */

@@ -35,14 +35,25 @@ class VerdictTest {
         assertThat(v.enginesNext()).isEqualTo(2);
     }
 
+    /** A step whose load generator's threads waited for a CPU 12 times as long as they ran, on a machine this busy. */
+    private static Step starved(double machine) {
+        return new Step("ramp-1", 0, 60, 60, 2, 59.7, 119, 0, 16800, 16800, 17100, 17200, 17200, 17200, 34, 0.5, 12.0,
+                Double.NaN, Double.NaN, -1, Double.NaN, machine, List.of("p99 17171 ms > 50 ms"), "");
+    }
+
     @Test
     void aLoadGeneratorWaitingForACpuMeasuresItsOwnQueueing() {
-        Step starved = new Step("ramp-1", 0, 60, 60, 2, 59.7, 119, 0, 16800, 16800, 17100, 17200, 17200, 17200, 34, 0.5, 12.0,
-                Double.NaN, Double.NaN, -1, Double.NaN, 100, List.of("p99 17171 ms > 50 ms"), "");
-        Verdict v = Verdict.of(List.of(starved), Optional.empty(), false, false, true, 1, "requests", "p99<=50ms", 0);
+        Verdict v = Verdict.of(List.of(starved(60)), Optional.empty(), false, false, true, 1, "requests", "p99<=50ms", 0);
         assertThat(v.kind()).isEqualTo(Verdict.Kind.CLIENT);
         assertThat(v.limit()).contains("waited for a CPU 12.0 times as long as they ran");
         assertThat(v.best()).isEmpty();
+    }
+
+    @Test
+    void aMachineSaturatedByOtherWorkGivesNoVerdict() {
+        Verdict v = Verdict.of(List.of(starved(100)), Optional.empty(), false, false, true, 1, "requests", "p99<=50ms", 0);
+        assertThat(v.kind()).isEqualTo(Verdict.Kind.HOST_BUSY);
+        assertThat(v.sentence()).startsWith("No verdict: this machine was 100% busy").contains("mostly with other processes");
     }
 
     @Test
