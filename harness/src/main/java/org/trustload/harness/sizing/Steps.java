@@ -38,9 +38,12 @@ public final class Steps {
     public static List<Step> of(String phase, Path jtl, List<Double> offered, double opsPerUnit, long stepMs, long warmupMs,
                                 Objective slo, Watcher watcher, String stoppedLine) throws IOException {
         Map<Integer, Rows> byStep = new TreeMap<>();
+        // samples that ended once SLO Stop stopped the run were interrupted by it: they tell nothing of the server
+        java.util.regex.Matcher at = java.util.regex.Pattern.compile(" at (\\d{13})$").matcher(stoppedLine.strip());
+        long stopAt = at.find() ? Long.parseLong(at.group(1)) : Long.MAX_VALUE;
         Jtl.forEach(jtl, s -> {
             int i = SizingPlan.step(s.threadName());
-            if (i < 0 || s.responseMessage().startsWith(TRANSACTION_PREFIX)) {
+            if (i < 0 || s.responseMessage().startsWith(TRANSACTION_PREFIX) || s.end() >= stopAt) {
                 return;
             }
             Rows r = byStep.computeIfAbsent(i, k -> new Rows());

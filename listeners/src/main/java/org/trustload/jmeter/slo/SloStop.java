@@ -170,9 +170,9 @@ public class SloStop extends AbstractTestElement
         lastBreach = breach;
         if (now - brokenSince >= breakSeconds * 1000 && !stopped) {
             stopped = true;
-            String line = String.format(Locale.ROOT, "%s: %s (objective %s, broken for %d s, %d samples in the last %d s)%s",
+            String line = String.format(Locale.ROOT, "%s: %s (objective %s, broken for %d s, %d samples in the last %d s)%s at %d",
                     BROKEN_LINE, breach, r, (now - brokenSince) / 1000, w.samples(), windowSeconds,
-                    "log".equals(action) ? "" : "; stopping the test");
+                    "log".equals(action) ? "" : "; stopping the test", now);
             log.warn(line);
             System.out.println(line);
             if (!"log".equals(action)) {
