@@ -555,8 +555,8 @@ public final class Size {
                     }
                     confirmed = got.stream().findFirst();
                     if (confirmed.isPresent() && !confirmed.get().good()) {
-                        notes.add("the confirm run of the best step broke the objective: "
-                                + String.join(", ", confirmed.get().broken()) + confirmed.get().stoppedBy());
+                        notes.add("the confirm run of the best step broke the objective: " + String.join(", ", confirmed.get().broken())
+                                + (confirmed.get().stoppedBy().isEmpty() ? "" : " (" + confirmed.get().stoppedBy() + ")"));
                     }
                 } else {
                     notes.add("no time left to confirm the best step");

@@ -299,7 +299,7 @@ public final class SizingReport {
             plot.setDomainAxis(log);
         }
         v.best().ifPresent(b -> plot.addDomainMarker(marker(b.offered(), "best " + Verdict.num(b.offered()), new Color(40, 150, 80),
-                RectangleAnchor.BOTTOM_LEFT, TextAnchor.BOTTOM_RIGHT)));
+                RectangleAnchor.BOTTOM_RIGHT, TextAnchor.BOTTOM_LEFT)));
         v.knee().ifPresent(k -> plot.addDomainMarker(marker(k.offered(), "knee " + Verdict.num(k.offered()), new Color(200, 40, 40),
                 RectangleAnchor.TOP_RIGHT, TextAnchor.TOP_LEFT)));
         return c;

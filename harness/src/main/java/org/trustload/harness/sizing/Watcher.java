@@ -276,7 +276,8 @@ public final class Watcher implements AutoCloseable {
         Series m = new Series("machine", Runtime.getRuntime().availableProcessors());
         m.points.addAll(machine);
         double ms = m.cpuMs(a, b);
-        return Double.isNaN(ms) || b <= a ? Double.NaN : 100.0 * ms / ((b - a) * (double) m.cpus());
+        // /proc/stat ticks and wall time are read a moment apart: a saturated machine can read a little above 100%
+        return Double.isNaN(ms) || b <= a ? Double.NaN : Math.min(100, 100.0 * ms / ((b - a) * (double) m.cpus()));
     }
 
     @Override
