@@ -583,7 +583,7 @@ public final class Size {
             Path jmx = sizing.resolve("plans").resolve(name + ".jmx");
             Objective listenerSlo = s.slo.withoutServerRules();
             SizingPlan.write(o.jmx, jmx, s.model, loads, Math.max(1, s.engines), shape.groups(), s.stepMs, s.warmupMs, leadInMs,
-                    listenerSlo == null ? null : listenerSlo.toString(), s.guardErrorsPct());
+                    listenerSlo == null ? null : listenerSlo.toString(), s.guardErrorsPct(), name.equals("ramp-1") ? 1 : 0);
             Path phaseDir = dir.resolve(name);
             Run.Options r = Run.Options.of(layout, o.planId + " (size " + name + ")", jmx).args(o.jmeterArgs)
                     .property("jmeter.save.saveservice.subresults", "false").dashboard(false).echo(false)

@@ -43,8 +43,9 @@ import org.trustload.jmeter.slo.SloStop;
  * The steps' samples are told apart by their thread names. Several main groups share each step's load
  * in proportion to their thread counts in the plan (its mix). A TrustLoad config element (one with a
  * {@code configName}) found inside a main group moves to the test plan, once: it is global by name, and
- * one copy per step would clash. Two SLO Stop listeners end the phase once the objective broke (and at
- * once when errors reach the guard), so the search never runs far past the knee.
+ * one copy per step would clash. Two SLO Stop listeners in each judged step's group end the phase once
+ * that step broke the objective (at once when its errors reach the guard), so the search never runs far
+ * past the knee; a warm-up step has none.
  */
 public final class SizingPlan {
 
@@ -112,7 +113,8 @@ public final class SizingPlan {
      * @param guardErrorsPct errors at which the phase stops after 2 s
      */
     public static void write(Path in, Path out, Model model, List<Double> loads, int engines, Map<String, Double> weights,
-                             long stepMs, long warmupMs, long leadInMs, String slo, double guardErrorsPct) throws IOException {
+                             long stepMs, long warmupMs, long leadInMs, String slo, double guardErrorsPct, int unjudged)
+            throws IOException {
         HashTree tree = SaveService.loadTree(in.toFile());
         HashTree planTree = planTree(tree);
         TestPlan testPlan = (TestPlan) tree.list().iterator().next();
@@ -140,7 +142,18 @@ public final class SizingPlan {
                 AbstractThreadGroup step = model == Model.CLOSED
                         ? closedStep(tg, s, (int) Math.max(1, Math.round(perEngine)), stepMs, warmupMs)
                         : openStep(tg, s, perEngine, stepMs, leadInMs);
-                rebuilt.set(step, cloneTree(sub));
+                HashTree steps = cloneTree(sub);
+                if (s >= unjudged) {
+                    // in the step's own group: each judges its step's samples only, and a warm-up step none
+                    if (slo != null) {
+                        long windowS = Math.max(1, (stepMs - warmupMs) / 1000);
+                        steps.set(sloStop("size: SLO " + slo, slo, windowS, Math.max(1, warmupMs / 1000 + windowS / 2)),
+                                new ListedHashTree());
+                    }
+                    steps.set(sloStop("size: error guard", String.format(Locale.ROOT, "errors<=%.2f%%", guardErrorsPct), 2, 2),
+                            new ListedHashTree());
+                }
+                rebuilt.set(step, steps);
             }
             position++;
         }
@@ -150,13 +163,6 @@ public final class SizingPlan {
         for (Object h : hoisted) {
             rebuilt.set(h, new ListedHashTree());
         }
-        if (slo != null) {
-            // judged over a step's steady length, and only once a step's warm-up has passed under the breach
-            long windowS = Math.max(1, (stepMs - warmupMs) / 1000);
-            rebuilt.set(sloStop("size: SLO " + slo, slo, windowS, Math.max(1, warmupMs / 1000 + windowS / 2)), new ListedHashTree());
-        }
-        rebuilt.set(sloStop("size: error guard", String.format(Locale.ROOT, "errors<=%.2f%%", guardErrorsPct), 2, 2),
-                new ListedHashTree());
         tree.set(testPlan, rebuilt);
         Files.createDirectories(out.toAbsolutePath().getParent());
         try (OutputStream os = Files.newOutputStream(out)) {
