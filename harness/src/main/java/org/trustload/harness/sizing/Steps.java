@@ -57,32 +57,54 @@ public final class Steps {
             if (i >= offered.size()) {
                 continue;
             }
-            Rows r = e.getValue();
-            // the steady window: from the warm-up's end to the step's end (or its last answer, when the run
-            // stopped early); the samples that ended in it, so slow answers count where they were given
-            long lastEnd = r.rows.stream().mapToLong(Jtl.Sample::end).max().orElse(r.first);
-            long from = r.first + warmupMs;
-            long to = Math.min(r.first + stepMs, lastEnd);
+            // per engine (distributed mode): each counts its steps from its own start, seconds apart on a busy machine
+            Map<String, Rows> byEngine = new TreeMap<>();
+            for (Jtl.Sample s : e.getValue().rows) {
+                Rows r = byEngine.computeIfAbsent(engine(s.threadName()), k -> new Rows());
+                r.rows.add(s);
+                r.first = Math.min(r.first, s.timeStamp());
+            }
             List<Jtl.Sample> window = new ArrayList<>();
-            for (Jtl.Sample s : r.rows) {
-                if (s.end() > from && s.end() <= to) {
-                    window.add(s);
+            long from = Long.MAX_VALUE;
+            long to = Long.MIN_VALUE;
+            double rate = 0;
+            for (Rows r : byEngine.values()) {
+                // the steady window: from the warm-up's end to the step's end (or its last answer, when the run
+                // stopped early); the samples that ended in it, so slow answers count where they were given
+                long lastEnd = r.rows.stream().mapToLong(Jtl.Sample::end).max().orElse(r.first);
+                long a = r.first + warmupMs;
+                long b = Math.min(r.first + stepMs, lastEnd);
+                List<Jtl.Sample> w = new ArrayList<>();
+                for (Jtl.Sample s : r.rows) {
+                    if (s.end() > a && s.end() <= b) {
+                        w.add(s);
+                    }
                 }
+                if (w.isEmpty() || b - a < 200) {
+                    // no answer within the steady part (answers slower than a step, or a run cut short): all of it
+                    w = r.rows;
+                    a = r.first;
+                    b = Math.max(lastEnd, a + 1);
+                }
+                window.addAll(w);
+                rate += w.size() * 1000.0 / (b - a);
+                from = Math.min(from, a);
+                to = Math.max(to, b);
             }
-            if (window.isEmpty() || to - from < 200) {
-                // no answer within the steady part (answers slower than a step, or a run cut short): all of it
-                window = r.rows;
-                from = r.first;
-                to = Math.max(lastEnd, from + 1);
-            }
-            out.add(step(phase, i, offered.get(i), opsPerUnit, window, from, to, slo, watcher,
+            out.add(step(phase, i, offered.get(i), opsPerUnit, window, from, to, rate, slo, watcher,
                     i == lastIndex ? stoppedLine : ""));
         }
         return out;
     }
 
+    /** The engine prefix of a thread name ({@code 127.0.0.1:1234-}), empty for a standalone run. */
+    static String engine(String threadName) {
+        int at = threadName.indexOf("size-s");
+        return at <= 0 ? "" : threadName.substring(0, at);
+    }
+
     private static Step step(String phase, int i, double offered, double opsPerUnit, List<Jtl.Sample> window, long from,
-                             long to, Objective slo, Watcher watcher, String stopped) {
+                             long to, double achieved, Objective slo, Watcher watcher, String stopped) {
         long errors = window.stream().filter(s -> !s.success()).count();
         double[] ms = new double[window.size()];
         for (int k = 0; k < ms.length; k++) {
@@ -92,7 +114,6 @@ public final class Steps {
         Percentiles p = Percentiles.of(ms);
         double seconds = (to - from) / 1000.0;
         long n = window.size();
-        double achieved = n / seconds;
         double loadPct = Double.NaN;
         double loadMs = 0;
         double waitMs = 0;
