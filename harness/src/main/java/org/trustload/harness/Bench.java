@@ -169,7 +169,7 @@ final class Bench {
 
     /** The throwaway real servers of the tests, for use by hand: name to main class (testkit module). */
     static final Map<String, String> FIXTURES = Map.of("slapd", "org.trustload.testing.Slapd",
-            "mariadb", "org.trustload.testing.MariaDb");
+            "mariadb", "org.trustload.testing.MariaDb", "node-exporter", "org.trustload.testing.NodeExporter");
 
     /**
      * {@code ./trustload fixture NAME [key=value ...]}: the same throwaway server the tests start

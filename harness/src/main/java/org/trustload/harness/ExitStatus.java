@@ -1,7 +1,7 @@
 package org.trustload.harness;
 
 /**
- * The exit status of {@code ./trustload run} (DESIGN §5), the one list users gate CI on. When several
+ * The exit status of {@code ./trustload run} and {@code size} (DESIGN §5), the one list users gate CI on. When several
  * apply, the first in this order wins: could not execute, configuration error, a thread group without
  * samples, errors above the budget.
  */
@@ -17,7 +17,11 @@ public enum ExitStatus {
     /** Failed top-level samples above {@code --max-error-pct}. */
     TOO_MANY_ERRORS(4, "errors above --max-error-pct"),
     /** An enabled thread group produced no sample (e.g. a setUp failed and the main phase never ran). */
-    THREAD_GROUP_WITHOUT_SAMPLES(5, "a thread group produced no samples");
+    THREAD_GROUP_WITHOUT_SAMPLES(5, "a thread group produced no samples"),
+    /** {@code size}: the load generator limited the search; no capacity is reported (the verdict says how many engines). */
+    CLIENT_BOUND(6, "size: client-bound, no verdict (the load generator was the limit)"),
+    /** {@code size}: no capacity: the objective broke at the lowest load, or no limit was reached within the bounds. */
+    NO_VERDICT(7, "size: no capacity found (objective broken at the start load, or no limit within --max-time/--max-load)");
 
     private final int code;
     private final String meaning;

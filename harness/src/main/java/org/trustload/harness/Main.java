@@ -52,6 +52,7 @@ public final class Main {
                     yield 0;
                 }
                 case "run" -> run(args);
+                case "size" -> size(args);
                 case "lab" -> lab(args);
                 case "gui" -> gui(args);
                 case "bench" -> Bench.run(layout, args, out, err);
@@ -177,6 +178,19 @@ public final class Main {
         return result.status().code();
     }
 
+    private int size(List<String> args) throws IOException, InterruptedException, HarnessException {
+        if (args.isEmpty() || args.get(0).startsWith("-")) {
+            throw HarnessException.usage("size needs a PLAN (./trustload list shows them) and --slo RULES");
+        }
+        Run.Options o = resolve(args.remove(0));
+        env("TRUSTLOAD_RESULTS").ifPresent(v -> o.resultsRoot(Path.of(v).toAbsolutePath()));
+        env("TRUSTLOAD_RMI_DIR").ifPresent(v -> o.rmiDir(Path.of(v).toAbsolutePath()));
+        o.labArgs(Layout.words(System.getenv("TRUSTLOAD_LAB_ARGS")));
+        o.labTimeout(Duration.ofSeconds(seconds("TRUSTLOAD_LAB_TIMEOUT", 120)));
+        o.engineTimeout(Duration.ofSeconds(seconds("TRUSTLOAD_ENGINE_TIMEOUT", 120)));
+        return Size.run(layout, o, args, out, err);
+    }
+
     private int lab(List<String> args) throws IOException, InterruptedException, HarnessException {
         if (args.size() > 1) {
             throw HarnessException.usage("lab takes one argument: a comma list of services");
@@ -296,6 +310,19 @@ public final class Main {
                                                sent to the engines (-G). See docs/distributed.md for remote machines.
                                                --max-error-pct P: exit 4 when more than P%% of the top-level samples
                                                failed (default %s; 100 never fails on errors).
+                  size PLAN --slo RULES [--model closed|open] [--start N] [--factor F] [--max-load N]
+                       [--step-time 30s] [--warmup 10s] [--max-time 15m] [--plateau N] [--refine N] [--no-confirm]
+                       [--server KIND:TARGET] [--server-cpus N] [--load-cpus LIST] [--unit NAME] [--engines N]
+                       [-Jname=value ...] [-q FILE ...] [--no-lab]
+                                               the plan's capacity under a service-level objective (docs/sizing.md):
+                                               RULES like 'p99<=500ms,errors<=1%%' (+ server.cpu<=90%% when the server is
+                                               watched); closed model: thread steps; open: arrival-rate steps (Open Model
+                                               Thread Group). Raises the load until the objective breaks or throughput
+                                               stops improving, refines, confirms; watches the load generator's and the
+                                               server's CPU (the lab's JVM, or --server jvm-pid:PID, process:PID,
+                                               jmx:HOST:PORT, prometheus:URL); writes results/PLAN/size-<timestamp>/sizing/
+                                               (index.html, sizing.md, charts). Exit 0 capacity found, 6 client-bound
+                                               (no verdict; says how many engines), 7 no capacity found.
                   lab [SERVICES]               run the lab in the foreground (Ctrl-C stops it); writes ./lab.properties
                   gui [PLAN] [-Jname=value ...] [-q FILE ...] [--no-lab]
                                                start the lab services PLAN needs, open the JMeter GUI (with PLAN),
@@ -304,7 +331,8 @@ public final class Main {
                                                --tiny: each part once at a tiny scale (a check, not a figure)
                   fixture NAME [key=value ...] a throwaway real server of the tests, in the foreground (Ctrl-C stops
                                                it): slapd [entries=N] [nofile=N] (OpenLDAP), mariadb (for
-                                               jdbc/mysql-select-insert); prints how to point a plan at it
+                                               jdbc/mysql-select-insert), node-exporter (Prometheus, loopback);
+                                               prints how to point a plan at it
                   help                         this text
 
                 Exit status of run (docs/harness.md):

@@ -62,6 +62,7 @@ public final class Run {
         Path workDir = Path.of("").toAbsolutePath();
         Duration timeout;
         boolean echo = true;
+        boolean dashboard = true;
         PrintStream out = System.out;
         Consumer<Lab> onLabReady = lab -> { };
         Lab sharedLab;
@@ -172,6 +173,12 @@ public final class Run {
         /** Whether JMeter's console and the summary are printed (the launcher) or only written (tests). */
         public Options echo(boolean echo) {
             this.echo = echo;
+            return this;
+        }
+
+        /** Whether JMeter writes its HTML dashboard ({@code report/}); {@code ./trustload size} phases skip it. */
+        public Options dashboard(boolean dashboard) {
+            this.dashboard = dashboard;
             return this;
         }
 
@@ -352,8 +359,10 @@ public final class Run {
             args.addAll(labProps);
             args.addAll(List.of("-Jsummariser.interval=5", "-Jjmeterengine.nongui.port=0"));
             args.addAll(o.jmeterArgs);
-            args.addAll(List.of("-l", dir.resolve("results.jtl").toString(), "-j", dir.resolve("jmeter.log").toString(),
-                    "-e", "-o", dir.resolve("report").toString()));
+            args.addAll(List.of("-l", dir.resolve("results.jtl").toString(), "-j", dir.resolve("jmeter.log").toString()));
+            if (o.dashboard) {
+                args.addAll(List.of("-e", "-o", dir.resolve("report").toString()));
+            }
             log.println("trustload: running " + o.planId + (engines == null ? "" : " on engines " + String.join(",", engines.hosts()))
                     + " -> " + dir);
             List<String> cmd = new ArrayList<>(jmeter.command());

@@ -24,6 +24,7 @@ public final class StatsSnapshot implements Serializable {
     private final long rssBytes;
     private final long threads;
     private final long openFiles;
+    private final int cpuCount;
     private final JstatGc jstat;
 
     private StatsSnapshot(Builder b) {
@@ -40,6 +41,7 @@ public final class StatsSnapshot implements Serializable {
         rssBytes = b.rssBytes;
         threads = b.threads;
         openFiles = b.openFiles;
+        cpuCount = b.cpuCount;
         jstat = b.jstat;
     }
 
@@ -123,6 +125,14 @@ public final class StatsSnapshot implements Serializable {
         return openFiles;
     }
 
+    /**
+     * CPUs the CPU time is spread over when the source knows it (a host's CPU count from node_exporter);
+     * -1 if unknown.
+     */
+    public int cpuCount() {
+        return cpuCount;
+    }
+
     /** The {@code jstat -gc} columns, or null when the source cannot see them (JMX, plain process). */
     public JstatGc jstat() {
         return jstat;
@@ -155,6 +165,7 @@ public final class StatsSnapshot implements Serializable {
         private long rssBytes = -1;
         private long threads = -1;
         private long openFiles = -1;
+        private int cpuCount = -1;
         private JstatGc jstat;
 
         private Builder(long epochMillis) {
@@ -194,6 +205,11 @@ public final class StatsSnapshot implements Serializable {
             rssBytes = rss;
             threads = threadCount;
             openFiles = fds;
+            return this;
+        }
+
+        public Builder cpuCount(int cpus) {
+            cpuCount = cpus;
             return this;
         }
 

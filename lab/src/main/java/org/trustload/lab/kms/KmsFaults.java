@@ -11,12 +11,16 @@ import java.util.Map;
 
 /**
  * Throttling and delay injection for a KMS emulator, so tests and demos can produce
- * {@code KMS.LimitExceeded} and {@code KMS.Timeout} on purpose. Three switches, the strongest wins:
+ * {@code KMS.LimitExceeded} and {@code KMS.Timeout} on purpose, and a server of known capacity for
+ * {@code ./trustload size}. Three switches, the strongest wins:
  * <ul>
  *   <li>system properties at start: {@code -Dtrustload.lab.kms.tps-limit=N} (requests per second
- *       admitted, 0 = unlimited) and {@code -Dtrustload.lab.kms.delay-ms=M} (added to every response);</li>
- *   <li>at run time: {@code POST /admin/faults?tps_limit=N&delay_ms=M} on the emulator's listeners
- *       ({@link #handleAdmin}); the answer is the current values as JSON;</li>
+ *       admitted, the rest refused as throttled, 0 = unlimited), {@code -Dtrustload.lab.kms.rate-limit=R}
+ *       (requests <em>served</em> per second: each waits for its turn, one every 1/R s in arrival order,
+ *       like a server whose capacity is R/s; a request that would wait more than 30 s is refused as
+ *       throttled; 0 = unlimited) and {@code -Dtrustload.lab.kms.delay-ms=M} (added to every response);</li>
+ *   <li>at run time: {@code POST /admin/faults?tps_limit=N&rate_limit=R&delay_ms=M} on the emulator's
+ *       listeners ({@link #handleAdmin}); the answer is the current values as JSON;</li>
  *   <li>per request: header {@value #DELAY_HEADER}{@code : M} delays that request,
  *       {@value #THROTTLE_HEADER}{@code : true} refuses it as throttled.</li>
  * </ul>
@@ -31,8 +35,12 @@ public final class KmsFaults {
     public static final String ADMIN_PATH = "/admin/faults";
     /** Longest delay accepted, ms (a test must stay bounded). */
     static final long MAX_DELAY_MS = 120_000;
+    /** Longest wait for a turn under the rate limit, ms; beyond it a request is refused as throttled. */
+    static final long MAX_QUEUE_MS = 30_000;
 
     private volatile int tpsLimit;
+    private volatile double rateLimit;
+    private long nextTurnNanos;
     private volatile long delayMs;
     private long windowSecond = -1;
     private int windowCount;
@@ -41,6 +49,16 @@ public final class KmsFaults {
     public KmsFaults() {
         tpsLimit = Math.max(0, Integer.getInteger("trustload.lab.kms.tps-limit", 0));
         delayMs = clampDelay(Long.getLong("trustload.lab.kms.delay-ms", 0L));
+        rateLimit(Double.parseDouble(System.getProperty("trustload.lab.kms.rate-limit", "0")));
+    }
+
+    public double rateLimit() {
+        return rateLimit;
+    }
+
+    /** Sets the requests served per second (each waits for its turn); 0 = unlimited. */
+    public void rateLimit(double perSecond) {
+        rateLimit = perSecond > 0 && Double.isFinite(perSecond) ? perSecond : 0;
     }
 
     public int tpsLimit() {
@@ -62,11 +80,16 @@ public final class KmsFaults {
     }
 
     /**
-     * Whether a request arriving now may be served: false when the request asks to be throttled or
-     * when this second already admitted {@link #tpsLimit()} requests.
+     * Whether a request arriving now may be served: false when the request asks to be throttled, when
+     * this second already admitted {@link #tpsLimit()} requests, or when its turn under the
+     * {@link #rateLimit()} is more than {@value #MAX_QUEUE_MS} ms away. Under a rate limit it returns
+     * at its turn.
      */
     public boolean admit(HttpExchange ex) {
         if ("true".equalsIgnoreCase(ex.getRequestHeaders().getFirst(THROTTLE_HEADER))) {
+            return false;
+        }
+        if (!awaitTurn()) {
             return false;
         }
         int limit = tpsLimit;
@@ -81,6 +104,30 @@ public final class KmsFaults {
             }
             return ++windowCount <= limit;
         }
+    }
+
+    /** Waits for this request's turn under the rate limit: turns are 1/R s apart, in arrival order. */
+    private boolean awaitTurn() {
+        double rate = rateLimit;
+        if (rate <= 0) {
+            return true;
+        }
+        long now = System.nanoTime();
+        long turn;
+        synchronized (this) {
+            turn = Math.max(now, nextTurnNanos);
+            if (turn - now > MAX_QUEUE_MS * 1_000_000L) {
+                return false;
+            }
+            nextTurnNanos = turn + (long) (1e9 / rate);
+        }
+        for (long wait = turn - System.nanoTime(); wait > 0; wait = turn - System.nanoTime()) {
+            java.util.concurrent.locks.LockSupport.parkNanos(wait);
+            if (Thread.currentThread().isInterrupted()) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Sleeps for the larger of the configured delay and the request's {@value #DELAY_HEADER}. */
@@ -111,13 +158,17 @@ public final class KmsFaults {
             if (q.containsKey("tps_limit")) {
                 tpsLimit(Integer.parseInt(q.get("tps_limit")));
             }
+            if (q.containsKey("rate_limit")) {
+                rateLimit(Double.parseDouble(q.get("rate_limit")));
+            }
             if (q.containsKey("delay_ms")) {
                 delayMs(Long.parseLong(q.get("delay_ms")));
             }
         } catch (NumberFormatException e) {
             status = 400;
         }
-        byte[] body = String.format(Locale.ROOT, "{\"tps_limit\":%d,\"delay_ms\":%d}", tpsLimit, delayMs)
+        byte[] body = String.format(Locale.ROOT, "{\"tps_limit\":%d,\"rate_limit\":%s,\"delay_ms\":%d}", tpsLimit,
+                        rateLimit == Math.rint(rateLimit) ? Long.toString((long) rateLimit) : Double.toString(rateLimit), delayMs)
                 .getBytes(StandardCharsets.UTF_8);
         ex.getResponseHeaders().set("Content-Type", "application/json");
         ex.sendResponseHeaders(status, body.length);

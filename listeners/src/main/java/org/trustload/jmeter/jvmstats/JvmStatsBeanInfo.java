@@ -12,7 +12,7 @@ public class JvmStatsBeanInfo extends BeanInfoHelper {
         createPropertyGroup("polling", new String[] {"intervalMs", "connectTimeoutMs", "callTimeoutMs"});
         createPropertyGroup("output", new String[] {"variablePrefix", "summaryFile"});
 
-        choice("source", "self", "self", "jmx", "jvm-pid", "process");
+        choice("source", "self", "self", "jmx", "jvm-pid", "process", "prometheus");
         text("target", "");
         text("username", "");
         password("password");
@@ -25,7 +25,7 @@ public class JvmStatsBeanInfo extends BeanInfoHelper {
         // Browse... like every TrustLoad file field; the extensions (.txt, .json) are added to the name
         file("summaryFile");
         property("summaryFile").setValue(DEFAULT, "jvm-stats-summary");
-        shownWhen("source", when("jmx", "jvm-pid", "process"), "target");
+        shownWhen("source", when("jmx", "jvm-pid", "process", "prometheus"), "target");
         shownWhen("source", when("jmx"), "username", "password");
         // Visualizer.isStats() reads as a bean property; it is no setting
         property("stats").setHidden(true);

@@ -1,0 +1,296 @@
+package org.trustload.harness.sizing;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Predicate;
+import org.trustload.jvmstats.ProcessSource;
+import org.trustload.jvmstats.StatsException;
+import org.trustload.jvmstats.StatsSnapshot;
+import org.trustload.jvmstats.StatsSource;
+
+/**
+ * Polls, once a second on a daemon thread, the CPU of the load generator (every local JMeter JVM of
+ * the current phase, found among this process's descendants by a word of their command line), of the
+ * watched server (any JVM Stats source: a local JVM or process, JMX, a Prometheus exporter) and of this
+ * machine ({@code /proc/stat}). Each reading is kept with its time, so a load step's CPU is the
+ * difference between its start and end. Optionally pins the load generator to some CPUs
+ * ({@code taskset}), so that it and the server do not share them.
+ */
+public final class Watcher implements AutoCloseable {
+
+    /**
+     * One reading: wall time, CPU ms since the process started, GC count and GC ms (-1/NaN unknown), and for
+     * the load generator the ms its threads spent runnable but waiting for a CPU (the run queue; NaN unknown).
+     */
+    public record Point(long t, double cpuMs, long gcCount, double gcMs, double waitMs) {
+
+        Point(long t, double cpuMs, long gcCount, double gcMs) {
+            this(t, cpuMs, gcCount, gcMs, Double.NaN);
+        }
+    }
+
+    /** A watched process's readings. */
+    public static final class Series {
+        final String name;
+        final int cpus;
+        final List<Point> points = new CopyOnWriteArrayList<>();
+
+        Series(String name, int cpus) {
+            this.name = name;
+            this.cpus = cpus;
+        }
+
+        public String name() {
+            return name;
+        }
+
+        /** CPUs the process may use (its affinity, or the source's CPU count). */
+        public int cpus() {
+            return cpus;
+        }
+
+        /** The reading at or before {@code t}, linearly interpolated between two readings; null outside. */
+        Point at(long t) {
+            Point before = null;
+            for (Point p : points) {
+                if (p.t() <= t) {
+                    before = p;
+                } else {
+                    if (before == null) {
+                        return null;
+                    }
+                    double f = (double) (t - before.t()) / (p.t() - before.t());
+                    return new Point(t, before.cpuMs() + f * (p.cpuMs() - before.cpuMs()), before.gcCount(),
+                            before.gcMs(), before.waitMs() + f * (p.waitMs() - before.waitMs()));
+                }
+            }
+            return before;
+        }
+
+        /** CPU ms used from {@code a} to {@code b}; NaN when not covered by readings. */
+        public double cpuMs(long a, long b) {
+            Point pa = at(a);
+            Point pb = at(b);
+            return pa == null || pb == null ? Double.NaN : pb.cpuMs() - pa.cpuMs();
+        }
+
+        /** Run-queue wait ms from {@code a} to {@code b}; NaN when unknown. */
+        public double waitMs(long a, long b) {
+            Point pa = at(a);
+            Point pb = at(b);
+            return pa == null || pb == null ? Double.NaN : pb.waitMs() - pa.waitMs();
+        }
+
+        /** Readings whose time lies in [a, b]: first and last, for GC deltas. */
+        Point[] span(long a, long b) {
+            Point first = null;
+            Point last = null;
+            for (Point p : points) {
+                if (p.t() >= a && p.t() <= b) {
+                    if (first == null) {
+                        first = p;
+                    }
+                    last = p;
+                }
+            }
+            return first == null ? null : new Point[] {first, last};
+        }
+    }
+
+    private final StatsSource server;
+    private final Series serverSeries;
+    private final Map<Long, Series> load = new LinkedHashMap<>();
+    private final List<Point> machine = new CopyOnWriteArrayList<>();
+    private final String loadCpus;
+    private volatile Predicate<String> loadCommand = c -> false;
+    private final Thread thread;
+    private volatile boolean running = true;
+    private String serverError = "";
+
+    /**
+     * @param server the server's stats source, or null when it is not watched
+     * @param serverCpus CPUs the server's CPU is counted against
+     * @param loadCpus {@code taskset} CPU list for the load generator, or null
+     */
+    public Watcher(StatsSource server, int serverCpus, String loadCpus) {
+        this.server = server;
+        this.serverSeries = server == null ? null : new Series(server.describe(), serverCpus);
+        this.loadCpus = loadCpus;
+        thread = new Thread(this::loop, "trustload-size-watcher");
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    /** From now on, JMeter JVMs whose command line contains {@code word} are the load generator. */
+    public synchronized void watchLoad(String word) {
+        loadCommand = c -> c.contains(word) && c.contains("ApacheJMeter");
+    }
+
+    private void loop() {
+        while (running) {
+            long next = System.currentTimeMillis() + 1000;
+            pollOnce();
+            long sleep = next - System.currentTimeMillis();
+            if (sleep > 0) {
+                try {
+                    Thread.sleep(sleep);
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+        }
+    }
+
+    synchronized void pollOnce() {
+        long now = System.currentTimeMillis();
+        machine.add(new Point(now, machineBusyMs(), -1, Double.NaN));
+        if (server != null) {
+            try {
+                StatsSnapshot s = server.poll();
+                serverSeries.points.add(new Point(s.epochMillis(), s.cpuMs(), s.gcCount(), s.gcTimeMs()));
+            } catch (StatsException e) {
+                serverError = e.getMessage();
+            }
+        }
+        Predicate<String> match = loadCommand;
+        ProcessHandle.current().descendants().forEach(h -> {
+            String cmd = h.info().commandLine().orElse("");
+            if (match.test(cmd)) {
+                Series s = load.get(h.pid());
+                if (s == null) {
+                    if (loadCpus != null) {
+                        pin(h.pid());
+                    }
+                    s = new Series("JMeter pid " + h.pid(), allowedCpus(h.pid()));
+                    load.put(h.pid(), s);
+                }
+                try (ProcessSource p = new ProcessSource(h.pid())) {
+                    s.points.add(new Point(System.currentTimeMillis(), p.poll().cpuMs(), -1, Double.NaN, runQueueMs(h.pid())));
+                } catch (StatsException e) {
+                    // it exited between the listing and the read
+                }
+            }
+        });
+    }
+
+    private void pin(long pid) {
+        try {
+            Process p = new ProcessBuilder("taskset", "-a", "-p", "-c", loadCpus, Long.toString(pid))
+                    .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            p.waitFor();
+        } catch (IOException e) {
+            serverError = "taskset failed: " + e.getMessage();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * The time the process's threads spent runnable, waiting for a CPU, ms: the second field of each
+     * {@code /proc/PID/task/TID/schedstat} (ns), summed. A load generator whose threads wait for a CPU
+     * as long as they run measures its own queueing, not the server's.
+     */
+    static double runQueueMs(long pid) {
+        double ns = 0;
+        try (var tasks = Files.list(Path.of("/proc/" + pid + "/task"))) {
+            for (Path t : (Iterable<Path>) tasks::iterator) {
+                try {
+                    String[] f = Files.readString(t.resolve("schedstat")).trim().split("\\s+");
+                    ns += Long.parseLong(f[1]);
+                } catch (IOException | RuntimeException e) {
+                    // the thread ended meanwhile
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            return Double.NaN;
+        }
+        return ns / 1e6;
+    }
+
+    /** CPUs in the process's affinity mask ({@code Cpus_allowed_list}). */
+    public static int allowedCpus(long pid) {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/" + pid + "/status"))) {
+                if (line.startsWith("Cpus_allowed_list:")) {
+                    return countCpus(line.substring(line.indexOf(':') + 1).strip());
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // fall through
+        }
+        return Runtime.getRuntime().availableProcessors();
+    }
+
+    /** Counts a CPU list such as {@code 0-3,6}. */
+    static int countCpus(String list) {
+        int n = 0;
+        for (String part : list.split(",")) {
+            String p = part.strip();
+            if (p.isEmpty()) {
+                continue;
+            }
+            int dash = p.indexOf('-');
+            n += dash < 0 ? 1 : Integer.parseInt(p.substring(dash + 1)) - Integer.parseInt(p.substring(0, dash)) + 1;
+        }
+        return Math.max(1, n);
+    }
+
+    /** Busy CPU of the whole machine since boot, ms (user, nice, system, irq, softirq, steal). */
+    static double machineBusyMs() {
+        try {
+            String cpu = Files.readAllLines(Path.of("/proc/stat")).get(0);
+            String[] f = cpu.trim().split("\\s+");
+            long busy = 0;
+            for (int i : new int[] {1, 2, 3, 6, 7, 8}) {
+                busy += Long.parseLong(f[i]);
+            }
+            return busy * 10.0; // USER_HZ is 100 on Linux
+        } catch (IOException | RuntimeException e) {
+            return Double.NaN;
+        }
+    }
+
+    /** The server's readings, or null when not watched. */
+    public Series server() {
+        return serverSeries;
+    }
+
+    /** The last error reading the server, or empty. */
+    public String serverError() {
+        return serverError;
+    }
+
+    /** The load generator JVMs seen so far. */
+    public synchronized List<Series> load() {
+        return new ArrayList<>(load.values());
+    }
+
+    /** Busy share of the machine's CPUs from {@code a} to {@code b}, in percent. */
+    public double machineBusyPct(long a, long b) {
+        Series m = new Series("machine", Runtime.getRuntime().availableProcessors());
+        m.points.addAll(machine);
+        double ms = m.cpuMs(a, b);
+        // /proc/stat ticks and wall time are read a moment apart: a saturated machine can read a little above 100%
+        return Double.isNaN(ms) || b <= a ? Double.NaN : Math.min(100, 100.0 * ms / ((b - a) * (double) m.cpus()));
+    }
+
+    @Override
+    public void close() {
+        running = false;
+        thread.interrupt();
+        try {
+            thread.join(5000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (server != null) {
+            server.close();
+        }
+    }
+}

@@ -1,0 +1,56 @@
+package org.trustload.harness.sizing;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.trustload.slo.Objective;
+
+/** Steps cut from a results file: per-engine steady windows, the samples SLO Stop interrupted left out. */
+class StepsTest {
+
+    /** Rows of one engine: 10 samples a second of 5 ms, for two steps of 4 s from {@code start}. */
+    private static void engine(StringBuilder csv, String prefix, long start) {
+        for (int step = 0; step < 2; step++) {
+            for (int k = 0; k < 40; k++) {
+                long t = start + step * 4000L + k * 100L;
+                csv.append(t).append(",5,op,200,OK,").append(prefix).append(String.format("size-s%02d g 1-1", step))
+                        .append(",true,,10\n");
+            }
+        }
+    }
+
+    @Test
+    void enginesStartingApartAreMeasuredEachOverItsOwnWindow(@TempDir Path dir) throws Exception {
+        StringBuilder csv = new StringBuilder("timeStamp,elapsed,label,responseCode,responseMessage,threadName,success,failureMessage,bytes\n");
+        engine(csv, "127.0.0.1:1000-", 1_000_000);
+        engine(csv, "127.0.0.1:2000-", 1_010_000); // started 10 s later: its steps do not overlap the first's
+        Path jtl = Files.writeString(dir.resolve("results.jtl"), csv);
+        try (Watcher w = new Watcher(null, 2, null)) {
+            List<Step> steps = Steps.of("ramp-1", jtl, List.of(2.0, 4.0), Double.NaN, 4000, 1000,
+                    Objective.parse("p99<=50ms"), w, "");
+            assertThat(steps).hasSize(2);
+            // 30 answers in each engine's 3 s steady window (10/s) on both engines
+            assertThat(steps.get(0).achieved()).isCloseTo(20.0, org.assertj.core.data.Offset.offset(1.5));
+            assertThat(steps.get(0).samples()).isEqualTo(60);
+            assertThat(steps.get(1).good()).isTrue();
+        }
+    }
+
+    @Test
+    void samplesEndingAfterSloStopActedAreLeftOut(@TempDir Path dir) throws Exception {
+        StringBuilder csv = new StringBuilder("timeStamp,elapsed,label,responseCode,responseMessage,threadName,success,failureMessage,bytes\n");
+        engine(csv, "", 1_000_000);
+        csv.append("1004500,9,op,KMS.ClientError,-:AbortedException,size-s01 g 1-2,false,,0\n");
+        Path jtl = Files.writeString(dir.resolve("results.jtl"), csv);
+        try (Watcher w = new Watcher(null, 2, null)) {
+            List<Step> steps = Steps.of("ramp-1", jtl, List.of(2.0, 4.0), Double.NaN, 4000, 1000, Objective.parse("errors<=1%"), w,
+                    "TrustLoad SLO broken: errors 5% > 1% (...); stopping the test at 1004505");
+            assertThat(steps.get(1).errors()).as("the interrupted sample").isZero();
+            assertThat(steps.get(1).stoppedBy()).as("the step the run stopped in").startsWith("TrustLoad SLO broken");
+        }
+    }
+}

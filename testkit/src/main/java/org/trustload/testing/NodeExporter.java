@@ -1,0 +1,127 @@
+package org.trustload.testing;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assertions;
+import org.junit.jupiter.api.Assumptions;
+
+/**
+ * A throwaway Prometheus {@code node_exporter} (Debian's {@code prometheus-node-exporter}) on loopback,
+ * for tests, the sizing examples and {@code ./trustload fixture node-exporter}: never the system
+ * service. Only the CPU collectors run ({@code cpu}, {@code stat}, {@code loadavg}, {@code meminfo}), so
+ * a scrape is cheap. {@link #url()} is the metrics page the JVM Stats {@code prometheus} source reads.
+ */
+public final class NodeExporter implements AutoCloseable {
+
+    private static final Path BINARY = Path.of("/usr/bin/prometheus-node-exporter");
+    private final Process process;
+    private final int port;
+    private final Path log;
+
+    private NodeExporter(Process process, int port, Path log) {
+        this.process = process;
+        this.port = port;
+        this.log = log;
+    }
+
+    public static boolean isAvailable() {
+        return Files.isExecutable(BINARY);
+    }
+
+    /** Skips the calling test where the package is missing, fails it in CI ({@code CI=true}). */
+    public static void assumeOrFailInCi() {
+        if (isAvailable()) {
+            return;
+        }
+        String why = "node_exporter fixture needs " + BINARY + " (apt-get install prometheus-node-exporter)";
+        if ("true".equals(System.getenv("CI"))) {
+            Assertions.fail(why + " and CI=true, so this is not skipped");
+        }
+        Assumptions.assumeTrue(false, why);
+    }
+
+    /** Starts it on a free loopback port and waits (at most 15 s) until its metrics page answers. */
+    public static NodeExporter start() throws IOException, InterruptedException {
+        int port;
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            port = s.getLocalPort();
+        }
+        Path log = Files.createTempFile("trustload-node-exporter", ".log");
+        Process p = new ProcessBuilder(List.of(BINARY.toString(), "--web.listen-address=127.0.0.1:" + port,
+                "--collector.disable-defaults", "--collector.cpu", "--collector.stat", "--collector.loadavg",
+                "--collector.meminfo")).redirectErrorStream(true).redirectOutput(log.toFile())
+                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
+        NodeExporter n = new NodeExporter(p, port, log);
+        n.awaitMetrics(Duration.ofSeconds(15));
+        return n;
+    }
+
+    private void awaitMetrics(Duration timeout) throws IOException, InterruptedException {
+        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            if (!process.isAlive()) {
+                throw new IOException("node_exporter exited (status " + process.exitValue() + "): " + Files.readString(log));
+            }
+            try {
+                HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(url())).timeout(Duration.ofSeconds(2)).build(),
+                        HttpResponse.BodyHandlers.ofString());
+                if (r.statusCode() == 200 && r.body().contains("node_cpu_seconds_total")) {
+                    return;
+                }
+            } catch (IOException e) {
+                // not listening yet
+            }
+            if (System.nanoTime() > deadline) {
+                close();
+                throw new IOException("node_exporter did not serve " + url() + " within " + timeout.toSeconds() + " s: "
+                        + Files.readString(log));
+            }
+            Thread.sleep(100);
+        }
+    }
+
+    /** The metrics page, {@code http://127.0.0.1:PORT/metrics}. */
+    public String url() {
+        return "http://127.0.0.1:" + port + "/metrics";
+    }
+
+    public long pid() {
+        return process.pid();
+    }
+
+    @Override
+    public void close() {
+        process.destroy();
+        try {
+            if (!process.waitFor(10, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+            }
+            Files.deleteIfExists(log);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (IOException e) {
+            // a temporary log left behind
+        }
+    }
+
+    /** {@code ./trustload fixture node-exporter}: runs until Ctrl-C and prints the JVM Stats settings. */
+    public static void main(String[] args) throws Exception {
+        NodeExporter n = start();
+        Runtime.getRuntime().addShutdownHook(new Thread(n::close, "node-exporter-stop"));
+        System.out.println("node_exporter (pid " + n.pid() + ") serving " + n.url());
+        System.out.println("JVM Stats: source=prometheus target=" + n.url() + "   ./trustload size PLAN --server prometheus:" + n.url());
+        System.out.println("Ctrl-C stops it");
+        n.process.waitFor();
+    }
+}
