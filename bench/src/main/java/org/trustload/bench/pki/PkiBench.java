@@ -391,78 +391,13 @@ public final class PkiBench {
         List<KeyMaterial> users = KeySource.pkcs12(Path.of(labProps.getProperty("pki.keystore")),
                 labProps.getProperty("pki.keystore.password").toCharArray(), List.of()).load();
         labKey = users.stream().filter(k -> !refused.contains(k.alias())).findFirst().orElseThrow();
-        RawLogin raw = new RawLogin(URI.create(labProps.getProperty("pki.login.url")), labKey);
-        Object answer = raw.login(null);
-        CertificateLoginClient.Login ours = loginClient().challengeResponse(labKey);
         RawTimestamp rawTs = new RawTimestamp(URI.create(labProps.getProperty("pki.tsa.url")));
-        System.out.printf(Locale.ROOT, "setup: lab pid %d, user %s (%s); check: raw login subject %s, ours ok=%s %s; raw timestamp %s%n",
-                labPid, labKey.alias(), labKey.signatureAlgorithm("SHA-256"), answer, ours.ok(),
-                ours.ok() ? ours.subject() : ours.failure(), rawTs.timestamp());
-    }
-
-    private CertificateLoginClient loginClient() throws Exception {
-        return CertificateLoginClient.builder().loginUrl(URI.create(labProps.getProperty("pki.login.url")))
-                .trustAnchors(KeyStores.certificates(Path.of(labProps.getProperty("pki.trust.anchors")), "trust anchors file"))
-                .build();
+        System.out.printf(Locale.ROOT, "setup: lab pid %d, user %s (%s); check: raw timestamp %s%n",
+                labPid, labKey.alias(), labKey.signatureAlgorithm("SHA-256"), rawTs.timestamp());
     }
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final SecureRandom RANDOM = new SecureRandom();
-
-    /**
-     * The lab's challenge–response login written directly on the JDK's HttpClient, Jackson and JCA, the way
-     * a hand-written client would: GET the nonce, sign its bytes, POST nonce + certificate + chain +
-     * signature, require HTTP 200 and status OK. The certificate fields are encoded once.
-     */
-    static final class RawLogin {
-        private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5))
-                .version(HttpClient.Version.HTTP_1_1).build();
-        private final URI nonce;
-        private final URI login;
-        private final KeyMaterial key;
-        private final String alg;
-        private final String cert;
-        private final List<String> chain = new ArrayList<>();
-
-        RawLogin(URI base, KeyMaterial key) throws Exception {
-            this.nonce = base.resolve("/auth/nonce");
-            this.login = base.resolve("/auth/login");
-            this.key = key;
-            this.alg = key.signatureAlgorithm("SHA-256");
-            this.cert = Base64.getEncoder().encodeToString(key.certificate().getEncoded());
-            for (X509Certificate c : key.chain()) {
-                chain.add(Base64.getEncoder().encodeToString(c.getEncoded()));
-            }
-        }
-
-        /** One login; {@code s} is this thread's Signature for the key's algorithm (null: a new one). */
-        String login(Signature s) throws Exception {
-            HttpResponse<byte[]> r = http.send(HttpRequest.newBuilder(nonce).timeout(Duration.ofSeconds(30))
-                    .header("Accept", "application/json").GET().build(), HttpResponse.BodyHandlers.ofByteArray());
-            if (r.statusCode() != 200) {
-                throw new IllegalStateException("nonce: HTTP " + r.statusCode());
-            }
-            String n = JSON.readTree(r.body()).get("nonce").asText();
-            Signature sig = s != null ? s : Signature.getInstance(alg);
-            sig.initSign(key.privateKey());
-            sig.update(Base64.getDecoder().decode(n));
-            ObjectNode body = JSON.createObjectNode();
-            body.put("nonce", n);
-            body.put("certificate", cert);
-            var arr = body.putArray("chain");
-            chain.forEach(arr::add);
-            body.put("signature", Base64.getEncoder().encodeToString(sig.sign()));
-            body.put("signatureAlgorithm", alg);
-            r = http.send(HttpRequest.newBuilder(login).timeout(Duration.ofSeconds(30)).header("Accept", "application/json")
-                    .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofByteArray(
-                            JSON.writeValueAsBytes(body))).build(), HttpResponse.BodyHandlers.ofByteArray());
-            JsonNode a = JSON.readTree(r.body());
-            if (r.statusCode() != 200 || !"OK".equalsIgnoreCase(a.path("status").asText("OK"))) {
-                throw new IllegalStateException("login: HTTP " + r.statusCode() + " " + a);
-            }
-            return a.path("subject").asText();
-        }
-    }
 
     /**
      * RFC 3161 written directly on BouncyCastle's TSP classes and the JDK's HttpClient: SHA-256 of 1 KB of
@@ -631,31 +566,11 @@ public final class PkiBench {
                     s -> rawPades(ecKey, content)));
         }
         if (lab != null) {
-            int loginOps = intOpt("loginOps", cadesOps);
             int tsOps = intOpt("timestampOps", cadesOps);
-            CertificateLoginClient engine;
-            try {
-                engine = loginClient();
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
-            RawLogin rawLogin;
-            try {
-                rawLogin = new RawLogin(URI.create(labProps.getProperty("pki.login.url")), labKey);
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
             TimestampClient tsEngine = new TimestampClient(URI.create(labProps.getProperty("pki.tsa.url")),
                     Duration.ofSeconds(5), Duration.ofSeconds(30));
             RawTimestamp rawTs = new RawTimestamp(URI.create(labProps.getProperty("pki.tsa.url")));
-            String loginAlg = labKey.signatureAlgorithm("SHA-256");
             boolean jm = boolOpt("jmeter", true); // jmeter=false: the in-JVM loops only
-            if (jm) {
-                cells.add(new JMeterCell(LOGIN_SAMPLER, "login", false, loginOps, warmup, maxSeconds).server());
-            }
-            cells.add(new LoopCell(LOGIN_ENGINE, loginOps, warmup, maxSeconds, null, null,
-                    s -> engine.challengeResponse(labKey).orThrow()).server());
-            cells.add(new LoopCell(LOGIN_RAW, loginOps, warmup, maxSeconds, loginAlg, null, rawLogin::login).server());
             if (jm) {
                 cells.add(new JMeterCell(TS_SAMPLER, "timestamp", false, tsOps, warmup, maxSeconds).server());
             }
@@ -678,9 +593,6 @@ public final class PkiBench {
         return cells;
     }
 
-    static final String LOGIN_SAMPLER = "Certificate Login sampler in JMeter, challenge-response";
-    static final String LOGIN_ENGINE = "login engine (CertificateLoginClient)";
-    static final String LOGIN_RAW = "raw JDK HttpClient + Jackson + JCA login";
     static final String TS_SAMPLER = "Timestamp Request sampler in JMeter";
     static final String TS_ENGINE = "timestamp engine (TimestampClient)";
     static final String TS_RAW = "raw BC TSP + JDK HttpClient";
@@ -1257,8 +1169,6 @@ public final class PkiBench {
                 "PAdES sampler in JMeter, P-256 PKCS#12", "raw PDFBox 3 + BC, P-256 PKCS#12");
         ratio(b, threads, "PAdES engine / raw PDFBox+BC",
                 "PAdES engine (PadesSigner), P-256 PKCS#12", "raw PDFBox 3 + BC, P-256 PKCS#12");
-        ratio(b, threads, "Certificate Login sampler / raw login loop — target ≥ 0.9", LOGIN_SAMPLER, LOGIN_RAW);
-        ratio(b, threads, "login engine / raw login loop", LOGIN_ENGINE, LOGIN_RAW);
         ratio(b, threads, "Timestamp Request sampler / raw TSP loop — target ≥ 0.9", TS_SAMPLER, TS_RAW);
         ratio(b, threads, "timestamp engine / raw TSP loop", TS_ENGINE, TS_RAW);
         ratio(b, threads, "raw TSP loop with sendAsync / with send", TS_RAW + " (sendAsync)", TS_RAW);

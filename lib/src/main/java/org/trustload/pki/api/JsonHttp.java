@@ -232,6 +232,13 @@ public final class JsonHttp {
         if (t.startsWith("<")) {
             return ""; // an HTML error page says nothing stable
         }
+        if (t.startsWith("{")) {
+            try {
+                t = JSON.readTree(t).path("message").asText("");
+            } catch (IOException e) {
+                return "";
+            }
+        }
         int nl = t.indexOf('\n');
         if (nl >= 0) {
             t = t.substring(0, nl);
