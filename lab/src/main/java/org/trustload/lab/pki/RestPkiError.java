@@ -49,7 +49,8 @@ final class RestPkiError extends Exception {
         Map<String, Object> b = new LinkedHashMap<>();
         b.put("code", code);
         b.put("message", message);
-        b.put("detail", cause == null ? null : String.valueOf(cause.getMessage()));
+        // Lacuna's Java clients show "detail" (RestPkiException.getDetail), not "message"
+        b.put("detail", cause == null || cause.getMessage() == null ? message : message + ": " + cause.getMessage());
         b.put("validationResults", results == null ? null : results.toJson());
         return new RestPkiError(422, code + ": " + message, b, cause);
     }

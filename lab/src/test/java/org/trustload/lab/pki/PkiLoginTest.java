@@ -397,7 +397,7 @@ class PkiLoginTest {
     void measureServerCpuPerLogin() throws Exception {
         List<KeyMaterial> keys = KeySource.pkcs12(Path.of(props.get("pki.keystore")),
                 props.get("pki.keystore.password").toCharArray(), goodAliases(200)).load();
-        int n = 200;
+        int n = Integer.getInteger("trustload.measure.rounds", 200); // more for a profile
         long nonceCpu = 0;
         long loginCpu = 0;
         long wall0 = 0;
