@@ -13,7 +13,9 @@ import java.util.stream.Collectors;
  * {@code ssl_verify_client on} answers {@code 400 The SSL certificate error}, others answer 401 or 403 or
  * end the TLS handshake with an alert. A failed login is the expected refusal when one of these holds:
  * <ul>
- * <li>the product refused by its API ({@link #PRODUCT_CODES});</li>
+ * <li>the product said the certificate is revoked or expired ({@link #PRODUCT_CODES}: Rest PKI's
+ * validation results, the lab's JSON codes); another refusal (an unknown CA, a revocation status it
+ * could not learn, a bad signature) is not the one expected;</li>
  * <li>the HTTP status is one of {@link #statuses()} and, when a {@link #body()} pattern is set, the
  * answer contains a match of it;</li>
  * <li>the TLS handshake failed ({@code handshakeFailed}: an alert, or the connection closed right
@@ -25,9 +27,9 @@ import java.util.stream.Collectors;
  * @param body     a pattern the refusal's answer must contain, or null for any answer
  */
 public record LoginRefusal(Set<Integer> statuses, boolean tlsAlert, Pattern body) {
-    /** Refusals a product's API states (Rest PKI's validation results; the lab's JSON codes). */
+    /** The refusals of a revoked or expired certificate a product's API states (Rest PKI's validation results; the lab's JSON codes). */
     public static final Set<String> PRODUCT_CODES = Set.of(PkiException.CERTIFICATE_REVOKED,
-            PkiException.CERTIFICATE_EXPIRED, PkiException.LOGIN_REFUSED, PkiException.UNTRUSTED_CERTIFICATE);
+            PkiException.CERTIFICATE_EXPIRED);
     /** The statuses of the common refusals: nginx's 400, 401, 403. */
     public static final String DEFAULT_STATUSES = "400,401,403";
     /** The common refusals: {@value #DEFAULT_STATUSES}, any answer, a TLS alert. */

@@ -39,6 +39,8 @@ public final class PkiException extends org.trustload.common.ClientException {
     public static final String BAD_RESPONSE = "badResponse";
     /** The server no longer knows the flow's token or state (it expired, or was already used). */
     public static final String TOKEN_EXPIRED = "tokenExpired";
+    /** The server could not learn the certificate's revocation status (its CA's CRL could not be had). */
+    public static final String REVOCATION_UNAVAILABLE = "revocationUnavailable";
     /** The server refused a certificate login for another reason than revocation or expiry. */
     public static final String LOGIN_REFUSED = "loginRefused";
 

@@ -195,7 +195,16 @@ public final class DssApi implements SignatureApi {
         }
 
         private List<X509Certificate> readKey(String alias, Flow f) throws PkiException {
-            JsonHttp.Answer a = http.get("server-signing/key/" + alias, f, false);
+            JsonHttp.Answer a;
+            try {
+                a = http.get("server-signing/key/" + alias, f, false);
+            } catch (PkiException e) {
+                if (e.category().equals(PkiException.BAD_RESPONSE)) {
+                    // DSS answers an alias it does not hold with HTTP 200 and no key
+                    throw PkiException.setting("serverKeyAlias", "DSS holds no key '" + alias + "'", e.detail());
+                }
+                throw e;
+            }
             List<X509Certificate> chain = new ArrayList<>();
             chain.add(certificate(a.object("certificate").bytes("encodedCertificate")));
             JsonNode rest = a.json().path("certificateChain");

@@ -243,7 +243,8 @@ public final class JsonHttp {
         if (nl >= 0) {
             t = t.substring(0, nl);
         }
-        t = t.replaceAll("\"[^\"]*\"", "\"…\"");
+        // quoted values and bracketed ids vary per request (DSS: "Error on signature augmentation [S-07EB…]")
+        t = t.replaceAll("\"[^\"]*\"", "\"…\"").replaceAll("\\s*\\[[^\\]]*\\]", "").strip();
         int colon = t.indexOf(": ");
         if (colon > 10) {
             t = t.substring(0, colon);

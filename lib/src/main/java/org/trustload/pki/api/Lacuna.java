@@ -81,6 +81,7 @@ final class Lacuna {
             case "CertificateRevoked" -> PkiException.CERTIFICATE_REVOKED;
             case "CertificateExpired", "CertificateNotYetValid" -> PkiException.CERTIFICATE_EXPIRED;
             case "CertificateChainRootNotTrusted", "CertificateIssuerNotFound" -> PkiException.UNTRUSTED_CERTIFICATE;
+            case "CertificateRevocationStatusUnknown" -> PkiException.REVOCATION_UNAVAILABLE;
             default -> PkiException.REQUEST_REFUSED;
         };
     }
