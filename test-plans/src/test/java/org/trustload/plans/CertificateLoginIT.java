@@ -111,6 +111,7 @@ class CertificateLoginIT {
         s.setName("login");
         s.setKeyPool(pool);
         s.setMethod(method);
+        s.setMtlsPath("/auth/mtls"); // the lab's pki.mtls.url is https://host:port, its endpoint /auth/mtls
         return s;
     }
 

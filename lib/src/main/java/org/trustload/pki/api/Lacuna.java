@@ -64,7 +64,10 @@ final class Lacuna {
             boolean expired = code.equals("InvalidToken") || (tokenCall && code.equals("EntityNotFound"));
             return new JsonHttp.ProductError(expired ? PkiException.TOKEN_EXPIRED : PkiException.REQUEST_REFUSED, code, both);
         }
-        if (status == 404 && json.hasNonNull("resourceName")) {
+        if (status == 404 && !json.hasNonNull("resourceName")) {
+            return null; // no such route: the base URL is wrong (a configuration error)
+        }
+        if (status == 404) {
             String what = json.path("resourceName").asText();
             return new JsonHttp.ProductError(tokenCall ? PkiException.TOKEN_EXPIRED : PkiException.REQUEST_REFUSED,
                     what + " not found", both + " (" + what + " " + json.path("resourceId").asText("") + ")");

@@ -29,6 +29,8 @@ import org.trustload.pki.TimestampClient;
  * </ul>
  */
 public final class RestPkiApi implements SignatureApi {
+    /** How both Rest PKI APIs' error bodies read (for callers of {@link JsonHttp} on Rest PKI routes). */
+    public static final JsonHttp.ErrorReader ERRORS = Lacuna::error;
 
     @Override
     public String name() {
