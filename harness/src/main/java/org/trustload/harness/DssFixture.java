@@ -64,8 +64,9 @@ public final class DssFixture implements AutoCloseable {
         List<String> cmd = new ArrayList<>(List.of(Layout.java(), "-Xmx384m",
                 // DSS logs every call at INFO through slf4j-simple: warnings only
                 "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-cp", jar + ":" + Files.readString(cp).strip(), MAIN,
-                "lab=" + labProperties.toAbsolutePath(), "port=" + port, "out=" + out));
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true)
+                "lab=" + labProperties.toAbsolutePath(), "port=" + port, "out=" + out.toAbsolutePath()));
+        // its working directory is its own: DSS and CXF leave files (temp/) where they run
+        Process p = new ProcessBuilder(cmd).directory(dir.toAbsolutePath().toFile()).redirectErrorStream(true)
                 .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
         DssFixture dss = new DssFixture(p, log);
         CountDownLatch ready = new CountDownLatch(1);
