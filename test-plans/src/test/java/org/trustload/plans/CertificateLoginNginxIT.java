@@ -2,7 +2,6 @@ package org.trustload.plans;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyStore;
@@ -13,7 +12,6 @@ import org.apache.jmeter.samplers.SampleResult;
 import org.apache.jmeter.threads.JMeterContextService;
 import org.apache.jmeter.threads.JMeterVariables;
 import org.apache.jmeter.util.JMeterUtils;
-import org.bouncycastle.openssl.jcajce.JcaPEMWriter;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.trustload.jmeter.pki.CertificateLoginSampler;
@@ -34,11 +32,7 @@ class CertificateLoginNginxIT {
     Path dir;
 
     private static String pem(Object o) throws Exception {
-        StringWriter w = new StringWriter();
-        try (JcaPEMWriter p = new JcaPEMWriter(w)) {
-            p.writeObject(o);
-        }
-        return w.toString();
+        return PkiDssIT.pem(o);
     }
 
     @Test

@@ -284,7 +284,8 @@ class PkiDssIT {
         }
     }
 
-    private static String pem(Object o) throws Exception {
+    /** PEM of a key, certificate or CRL (BouncyCastle's writer). */
+    static String pem(Object o) throws Exception {
         StringWriter w = new StringWriter();
         try (JcaPEMWriter p = new JcaPEMWriter(w)) {
             p.writeObject(o);
