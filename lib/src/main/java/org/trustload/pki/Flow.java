@@ -14,7 +14,7 @@ import java.util.List;
  */
 public final class Flow {
     /** The answer text kept for refusal matching: enough for any error page. */
-    private static final int MAX_BODY_CHARS = 4096;
+    public static final int MAX_BODY_CHARS = 4096;
 
     /** A step's work; may throw the failure that ends the flow. */
     @FunctionalInterface

@@ -45,8 +45,9 @@ import org.trustload.pki.KeySource;
  * whole class) next to one lab (its CAs, CRLs, TSA and users): pki/cades, cades-t, pades, pades-t at smoke
  * scale with 0 errors (every signature checked by the Signature Assertion; one of each kept with
  * {@code pki.output.dir} and verified by {@code openssl cms -verify} or {@code pdfsig}), the server-held-key
- * mode and DSS's timestamp service through the plans, a B-level signature made with the wrong key (DSS
- * answers 200; the assertion must fail it), and the bad-input table of the dss API.
+ * mode and DSS's timestamp service (the elements, their outputs checked by openssl), a B-level signature
+ * made with the wrong key (DSS answers 200; the assertion must fail it), and the bad-input table of the dss
+ * API.
  */
 class PkiDssIT {
     private static final Path DIR = Plans.DIR.resolve("target/pki-dss");
@@ -162,18 +163,40 @@ class PkiDssIT {
     }
 
     @Test
-    void theServerHeldKeyModeAndDssTimestampServiceRunThroughThePlans() throws Exception {
-        String alias = validUser(1);
-        Path out = DIR.resolve("out-server-key");
-        Run.Result r = plan("pki/cades", out, "mode=server-key", "pki.server.key=" + alias);
-        assertThat(Files.readString(r.dir().resolve("summary.txt"))).contains("CAdES-B sign key", "CAdES-B sign sign");
-        assertThat(exec(out, "openssl", "cms", "-verify", "-binary", "-inform", "DER", "-in", first(out, ".p7s").toString(),
-                "-CAfile", labProps.getProperty("pki.trust.anchors"), "-purpose", "any", "-out", "/dev/null"))
-                .contains("Verification successful");
-        Path tokens = DIR.resolve("out-timestamp");
-        plan("pki/timestamp", tokens, "tsa_protocol=api");
-        assertThat(exec(tokens, "openssl", "ts", "-reply", "-token_in", "-in", first(tokens, ".tst").toString(), "-text"))
-                .contains("Policy OID", "Message data");
+    void theServerHeldKeyModeSignsWithDssKeyAndItsTimestampServiceStamps() throws Exception {
+        SignatureServerConfig c = server("dss-keys", "dss", dss.url());
+        try {
+            Path out = Files.createDirectories(DIR.resolve("out-server-key"));
+            AbstractSignSampler s = sampler(false, "dss-keys", "none", "T");
+            s.setMode("server-key");
+            s.setServerKeyAlias(validUser(1));
+            s.setOutputFile(out.resolve("server-key.p7s").toString());
+            for (int i = 0; i < 2; i++) {
+                SampleResult r = s.sample(null);
+                assertThat(r.isSuccessful()).as(r.getResponseMessage() + "\n" + r.getResponseDataAsString()).isTrue();
+                assertThat(r.getSubResults()).extracting(SampleResult::getSampleLabel).containsExactlyElementsOf(i == 0
+                        ? List.of("remote key", "remote getDataToSign", "remote sign", "remote signDocument")
+                        : List.of("remote getDataToSign", "remote sign", "remote signDocument")); // the chain is read once
+                AssertionResult a = assertSignature(r);
+                assertThat(a.isFailure()).as(a.getFailureMessage()).isFalse();
+            }
+            assertThat(exec(out, "openssl", "cms", "-verify", "-binary", "-inform", "DER", "-in", "server-key.p7s",
+                    "-CAfile", labProps.getProperty("pki.trust.anchors"), "-purpose", "any", "-out", "/dev/null"))
+                    .contains("Verification successful");
+
+            TimestampRequestSampler ts = new TimestampRequestSampler();
+            ts.setName("ts");
+            ts.setConfigName("dss-keys");
+            ts.setProtocol("api");
+            ts.setOutputFile(out.resolve("token.tst").toString());
+            SampleResult r = ts.sample(null);
+            assertThat(r.isSuccessful()).as(r.getResponseDataAsString()).isTrue();
+            assertThat(r.getSubResults()).extracting(SampleResult::getSampleLabel).containsExactly("ts getTimestampResponse");
+            assertThat(exec(out, "openssl", "ts", "-reply", "-token_in", "-in", "token.tst", "-text"))
+                    .contains("Policy OID", "Message data");
+        } finally {
+            c.testEnded();
+        }
     }
 
     // ------------------------------------------------------------------ in-process elements
@@ -363,16 +386,6 @@ class PkiDssIT {
             assertThat(r.getResponseCode()).isEqualTo("configError");
             assertThat(r.getResponseMessage()).contains("the dss API (EU DSS REST services) has no certificate login");
 
-            // a timestamp through DSS's timestamp service, kept in a file
-            TimestampRequestSampler ts = new TimestampRequestSampler();
-            ts.setName("ts");
-            ts.setConfigName("dss");
-            ts.setProtocol("api");
-            Path token = DIR.resolve("token.tst");
-            ts.setOutputFile(token.toString());
-            r = ts.sample(null);
-            assertThat(r.isSuccessful()).as(r.getResponseDataAsString()).isTrue();
-            assertThat(token).isNotEmptyFile();
         } finally {
             good.testEnded();
             keys.testEnded();
