@@ -906,7 +906,8 @@ public final class PkiBench {
 
         @Override
         double run(int threads, int round) throws Exception {
-            Path dir = Files.createDirectories(out.resolve("jmeter").resolve(kind + (hsm ? "-hsm" : "-mem") + "-t"
+            Path dir = Files.createDirectories(out.resolve("jmeter").resolve(kind + (target == null ? "" : "-" + target.api())
+                    + (hsm ? "-hsm" : "-mem") + "-t"
                     + threads + "-r" + (round + 1)));
             Path plan = dir.resolve("plan.jmx");
             Files.writeString(plan, plan(threads));
