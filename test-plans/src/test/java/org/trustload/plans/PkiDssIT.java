@@ -111,7 +111,8 @@ class PkiDssIT {
     }
 
     private static String exec(Path dir, String... cmd) throws Exception {
-        Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true).start();
+        Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true)
+                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(p.waitFor(60, TimeUnit.SECONDS)).as(String.join(" ", cmd)).isTrue();
         return "exit " + p.exitValue() + "\n" + out;
@@ -138,7 +139,10 @@ class PkiDssIT {
 
     @Test
     void padesAndPadesTPlansSignThroughDssAndPdfsigCallsThemValid() throws Exception {
-        Path db = Files.createDirectories(DIR.resolve("nssdb"));
+        // a fresh NSS database: certutil -N on an existing one asks for its password on stdin, again and again
+        Path db = DIR.resolve("nssdb");
+        org.trustload.harness.Layout.deleteRecursively(db);
+        Files.createDirectories(db);
         exec(DIR, "certutil", "-N", "-d", "sql:" + db, "--empty-password");
         // the lab's three CAs, each under its own nickname
         String pem = Files.readString(Path.of(labProps.getProperty("pki.trust.anchors")));
