@@ -176,8 +176,11 @@ final class Bench {
      * (OpenLDAP slapd, MariaDB), in the foreground until Ctrl-C; it prints how to point a plan at it.
      */
     static int fixture(Layout layout, List<String> args) throws IOException, InterruptedException, HarnessException {
+        if (!args.isEmpty() && args.get(0).equals("dss")) {
+            return DssFixture.foreground(layout, args.subList(1, args.size()), System.out);
+        }
         if (args.isEmpty() || !FIXTURES.containsKey(args.get(0))) {
-            throw HarnessException.usage("fixture needs a NAME: " + String.join(", ", FIXTURES.keySet()));
+            throw HarnessException.usage("fixture needs a NAME: " + String.join(", ", FIXTURES.keySet()) + ", dss");
         }
         List<String> cmd = new ArrayList<>(List.of(Layout.java(), "-Xmx256m", "-cp", classPath(layout),
                 FIXTURES.get(args.get(0))));

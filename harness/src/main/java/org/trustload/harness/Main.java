@@ -331,8 +331,10 @@ public final class Main {
                                                --tiny: each part once at a tiny scale (a check, not a figure)
                   fixture NAME [key=value ...] a throwaway real server of the tests, in the foreground (Ctrl-C stops
                                                it): slapd [entries=N] [nofile=N] (OpenLDAP), mariadb (for
-                                               jdbc/mysql-select-insert), node-exporter (Prometheus, loopback);
-                                               prints how to point a plan at it
+                                               jdbc/mysql-select-insert), node-exporter (Prometheus, loopback),
+                                               dss [lab=FILE] [port=N] [out=FILE] (EU DSS 6.4, with a lab of its
+                                               own unless lab= names a running one's lab.properties); prints how
+                                               to point a plan at it
                   help                         this text
 
                 Exit status of run (docs/harness.md):

@@ -29,6 +29,20 @@ public final class PkiException extends org.trustload.common.ClientException {
     public static final String SERVER_ERROR = "serverError";
     /** The remote server could not be reached or did not answer in time. */
     public static final String CONNECT_ERROR = "connectError";
+    /** The API wants a credential (HTTP 401) and none was configured. */
+    public static final String CREDENTIAL_MISSING = "credentialMissing";
+    /** The API refused the configured credential (HTTP 401) or its permissions (HTTP 403). */
+    public static final String CREDENTIAL_REFUSED = "credentialRefused";
+    /** The API refused the request (HTTP 4xx, Rest PKI's 422): the message names the product's error code. */
+    public static final String REQUEST_REFUSED = "requestRefused";
+    /** The API answered 2xx with something that is not the answer it publishes (not JSON, a field missing). */
+    public static final String BAD_RESPONSE = "badResponse";
+    /** The server no longer knows the flow's token or state (it expired, or was already used). */
+    public static final String TOKEN_EXPIRED = "tokenExpired";
+    /** The server could not learn the certificate's revocation status (its CA's CRL could not be had). */
+    public static final String REVOCATION_UNAVAILABLE = "revocationUnavailable";
+    /** The server refused a certificate login for another reason than revocation or expiry. */
+    public static final String LOGIN_REFUSED = "loginRefused";
 
     public PkiException(String category, String message, String detail, Throwable cause) {
         super(category, message, detail == null ? "" : detail, cause);
@@ -45,6 +59,15 @@ public final class PkiException extends org.trustload.common.ClientException {
     /** A configuration error about {@code setting} (the element property of the same name). */
     public static PkiException setting(String setting, String message) {
         return new PkiException(setting, "", message, null, true);
+    }
+
+    /** A configuration error about {@code setting}, with a variable {@code detail} (a URL, what the server said). */
+    public static PkiException setting(String setting, String message, String detail) {
+        return new PkiException(setting, message, detail);
+    }
+
+    private PkiException(String setting, String message, String detail) {
+        super(CONFIG_ERROR, setting + ": " + message, detail, setting, "", null);
     }
 
     /** A configuration error about {@code setting} and the {@code file} it names. */

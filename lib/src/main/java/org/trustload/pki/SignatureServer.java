@@ -11,40 +11,80 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.trustload.pki.api.ApiSettings;
+import org.trustload.pki.api.SignatureApi;
+import org.trustload.pki.api.SignatureApiClient;
+import org.trustload.pki.api.SignatureApis;
 
 /**
- * A signature server as load tests reach it: its endpoints (signature API, TSA, certificate login
- * over HTTP and over mutual TLS), how its TLS certificate is trusted, and the timeouts. Holds the one
- * HTTP client (and its connection pool and threads) that the signature, timestamp and login clients
- * of a test share, and closes it with {@link #close()}. Thread-safe.
+ * A signature server as load tests reach it: which API it speaks ({@link SignatureApi}: {@code dss},
+ * {@code rest-pki}, {@code rest-pki-core}) at which base URL with which credential, its RFC 3161 TSA, its
+ * certificate-login endpoints (the API's challenge–response at the login URL, mutual TLS at the mTLS
+ * URL), how its TLS certificate is trusted, and the timeouts. Holds the one HTTP client (and its
+ * connection pool and threads) that the API, timestamp and login clients of a test share, and closes it
+ * with {@link #close()}. Thread-safe.
  */
 public final class SignatureServer implements AutoCloseable {
     private static final AtomicInteger INSTANCES = new AtomicInteger();
 
     private final Settings settings;
+    private final SignatureApi api;
     private final ExecutorService executor;
     private final HttpClient http;
-    private final SignatureServiceClient signatures;
+    private final SignatureApiClient signatures;
+    private final SignatureApiClient logins;
     private final TimestampClient timestamps;
-    private final Map<LoginOptions, CertificateLoginClient> logins = new ConcurrentHashMap<>();
+    private final Map<String, CertificateLoginClient> mtls = new ConcurrentHashMap<>();
     private volatile boolean closed;
 
-    /** Validated settings; URLs may be null where the server does not offer that endpoint. */
-    public record Settings(URI serverUrl, URI tsaUrl, URI loginUrl, URI mtlsUrl, List<X509Certificate> trustAnchors,
-            boolean trustAll, Duration connectTimeout, Duration handshakeTimeout, Duration responseTimeout) {
+    /**
+     * Validated settings; URLs may be null where the server does not offer that endpoint.
+     *
+     * @param api             the API's name ({@link SignatureApis})
+     * @param serverUrl       the API's base URL
+     * @param credential      the API credential ("" for none); never printed
+     * @param securityContext Rest PKI's security context id, or ""
+     * @param loginUrl        the base URL of the API's certificate login (null: the server URL)
+     * @param mtlsUrl         the mutual-TLS login URL (null: the login URL when it is https)
+     */
+    public record Settings(String api, URI serverUrl, String credential, String securityContext, URI tsaUrl,
+            URI loginUrl, URI mtlsUrl, List<X509Certificate> trustAnchors, boolean trustAll, Duration connectTimeout,
+            Duration handshakeTimeout, Duration responseTimeout) {
         public Settings {
             trustAnchors = List.copyOf(trustAnchors);
+            credential = credential == null ? "" : credential;
+            securityContext = securityContext == null ? "" : securityContext;
+        }
+
+        /** The URL challenge–response logins go to: the login URL, else the server URL. */
+        public URI apiLoginUrl() {
+            return loginUrl != null ? loginUrl : serverUrl;
+        }
+
+        /** The URL mTLS logins go to: the mTLS URL, else an https login URL (one server for both methods). */
+        public URI effectiveMtlsUrl() {
+            if (mtlsUrl != null) {
+                return mtlsUrl;
+            }
+            URI l = loginUrl != null ? loginUrl : serverUrl;
+            return l != null && "https".equalsIgnoreCase(l.getScheme()) ? l : null;
+        }
+
+        @Override
+        public String toString() {
+            return "Settings[" + api + " " + serverUrl + ", credential " + (credential.isEmpty() ? "none" : "set")
+                    + ", tsa " + tsaUrl + ", login " + loginUrl + ", mtls " + mtlsUrl + "]";
         }
     }
 
-    /** What a Certificate Login request varies (paths, fields, digest, session reuse). */
-    public record LoginOptions(String nonceMethod, String noncePath, String loginPath, String digest,
-            CertificateLoginClient.Fields fields, String mtlsPath, boolean sessionReuse) {
-    }
-
-    /** Builds the shared HTTP client; nothing is sent until a client is used. */
+    /**
+     * Builds the shared HTTP client and opens the API; nothing is sent until a client is used.
+     *
+     * @throws PkiException {@code configError} about {@code api} for an unknown API
+     */
     public SignatureServer(Settings settings) throws PkiException {
         this.settings = settings;
+        this.api = SignatureApis.byName(settings.api());
         int n = INSTANCES.incrementAndGet();
         // Our own executor so close() ends the client's worker threads (Java 17's HttpClient has no close()).
         this.executor = Executors.newCachedThreadPool(r -> {
@@ -56,28 +96,53 @@ public final class SignatureServer implements AutoCloseable {
                 .connectTimeout(settings.connectTimeout()).followRedirects(HttpClient.Redirect.NEVER)
                 .sslContext(ServerTrust.context(null, ServerTrust.trustManager(settings.trustAnchors(), settings.trustAll())))
                 .build();
-        int responseMs = (int) Math.min(Integer.MAX_VALUE, settings.responseTimeout().toMillis());
-        this.signatures = settings.serverUrl() == null ? null
-                : new SignatureServiceClient(http, settings.serverUrl(), responseMs);
+        this.signatures = settings.serverUrl() == null ? null : open(settings.serverUrl());
+        URI login = settings.apiLoginUrl();
+        this.logins = login == null ? null : login.equals(settings.serverUrl()) ? signatures : open(login);
         this.timestamps = settings.tsaUrl() == null ? null
                 : new TimestampClient(http, settings.tsaUrl(), settings.connectTimeout(), settings.responseTimeout(), null);
+    }
+
+    private SignatureApiClient open(URI base) throws PkiException {
+        return api.open(new ApiSettings(base, settings.credential(), settings.securityContext(), settings.responseTimeout()),
+                http);
     }
 
     public Settings settings() {
         return settings;
     }
 
+    /** The API this server speaks. */
+    public SignatureApi api() {
+        return api;
+    }
+
     /**
-     * The client of the remote start → sign → complete API.
+     * The API client at the server URL (signatures, the API's timestamps).
      *
      * @throws PkiException {@code configError} naming {@code serverUrl} when the server has none
      */
-    public SignatureServiceClient signatures() throws PkiException {
+    public SignatureApiClient signatures() throws PkiException {
         open();
         if (signatures == null) {
-            throw PkiException.setting("serverUrl", "is empty: remote signing needs the signature server's URL");
+            throw PkiException.setting("serverUrl", "is empty: signatures through the " + api.name()
+                    + " API need the server's URL");
         }
         return signatures;
+    }
+
+    /**
+     * The API client certificate logins by challenge–response use (the login URL, else the server URL).
+     *
+     * @throws PkiException {@code configError} naming {@code loginUrl} when there is neither
+     */
+    public SignatureApiClient logins() throws PkiException {
+        open();
+        if (logins == null) {
+            throw PkiException.setting("loginUrl", "is empty: challenge-response login through the " + api.name()
+                    + " API needs the login URL (or the server URL)");
+        }
+        return logins;
     }
 
     /**
@@ -94,37 +159,30 @@ public final class SignatureServer implements AutoCloseable {
     }
 
     /**
-     * The certificate-login client for these options, built once per distinct options and closed with
-     * this server.
+     * The mutual-TLS login client for a session-reuse choice and a path, one per distinct pair, closed
+     * with this server. {@code path} applies to an mTLS URL that has none (the lab's {@code pki.mtls.url} is
+     * {@code https://host:port}); a login URL used for mTLS (one server for both methods) is taken as it is.
      *
-     * @throws PkiException {@code configError} naming {@code loginUrl} or {@code mtlsUrl} when the
-     *                      server lacks the endpoint the method needs
+     * @throws PkiException {@code configError} naming {@code mtlsUrl} when the server has no https login URL
      */
-    public CertificateLoginClient login(LoginOptions o, boolean mtls) throws PkiException {
+    public CertificateLoginClient mtls(boolean sessionReuse, String path) throws PkiException {
         open();
-        if (!mtls && settings.loginUrl() == null) {
-            throw PkiException.setting("loginUrl", "is empty: challenge-response login needs the login URL");
+        URI url = settings.effectiveMtlsUrl();
+        if (url == null) {
+            throw PkiException.setting("mtlsUrl", "is empty: mTLS login needs an https URL (the mTLS URL, or an https login URL)");
         }
-        if (mtls && settings.mtlsUrl() == null) {
-            throw PkiException.setting("mtlsUrl", "is empty: mTLS login needs the mTLS URL");
+        String p = path == null ? "" : path.trim();
+        String rawPath = url.getRawPath() == null ? "" : url.getRawPath();
+        if (url.equals(settings.mtlsUrl()) && !p.isEmpty() && (rawPath.isEmpty() || rawPath.equals("/"))) {
+            url = url.resolve(p.startsWith("/") ? p : "/" + p);
         }
-        CertificateLoginClient c = logins.get(o);
+        String key = sessionReuse + " " + url;
+        CertificateLoginClient c = mtls.get(key);
         if (c == null) {
-            CertificateLoginClient.Builder b = CertificateLoginClient.builder()
-                    .nonceMethod(o.nonceMethod()).noncePath(o.noncePath()).loginPath(o.loginPath()).digest(o.digest())
-                    .fields(o.fields()).trustAnchors(settings.trustAnchors()).trustAll(settings.trustAll())
-                    .sessionReuse(o.sessionReuse()).connectTimeout(settings.connectTimeout())
-                    .handshakeTimeout(settings.handshakeTimeout()).responseTimeout(settings.responseTimeout())
-                    .httpClient(http);
-            if (settings.loginUrl() != null) {
-                b.loginUrl(settings.loginUrl());
-            }
-            if (settings.mtlsUrl() != null) {
-                String p = o.mtlsPath() == null ? "" : o.mtlsPath().trim();
-                b.mtlsUrl(p.isEmpty() ? settings.mtlsUrl() : settings.mtlsUrl().resolve(p));
-            }
-            CertificateLoginClient built = b.build();
-            CertificateLoginClient prev = logins.putIfAbsent(o, built);
+            CertificateLoginClient built = CertificateLoginClient.builder().mtlsUrl(url).trustAnchors(settings.trustAnchors())
+                    .trustAll(settings.trustAll()).sessionReuse(sessionReuse).connectTimeout(settings.connectTimeout())
+                    .handshakeTimeout(settings.handshakeTimeout()).responseTimeout(settings.responseTimeout()).build();
+            CertificateLoginClient prev = mtls.putIfAbsent(key, built);
             c = prev != null ? prev : built;
         }
         return c;
@@ -150,8 +208,8 @@ public final class SignatureServer implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
-        logins.values().forEach(CertificateLoginClient::close);
-        logins.clear();
+        mtls.values().forEach(CertificateLoginClient::close);
+        mtls.clear();
         executor.shutdownNow();
     }
 }

@@ -221,6 +221,29 @@ public final class TimestampClient implements TimestampSource {
         }
     }
 
+    /**
+     * Reads a token a signature API returned (DER {@code TimeStampToken}) and checks that it stamps
+     * {@code imprint} made with {@code digestAlgorithm}.
+     *
+     * @throws PkiException {@link PkiException#BAD_RESPONSE} when it is not a token or stamps something else
+     */
+    public static Granted granted(byte[] token, byte[] imprint, String digestAlgorithm, String where) throws PkiException {
+        TimeStampToken t;
+        try {
+            t = new TimeStampToken(new org.bouncycastle.cms.CMSSignedData(token));
+        } catch (TSPException | IOException | org.bouncycastle.cms.CMSException | RuntimeException e) {
+            throw new PkiException(PkiException.BAD_RESPONSE, "timestamp token cannot be parsed", where + ": " + e, e);
+        }
+        org.bouncycastle.tsp.TimeStampTokenInfo info = t.getTimeStampInfo();
+        if (!java.util.Arrays.equals(info.getMessageImprintDigest(), imprint)
+                || !info.getMessageImprintAlgOID().equals(digestAlgorithm(digestAlgorithm).getAlgorithm())) {
+            throw new PkiException(PkiException.BAD_RESPONSE, "timestamp token does not match the request",
+                    where + ": the token stamps another imprint or algorithm (" + info.getMessageImprintAlgOID() + ")", null);
+        }
+        return new Granted(token, info.getGenTime().toInstant(), info.getSerialNumber(), String.valueOf(info.getPolicy()),
+                String.valueOf(t.getSID().getIssuer()));
+    }
+
     /** The digest algorithm identifier for a JCA name ({@code SHA-256}, {@code SM3}, …). */
     public static AlgorithmIdentifier digestAlgorithm(String name) throws PkiException {
         AlgorithmIdentifier alg;

@@ -131,7 +131,14 @@ class ElementGuiIT {
                 new Choice("pki.KeyStoreConfig", "pkcs11", java.util.Map.of("sourceType", "pkcs11"),
                         List.of("pkcs11Config"), List.of("keyStoreFile", "certificateFile")),
                 new Choice("pki.CertificateLoginSampler", "mtls", java.util.Map.of("method", "mtls"),
-                        List.of("mtlsPath"), List.of("noncePath", "loginPath", "nonceField"))
+                        List.of("mtlsPath", "sessionReuse"), List.of()),
+                new Choice("pki.CertificateLoginSampler", "challenge-response",
+                        java.util.Map.of("method", "challenge-response"), List.of("refusalStatuses"),
+                        List.of("mtlsPath", "sessionReuse")),
+                new Choice("pki.CadesSignSampler", "server-key", java.util.Map.of("mode", "server-key"),
+                        List.of("serverKeyAlias", "signaturePolicy"), List.of()),
+                new Choice("pki.TimestampRequestSampler", "api", java.util.Map.of("protocol", "api"),
+                        List.of("timestampPlan"), List.of())
         ).map(c -> DynamicTest.dynamicTest(c.bean() + " " + c.set(), () -> {
             Class<?> cls = Class.forName("org.trustload.jmeter." + c.bean());
             AtomicReference<BufferedImage> image = new AtomicReference<>();
@@ -231,7 +238,8 @@ class ElementGuiIT {
                 assertThat(pd.getPropertyEditorClass()).as(what + " has Browse...")
                         .isEqualTo(org.apache.jmeter.testbeans.gui.FileEditor.class);
             }
-            if (pd.getName().toLowerCase(java.util.Locale.ROOT).contains("password")) {
+            String lower = pd.getName().toLowerCase(java.util.Locale.ROOT);
+            if (lower.contains("password") || lower.contains("credential")) {
                 assertThat(pd.getPropertyEditorClass()).as(what + " hides its text")
                         .isEqualTo(org.apache.jmeter.testbeans.gui.PasswordEditor.class);
             }

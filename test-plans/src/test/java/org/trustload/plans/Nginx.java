@@ -48,6 +48,28 @@ final class Nginx implements AutoCloseable {
 
     /** Writes {@code pages} (path to body) under a fresh root and starts nginx on a free port. */
     static Nginx start(Map<String, byte[]> pages) throws Exception {
+        return start(pages, "");
+    }
+
+    /**
+     * nginx as a relying party of certificate login: https on a free port with {@code cert}/{@code key},
+     * {@code ssl_verify_client on} against the CAs in {@code clientCas}, their CRLs ({@code crls}, PEM)
+     * checked, and {@code /} answering {@code logged in}. A revoked or expired client certificate gets
+     * nginx's {@code 400 The SSL certificate error} page.
+     */
+    static Nginx startMtls(Path cert, Path key, Path clientCas, Path crls) throws Exception {
+        return start(Map.of("/", "logged in\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII)), """
+                        ssl_certificate %s;
+                        ssl_certificate_key %s;
+                        ssl_client_certificate %s;
+                        ssl_crl %s;
+                        ssl_verify_client on;
+                        ssl_verify_depth 2;
+                        ssl_protocols TLSv1.2 TLSv1.3;
+                """.formatted(cert, key, clientCas, crls));
+    }
+
+    private static Nginx start(Map<String, byte[]> pages, String tls) throws Exception {
         Path dir = Files.createTempDirectory(Path.of("/tmp"), "ngx");
         Path root = Files.createDirectories(dir.resolve("html"));
         for (Map.Entry<String, byte[]> page : pages.entrySet()) {
@@ -57,7 +79,7 @@ final class Nginx implements AutoCloseable {
         IOException last = null;
         for (int attempt = 0; attempt < 5; attempt++) {
             int port = freePort();
-            Files.writeString(dir.resolve("nginx.conf"), config(dir, root, port));
+            Files.writeString(dir.resolve("nginx.conf"), config(dir, root, port, tls));
             Process p = new ProcessBuilder(BINARY.toString(), "-p", dir + "/", "-c", dir.resolve("nginx.conf").toString(),
                     "-e", dir.resolve("error.log").toString())
                     .redirectErrorStream(true).redirectOutput(dir.resolve("console.txt").toFile()).start();
@@ -72,7 +94,7 @@ final class Nginx implements AutoCloseable {
         throw last;
     }
 
-    private static String config(Path dir, Path root, int port) {
+    private static String config(Path dir, Path root, int port, String tls) {
         // "user" matters only when started as root (workers would run as nobody and could not read a
         // 0700 temp dir); as an ordinary user nginx ignores it with a warning.
         return """
@@ -95,12 +117,12 @@ final class Nginx implements AutoCloseable {
                     keepalive_timeout 65;
                     keepalive_requests 10000;
                     server {
-                        listen %3$s:%4$d backlog=1024;
+                        listen %3$s:%4$d%6$s backlog=1024;
                         root %5$s;
                         index index.html;
-                    }
+                %7$s    }
                 }
-                """.formatted(System.getProperty("user.name"), dir, HOST, port, root);
+                """.formatted(System.getProperty("user.name"), dir, HOST, port, root, tls.isEmpty() ? "" : " ssl", tls);
     }
 
     private boolean awaitReady(Duration timeout) throws InterruptedException {

@@ -22,7 +22,10 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import org.trustload.pki.CertificateLoginClient;
+import org.trustload.pki.Flow;
+import org.trustload.pki.LoginRefusal;
+import org.trustload.pki.SignatureServer;
+import org.trustload.pki.api.SignatureApis;
 import org.trustload.pki.KeyMaterial;
 import org.trustload.pki.KeySource;
 import org.trustload.pki.KeyStores;
@@ -92,11 +95,15 @@ public final class LoginBench {
             List<Outcome> outcomes = new ArrayList<>();
             for (int round = 0; round < 2; round++) {
             for (Case c : cases) {
-                CertificateLoginClient client = CertificateLoginClient.builder()
-                        .loginUrl(URI.create(p.getProperty("pki.login.url")))
-                        .mtlsUrl(URI.create(p.getProperty("pki.mtls.url")).resolve("/auth/mtls"))
-                        .trustAnchors(KeyStores.certificates(Path.of(p.getProperty("pki.trust.anchors")), "trust anchors file"))
-                        .sessionReuse(c.reuse()).build();
+                // the Certificate Login sampler's two engines: the API's challenge-response, the mTLS client
+                SignatureServer server = new SignatureServer(new SignatureServer.Settings(
+                        p.getProperty("pki.api", SignatureApis.REST_PKI), URI.create(p.getProperty("pki.url")),
+                        p.getProperty("pki.credential", ""), "", null, URI.create(p.getProperty("pki.login.url")),
+                        URI.create(p.getProperty("pki.mtls.url")),
+                        KeyStores.certificates(Path.of(p.getProperty("pki.trust.anchors")), "trust anchors file"), false,
+                        java.time.Duration.ofSeconds(5), java.time.Duration.ofSeconds(10), java.time.Duration.ofSeconds(30)));
+                Login client = c.method().equals("mtls") ? server.mtls(c.reuse(), "/auth/mtls")::mutualTls
+                        : server.logins()::login;
                 List<KeyMaterial> pool = c.allUsers() ? keys : List.of(first);
                 if (round == 0) { // JIT warm-up of both JVMs over every case first, then the measured round
                     run(c, client, pool, expectedRefusals, threads, warmup, labPid);
@@ -114,7 +121,12 @@ public final class LoginBench {
         }
     }
 
-    private static Outcome run(Case c, CertificateLoginClient client, List<KeyMaterial> pool, Set<String> expected,
+    /** One login with a user's key. */
+    interface Login {
+        Flow login(KeyMaterial key);
+    }
+
+    private static Outcome run(Case c, Login client, List<KeyMaterial> pool, Set<String> expected,
                                int threads, int seconds, long labPid) throws InterruptedException {
         AtomicInteger next = new AtomicInteger();
         AtomicLong ok = new AtomicLong();
@@ -140,7 +152,7 @@ public final class LoginBench {
                     while (System.nanoTime() < end) {
                         KeyMaterial k = pool.get(Math.floorMod(next.getAndIncrement(), pool.size()));
                         long s = System.nanoTime();
-                        CertificateLoginClient.Login l = c.method().equals("mtls") ? client.mutualTls(k) : client.challengeResponse(k);
+                        Flow l = client.login(k);
                         long e = System.nanoTime() - s;
                         if (count < mine.length - 1) {
                             mine[++count] = e;
@@ -148,8 +160,7 @@ public final class LoginBench {
                         boolean isExpected = expected.contains(k.alias());
                         if (l.ok() && !isExpected) {
                             ok.incrementAndGet();
-                        } else if (!l.ok() && isExpected && ("certificateRevoked".equals(l.code())
-                                || "certificateExpired".equals(l.code()))) {
+                        } else if (!l.ok() && isExpected && LoginRefusal.DEFAULT.matches(l)) {
                             refused.incrementAndGet();
                         } else {
                             errors.incrementAndGet();

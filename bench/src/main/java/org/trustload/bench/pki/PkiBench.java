@@ -35,6 +35,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.trustload.bench.ProcCpu;
 import org.trustload.bench.ThreadCpuTrace;
+import org.trustload.harness.DssFixture;
 import org.trustload.harness.JMeter;
 import org.trustload.harness.Lab;
 import org.trustload.harness.Layout;
@@ -60,7 +61,8 @@ import org.bouncycastle.tsp.TSPAlgorithms;
 import org.bouncycastle.tsp.TimeStampRequest;
 import org.bouncycastle.tsp.TimeStampRequestGenerator;
 import org.bouncycastle.tsp.TimeStampResponse;
-import org.trustload.pki.CertificateLoginClient;
+import org.trustload.pki.SignatureServer;
+import org.trustload.pki.api.SignRequest;
 import org.trustload.pki.KeyStores;
 import org.trustload.pki.TimestampClient;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -130,6 +132,10 @@ public final class PkiBench {
     private boolean jfr;
     /** The lab (pki service) for the login and timestamp cells, or null. */
     private Lab lab;
+    /** EU DSS beside the lab (its CAs, CRLs, TSA), for the API cells, or null. */
+    private DssFixture dss;
+    /** The servers of the API cells, for the ratios. */
+    private final List<Target> apiTargets = new ArrayList<>();
     private long labPid = -1;
     private Properties labProps;
     /** A lab user that is neither revoked nor expired. */
@@ -204,10 +210,20 @@ public final class PkiBench {
         crossCheck();
         if (boolOpt("server", true)) {
             startLab();
+            if (boolOpt("dss", true)) {
+                long d0 = System.nanoTime();
+                dss = DssFixture.start(Layout.current(), out.resolve("lab.properties"), out.resolve("dss"), 0,
+                        Duration.ofMinutes(3));
+                System.out.printf(Locale.ROOT, "setup: EU DSS 6.4 at %s, pid %d, ready in %.1f s%n", dss.url(),
+                        dss.handle().pid(), (System.nanoTime() - d0) / 1e9);
+            }
         }
         try {
             measure(threads, rounds, benchJfr);
         } finally {
+            if (dss != null) {
+                dss.close();
+            }
             if (lab != null) {
                 lab.close();
             }
@@ -382,6 +398,7 @@ public final class PkiBench {
         lab = Lab.start(Layout.current(), "pki", props, out.resolve("lab.log"),
                 List.of("--port-base", Integer.toString(Lab.freePortBase())), Duration.ofMinutes(2));
         labPid = lab.handle().pid();
+        staticLabPid = labPid;
         labProps = new Properties();
         try (var in = Files.newBufferedReader(props)) {
             labProps.load(in);
@@ -391,76 +408,105 @@ public final class PkiBench {
         List<KeyMaterial> users = KeySource.pkcs12(Path.of(labProps.getProperty("pki.keystore")),
                 labProps.getProperty("pki.keystore.password").toCharArray(), List.of()).load();
         labKey = users.stream().filter(k -> !refused.contains(k.alias())).findFirst().orElseThrow();
-        RawLogin raw = new RawLogin(URI.create(labProps.getProperty("pki.login.url")), labKey);
-        Object answer = raw.login(null);
-        CertificateLoginClient.Login ours = loginClient().challengeResponse(labKey);
         RawTimestamp rawTs = new RawTimestamp(URI.create(labProps.getProperty("pki.tsa.url")));
-        System.out.printf(Locale.ROOT, "setup: lab pid %d, user %s (%s); check: raw login subject %s, ours ok=%s %s; raw timestamp %s%n",
-                labPid, labKey.alias(), labKey.signatureAlgorithm("SHA-256"), answer, ours.ok(),
-                ours.ok() ? ours.subject() : ours.failure(), rawTs.timestamp());
-    }
-
-    private CertificateLoginClient loginClient() throws Exception {
-        return CertificateLoginClient.builder().loginUrl(URI.create(labProps.getProperty("pki.login.url")))
-                .trustAnchors(KeyStores.certificates(Path.of(labProps.getProperty("pki.trust.anchors")), "trust anchors file"))
-                .build();
+        System.out.printf(Locale.ROOT, "setup: lab pid %d, user %s (%s); check: raw timestamp %s%n",
+                labPid, labKey.alias(), labKey.signatureAlgorithm("SHA-256"), rawTs.timestamp());
     }
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final SecureRandom RANDOM = new SecureRandom();
 
     /**
-     * The lab's challenge–response login written directly on the JDK's HttpClient, Jackson and JCA, the way
-     * a hand-written client would: GET the nonce, sign its bytes, POST nonce + certificate + chain +
-     * signature, require HTTP 200 and status OK. The certificate fields are encoded once.
+     * The API cells' raw loop: the same two calls of the server's API written directly on the JDK's
+     * HttpClient, Jackson and JCA (no TrustLoad code): DSS's getDataToSign → sign → signDocument, or Rest
+     * PKI's start → sign → complete (classic or Core routes, CAdES-BES policy), the document attached.
      */
-    static final class RawLogin {
+    static final class RawApiSign {
         private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5))
                 .version(HttpClient.Version.HTTP_1_1).build();
-        private final URI nonce;
-        private final URI login;
+        private final Target target;
         private final KeyMaterial key;
-        private final String alg;
-        private final String cert;
-        private final List<String> chain = new ArrayList<>();
+        private final String base;
+        private final String contentB64;
+        private final String certB64;
+        private final List<String> chainB64 = new ArrayList<>();
 
-        RawLogin(URI base, KeyMaterial key) throws Exception {
-            this.nonce = base.resolve("/auth/nonce");
-            this.login = base.resolve("/auth/login");
+        RawApiSign(Target target, KeyMaterial key, byte[] content) {
+            this.target = target;
             this.key = key;
-            this.alg = key.signatureAlgorithm("SHA-256");
-            this.cert = Base64.getEncoder().encodeToString(key.certificate().getEncoded());
-            for (X509Certificate c : key.chain()) {
-                chain.add(Base64.getEncoder().encodeToString(c.getEncoded()));
+            this.base = target.url().endsWith("/") ? target.url() : target.url() + "/";
+            this.contentB64 = Base64.getEncoder().encodeToString(content);
+            try {
+                this.certB64 = Base64.getEncoder().encodeToString(key.certificate().getEncoded());
+                for (X509Certificate c : key.chain()) {
+                    chainB64.add(Base64.getEncoder().encodeToString(c.getEncoded()));
+                }
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
             }
         }
 
-        /** One login; {@code s} is this thread's Signature for the key's algorithm (null: a new one). */
-        String login(Signature s) throws Exception {
-            HttpResponse<byte[]> r = http.send(HttpRequest.newBuilder(nonce).timeout(Duration.ofSeconds(30))
-                    .header("Accept", "application/json").GET().build(), HttpResponse.BodyHandlers.ofByteArray());
-            if (r.statusCode() != 200) {
-                throw new IllegalStateException("nonce: HTTP " + r.statusCode());
+        byte[] sign() throws Exception {
+            return target.api().equals("dss") ? dss() : restPki(target.api().equals("rest-pki"));
+        }
+
+        private byte[] dss() throws Exception {
+            com.fasterxml.jackson.databind.node.ObjectNode body = JSON.createObjectNode();
+            com.fasterxml.jackson.databind.node.ObjectNode p = body.putObject("parameters");
+            p.putObject("signingCertificate").put("encodedCertificate", certB64);
+            var chain = p.putArray("certificateChain");
+            chainB64.forEach(c -> chain.addObject().put("encodedCertificate", c));
+            p.put("signatureLevel", "CAdES_BASELINE_B");
+            p.put("signaturePackaging", "ENVELOPING");
+            p.put("digestAlgorithm", "SHA256");
+            p.putObject("blevelParams").put("signingDate", System.currentTimeMillis() / 1000 * 1000);
+            body.putObject("toSignDocument").put("bytes", contentB64).put("name", "document");
+            byte[] toSign = Base64.getDecoder().decode(post("signature/one-document/getDataToSign", body).get("bytes").asText());
+            body.putObject("signatureValue").put("algorithm", "ECDSA_SHA256")
+                    .put("value", Base64.getEncoder().encodeToString(jcaSign(toSign)));
+            return Base64.getDecoder().decode(post("signature/one-document/signDocument", body).get("bytes").asText());
+        }
+
+        private byte[] restPki(boolean classic) throws Exception {
+            com.fasterxml.jackson.databind.node.ObjectNode start = JSON.createObjectNode();
+            start.put("contentToSign", contentB64);
+            start.put("encapsulateContent", true);
+            start.put("certificate", certB64);
+            start.put("signaturePolicyId", "a4522485-c9e5-46c3-950b-0d6e951e17d1");
+            String route = classic ? "Api/CadesSignatures" : "api/cades-signatures";
+            var started = post(route, start);
+            byte[] signature = jcaSign(Base64.getDecoder().decode(started.get("toSignData").asText()));
+            com.fasterxml.jackson.databind.node.ObjectNode done = JSON.createObjectNode();
+            done.put("signature", Base64.getEncoder().encodeToString(signature));
+            String token = started.get("token").asText();
+            return Base64.getDecoder().decode(post(route + "/" + token + (classic ? "/SignedBytes" : ""), done)
+                    .get("cms").asText());
+        }
+
+        private byte[] jcaSign(byte[] data) throws Exception {
+            Signature s = Signature.getInstance("SHA256withECDSA");
+            s.initSign(key.privateKey());
+            s.update(data);
+            return s.sign();
+        }
+
+        private com.fasterxml.jackson.databind.JsonNode post(String path, Object body) throws Exception {
+            HttpRequest.Builder r = HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(60))
+                    .header("Content-Type", "application/json").header("Accept", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofByteArray(JSON.writeValueAsBytes(body)));
+            if (!target.credential().isEmpty()) {
+                if (target.api().equals("rest-pki-core")) {
+                    r.header("X-Api-Key", target.credential());
+                } else {
+                    r.header("Authorization", "Bearer " + target.credential());
+                }
             }
-            String n = JSON.readTree(r.body()).get("nonce").asText();
-            Signature sig = s != null ? s : Signature.getInstance(alg);
-            sig.initSign(key.privateKey());
-            sig.update(Base64.getDecoder().decode(n));
-            ObjectNode body = JSON.createObjectNode();
-            body.put("nonce", n);
-            body.put("certificate", cert);
-            var arr = body.putArray("chain");
-            chain.forEach(arr::add);
-            body.put("signature", Base64.getEncoder().encodeToString(sig.sign()));
-            body.put("signatureAlgorithm", alg);
-            r = http.send(HttpRequest.newBuilder(login).timeout(Duration.ofSeconds(30)).header("Accept", "application/json")
-                    .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofByteArray(
-                            JSON.writeValueAsBytes(body))).build(), HttpResponse.BodyHandlers.ofByteArray());
-            JsonNode a = JSON.readTree(r.body());
-            if (r.statusCode() != 200 || !"OK".equalsIgnoreCase(a.path("status").asText("OK"))) {
-                throw new IllegalStateException("login: HTTP " + r.statusCode() + " " + a);
+            HttpResponse<byte[]> resp = http.send(r.build(), HttpResponse.BodyHandlers.ofByteArray());
+            if (resp.statusCode() / 100 != 2) {
+                throw new IllegalStateException(path + ": HTTP " + resp.statusCode() + " "
+                        + new String(resp.body(), StandardCharsets.UTF_8));
             }
-            return a.path("subject").asText();
+            return JSON.readTree(resp.body());
         }
     }
 
@@ -564,14 +610,23 @@ public final class PkiBench {
         Object call(Signature perThread) throws Exception;
     }
 
+    /** The lab's pid, for cells that do not name another server. */
+    private static long staticLabPid = -1;
+
+    static long labPidOf(Cell c) {
+        return staticLabPid;
+    }
+
     abstract static class Cell {
         final String name;
         /** Client CPU ms per operation of the last run (NaN where not measured). */
         double cpuMsPerOp = Double.NaN;
         /** CPU ms per operation of the threads that sign only (no JIT compiler, no GC threads). */
         double workerMsPerOp = Double.NaN;
-        /** Talks to the lab: its CPU per operation is measured too. */
+        /** Talks to a server (the lab, DSS): its CPU per operation is measured too. */
         boolean server;
+        /** The server's process (-1: the lab). */
+        long pid = -1;
         /** The lab's CPU ms per operation of the last run (server cells). */
         double serverMsPerOp = Double.NaN;
         /** The client process's CPU ms per operation by thread group in the last run (see {@link ThreadCpuTrace}). */
@@ -580,6 +635,16 @@ public final class PkiBench {
         Cell server() {
             server = true;
             return this;
+        }
+
+        /** Talks to the server of process {@code pid}. */
+        Cell server(long pid) {
+            this.pid = pid;
+            return server();
+        }
+
+        long serverPid() {
+            return pid >= 0 ? pid : labPidOf(this);
         }
 
         Cell(String name) {
@@ -631,31 +696,11 @@ public final class PkiBench {
                     s -> rawPades(ecKey, content)));
         }
         if (lab != null) {
-            int loginOps = intOpt("loginOps", cadesOps);
             int tsOps = intOpt("timestampOps", cadesOps);
-            CertificateLoginClient engine;
-            try {
-                engine = loginClient();
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
-            RawLogin rawLogin;
-            try {
-                rawLogin = new RawLogin(URI.create(labProps.getProperty("pki.login.url")), labKey);
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
             TimestampClient tsEngine = new TimestampClient(URI.create(labProps.getProperty("pki.tsa.url")),
                     Duration.ofSeconds(5), Duration.ofSeconds(30));
             RawTimestamp rawTs = new RawTimestamp(URI.create(labProps.getProperty("pki.tsa.url")));
-            String loginAlg = labKey.signatureAlgorithm("SHA-256");
             boolean jm = boolOpt("jmeter", true); // jmeter=false: the in-JVM loops only
-            if (jm) {
-                cells.add(new JMeterCell(LOGIN_SAMPLER, "login", false, loginOps, warmup, maxSeconds).server());
-            }
-            cells.add(new LoopCell(LOGIN_ENGINE, loginOps, warmup, maxSeconds, null, null,
-                    s -> engine.challengeResponse(labKey).orThrow()).server());
-            cells.add(new LoopCell(LOGIN_RAW, loginOps, warmup, maxSeconds, loginAlg, null, rawLogin::login).server());
             if (jm) {
                 cells.add(new JMeterCell(TS_SAMPLER, "timestamp", false, tsOps, warmup, maxSeconds).server());
             }
@@ -671,6 +716,38 @@ public final class PkiBench {
                         s -> rawAsync.timestamp()).server());
             }
         }
+        if (lab != null && boolOpt("api", true)) {
+            // CAdES-B of the document through a server's API with a lab user's key: the sampler in JMeter, the
+            // lib's API client, and a raw loop of the same calls; against the lab's Rest PKI and against DSS
+            int apiOps = intOpt("apiOps", cadesOps / 3);
+            List<Target> targets = new ArrayList<>();
+            targets.add(new Target(labProps.getProperty("pki.api", "rest-pki-core"), labProps.getProperty("pki.url"),
+                    labProps.getProperty("pki.credential", ""), labPid, "lab"));
+            if (dss != null) {
+                targets.add(new Target("dss", dss.url(), "", dss.handle().pid(), "EU DSS 6.4"));
+            }
+            apiTargets.addAll(targets);
+            for (Target t : targets) {
+                SignatureServer server;
+                try {
+                    server = new SignatureServer(new SignatureServer.Settings(t.api(), URI.create(t.url()), t.credential(),
+                            "", null, null, null, List.of(), false, Duration.ofSeconds(5), Duration.ofSeconds(10),
+                            Duration.ofSeconds(60)));
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+                SignRequest request = new SignRequest("cades", false, "SHA-256", true, content, labKey, null, "");
+                RawApiSign raw = new RawApiSign(t, labKey, content);
+                if (boolOpt("jmeter", true)) {
+                    cells.add(new JMeterCell(apiCell(t, "sampler"), "remote", false, apiOps, warmup / 3, maxSeconds)
+                            .target(t).server(t.pid()));
+                }
+                cells.add(new LoopCell(apiCell(t, "engine"), apiOps, warmup / 3, maxSeconds, null, null,
+                        x -> server.signatures().sign(request).orThrow()).server(t.pid()));
+                cells.add(new LoopCell(apiCell(t, "raw"), apiOps, warmup / 3, maxSeconds, null, null,
+                        x -> raw.sign()).server(t.pid()));
+            }
+        }
         if (boolOpt("openssl", true)) {
             cells.add(new OpensslCell("openssl speed rsa2048 sign", "rsa"));
             cells.add(new OpensslCell("openssl speed ecdsap256 sign", "ecdsa"));
@@ -678,10 +755,19 @@ public final class PkiBench {
         return cells;
     }
 
-    static final String LOGIN_SAMPLER = "Certificate Login sampler in JMeter, challenge-response";
-    static final String LOGIN_ENGINE = "login engine (CertificateLoginClient)";
-    static final String LOGIN_RAW = "raw JDK HttpClient + Jackson + JCA login";
     static final String TS_SAMPLER = "Timestamp Request sampler in JMeter";
+
+    /** A signature server the API cells talk to. */
+    record Target(String api, String url, String credential, long pid, String product) {
+    }
+
+    static String apiCell(Target t, String what) {
+        return switch (what) {
+            case "sampler" -> "CAdES Sign remote in JMeter, " + t.api() + " (" + t.product() + ")";
+            case "engine" -> "API engine (SignatureApiClient), " + t.api() + " (" + t.product() + ")";
+            default -> "raw JDK HttpClient + Jackson + JCA, " + t.api() + " (" + t.product() + ")";
+        };
+    }
     static final String TS_ENGINE = "timestamp engine (TimestampClient)";
     static final String TS_RAW = "raw BC TSP + JDK HttpClient";
 
@@ -762,7 +848,7 @@ public final class PkiBench {
             long self = ProcessHandle.current().pid();
             Map<Long, ProcCpu.ThreadCpu> threads0 = ProcCpu.threads(self);
             long cpu0 = processCpuNanos();
-            long lab0 = server ? org.trustload.bench.ProcCpu.processMs(labPid) : -1;
+            long lab0 = server ? org.trustload.bench.ProcCpu.processMs(serverPid()) : -1;
             long t0 = System.nanoTime();
             deadline[0] = t0 + maxSeconds * 1_000_000_000L;
             go.countDown();
@@ -780,7 +866,7 @@ public final class PkiBench {
                 threadMsPerOp = perOp(byThread, (cpu1 - cpu0) / 1e6, done.get());
             }
             if (server && lab0 >= 0 && done.get() > 0) {
-                serverMsPerOp = (org.trustload.bench.ProcCpu.processMs(labPid) - lab0) / (double) done.get();
+                serverMsPerOp = (org.trustload.bench.ProcCpu.processMs(serverPid()) - lab0) / (double) done.get();
             }
             workerMsPerOp = done.get() == 0 ? Double.NaN : workerNanos.get() / 1e6 / done.get();
             if (errors.get() > 0) {
@@ -801,6 +887,14 @@ public final class PkiBench {
         private final int warmup;
         private final int maxSeconds;
 
+        /** For kind {@code remote}: the server whose API the CAdES Sign sampler calls. */
+        private Target target;
+
+        JMeterCell target(Target t) {
+            this.target = t;
+            return this;
+        }
+
         JMeterCell(String name, String kind, boolean hsm, int ops, int warmup, int maxSeconds) {
             super(name);
             this.kind = kind;
@@ -812,7 +906,8 @@ public final class PkiBench {
 
         @Override
         double run(int threads, int round) throws Exception {
-            Path dir = Files.createDirectories(out.resolve("jmeter").resolve(kind + (hsm ? "-hsm" : "-mem") + "-t"
+            Path dir = Files.createDirectories(out.resolve("jmeter").resolve(kind + (target == null ? "" : "-" + target.api())
+                    + (hsm ? "-hsm" : "-mem") + "-t"
                     + threads + "-r" + (round + 1)));
             Path plan = dir.resolve("plan.jmx");
             Files.writeString(plan, plan(threads));
@@ -854,7 +949,7 @@ public final class PkiBench {
                     }
                 }
                 if (server) {
-                    labTrace.add(new long[] {System.currentTimeMillis(), org.trustload.bench.ProcCpu.processMs(labPid)});
+                    labTrace.add(new long[] {System.currentTimeMillis(), org.trustload.bench.ProcCpu.processMs(serverPid())});
                 }
                 p.waitFor(50, TimeUnit.MILLISECONDS);
             }
@@ -931,15 +1026,17 @@ public final class PkiBench {
                     .append("      <elementProp name=\"TestPlan.user_defined_variables\" elementType=\"Arguments\" guiclass=\"ArgumentsPanel\" testclass=\"Arguments\" testname=\"User Defined Variables\" enabled=\"true\">\n")
                     .append("        <collectionProp name=\"Arguments.arguments\"/>\n      </elementProp>\n")
                     .append("    </TestPlan>\n    <hashTree>\n");
-            boolean login = "login".equals(kind);
+            boolean remote = "remote".equals(kind);
             if (server) {
                 String sc = "org.trustload.jmeter.pki.SignatureServerConfig";
                 b.append("      <").append(sc).append(" guiclass=\"TestBeanGUI\" testclass=\"").append(sc)
                         .append("\" testname=\"Signature Server Config\" enabled=\"true\">\n");
                 prop(b, "configName", "signature-server");
-                prop(b, "serverUrl", "");
-                prop(b, "tsaUrl", login ? "" : labProps.getProperty("pki.tsa.url"));
-                prop(b, "loginUrl", login ? labProps.getProperty("pki.login.url") : "");
+                prop(b, "api", remote ? target.api() : "rest-pki");
+                prop(b, "serverUrl", remote ? target.url() : "");
+                prop(b, "credential", remote ? target.credential() : "");
+                prop(b, "tsaUrl", remote ? "" : labProps.getProperty("pki.tsa.url"));
+                prop(b, "loginUrl", "");
                 prop(b, "mtlsUrl", "");
                 prop(b, "trustAnchorsFile", labProps.getProperty("pki.trust.anchors"));
                 b.append("          <boolProp name=\"trustAll\">false</boolProp>\n");
@@ -953,9 +1050,9 @@ public final class PkiBench {
                     .append("\" testname=\"Key Store Config\" enabled=\"true\">\n");
             prop(b, "poolName", "default");
             prop(b, "sourceType", hsm ? "pkcs11" : "pkcs12");
-            prop(b, "keyStoreFile", hsm ? "" : login ? labProps.getProperty("pki.keystore") : ecPki.usersFile().toString());
-            prop(b, "keyStorePassword", hsm ? PIN : login ? labProps.getProperty("pki.keystore.password") : ecPki.password());
-            prop(b, "aliases", hsm ? hsmLabel : login ? labKey.alias() : ecKey.alias());
+            prop(b, "keyStoreFile", hsm ? "" : remote ? labProps.getProperty("pki.keystore") : ecPki.usersFile().toString());
+            prop(b, "keyStorePassword", hsm ? PIN : remote ? labProps.getProperty("pki.keystore.password") : ecPki.password());
+            prop(b, "aliases", hsm ? hsmLabel : remote ? labKey.alias() : ecKey.alias());
             prop(b, "excludeAliases", "");
             prop(b, "certificateFile", "");
             prop(b, "pkcs11Config", hsm ? p11Config.toString() : "");
@@ -1004,7 +1101,8 @@ public final class PkiBench {
                     .append("        <stringProp name=\"ThreadGroup.delay\"></stringProp>\n")
                     .append("        <boolProp name=\"ThreadGroup.same_user_on_next_iteration\">true</boolProp>\n")
                     .append("      </").append(cls).append(">\n      <hashTree>\n");
-            if (server) {
+            boolean remote = "remote".equals(kind);
+            if (server && !remote) {
                 serverSampler(b, label);
                 return;
             }
@@ -1014,8 +1112,9 @@ public final class PkiBench {
             prop(b, "keyPool", "default");
             prop(b, "level", "B");
             prop(b, "digest", "SHA-256");
-            // local level B: no Signature Server Config needed (the bench measures signing in JMeter)
-            prop(b, "mode", "local");
+            // local level B: no Signature Server Config needed (the bench measures signing in JMeter); remote:
+            // the server's API builds the CAdES around the signing step, as in pki/cades.jmx
+            prop(b, "mode", remote ? "remote" : "local");
             prop(b, "configName", "signature-server");
             prop(b, "inputFile", contentFile.toString());
             prop(b, "inputVariable", "");
@@ -1027,35 +1126,17 @@ public final class PkiBench {
             b.append("        </").append(s).append(">\n        <hashTree/>\n      </hashTree>\n");
         }
 
-        /** Certificate Login (challenge–response, as in pki/login.jmx) or Timestamp Request (as in pki/timestamp.jmx, without its assertion). */
+        /** Timestamp Request (as in pki/timestamp.jmx, without its assertion). */
         private void serverSampler(StringBuilder b, String label) {
-            boolean login = "login".equals(kind);
-            String s = login ? "org.trustload.jmeter.pki.CertificateLoginSampler" : "org.trustload.jmeter.pki.TimestampRequestSampler";
+            String s = "org.trustload.jmeter.pki.TimestampRequestSampler";
             b.append("        <").append(s).append(" guiclass=\"TestBeanGUI\" testclass=\"").append(s)
                     .append("\" testname=\"").append(label).append("\" enabled=\"true\">\n");
             prop(b, "configName", "signature-server");
-            if (login) {
-                prop(b, "keyPool", "default");
-                prop(b, "method", "challenge-response");
-                prop(b, "expectRefusedAliases", "");
-                prop(b, "nonceMethod", "GET");
-                prop(b, "noncePath", "/auth/nonce");
-                prop(b, "loginPath", "/auth/login");
-                prop(b, "digest", "SHA-256");
-                prop(b, "nonceField", "nonce");
-                prop(b, "certificateField", "certificate");
-                prop(b, "chainField", "chain");
-                prop(b, "signatureField", "signature");
-                prop(b, "signatureAlgorithmField", "signatureAlgorithm");
-                prop(b, "mtlsPath", "/auth/mtls");
-                prop(b, "sessionReuse", "false");
-            } else {
-                prop(b, "digest", "SHA-256");
-                prop(b, "inputFile", "");
-                prop(b, "inputVariable", "");
-                prop(b, "randomBytes", "1024");
-                prop(b, "outputVariable", "");
-            }
+            prop(b, "digest", "SHA-256");
+            prop(b, "inputFile", "");
+            prop(b, "inputVariable", "");
+            prop(b, "randomBytes", "1024");
+            prop(b, "outputVariable", "");
             b.append("        </").append(s).append(">\n        <hashTree/>\n      </hashTree>\n");
         }
 
@@ -1209,11 +1290,11 @@ public final class PkiBench {
             b.append("\n");
         }
         if (!serverCpu.isEmpty()) {
-            b.append("\n## The lab's CPU ms per operation (login and timestamp cells; min–max over rounds)\n\n")
-                    .append("The lab (pki service, its own JVM) serves them on loopback: its CPU per operation beside the client's "
-                            + "shows whether the server was the bottleneck.\n\n| implementation |");
+            b.append("\n## The server's CPU ms per operation (timestamp and API cells; min–max over rounds)\n\n")
+                    .append("The lab (pki service, its own JVM) or EU DSS (its own JVM) serves them on loopback: its CPU per "
+                            + "operation beside the client's shows whether the server was the bottleneck.\n\n| implementation |");
             for (int t : threads) {
-                b.append(" t").append(t).append(" lab |");
+                b.append(" t").append(t).append(" server |");
             }
             b.append("\n|---|");
             for (int ignored : threads) {
@@ -1257,11 +1338,16 @@ public final class PkiBench {
                 "PAdES sampler in JMeter, P-256 PKCS#12", "raw PDFBox 3 + BC, P-256 PKCS#12");
         ratio(b, threads, "PAdES engine / raw PDFBox+BC",
                 "PAdES engine (PadesSigner), P-256 PKCS#12", "raw PDFBox 3 + BC, P-256 PKCS#12");
-        ratio(b, threads, "Certificate Login sampler / raw login loop — target ≥ 0.9", LOGIN_SAMPLER, LOGIN_RAW);
-        ratio(b, threads, "login engine / raw login loop", LOGIN_ENGINE, LOGIN_RAW);
         ratio(b, threads, "Timestamp Request sampler / raw TSP loop — target ≥ 0.9", TS_SAMPLER, TS_RAW);
         ratio(b, threads, "timestamp engine / raw TSP loop", TS_ENGINE, TS_RAW);
         ratio(b, threads, "raw TSP loop with sendAsync / with send", TS_RAW + " (sendAsync)", TS_RAW);
+        for (Target t : apiTargets) {
+            ratio(b, threads, "CAdES Sign remote sampler / raw API loop, " + t.api() + " — target ≥ 0.9",
+                    apiCell(t, "sampler"), apiCell(t, "raw"));
+            ratio(b, threads, "API engine / raw API loop, " + t.api(), apiCell(t, "engine"), apiCell(t, "raw"));
+            cpuRatio(b, threads, "client CPU per signature, sampler / raw API loop, " + t.api(), apiCell(t, "sampler"),
+                    apiCell(t, "raw"));
+        }
         ratio(b, threads, "raw BC CMS / JCA ECDSA over the content",
                 "raw BC CMSSignedDataGenerator, P-256 PKCS#12", "JCA SHA256withECDSA (default provider), PKCS#12");
         if (!notes.isEmpty()) {
@@ -1304,6 +1390,20 @@ public final class PkiBench {
                 b.append("| ").append(e.getKey()).append(" | ").append(t).append(" | ").append(row).append(" |\n");
             }
         }
+    }
+
+    /** Like {@link #ratio} for the client CPU per operation (lower is better: ≤ 1.1 is within 10%). */
+    private void cpuRatio(StringBuilder b, List<Integer> threads, String title, String num, String den) {
+        if (!cpu.containsKey(num) || !cpu.containsKey(den)) {
+            return;
+        }
+        b.append("| ").append(title).append(" |");
+        for (int t : threads) {
+            double n = median(cpu.get(num).getOrDefault(t, List.of()));
+            double d = median(cpu.get(den).getOrDefault(t, List.of()));
+            b.append(String.format(Locale.ROOT, " %.2f (%.2f / %.2f ms) |", n / d, n, d));
+        }
+        b.append("\n");
     }
 
     private void ratio(StringBuilder b, List<Integer> threads, String title, String num, String den) {

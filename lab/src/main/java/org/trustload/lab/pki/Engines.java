@@ -1,6 +1,10 @@
 package org.trustload.lab.pki;
 
 import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.Provider;
+import java.security.PublicKey;
+import java.security.Signature;
 import java.security.cert.X509Certificate;
 import java.util.List;
 import org.trustload.pki.CadesSigner;
@@ -25,6 +29,10 @@ final class Engines {
 
         String signatureAlgorithm();
 
+        /** The digest of the signed attributes, e.g. {@code SHA-256}. */
+        String digestAlgorithm();
+
+        /** Checks the value against the signer's key (BouncyCastle) and assembles the signature. */
         byte[] complete(byte[] signatureValue) throws PkiException;
     }
 
@@ -47,12 +55,12 @@ final class Engines {
 
     static Pending prepareCades(byte[] content, List<X509Certificate> chain, SignOptions opts) throws PkiException {
         CadesSigner.Prepared p = CadesSigner.prepare(content, chain, opts);
-        return wrap(p.toBeSigned(), p.signatureAlgorithm(), p::complete);
+        return wrap(p.toBeSigned(), p.signatureAlgorithm(), p.digestAlgorithm(), p::complete);
     }
 
     static Pending preparePades(byte[] pdf, List<X509Certificate> chain, SignOptions opts) throws PkiException {
         PadesSigner.Prepared p = PadesSigner.prepare(pdf, chain, opts);
-        return wrap(p.toBeSigned(), p.signatureAlgorithm(), p::complete);
+        return wrap(p.toBeSigned(), p.signatureAlgorithm(), p.digestAlgorithm(), p::complete);
     }
 
     static TimestampResponder responder(TestPki pki) throws PkiException {
@@ -69,29 +77,27 @@ final class Engines {
      * algorithm, else the JVM's default. A malformed value, or an algorithm that does not fit the
      * key, is a wrong signature, not an error.
      */
-    static boolean verifies(java.security.Provider provider, String algorithm, java.security.PublicKey key,
-            byte[] data, byte[] value) throws ApiException {
-        java.security.Signature v;
+    static boolean verifies(Provider provider, String algorithm, PublicKey key, byte[] data, byte[] value) {
+        Signature v;
         try {
-            v = provider != null ? java.security.Signature.getInstance(algorithm, provider)
-                    : java.security.Signature.getInstance(algorithm);
-        } catch (java.security.GeneralSecurityException e) {
+            v = Signature.getInstance(algorithm, provider);
+        } catch (GeneralSecurityException e) {
             try {
-                v = java.security.Signature.getInstance(algorithm);
-            } catch (java.security.GeneralSecurityException e2) {
-                throw new ApiException(500, ApiException.INTERNAL_ERROR, "no verifier for " + algorithm, e2);
+                v = Signature.getInstance(algorithm);
+            } catch (GeneralSecurityException e2) {
+                return false;
             }
         }
         try {
             v.initVerify(key);
             v.update(data);
             return v.verify(value);
-        } catch (java.security.GeneralSecurityException | RuntimeException e) {
+        } catch (GeneralSecurityException | RuntimeException e) {
             return false;
         }
     }
 
-    private static Pending wrap(byte[] tbs, String alg, Completer c) {
+    private static Pending wrap(byte[] tbs, String alg, String digest, Completer c) {
         return new Pending() {
             @Override
             public byte[] toBeSigned() {
@@ -101,6 +107,11 @@ final class Engines {
             @Override
             public String signatureAlgorithm() {
                 return alg;
+            }
+
+            @Override
+            public String digestAlgorithm() {
+                return digest;
             }
 
             @Override

@@ -1,103 +1,143 @@
 package org.trustload.lab.pki;
 
-import com.unboundid.util.json.JSONArray;
-import com.unboundid.util.json.JSONBoolean;
-import com.unboundid.util.json.JSONException;
-import com.unboundid.util.json.JSONObject;
-import com.unboundid.util.json.JSONString;
-import com.unboundid.util.json.JSONValue;
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
 import java.util.Base64;
-import java.util.List;
-import java.util.Map;
+import java.util.UUID;
 
 /**
- * Request parsing (UnboundID's JSON parser, already on the class path through the lib) and a small
- * writer for the flat answers of the API. Every failure is an {@link ApiException} with status 400.
+ * The pki service's JSON, on Jackson (already on the lab's class path through the lib): a request body
+ * read as an object with typed, lenient accessors, and answers written from maps, lists, strings,
+ * numbers, booleans and byte arrays (standard base64, as .NET and Lacuna's clients write them).
+ * Every malformed input is a {@link Invalid} naming the field.
  */
 final class Json {
-    private final JSONObject object;
+    private static final ObjectMapper MAPPER = new ObjectMapper();
 
-    private Json(JSONObject object) {
+    /** A body or field that is not what the API expects; the message is for the client. */
+    static final class Invalid extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        Invalid(String message) {
+            super(message);
+        }
+    }
+
+    private final ObjectNode object;
+
+    private Json(ObjectNode object) {
         this.object = object;
     }
 
-    static Json parse(byte[] body) throws ApiException {
+    static Json parse(byte[] body) throws Invalid {
         if (body.length == 0) {
-            throw ApiException.badRequest("the request body is empty; expected a JSON object");
+            throw new Invalid("the request body is empty; expected a JSON object");
         }
+        JsonNode n;
         try {
-            return new Json(new JSONObject(new String(body, StandardCharsets.UTF_8)));
-        } catch (JSONException e) {
-            throw ApiException.badRequest("the request body is not a JSON object: " + e.getMessage());
+            n = MAPPER.readTree(body);
+        } catch (JsonProcessingException e) {
+            throw new Invalid("the request body is not JSON: " + e.getOriginalMessage());
+        } catch (IOException e) {
+            throw new Invalid("the request body is not JSON: " + e.getMessage());
         }
+        if (!(n instanceof ObjectNode o)) {
+            throw new Invalid("the request body is not a JSON object");
+        }
+        return new Json(o);
     }
 
-    String string(String name, String defaultValue) throws ApiException {
-        JSONValue v = object.getField(name);
-        if (v == null || v instanceof com.unboundid.util.json.JSONNull) {
-            if (defaultValue == null) {
-                throw ApiException.badRequest("missing field \"" + name + "\"");
-            }
+    /** Like {@link #parse}, but an empty body is an empty object (requests whose fields are all optional). */
+    static Json parseOptional(byte[] body) throws Invalid {
+        return body.length == 0 ? new Json(MAPPER.createObjectNode()) : parse(body);
+    }
+
+    private JsonNode field(String name) {
+        JsonNode v = object.get(name);
+        return v == null || v.isNull() ? null : v;
+    }
+
+    /** The string field, or null when absent or null. */
+    String text(String name) throws Invalid {
+        JsonNode v = field(name);
+        if (v == null) {
+            return null;
+        }
+        if (!v.isTextual()) {
+            throw new Invalid("field \"" + name + "\" must be a string");
+        }
+        return v.textValue();
+    }
+
+    /** The boolean field, or {@code defaultValue} when absent or null. */
+    boolean bool(String name, boolean defaultValue) throws Invalid {
+        JsonNode v = field(name);
+        if (v == null) {
             return defaultValue;
         }
-        if (!(v instanceof JSONString s)) {
-            throw ApiException.badRequest("field \"" + name + "\" must be a string");
+        if (!v.isBoolean()) {
+            throw new Invalid("field \"" + name + "\" must be true or false");
         }
-        return s.stringValue();
+        return v.booleanValue();
     }
 
-    boolean bool(String name, boolean defaultValue) throws ApiException {
-        JSONValue v = object.getField(name);
-        if (v == null || v instanceof com.unboundid.util.json.JSONNull) {
-            return defaultValue;
-        }
-        if (!(v instanceof JSONBoolean b)) {
-            throw ApiException.badRequest("field \"" + name + "\" must be true or false");
-        }
-        return b.booleanValue();
-    }
-
-    boolean requiredBool(String name) throws ApiException {
-        JSONValue v = object.getField(name);
-        if (v == null || v instanceof com.unboundid.util.json.JSONNull) {
-            throw ApiException.badRequest("missing field \"" + name + "\" (true or false)");
+    /** A boolean the request must carry. */
+    boolean requiredBool(String name) throws Invalid {
+        if (field(name) == null) {
+            throw new Invalid("missing field \"" + name + "\" (true or false)");
         }
         return bool(name, false);
     }
 
-    /** Decodes a base64 field (standard or URL alphabet, padding optional, MIME line breaks allowed). */
-    byte[] base64(String name, String errorCode, int status) throws ApiException {
-        String s = string(name, null);
+    /** A base64 field (standard or URL alphabet, padding optional), or null when absent, null or empty. */
+    byte[] base64(String name) throws Invalid {
+        String s = text(name);
+        if (s == null || s.isEmpty()) {
+            return null;
+        }
         byte[] b = decodeBase64(s);
         if (b == null) {
-            throw new ApiException(status, errorCode, "field \"" + name + "\" is not valid base64");
-        }
-        if (b.length == 0) {
-            throw new ApiException(status, errorCode, "field \"" + name + "\" is empty");
+            throw new Invalid("field \"" + name + "\" is not valid base64");
         }
         return b;
     }
 
-    /** Each element of an optional array of base64 strings; empty when the field is absent. */
-    List<byte[]> base64Array(String name, String errorCode, int status) throws ApiException {
-        JSONValue v = object.getField(name);
-        List<byte[]> out = new ArrayList<>();
-        if (v == null || v instanceof com.unboundid.util.json.JSONNull) {
-            return out;
+    /** A UUID field, or null when absent or null. */
+    UUID uuid(String name) throws Invalid {
+        String s = text(name);
+        if (s == null || s.isEmpty()) {
+            return null;
         }
-        if (!(v instanceof JSONArray a)) {
-            throw ApiException.badRequest("field \"" + name + "\" must be an array of base64 strings");
+        try {
+            return UUID.fromString(s.strip());
+        } catch (IllegalArgumentException e) {
+            throw new Invalid("field \"" + name + "\" is not a UUID: " + s);
         }
-        for (JSONValue e : a.getValues()) {
-            byte[] b = e instanceof JSONString s ? decodeBase64(s.stringValue()) : null;
-            if (b == null || b.length == 0) {
-                throw new ApiException(status, errorCode, "an element of \"" + name + "\" is not valid base64");
-            }
-            out.add(b);
+    }
+
+    /** A nested object, or null when absent or null. */
+    Json object(String name) throws Invalid {
+        JsonNode v = field(name);
+        if (v == null) {
+            return null;
         }
-        return out;
+        if (!(v instanceof ObjectNode o)) {
+            throw new Invalid("field \"" + name + "\" must be an object");
+        }
+        return new Json(o);
+    }
+
+    /** Whether the field is a JSON object. */
+    boolean isObject(String name) {
+        return field(name) instanceof ObjectNode;
+    }
+
+    /** Whether the field is present and not null. */
+    boolean has(String name) {
+        return field(name) != null;
     }
 
     static byte[] decodeBase64(String s) {
@@ -116,54 +156,14 @@ final class Json {
     }
 
     /**
-     * Writes a flat object: values are strings, numbers, booleans or byte arrays (as standard
-     * base64). Strings are escaped per RFC 8259.
+     * Writes an answer: maps (in their iteration order), lists, strings, numbers, booleans, nulls and byte
+     * arrays (standard base64 with padding).
      */
-    static byte[] write(Map<String, ?> fields) {
-        StringBuilder sb = new StringBuilder(256);
-        sb.append('{');
-        boolean first = true;
-        for (Map.Entry<String, ?> e : fields.entrySet()) {
-            if (!first) {
-                sb.append(',');
-            }
-            first = false;
-            quote(sb, e.getKey());
-            sb.append(':');
-            Object v = e.getValue();
-            if (v == null) {
-                sb.append("null");
-            } else if (v instanceof byte[] b) {
-                sb.append('"').append(Base64.getEncoder().encodeToString(b)).append('"');
-            } else if (v instanceof Number || v instanceof Boolean) {
-                sb.append(v);
-            } else {
-                quote(sb, v.toString());
-            }
+    static byte[] write(Object value) {
+        try {
+            return MAPPER.writeValueAsBytes(value);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot write an answer: " + e.getMessage(), e);
         }
-        sb.append('}');
-        return sb.toString().getBytes(StandardCharsets.UTF_8);
-    }
-
-    private static void quote(StringBuilder sb, String s) {
-        sb.append('"');
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            switch (c) {
-                case '"' -> sb.append("\\\"");
-                case '\\' -> sb.append("\\\\");
-                case '\n' -> sb.append("\\n");
-                case '\r' -> sb.append("\\r");
-                case '\t' -> sb.append("\\t");
-                default -> {
-                    if (c < 0x20) {
-                        sb.append(String.format("\\u%04x", (int) c));
-                    } else {
-                        sb.append(c);
-                    }
-                }
-            }
-        }
-        sb.append('"');
     }
 }

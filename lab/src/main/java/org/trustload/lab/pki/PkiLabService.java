@@ -50,13 +50,12 @@ import org.trustload.pki.TimestampResponder;
  * 127.0.0.1:base+{@value #HTTP_OFFSET} (and HTTPS on base+{@value #HTTPS_OFFSET}, with the PKI's server
  * certificate; mutual TLS on base+{@value #MTLS_OFFSET}):
  * <ul>
- *   <li>{@code GET|POST /auth/nonce}, {@code POST /auth/login}: certificate login by challenge–response;</li>
+ *   <li>{@code /Api/...} and {@code /api/...}: Lacuna Rest PKI's classic and Core APIs for CAdES, PAdES,
+ *       authentication and timestamps ({@link RestPkiApi}), with a credential random per start;</li>
  *   <li>{@code GET /auth/mtls} (mTLS listener only): certificate login by TLS client authentication;</li>
  *   <li>{@code POST /admin/crl}: switches the CRL server off and on (for tests and demos);</li>
  *   <li>{@code GET /crl/ca-<n>.crl}: DER CRLs;</li>
  *   <li>{@code POST /tsa}: an RFC 3161 TSA;</li>
- *   <li>{@code POST /api/signatures/{cades|cades-t|pades|pades-t}/start} and
- *       {@code POST /api/signatures/{token}/complete}: a two-step signature service;</li>
  *   <li>{@code GET /api/health}, {@code GET /documents/sample.pdf}.</li>
  * </ul>
  * See {@code docs/lab.md} for the API.
@@ -79,7 +78,9 @@ public final class PkiLabService implements LabService {
     /** Size of {@code /documents/sample.pdf}. */
     public static final int SAMPLE_PDF_BYTES = 137 * 1024;
     /** Largest request body accepted (base64 of a ~48 MiB document). */
-    static final int MAX_BODY = 64 * 1024 * 1024;
+    static final int MAX_BODY = RestPkiApi.MAX_BODY;
+    /** The API flavour {@code lab.properties} announces as {@code pki.api} (both are served). */
+    public static final String DEFAULT_API = "rest-pki-core";
     /**
      * Parallelism of the workers of the HTTP(S) servers; {@code -Dtrustload.lab.pki.threads=N} overrides.
      * A worker blocked on a CRL download is compensated by a spare thread (ForkJoinPool managed blocking),
@@ -106,9 +107,12 @@ public final class PkiLabService implements LabService {
     private ScheduledExecutorService janitor;
     private CrlCache crlCache;
     private SignatureFlow flow;
+    private RestPkiApi restPki;
     private TimestampResponder responder;
     private TestPki pki;
     private final String usersPassword = LabSecrets.generate();
+    /** The Rest PKI access token / API key of this start ({@code pki.credential}). */
+    private final String credential = LabSecrets.generate();
     private Path usersFile;
     private final Map<String, byte[]> crlFiles = new LinkedHashMap<>();
     private byte[] samplePdf;
@@ -158,8 +162,12 @@ public final class PkiLabService implements LabService {
         CertificateChecker checker = new CertificateChecker(cas, crlCache, crlBase);
         // CAdES-T/PAdES-T get their tokens from the same responder in-process: an HTTP call to our own
         // /tsa would hold a second pool thread per completion and can deadlock the pool under load.
-        flow = new SignatureFlow(checker, responder, KeyStores.bouncyCastle());
-        login = new CertificateLogin(checker, KeyStores.bouncyCastle());
+        CertificateModels models = new CertificateModels();
+        flow = new SignatureFlow(checker, responder, seconds("trustload.lab.pki.token.seconds",
+                SignatureFlow.DEFAULT_TOKEN_TTL));
+        login = new CertificateLogin(checker, models, KeyStores.bouncyCastle(), seconds("trustload.lab.pki.nonce.seconds",
+                CertificateLogin.DEFAULT_NONCE_TTL));
+        restPki = new RestPkiApi(credential, flow, login, models, responder);
 
         workers = new ForkJoinPool(THREADS, pool -> {
             ForkJoinWorkerThread t = ForkJoinPool.defaultForkJoinWorkerThreadFactory.newThread(pool);
@@ -172,14 +180,12 @@ public final class PkiLabService implements LabService {
         janitor.scheduleWithFixedDelay(login::expire, 30, 30, TimeUnit.SECONDS);
         for (HttpServer s : new HttpServer[] {http, https}) {
             s.setExecutor(workers);
-            s.createContext("/", this::notFound);
+            // "/" also takes the Rest PKI routes: Lacuna's servers match paths in any case (/Api/, /api/)
+            s.createContext("/", this::root);
             s.createContext("/crl/", this::crl);
             s.createContext("/tsa", this::tsa);
             s.createContext("/api/health", this::health);
-            s.createContext("/api/signatures/", this::signatures);
             s.createContext("/documents/", this::documents);
-            s.createContext("/auth/nonce", this::nonce);
-            s.createContext("/auth/login", this::login);
             s.createContext("/auth/mtls", this::mtlsLogin);
             s.createContext("/admin/crl", this::adminCrl);
         }
@@ -207,6 +213,8 @@ public final class PkiLabService implements LabService {
 
         String httpsBase = "https://" + LabContext.HOST + ":" + httpsPort;
         properties.put("pki.url", base);
+        properties.put("pki.api", DEFAULT_API);
+        properties.put("pki.credential", credential);
         properties.put("pki.https.url", httpsBase);
         properties.put("pki.login.url", base);
         properties.put("pki.mtls.url", "https://" + LabContext.HOST + ":" + mtlsPort);
@@ -298,9 +306,15 @@ public final class PkiLabService implements LabService {
         Response handle(HttpExchange ex) throws Exception;
     }
 
-    private record Response(int status, String contentType, byte[] body) {
-        static Response json(int status, Map<String, ?> fields) {
-            return new Response(status, "application/json", Json.write(fields));
+    /** An answer: status, content type and body. */
+    record Response(int status, String contentType, byte[] body) {
+        static Response json(int status, Object value) {
+            return new Response(status, "application/json", Json.write(value));
+        }
+
+        /** A Rest PKI answer, with the content type of Lacuna's ASP.NET servers. */
+        static Response restPki(int status, Object value) {
+            return new Response(status, "application/json; charset=utf-8", Json.write(value));
         }
     }
 
@@ -358,6 +372,14 @@ public final class PkiLabService implements LabService {
         return b;
     }
 
+    private void root(HttpExchange ex) throws IOException {
+        if (RestPkiApi.owns(ex.getRequestURI().getPath())) {
+            serve(ex, restPki::handle);
+        } else {
+            notFound(ex);
+        }
+    }
+
     private void notFound(HttpExchange ex) throws IOException {
         serve(ex, e -> {
             throw new ApiException(404, ApiException.NOT_FOUND, "no resource at " + e.getRequestURI().getPath());
@@ -394,6 +416,7 @@ public final class PkiLabService implements LabService {
 
     private void health(HttpExchange ex) throws IOException {
         serve(ex, e -> {
+            exactPath(e, "/api/health");
             method(e, "GET");
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("status", "UP");
@@ -416,22 +439,6 @@ public final class PkiLabService implements LabService {
                 throw new ApiException(404, ApiException.NOT_FOUND, "no document at " + e.getRequestURI().getPath());
             }
             return new Response(200, "application/pdf", samplePdf);
-        });
-    }
-
-    private void nonce(HttpExchange ex) throws IOException {
-        serve(ex, e -> {
-            exactPath(e, "/auth/nonce");
-            methods(e, "GET", "POST");
-            return Response.json(200, login.nonce());
-        });
-    }
-
-    private void login(HttpExchange ex) throws IOException {
-        serve(ex, e -> {
-            exactPath(e, "/auth/login");
-            method(e, "POST");
-            return Response.json(200, login.login(Json.parse(body(e))));
         });
     }
 
@@ -467,7 +474,12 @@ public final class PkiLabService implements LabService {
                 throw new ApiException(403, ApiException.FORBIDDEN, "the admin switch answers loopback clients only");
             }
             if (e.getRequestMethod().equals("POST")) {
-                boolean available = Json.parse(body(e)).requiredBool("available");
+                boolean available;
+                try {
+                    available = Json.parse(body(e)).requiredBool("available");
+                } catch (Json.Invalid bad) {
+                    throw ApiException.badRequest(bad.getMessage());
+                }
                 setCrlAvailable(available);
             }
             Map<String, Object> m = new LinkedHashMap<>();
@@ -490,24 +502,21 @@ public final class PkiLabService implements LabService {
         System.err.println("trustload-lab: pki CRL server switched " + (available ? "on" : "off"));
     }
 
-    private void signatures(HttpExchange ex) throws IOException {
-        serve(ex, e -> {
-            String[] parts = e.getRequestURI().getPath().substring("/api/signatures/".length()).split("/", -1);
-            if (parts.length != 2 || parts[0].isEmpty() || !(parts[1].equals("start") || parts[1].equals("complete"))) {
-                throw new ApiException(404, ApiException.NOT_FOUND, "use /api/signatures/{" + SignatureFlow.formatsList()
-                        .replace(", ", "|") + "}/start or /api/signatures/{token}/complete");
-            }
-            method(e, "POST");
-            if (parts[1].equals("start")) {
-                SignatureFlow.Format f = SignatureFlow.Format.of(parts[0]);
-                if (f == null) {
-                    throw new ApiException(404, ApiException.NOT_FOUND, "unknown signature format '" + parts[0]
-                            + "' (" + SignatureFlow.formatsList() + ")");
-                }
-                return Response.json(200, flow.start(f, Json.parse(body(e))));
-            }
-            return Response.json(200, flow.complete(parts[0], Json.parse(body(e))));
-        });
+    /** A lifetime in seconds from a system property, else {@code otherwise}. */
+    private static java.time.Duration seconds(String property, java.time.Duration otherwise) {
+        Integer s = Integer.getInteger(property);
+        if (s == null) {
+            return otherwise;
+        }
+        if (s < 1) {
+            throw new IllegalArgumentException("-D" + property + " must be at least 1 (seconds), not " + s);
+        }
+        return java.time.Duration.ofSeconds(s);
+    }
+
+    /** Lets a signature token expire now (tests of Rest PKI's answer to an expired token). */
+    void expireSignatureToken(String token) {
+        flow.expireNow(token);
     }
 
     private static ThreadFactory daemon(String name) {

@@ -1,17 +1,12 @@
 package org.trustload.lab.pki;
 
-import java.io.ByteArrayInputStream;
-import java.security.Provider;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
-import java.security.cert.CertificateException;
-import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Base64;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -20,46 +15,33 @@ import org.trustload.pki.SignOptions;
 import org.trustload.pki.TimestampSource;
 
 /**
- * The two-step signature service: {@code start} checks the signer's certificate and prepares the
- * signature, keeping it under a random token; {@code complete} takes the token (once), checks the
- * client's signature value against the certificate and assembles the CMS or the signed PDF.
+ * Rest PKI's two-step signature, the same for the classic and the Core routes: {@code start} validates
+ * the signer's certificate (chain to a lab CA, validity, CRL), prepares the CAdES or PAdES signature of
+ * the policy with the lib's engines and keeps it under a random token; {@code complete} takes the token
+ * (once), checks the client's signature value over the to-sign data with the certificate's key and
+ * assembles the CMS or the signed PDF (level T: with a signature timestamp from the lab's TSA).
  */
 final class SignatureFlow {
-    /** How long a token stays usable after {@code start}. */
-    static final Duration TOKEN_TTL = Duration.ofMinutes(5);
+    /** Default lifetime of a token; {@code -Dtrustload.lab.pki.token.seconds=N} changes it. */
+    static final Duration DEFAULT_TOKEN_TTL = Duration.ofMinutes(5);
     /** Prepared signatures kept at most (each holds its document); beyond, {@code start} answers 503. */
     static final int MAX_PENDING = 5000;
+    /** Rest PKI's policies sign with SHA-256; the start answer names it by OID. */
+    static final String DIGEST = "SHA-256";
+    private static final Map<String, String> DIGEST_OIDS = Map.of(
+            "SHA-256", "2.16.840.1.101.3.4.2.1", "SHA-384", "2.16.840.1.101.3.4.2.2", "SHA-512", "2.16.840.1.101.3.4.2.3");
 
-    /** A signature format of the API path. */
-    enum Format {
-        CADES("cades", false, false), CADES_T("cades-t", false, true), PADES("pades", true, false),
-        PADES_T("pades-t", true, true);
-
-        final String path;
-        final boolean pdf;
-        final boolean timestamped;
-
-        Format(String path, boolean pdf, boolean timestamped) {
-            this.path = path;
-            this.pdf = pdf;
-            this.timestamped = timestamped;
-        }
-
-        static Format of(String path) {
-            for (Format f : values()) {
-                if (f.path.equals(path)) {
-                    return f;
-                }
-            }
-            return null;
-        }
-
-        String family() {
-            return pdf ? "pades" : "cades";
-        }
+    /** What a start hands back: the token, the bytes to sign (and their hash), the signer's path. */
+    record Started(String token, byte[] toSignData, byte[] toSignHash, String digestAlgorithmOid,
+            List<X509Certificate> path) {
     }
 
-    private record Session(Format format, X509Certificate certificate, Engines.Pending pending, long expiresAtNanos) {
+    /** A completed signature: the CMS (CAdES) or the whole signed PDF (PAdES). */
+    record Completed(byte[] signed, List<X509Certificate> path, String callbackArgument) {
+    }
+
+    private record Session(SignaturePolicy policy, List<X509Certificate> path, Engines.Pending pending,
+            String callbackArgument, long expiresAtNanos) {
     }
 
     private final Map<String, Session> sessions = new ConcurrentHashMap<>();
@@ -67,131 +49,121 @@ final class SignatureFlow {
     private final SecureRandom random = new SecureRandom();
     private final CertificateChecker checker;
     private final TimestampSource tsa;
-    private final Provider verifyProvider;
+    private final Duration tokenTtl;
 
-    SignatureFlow(CertificateChecker checker, TimestampSource tsa, Provider verifyProvider) {
+    SignatureFlow(CertificateChecker checker, TimestampSource tsa, Duration tokenTtl) {
         this.checker = checker;
         this.tsa = tsa;
-        this.verifyProvider = verifyProvider;
+        this.tokenTtl = tokenTtl;
     }
 
-    /** {@code POST /api/signatures/{format}/start}. */
-    Map<String, Object> start(Format format, Json req) throws ApiException {
-        byte[] document = req.base64("document", ApiException.INVALID_DOCUMENT, 400);
-        byte[] certDer = req.base64("certificate", ApiException.INVALID_CERTIFICATE, 400);
-        List<byte[]> chainDer = req.base64Array("chain", ApiException.INVALID_CERTIFICATE, 400);
-        String digest = req.string("digest", "SHA-256");
-        boolean attached = req.bool("attached", true);
-
-        X509Certificate cert = certificate(certDer);
-        List<X509Certificate> extra = new ArrayList<>();
-        for (byte[] der : chainDer) {
-            extra.add(certificate(der));
+    /**
+     * Validates the signer and prepares the signature.
+     *
+     * @param reason PAdES only: the signature dictionary's /Reason, or null
+     */
+    Started start(SignaturePolicy policy, byte[] document, X509Certificate cert, boolean encapsulate, String reason,
+            String callbackArgument, boolean ignoreRevocationStatusUnknown) throws RestPkiError {
+        ValidationResults.CertificateValidation v = ValidationResults.ofCertificate(checker, cert,
+                ignoreRevocationStatusUnknown);
+        if (!v.valid()) {
+            throw RestPkiError.validation("The signer's certificate is not valid (" + v.results().firstError() + ")",
+                    v.results());
         }
-        SignOptions opts;
-        try {
-            SignOptions.Builder b = SignOptions.builder().digest(digest).attached(attached);
-            if (format.timestamped) {
-                b.level(SignOptions.Level.T).timestampSource(tsa);
-            }
-            if (format.pdf) {
-                b.reason("TrustLoad lab signature service").location("127.0.0.1");
-            }
-            opts = b.build();
-        } catch (IllegalArgumentException e) {
-            throw ApiException.badRequest(e.getMessage());
-        }
-        if (opts.digest().equals("SM3")) {
-            throw ApiException.badRequest("digest SM3 is not offered here (SHA-256, SHA-384, SHA-512)");
-        }
-
-        List<X509Certificate> path = checker.check(cert, extra);
-
         if (pending.get() >= MAX_PENDING) {
             expire();
             if (pending.get() >= MAX_PENDING) {
-                throw new ApiException(503, ApiException.BUSY, MAX_PENDING + " signatures are waiting for completion");
+                throw RestPkiError.busy(MAX_PENDING + " signatures are waiting for completion");
             }
+        }
+        boolean pdf = policy.family() == SignaturePolicy.Family.PADES;
+        SignOptions.Builder b = SignOptions.builder().digest(DIGEST).attached(pdf || encapsulate);
+        if (policy.timestamped()) {
+            b.level(SignOptions.Level.T).timestampSource(tsa);
+        }
+        if (pdf && reason != null && !reason.isBlank()) {
+            b.reason(reason);
         }
         Engines.Pending p;
         try {
-            p = format.pdf ? Engines.preparePades(document, path, opts) : Engines.prepareCades(document, path, opts);
+            p = pdf ? Engines.preparePades(document, v.path(), b.build()) : Engines.prepareCades(document, v.path(), b.build());
         } catch (PkiException e) {
             throw fromPki(e);
         } catch (RuntimeException e) {
             // PDFBox throws unchecked exceptions on some broken files
-            if (format.pdf) {
-                throw new ApiException(400, ApiException.INVALID_DOCUMENT, "the document is not a PDF this service can sign: " + e, e);
+            if (pdf) {
+                throw RestPkiError.api(RestPkiError.INVALID_PDF, "The PDF cannot be signed", e);
             }
             throw e;
         }
+        String oid = DIGEST_OIDS.get(p.digestAlgorithm());
+        if (oid == null) {
+            throw RestPkiError.api(RestPkiError.UNSUPPORTED_DIGEST_ALGORITHM, "The signer's key asks for "
+                    + p.digestAlgorithm() + ", which the lab's policies do not use");
+        }
+        byte[] toSign = p.toBeSigned();
         String token = newToken();
-        sessions.put(token, new Session(format, cert, p, System.nanoTime() + TOKEN_TTL.toNanos()));
+        sessions.put(token, new Session(policy, v.path(), p, callbackArgument, System.nanoTime() + tokenTtl.toNanos()));
         pending.incrementAndGet();
-
-        Map<String, Object> out = new LinkedHashMap<>();
-        out.put("token", token);
-        out.put("toBeSigned", p.toBeSigned());
-        out.put("signatureAlgorithm", p.signatureAlgorithm());
-        out.put("expiresIn", TOKEN_TTL.toSeconds());
-        return out;
+        return new Started(token, toSign, sha(p.digestAlgorithm(), toSign), oid, v.path());
     }
 
-    /** {@code POST /api/signatures/{token}/complete}: the token is used up whatever the outcome. */
-    Map<String, Object> complete(String token, Json req) throws ApiException {
-        byte[] value = req.base64("signature", ApiException.BAD_REQUEST, 400);
-        Session s = sessions.remove(token);
-        if (s == null) {
-            throw new ApiException(404, ApiException.UNKNOWN_TOKEN, "no signature is waiting under this token (unknown, expired or already completed)");
+    /**
+     * Completes the signature under {@code token}. A token of the other family (a CAdES token on the PAdES
+     * route) is unknown there and stays usable; otherwise the token is used up, whatever the outcome.
+     */
+    Completed complete(String token, SignaturePolicy.Family family, byte[] signature) throws RestPkiError {
+        if (signature == null) {
+            throw RestPkiError.api(RestPkiError.CLIENT_SIGNATURE_NOT_SET, "The request carries no signature");
+        }
+        Session s = token == null ? null : sessions.get(token);
+        if (s == null || s.policy().family() != family || !sessions.remove(token, s)) {
+            throw RestPkiError.api(RestPkiError.ENTITY_NOT_FOUND, "No " + family.label()
+                    + " signature is waiting under this token (unknown, expired or already completed)");
         }
         pending.decrementAndGet();
         if (System.nanoTime() - s.expiresAtNanos() > 0) {
-            throw new ApiException(404, ApiException.UNKNOWN_TOKEN, "the token expired");
+            throw RestPkiError.api(RestPkiError.ENTITY_NOT_FOUND, "The signature process expired (tokens live "
+                    + tokenTtl.toSeconds() + " s)");
         }
-        Engines.Pending p = s.pending();
-        if (!Engines.verifies(verifyProvider, p.signatureAlgorithm(), s.certificate().getPublicKey(), p.toBeSigned(), value)) {
-            throw new ApiException(422, ApiException.INVALID_SIGNATURE,
-                    "the signature value does not verify with the certificate's public key (" + p.signatureAlgorithm() + ")");
-        }
-        byte[] signed;
         try {
-            signed = p.complete(value);
+            return new Completed(s.pending().complete(signature), s.path(), s.callbackArgument());
         } catch (PkiException e) {
             throw fromPki(e);
         }
-        Map<String, Object> out = new LinkedHashMap<>();
-        out.put("signature", signed);
-        out.put("format", s.format().family());
-        out.put("size", signed.length);
-        return out;
     }
 
-    private static X509Certificate certificate(byte[] der) throws ApiException {
-        try {
-            return (X509Certificate) CertificateFactory.getInstance("X.509").generateCertificate(new ByteArrayInputStream(der));
-        } catch (CertificateException | RuntimeException e) {
-            throw new ApiException(400, ApiException.INVALID_CERTIFICATE, "not a DER X.509 certificate: " + e.getMessage());
-        }
-    }
-
-    static ApiException fromPki(PkiException e) {
+    static RestPkiError fromPki(PkiException e) {
         String msg = e.getMessage() + (e.detail().isEmpty() || e.detail().equals(e.getMessage()) ? "" : ": " + e.detail());
         return switch (e.category()) {
-            case PkiException.INVALID_DOCUMENT -> new ApiException(400, ApiException.INVALID_DOCUMENT, msg, e);
-            case PkiException.CONFIG_ERROR -> new ApiException(400, ApiException.BAD_REQUEST, msg, e);
-            case PkiException.CERTIFICATE_EXPIRED -> new ApiException(403, ApiException.CERTIFICATE_EXPIRED, msg, e);
-            case PkiException.CERTIFICATE_REVOKED -> new ApiException(403, ApiException.CERTIFICATE_REVOKED, msg, e);
-            case PkiException.UNTRUSTED_CERTIFICATE -> new ApiException(403, ApiException.UNTRUSTED_CERTIFICATE, msg, e);
-            case PkiException.INVALID_SIGNATURE -> new ApiException(422, ApiException.INVALID_SIGNATURE, msg, e);
-            case PkiException.TSA_ERROR -> new ApiException(500, ApiException.TSA_ERROR, msg, e);
-            default -> new ApiException(500, ApiException.INTERNAL_ERROR, e.category() + ": " + msg, e);
+            case PkiException.INVALID_DOCUMENT -> RestPkiError.api(RestPkiError.INVALID_PDF, msg, e);
+            case PkiException.INVALID_SIGNATURE -> RestPkiError.validation("The signature is not valid",
+                    new ValidationResults().error(ValidationResults.SIGNATURE_ALGORITHM_VALIDATION_FAILED,
+                            "The signature value does not verify over the to-sign data with the signer's public key", msg));
+            case PkiException.TSA_ERROR -> RestPkiError.api(RestPkiError.TIMESTAMPING_UNAVAILABLE, msg, e);
+            case PkiException.CONFIG_ERROR -> RestPkiError.api(RestPkiError.INVALID_REQUEST, msg, e);
+            default -> RestPkiError.internal("lab-" + e.category(), e);
         };
     }
 
+    /** Marks a token as expired now (tests of the expiry answer). */
+    void expireNow(String token) {
+        sessions.computeIfPresent(token, (k, s) -> new Session(s.policy(), s.path(), s.pending(), s.callbackArgument(),
+                System.nanoTime() - 1));
+    }
+
     private String newToken() {
-        byte[] b = new byte[18];
+        byte[] b = new byte[24];
         random.nextBytes(b);
         return Base64.getUrlEncoder().withoutPadding().encodeToString(b);
+    }
+
+    static byte[] sha(String algorithm, byte[] data) {
+        try {
+            return MessageDigest.getInstance(algorithm).digest(data);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(algorithm + " is missing from the JDK", e);
+        }
     }
 
     /** Drops expired sessions; called periodically and when the table is full. */
@@ -206,13 +178,5 @@ final class SignatureFlow {
 
     int pendingCount() {
         return pending.get();
-    }
-
-    static String formatsList() {
-        List<String> l = new ArrayList<>();
-        for (Format f : Format.values()) {
-            l.add(f.path);
-        }
-        return String.join(", ", l).toLowerCase(Locale.ROOT);
     }
 }

@@ -2,6 +2,7 @@ package org.trustload.lab.pki;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.unboundid.util.json.JSONObject;
 import java.io.ByteArrayInputStream;
 import java.io.InputStream;
@@ -38,6 +39,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.trustload.lab.LabContext;
 import org.trustload.lab.TestPorts;
@@ -62,6 +64,7 @@ class PkiLabServiceTest {
     static HttpClient http;
     static byte[] pdf;
     static List<X509Certificate> anchors;
+    static RestPkiHttp rest;
 
     @BeforeAll
     static void start() throws Exception {
@@ -71,6 +74,7 @@ class PkiLabServiceTest {
         System.err.printf(Locale.ROOT, "pki service with 1000 users started in %d ms (pki %s in %d ms)%n",
                 (System.nanoTime() - t0) / 1_000_000, service.pkiGenerated() ? "generated" : "loaded", service.pkiMillis());
         props = service.properties();
+        rest = new RestPkiHttp(props);
         http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5)).build();
         pdf = Files.readAllBytes(Path.of(props.get("pki.document")));
         anchors = new ArrayList<>();
@@ -99,20 +103,8 @@ class PkiLabServiceTest {
                 .header("Content-Type", contentType).POST(HttpRequest.BodyPublishers.ofByteArray(body)).build());
     }
 
-    /**
-     * Sends with the shared client, once more if the pooled keep-alive connection it picked had just been
-     * closed by the server ("header parser received no bytes": no answer at all, so nothing was
-     * processed; seen once in CI after a run of 400 answers).
-     */
     private static HttpResponse<byte[]> send(HttpRequest request) throws Exception {
-        try {
-            return http.send(request, HttpResponse.BodyHandlers.ofByteArray());
-        } catch (java.io.IOException e) {
-            if (String.valueOf(e.getMessage()).contains("received no bytes")) {
-                return http.send(request, HttpResponse.BodyHandlers.ofByteArray());
-            }
-            throw e;
-        }
+        return RestPkiHttp.send(http, request);
     }
 
     static HttpResponse<byte[]> postJson(String path, String json) throws Exception {
@@ -151,11 +143,6 @@ class PkiLabServiceTest {
                 return i;
             }
         }
-    }
-
-    static String startBody(byte[] document, X509Certificate cert, boolean attached) throws Exception {
-        return "{\"document\":\"" + b64(document) + "\",\"certificate\":\"" + b64(cert.getEncoded())
-                + "\",\"digest\":\"SHA-256\",\"attached\":" + attached + "}";
     }
 
     static List<X509CRL> crls() throws Exception {
@@ -257,131 +244,235 @@ class PkiLabServiceTest {
         return new SignatureValidator(anchors, crls(), java.time.Instant.now());
     }
 
-    /** start → sign toBeSigned locally → complete; returns the completion's answer. */
-    static JSONObject signRemotely(String format, KeyMaterial key, byte[] document, boolean attached) throws Exception {
-        HttpResponse<byte[]> s = postJson("/api/signatures/" + format + "/start", startBody(document, key.certificate(), attached));
-        assertThat(s.statusCode()).as(new String(s.body(), StandardCharsets.UTF_8)).isEqualTo(200);
-        JSONObject started = json(s);
-        String token = started.getFieldAsString("token");
-        byte[] tbs = Base64.getDecoder().decode(started.getFieldAsString("toBeSigned"));
-        String alg = started.getFieldAsString("signatureAlgorithm");
-        assertThat(alg).isEqualTo("SHA256withECDSA");
-        byte[] value = key.sign(alg, tbs);
-        HttpResponse<byte[]> c = postJson("/api/signatures/" + token + "/complete", "{\"signature\":\"" + b64(value) + "\"}");
-        assertThat(c.statusCode()).as(new String(c.body(), StandardCharsets.UTF_8)).isEqualTo(200);
-        return json(c);
+    /* ------------------------------------------------------------------ Rest PKI signatures over HTTP */
+
+    static final String CADES_BES = "a4522485-c9e5-46c3-950b-0d6e951e17d1";
+    static final String CADES_ADR_TEMPO = "a5332ad1-d105-447c-a4bb-b5d02177e439";
+    static final String PADES_BASIC = "78d20b33-014d-440e-ad07-929f05d00cdf";
+    static final String PADES_T = "6a39aeea-a2d0-4754-bf8c-19da15296ddb";
+
+    /** A classic or Core start request's body (Core PAdES sends the PDF as a FileModel). */
+    static String startBody(boolean pades, boolean core, byte[] document, X509Certificate cert, String policy)
+            throws Exception {
+        String doc = pades
+                ? (core ? "\"pdfToSign\":{\"content\":\"" + b64(document) + "\",\"mimeType\":\"application/pdf\"}"
+                        : "\"pdfToSign\":\"" + b64(document) + "\"")
+                : "\"contentToSign\":\"" + b64(document) + "\",\"encapsulateContent\":true";
+        return "{" + doc + ",\"certificate\":\"" + b64(cert.getEncoded()) + "\",\"signaturePolicyId\":\"" + policy
+                + "\",\"securityContextId\":\"803517ad-3bbc-4169-b085-60053a8f6dbf\",\"callbackArgument\":\"cb-1\"}";
+    }
+
+    /** The start route of a family and flavour. */
+    static String startPath(boolean pades, boolean core) {
+        return core ? (pades ? "/api/pades-signatures" : "/api/cades-signatures")
+                : (pades ? "/Api/PadesSignatures" : "/Api/CadesSignatures");
+    }
+
+    static String completePath(boolean pades, boolean core, String token) {
+        return startPath(pades, core) + "/" + token + (core ? "" : "/SignedBytes");
+    }
+
+    static RestPkiHttp.Auth auth(boolean core) {
+        return core ? RestPkiHttp.Auth.API_KEY : RestPkiHttp.Auth.BEARER;
+    }
+
+    /** start → sign toSignData locally → complete; returns the completion's answer. */
+    static JsonNode signRemotely(boolean pades, boolean core, KeyMaterial key, byte[] document, String policy)
+            throws Exception {
+        JsonNode started = RestPkiHttp.json(rest.post(startPath(pades, core), auth(core),
+                startBody(pades, core, document, key.certificate(), policy)), 201);
+        assertThat(RestPkiHttp.iterable(started.fieldNames()))
+                .containsExactly("token", "certificate", "toSignData", "toSignHash", "digestAlgorithmOid");
+        byte[] toSign = RestPkiHttp.bytes(started, "toSignData");
+        assertThat(RestPkiHttp.bytes(started, "toSignHash")).isEqualTo(MessageDigest.getInstance("SHA-256").digest(toSign));
+        assertThat(started.get("digestAlgorithmOid").asText()).isEqualTo("2.16.840.1.101.3.4.2.1");
+        byte[] value = key.sign("SHA256withECDSA", toSign);
+        return RestPkiHttp.json(rest.post(completePath(pades, core, started.get("token").asText()), auth(core),
+                "{\"signature\":\"" + b64(value) + "\"}"), 200);
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"cades", "cades-t", "pades", "pades-t"})
-    void fullFlowGivesASignatureOurValidatorAccepts(String format) throws Exception {
+    @CsvSource({"false,false," + CADES_BES, "false,false," + CADES_ADR_TEMPO, "true,false," + PADES_BASIC,
+            "true,false," + PADES_T, "false,true," + CADES_ADR_TEMPO, "true,true," + PADES_T})
+    void classicAndCoreSignaturesOurValidatorAccepts(boolean pades, boolean core, String policy) throws Exception {
         KeyMaterial key = key(goodAlias());
-        JSONObject done = signRemotely(format, key, pdf, true);
-        byte[] signed = Base64.getDecoder().decode(done.getFieldAsString("signature"));
-        assertThat(done.getFieldAsInteger("size")).isEqualTo(signed.length);
-        assertThat(done.getFieldAsString("format")).isEqualTo(format.startsWith("pades") ? "pades" : "cades");
-        ValidationReport report = format.startsWith("pades")
-                ? validator().validatePades(signed)
-                : validator().validateCades(signed, null);
+        JsonNode done = signRemotely(pades, core, key, pdf, policy);
+        assertThat(RestPkiHttp.iterable(done.fieldNames()))
+                .containsExactly(pades ? "signedPdf" : "cms", "callbackArgument", "certificate");
+        assertThat(done.get("callbackArgument").asText()).isEqualTo("cb-1");
+        JsonNode cert = done.get("certificate");
+        assertThat(cert.get("subjectName").get("commonName").asText()).isEqualTo(goodAlias());
+        assertThat(cert.get("serialNumber").asText()).isEqualTo(key.certificate().getSerialNumber().toString());
+        assertThat(cert.get("issuer").get("subjectName").get("dnString").asText())
+                .isEqualTo(key.certificate().getIssuerX500Principal().getName());
+        byte[] signed = RestPkiHttp.bytes(done, pades ? "signedPdf" : "cms");
+        ValidationReport report = pades ? validator().validatePades(signed) : validator().validateCades(signed, null);
         assertThat(report.valid()).as(report.toString()).isTrue();
         assertThat(report.signer()).isEqualTo(key.certificate().getSubjectX500Principal().getName());
-        assertThat(report.timestamped()).isEqualTo(format.endsWith("-t"));
+        assertThat(report.timestamped()).isEqualTo(policy.equals(CADES_ADR_TEMPO) || policy.equals(PADES_T));
     }
 
     @Test
-    void detachedCadesValidatesWithTheContent() throws Exception {
-        KeyMaterial key = key(goodAlias());
-        byte[] content = "detached content".getBytes(StandardCharsets.UTF_8);
-        JSONObject done = signRemotely("cades", key, content, false);
-        byte[] cms = Base64.getDecoder().decode(done.getFieldAsString("signature"));
-        assertThat(new CMSSignedData(cms).getSignedContent()).isNull();
-        ValidationReport report = validator().validateCades(cms, content);
-        assertThat(report.valid()).as(report.toString()).isTrue();
-    }
-
-    static void assertError(HttpResponse<byte[]> r, int status, String code) throws Exception {
-        assertThat(r.statusCode()).as(new String(r.body(), StandardCharsets.UTF_8)).isEqualTo(status);
-        JSONObject e = json(r);
-        assertThat(e.getFieldAsString("error")).isEqualTo(code);
-        assertThat(e.getFieldAsString("message")).isNotBlank();
+    void pathsMatchInAnyCaseWithOrWithoutATrailingSlash() throws Exception {
+        X509Certificate cert = key(goodAlias()).certificate();
+        String body = startBody(false, false, "x".getBytes(StandardCharsets.UTF_8), cert, CADES_BES);
+        RestPkiHttp.json(rest.post("/api/cadessignatures/", RestPkiHttp.Auth.BEARER, body), 201);
+        RestPkiHttp.json(rest.post("/API/CADESSIGNATURES", RestPkiHttp.Auth.BEARER, body), 201);
+        RestPkiHttp.json(rest.post("/Api/Cades-Signatures/", RestPkiHttp.Auth.API_KEY, body), 201);
     }
 
     @Test
-    void revokedUserIsRefusedWith403() throws Exception {
-        KeyMaterial key = key(firstAlias("pki.aliases.revoked"));
-        assertError(postJson("/api/signatures/cades/start", startBody(pdf, key.certificate(), true)), 403, "certificateRevoked");
+    void revokedAndExpiredSignersAre422ValidationErrorsWithTheirValidationResults() throws Exception {
+        KeyMaterial revoked = key(firstAlias("pki.aliases.revoked"));
+        JsonNode e = RestPkiHttp.apiError(rest.post("/Api/CadesSignatures", RestPkiHttp.Auth.BEARER,
+                startBody(false, false, pdf, revoked.certificate(), CADES_BES)), "ValidationError");
+        assertThat(RestPkiHttp.errorTypes(e.get("validationResults"))).containsExactly("CertificateRevoked");
+        KeyMaterial expired = key(firstAlias("pki.aliases.expired"));
+        e = RestPkiHttp.apiError(rest.post("/api/pades-signatures", RestPkiHttp.Auth.API_KEY,
+                startBody(true, true, pdf, expired.certificate(), PADES_BASIC)), "ValidationError");
+        assertThat(RestPkiHttp.errorTypes(e.get("validationResults"))).containsExactly("CertificateExpired");
     }
 
     @Test
-    void expiredUserIsRefusedWith403() throws Exception {
-        KeyMaterial key = key(firstAlias("pki.aliases.expired"));
-        assertError(postJson("/api/signatures/pades/start", startBody(pdf, key.certificate(), true)), 403, "certificateExpired");
-    }
-
-    @Test
-    void certificateFromAnUnknownCaIsUntrusted() throws Exception {
+    void certificateFromAnUnknownCaIsNotTrusted() throws Exception {
         KeyPairGenerator g = KeyPairGenerator.getInstance("EC");
         g.initialize(new ECGenParameterSpec("secp256r1"));
         KeyPair kp = g.generateKeyPair();
-        // same subject DN as a lab CA would be a stronger test; use the lab CA's name with another key
+        // the lab CA's name with another key
         X500Name issuer = X500Name.getInstance(anchors.get(0).getSubjectX500Principal().getEncoded());
         X509Certificate rogue = new JcaX509CertificateConverter().getCertificate(new JcaX509v3CertificateBuilder(
                 issuer, BigInteger.valueOf(7), new Date(System.currentTimeMillis() - 60_000),
                 new Date(System.currentTimeMillis() + 86_400_000L), new X500Name("CN=rogue"), kp.getPublic())
                 .build(new JcaContentSignerBuilder("SHA256withECDSA").build(kp.getPrivate())));
-        assertError(postJson("/api/signatures/cades/start", startBody(pdf, rogue, true)), 403, "untrustedCertificate");
+        JsonNode e = RestPkiHttp.apiError(rest.post("/Api/CadesSignatures", RestPkiHttp.Auth.BEARER,
+                startBody(false, false, pdf, rogue, CADES_BES)), "ValidationError");
+        assertThat(RestPkiHttp.errorTypes(e.get("validationResults"))).containsExactly("CertificateChainRootNotTrusted");
     }
 
     @Test
-    void wrongSignatureValueIs422AndUsesTheToken() throws Exception {
+    void wrongSignatureIs422ValidationErrorAndUsesTheToken() throws Exception {
         KeyMaterial key = key(goodAlias());
         KeyMaterial other = key(String.format(Locale.ROOT, "user%04d", findGood() + 2));
-        JSONObject started = json(postJson("/api/signatures/cades/start", startBody(pdf, key.certificate(), true)));
-        String token = started.getFieldAsString("token");
-        byte[] tbs = Base64.getDecoder().decode(started.getFieldAsString("toBeSigned"));
-        byte[] wrong = other.sign(started.getFieldAsString("signatureAlgorithm"), tbs);
-        String path = "/api/signatures/" + token + "/complete";
-        assertError(postJson(path, "{\"signature\":\"" + b64(wrong) + "\"}"), 422, "invalidSignature");
-        assertError(postJson(path, "{\"signature\":\"" + b64(key.sign("SHA256withECDSA", tbs)) + "\"}"), 404, "unknownToken");
+        JsonNode started = RestPkiHttp.json(rest.post("/Api/CadesSignatures", RestPkiHttp.Auth.BEARER,
+                startBody(false, false, pdf, key.certificate(), CADES_BES)), 201);
+        String path = completePath(false, false, started.get("token").asText());
+        byte[] toSign = RestPkiHttp.bytes(started, "toSignData");
+        JsonNode e = RestPkiHttp.apiError(rest.post(path, RestPkiHttp.Auth.BEARER,
+                "{\"signature\":\"" + b64(other.sign("SHA256withECDSA", toSign)) + "\"}"), "ValidationError");
+        assertThat(RestPkiHttp.errorTypes(e.get("validationResults"))).containsExactly("SignatureAlgorithmValidationFailed");
+        RestPkiHttp.apiError(rest.post(path, RestPkiHttp.Auth.BEARER,
+                "{\"signature\":\"" + b64(key.sign("SHA256withECDSA", toSign)) + "\"}"), "EntityNotFound");
     }
 
     @Test
-    void reusedTokenIs404() throws Exception {
+    void tokensAreSingleUseOfTheirFamilyAndExpire() throws Exception {
         KeyMaterial key = key(goodAlias());
-        JSONObject started = json(postJson("/api/signatures/cades/start", startBody(pdf, key.certificate(), true)));
-        String token = started.getFieldAsString("token");
-        byte[] value = key.sign(started.getFieldAsString("signatureAlgorithm"),
-                Base64.getDecoder().decode(started.getFieldAsString("toBeSigned")));
-        String body = "{\"signature\":\"" + b64(value) + "\"}";
-        assertThat(postJson("/api/signatures/" + token + "/complete", body).statusCode()).isEqualTo(200);
-        assertError(postJson("/api/signatures/" + token + "/complete", body), 404, "unknownToken");
-        assertError(postJson("/api/signatures/nosuchtoken/complete", body), 404, "unknownToken");
+        JsonNode started = RestPkiHttp.json(rest.post("/Api/CadesSignatures", RestPkiHttp.Auth.BEARER,
+                startBody(false, false, pdf, key.certificate(), CADES_BES)), 201);
+        String token = started.get("token").asText();
+        String body = "{\"signature\":\"" + b64(key.sign("SHA256withECDSA", RestPkiHttp.bytes(started, "toSignData")))
+                + "\"}";
+        // a CAdES token is unknown to the PAdES routes, and stays usable
+        RestPkiHttp.apiError(rest.post(completePath(true, false, token), RestPkiHttp.Auth.BEARER, body), "EntityNotFound");
+        RestPkiHttp.json(rest.post(completePath(false, false, token), RestPkiHttp.Auth.BEARER, body), 200);
+        RestPkiHttp.apiError(rest.post(completePath(false, false, token), RestPkiHttp.Auth.BEARER, body), "EntityNotFound");
+        RestPkiHttp.apiError(rest.post(completePath(false, true, "nosuchtoken"), RestPkiHttp.Auth.API_KEY, body),
+                "EntityNotFound");
+        JsonNode late = RestPkiHttp.json(rest.post("/api/cades-signatures", RestPkiHttp.Auth.API_KEY,
+                startBody(false, true, pdf, key.certificate(), CADES_BES)), 201);
+        service.expireSignatureToken(late.get("token").asText());
+        JsonNode e = RestPkiHttp.apiError(rest.post(completePath(false, true, late.get("token").asText()),
+                RestPkiHttp.Auth.API_KEY, "{\"signature\":\"" + b64(key.sign("SHA256withECDSA",
+                        RestPkiHttp.bytes(late, "toSignData"))) + "\"}"), "EntityNotFound");
+        assertThat(e.get("message").asText()).contains("expired");
     }
 
     @Test
-    void badInputIs400() throws Exception {
+    void credentialIsCheckedBeforeTheBody() throws Exception {
+        String body = startBody(false, false, pdf, key(goodAlias()).certificate(), CADES_BES);
+        HttpResponse<byte[]> r = rest.post("/Api/CadesSignatures", RestPkiHttp.Auth.NONE, body);
+        RestPkiHttp.plainError(r, 401);
+        assertThat(r.headers().firstValue("WWW-Authenticate")).contains("Bearer");
+        RestPkiHttp.plainError(rest.post("/Api/CadesSignatures", RestPkiHttp.Auth.BEARER, "wrong", "{not json"), 401);
+        // each flavour its own header
+        RestPkiHttp.plainError(rest.post("/Api/CadesSignatures", RestPkiHttp.Auth.API_KEY, body), 401);
+        RestPkiHttp.plainError(rest.post("/api/cades-signatures", RestPkiHttp.Auth.BEARER, body), 401);
+        RestPkiHttp.plainError(rest.post("/api/cades-signatures", RestPkiHttp.Auth.API_KEY, "wrong", body), 401);
+        assertThat(props.get("pki.credential")).hasSize(24);
+        assertThat(props.get("pki.api")).isEqualTo("rest-pki-core");
+    }
+
+    @Test
+    void badRequestsGetLacunasAnswers() throws Exception {
         X509Certificate cert = key(goodAlias()).certificate();
-        assertError(postJson("/api/signatures/cades/start", "{not json"), 400, "badRequest");
-        assertError(postJson("/api/signatures/cades/start", ""), 400, "badRequest");
-        assertError(postJson("/api/signatures/cades/start", "{\"certificate\":\"" + b64(cert.getEncoded()) + "\"}"),
-                400, "badRequest");
-        assertError(postJson("/api/signatures/cades/start", "{\"document\":\"***\",\"certificate\":\""
-                + b64(cert.getEncoded()) + "\"}"), 400, "invalidDocument");
-        assertError(postJson("/api/signatures/cades/start", "{\"document\":\"AAAA\",\"certificate\":\"%%%\"}"),
-                400, "invalidCertificate");
-        assertError(postJson("/api/signatures/cades/start", "{\"document\":\"AAAA\",\"certificate\":\"AAAA\"}"),
-                400, "invalidCertificate");
-        assertError(postJson("/api/signatures/cades/start", startBody(pdf, cert, true).replace("SHA-256", "MD5")),
-                400, "badRequest");
+        String c = b64(cert.getEncoded());
+        RestPkiHttp.Auth bearer = RestPkiHttp.Auth.BEARER;
+        RestPkiHttp.plainError(rest.post("/Api/CadesSignatures", bearer, "{not json"), 400);
+        RestPkiHttp.plainError(rest.post("/Api/CadesSignatures", bearer, ""), 400);
+        RestPkiHttp.plainError(rest.post("/Api/CadesSignatures", bearer, "{\"contentToSign\":\"***\",\"certificate\":\""
+                + c + "\",\"signaturePolicyId\":\"" + CADES_BES + "\"}"), 400);
+        RestPkiHttp.plainError(rest.post("/Api/CadesSignatures", bearer, "{\"contentToSign\":\"AAAA\",\"certificate\":\""
+                + c + "\",\"signaturePolicyId\":\"not-a-uuid\"}"), 400);
+        RestPkiHttp.apiError(rest.post("/Api/CadesSignatures", bearer, "{\"contentToSign\":\"AAAA\",\"certificate\":\""
+                + c + "\"}"), "SignaturePolicyRequired");
+        RestPkiHttp.apiError(rest.post("/Api/CadesSignatures", bearer, "{\"contentToSign\":\"AAAA\",\"certificate\":\""
+                + c + "\",\"signaturePolicyId\":\"" + java.util.UUID.randomUUID() + "\"}"), "EntityNotFound");
+        RestPkiHttp.apiError(rest.post("/Api/PadesSignatures", bearer, startBody(true, false, pdf, cert, CADES_BES)),
+                "EntityUnusable");
+        // the AD-RC policy and XML policies exist at Lacuna; the lab does not make them
+        RestPkiHttp.apiError(rest.post("/Api/CadesSignatures", bearer, startBody(false, false, pdf, cert,
+                "30d881e7-924a-4a14-b5cc-d5a1717d92f6")), "EntityUnusable");
+        RestPkiHttp.apiError(rest.post("/Api/CadesSignatures", bearer, "{\"contentToSign\":\"AAAA\",\"certificate\":\"AAAA\","
+                + "\"signaturePolicyId\":\"" + CADES_BES + "\"}"), "PKCertificateMalformed");
+        RestPkiHttp.apiError(rest.post("/Api/CadesSignatures", bearer, "{\"contentToSign\":\"AAAA\",\"signaturePolicyId\":\""
+                + CADES_BES + "\"}"), "InvalidRequest");
+        RestPkiHttp.apiError(rest.post("/Api/CadesSignatures", bearer, "{\"certificate\":\"" + c
+                + "\",\"signaturePolicyId\":\"" + CADES_BES + "\",\"dataHashes\":[]}"), "InvalidRequest");
+        RestPkiHttp.apiError(rest.post("/Api/CadesSignatures", bearer, "{\"cmsToCoSign\":\"AAAA\",\"certificate\":\"" + c
+                + "\",\"signaturePolicyId\":\"" + CADES_BES + "\"}"), "InvalidRequest");
         byte[] notPdf = "this is not a PDF at all".getBytes(StandardCharsets.UTF_8);
-        assertError(postJson("/api/signatures/pades/start", startBody(notPdf, cert, true)), 400, "invalidDocument");
+        RestPkiHttp.apiError(rest.post("/Api/PadesSignatures", bearer, startBody(true, false, notPdf, cert, PADES_BASIC)),
+                "InvalidPdf");
         byte[] corrupt = new byte[4096];
         new java.util.Random(1).nextBytes(corrupt);
         System.arraycopy("%PDF-1.7\n".getBytes(StandardCharsets.US_ASCII), 0, corrupt, 0, 9);
-        assertError(postJson("/api/signatures/pades-t/start", startBody(corrupt, cert, true)), 400, "invalidDocument");
-        assertError(postJson("/api/signatures/nosuch/start", startBody(pdf, cert, true)), 404, "notFound");
-        assertError(postJson("/api/signatures/sometoken/complete", "{\"signature\":\"!!\"}"), 400, "badRequest");
-        assertError(get("/api/signatures/cades/start"), 405, "methodNotAllowed");
+        RestPkiHttp.apiError(rest.post("/api/pades-signatures", RestPkiHttp.Auth.API_KEY,
+                startBody(true, true, corrupt, cert, PADES_T)), "InvalidPdf");
+        RestPkiHttp.apiError(rest.post("/api/pades-signatures", RestPkiHttp.Auth.API_KEY, "{\"pdfToSign\":{\"url\":"
+                + "\"https://example.com/a.pdf\"},\"certificate\":\"" + c + "\",\"signaturePolicyId\":\"" + PADES_BASIC
+                + "\"}"), "InvalidRequest");
+        RestPkiHttp.apiError(rest.post("/Api/CadesSignatures/sometoken/SignedBytes", bearer, "{}"), "ClientSignatureNotSet");
+        RestPkiHttp.plainError(rest.post("/Api/CadesSignatures/sometoken/SignedBytes", bearer, "{\"signature\":\"!!\"}"),
+                400);
+        HttpResponse<byte[]> m = rest.get("/Api/CadesSignatures", bearer);
+        RestPkiHttp.plainError(m, 405);
+        assertThat(m.headers().firstValue("Allow")).contains("POST");
+        RestPkiHttp.plainError(rest.post("/api/cades-signatures/open", RestPkiHttp.Auth.API_KEY, "{}"), 404);
+        RestPkiHttp.plainError(rest.post("/Api/XmlSignatures/FullXmlSignature", bearer, "{}"), 404);
+        RestPkiHttp.plainError(rest.post("/api/signature-sessions", RestPkiHttp.Auth.API_KEY, "{}"), 404);
+    }
+
+    @Test
+    void timestampsFromTheRestPkiRoutes() throws Exception {
+        byte[] data = "stamp me".getBytes(StandardCharsets.UTF_8);
+        byte[] hash = MessageDigest.getInstance("SHA-256").digest(data);
+        String body = "{\"algorithm\":\"SHA256\",\"value\":\"" + b64(hash) + "\"}";
+        for (HttpResponse<byte[]> r : List.of(
+                rest.post("/Api/TimestampPlans/lab/Issue", RestPkiHttp.Auth.BEARER, body),
+                rest.post("/api/tsp/lab", RestPkiHttp.Auth.API_KEY, body),
+                rest.post("/api/tsp/lab", RestPkiHttp.Auth.API_KEY, "{\"algorithm\":\"SHA256\",\"hexValue\":\""
+                        + java.util.HexFormat.of().formatHex(hash).toUpperCase(Locale.ROOT) + "\"}"))) {
+            JsonNode t = RestPkiHttp.json(r, 200);
+            assertThat(t.get("info").get("messageImprint").get("algorithm").asText()).isEqualTo("SHA256");
+            assertThat(RestPkiHttp.bytes(t.get("info").get("messageImprint"), "value")).isEqualTo(hash);
+            ValidationReport report = validator().validateTimestamp(RestPkiHttp.bytes(t, "encodedValue"), data);
+            assertThat(report.valid()).as(report.toString()).isTrue();
+        }
+        RestPkiHttp.apiError(rest.post("/api/tsp/lab", RestPkiHttp.Auth.API_KEY, "{\"algorithm\":\"MD5\",\"value\":\""
+                + b64(new byte[16]) + "\"}"), "UnsupportedDigestAlgorithm");
+        RestPkiHttp.apiError(rest.post("/api/tsp/lab", RestPkiHttp.Auth.API_KEY, "{\"algorithm\":\"SHA256\",\"value\":\""
+                + b64(new byte[20]) + "\"}"), "InvalidRequest");
+        RestPkiHttp.plainError(rest.post("/Api/TimestampPlans/lab/Issue", RestPkiHttp.Auth.API_KEY, body), 401);
     }
 
     /**
@@ -401,14 +492,14 @@ class PkiLabServiceTest {
             var out = s.getOutputStream();
             var in = new java.io.BufferedInputStream(s.getInputStream());
             for (int i = 0; i < 3; i++) {
-                out.write(("POST /api/signatures/nosuch/start HTTP/1.1\r\nHost: " + url.getAuthority()
+                out.write(("POST /api/nosuch HTTP/1.1\r\nHost: " + url.getAuthority()
                         + "\r\nContent-Type: application/json\r\nContent-Length: " + body.length + "\r\n\r\n")
                         .getBytes(StandardCharsets.US_ASCII));
                 out.write(body);
                 out.flush();
                 String[] answer = readAnswer(in);
                 assertThat(answer[0]).startsWith("HTTP/1.1 404");
-                assertThat(answer[1]).contains("\"notFound\"");
+                assertThat(answer[1]).contains("No Rest PKI route");
             }
             out.write(("GET /api/health HTTP/1.1\r\nHost: " + url.getAuthority() + "\r\n\r\n")
                     .getBytes(StandardCharsets.US_ASCII));
@@ -436,23 +527,25 @@ class PkiLabServiceTest {
         return new String[] {head.substring(0, head.indexOf("\r\n")), new String(b, StandardCharsets.UTF_8)};
     }
 
-    @Test
-    void measureServerCpuPerCadesComplete() throws Exception {
+    /** Server CPU per signature (start + complete) of the lab's Rest PKI routes, CAdES and PAdES. */
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void measureServerCpuPerSignature(boolean pades) throws Exception {
         KeyMaterial key = key(goodAlias());
-        int n = 200;
+        int n = Integer.getInteger("trustload.measure.rounds", 200); // more for a profile
         long startCpu = 0;
         long completeCpu = 0;
         long wall0 = 0;
-        for (int i = -50; i < n; i++) { // 50 warm-up rounds
+        String body = startBody(pades, true, pdf, key.certificate(), pades ? PADES_BASIC : CADES_BES);
+        for (int i = -100; i < n; i++) { // 100 warm-up rounds
             if (i == 0) {
                 wall0 = System.nanoTime();
             }
-            HttpResponse<byte[]> s = postJson("/api/signatures/cades/start", startBody(pdf, key.certificate(), true));
-            JSONObject started = json(s);
-            byte[] value = key.sign(started.getFieldAsString("signatureAlgorithm"),
-                    Base64.getDecoder().decode(started.getFieldAsString("toBeSigned")));
-            HttpResponse<byte[]> c = postJson("/api/signatures/" + started.getFieldAsString("token") + "/complete",
-                    "{\"signature\":\"" + b64(value) + "\"}");
+            HttpResponse<byte[]> s = rest.post(startPath(pades, true), RestPkiHttp.Auth.API_KEY, body);
+            JsonNode started = RestPkiHttp.json(s, 201);
+            byte[] value = key.sign("SHA256withECDSA", RestPkiHttp.bytes(started, "toSignData"));
+            HttpResponse<byte[]> c = rest.post(completePath(pades, true, started.get("token").asText()),
+                    RestPkiHttp.Auth.API_KEY, "{\"signature\":\"" + b64(value) + "\"}");
             assertThat(c.statusCode()).isEqualTo(200);
             if (i >= 0) {
                 startCpu += Long.parseLong(s.headers().firstValue("X-TrustLoad-Cpu-Us").orElseThrow());
@@ -460,9 +553,10 @@ class PkiLabServiceTest {
             }
         }
         double wallMs = (System.nanoTime() - wall0) / 1e6 / n;
-        System.err.printf(Locale.ROOT, "pki CAdES (137 KB PDF, attached, P-256): server CPU per start %.2f ms,"
-                + " per complete %.2f ms; client wall per start+sign+complete %.2f ms (%d rounds)%n",
-                startCpu / 1000.0 / n, completeCpu / 1000.0 / n, wallMs, n);
+        System.err.printf(Locale.ROOT, "pki Rest PKI Core %s (%d-byte PDF, P-256): server CPU per start %.3f ms,"
+                + " per complete %.3f ms, per signature %.3f ms; client wall per start+sign+complete %.2f ms (%d rounds)%n",
+                pades ? "PAdES" : "CAdES attached", pdf.length, startCpu / 1000.0 / n, completeCpu / 1000.0 / n,
+                (startCpu + completeCpu) / 1000.0 / n, wallMs, n);
         assertThat(completeCpu).isPositive();
     }
 

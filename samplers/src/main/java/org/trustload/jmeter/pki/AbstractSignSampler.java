@@ -1,7 +1,5 @@
 package org.trustload.jmeter.pki;
 
-import java.io.IOException;
-import java.nio.file.Files;
 import java.util.Base64;
 import java.util.Locale;
 import org.apache.jmeter.samplers.SampleResult;
@@ -12,15 +10,21 @@ import org.trustload.jmeter.common.PropertyParser;
 import org.trustload.pki.KeyMaterial;
 import org.trustload.pki.PkiException;
 import org.trustload.pki.SignatureServer;
-import org.trustload.pki.SignatureServiceClient;
+import org.trustload.pki.Flow;
 import org.trustload.pki.TimestampSource;
+import org.trustload.pki.api.SignRequest;
+import org.trustload.pki.api.SignatureApi;
+import org.trustload.pki.api.SignatureApis;
 
 /**
  * What CAdES Sign and PAdES Sign share: the key from a Key Store Config pool, the document from a
- * file or a variable, local signing (in this JVM or on the PKCS#11 token) or the remote
- * start → sign → complete flow of the {@link SignatureServerConfig} it names (run in lib as named
- * steps; one sample, three sub-results), -B or -T level, and the output to a variable and/or a file.
- * The response body is a readable summary, never the signature.
+ * file or a variable, and where the signature is made: {@code local} (in this JVM or on the PKCS#11
+ * token), {@code remote} (the API of the {@link SignatureServerConfig} it names builds the signature
+ * around a client-side signing step: Rest PKI's start → sign → complete, DSS's getDataToSign → sign →
+ * signDocument; one sample, a sub-result per step) or {@code server-key} (the server signs with a key it
+ * holds: DSS server signing); -B or -T level, the product's own level name when wanted
+ * ({@code signaturePolicy}), and the output to a variable, a file and/or a directory that keeps every
+ * signature. The response body is a readable summary, never the signature.
  */
 public abstract class AbstractSignSampler extends PkiSampler<AbstractSignSampler.Prepared> {
     private static final long serialVersionUID = 1L;
@@ -41,27 +45,39 @@ public abstract class AbstractSignSampler extends PkiSampler<AbstractSignSampler
     private String inputVariable = "";
     private String outputVariable = "";
     private String outputFile = "";
+    private String outputDirectory = "";
+    private String signaturePolicy = "";
+    private String serverKeyAlias = "";
+
+    /** Modes: sign here, sign through the server's API with the user's key, or let the server sign. */
+    public static final String MODE_LOCAL = "local";
+    public static final String MODE_REMOTE = "remote";
+    public static final String MODE_SERVER_KEY = "server-key";
 
     /** This thread's document, read once. */
     private transient PkiResults.Input input;
+    /** This thread's signature files. */
+    private transient PkiResults.Output output;
 
-    /** A signature ready to make: everything parsed, the key and the document at hand. */
+    /** A signature ready to make: everything parsed, the key (or the server's) and the document at hand. */
     static final class Prepared {
-        final boolean remote;
+        final String mode;
         final boolean timestamped;
         final String digest;
         final KeyMaterial key;
         final byte[] document;
         final SignatureServer server;
+        final SignRequest request;
 
-        Prepared(boolean remote, boolean timestamped, String digest, KeyMaterial key, byte[] document,
-                SignatureServer server) {
-            this.remote = remote;
+        Prepared(String mode, boolean timestamped, String digest, KeyMaterial key, byte[] document,
+                SignatureServer server, SignRequest request) {
+            this.mode = mode;
             this.timestamped = timestamped;
             this.digest = digest;
             this.key = key;
             this.document = document;
             this.server = server;
+            this.request = request;
         }
     }
 
@@ -77,23 +93,45 @@ public abstract class AbstractSignSampler extends PkiSampler<AbstractSignSampler
 
     @Override
     protected Prepared prepare(PropertyParser p, SampleResult res) throws ClientException {
-        boolean remote = p.oneOf("mode", mode, "local", "local", "remote").equals("remote");
+        String m = p.oneOf("mode", mode, MODE_LOCAL, MODE_LOCAL, MODE_REMOTE, MODE_SERVER_KEY);
         boolean timestamped = p.oneOf("level", level, "b", "b", "bes", "t").equals("t");
         String d = p.required("digest", digest);
         SignatureServer server = null;
-        if (remote || timestamped) {
+        String policy = "";
+        String alias = serverKeyAlias == null ? "" : serverKeyAlias.trim();
+        boolean viaApi = !m.equals(MODE_LOCAL);
+        if (viaApi || timestamped) {
             server = PkiResults.server(configName, p);
             SignatureServer.Settings s = server.settings();
-            if (remote && s.serverUrl() == null) {
+            if (viaApi && s.serverUrl() == null) {
                 throw p.error("configName", "", SignatureServerConfig.KIND + " '" + configName.trim()
-                        + "' has no serverUrl: remote signing needs it", null);
+                        + "' has no serverUrl: mode " + m + " needs the API's URL", null);
             }
-            if (!remote && s.tsaUrl() == null) {
+            if (!viaApi && s.tsaUrl() == null) {
                 throw p.error("configName", "", SignatureServerConfig.KIND + " '" + configName.trim()
                         + "' has no tsaUrl: level T needs a TSA", null);
             }
         }
-        KeyMaterial key = PkiResults.key(keyPool, p);
+        if (viaApi) {
+            SignatureApi api = server.api();
+            try {
+                SignatureApis.require(api, format().equals("pades") ? SignatureApi.Feature.PADES : SignatureApi.Feature.CADES,
+                        "mode", format().toUpperCase(Locale.ROOT) + " signatures");
+                if (timestamped) {
+                    SignatureApis.require(api, SignatureApi.Feature.LEVEL_T, "level", "level T");
+                }
+                if (m.equals(MODE_SERVER_KEY)) {
+                    SignatureApis.require(api, SignatureApi.Feature.SERVER_KEYS, "mode", "server-held keys");
+                    if (alias.isEmpty()) {
+                        throw p.error("serverKeyAlias", "", "is empty: mode server-key signs with the server's key of that alias", null);
+                    }
+                }
+                policy = api.signaturePolicy(format(), timestamped, signaturePolicy);
+            } catch (PkiException e) {
+                throw p.wrap(e);
+            }
+        }
+        KeyMaterial key = m.equals(MODE_SERVER_KEY) ? null : PkiResults.key(keyPool, p);
         if (input == null) {
             input = new PkiResults.Input();
         }
@@ -101,36 +139,43 @@ public abstract class AbstractSignSampler extends PkiSampler<AbstractSignSampler
         if (document == null) {
             throw p.error("inputFile", "", "no document: set a file or a variable", null);
         }
-        res.setSamplerData(format().toUpperCase(Locale.ROOT) + (timestamped ? "-T" : "-B") + " " + d
-                + (remote ? " remote " + server.settings().serverUrl() : " local") + "\nsigner: " + key.alias() + " "
-                + key.certificate().getSubjectX500Principal().getName() + "\ndocument: " + document.length + " bytes\n");
-        return new Prepared(remote, timestamped, d, key, document, server);
+        String label = format().toUpperCase(Locale.ROOT) + (timestamped ? "-T" : "-B");
+        res.setSamplerData(label + " " + d + (viaApi ? " " + m + " " + server.api().name() + " "
+                + server.settings().serverUrl() + (policy.isEmpty() ? "" : " policy " + policy) : " local")
+                + "\nsigner: " + (key == null ? "the server's key " + alias : key.alias() + " "
+                + key.certificate().getSubjectX500Principal().getName()) + "\ndocument: " + document.length + " bytes\n");
+        SignRequest request = viaApi ? new SignRequest(format(), timestamped, d, attached(), document, key,
+                key == null ? alias : null, policy) : null;
+        return new Prepared(m, timestamped, d, key, document, server, request);
     }
 
     @Override
     protected void execute(Prepared r, SampleResult res) throws ClientException {
         byte[] signature;
-        if (r.remote) {
-            SignatureServiceClient.Signing s = r.server.signatures().sign(format() + (r.timestamped ? "-t" : ""),
-                    r.document, r.key, r.digest, attached());
+        String signer;
+        if (r.request != null) {
+            Flow f = r.server.signatures().sign(r.request);
             res.sampleEnd();
-            PkiResults.addSteps(res, s.steps(), false);
-            signature = s.orThrow();
+            PkiResults.addSteps(res, f.steps(), false);
+            signature = f.orThrow();
+            signer = r.key == null ? "the server's key " + r.request.serverKey() : r.key.alias();
         } else {
             signature = signLocally(r.document, r.key, r.digest, r.timestamped,
                     r.timestamped ? r.server.timestamps() : null);
             res.sampleEnd();
+            signer = r.key.alias();
         }
         reached();
         publish(signature, r.document);
         String summary = format().toUpperCase(Locale.ROOT) + (r.timestamped ? "-T" : "-B") + " " + signature.length
-                + " bytes by " + r.key.alias();
-        PkiResults.ok(res, summary, summary + "\nsigner: " + r.key.certificate().getSubjectX500Principal().getName()
-                + "\nissuer: " + r.key.certificate().getIssuerX500Principal().getName()
-                + "\ndigest: " + r.digest + "\ndocument: " + r.document.length + " bytes\n");
+                + " bytes by " + signer;
+        PkiResults.ok(res, summary, summary + (r.key == null ? "" : "\nsigner: "
+                + r.key.certificate().getSubjectX500Principal().getName() + "\nissuer: "
+                + r.key.certificate().getIssuerX500Principal().getName()) + "\ndigest: " + r.digest + "\ndocument: "
+                + r.document.length + " bytes\n");
     }
 
-    private void publish(byte[] signature, byte[] document) throws PkiException {
+    private void publish(byte[] signature, byte[] document) throws ClientException {
         JMeterVariables vars = JMeterContextService.getContext().getVariables();
         if (vars != null) {
             vars.putObject(LAST_SIGNATURE, signature);
@@ -140,14 +185,11 @@ public abstract class AbstractSignSampler extends PkiSampler<AbstractSignSampler
                 vars.put(outputVariable.trim(), Base64.getEncoder().encodeToString(signature));
             }
         }
-        if (outputFile != null && !outputFile.isBlank()) {
-            java.io.File f = PropertyParser.resolve(outputFile.trim());
-            try {
-                Files.write(f.toPath(), signature);
-            } catch (IOException ex) {
-                throw PkiException.setting("outputFile", f.getPath(), "cannot be written", ex);
-            }
+        if (output == null) {
+            output = new PkiResults.Output();
         }
+        output.write(new PropertyParser(element()), "outputFile", outputFile, "outputDirectory", outputDirectory,
+                getName(), format().equals("pades") ? ".pdf" : ".p7s", signature);
     }
 
     public String getConfigName() {
@@ -212,6 +254,30 @@ public abstract class AbstractSignSampler extends PkiSampler<AbstractSignSampler
 
     public void setOutputVariable(String outputVariable) {
         this.outputVariable = outputVariable;
+    }
+
+    public String getOutputDirectory() {
+        return outputDirectory;
+    }
+
+    public void setOutputDirectory(String outputDirectory) {
+        this.outputDirectory = outputDirectory;
+    }
+
+    public String getSignaturePolicy() {
+        return signaturePolicy;
+    }
+
+    public void setSignaturePolicy(String signaturePolicy) {
+        this.signaturePolicy = signaturePolicy;
+    }
+
+    public String getServerKeyAlias() {
+        return serverKeyAlias;
+    }
+
+    public void setServerKeyAlias(String serverKeyAlias) {
+        this.serverKeyAlias = serverKeyAlias;
     }
 
     public String getOutputFile() {

@@ -10,19 +10,25 @@ import org.trustload.common.ClientException;
 import org.trustload.jmeter.common.ParsedOnChange;
 import org.trustload.jmeter.common.PropertyParser;
 import org.trustload.pki.CertificateLoginClient;
+import org.trustload.pki.Flow;
 import org.trustload.pki.KeyMaterial;
+import org.trustload.pki.LoginRefusal;
 import org.trustload.pki.PkiException;
 import org.trustload.pki.SignatureServer;
+import org.trustload.pki.api.SignatureApi;
+import org.trustload.pki.api.SignatureApiClient;
+import org.trustload.pki.api.SignatureApis;
 
 /**
- * Certificate Login (TrustLoad): logs the current user of a Key Store Config pool in at the login
- * endpoints of the {@link SignatureServerConfig} it names, by challenge–response (nonce → sign →
- * login) or by mutual TLS (new connection, full handshake with the user's certificate, GET). The
- * whole exchange runs in lib ({@link CertificateLoginClient.Login#steps()}); one sample per login
- * with a sub-result per step. Users listed in {@code expectRefusedAliases} (the revoked and expired
- * ones) must be refused with {@code certificateRevoked} or {@code certificateExpired}: that refusal
- * is their successful outcome, and a successful login of such a user is the failure
- * {@code expectedRefusal}.
+ * Certificate Login (TrustLoad): logs the current user of a Key Store Config pool in at the server of the
+ * {@link SignatureServerConfig} it names, by challenge–response through the server's API (Rest PKI:
+ * {@code GET/POST Api/Authentication}; Rest PKI Core: {@code api/v2/authentication} prepare and completion)
+ * or by mutual TLS (new connection, full handshake with the user's certificate, GET). The whole exchange
+ * runs in lib as named steps ({@link Flow}); one sample per login with a sub-result per step. Users listed
+ * in {@code expectRefusedAliases} (the revoked and expired ones) must be refused: a refusal that looks as
+ * declared ({@link LoginRefusal}: the product's refusal codes, the HTTP statuses {@code refusalStatuses}
+ * with an answer matching {@code refusalBody}, a TLS alert when {@code refusalTlsAlert}) is their
+ * successful outcome, and a successful login of such a user is the failure {@code expectedRefusal}.
  */
 public class CertificateLoginSampler extends PkiSampler<CertificateLoginSampler.Prepared> {
     private static final long serialVersionUID = 1L;
@@ -34,37 +40,32 @@ public class CertificateLoginSampler extends PkiSampler<CertificateLoginSampler.
     /** Thread variable set to the subject the server reported for the last successful login. */
     public static final String SUBJECT_VARIABLE = "trustload.login.subject";
 
-    private static final Set<String> REFUSAL_CODES = Set.of(PkiException.CERTIFICATE_REVOKED,
-            PkiException.CERTIFICATE_EXPIRED);
-
     private String keyPool = "default";
     private String configName = SignatureServerConfig.DEFAULT_NAME;
     private String method = METHOD_CHALLENGE_RESPONSE;
-    private String nonceMethod = "GET";
-    private String noncePath = "/auth/nonce";
-    private String loginPath = "/auth/login";
-    private String digest = "SHA-256";
-    private String nonceField = "nonce";
-    private String certificateField = "certificate";
-    private String chainField = "chain";
-    private String signatureField = "signature";
-    private String signatureAlgorithmField = "signatureAlgorithm";
-    private String mtlsPath = "/auth/mtls";
+    private String mtlsPath = "";
     private String sessionReuse = "false";
     private String expectRefusedAliases = "";
+    private String refusalStatuses = LoginRefusal.DEFAULT_STATUSES;
+    private String refusalTlsAlert = "true";
+    private String refusalBody = "";
     /** expectRefusedAliases split into aliases (this thread's clone only). */
     private transient ParsedOnChange<Set<String>> refusedAliases;
+    /** The refusal rule parsed from its three properties (this thread's clone only). */
+    private transient ParsedOnChange<LoginRefusal> refusalRule;
 
-    /** A login ready to run: the client for these options and the user. */
+    /** A login ready to run: the client for the method, the user and what a refusal looks like. */
     static final class Prepared {
-        final CertificateLoginClient client;
-        final boolean mtls;
+        final SignatureApiClient api;
+        final CertificateLoginClient mtls;
         final KeyMaterial key;
+        final LoginRefusal refusal;
 
-        Prepared(CertificateLoginClient client, boolean mtls, KeyMaterial key) {
-            this.client = client;
+        Prepared(SignatureApiClient api, CertificateLoginClient mtls, KeyMaterial key, LoginRefusal refusal) {
+            this.api = api;
             this.mtls = mtls;
             this.key = key;
+            this.refusal = refusal;
         }
     }
 
@@ -78,39 +79,44 @@ public class CertificateLoginSampler extends PkiSampler<CertificateLoginSampler.
         boolean mtls = p.oneOf("method", method, METHOD_CHALLENGE_RESPONSE, METHOD_CHALLENGE_RESPONSE, METHOD_MTLS)
                 .equals(METHOD_MTLS);
         SignatureServer server = PkiResults.server(configName, p);
-        SignatureServer.Settings s = server.settings();
-        if (mtls ? s.mtlsUrl() == null : s.loginUrl() == null) {
-            throw p.error("configName", "", SignatureServerConfig.KIND + " '" + configName.trim() + "' has no "
-                    + (mtls ? "mtlsUrl: method mtls needs it" : "loginUrl: challenge-response needs it"), null);
+        if (mtls && server.settings().effectiveMtlsUrl() == null) {
+            throw p.error("configName", "", SignatureServerConfig.KIND + " '" + configName.trim()
+                    + "' has no mtlsUrl (nor an https login URL): method mtls needs it", null);
         }
-        boolean reuse = p.oneOf("sessionReuse", sessionReuse, "false", "false", "true").equals("true");
-        SignatureServer.LoginOptions o = new SignatureServer.LoginOptions(
-                p.oneOf("nonceMethod", nonceMethod, "get", "get", "post").toUpperCase(java.util.Locale.ROOT),
-                or(noncePath, "/auth/nonce"), or(loginPath, "/auth/login"), or(digest, "SHA-256"),
-                new CertificateLoginClient.Fields(or(nonceField, "nonce"), or(certificateField, "certificate"),
-                        s(chainField), or(signatureField, "signature"), s(signatureAlgorithmField)),
-                s(mtlsPath), reuse);
-        CertificateLoginClient client = server.login(o, mtls);
+        SignatureApiClient api = null;
+        CertificateLoginClient client = null;
+        try {
+            if (mtls) {
+                boolean reuse = p.oneOf("sessionReuse", sessionReuse, "false", "false", "true").equals("true");
+                client = server.mtls(reuse, mtlsPath);
+            } else {
+                SignatureApis.require(server.api(), SignatureApi.Feature.LOGIN, "method",
+                        "certificate login (use method mtls against a TLS login endpoint)");
+                api = server.logins();
+            }
+        } catch (PkiException e) {
+            throw p.wrap(e);
+        }
+        LoginRefusal refusal = refusal(p);
         KeyMaterial key = PkiResults.key(keyPool, p);
-        res.setSamplerData((mtls ? "mtls " + s.mtlsUrl() + " " + o.mtlsPath() + (reuse ? " (session reuse)" : " (full handshake)")
-                : "challenge-response " + s.loginUrl() + " " + o.nonceMethod() + " " + o.noncePath() + " -> POST "
-                + o.loginPath()) + "\nuser: " + key.alias() + " " + key.certificate().getSubjectX500Principal().getName()
-                + "\n");
-        return new Prepared(client, mtls, key);
+        res.setSamplerData((mtls ? "mtls " + client.url() : "challenge-response " + server.api().name() + " "
+                + server.settings().apiLoginUrl()) + "\nuser: " + key.alias() + " "
+                + key.certificate().getSubjectX500Principal().getName() + "\nexpected refusal: " + refusal.describe() + "\n");
+        return new Prepared(api, client, key, refusal);
     }
 
     @Override
     protected void execute(Prepared r, SampleResult res) throws ClientException {
-        CertificateLoginClient.Login login = r.mtls ? r.client.mutualTls(r.key) : r.client.challengeResponse(r.key);
+        Flow login = r.mtls != null ? r.mtls.mutualTls(r.key) : r.api.login(r.key);
         res.sampleEnd();
         if (!PkiResults.neverReachable(login.failure())) {
             reached();
         }
         String alias = r.key.alias();
         boolean expectRefusal = refused().contains(alias);
-        boolean refusedAsExpected = expectRefusal && !login.ok() && REFUSAL_CODES.contains(login.code());
+        boolean refusedAsExpected = expectRefusal && r.refusal.matches(login);
         PkiResults.addSteps(res, login.steps(), refusedAsExpected);
-        String tls = login.tls().isEmpty() ? "" : "\ntls: " + login.tls();
+        String tls = login.info().isEmpty() ? "" : "\ntls: " + login.info();
         if (login.ok() && expectRefusal) {
             throw new PkiException(EXPECTED_REFUSAL, "expected a refusal, got HTTP " + login.status(),
                     "user " + alias + " is listed in expectRefusedAliases but the server let it in\nsubject: "
@@ -120,8 +126,7 @@ public class CertificateLoginSampler extends PkiSampler<CertificateLoginSampler.
             if (vars != null) {
                 vars.put(SUBJECT_VARIABLE, login.subject());
             }
-            PkiResults.ok(res, "login OK", "login OK\nuser: " + alias + "\nsubject: " + login.subject()
-                    + "\nca: " + login.answer().path("ca").asText("") + tls + "\n");
+            PkiResults.ok(res, "login OK", "login OK\nuser: " + alias + "\nsubject: " + login.subject() + tls + "\n");
         } else if (refusedAsExpected) {
             String m = "refused as expected: " + login.code();
             PkiResults.ok(res, m, m + "\nuser: " + alias + "\n" + login.failure().detail() + "\n");
@@ -141,12 +146,19 @@ public class CertificateLoginSampler extends PkiSampler<CertificateLoginSampler.
                 .collect(Collectors.toUnmodifiableSet()));
     }
 
-    private static String s(String v) {
-        return v == null ? "" : v.trim();
-    }
-
-    private static String or(String v, String def) {
-        return s(v).isEmpty() ? def : s(v);
+    /** The refusal rule, parsed again only when one of its properties changed. */
+    private LoginRefusal refusal(PropertyParser p) throws ClientException {
+        if (refusalRule == null) {
+            refusalRule = new ParsedOnChange<>();
+        }
+        return refusalRule.get(new Object[] {refusalStatuses, refusalTlsAlert, refusalBody}, () -> {
+            boolean tlsAlert = p.oneOf("refusalTlsAlert", refusalTlsAlert, "true", "true", "false").equals("true");
+            try {
+                return LoginRefusal.parse(refusalStatuses, tlsAlert, refusalBody);
+            } catch (PkiException e) {
+                throw p.wrap(e);
+            }
+        });
     }
 
     public String getConfigName() { return configName; }
@@ -155,28 +167,16 @@ public class CertificateLoginSampler extends PkiSampler<CertificateLoginSampler.
     public void setKeyPool(String v) { keyPool = v; }
     public String getMethod() { return method; }
     public void setMethod(String v) { method = v; }
-    public String getNonceMethod() { return nonceMethod; }
-    public void setNonceMethod(String v) { nonceMethod = v; }
-    public String getNoncePath() { return noncePath; }
-    public void setNoncePath(String v) { noncePath = v; }
-    public String getLoginPath() { return loginPath; }
-    public void setLoginPath(String v) { loginPath = v; }
-    public String getDigest() { return digest; }
-    public void setDigest(String v) { digest = v; }
-    public String getNonceField() { return nonceField; }
-    public void setNonceField(String v) { nonceField = v; }
-    public String getCertificateField() { return certificateField; }
-    public void setCertificateField(String v) { certificateField = v; }
-    public String getChainField() { return chainField; }
-    public void setChainField(String v) { chainField = v; }
-    public String getSignatureField() { return signatureField; }
-    public void setSignatureField(String v) { signatureField = v; }
-    public String getSignatureAlgorithmField() { return signatureAlgorithmField; }
-    public void setSignatureAlgorithmField(String v) { signatureAlgorithmField = v; }
     public String getMtlsPath() { return mtlsPath; }
     public void setMtlsPath(String v) { mtlsPath = v; }
     public String getSessionReuse() { return sessionReuse; }
     public void setSessionReuse(String v) { sessionReuse = v; }
     public String getExpectRefusedAliases() { return expectRefusedAliases; }
     public void setExpectRefusedAliases(String v) { expectRefusedAliases = v; }
+    public String getRefusalStatuses() { return refusalStatuses; }
+    public void setRefusalStatuses(String v) { refusalStatuses = v; }
+    public String getRefusalTlsAlert() { return refusalTlsAlert; }
+    public void setRefusalTlsAlert(String v) { refusalTlsAlert = v; }
+    public String getRefusalBody() { return refusalBody; }
+    public void setRefusalBody(String v) { refusalBody = v; }
 }

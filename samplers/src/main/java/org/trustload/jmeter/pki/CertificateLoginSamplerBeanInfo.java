@@ -2,35 +2,27 @@ package org.trustload.jmeter.pki;
 
 import org.trustload.jmeter.common.BeanInfoHelper;
 import org.trustload.jmeter.common.gui.ElementForm;
+import org.trustload.pki.LoginRefusal;
 
 /** GUI of {@link CertificateLoginSampler}. */
 public class CertificateLoginSamplerBeanInfo extends BeanInfoHelper {
     public CertificateLoginSamplerBeanInfo() {
         super(CertificateLoginSampler.class, Form.class);
-        createPropertyGroup("login", new String[] {"configName", "keyPool", "method", "expectRefusedAliases"});
-        createPropertyGroup("challenge", new String[] {"nonceMethod", "noncePath", "loginPath", "digest",
-                "nonceField", "certificateField", "chainField", "signatureField", "signatureAlgorithmField"});
+        createPropertyGroup("login", new String[] {"configName", "keyPool", "method"});
         createPropertyGroup("mtls", new String[] {"mtlsPath", "sessionReuse"});
+        createPropertyGroup("refusal", new String[] {"expectRefusedAliases", "refusalStatuses", "refusalBody",
+                "refusalTlsAlert"});
         text("configName", SignatureServerConfig.DEFAULT_NAME);
         text("keyPool", "default");
         choice("method", CertificateLoginSampler.METHOD_CHALLENGE_RESPONSE,
                 CertificateLoginSampler.METHOD_CHALLENGE_RESPONSE, CertificateLoginSampler.METHOD_MTLS);
-        text("expectRefusedAliases", "");
-        choice("nonceMethod", "GET", "GET", "POST");
-        text("noncePath", "/auth/nonce");
-        text("loginPath", "/auth/login");
-        choice("digest", "SHA-256", "SHA-256", "SHA-384", "SHA-512", "SM3");
-        text("nonceField", "nonce");
-        text("certificateField", "certificate");
-        text("chainField", "chain");
-        text("signatureField", "signature");
-        text("signatureAlgorithmField", "signatureAlgorithm");
-        text("mtlsPath", "/auth/mtls");
+        text("mtlsPath", "");
         choice("sessionReuse", "false", "false", "true");
-        shownWhen("method", when(CertificateLoginSampler.METHOD_CHALLENGE_RESPONSE), "nonceMethod", "noncePath",
-                "loginPath", "digest", "nonceField", "certificateField", "chainField", "signatureField",
-                "signatureAlgorithmField");
-        shownWhen("method", when(CertificateLoginSampler.METHOD_MTLS), "mtlsPath");
+        text("expectRefusedAliases", "");
+        text("refusalStatuses", LoginRefusal.DEFAULT_STATUSES);
+        text("refusalBody", "");
+        choice("refusalTlsAlert", "true", "true", "false");
+        shownWhen("method", when(CertificateLoginSampler.METHOD_MTLS), "mtlsPath", "sessionReuse");
     }
 
     /** The element's form: JMeter's generated one with a help link. */

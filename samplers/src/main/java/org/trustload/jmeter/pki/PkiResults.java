@@ -15,10 +15,10 @@ import org.trustload.jmeter.common.ClientConfig;
 import org.trustload.jmeter.common.FailFast;
 import org.trustload.jmeter.common.PropertyParser;
 import org.trustload.jmeter.common.SampleFailures;
-import org.trustload.pki.CertificateLoginClient;
 import org.trustload.pki.KeyMaterial;
 import org.trustload.pki.PkiException;
 import org.trustload.pki.SignatureServer;
+import org.trustload.pki.Step;
 
 /** What the PKI samplers share: results, named steps as sub-results, the key, the input document. */
 final class PkiResults {
@@ -42,12 +42,12 @@ final class PkiResults {
      * Adds each step of a lib flow as a sub-result labelled {@code <parent> <step>}; a failed step is
      * a failed sub-result unless {@code expected} (a refusal the plan asked for).
      */
-    static void addSteps(SampleResult parent, List<CertificateLoginClient.Step> steps, boolean expected) {
+    static void addSteps(SampleResult parent, List<Step> steps, boolean expected) {
         // lib times its steps on the system clock, JMeter its results on its own (nano-based) one; the two
         // differ by a millisecond or so: keep each step inside its parent's span so reports nest it
         long from = parent.getStartTime();
         long to = parent.getEndTime() > 0 ? parent.getEndTime() : Long.MAX_VALUE;
-        for (CertificateLoginClient.Step step : steps) {
+        for (Step step : steps) {
             SampleResult sub = new SampleResult();
             sub.setSampleLabel(parent.getSampleLabel() + " " + step.name());
             long start = Math.min(Math.max(step.startMillis(), from), to);
@@ -131,9 +131,49 @@ final class PkiResults {
     }
 
     /**
+     * Where a sampler keeps what it made (a signature, a token): one file overwritten by each sample,
+     * and/or a directory receiving every one as {@code <sampler>_<thread>_<n>.<ext>}. Written after the
+     * sample's clock stopped. One per sampler clone (thread).
+     */
+    static final class Output {
+        private long count;
+
+        /**
+         * Writes {@code bytes} to {@code file} and into {@code directory} (each empty: not written).
+         *
+         * @throws ClientException a configuration error naming the property when the file cannot be written
+         */
+        void write(PropertyParser p, String fileProperty, String file, String dirProperty, String directory,
+                String element, String extension, byte[] bytes) throws ClientException {
+            String f = file == null ? "" : file.trim();
+            if (!f.isEmpty()) {
+                File out = PropertyParser.resolve(f);
+                try {
+                    Files.write(out.toPath(), bytes);
+                } catch (IOException e) {
+                    throw p.error(fileProperty, out.getPath(), "cannot be written", e);
+                }
+            }
+            String d = directory == null ? "" : directory.trim();
+            if (!d.isEmpty()) {
+                File dir = PropertyParser.resolve(d);
+                String thread = JMeterContextService.getContext().getThread() == null ? "thread"
+                        : JMeterContextService.getContext().getThread().getThreadName();
+                String name = (element + "_" + thread).replaceAll("[^A-Za-z0-9._-]+", "-") + "_" + (++count) + extension;
+                try {
+                    Files.createDirectories(dir.toPath());
+                    Files.write(dir.toPath().resolve(name), bytes);
+                } catch (IOException e) {
+                    throw p.error(dirProperty, dir.getPath(), "cannot be written", e);
+                }
+            }
+        }
+    }
+
+    /**
      * Whether a failure of a thread that never reached the server can only repeat: the connection was
-     * refused or the server's TLS certificate is not trusted (unknown hosts stop the test at its start). Timeouts are not:
-     * under load they come and go.
+     * refused, the server's TLS certificate is not trusted (unknown hosts stop the test at its start), the API
+     * wants a credential or refuses the one configured. Timeouts are not: under load they come and go.
      */
     static boolean neverReachable(ClientException e) {
         if (e == null) {
@@ -141,6 +181,9 @@ final class PkiResults {
         }
         String m = e.getMessage();
         // (a failed mTLS handshake is not one: the server may refuse that one user's certificate)
+        if (PkiException.CREDENTIAL_MISSING.equals(e.category()) || PkiException.CREDENTIAL_REFUSED.equals(e.category())) {
+            return true; // every request of the thread would carry the same credential
+        }
         return (PkiException.CONNECT_ERROR.equals(e.category()) || PkiException.TSA_ERROR.equals(e.category()))
                 && (m.endsWith("connection refused") || m.endsWith("unreachable") || m.endsWith("TLS handshake failed"));
     }

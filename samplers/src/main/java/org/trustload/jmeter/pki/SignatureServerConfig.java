@@ -14,14 +14,16 @@ import org.trustload.jmeter.common.PropertyParser;
 import org.trustload.pki.KeyStores;
 import org.trustload.pki.PkiException;
 import org.trustload.pki.SignatureServer;
+import org.trustload.pki.api.SignatureApis;
 
 /**
- * Signature Server Config (TrustLoad): where a signature server's endpoints are (signature API, TSA,
- * certificate login over HTTP and mutual TLS), how its TLS certificate is trusted, and the timeouts.
- * Builds one HTTP client per test in {@code testStarted} (each distributed engine its own), shared by
- * the CAdES Sign, PAdES Sign, Timestamp Request and Certificate Login samplers that name it, and closes
- * it in {@code testEnded}. A wrong URL, an unknown host or an unreadable CA file stops the test before
- * the first sample.
+ * Signature Server Config (TrustLoad): which API a signature server speaks ({@code api}: {@code rest-pki},
+ * {@code rest-pki-core}, {@code dss}) and its credential (held like a password: never in results, logs or
+ * screenshots), where its endpoints are (the API's base URL, an RFC 3161 TSA, certificate login through the
+ * API and over mutual TLS), how its TLS certificate is trusted, and the timeouts. Builds one HTTP client
+ * per test in {@code testStarted} (each distributed engine its own), shared by the CAdES Sign, PAdES Sign,
+ * Timestamp Request and Certificate Login samplers that name it, and closes it in {@code testEnded}. An
+ * unknown API, a wrong URL, an unknown host or an unreadable CA file stops the test before the first sample.
  *
  * <p>Property names are stored in users' plans: never rename them.
  */
@@ -33,7 +35,10 @@ public class SignatureServerConfig extends ClientConfig<SignatureServer> {
     /** The default config name, the one samplers name by default. */
     static final String DEFAULT_NAME = "signature-server";
 
+    private String api = SignatureApis.REST_PKI;
     private String serverUrl = "";
+    private String credential = "";
+    private String securityContext = "";
     private String tsaUrl = "";
     private String loginUrl = "";
     private String mtlsUrl = "";
@@ -64,6 +69,13 @@ public class SignatureServerConfig extends ClientConfig<SignatureServer> {
 
     /** The validated settings: URLs parsed and their hosts resolved, the CA file read. */
     SignatureServer.Settings settings(PropertyParser p) throws ClientException {
+        String a = p.required("api", api);
+        try {
+            SignatureApis.byName(a);
+        } catch (PkiException e) {
+            throw p.error("api", "", "unknown API '" + a.trim() + "' (available: " + String.join(", ", SignatureApis.names())
+                    + ")", null);
+        }
         URI server = url(p, "serverUrl", serverUrl, null, false);
         URI tsa = url(p, "tsaUrl", tsaUrl, server, false);
         URI login = url(p, "loginUrl", loginUrl, server, false);
@@ -80,7 +92,8 @@ public class SignatureServerConfig extends ClientConfig<SignatureServer> {
                 throw p.error("trustAnchorsFile", f.getPath(), e.getMessage(), e.getCause());
             }
         }
-        return new SignatureServer.Settings(server, tsa, login, mtls, anchors, trustAll,
+        return new SignatureServer.Settings(a.trim(), server, credential == null ? "" : credential.trim(),
+                securityContext == null ? "" : securityContext.trim(), tsa, login, mtls, anchors, trustAll,
                 Duration.ofMillis(p.timeoutMs("connectTimeout", connectTimeout, 5000)),
                 Duration.ofMillis(p.timeoutMs("handshakeTimeout", handshakeTimeout, 10000)),
                 Duration.ofMillis(p.timeoutMs("responseTimeout", responseTimeout, 60000)));
@@ -123,6 +136,30 @@ public class SignatureServerConfig extends ClientConfig<SignatureServer> {
     }
 
     // ---- bean accessors (names are the stored property names) ----
+
+    public String getApi() {
+        return api;
+    }
+
+    public void setApi(String api) {
+        this.api = api;
+    }
+
+    public String getCredential() {
+        return credential;
+    }
+
+    public void setCredential(String credential) {
+        this.credential = credential;
+    }
+
+    public String getSecurityContext() {
+        return securityContext;
+    }
+
+    public void setSecurityContext(String securityContext) {
+        this.securityContext = securityContext;
+    }
 
     public String getServerUrl() {
         return serverUrl;

@@ -2,6 +2,7 @@ package org.trustload.jmeter.pki;
 
 import org.trustload.jmeter.common.BeanInfoHelper;
 import org.trustload.jmeter.common.gui.ElementForm;
+import org.trustload.pki.api.SignatureApis;
 
 /** The generated GUI of {@link SignatureServerConfig}. */
 public class SignatureServerConfigBeanInfo extends BeanInfoHelper {
@@ -9,11 +10,15 @@ public class SignatureServerConfigBeanInfo extends BeanInfoHelper {
     public SignatureServerConfigBeanInfo() {
         super(SignatureServerConfig.class, Form.class);
         createPropertyGroup("name", new String[] {"configName"});
-        createPropertyGroup("server", new String[] {"serverUrl", "tsaUrl", "loginUrl", "mtlsUrl"});
+        createPropertyGroup("signatureApi", new String[] {"api", "serverUrl", "credential", "securityContext"});
+        createPropertyGroup("server", new String[] {"tsaUrl", "loginUrl", "mtlsUrl"});
         createPropertyGroup("tls", new String[] {"trustAnchorsFile", "trustAll"});
         createPropertyGroup("timeouts", new String[] {"connectTimeout", "handshakeTimeout", "responseTimeout"});
         text("configName", SignatureServerConfig.DEFAULT_NAME);
+        choice("api", SignatureApis.REST_PKI, SignatureApis.REST_PKI, SignatureApis.REST_PKI_CORE, SignatureApis.DSS);
         text("serverUrl", "");
+        password("credential");
+        text("securityContext", "");
         text("tsaUrl", "");
         text("loginUrl", "");
         text("mtlsUrl", "");

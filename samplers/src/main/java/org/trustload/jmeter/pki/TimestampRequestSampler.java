@@ -9,14 +9,21 @@ import org.apache.jmeter.threads.JMeterContextService;
 import org.apache.jmeter.threads.JMeterVariables;
 import org.trustload.common.ClientException;
 import org.trustload.jmeter.common.PropertyParser;
+import org.trustload.pki.Flow;
+import org.trustload.pki.PkiException;
 import org.trustload.pki.SignatureServer;
 import org.trustload.pki.TimestampClient;
+import org.trustload.pki.api.SignatureApi;
+import org.trustload.pki.api.SignatureApiClient;
+import org.trustload.pki.api.SignatureApis;
 
 /**
- * Timestamp Request (TrustLoad): an RFC 3161 request to the TSA of the {@link SignatureServerConfig}
- * it names, for the digest of a document (a file, a variable, or fresh random bytes per sample); the
- * lib client checks the status, the imprint and the nonce and reads the token. The response body
- * shows the token's time, serial and policy.
+ * Timestamp Request (TrustLoad): a timestamp for the digest of a document (a file, a variable, or fresh
+ * random bytes per sample), by {@code rfc3161} from the TSA of the {@link SignatureServerConfig} it names
+ * (the lib client checks the status, the imprint and the nonce) or through the config's {@code api}
+ * (DSS's timestamp service, Rest PKI's timestamp plans; the token's imprint is checked). The response body
+ * shows the token's time, serial and policy; the token can be kept in a variable, a file, or a directory
+ * that receives every one.
  */
 public class TimestampRequestSampler extends PkiSampler<TimestampRequestSampler.Prepared> {
     private static final long serialVersionUID = 1L;
@@ -28,19 +35,33 @@ public class TimestampRequestSampler extends PkiSampler<TimestampRequestSampler.
     private String inputVariable = "";
     private String randomBytes = "1024";
     private String outputVariable = "";
+    private String outputFile = "";
+    private String outputDirectory = "";
+    private String protocol = PROTOCOL_RFC3161;
+    private String timestampPlan = "";
+
+    /** Protocols: RFC 3161 at the config's TSA URL, or the config's API's own timestamp service. */
+    public static final String PROTOCOL_RFC3161 = "rfc3161";
+    public static final String PROTOCOL_API = "api";
 
     /** This thread's data file, read once. */
     private transient PkiResults.Input input;
+    /** This thread's token files. */
+    private transient PkiResults.Output output;
 
-    /** A request ready to send: the TSA client, the data and its imprint. */
+    /** A request ready to send: the TSA client (or the API's), the data and its imprint. */
     static final class Prepared {
         final TimestampClient tsa;
+        final SignatureApiClient api;
+        final String plan;
         final String digest;
         final byte[] data;
         final byte[] imprint;
 
-        Prepared(TimestampClient tsa, String digest, byte[] data, byte[] imprint) {
+        Prepared(TimestampClient tsa, SignatureApiClient api, String plan, String digest, byte[] data, byte[] imprint) {
             this.tsa = tsa;
+            this.api = api;
+            this.plan = plan;
             this.digest = digest;
             this.data = data;
             this.imprint = imprint;
@@ -55,7 +76,8 @@ public class TimestampRequestSampler extends PkiSampler<TimestampRequestSampler.
     @Override
     protected Prepared prepare(PropertyParser p, SampleResult res) throws ClientException {
         SignatureServer server = PkiResults.server(configName, p);
-        if (server.settings().tsaUrl() == null) {
+        boolean viaApi = p.oneOf("protocol", protocol, PROTOCOL_RFC3161, PROTOCOL_RFC3161, PROTOCOL_API).equals(PROTOCOL_API);
+        if (!viaApi && server.settings().tsaUrl() == null) {
             throw p.error("configName", "", SignatureServerConfig.KIND + " '" + configName.trim()
                     + "' has no tsaUrl: timestamps need a TSA", null);
         }
@@ -75,27 +97,59 @@ public class TimestampRequestSampler extends PkiSampler<TimestampRequestSampler.
             RANDOM.nextBytes(data);
         }
         byte[] imprint = md.digest(data);
+        String plan = timestampPlan == null ? "" : timestampPlan.trim();
+        if (viaApi) {
+            SignatureApiClient api;
+            try {
+                SignatureApis.require(server.api(), SignatureApi.Feature.TIMESTAMP, "protocol", "timestamp service");
+                api = server.signatures();
+            } catch (PkiException e) {
+                throw p.wrap(e);
+            }
+            res.setSamplerData(server.api().name() + " timestamp " + server.settings().serverUrl()
+                    + (plan.isEmpty() ? "" : " plan " + plan) + "\n" + d + " imprint " + PkiResults.hex(imprint, 64) + "\n");
+            return new Prepared(null, api, plan, d, data, imprint);
+        }
         TimestampClient tsa = server.timestamps();
         res.setSamplerData("POST " + tsa.url() + "\n" + d + " imprint " + PkiResults.hex(imprint, 64) + "\n");
-        return new Prepared(tsa, d, data, imprint);
+        return new Prepared(tsa, null, plan, d, data, imprint);
     }
 
     @Override
     protected void execute(Prepared r, SampleResult res) throws ClientException {
-        TimestampClient.Granted t = r.tsa.request(r.imprint, r.digest);
-        res.sampleEnd();
+        byte[] token;
+        String summary;
+        String body;
+        if (r.api != null) {
+            Flow f = r.api.timestamp(r.imprint, r.digest, r.plan);
+            res.sampleEnd();
+            PkiResults.addSteps(res, f.steps(), false);
+            token = f.orThrow();
+            summary = f.summary();
+            body = summary + "\ntoken: " + token.length + " bytes\n";
+        } else {
+            TimestampClient.Granted t = r.tsa.request(r.imprint, r.digest);
+            res.sampleEnd();
+            token = t.token();
+            summary = t.summary();
+            body = summary + "\npolicy: " + t.policy() + "\ntsa: " + t.tsa() + "\ntoken: " + token.length + " bytes\n";
+        }
         reached();
         JMeterVariables vars = JMeterContextService.getContext().getVariables();
         if (vars != null) {
-            vars.putObject(AbstractSignSampler.LAST_SIGNATURE, t.token());
+            vars.putObject(AbstractSignSampler.LAST_SIGNATURE, token);
             vars.putObject(AbstractSignSampler.LAST_FORMAT, "timestamp");
             vars.putObject(AbstractSignSampler.LAST_CONTENT, r.data);
             if (outputVariable != null && !outputVariable.isBlank()) {
-                vars.put(outputVariable.trim(), Base64.getEncoder().encodeToString(t.token()));
+                vars.put(outputVariable.trim(), Base64.getEncoder().encodeToString(token));
             }
         }
-        PkiResults.ok(res, t.summary(), t.summary() + "\npolicy: " + t.policy() + "\ntsa: " + t.tsa()
-                + "\ntoken: " + t.token().length + " bytes\n");
+        if (output == null) {
+            output = new PkiResults.Output();
+        }
+        output.write(new PropertyParser(element()), "outputFile", outputFile, "outputDirectory", outputDirectory,
+                getName(), ".tst", token);
+        PkiResults.ok(res, summary, body);
     }
 
     public String getConfigName() {
@@ -144,5 +198,37 @@ public class TimestampRequestSampler extends PkiSampler<TimestampRequestSampler.
 
     public void setOutputVariable(String outputVariable) {
         this.outputVariable = outputVariable;
+    }
+
+    public String getOutputFile() {
+        return outputFile;
+    }
+
+    public void setOutputFile(String outputFile) {
+        this.outputFile = outputFile;
+    }
+
+    public String getOutputDirectory() {
+        return outputDirectory;
+    }
+
+    public void setOutputDirectory(String outputDirectory) {
+        this.outputDirectory = outputDirectory;
+    }
+
+    public String getProtocol() {
+        return protocol;
+    }
+
+    public void setProtocol(String protocol) {
+        this.protocol = protocol;
+    }
+
+    public String getTimestampPlan() {
+        return timestampPlan;
+    }
+
+    public void setTimestampPlan(String timestampPlan) {
+        this.timestampPlan = timestampPlan;
     }
 }

@@ -57,35 +57,37 @@ class CertificateLoginSamplerTest {
         for (String a : pki.revokedAliases()) {
             revokedSubjects.add(pki.userKey(a).certificate().getSubjectX500Principal().getName());
         }
+        // Rest PKI's classic authentication as its openapi document publishes it: GET Api/Authentication
+        // gives a nonce; POST it back signed; a refused certificate is HTTP 200 with validation errors
         server = new TestHttpServer()
-                .on("/auth/nonce", (b, ex) -> TestHttpServer.reply(ex, 200, "application/json",
-                        "{\"nonce\":\"q83vEjRWeJA=\",\"expiresIn\":120}".getBytes(StandardCharsets.UTF_8)))
-                .on("/garbage/nonce", (b, ex) -> TestHttpServer.reply(ex, 200, "text/html",
+                .on("/garbage/Api/Authentication", (b, ex) -> TestHttpServer.reply(ex, 200, "text/html",
                         "<html>maintenance</html>".getBytes(StandardCharsets.UTF_8)))
-                .on("/auth/login", (body, ex) -> {
+                .on("/Api/Authentication", (body, ex) -> {
+                    if (ex.getRequestMethod().equals("GET")) {
+                        TestHttpServer.reply(ex, 200, "application/json",
+                                "{\"nonce\":\"q83vEjRWeJA=\"}".getBytes(StandardCharsets.UTF_8));
+                        return;
+                    }
                     JsonNode r = JSON.readTree(body);
                     String answer;
-                    int status;
+                    int status = 200;
                     try {
                         X509Certificate c = (X509Certificate) CertificateFactory.getInstance("X.509").generateCertificate(
                                 new ByteArrayInputStream(Base64.getDecoder().decode(r.get("certificate").asText())));
-                        Signature s = Signature.getInstance(r.get("signatureAlgorithm").asText());
+                        Signature s = Signature.getInstance("SHA256withECDSA");
                         s.initVerify(c.getPublicKey());
                         s.update(Base64.getDecoder().decode(r.get("nonce").asText()));
                         String subject = c.getSubjectX500Principal().getName();
-                        if (!s.verify(Base64.getDecoder().decode(r.get("signature").asText()))) {
-                            status = 401;
-                            answer = "{\"error\":\"invalidSignature\",\"message\":\"bad signature\"}";
-                        } else if (revokedSubjects.contains(subject)) {
-                            status = 403;
-                            answer = "{\"error\":\"certificateRevoked\",\"message\":\"on the CRL\"}";
-                        } else {
-                            status = 200;
-                            answer = "{\"status\":\"OK\",\"subject\":\"" + subject + "\",\"ca\":1,\"sessionId\":\"x\"}";
-                        }
+                        String cn = subject.replaceAll(".*CN=([^,]*).*", "$1");
+                        String errors = !s.verify(Base64.getDecoder().decode(r.get("signature").asText()))
+                                ? "{\"type\":\"InvalidSignature\",\"message\":\"bad signature\"}"
+                                : revokedSubjects.contains(subject)
+                                ? "{\"type\":\"CertificateRevoked\",\"message\":\"on the CRL\"}" : "";
+                        answer = "{\"certificate\":{\"subjectName\":{\"commonName\":\"" + cn + "\"}},"
+                                + "\"validationResults\":{\"passedChecks\":[],\"warnings\":[],\"errors\":[" + errors + "]}}";
                     } catch (Exception e) {
-                        status = 400;
-                        answer = "{\"error\":\"badRequest\",\"message\":\"" + e.getClass().getSimpleName() + "\"}";
+                        status = 422;
+                        answer = "{\"code\":\"PKCertificateMalformed\",\"message\":\"" + e.getClass().getSimpleName() + "\"}";
                     }
                     TestHttpServer.reply(ex, status, "application/json", answer.getBytes(StandardCharsets.UTF_8));
                 });
@@ -153,9 +155,9 @@ class CertificateLoginSamplerTest {
         assertThat(r.getResponseCode()).isEqualTo("200");
         assertThat(r.getResponseMessage()).isEqualTo("login OK");
         assertThat(r.getSubResults()).extracting(SampleResult::getSampleLabel)
-                .containsExactly("login nonce", "login sign", "login login");
+                .containsExactly("login start", "login sign", "login complete");
         assertThat(r.getSubResults()).allMatch(SampleResult::isSuccessful);
-        assertThat(r.getResponseDataAsString()).contains("subject: CN=");
+        assertThat(r.getResponseDataAsString()).contains("subject: ");
         assertThat(r.getSamplerData() + r.getResponseDataAsString()).doesNotContain(pki.password());
         c.testEnded();
     }
@@ -170,7 +172,7 @@ class CertificateLoginSamplerTest {
         SampleResult r = s.sample(null);
         assertThat(r.isSuccessful()).isFalse();
         assertThat(r.getResponseCode()).isEqualTo("certificateRevoked");
-        assertThat(r.getResponseMessage()).isEqualTo("HTTP 403 certificateRevoked");
+        assertThat(r.getResponseMessage()).isEqualTo("login refused: CertificateRevoked");
         assertThat(r.getSubResults()).hasSize(3);
         assertThat(r.getSubResults()[2].isSuccessful()).isFalse();
 
@@ -217,11 +219,14 @@ class CertificateLoginSamplerTest {
         KeyStoreConfig c = keys("g", KeyStoreConfig.ASSIGN_FIRST, pki.password());
         c.iterationStart(null);
         CertificateLoginSampler s = sampler("g");
-        s.setNoncePath("/garbage/nonce");
+        SignatureServerConfig garbage = config("garbage", server.uri("/garbage/").toString(), "", "");
+        s.setConfigName("garbage");
         r = s.sample(null);
-        assertThat(r.getResponseCode()).isEqualTo("serverError");
-        assertThat(r.getResponseMessage()).isEqualTo("HTTP 200 serverError");
-        assertThat(r.getSubResults()).extracting(SampleResult::getSampleLabel).containsExactly("login nonce");
+        assertThat(r.getResponseCode()).isEqualTo("badResponse");
+        assertThat(r.getResponseMessage()).isEqualTo("HTTP 200 answer is not JSON");
+        assertThat(r.getSubResults()).extracting(SampleResult::getSampleLabel).containsExactly("login start");
+        garbage.testEnded();
+        s.setConfigName("login-server");
 
         int port;
         try (java.net.ServerSocket ss = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
@@ -245,7 +250,7 @@ class CertificateLoginSamplerTest {
         s.setMethod("mtls");
         s.setConfigName("login-server");
         assertThat(s.sample(null).getResponseMessage()).isEqualTo(
-                "Certificate Login 'login': configName: Signature Server Config 'login-server' has no mtlsUrl: method mtls needs it");
+                "Certificate Login 'login': configName: Signature Server Config 'login-server' has no mtlsUrl (nor an https login URL): method mtls needs it");
         SignatureServerConfig missingCa = config("missing-ca", "", "https://127.0.0.1:" + port,
                 dir.resolve("missing.pem").toString());
         s.setConfigName("missing-ca");
@@ -348,6 +353,6 @@ class CertificateLoginSamplerTest {
             assertThat(bundle.containsKey(group + ".displayName")).as("group " + group).isTrue();
             assertThat(pd.getValue("notUndefined")).as(n + " has a default").isEqualTo(Boolean.TRUE);
         }
-        assertThat(described).isEqualTo(15);
+        assertThat(described).isEqualTo(9);
     }
 }

@@ -1,0 +1,232 @@
+package org.trustload.harness;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * EU DSS 6.4's REST signature server (module {@code fixtures/dss}) as a child process, the one way the
+ * launcher ({@code ./trustload fixture dss}), the tests and the pki bench start it: its own JVM and class
+ * path ({@code fixtures/dss/target/dss.classpath}; JMeter never loads it), on 127.0.0.1, trusting the
+ * CAs of a running lab's test PKI, fetching their CRLs from the lab and taking -T timestamps from the
+ * lab's TSA, with the lab's users as its server-signing keys. Ready once it prints its READY line;
+ * stopped with SIGTERM.
+ */
+public final class DssFixture implements AutoCloseable {
+    /** The line the server prints once its endpoints listen. */
+    public static final String READY = "READY ";
+    /** The fixture's main class. */
+    static final String MAIN = "org.trustload.fixtures.dss.DssServer";
+    /** The lab properties a plan needs besides the DSS endpoint (the users, the document, the trust anchors). */
+    private static final List<String> FROM_LAB = List.of("pki.keystore", "pki.keystore.password", "pki.keystore.type",
+            "pki.users", "pki.aliases.revoked", "pki.aliases.expired", "pki.trust.anchors", "pki.document", "pki.tsa.url",
+            "pki.crl.url", "pki.dir");
+
+    private final Process process;
+    private final Path log;
+    private final Map<String, String> properties = new LinkedHashMap<>();
+
+    private DssFixture(Process process, Path log) {
+        this.process = process;
+        this.log = log;
+    }
+
+    /**
+     * Starts DSS against the lab whose {@code lab.properties} is {@code labProperties}, logging to
+     * {@code dir/dss.log}, and waits up to {@code timeout} for READY.
+     *
+     * @param port a fixed port, or 0 for a free one
+     */
+    public static DssFixture start(Layout layout, Path labProperties, Path dir, int port, Duration timeout)
+            throws HarnessException, IOException, InterruptedException {
+        Path jar = layout.root().resolve("fixtures/dss/target/trustload-fixture-dss-0.1.0.jar");
+        Path cp = layout.root().resolve("fixtures/dss/target/dss.classpath");
+        if (!Files.exists(jar) || !Files.exists(cp)) {
+            throw HarnessException.notExecuted("no DSS fixture build at " + jar + " (mvn -B -DskipTests package builds it)");
+        }
+        Files.createDirectories(dir);
+        Path log = dir.resolve("dss.log");
+        Path out = dir.resolve("dss-endpoint.properties");
+        Files.deleteIfExists(out);
+        List<String> cmd = new ArrayList<>(List.of(Layout.java(), "-Xmx384m",
+                // DSS logs every call at INFO through slf4j-simple: warnings only
+                "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-cp", jar + ":" + Files.readString(cp).strip(), MAIN,
+                "lab=" + labProperties.toAbsolutePath(), "port=" + port, "out=" + out.toAbsolutePath()));
+        // its working directory is its own: DSS and CXF leave files (temp/) where they run
+        Process p = new ProcessBuilder(cmd).directory(dir.toAbsolutePath().toFile()).redirectErrorStream(true)
+                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
+        DssFixture dss = new DssFixture(p, log);
+        CountDownLatch ready = new CountDownLatch(1);
+        Thread pump = new Thread(() -> {
+            try (BufferedReader in = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+                 PrintWriter w = new PrintWriter(Files.newBufferedWriter(log), true)) {
+                for (String line; (line = in.readLine()) != null; ) {
+                    w.println(line);
+                    if (line.startsWith(READY)) {
+                        ready.countDown();
+                    }
+                }
+            } catch (IOException e) {
+                // the output ended; readiness (or its absence) decides
+            }
+        }, "dss-output");
+        pump.setDaemon(true);
+        pump.start();
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (ready.getCount() > 0) {
+            if (!p.isAlive()) {
+                pump.join(2000);
+                throw HarnessException.notExecuted("DSS exited (status " + p.exitValue() + ") before it was ready; see " + log);
+            }
+            if (System.nanoTime() > deadline) {
+                dss.close();
+                throw HarnessException.notExecuted("DSS was not ready within " + timeout.toSeconds() + " s; see " + log);
+            }
+            ready.await(200, TimeUnit.MILLISECONDS);
+        }
+        Properties lab = load(labProperties);
+        for (String k : FROM_LAB) {
+            if (lab.getProperty(k) != null) {
+                dss.properties.put(k, lab.getProperty(k));
+            }
+        }
+        Properties endpoint = load(out);
+        endpoint.stringPropertyNames().stream().sorted().forEach(k -> dss.properties.put(k, endpoint.getProperty(k)));
+        return dss;
+    }
+
+    private static Properties load(Path file) throws IOException {
+        Properties p = new Properties();
+        try (InputStream in = Files.newInputStream(file)) {
+            p.load(in);
+        }
+        return p;
+    }
+
+    /**
+     * What a pki plan needs to run against this server: {@code pki.api=dss}, {@code pki.url}, and the lab's
+     * users, trust anchors, document and TSA (a secret among them: pass it to JMeter in a -q file).
+     */
+    public Map<String, String> properties() {
+        return Map.copyOf(properties);
+    }
+
+    /** Writes {@link #properties()} to {@code file} for {@code -q}. */
+    public Path writeProperties(Path file) throws IOException {
+        Properties p = new Properties();
+        p.putAll(properties);
+        Files.createDirectories(file.toAbsolutePath().getParent());
+        try (var w = Files.newBufferedWriter(file)) {
+            p.store(w, "EU DSS 6.4 fixture and the lab's test users: ./trustload run pki/<plan> -q " + file.getFileName());
+        }
+        return file;
+    }
+
+    /** The REST base URL, e.g. {@code http://127.0.0.1:40123/services/rest}. */
+    public String url() {
+        return properties.get("pki.url");
+    }
+
+    public Path log() {
+        return log;
+    }
+
+    public ProcessHandle handle() {
+        return process.toHandle();
+    }
+
+    public boolean isAlive() {
+        return process.isAlive();
+    }
+
+    /**
+     * {@code ./trustload fixture dss [lab=FILE] [port=N] [out=FILE]}: DSS in the foreground until Ctrl-C,
+     * against the running lab whose properties are {@code lab=FILE}, or against a lab of its own (the pki
+     * service, {@code TRUSTLOAD_LAB_ARGS} applies) stopped with it. Writes the properties a plan needs to
+     * {@code out} (default {@code dss.properties}) and prints the command.
+     */
+    static int foreground(Layout layout, List<String> args, java.io.PrintStream out)
+            throws HarnessException, IOException, InterruptedException {
+        Map<String, String> a = new LinkedHashMap<>();
+        for (String arg : args) {
+            int eq = arg.indexOf('=');
+            if (eq <= 0 || !List.of("lab", "port", "out").contains(arg.substring(0, eq))) {
+                throw HarnessException.usage("fixture dss takes lab=FILE (a running lab's lab.properties), port=N, out=FILE; not '"
+                        + arg + "'");
+            }
+            a.put(arg.substring(0, eq), arg.substring(eq + 1));
+        }
+        Path work = Files.createTempDirectory("trustload-dss");
+        Lab lab = null;
+        DssFixture dss = null;
+        try {
+            Path labProperties;
+            if (a.containsKey("lab")) {
+                labProperties = Path.of(a.get("lab"));
+            } else {
+                labProperties = work.resolve("lab.properties");
+                out.println("trustload: starting a lab (pki) for DSS's CAs, CRLs, TSA and users; log " + work.resolve("lab.log"));
+                lab = Lab.start(layout, "pki", labProperties, work.resolve("lab.log"),
+                        Layout.words(System.getenv("TRUSTLOAD_LAB_ARGS")), Duration.ofMinutes(5));
+            }
+            dss = start(layout, labProperties, work, Integer.parseInt(a.getOrDefault("port", "0")), Duration.ofMinutes(2));
+            Path file = dss.writeProperties(Path.of(a.getOrDefault("out", "dss.properties")).toAbsolutePath());
+            out.println("EU DSS 6.4 REST services at " + dss.url() + " (log " + dss.log() + ")");
+            out.println("  signature/one-document, server-signing (keys: the lab's users), timestamp-service");
+            out.println("Point a pki plan at it (" + file + " holds the lab's keystore password: keep it to yourself):");
+            out.println("  ./trustload run pki/cades -q " + file);
+            out.println("  ./trustload run pki/pades-t -q " + file);
+            out.println("  ./trustload run pki/cades -q " + file + " -Jmode=server-key -Jpki.server.key=user0001");
+            out.println("  ./trustload run pki/timestamp -q " + file + " -Jtsa_protocol=api");
+            out.println("Ctrl-C stops DSS" + (lab == null ? "." : " and its lab."));
+            DssFixture running = dss;
+            Lab runningLab = lab;
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                try {
+                    running.close();
+                    if (runningLab != null) {
+                        runningLab.close();
+                    }
+                    Files.deleteIfExists(file);
+                } catch (InterruptedException | IOException e) {
+                    // stopping anyway
+                }
+            }, "dss-fixture-stop"));
+            dss.process.waitFor();
+            return dss.process.exitValue() == 0 || dss.process.exitValue() == 143 ? 0 : ExitStatus.NOT_EXECUTED.code();
+        } catch (HarnessException | IOException | RuntimeException e) {
+            if (dss != null) {
+                dss.close();
+            }
+            if (lab != null) {
+                lab.close();
+            }
+            throw e;
+        }
+    }
+
+    /** SIGTERM (the server stops its endpoints), SIGKILL after 15 s. */
+    @Override
+    public void close() throws InterruptedException {
+        if (process.isAlive()) {
+            process.destroy();
+            if (!process.waitFor(15, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+                process.waitFor(15, TimeUnit.SECONDS);
+            }
+        }
+    }
+}

@@ -1,0 +1,134 @@
+package org.trustload.pki.api;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.net.http.HttpClient;
+import java.util.EnumSet;
+import java.util.Set;
+import org.trustload.pki.Flow;
+import org.trustload.pki.KeyMaterial;
+import org.trustload.pki.PkiException;
+
+/**
+ * Lacuna Rest PKI Core's API, as Lacuna's own Java client ({@code restpkicore-client} 1.4.0) calls it,
+ * with {@code X-Api-Key: <key>}:
+ * <ul>
+ * <li>CAdES: {@code POST api/cades-signatures} (the classic start body) → {@code {token, toSignData,
+ * toSignHash, digestAlgorithmOid}} → the client signs → {@code POST api/cades-signatures/{token}}
+ * {@code {signature}} → {@code {cms}};</li>
+ * <li>PAdES: {@code POST api/pades-signatures} with {@code pdfToSign} a FileModel
+ * ({@code {content, mimeType}}) → … → {@code POST api/pades-signatures/{token}} → {@code {signedPdf}};</li>
+ * <li>login: {@code POST api/v2/authentication/} → {@code {state, toSignHash {algorithm, value}}} → the
+ * client signs the hash → {@code POST api/v2/authentication/completion/} {@code {state, certificate,
+ * signature}} → {@code {success, failure, certificate, validationResults}} ({@code failure}
+ * {@code StaleSession}: the state expired);</li>
+ * <li>timestamps: {@code POST api/tsp/{identifier}} {@code {algorithm, value}} → {@code {encodedValue}};</li>
+ * <li>errors: as the classic API ({@link Lacuna#error}).</li>
+ * </ul>
+ */
+public final class RestPkiCoreApi implements SignatureApi {
+
+    @Override
+    public String name() {
+        return SignatureApis.REST_PKI_CORE;
+    }
+
+    @Override
+    public String product() {
+        return "Lacuna Rest PKI Core, api/";
+    }
+
+    @Override
+    public Set<Feature> features() {
+        return EnumSet.of(Feature.CADES, Feature.PADES, Feature.LEVEL_T, Feature.LOGIN, Feature.TIMESTAMP);
+    }
+
+    @Override
+    public String signaturePolicy(String format, boolean timestamped, String policy) throws PkiException {
+        return Lacuna.policy(format, timestamped, policy);
+    }
+
+    @Override
+    public SignatureApiClient open(ApiSettings settings, HttpClient http) {
+        return new Client(this, settings, new JsonHttp(http, settings, this, "X-Api-Key", "", Lacuna::error));
+    }
+
+    private static final class Client extends RestPkiApi.Client {
+        Client(SignatureApi api, ApiSettings settings, JsonHttp http) {
+            super(api, settings, http);
+        }
+
+        @Override
+        String startPath(boolean pades) {
+            return pades ? "api/pades-signatures" : "api/cades-signatures";
+        }
+
+        @Override
+        String completePath(boolean pades, String token) {
+            return startPath(pades) + "/" + token;
+        }
+
+        @Override
+        void putDocument(ObjectNode body, SignRequest r) {
+            if (r.pades()) {
+                ObjectNode file = body.putObject("pdfToSign");
+                file.put("content", JsonHttp.documentB64(r.document()));
+                file.put("mimeType", "application/pdf");
+            } else {
+                super.putDocument(body, r);
+            }
+        }
+
+        @Override
+        String timestampPath(String plan) {
+            return "api/tsp/" + plan;
+        }
+
+        @Override
+        public Flow login(KeyMaterial key) {
+            Flow f = new Flow();
+            try {
+                ObjectNode prepare = JsonHttp.object();
+                if (!settings.securityContext().isEmpty()) {
+                    prepare.put("securityContextId", settings.securityContext());
+                }
+                JsonHttp.Answer prepared = f.step("prepare", () -> http.post("api/v2/authentication/", prepare, f, false),
+                        a -> "state issued");
+                String state = prepared.text("state");
+                JsonHttp.Answer hash = prepared.object("toSignHash");
+                String digest = Lacuna.digestForName(hash.text("algorithm"));
+                byte[] signature = f.step("sign", () -> key.signHash(digest, hash.bytes("value")),
+                        s -> digest + " hash, " + s.length + " bytes");
+                ObjectNode complete = JsonHttp.object();
+                complete.put("state", state);
+                complete.put("certificate", JsonHttp.b64(key.certificate()));
+                complete.put("signature", JsonHttp.b64(signature));
+                JsonHttp.Answer a = f.step("complete", () -> checkSuccess(http.post("api/v2/authentication/completion/",
+                        complete, f, true), f), x -> "success " + Lacuna.subject(x.json().path("certificate")));
+                f.subject(Lacuna.subject(a.json().path("certificate")));
+                f.done(null, "login OK");
+            } catch (PkiException e) {
+                if (f.ok()) {
+                    f.fail(e);
+                }
+            }
+            return f;
+        }
+
+        /** {@code success: false} is the server's refusal: {@code StaleSession} (expired state) or failed validation. */
+        private static JsonHttp.Answer checkSuccess(JsonHttp.Answer a, Flow f) throws PkiException {
+            JsonNode success = a.json().get("success");
+            if (success != null && success.asBoolean(false)) {
+                return a;
+            }
+            String failure = a.json().path("failure").asText("");
+            if (failure.equals("StaleSession")) {
+                throw new PkiException(PkiException.TOKEN_EXPIRED, "login refused: StaleSession",
+                        "the authentication state expired or was used already", null);
+            }
+            checkValidation(a, f);
+            throw new PkiException(PkiException.LOGIN_REFUSED, "login refused: " + (failure.isEmpty() ? "success false" : failure),
+                    JsonHttp.truncate(a.json().toString()), null);
+        }
+    }
+}
