@@ -516,7 +516,9 @@ public final class TestPki {
                 g.initialize(new ECGenParameterSpec(keyType == KeyType.SM2 ? "sm2p256v1" : "secp256r1"));
             }
             KeyPair kp = g.generateKeyPair();
-            X500Name subject = new X500Name("CN=" + commonName + ",OU=Path tests,O=TrustLoad Test PKI,C=BR");
+            X500NameBuilder nb = new X500NameBuilder(BCStyle.INSTANCE);
+            X500Name subject = nb.addRDN(BCStyle.C, "BR").addRDN(BCStyle.O, "TrustLoad Test PKI")
+                    .addRDN(BCStyle.OU, "Path tests").addRDN(BCStyle.CN, commonName).build();
             X509Certificate issuerCert = issuer == null ? null : issuer.certificate();
             Instant from = issuerCert == null ? Instant.now().minus(Duration.ofDays(1)) : issuerCert.getNotBefore().toInstant();
             Instant to = notAfter != null ? notAfter
