@@ -318,11 +318,19 @@ public final class ChainValidator {
             }
             params.addCertPathChecker(new UsageChecker(views.get(0), usage));
             CertPathValidator.getInstance("PKIX", CmsSupport.BC).validate(certPath, params);
-            return Outcome.VALID;
         } catch (CertPathValidatorException e) {
             return classify(e, chain);
         } catch (GeneralSecurityException | RuntimeException e) {
             return new Outcome(Problem.INVALID, target, e.toString());
+        }
+        // PKIX takes a trust anchor as it is (RFC 5280 section 6.1.1); an expired root is still worth saying
+        try {
+            anchorCert.checkValidity(at);
+            return Outcome.VALID;
+        } catch (CertificateExpiredException e) {
+            return new Outcome(Problem.CA_EXPIRED, anchorCert, e.getMessage());
+        } catch (CertificateNotYetValidException e) {
+            return new Outcome(Problem.CA_NOT_YET_VALID, anchorCert, e.getMessage());
         }
     }
 

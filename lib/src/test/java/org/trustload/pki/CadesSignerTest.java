@@ -206,6 +206,28 @@ class CadesSignerTest {
     }
 
     @Test
+    void aTimestampedSignatureIsValidatedAtItsGenTimeAnUntimestampedOneAtTheValidationTime() throws Exception {
+        TestKeys.Ca ca = TestKeys.ca(TestKeys.Type.P256);
+        Instant now = Instant.now();
+        // the TSA outlives the user; 400 days from now the user's certificate has expired, the TSA's not
+        KeyMaterial user = TestKeys.newUser(ca, TestKeys.Type.P256, "Short-lived signer", now.minus(Duration.ofDays(1)),
+                now.plus(Duration.ofDays(365)));
+        java.security.KeyPair tsaKeys = TestKeys.keyPair(TestKeys.Type.P256);
+        X509Certificate tsaCert = TestKeys.certificate(new org.bouncycastle.asn1.x500.X500Name("CN=Long-lived TSA,O=TrustLoad"),
+                tsaKeys.getPublic(), org.bouncycastle.asn1.x500.X500Name.getInstance(ca.cert().getSubjectX500Principal().getEncoded()),
+                ca.keys().getPrivate(), ca.keys().getPublic(), ca.sigAlg(), now.minus(Duration.ofDays(1)),
+                now.plus(Duration.ofDays(3000)), false, true);
+        TestTsa tsa = new TestTsa(new KeyMaterial("tsa", tsaKeys.getPrivate(), List.of(tsaCert, ca.cert()), TestKeys.BC));
+        byte[] cadesT = CadesSigner.sign(DATA, user, SignOptions.builder().level(SignOptions.Level.T).timestampSource(tsa).build());
+        byte[] cadesB = CadesSigner.sign(DATA, user, SignOptions.DEFAULTS);
+        SignatureValidator later = new SignatureValidator(List.of(ca.cert()), null, now.plus(Duration.ofDays(400)));
+        ValidationReport t = later.validateCades(cadesT, null);
+        assertThat(t.problems()).isEmpty();
+        assertThat(t.timestamped()).isTrue();
+        assertThat(later.validateCades(cadesB, null).codes()).containsExactly("chain.expired");
+    }
+
+    @Test
     void validatesTimestampTokens() throws Exception {
         byte[] data = "hello".getBytes(StandardCharsets.US_ASCII);
         byte[] token = tsa().timestamp(CmsSupport.digest("SHA-256", data), "SHA-256");

@@ -234,6 +234,24 @@ class SignatureAssertionChainTest {
     }
 
     @Test
+    void anIntermediateWithoutAConfiguredCrlIsRevocationUnknownAndAnEmbeddedTimestampIsChecked() throws Exception {
+        String rootCrls = String.join(",", java.util.Arrays.asList(crlFiles.split(",")).subList(0, 3));
+        AssertionResult r = assertion(anchors, rootCrls).getResult(sample(SIGNED.get("valid through an intermediate CA")));
+        assertThat(r.getFailureMessage()).isEqualTo("chain.revocationUnknown: cades: revocation unknown: no current CRL"
+                + " for a certificate of the chain");
+        // CAdES-T whose TSA has no signing key usage: the signature is fine, its timestamp is not
+        KeyMaterial badTsa = pki.issue(pki.caKey(1), "Embedded TSA with keyEncipherment only", null, x -> {
+            x.addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.keyEncipherment));
+            x.addExtension(Extension.extendedKeyUsage, true, new ExtendedKeyUsage(KeyPurposeId.id_kp_timeStamping));
+        });
+        byte[] cadesT = CadesSigner.sign(TEXT, pki.userKey(pki.validAliases().get(0)), SignOptions.builder()
+                .level(SignOptions.Level.T).timestampSource(new TimestampResponder(badTsa, TimestampResponder.DEFAULT_POLICY))
+                .build());
+        AssertionResult t = assertion(anchors, crlFiles).getResult(sample(cadesT));
+        assertThat(t.getFailureMessage()).isEqualTo("timestamp.invalid: cades: signature timestamp invalid");
+    }
+
+    @Test
     void sm2ChainsValidateAndAnSm2SignerIssuedByAnEndEntityFails() {
         AssertionResult ok = assertion(sm2Anchors, sm2.crlFile(1).toString()).getResult(sample(SIGNED.get("valid SM2")));
         assertThat(ok.isFailure() || ok.isError()).as(ok.getFailureMessage()).isFalse();
