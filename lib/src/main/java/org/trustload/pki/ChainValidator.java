@@ -1,5 +1,7 @@
 package org.trustload.pki;
 
+import java.io.ByteArrayInputStream;
+import java.nio.ByteBuffer;
 import java.security.GeneralSecurityException;
 import java.security.cert.CertPath;
 import java.security.cert.CertPathValidator;
@@ -20,7 +22,6 @@ import java.util.Arrays;
 import java.util.Collection;
 import java.util.Date;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -164,7 +165,12 @@ public final class ChainValidator {
     private static final String TIME_STAMPING_OID = KeyPurposeId.id_kp_timeStamping.getId();
 
     private final List<X509Certificate> anchors;
-    private final Map<X509Certificate, TrustAnchor> trustAnchors = new LinkedHashMap<>();
+    /**
+     * By encoding: the JDK's and BouncyCastle's certificate objects are equal when their encodings are, but
+     * their hash codes differ, and the anchors (from a PEM file) and the certificates of a CMS (parsed by
+     * BouncyCastle) often come from different factories.
+     */
+    private final Map<ByteBuffer, TrustAnchor> trustAnchors = new HashMap<>();
     private final Map<X500Principal, List<X509Certificate>> anchorsBySubject = new HashMap<>();
     private final VerificationCache signatures = new VerificationCache();
 
@@ -172,8 +178,27 @@ public final class ChainValidator {
     public ChainValidator(Collection<X509Certificate> anchorCertificates) {
         this.anchors = List.copyOf(anchorCertificates);
         for (X509Certificate a : anchors) {
-            trustAnchors.put(a, new TrustAnchor(a, null));
-            anchorsBySubject.computeIfAbsent(a.getSubjectX500Principal(), k -> new ArrayList<>()).add(a);
+            // BouncyCastle's own objects: its PKIX then neither parses the anchor again nor converts its key
+            X509Certificate bc = signatures.certificate(asBouncyCastle(a));
+            trustAnchors.put(ByteBuffer.wrap(encoded(bc)), new TrustAnchor(bc, null));
+            anchorsBySubject.computeIfAbsent(bc.getSubjectX500Principal(), k -> new ArrayList<>()).add(bc);
+        }
+    }
+
+    private static X509Certificate asBouncyCastle(X509Certificate c) {
+        try {
+            return (X509Certificate) CertificateFactory.getInstance("X.509", CmsSupport.BC)
+                    .generateCertificate(new ByteArrayInputStream(c.getEncoded()));
+        } catch (GeneralSecurityException e) {
+            throw new IllegalArgumentException("trust anchor cannot be parsed: " + c.getSubjectX500Principal(), e);
+        }
+    }
+
+    private static byte[] encoded(X509Certificate c) {
+        try {
+            return c.getEncoded();
+        } catch (java.security.cert.CertificateEncodingException e) {
+            return new byte[0];
         }
     }
 
@@ -208,7 +233,7 @@ public final class ChainValidator {
         List<X509Certificate> path = new ArrayList<>();
         path.add(target);
         X509Certificate current = target;
-        if (trustAnchors.containsKey(target)) {
+        if (trustAnchors.containsKey(ByteBuffer.wrap(encoded(target)))) {
             return path;
         }
         while (path.size() <= MAX_PATH) {
@@ -283,7 +308,7 @@ public final class ChainValidator {
     public Outcome validate(List<X509Certificate> path, Collection<X509CRL> crls, Date at, Usage usage) {
         X509Certificate target = path.get(0);
         X509Certificate anchorCert = path.get(path.size() - 1);
-        TrustAnchor anchor = trustAnchors.get(anchorCert);
+        TrustAnchor anchor = trustAnchors.get(ByteBuffer.wrap(encoded(anchorCert)));
         if (anchor == null) {
             return new Outcome(Problem.UNTRUSTED, anchorCert, "the path does not end at a trust anchor");
         }
@@ -325,7 +350,7 @@ public final class ChainValidator {
         }
         // PKIX takes a trust anchor as it is (RFC 5280 section 6.1.1); an expired root is still worth saying
         try {
-            anchorCert.checkValidity(at);
+            signatures.certificate(anchorCert).checkValidity(at);
             return Outcome.VALID;
         } catch (CertificateExpiredException e) {
             return new Outcome(Problem.CA_EXPIRED, anchorCert, e.getMessage());

@@ -44,14 +44,29 @@ import org.bouncycastle.jcajce.interfaces.BCX509Certificate;
  */
 final class VerificationCache {
     private static final int LIMIT = 8192;
+    /** Views kept by certificate object: enough for the lab's 1,000 users and their CAs. */
+    private static final int VIEWS_LIMIT = 2048;
     private static final int CRL_VIEWS_LIMIT = 256;
 
     private final Map<ByteBuffer, Boolean> certificates = new ConcurrentHashMap<>();
+    private final Map<X509Certificate, Cert> certificateViews = Collections.synchronizedMap(new IdentityHashMap<>());
     private final Map<X509CRL, Crl> crlViews = Collections.synchronizedMap(new IdentityHashMap<>());
 
-    /** A view of {@code c} whose signature verification is remembered. */
+    /**
+     * The view of {@code c} whose signature verification is remembered: one per certificate object (the
+     * Signature Assertion sees the same objects again, its validator caches what it parsed), a new one for
+     * a certificate never seen (the lab parses each request's).
+     */
     X509Certificate certificate(X509Certificate c) {
-        return c instanceof Cert ? c : new Cert(c, this);
+        if (c instanceof Cert) {
+            return c;
+        }
+        synchronized (certificateViews) {
+            if (certificateViews.size() > VIEWS_LIMIT) {
+                certificateViews.clear();
+            }
+            return certificateViews.computeIfAbsent(c, x -> new Cert(x, this));
+        }
     }
 
     /** The one view of {@code crl} (per CRL object) whose signature verification is remembered. */
@@ -97,18 +112,26 @@ final class VerificationCache {
     /**
      * A certificate whose {@code verify} asks the cache; the rest is the original's. It is a
      * {@link BCX509Certificate} so that BouncyCastle's PKIX takes its parsed TBSCertificate and names
-     * instead of parsing the encoding again (JFR: 11% of a validation); a JDK certificate (the lab's) is
-     * parsed once per view.
+     * instead of parsing the encoding again; a JDK certificate (the lab's) is parsed once per view.
      */
     private static final class Cert extends X509Certificate implements BCX509Certificate {
         private static final long serialVersionUID = 1L;
         private final X509Certificate c;
         private final transient VerificationCache cache;
         private transient TBSCertificate tbs;
+        // BouncyCastle's certificates parse their dates again on every call (SimpleDateFormat; JFR: 9% of a
+        // validation), and PKIX asks for them per CRL
+        private final long notBefore;
+        private final long notAfter;
+        /** Keys this certificate's signature verified with (or not), by key object. */
+        private final transient Map<PublicKey, Boolean> byKey = Collections.synchronizedMap(new IdentityHashMap<>());
+        private transient volatile PublicKey publicKey;
 
         Cert(X509Certificate c, VerificationCache cache) {
             this.c = c;
             this.cache = cache;
+            this.notBefore = c.getNotBefore().getTime();
+            this.notAfter = c.getNotAfter().getTime();
         }
 
         @Override
@@ -140,7 +163,14 @@ final class VerificationCache {
 
         @Override
         public void verify(PublicKey key) throws SignatureException {
-            if (!cache.certificateVerifies(c, key)) {
+            Boolean ok = byKey.get(key);
+            if (ok == null) {
+                ok = cache.certificateVerifies(c, key);
+                if (byKey.size() < 8) {
+                    byKey.put(key, ok);
+                }
+            }
+            if (!ok) {
                 throw new SignatureException("certificate signature does not verify with the issuer's key");
             }
         }
@@ -157,12 +187,17 @@ final class VerificationCache {
 
         @Override
         public void checkValidity() throws CertificateExpiredException, CertificateNotYetValidException {
-            c.checkValidity();
+            checkValidity(new Date());
         }
 
         @Override
         public void checkValidity(Date date) throws CertificateExpiredException, CertificateNotYetValidException {
-            c.checkValidity(date);
+            if (date.getTime() > notAfter) {
+                throw new CertificateExpiredException("certificate expired on " + getNotAfter().toInstant());
+            }
+            if (date.getTime() < notBefore) {
+                throw new CertificateNotYetValidException("certificate not valid till " + getNotBefore().toInstant());
+            }
         }
 
         @Override
@@ -199,12 +234,12 @@ final class VerificationCache {
 
         @Override
         public Date getNotBefore() {
-            return c.getNotBefore();
+            return new Date(notBefore);
         }
 
         @Override
         public Date getNotAfter() {
-            return c.getNotAfter();
+            return new Date(notAfter);
         }
 
         @Override
@@ -274,7 +309,13 @@ final class VerificationCache {
 
         @Override
         public PublicKey getPublicKey() {
-            return c.getPublicKey();
+            PublicKey k = publicKey;
+            if (k == null) {
+                // one key object per view, so that the certificates it issued remember it by identity
+                k = c.getPublicKey();
+                publicKey = k;
+            }
+            return k;
         }
 
         @Override
