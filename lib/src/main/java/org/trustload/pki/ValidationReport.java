@@ -37,8 +37,11 @@ public final class ValidationReport {
     public static final String SIGNER_CERT_MISSING = "signer certificate missing";
     /** The signing-certificate(-v2) attribute names another certificate. */
     public static final String SIGNING_CERT_MISMATCH = "signing certificate attribute mismatch";
-    /** A signature timestamp does not verify, does not match the signature, or is not trusted. */
-    public static final String TIMESTAMP_INVALID = "signature timestamp invalid";
+    /**
+     * A timestamp token (standalone, or a signature timestamp) does not verify or does not match its data;
+     * also a signature timestamp whose TSA path fails.
+     */
+    public static final String TIMESTAMP_INVALID = "timestamp invalid";
     /** Not a parsable CMS / PDF / token. */
     public static final String INVALID_DOCUMENT = "invalid document";
     /** The PDF contains no signature. */
