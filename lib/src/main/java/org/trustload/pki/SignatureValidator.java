@@ -4,26 +4,19 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.security.MessageDigest;
-import java.security.PublicKey;
-import java.security.cert.CertificateExpiredException;
 import java.security.cert.CertificateFactory;
-import java.security.cert.CertificateNotYetValidException;
 import java.security.cert.X509CRL;
-import java.security.cert.X509CRLEntry;
 import java.security.cert.X509Certificate;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.Date;
-import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-
-import javax.security.auth.x500.X500Principal;
 
 import org.apache.pdfbox.Loader;
 import org.apache.pdfbox.pdmodel.PDDocument;
@@ -48,27 +41,34 @@ import org.bouncycastle.cms.CMSSignerDigestMismatchException;
 import org.bouncycastle.cms.SignerInformation;
 import org.bouncycastle.cms.jcajce.JcaSimpleSignerInfoVerifierBuilder;
 import org.bouncycastle.operator.OperatorCreationException;
+import org.bouncycastle.asn1.tsp.TimeStampResp;
+import org.bouncycastle.tsp.TimeStampResponse;
 import org.bouncycastle.tsp.TimeStampToken;
 import org.bouncycastle.util.Store;
 
 /**
  * Validates CAdES signatures, every signature of a PDF, and RFC 3161 timestamp tokens against given trust
- * anchors and (optionally) CRLs, at a fixed or the current time. Cheap by design (no DSS, no rendering,
- * no network): a direct chain walk to an anchor by issuer name and signature, CRL lookups by issuer,
- * and a cache of verified certificate and CRL signatures. Thread-safe; build one per trust configuration
- * and share it.
+ * anchors and (optionally) CRLs, at a fixed or the current time: the signature value, the digest of the
+ * content, the signing-certificate attribute, and the signer's certificate path by PKIX
+ * ({@link ChainValidator}: BouncyCastle's {@code CertPathValidator}, with the signer's key usage checked
+ * for the format). No DSS, no rendering, no network. Thread-safe; build one per trust configuration and
+ * share it.
  *
- * <p>Not checked: OCSP, certificate policies and name constraints, key usage of the signer, DocMDP
- * permissions of PDF revisions added after an earlier signature.
+ * <p>Validation time: a signature with a valid signature timestamp (CAdES-T, PAdES-T) has its signer's
+ * path validated at the timestamp's genTime — the time the TSA proves the signature existed, so a
+ * certificate that expired later still validates (a revocation for key compromise still fails it: it is
+ * retroactive); every other path (-B signatures, the TSA's own) at the validation time (the fixed time,
+ * else now). The claimed signing time (signing-time attribute, PDF /M) is never trusted for this.
+ *
+ * <p>Not checked: OCSP, DocMDP permissions of PDF revisions added after an earlier signature.
  */
 public final class SignatureValidator {
     private static final int CACHE_LIMIT = 8192;
 
     private final Set<X509Certificate> anchors;
-    private final Map<X500Principal, List<X509Certificate>> anchorsBySubject = new HashMap<>();
-    private final Map<X500Principal, List<X509CRL>> crlsByIssuer = new HashMap<>();
+    private final ChainValidator chains;
+    private final List<X509CRL> crls;
     private final Instant checkTime;
-    private final Map<ByteBuffer, Boolean> verified = new ConcurrentHashMap<>();
 
     /** Anchors only, no revocation checks, checked at the current time. */
     public SignatureValidator(List<X509Certificate> trustAnchors) {
@@ -77,19 +77,14 @@ public final class SignatureValidator {
 
     /**
      * @param trustAnchors trusted CA (or self-signed signer) certificates
-     * @param crls         CRLs of the CAs, or null; a certificate is checked against the CRLs its issuer signed
+     * @param crls         CRLs of the CAs, or null/empty for no revocation checks; when given, every
+     *                     certificate of a path needs a current CRL of its issuer among them
      * @param checkTime    when to check validity and revocation, or null for "now" at each validation
      */
     public SignatureValidator(List<X509Certificate> trustAnchors, List<X509CRL> crls, Instant checkTime) {
         this.anchors = Set.copyOf(trustAnchors);
-        for (X509Certificate a : trustAnchors) {
-            anchorsBySubject.computeIfAbsent(a.getSubjectX500Principal(), k -> new ArrayList<>()).add(a);
-        }
-        if (crls != null) {
-            for (X509CRL crl : crls) {
-                crlsByIssuer.computeIfAbsent(crl.getIssuerX500Principal(), k -> new ArrayList<>()).add(crl);
-            }
-        }
+        this.chains = new ChainValidator(trustAnchors);
+        this.crls = crls == null || crls.isEmpty() ? null : List.copyOf(crls);
         this.checkTime = checkTime;
     }
 
@@ -184,20 +179,29 @@ public final class SignatureValidator {
         if (signed != null && !signingCertificateMatches(signed, cert)) {
             problems.add(ValidationReport.SIGNING_CERT_MISMATCH);
         }
-        problems.addAll(checkChain(cert, extra, now()));
 
         boolean timestamped = false;
         Instant tsTime = null;
         AttributeTable unsigned = si.getUnsignedAttributes();
         Attribute tsAttr = unsigned == null ? null : unsigned.get(PKCSObjectIdentifiers.id_aa_signatureTimeStampToken);
+        boolean timestampInvalid = false;
         if (tsAttr != null) {
             ValidationReport tr = validateToken(tsAttr.getAttrValues().getObjectAt(0), si.getSignature(), null);
             if (tr.valid()) {
                 timestamped = true;
                 tsTime = tr.timestampTime();
             } else {
-                problems.add(ValidationReport.TIMESTAMP_INVALID);
+                timestampInvalid = true;
             }
+        }
+        // a valid signature timestamp proves the signature existed at its genTime: validate the signer there
+        Date at = timestamped ? Date.from(tsTime) : now();
+        ChainValidator.Outcome chain = chains.validate(cert, extra, crls, at, ChainValidator.Usage.SIGNATURE);
+        if (!chain.valid()) {
+            problems.add(chain.problem().message());
+        }
+        if (timestampInvalid) {
+            problems.add(ValidationReport.TIMESTAMP_INVALID);
         }
         return new ValidationReport(new ArrayList<>(problems), cert.getSubjectX500Principal().getName(), digest,
                 signingTime, timestamped, tsTime, null);
@@ -225,8 +229,9 @@ public final class SignatureValidator {
     // ------------------------------------------------------------------ timestamps
 
     /**
-     * Validates an RFC 3161 token: its signature, its TSA certificate chain (to the anchors, with the
-     * CRLs), and, when {@code dataOrNull} is given, that its message imprint is the digest of that data.
+     * Validates an RFC 3161 token (or a whole TimeStampResp): its signature, its TSA certificate's path (to
+     * the anchors, with the CRLs, critical extended key usage id-kp-timeStamping) at the validation time,
+     * and, when {@code dataOrNull} is given, that its message imprint is the digest of that data.
      */
     public ValidationReport validateTimestamp(byte[] tokenDer, byte[] dataOrNull) {
         ASN1Encodable ci;
@@ -244,7 +249,15 @@ public final class SignatureValidator {
         try {
             tst = new TimeStampToken(ContentInfo.getInstance(tokenInfo));
         } catch (Exception e) {
-            return ValidationReport.failed(ValidationReport.INVALID_DOCUMENT);
+            try {
+                // a whole TimeStampResp (what a TSA answers over HTTP): its token
+                tst = new TimeStampResponse(TimeStampResp.getInstance(tokenInfo)).getTimeStampToken();
+            } catch (Exception e2) {
+                tst = null;
+            }
+            if (tst == null) {
+                return ValidationReport.failed(ValidationReport.INVALID_DOCUMENT);
+            }
         }
         Set<String> problems = new LinkedHashSet<>();
         String digest = CmsSupport.digestName(tst.getTimeStampInfo().getMessageImprintAlgOID());
@@ -294,7 +307,10 @@ public final class SignatureValidator {
                 extra.add(c);
             }
         }
-        problems.addAll(checkChain(tsa, extra, now()));
+        ChainValidator.Outcome chain = chains.validate(tsa, extra, crls, now(), ChainValidator.Usage.TIMESTAMPING);
+        if (!chain.valid()) {
+            problems.add(chain.problem().message());
+        }
         return new ValidationReport(new ArrayList<>(problems), tsa.getSubjectX500Principal().getName(), digest,
                 genTime, problems.isEmpty(), genTime, null);
     }
@@ -414,116 +430,7 @@ public final class SignatureValidator {
         return total > Integer.MAX_VALUE ? -1 : (int) total;
     }
 
-    // ------------------------------------------------------------------ chains
-
-    /** Problems of {@code cert}'s chain: validity at {@code at}, issuer signatures, revocation, anchor. */
-    private List<String> checkChain(X509Certificate cert, List<X509Certificate> extra, Date at) {
-        List<String> problems = new ArrayList<>();
-        X509Certificate current = cert;
-        for (int depth = 0; depth < 12; depth++) {
-            try {
-                current.checkValidity(at);
-            } catch (CertificateExpiredException e) {
-                addOnce(problems, ValidationReport.EXPIRED);
-            } catch (CertificateNotYetValidException e) {
-                addOnce(problems, ValidationReport.NOT_YET_VALID);
-            }
-            if (anchors.contains(current)) {
-                return problems;
-            }
-            X509Certificate issuer = findIssuer(current, extra);
-            if (issuer == null) {
-                addOnce(problems, ValidationReport.NOT_TRUSTED);
-                return problems;
-            }
-            if (isRevoked(current, issuer, at)) {
-                addOnce(problems, ValidationReport.REVOKED);
-            }
-            if (anchors.contains(issuer)) {
-                try {
-                    issuer.checkValidity(at);
-                } catch (CertificateExpiredException e) {
-                    addOnce(problems, ValidationReport.EXPIRED);
-                } catch (CertificateNotYetValidException e) {
-                    addOnce(problems, ValidationReport.NOT_YET_VALID);
-                }
-                return problems;
-            }
-            if (issuer.equals(current)) {
-                addOnce(problems, ValidationReport.NOT_TRUSTED);
-                return problems;
-            }
-            current = issuer;
-        }
-        addOnce(problems, ValidationReport.NOT_TRUSTED);
-        return problems;
-    }
-
-    private static void addOnce(List<String> list, String s) {
-        if (!list.contains(s)) {
-            list.add(s);
-        }
-    }
-
-    private X509Certificate findIssuer(X509Certificate cert, List<X509Certificate> extra) {
-        X500Principal issuerName = cert.getIssuerX500Principal();
-        List<X509Certificate> a = anchorsBySubject.get(issuerName);
-        if (a != null) {
-            for (X509Certificate c : a) {
-                if (signedBy(cert.getSignature(), cert, c.getPublicKey())) {
-                    return c;
-                }
-            }
-        }
-        for (X509Certificate c : extra) {
-            if (c.getSubjectX500Principal().equals(issuerName) && signedBy(cert.getSignature(), cert, c.getPublicKey())) {
-                return c;
-            }
-        }
-        return null;
-    }
-
-    private boolean signedBy(byte[] signature, Object signedObject, PublicKey key) {
-        byte[] k = key.getEncoded();
-        ByteBuffer cacheKey = ByteBuffer.allocate(signature.length + k.length).put(signature).put(k).flip();
-        Boolean cached = verified.get(cacheKey);
-        if (cached != null) {
-            return cached;
-        }
-        boolean ok;
-        try {
-            if (signedObject instanceof X509Certificate) {
-                ((X509Certificate) signedObject).verify(key, CmsSupport.BC);
-            } else {
-                ((X509CRL) signedObject).verify(key, CmsSupport.BC);
-            }
-            ok = true;
-        } catch (Exception e) {
-            ok = false;
-        }
-        if (verified.size() > CACHE_LIMIT) {
-            verified.clear();
-        }
-        verified.put(cacheKey, ok);
-        return ok;
-    }
-
-    private boolean isRevoked(X509Certificate cert, X509Certificate issuer, Date at) {
-        List<X509CRL> crls = crlsByIssuer.get(issuer.getSubjectX500Principal());
-        if (crls == null) {
-            return false;
-        }
-        for (X509CRL crl : crls) {
-            if (!signedBy(crl.getSignature(), crl, issuer.getPublicKey())) {
-                continue;
-            }
-            X509CRLEntry e = crl.getRevokedCertificate(cert);
-            if (e != null && !e.getRevocationDate().after(at)) {
-                return true;
-            }
-        }
-        return false;
-    }
+    // ------------------------------------------------------------------ certificates
 
     /** Parsed certificates by encoding: the same few CA and user certificates arrive in every CMS. */
     private final Map<ByteBuffer, X509Certificate> parsed = new ConcurrentHashMap<>();

@@ -193,16 +193,38 @@ class CadesSignerTest {
         assertThat(withCrl.validateCades(cms, null).problems()).containsExactly(ValidationReport.REVOKED);
         SignatureValidator cleanCrl = new SignatureValidator(List.of(ca.cert()), List.of(TestKeys.crl(ca)), null);
         assertThat(cleanCrl.validateCades(cms, null).problems()).isEmpty();
-        // a CRL not signed by the issuer is ignored
+        // a CRL not signed by the issuer does not count: revoked it is not, but its status is unknown (PKIX)
         SignatureValidator forgedCrl = new SignatureValidator(List.of(ca.cert()),
                 List.of(TestKeys.crl(new TestKeys.Ca(otherCa.keys(), ca.cert(), otherCa.sigAlg()), userCert)), null);
-        assertThat(forgedCrl.validateCades(cms, null).problems()).isEmpty();
+        assertThat(forgedCrl.validateCades(cms, null).codes()).containsExactly("chain.revocationUnknown");
 
         SignatureValidator later = new SignatureValidator(List.of(ca.cert()), null, Instant.now().plus(Duration.ofDays(400)));
         assertThat(later.validateCades(cms, null).problems()).containsExactly(ValidationReport.EXPIRED);
 
         assertThat(validator().validateCades(new byte[] {1, 2, 3}, null).problems())
                 .containsExactly(ValidationReport.INVALID_DOCUMENT);
+    }
+
+    @Test
+    void aTimestampedSignatureIsValidatedAtItsGenTimeAnUntimestampedOneAtTheValidationTime() throws Exception {
+        TestKeys.Ca ca = TestKeys.ca(TestKeys.Type.P256);
+        Instant now = Instant.now();
+        // the TSA outlives the user; 400 days from now the user's certificate has expired, the TSA's not
+        KeyMaterial user = TestKeys.newUser(ca, TestKeys.Type.P256, "Short-lived signer", now.minus(Duration.ofDays(1)),
+                now.plus(Duration.ofDays(365)));
+        java.security.KeyPair tsaKeys = TestKeys.keyPair(TestKeys.Type.P256);
+        X509Certificate tsaCert = TestKeys.certificate(new org.bouncycastle.asn1.x500.X500Name("CN=Long-lived TSA,O=TrustLoad"),
+                tsaKeys.getPublic(), org.bouncycastle.asn1.x500.X500Name.getInstance(ca.cert().getSubjectX500Principal().getEncoded()),
+                ca.keys().getPrivate(), ca.keys().getPublic(), ca.sigAlg(), now.minus(Duration.ofDays(1)),
+                now.plus(Duration.ofDays(3000)), false, true);
+        TestTsa tsa = new TestTsa(new KeyMaterial("tsa", tsaKeys.getPrivate(), List.of(tsaCert, ca.cert()), TestKeys.BC));
+        byte[] cadesT = CadesSigner.sign(DATA, user, SignOptions.builder().level(SignOptions.Level.T).timestampSource(tsa).build());
+        byte[] cadesB = CadesSigner.sign(DATA, user, SignOptions.DEFAULTS);
+        SignatureValidator later = new SignatureValidator(List.of(ca.cert()), null, now.plus(Duration.ofDays(400)));
+        ValidationReport t = later.validateCades(cadesT, null);
+        assertThat(t.problems()).isEmpty();
+        assertThat(t.timestamped()).isTrue();
+        assertThat(later.validateCades(cadesB, null).codes()).containsExactly("chain.expired");
     }
 
     @Test

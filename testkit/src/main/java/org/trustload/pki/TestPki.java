@@ -486,6 +486,66 @@ public final class TestPki {
         return KeySource.pkcs12(tlcpKeyStoreFile(party), PASSWORD.toCharArray(), List.of(use)).load().get(0);
     }
 
+    /** Extensions of a certificate made by {@link #issue}: add them to the builder. */
+    public interface Extensions {
+        void addTo(X509v3CertificateBuilder builder) throws IOException;
+    }
+
+    /**
+     * Issues one more certificate, in memory (nothing is written, the CRLs do not change), for tests of
+     * path validation that need what the generated PKI lacks: an intermediate CA, a signer below one, a
+     * certificate with an odd extension. The key is of this PKI's type; subject and authority key
+     * identifiers are added; everything else — basicConstraints, key usage … — comes from
+     * {@code extensions}. Valid from the issuer's notBefore (a day ago when self-signed) to
+     * {@code notAfter}, or the issuer's notAfter when null.
+     *
+     * @param issuer the issuer's key and chain (e.g. {@link #caKey}, {@link #userKey}, or an earlier result),
+     *               or null for a self-signed certificate
+     * @return the new key with its chain: the new certificate followed by the issuer's chain
+     */
+    public KeyMaterial issue(KeyMaterial issuer, String commonName, Instant notAfter, Extensions extensions)
+            throws PkiException {
+        try {
+            Provider bc = KeyStores.bouncyCastle();
+            KeyPairGenerator g;
+            if (keyType == KeyType.RSA2048) {
+                g = KeyPairGenerator.getInstance("RSA");
+                g.initialize(2048);
+            } else {
+                g = KeyPairGenerator.getInstance("EC", bc);
+                g.initialize(new ECGenParameterSpec(keyType == KeyType.SM2 ? "sm2p256v1" : "secp256r1"));
+            }
+            KeyPair kp = g.generateKeyPair();
+            X500NameBuilder nb = new X500NameBuilder(BCStyle.INSTANCE);
+            X500Name subject = nb.addRDN(BCStyle.C, "BR").addRDN(BCStyle.O, "TrustLoad Test PKI")
+                    .addRDN(BCStyle.OU, "Path tests").addRDN(BCStyle.CN, commonName).build();
+            X509Certificate issuerCert = issuer == null ? null : issuer.certificate();
+            Instant from = issuerCert == null ? Instant.now().minus(Duration.ofDays(1)) : issuerCert.getNotBefore().toInstant();
+            Instant to = notAfter != null ? notAfter
+                    : issuerCert == null ? from.plus(Duration.ofDays(3650)) : issuerCert.getNotAfter().toInstant();
+            X500Name issuerName = issuerCert == null ? subject
+                    : X500Name.getInstance(issuerCert.getSubjectX500Principal().getEncoded());
+            X509v3CertificateBuilder b = new JcaX509v3CertificateBuilder(issuerName,
+                    new BigInteger(63, new SecureRandom()).setBit(62), Date.from(from), Date.from(to), subject, kp.getPublic());
+            JcaX509ExtensionUtils ext = new JcaX509ExtensionUtils();
+            b.addExtension(Extension.subjectKeyIdentifier, false, ext.createSubjectKeyIdentifier(kp.getPublic()));
+            b.addExtension(Extension.authorityKeyIdentifier, false, ext.createAuthorityKeyIdentifier(
+                    issuerCert == null ? kp.getPublic() : issuerCert.getPublicKey()));
+            extensions.addTo(b);
+            PrivateKey signingKey = issuer == null ? kp.getPrivate() : issuer.privateKey();
+            X509Certificate cert = new JcaX509CertificateConverter().setProvider(bc)
+                    .getCertificate(b.build(signer(keyType, signingKey, null)));
+            List<X509Certificate> chain = new ArrayList<>();
+            chain.add(cert);
+            if (issuer != null) {
+                chain.addAll(issuer.chain());
+            }
+            return new KeyMaterial(commonName, kp.getPrivate(), chain, bc);
+        } catch (IOException | GeneralSecurityException | OperatorCreationException e) {
+            throw new PkiException(PkiException.KEY_ERROR, "cannot issue test certificate", commonName + ": " + e, e);
+        }
+    }
+
     private static String tlcpFile(String party) {
         return "tlcp-" + party + ".p12";
     }

@@ -1,8 +1,5 @@
 package org.trustload.lab.pki;
 
-import java.security.GeneralSecurityException;
-import java.security.cert.CertificateExpiredException;
-import java.security.cert.CertificateNotYetValidException;
 import java.security.cert.X509CRL;
 import java.security.cert.X509CRLEntry;
 import java.security.cert.X509Certificate;
@@ -18,16 +15,18 @@ import org.bouncycastle.asn1.x509.Extension;
 import org.bouncycastle.asn1.x509.GeneralName;
 import org.bouncycastle.asn1.x509.GeneralNames;
 import org.bouncycastle.cert.jcajce.JcaX509ExtensionUtils;
+import org.trustload.pki.ChainValidator;
 
 /**
- * What the signature service checks before it prepares a signature: the certificate chains to one of
- * the lab's CAs (directly, or through certificates the client sent in {@code chain}), is inside its
- * validity period, and is not on its CA's CRL (fetched from the certificate's distribution point).
+ * What the signature service and certificate login check before they accept a certificate: its path to
+ * one of the lab's CAs (directly, or through certificates the client sent in {@code chain}) validated by
+ * PKIX — lib's {@link ChainValidator}, the one the Signature Assertion uses: issuer signatures, CA
+ * basicConstraints and keyCertSign, path length, unknown critical extensions, validity now, the CRL of every
+ * certificate (fetched from its distribution point and cached by {@link CrlCache}) — and a key usage that
+ * permits signing (digitalSignature or nonRepudiation).
  */
 final class CertificateChecker {
-    private static final int MAX_DEPTH = 5;
-    private static final java.security.Provider VERIFY_PROVIDER = org.trustload.pki.KeyStores.bouncyCastle();
-
+    private final ChainValidator validator;
     private final List<X509Certificate> anchors;
     private final CrlCache crls;
     private final String fallbackCrlBase;
@@ -38,6 +37,7 @@ final class CertificateChecker {
      */
     CertificateChecker(List<X509Certificate> anchors, CrlCache crls, String fallbackCrlBase) {
         this.anchors = List.copyOf(anchors);
+        this.validator = new ChainValidator(this.anchors);
         this.crls = crls;
         this.fallbackCrlBase = fallbackCrlBase;
     }
@@ -52,34 +52,29 @@ final class CertificateChecker {
     }
 
     /**
-     * Validity and CRL checks of a path already built (signer first, trust anchor last): 403
-     * {@code certificateExpired}, 403 {@code certificateRevoked}, 503 {@code revocationUnavailable}.
+     * PKIX validation of a path already built (signer first, trust anchor last) now, with the CRL of every
+     * certificate but the anchor: 403 {@code certificateExpired}, 403 {@code certificateRevoked}, 503
+     * {@code revocationUnavailable} (a CRL that cannot be fetched or is not current), 403
+     * {@code untrustedCertificate} for every other failure.
      */
     void checkPath(List<X509Certificate> path) throws ApiException {
-        X509Certificate cert = path.get(0);
         Date now = new Date();
-        for (X509Certificate c : path) {
-            try {
-                c.checkValidity(now);
-            } catch (CertificateExpiredException e) {
-                throw new ApiException(403, ApiException.CERTIFICATE_EXPIRED, (c == cert ? "the certificate" : "the issuer "
-                        + c.getSubjectX500Principal().getName()) + " expired on " + c.getNotAfter().toInstant());
-            } catch (CertificateNotYetValidException e) {
-                throw new ApiException(403, ApiException.CERTIFICATE_EXPIRED, (c == cert ? "the certificate" : "the issuer "
-                        + c.getSubjectX500Principal().getName()) + " is not valid before " + c.getNotBefore().toInstant());
+        List<X509CRL> pathCrls = new ArrayList<>(path.size());
+        try {
+            for (int i = 0; i + 1 < path.size(); i++) {
+                pathCrls.add(crls.get(crlUrl(path.get(i), path.get(i + 1)), path.get(i + 1)));
             }
+        } catch (ApiException unavailable) {
+            // validity and trust come before revocation: an expired user is told so even without CRLs
+            ChainValidator.Outcome o = validator.validate(path, null, now, ChainValidator.Usage.SIGNATURE);
+            if (!o.valid()) {
+                throw failure(o, path, List.of());
+            }
+            throw unavailable;
         }
-        for (int i = 0; i + 1 < path.size(); i++) {
-            X509Certificate subject = path.get(i);
-            X509Certificate issuer = path.get(i + 1);
-            X509CRL crl = crls.get(crlUrl(subject, issuer), issuer);
-            X509CRLEntry entry = crl.getRevokedCertificate(subject);
-            if (entry != null) {
-                throw new ApiException(403, ApiException.CERTIFICATE_REVOKED, "certificate serial "
-                        + subject.getSerialNumber().toString(16).toUpperCase(Locale.ROOT) + " was revoked on "
-                        + entry.getRevocationDate().toInstant()
-                        + (entry.getRevocationReason() != null ? " (" + entry.getRevocationReason() + ")" : ""));
-            }
+        ChainValidator.Outcome o = validator.validate(path, pathCrls, now, ChainValidator.Usage.SIGNATURE);
+        if (!o.valid()) {
+            throw failure(o, path, pathCrls);
         }
     }
 
@@ -95,46 +90,62 @@ final class CertificateChecker {
     }
 
     /**
-     * Builds the path of {@code cert} to one of the CAs with every issuer's signature verified, but
-     * checks neither validity nor revocation; 403 {@code untrustedCertificate} when there is none.
+     * Builds the path of {@code cert} to one of the CAs and validates it by PKIX — issuer signatures, CA
+     * constraints, key usage — but neither validity nor revocation (they are {@link #checkPath}'s, so that
+     * an expired or revoked user gets its own answer): 403 {@code untrustedCertificate} when it fails.
      */
     List<X509Certificate> chain(X509Certificate cert, List<X509Certificate> extra) throws ApiException {
-        List<X509Certificate> path = new ArrayList<>();
-        path.add(cert);
-        X509Certificate current = cert;
-        for (int depth = 0; depth < MAX_DEPTH; depth++) {
-            X509Certificate anchor = issuerIn(current, anchors);
-            if (anchor != null) {
-                if (!anchor.equals(current)) {
-                    path.add(anchor);
-                }
-                return path;
-            }
-            X509Certificate next = issuerIn(current, extra);
-            if (next == null || path.contains(next)) {
-                break;
-            }
-            path.add(next);
-            current = next;
+        List<X509Certificate> path = validator.path(cert, extra);
+        if (path == null) {
+            throw untrusted(cert);
         }
-        throw new ApiException(403, ApiException.UNTRUSTED_CERTIFICATE, "the certificate of "
+        // at an instant inside every certificate's validity, if there is one; if not, checkPath says which expired
+        Date at = path.get(0).getNotBefore();
+        for (X509Certificate c : path) {
+            if (c.getNotBefore().after(at)) {
+                at = c.getNotBefore();
+            }
+        }
+        ChainValidator.Outcome o = validator.validate(path, null, at, ChainValidator.Usage.SIGNATURE);
+        if (!o.valid() && !o.problem().code().equals(ChainValidator.Problem.EXPIRED.code())) {
+            throw failure(o, path, List.of());
+        }
+        return path;
+    }
+
+    private static ApiException untrusted(X509Certificate cert) {
+        return new ApiException(403, ApiException.UNTRUSTED_CERTIFICATE, "the certificate of "
                 + cert.getSubjectX500Principal().getName() + " (issuer " + cert.getIssuerX500Principal().getName()
                 + ") does not chain to a CA this service trusts");
     }
 
-    private static X509Certificate issuerIn(X509Certificate cert, List<X509Certificate> candidates) {
-        for (X509Certificate c : candidates) {
-            if (c.getSubjectX500Principal().equals(cert.getIssuerX500Principal())) {
-                try {
-                    // BouncyCastle: P-256 verify ~0.35 ms vs ~1.75 ms with SunEC (FACTS)
-                    cert.verify(c.getPublicKey(), VERIFY_PROVIDER);
-                    return c;
-                } catch (GeneralSecurityException | RuntimeException e) {
-                    // same name, other key: keep looking
-                }
+    /** The API's answer to a failed validation; {@code pathCrls.get(i)} is the CRL of {@code path.get(i)}. */
+    private static ApiException failure(ChainValidator.Outcome o, List<X509Certificate> path, List<X509CRL> pathCrls) {
+        X509Certificate c = o.certificate() != null ? o.certificate() : path.get(0);
+        String who = c == path.get(0) ? "the certificate" : "the issuer " + c.getSubjectX500Principal().getName();
+        switch (o.problem()) {
+            case EXPIRED, CA_EXPIRED:
+                return new ApiException(403, ApiException.CERTIFICATE_EXPIRED, who + " expired on " + c.getNotAfter().toInstant());
+            case NOT_YET_VALID, CA_NOT_YET_VALID:
+                return new ApiException(403, ApiException.CERTIFICATE_EXPIRED, who + " is not valid before "
+                        + c.getNotBefore().toInstant());
+            case REVOKED, CA_REVOKED: {
+                int i = path.indexOf(c);
+                X509CRLEntry entry = i >= 0 && i < pathCrls.size() ? pathCrls.get(i).getRevokedCertificate(c) : null;
+                return new ApiException(403, ApiException.CERTIFICATE_REVOKED, (c == path.get(0) ? "" : who + ": ")
+                        + "certificate serial " + c.getSerialNumber().toString(16).toUpperCase(Locale.ROOT) + " was revoked"
+                        + (entry == null ? "" : " on " + entry.getRevocationDate().toInstant()
+                                + (entry.getRevocationReason() != null ? " (" + entry.getRevocationReason() + ")" : "")));
             }
+            case REVOCATION_UNKNOWN:
+                return new ApiException(503, ApiException.REVOCATION_UNAVAILABLE, "no current CRL for " + who
+                        + " (its CRL's nextUpdate has passed, or the CRL does not verify)");
+            case UNTRUSTED:
+                return untrusted(path.get(0));
+            default:
+                return new ApiException(403, ApiException.UNTRUSTED_CERTIFICATE, "the certificate chain is not valid: "
+                        + o.problem().message());
         }
-        return null;
     }
 
     /** The first http(s) URI of the CRL distribution points, else {@code <base>ca-<n>.crl} of the issuing lab CA. */

@@ -7,13 +7,16 @@ import org.trustload.jmeter.common.gui.ElementForm;
 public class SignatureAssertionBeanInfo extends BeanInfoHelper {
     public SignatureAssertionBeanInfo() {
         super(SignatureAssertion.class, Form.class);
-        createPropertyGroup("check", new String[] {"format", "trustAnchorsFile", "crlFiles", "signatureVariable",
-                "requireTimestamp"});
+        createPropertyGroup("check", new String[] {"format", "trustAnchorsFile", "crlFiles", "signatureSource",
+                "signatureVariable", "requireTimestamp"});
         choice("format", "auto", "auto", "cades", "pades", "timestamp");
+        choice("signatureSource", SignatureAssertion.SOURCE_AUTO, SignatureAssertion.SOURCE_AUTO,
+                SignatureAssertion.SOURCE_RESPONSE);
         file("trustAnchorsFile");
         file("crlFiles");
         text("signatureVariable", "");
         text("requireTimestamp", Boolean.FALSE);
+        shownWhen("signatureSource", when(SignatureAssertion.SOURCE_AUTO), "signatureVariable");
     }
 
     /** The element's form: JMeter's generated one with a help link. */
