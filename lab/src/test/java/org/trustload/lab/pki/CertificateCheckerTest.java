@@ -202,7 +202,8 @@ class CertificateCheckerTest {
         KeyMaterial user = pki.userKey(pki.validAliases().get(0));
         KeyMaterial bad = pki.issue(user, "mTLS client of an end entity", null,
                 b -> b.addExtension(Extension.keyUsage, true, new KeyUsage(SIGNING)));
-        CertificateLogin login = new CertificateLogin(checker, org.trustload.pki.KeyStores.bouncyCastle());
+        CertificateLogin login = new CertificateLogin(checker, new CertificateModels(), org.trustload.pki.KeyStores.bouncyCastle(),
+                java.time.Duration.ofMinutes(2));
         X509Certificate[] chain = bad.chain().toArray(new X509Certificate[0]);
         assertThatThrownBy(() -> login.trustManager().checkClientTrusted(chain, "EC"))
                 .isInstanceOf(java.security.cert.CertificateException.class)
