@@ -53,6 +53,8 @@ public final class Summary {
     private static final int TOP_ERRORS = 10;
     /** Recent top-level rows kept per thread to name a transaction's children. */
     private static final int RECENT = 1000;
+    /** Sample events remembered in exact mode: far more than rows of other threads between a sample and its sub-results. */
+    private static final int RECENT_EVENTS = 100_000;
     private static final Pattern SUMMARISER = Pattern.compile(
             "summary ([=+])\\s+(\\d+) in (\\d+):(\\d\\d):(\\d\\d) =\\s+([\\d.]+)/s.*?Err:\\s+(\\d+)");
     private static final Pattern ENGINE_PREFIX = Pattern.compile("^\\d{1,3}(?:\\.\\d{1,3}){3}:\\d+-");
@@ -189,13 +191,19 @@ public final class Summary {
     private final Map<String, ErrorGroup> errors = new HashMap<>();
     private final Set<String> threadNames = new LinkedHashSet<>();
     private final Map<String, ThreadState> threads = new HashMap<>();
+    /** Exact mode: the first row of each recent sample event (thread name + event column), its parent for the rest. */
+    private final Map<String, Jtl.Sample> eventFirstRow = new LinkedHashMap<>(1024, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Jtl.Sample> eldest) {
+            return size() > RECENT_EVENTS;
+        }
+    };
     private boolean exact = true;
     private long configErrors;
     private long rows;
 
-    /** Where a thread is in its rows: the sample event its last rows belong to. */
+    /** Where a thread is in its rows: its last top-level row (or transaction row) and its recent samples. */
     private static final class ThreadState {
-        String event;
         Jtl.Sample top;
         boolean transaction;
         final Deque<Jtl.Sample> recent = new ArrayDeque<>();
@@ -220,12 +228,12 @@ public final class Summary {
             configErrors++;
         }
         ThreadState t = threads.computeIfAbsent(row.threadName(), n -> new ThreadState());
-        if (t.top != null && sameEvent(row, t)) {
-            subResults.computeIfAbsent(t.top.label(), l -> new LinkedHashMap<>())
+        Jtl.Sample parent = parentOf(row, t);
+        if (parent != null) {
+            subResults.computeIfAbsent(parent.label(), l -> new LinkedHashMap<>())
                     .computeIfAbsent(row.label(), l -> new Stats(l, Kind.SUB_RESULT)).add(row);
             return;
         }
-        t.event = row.event();
         t.top = row;
         t.transaction = row.responseMessage().startsWith(TRANSACTION_PREFIX);
         if (t.transaction) {
@@ -248,15 +256,29 @@ public final class Summary {
     }
 
     /**
-     * Whether {@code row} belongs to the sample event of the thread's last top-level row: the same
-     * {@value Jtl#EVENT_COLUMN}; without that column, JMeter's or TrustLoad's sub-result naming within the
-     * parent's span (1 ms of slack: JMeter's per-result clocks differ by a millisecond).
+     * The first row of the sample event {@code row} belongs to, when it is not that first row itself: the
+     * row of the same thread with the same {@value Jtl#EVENT_COLUMN}; without that column, the thread's last
+     * top-level row when {@code row} carries JMeter's or TrustLoad's sub-result naming within its span (1 ms
+     * of slack: JMeter's per-result clocks differ by a millisecond).
      */
-    private boolean sameEvent(Jtl.Sample row, ThreadState t) {
+    private Jtl.Sample parentOf(Jtl.Sample row, ThreadState t) {
         if (exact) {
-            // "null": an event JMeter built without variables (e.g. distributed Statistical mode); each row its own
-            return !row.event().isEmpty() && !row.event().equals("null") && row.event().equals(t.event);
+            // "null": an event JMeter built without variables (e.g. distributed Statistical mode): each row its own
+            if (row.event().isEmpty() || row.event().equals("null")) {
+                return null;
+            }
+            String key = row.threadName() + '\u0000' + row.event();
+            Jtl.Sample first = eventFirstRow.get(key);
+            if (first == null) {
+                eventFirstRow.put(key, row);
+            }
+            return first;
         }
+        return t.top != null && sameEvent(row, t) ? t.top : null;
+    }
+
+    /** Without the event column: JMeter's or TrustLoad's sub-result naming within the parent's span. */
+    private static boolean sameEvent(Jtl.Sample row, ThreadState t) {
         if (t.transaction) {
             return false;
         }

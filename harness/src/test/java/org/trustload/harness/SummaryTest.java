@@ -82,6 +82,20 @@ class SummaryTest {
     }
 
     @Test
+    void withoutThreadNamesTheEventColumnStillKeepsInterleavedThreadsApart(@TempDir Path dir) throws Exception {
+        Path jtl = dir.resolve("results.jtl");
+        Files.writeString(jtl, "timeStamp,elapsed,label,responseCode,responseMessage,success,trustload_event\n"
+                + "1000,9,sign,200,ok,true,1.1\n"
+                + "1000,3,sign,200,ok,true,2.1\n"   // another thread's sample between a sample and its sub-result
+                + "1001,2,sign start,200,ok,true,1.1\n"
+                + "1003,1,sign start,200,ok,true,2.1\n"
+                + "1010,1,sign,200,ok,true,1.2\n");
+        Summary s = Summary.of(jtl);
+        assertThat(s.total().count()).isEqualTo(3);
+        assertThat(s.subResults().get("sign").get("sign start").count()).isEqualTo(2);
+    }
+
+    @Test
     void percentilesAreTheDashboardsOverEveryValue(@TempDir Path dir) throws Exception {
         StringBuilder rows = new StringBuilder(HEADER);
         long[] times = new long[101];

@@ -702,7 +702,8 @@ public final class Slapd implements AutoCloseable {
     /**
      * Runs a slapd in the foreground until SIGTERM or Ctrl-C, for clients run by hand ({@code ldapsearch},
      * Perl Net::LDAP, {@code ./trustload run ... --no-lab}): {@code ./trustload fixture slapd [entries=N]
-     * [nofile=N]}. Prints its endpoints and the properties that point the LDAP plans at it.
+     * [nofile=N] [stats]} ({@code stats}: log every operation with slapd's own time, {@code etime}, to
+     * {@link #logFile()}). Prints its endpoints and the properties that point the LDAP plans at it.
      */
     public static void main(String[] args) throws InterruptedException {
         Options o = Options.defaults().withTls(true);
@@ -711,8 +712,10 @@ public final class Slapd implements AutoCloseable {
                 o = o.withEntries(Integer.parseInt(a.substring("entries=".length())));
             } else if (a.startsWith("nofile=")) {
                 o = o.withOpenFilesLimit(Integer.parseInt(a.substring("nofile=".length())));
+            } else if (a.equals("stats")) {
+                o = o.withStatsLog(true);
             } else {
-                throw new IllegalArgumentException("unknown argument '" + a + "' (entries=N, nofile=N)");
+                throw new IllegalArgumentException("unknown argument '" + a + "' (entries=N, nofile=N, stats)");
             }
         }
         Slapd slapd = start(o);
@@ -722,7 +725,10 @@ public final class Slapd implements AutoCloseable {
         System.out.println("  CA: " + slapd.certificatePath() + ", PKCS#12 trust store: " + slapd.trustStorePath());
         System.out.println("  try: ldapwhoami -Y EXTERNAL -H '" + slapd.ldapiUrl() + "'");
         System.out.println("  ./trustload run ldap/ldap-search-200x10 -Jldap.host=" + HOST + " -Jldap.port=" + slapd.ldapPort()
-                + " -Jldapi.socket=" + slapd.socketPath());
+                + " -Jldapi.socket=" + slapd.socketPath() + " -Jldap.users=" + o.entries());
+        if (o.statsLog()) {
+            System.out.println("  operations and their etime (slapd's own time): " + slapd.logFile());
+        }
         System.out.println("Ctrl-C stops it and deletes its directory.");
         Thread.currentThread().join();
     }

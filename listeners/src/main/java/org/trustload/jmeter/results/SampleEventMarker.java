@@ -1,5 +1,6 @@
 package org.trustload.jmeter.results;
 
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.jmeter.engine.util.NoThreadClone;
 import org.apache.jmeter.testelement.AbstractTestElement;
 import org.apache.jmeter.testelement.ThreadListener;
@@ -11,8 +12,10 @@ import org.apache.jmeter.threads.JMeterContextService;
  * millisecond or two). {@code ./trustload run} adds it to the plan it runs and lists {@value #VARIABLE} in
  * {@code sample_variables}; users never add it themselves (it has no GUI).
  *
- * <p>Each thread gets, once, the variable {@value #VARIABLE} whose value is a per-thread counter:
- * {@code JMeterVariables.get} calls its {@code toString()}, which counts up. JMeter builds one
+ * <p>Each thread gets, once, the variable {@value #VARIABLE} whose value is a per-thread counter,
+ * {@code T.N} (T numbers the thread in this JVM, N counts): {@code JMeterVariables.get} calls its
+ * {@code toString()}, which counts up. T keeps values of different threads apart even in a results file
+ * saved without thread names. JMeter builds one
  * {@code SampleEvent} per sample (and per Transaction Controller result) and reads the
  * {@code sample_variables} into it once; the CSV writer puts that one value on the sample's row and on
  * the rows of its sub-results. So the rows of one event share a number and the thread's next event has
@@ -26,13 +29,16 @@ public class SampleEventMarker extends AbstractTestElement implements ThreadList
     /** The variable and results column; the harness reads it as {@code Jtl.EVENT_COLUMN} (same name). */
     public static final String VARIABLE = "trustload_event";
 
-    /** A thread's counter: each read is a new number. Confined to its thread. */
+    private static final AtomicInteger THREADS = new AtomicInteger();
+
+    /** A thread's counter: each read is a new value. Confined to its thread. */
     static final class Counter {
+        private final String thread = THREADS.incrementAndGet() + ".";
         private long next;
 
         @Override
         public String toString() {
-            return Long.toString(++next);
+            return thread + ++next;
         }
     }
 
