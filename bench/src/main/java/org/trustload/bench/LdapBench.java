@@ -888,12 +888,7 @@ public final class LdapBench {
     }
 
     static double median(List<Double> v) {
-        List<Double> s = v.stream().filter(d -> !d.isNaN()).sorted().toList();
-        if (s.isEmpty()) {
-            return Double.NaN;
-        }
-        int n = s.size();
-        return n % 2 == 1 ? s.get(n / 2) : (s.get(n / 2 - 1) + s.get(n / 2)) / 2;
+        return org.trustload.harness.Percentiles.median(v);
     }
 
     private static String range(List<Double> v) {

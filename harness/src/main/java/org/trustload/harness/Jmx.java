@@ -1,16 +1,25 @@
 package org.trustload.harness;
 
 import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalLong;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
 import javax.xml.XMLConstants;
 import javax.xml.parsers.DocumentBuilderFactory;
 import javax.xml.parsers.ParserConfigurationException;
+import javax.xml.transform.OutputKeys;
+import javax.xml.transform.Transformer;
+import javax.xml.transform.TransformerException;
+import javax.xml.transform.TransformerFactory;
+import javax.xml.transform.dom.DOMSource;
+import javax.xml.transform.stream.StreamResult;
 import org.w3c.dom.Document;
 import org.w3c.dom.Element;
 import org.w3c.dom.Node;
@@ -23,8 +32,6 @@ import org.xml.sax.SAXException;
  */
 public final class Jmx {
 
-    private static final Pattern P_FUNCTION = Pattern.compile("\\$\\{__(?:P|property)\\(\\s*([^,)]+?)\\s*(?:,([^)]*))?\\)}");
-
     /**
      * An enabled thread group.
      *
@@ -32,13 +39,38 @@ public final class Jmx {
      * @param threads as written (e.g. {@code ${__P(threads,20)}})
      * @param scheduled the scheduler (duration) is on
      * @param hasSampler an enabled sampler somewhere beneath it (a group without one never writes samples)
+     * @param samplersPerIteration the samples one iteration writes (top-level, as the summariser counts them)
+     *        when the group holds only samplers and controllers that run each child once (Simple, Transaction
+     *        in non-parent mode, Random Order, Critical Section); -1 when another controller decides it at run time
      */
     public record ThreadGroup(String name, String kind, String threads, String loops, boolean scheduled,
-                              String duration, String delay, boolean hasSampler) {
+                              String duration, String delay, boolean hasSampler, long samplersPerIteration) {
 
         /** The number of threads with {@code props} applied; empty when it cannot be told. */
         public OptionalLong threads(Map<String, String> props) {
             return Jmx.resolve(threads, props);
+        }
+
+        /**
+         * The top-level samples the group's loops ask for (threads x loops x samples per iteration) on one
+         * engine; empty when it loops until stopped or a count cannot be told.
+         */
+        public OptionalLong plannedSamples(Map<String, String> props) {
+            OptionalLong t = threads(props);
+            OptionalLong l = Jmx.resolve(loops, props);
+            if (t.isEmpty() || l.isEmpty() || l.getAsLong() < 0 || samplersPerIteration < 0) {
+                return OptionalLong.empty();
+            }
+            return OptionalLong.of(t.getAsLong() * l.getAsLong() * samplersPerIteration);
+        }
+
+        /** Seconds the scheduler allows (duration alone, without the start delay); empty without a scheduler. */
+        public OptionalLong durationSeconds(Map<String, String> props) {
+            if (!scheduled) {
+                return OptionalLong.empty();
+            }
+            OptionalLong d = Jmx.resolve(duration, props);
+            return d.isEmpty() || d.getAsLong() <= 0 ? OptionalLong.empty() : d;
         }
 
         /** Seconds the scheduler allows (delay + duration); empty without a scheduler. */
@@ -84,7 +116,8 @@ public final class Jmx {
                 out.add(new ThreadGroup(e.getAttribute("testname"), testclass.substring(testclass.lastIndexOf('.') + 1),
                         prop(e, "ThreadGroup.num_threads"), loop == null ? "" : prop(loop, "LoopController.loops"),
                         Boolean.parseBoolean(prop(e, "ThreadGroup.scheduler")), prop(e, "ThreadGroup.duration"),
-                        prop(e, "ThreadGroup.delay"), children != null && hasSampler(children)));
+                        prop(e, "ThreadGroup.delay"), children != null && hasSampler(children),
+                        children == null ? 0 : samplers(children)));
             } else if (children != null) {
                 collect(children, out);
             }
@@ -106,6 +139,37 @@ public final class Jmx {
             }
         }
         return false;
+    }
+
+    /** Controllers that run each child once per pass. */
+    private static final Set<String> ONCE_EACH = Set.of("GenericController", "TransactionController",
+            "RandomOrderController", "CriticalSectionController");
+
+    /** Samples one pass over {@code tree} writes; -1 when a controller decides it at run time. */
+    private static long samplers(Element tree) {
+        long n = 0;
+        for (Node c = tree.getFirstChild(); c != null; c = c.getNextSibling()) {
+            if (!(c instanceof Element e) || e.getTagName().equals("hashTree") || !enabled(e)) {
+                continue;
+            }
+            String testclass = e.getAttribute("testclass");
+            Element children = nextHashTree(e);
+            if (testclass.endsWith("Sampler") || testclass.endsWith("SamplerProxy")) {
+                n++;
+            } else if (children != null && hasSampler(children)) {
+                boolean parentMode = testclass.equals("TransactionController")
+                        && Boolean.parseBoolean(prop(e, "TransactionController.parent"));
+                if (!ONCE_EACH.contains(testclass) || parentMode) {
+                    return -1; // a parent-mode transaction's samples are sub-results the summariser never sees
+                }
+                long inner = samplers(children);
+                if (inner < 0) {
+                    return -1;
+                }
+                n += inner;
+            }
+        }
+        return n;
     }
 
     private static boolean enabled(Element e) {
@@ -141,26 +205,158 @@ public final class Jmx {
 
     /**
      * A number as written in a plan: a literal, or {@code ${__P(name,default)}} /
-     * {@code ${__property(name,,default)}} looked up in {@code props}; empty when it is anything else.
+     * {@code ${__property(name,,default)}} looked up in {@code props}, the default itself such an
+     * expression when nested ({@code ${__P(max_duration,${__P(duration,600)})}}); empty when it is anything
+     * else (another function, a variable).
      */
     static OptionalLong resolve(String value, Map<String, String> props) {
-        String v = value == null ? "" : value.strip();
-        Matcher m = P_FUNCTION.matcher(v);
-        if (m.matches()) {
-            String name = m.group(1).strip();
-            String def = m.group(2) == null ? "" : m.group(2);
-            if (v.startsWith("${__property(")) { // __property(name,variable,default)
-                int comma = def.indexOf(',');
-                def = comma < 0 ? "" : def.substring(comma + 1);
-            }
-            v = props.containsKey(name) ? props.get(name).strip() : def.strip();
+        String v = evaluate(value == null ? "" : value.strip(), props);
+        if (v == null) {
+            return OptionalLong.empty();
         }
         try {
-            return OptionalLong.of(Long.parseLong(v));
+            return OptionalLong.of(Long.parseLong(v.strip()));
         } catch (NumberFormatException e) {
             return OptionalLong.empty();
         }
     }
+
+    /**
+     * {@code text} with every {@code ${__P(...)}} / {@code ${__property(...)}} replaced as JMeter would (a
+     * property's value is taken as it is: JMeter does not evaluate functions inside it); null when the text
+     * holds any other {@code ${...}}.
+     */
+    static String evaluate(String text, Map<String, String> props) {
+        StringBuilder out = new StringBuilder();
+        int i = 0;
+        while (i < text.length()) {
+            int start = text.indexOf("${", i);
+            if (start < 0) {
+                out.append(text, i, text.length());
+                break;
+            }
+            out.append(text, i, start);
+            int end = closingBrace(text, start + 2);
+            if (end < 0) {
+                return null;
+            }
+            String call = text.substring(start + 2, end);
+            String fn = call.startsWith("__P(") ? "__P" : call.startsWith("__property(") ? "__property" : null;
+            if (fn == null || !call.endsWith(")")) {
+                return null;
+            }
+            List<String> args = arguments(call.substring(fn.length() + 1, call.length() - 1));
+            String name = evaluate(args.get(0).strip(), props);
+            // __P(name,default); __property(name,variable,default)
+            int defaultAt = fn.equals("__P") ? 1 : 2;
+            String def = args.size() > defaultAt ? evaluate(args.get(defaultAt), props) : "";
+            if (name == null || def == null) {
+                return null;
+            }
+            out.append(props.containsKey(name) ? props.get(name) : def);
+            i = end + 1;
+        }
+        return out.toString();
+    }
+
+    /** Index of the {@code }} closing the {@code ${} whose content starts at {@code from}; -1 when none. */
+    private static int closingBrace(String s, int from) {
+        int depth = 0;
+        for (int i = from; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c == '\\') {
+                i++;
+            } else if (c == '$' && i + 1 < s.length() && s.charAt(i + 1) == '{') {
+                depth++;
+                i++;
+            } else if (c == '}') {
+                if (depth == 0) {
+                    return i;
+                }
+                depth--;
+            }
+        }
+        return -1;
+    }
+
+    /** A function's arguments: split at top-level commas ({@code \\,} is a literal comma), nested calls kept whole. */
+    private static List<String> arguments(String s) {
+        List<String> out = new ArrayList<>();
+        StringBuilder cur = new StringBuilder();
+        int depth = 0;
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c == '\\' && i + 1 < s.length() && s.charAt(i + 1) == ',' && depth == 0) {
+                cur.append(',');
+                i++;
+            } else if (c == ',' && depth == 0) {
+                out.add(cur.toString());
+                cur.setLength(0);
+            } else {
+                if (c == '$' && i + 1 < s.length() && s.charAt(i + 1) == '{') {
+                    depth++;
+                } else if (c == '}' && depth > 0) {
+                    depth--;
+                }
+                cur.append(c);
+            }
+        }
+        out.add(cur.toString());
+        return out;
+    }
+
+    /** The element that fills {@value Jtl#EVENT_COLUMN} (listeners module; the harness names it, never loads it). */
+    static final String EVENT_MARKER_CLASS = "org.trustload.jmeter.results.SampleEventMarker";
+
+    /**
+     * A copy of {@code plan} with the {@link #EVENT_MARKER_CLASS} element first under the test plan, written
+     * beside the plan (JMeter resolves a plan's relative file names from the plan's folder) under a name no
+     * plan listing picks up ({@code .NAME.trustload-PID-N.jmx.run}); the caller deletes it. Empty when the
+     * plan cannot be read as a plan or its folder is not writable: the run then uses the plan itself.
+     */
+    static Optional<Path> withEventMarker(Path plan) {
+        try {
+            Document doc = parse(plan);
+            Element testPlanTree = null;
+            for (Node n = doc.getDocumentElement().getFirstChild(); n != null; n = n.getNextSibling()) {
+                if (n instanceof Element root && root.getTagName().equals("hashTree")) {
+                    for (Node c = root.getFirstChild(); c != null; c = c.getNextSibling()) {
+                        if (c instanceof Element e && "TestPlan".equals(e.getAttribute("testclass"))) {
+                            testPlanTree = nextHashTree(e);
+                            break;
+                        }
+                    }
+                }
+            }
+            if (testPlanTree == null) {
+                return Optional.empty();
+            }
+            Element marker = doc.createElement(EVENT_MARKER_CLASS);
+            // JMeter's loader requires a guiclass; it is only read by the GUI, which never opens this copy
+            marker.setAttribute("guiclass", EVENT_MARKER_CLASS);
+            marker.setAttribute("testclass", EVENT_MARKER_CLASS);
+            marker.setAttribute("testname", "TrustLoad event marker (added by the harness: " + Jtl.EVENT_COLUMN + " column)");
+            marker.setAttribute("enabled", "true");
+            Node first = testPlanTree.getFirstChild();
+            testPlanTree.insertBefore(marker, first);
+            testPlanTree.insertBefore(doc.createElement("hashTree"), first);
+            Path copy = plan.resolveSibling("." + plan.getFileName() + ".trustload-" + ProcessHandle.current().pid() + "-"
+                    + COPIES.incrementAndGet() + ".jmx.run");
+            Transformer t = TransformerFactory.newInstance().newTransformer();
+            t.setOutputProperty(OutputKeys.ENCODING, "UTF-8");
+            try (OutputStream out = Files.newOutputStream(copy)) {
+                t.transform(new DOMSource(doc), new StreamResult(out));
+            } catch (IOException | TransformerException e) {
+                Files.deleteIfExists(copy);
+                throw e;
+            }
+            return Optional.of(copy);
+        } catch (IOException | TransformerException | RuntimeException e) {
+            return Optional.empty();
+        }
+    }
+
+    private static final AtomicInteger COPIES = new AtomicInteger();
 
     private static Document parse(Path plan) throws IOException {
         try {

@@ -14,9 +14,18 @@ import java.util.function.Consumer;
  * a header line naming the columns, one row per sample result. With the default
  * {@code jmeter.save.saveservice.subresults=true} a sample's sub-results are rows too, labelled
  * {@code <parent label>-<n>} (JMeter 5's sub-result naming), and a Transaction Controller's result is a
- * row of its own; {@link Summary} tells them apart.
+ * row of its own; {@link Summary} tells them apart. JMeter's CSV links no row to its parent: the runs the
+ * harness starts add the column {@value #EVENT_COLUMN} (see {@link Run}), which every row of one sample event
+ * (the sample and its sub-results) shares.
  */
 public final class Jtl {
+
+    /**
+     * The {@code sample_variables} column the harness adds: per thread, a number that changes with every
+     * sample event JMeter notifies and is the same on a sample's row and its sub-results' rows (the
+     * listeners module's {@code SampleEventMarker} fills it; the harness does not depend on that module).
+     */
+    public static final String EVENT_COLUMN = "trustload_event";
 
     /**
      * One row.
@@ -24,9 +33,11 @@ public final class Jtl {
      * @param timeStamp start time in ms since the epoch (JMeter's {@code sampleresult.timestamp.start=true})
      * @param elapsed ms
      * @param bytes response size (0 when the file has no bytes column)
+     * @param event the {@value #EVENT_COLUMN} column: equal on the rows of one sample event; empty when the
+     *        file has no such column
      */
     public record Sample(long timeStamp, long elapsed, String label, String responseCode, String responseMessage,
-                         String threadName, boolean success, String failureMessage, long bytes) {
+                         String threadName, boolean success, String failureMessage, long bytes, String event) {
 
         public long end() {
             return timeStamp + elapsed;
@@ -100,6 +111,7 @@ public final class Jtl {
             int ok = names.indexOf("success");
             int fm = names.indexOf("failureMessage");
             int by = names.indexOf("bytes");
+            int ev = names.indexOf(EVENT_COLUMN);
             if (ts < 0 || lb < 0 || ok < 0) {
                 throw new IOException(file + " has no CSV header with timeStamp, label and success");
             }
@@ -116,7 +128,7 @@ public final class Jtl {
                     continue;
                 }
                 each.accept(new Sample(number(get(f, ts)), number(get(f, el)), get(f, lb), get(f, rc), get(f, rm),
-                        get(f, tn), "true".equals(get(f, ok)), get(f, fm), number(get(f, by))));
+                        get(f, tn), "true".equals(get(f, ok)), get(f, fm), number(get(f, by)), get(f, ev)));
             }
         }
     }

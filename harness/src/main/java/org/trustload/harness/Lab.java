@@ -36,6 +36,8 @@ public final class Lab implements AutoCloseable {
     private final Path log;
     private final String services;
     private volatile String readyLine = "";
+    /** Copies the lab's output into its log until the lab exits. */
+    private Thread pump;
 
     private Lab(Process process, Path properties, Path log, String services) {
         this.process = process;
@@ -83,6 +85,7 @@ public final class Lab implements AutoCloseable {
             }
         }, "lab-output");
         pump.setDaemon(true);
+        lab.pump = pump;
         pump.start();
         long deadline = System.nanoTime() + timeout.toNanos();
         while (ready.getCount() > 0) {
@@ -153,15 +156,23 @@ public final class Lab implements AutoCloseable {
         return process.toHandle();
     }
 
-    /** SIGTERM (the lab stops cleanly), SIGKILL after 15 s. */
+    /**
+     * SIGTERM (the lab stops cleanly), SIGKILL after 15 s; returns once the log holds the lab's last lines
+     * (what its services print when they stop, e.g. what they were asked for).
+     */
     @Override
     public void close() throws InterruptedException {
         if (process.isAlive()) {
-            process.destroy();
+            // ProcessHandle.destroy sends the same SIGTERM; Process.destroy would also close our end of the
+            // lab's output at once, and the lines it writes while stopping would be lost
+            process.toHandle().destroy();
             if (!process.waitFor(15, TimeUnit.SECONDS)) {
                 process.destroyForcibly();
                 process.waitFor(15, TimeUnit.SECONDS);
             }
+        }
+        if (pump != null) {
+            pump.join(5000);
         }
     }
 

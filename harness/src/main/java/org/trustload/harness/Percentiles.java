@@ -45,6 +45,14 @@ public final class Percentiles {
         return new Percentiles(d);
     }
 
+    /**
+     * The median of {@code values} (NaN ignored) by the same method: for the benches' medians over rounds
+     * (the middle value, or the mean of the two middle ones). NaN when no value is left.
+     */
+    public static double median(java.util.Collection<Double> values) {
+        return of(values.stream().filter(d -> d != null && !d.isNaN()).mapToDouble(Double::doubleValue).toArray()).get(50);
+    }
+
     /** How many values. */
     public int count() {
         return sorted.length;

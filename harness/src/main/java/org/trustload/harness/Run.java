@@ -26,6 +26,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.regex.Pattern;
+import java.util.zip.ZipFile;
 
 /**
  * One headless run of a plan, as {@code ./trustload run}, the plan tests and the benches do it: the lab
@@ -282,10 +283,16 @@ public final class Run {
         // SIGTERM or Ctrl-C to the launcher: stop what this run started (a terminal's Ctrl-C reaches them
         // too, a SIGTERM does not) and remove the lab's properties (its passwords)
         Started children = new Started();
+        // the plan as it runs: with the element that marks each sample event's rows (see Summary); the plan
+        // itself when its folder is read-only (the summary then infers sub-results from their names)
+        Optional<Path> marked = markerInstalled(jmeter.layout()) ? Jmx.withEventMarker(o.jmx) : Optional.empty();
         Thread cleanup = new Thread(() -> {
             children.stop();
             try {
                 Layout.deleteRecursively(labDir);
+                if (marked.isPresent()) {
+                    Files.deleteIfExists(marked.get());
+                }
             } catch (IOException e) {
                 System.err.println("trustload: cannot remove " + labDir + ": " + e);
             }
@@ -294,7 +301,7 @@ public final class Run {
         int jmeterStatus;
         String target;
         try {
-            List<String> args = new ArrayList<>(List.of("-n", "-t", o.jmx.toString()));
+            List<String> args = new ArrayList<>(List.of("-n", "-t", marked.orElse(o.jmx).toString()));
             List<String> labProps = new ArrayList<>();
             if (o.sharedLab != null) {
                 labProps = List.of("-q", o.sharedLab.properties().toString());
@@ -337,9 +344,6 @@ public final class Run {
                 // their summaries into the results folder too
                 args.add("-Gtrustload.jvmstats.remote_poller=" + engines.hosts().get(0));
                 args.add("-Gtrustload.results.dir=" + dir);
-                // JVM Stats lists its columns in sample_variables where it runs (the engines); the controller
-                // writes the results file and needs the list from the start (JMeter sends it to the engines)
-                jvmStatsColumns(o.jmx).ifPresent(c -> args.add("-Jsample_variables=" + c));
                 if (runLab != null) {
                     args.add("-G" + runLab.properties());
                 }
@@ -359,6 +363,9 @@ public final class Run {
             args.addAll(labProps);
             args.addAll(List.of("-Jsummariser.interval=5", "-Jjmeterengine.nongui.port=0"));
             args.addAll(o.jmeterArgs);
+            // after the user's: the summary and the dashboard must agree on every percentile (Percentiles)
+            args.add("-J" + Percentiles.DASHBOARD_WINDOW_PROPERTY + "=" + Percentiles.DASHBOARD_WINDOW_PROPERTY_VALUE);
+            sampleVariables(o, marked.isPresent(), engines != null).ifPresent(v -> args.add("-J" + SAMPLE_VARIABLES + "=" + v));
             args.addAll(List.of("-l", dir.resolve("results.jtl").toString(), "-j", dir.resolve("jmeter.log").toString()));
             if (o.dashboard) {
                 args.addAll(List.of("-e", "-o", dir.resolve("report").toString()));
@@ -382,6 +389,9 @@ public final class Run {
                 lab.close();
             }
             Layout.deleteRecursively(labDir);
+            if (marked.isPresent()) {
+                Files.deleteIfExists(marked.get());
+            }
             try {
                 Runtime.getRuntime().removeShutdownHook(cleanup);
             } catch (IllegalStateException shuttingDown) {
@@ -389,6 +399,53 @@ public final class Run {
             }
         }
         return evaluate(jmeter.layout(), o, dir, jmeterStatus, labDied.get(), engines, target, started, log);
+    }
+
+    static final String SAMPLE_VARIABLES = "sample_variables";
+
+    /** Whether the JMeter home's lib/ext has the event marker element (a home built before it cannot load it). */
+    static boolean markerInstalled(Layout layout) {
+        String entry = Jmx.EVENT_MARKER_CLASS.replace('.', '/') + ".class";
+        try (var jars = Files.newDirectoryStream(layout.jmeterHome().resolve("lib/ext"), "trustload-*.jar")) {
+            for (Path jar : jars) {
+                try (ZipFile z = new ZipFile(jar.toFile())) {
+                    if (z.getEntry(entry) != null) {
+                        return true;
+                    }
+                }
+            }
+        } catch (IOException e) {
+            return false;
+        }
+        return false;
+    }
+
+    /**
+     * The {@code sample_variables} the run needs, after the user's own: the event marker's column (when the
+     * plan runs with it) and, in distributed mode, the JVM Stats columns (the listener lists them where it
+     * runs, the engines; the controller writes the results file and needs the list from the start, and JMeter
+     * sends it to the engines). Empty when there is nothing to add.
+     */
+    static Optional<String> sampleVariables(Options o, boolean marker, boolean distributed) throws IOException {
+        List<String> names = new ArrayList<>();
+        String user = o.userProperties(false).getOrDefault(SAMPLE_VARIABLES, "");
+        for (String n : user.split(",")) {
+            if (!n.isBlank() && !names.contains(n.strip())) {
+                names.add(n.strip());
+            }
+        }
+        int given = names.size();
+        if (marker && !names.contains(Jtl.EVENT_COLUMN)) {
+            names.add(Jtl.EVENT_COLUMN);
+        }
+        if (distributed) {
+            for (String c : jvmStatsColumns(o.jmx).map(c -> List.of(c.split(","))).orElse(List.of())) {
+                if (!names.contains(c)) {
+                    names.add(c);
+                }
+            }
+        }
+        return names.size() == given ? Optional.empty() : Optional.of(String.join(",", names));
     }
 
     /** JVM Stats variable suffixes, as the listener's {@code JvmStats.VARIABLES} (the harness does not depend on it). */
@@ -634,6 +691,7 @@ public final class Run {
         sb.append("Target:     ").append(target).append(System.lineSeparator());
         sb.append("Load:       ").append(engines == null ? "this JVM" : engines.hosts().size() + " engines on 127.0.0.1 (each runs every thread group)")
                 .append(System.lineSeparator());
+        int engineCount = engines == null ? 1 : engines.hosts().size();
         for (Jmx.ThreadGroup tg : threadGroups(o)) {
             OptionalLong threads = tg.threads(raw);
             OptionalLong loops = Jmx.resolve(tg.loops(), raw);
@@ -641,8 +699,11 @@ public final class Run {
             sb.append("Threads:    ").append(tg.name()).append(": ")
                     .append(threads.isPresent() ? threads.getAsLong() + " threads" : tg.threads() + " threads")
                     .append(loops.isPresent() ? (loops.getAsLong() < 0 ? ", loops until stopped" : ", " + loops.getAsLong() + " loops") : "")
-                    .append(secs.isPresent() ? ", at most " + hms(secs.getAsLong()) : "")
+                    .append(secs.isPresent() ? ", at most " + hms(secs.getAsLong()) + " (duration cap)" : "")
                     .append(System.lineSeparator());
+            if (summary != null) {
+                planned(tg, raw, summary, engineCount).ifPresent(line -> sb.append("            ").append(line).append(System.lineSeparator()));
+            }
         }
         long wall = Duration.between(started, Instant.now()).toSeconds();
         sb.append("Started:    ").append(DateTimeFormatter.ISO_LOCAL_DATE_TIME.withZone(ZoneOffset.UTC).format(started.truncatedTo(java.time.temporal.ChronoUnit.SECONDS)))
@@ -654,6 +715,42 @@ public final class Run {
         sb.append("Properties: ").append(props.isEmpty() ? "(none given)" : String.join(" ",
                 props.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).toList())).append(System.lineSeparator());
         return sb.toString();
+    }
+
+    /** A thread group's samples count as cut by its cap when they span the cap less this (threads stop between samples). */
+    static final long CAP_SLACK_MS = 2000;
+
+    /**
+     * For a loop-count thread group: what its loops asked for and what ran, and whether the duration cap
+     * ended it ("planned 12500, ran 10000, cut by the cap (00:10:00)"); empty for groups that loop until
+     * stopped (the cap is their length) and groups without samplers.
+     */
+    static Optional<String> planned(Jmx.ThreadGroup tg, Map<String, String> props, Summary summary, int engines) {
+        OptionalLong loops = Jmx.resolve(tg.loops(), props);
+        if (!tg.hasSampler() || loops.isEmpty() || loops.getAsLong() < 0) {
+            return Optional.empty();
+        }
+        OptionalLong perEngine = tg.plannedSamples(props);
+        OptionalLong planned = perEngine.isPresent() ? OptionalLong.of(perEngine.getAsLong() * engines) : perEngine;
+        Summary.Stats ran = summary.threadGroup(tg.name());
+        OptionalLong cap = tg.durationSeconds(props);
+        boolean fewer = planned.isEmpty() || ran.count() < planned.getAsLong();
+        boolean cut = cap.isPresent() && fewer && ran.count() > 0 && ran.spanMs() >= cap.getAsLong() * 1000 - CAP_SLACK_MS;
+        StringBuilder line = new StringBuilder();
+        if (planned.isPresent()) {
+            line.append("planned ").append(planned.getAsLong()).append(", ran ").append(ran.count());
+            if (cut) {
+                line.append(", cut by the cap (").append(hms(cap.getAsLong())).append(")");
+            } else if (ran.count() < planned.getAsLong()) {
+                line.append(", ").append(planned.getAsLong() - ran.count()).append(" not run (the test stopped early)");
+            }
+        } else if (cut) {
+            line.append("ran ").append(ran.count()).append(", cut by the cap (").append(hms(cap.getAsLong()))
+                    .append(") before its loops were done");
+        } else {
+            return Optional.empty(); // its controllers decide the count: nothing to compare
+        }
+        return Optional.of(line.toString());
     }
 
     /** The plan's thread groups; none when the file is not a readable plan (JMeter says why in its log). */

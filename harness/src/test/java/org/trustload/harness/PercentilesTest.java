@@ -35,4 +35,12 @@ class PercentilesTest {
         long[] buffer = {1, 2, 3, 1000, 1000};
         assertThat(Percentiles.of(buffer, 3).max()).isEqualTo(3);
     }
+
+    @Test
+    void theMedianOfRoundsIsTheMiddleOrTheMeanOfTheTwoMiddleValues() {
+        assertThat(Percentiles.median(java.util.List.of(3.0, 1.0, 2.0))).isEqualTo(2.0);
+        assertThat(Percentiles.median(java.util.List.of(4.0, 1.0, 2.0, 3.0))).isEqualTo(2.5);
+        assertThat(Percentiles.median(java.util.List.of(Double.NaN, 5.0))).isEqualTo(5.0);
+        assertThat(Percentiles.median(java.util.List.of())).isNaN();
+    }
 }

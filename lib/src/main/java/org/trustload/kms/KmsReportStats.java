@@ -2,12 +2,16 @@ package org.trustload.kms;
 
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
+import java.util.Arrays;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Queue;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.LongAccumulator;
 import java.util.concurrent.atomic.LongAdder;
+import org.apache.commons.math3.stat.descriptive.rank.Percentile;
 
 /**
  * The counters and lines of the reference KMS benchmark's periodic report (Alibaba Cloud's KMS
@@ -15,7 +19,10 @@ import java.util.concurrent.atomic.LongAdder;
  * minimum from 0), errors classified by category code instead of message text. Thread-safe; one
  * instance per report. Max/Min/Avg time cost are over the whole run, like the reference; TPS is the
  * responses of the last period divided by its length, AvgTPS the responses since the start divided
- * by the elapsed time.
+ * by the elapsed time. A line the reference lacks gives P50/P90/P95/P99 of the period's responses (and, in
+ * the final block, of the whole run) by the JMeter dashboard's method: commons-math3's {@link Percentile}
+ * with the {@code LEGACY} estimator over every value, the method of the harness's {@code Percentiles}
+ * (the run summary), which this JMeter-side class cannot call.
  */
 public final class KmsReportStats {
     private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss", Locale.ROOT);
@@ -36,6 +43,35 @@ public final class KmsReportStats {
     private final long startNanos;
     private long lastReportNanos;
     private int reports;
+    /** Every response time, each sampling thread appending to its own buffer (no lock on the sample path). */
+    private final Queue<Times> buffers = new ConcurrentLinkedQueue<>();
+    private final ThreadLocal<Times> mine = ThreadLocal.withInitial(() -> {
+        Times t = new Times();
+        buffers.add(t);
+        return t;
+    });
+
+    /**
+     * One thread's response times. Only its thread appends; the reporter reads up to the published size:
+     * the values, and an array that grew, are written before the volatile size that covers them.
+     */
+    private static final class Times {
+        private volatile int[] values = new int[256];
+        private volatile int size;
+        /** Values before this index were in an earlier period (the reporter's, under its lock). */
+        private int periodStart;
+
+        void add(long ms) {
+            int[] a = values;
+            int n = size;
+            if (n == a.length) {
+                a = Arrays.copyOf(a, n * 2);
+                values = a;
+            }
+            a[n] = (int) Math.min(Integer.MAX_VALUE, Math.max(0, ms));
+            size = n + 1;
+        }
+    }
 
     /** Starts the clock now. */
     public KmsReportStats() {
@@ -54,6 +90,7 @@ public final class KmsReportStats {
         maxMs.accumulate(elapsedMs);
         minMs.accumulate(elapsedMs);
         timeSum.add(elapsedMs);
+        mine.get().add(elapsedMs);
         responses.increment();
         periodResponses.increment();
         if (!success) {
@@ -86,7 +123,7 @@ public final class KmsReportStats {
                 LocalDateTime.now().format(STAMP));
         String body = detail(requests, periodResponses.sumThenReset(), now - lastReportNanos, now);
         lastReportNanos = now;
-        return head + "\n" + body;
+        return head + "\n" + body + "\n" + percentiles(times(true), "this period");
     }
 
     /** The final statistics block: the detail lines over the whole run, then errors by response code. */
@@ -94,7 +131,8 @@ public final class KmsReportStats {
         long now = System.nanoTime();
         StringBuilder sb = new StringBuilder();
         sb.append(String.format(Locale.ROOT, "----------------- Statistics: [%s]--------------", LocalDateTime.now().format(STAMP)))
-                .append('\n').append(detail(requests, periodResponses.sumThenReset(), now - lastReportNanos, now));
+                .append('\n').append(detail(requests, periodResponses.sumThenReset(), now - lastReportNanos, now))
+                .append('\n').append(percentiles(times(false), "whole run"));
         sb.append(String.format(Locale.ROOT, "%nDuration: %.1f s\tErrors by response code:",
                 (now - startNanos) / 1e9));
         Map<String, LongAdder> sorted = new TreeMap<>(byCode);
@@ -103,6 +141,49 @@ public final class KmsReportStats {
         }
         sorted.forEach((k, v) -> sb.append(' ').append(k).append('=').append(v.sum()));
         return sb.toString();
+    }
+
+    /** The response times of the period since the last report ({@code period}), or of the whole run; sorted. */
+    private double[] times(boolean period) {
+        int total = 0;
+        int[][] parts = new int[buffers.size() + 16][];
+        int[] from = new int[parts.length];
+        int[] to = new int[parts.length];
+        int k = 0;
+        for (Times t : buffers) {
+            if (k == parts.length) {
+                break; // a thread that started while we read: counted next time
+            }
+            int n = t.size;
+            parts[k] = t.values;
+            from[k] = period ? t.periodStart : 0;
+            to[k] = n;
+            if (period) {
+                t.periodStart = n;
+            }
+            total += to[k] - from[k];
+            k++;
+        }
+        double[] d = new double[total];
+        int i = 0;
+        for (int j = 0; j < k; j++) {
+            for (int x = from[j]; x < to[j]; x++) {
+                d[i++] = parts[j][x];
+            }
+        }
+        Arrays.sort(d);
+        return d;
+    }
+
+    /** P50/P90/P95/P99 as the JMeter dashboard computes them (commons-math3, LEGACY estimator). */
+    private static String percentiles(double[] sorted, String over) {
+        if (sorted.length == 0) {
+            return "P50: - ms\tP90: - ms\tP95: - ms\tP99: - ms\t(no responses, " + over + ")";
+        }
+        Percentile p = new Percentile().withEstimationType(Percentile.EstimationType.LEGACY);
+        p.setData(sorted);
+        return String.format(Locale.ROOT, "P50: %.2f ms\tP90: %.2f ms\tP95: %.2f ms\tP99: %.2f ms\t(%d responses, %s)",
+                p.evaluate(50), p.evaluate(90), p.evaluate(95), p.evaluate(99), sorted.length, over);
     }
 
     private String detail(long requests, long periodCount, long periodNanos, long now) {

@@ -2,6 +2,8 @@ package org.trustload.kms;
 
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.SplittableRandom;
 
@@ -29,6 +31,11 @@ public final class KmsWorkload {
             this(operation, keyId, dataSize, algorithm, messageType, secretName, dataKeyBytes, null);
         }
 
+        /** This case on one key (of the several a plan may list). */
+        public Spec withKeyId(String id) {
+            return new Spec(operation, id, dataSize, algorithm, messageType, secretName, dataKeyBytes, context);
+        }
+
         /** Whether the case sends {@code dataSize} bytes of data (encrypted, signed or MACed). */
         boolean usesData() {
             return switch (operation) {
@@ -36,6 +43,20 @@ public final class KmsWorkload {
                 default -> false;
             };
         }
+    }
+
+    /**
+     * The keys a key id setting names: one id, or several separated by commas (a plan spreading its requests
+     * over a tenant's keys); one empty id when none is given (cases without a key).
+     */
+    public static List<String> keyIds(String setting) {
+        List<String> ids = new ArrayList<>();
+        for (String id : (setting == null ? "" : setting).split(",")) {
+            if (!id.isBlank()) {
+                ids.add(id.strip());
+            }
+        }
+        return ids.isEmpty() ? List.of("") : List.copyOf(ids);
     }
 
     /**

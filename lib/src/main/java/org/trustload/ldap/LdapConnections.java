@@ -16,8 +16,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * The LDAP connections of one configuration for the length of a test: settings checked once, TLS
  * context built once, connections opened per iteration or kept one per thread, and every connection
  * still open closed by {@link #close()}. Thread-safe; each connection is used by one thread at a time.
+ * Also the test's value patterns ({@link LdapValue}), one per text, shared by every thread.
  */
-public final class LdapConnections implements Closeable {
+public final class LdapConnections implements Closeable, LdapValue.Source {
 
     /** When connections are opened. */
     public enum Mode {
@@ -48,6 +49,7 @@ public final class LdapConnections implements Closeable {
     private final SSLContext tls;
     private final Set<LdapClient> open = ConcurrentHashMap.newKeySet();
     private final Map<Thread, LdapClient> perThread = new ConcurrentHashMap<>();
+    private final Map<String, LdapValue> patterns = new ConcurrentHashMap<>();
     /** Keeps UnboundID's write-timeout timer thread from being ended and restarted per connection. */
     private final WriteTimerPin timerPin;
     private volatile boolean closed;
@@ -142,6 +144,21 @@ public final class LdapConnections implements Closeable {
         if (mode == Mode.PER_ITERATION || broken || !c.isConnected()) {
             discard(c);
         }
+    }
+
+    /**
+     * The value of {@code text} for this test: one pattern per text, shared by every thread and request that
+     * uses it (a sequential range counts across threads).
+     */
+    @Override
+    public LdapValue value(String property, String text) throws LdapClientException {
+        LdapValue v = patterns.get(text);
+        if (v == null) {
+            v = LdapValue.of(property, text);
+            LdapValue before = patterns.putIfAbsent(text, v);
+            v = before == null ? v : before;
+        }
+        return v;
     }
 
     /** Closes the calling thread's connection (at thread end). */

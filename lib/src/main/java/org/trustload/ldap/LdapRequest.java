@@ -8,7 +8,9 @@ import java.util.stream.Collectors;
 /**
  * One LDAP operation and its fields. Which fields matter depends on the operation: search uses
  * base DN, scope, filter, attributes and limits; compare uses entry DN, attribute and value; add
- * and modify use LDIF; delete uses the entry DN.
+ * and modify use LDIF; delete uses the entry DN. Built with {@link Builder#build(LdapValue.Source)}, the
+ * base DN, filter and entry DN are {@link LdapValue value patterns}: {@link #draw()} gives the request to
+ * send with this time's values.
  */
 public final class LdapRequest {
     private final LdapOperation operation;
@@ -22,8 +24,12 @@ public final class LdapRequest {
     private final String compareAttribute;
     private final String compareValue;
     private final String ldif;
+    /** The varying values (null when the value is fixed). */
+    private final LdapValue baseDnPattern;
+    private final LdapValue filterPattern;
+    private final LdapValue entryDnPattern;
 
-    private LdapRequest(Builder b) {
+    private LdapRequest(Builder b, LdapValue baseDnPattern, LdapValue filterPattern, LdapValue entryDnPattern) {
         operation = b.operation;
         baseDn = b.baseDn;
         scope = b.scope;
@@ -35,16 +41,48 @@ public final class LdapRequest {
         compareAttribute = b.compareAttribute;
         compareValue = b.compareValue;
         ldif = b.ldif;
+        this.baseDnPattern = baseDnPattern;
+        this.filterPattern = filterPattern;
+        this.entryDnPattern = entryDnPattern;
+    }
+
+    /** This request with fixed values drawn from {@code r}'s patterns. */
+    private LdapRequest(LdapRequest r) {
+        operation = r.operation;
+        baseDn = r.baseDnPattern == null ? r.baseDn : r.baseDnPattern.next();
+        scope = r.scope;
+        filter = r.filterPattern == null ? r.filter : r.filterPattern.next();
+        attributes = r.attributes;
+        sizeLimit = r.sizeLimit;
+        timeLimitSeconds = r.timeLimitSeconds;
+        entryDn = r.entryDnPattern == null ? r.entryDn : r.entryDnPattern.next();
+        compareAttribute = r.compareAttribute;
+        compareValue = r.compareValue;
+        ldif = r.ldif;
+        baseDnPattern = null;
+        filterPattern = null;
+        entryDnPattern = null;
     }
 
     public static Builder builder(LdapOperation operation) {
         return new Builder(operation);
     }
 
+    /** Whether a value varies per request (a value pattern). */
+    public boolean varies() {
+        return baseDnPattern != null || filterPattern != null || entryDnPattern != null;
+    }
+
+    /** The request to send now: this one, or a copy with the next value of each pattern. */
+    public LdapRequest draw() {
+        return varies() ? new LdapRequest(this) : this;
+    }
+
     public LdapOperation operation() {
         return operation;
     }
 
+    /** The base DN (as written: the pattern before {@link #draw()}). */
     public String baseDn() {
         return baseDn;
     }
@@ -158,8 +196,23 @@ public final class LdapRequest {
             return this;
         }
 
+        /** The request with its values taken literally. */
         public LdapRequest build() {
-            return new LdapRequest(this);
+            return new LdapRequest(this, null, null, null);
+        }
+
+        /**
+         * The request with base DN, filter and entry DN read as value patterns from {@code patterns} (which
+         * compiles and shares them); a bad pattern is a configuration error naming the property.
+         */
+        public LdapRequest build(LdapValue.Source patterns) throws LdapClientException {
+            return new LdapRequest(this, varying(patterns, "baseDn", baseDn), varying(patterns, "filter", filter),
+                    varying(patterns, "entryDn", entryDn));
+        }
+
+        private static LdapValue varying(LdapValue.Source patterns, String property, String text) throws LdapClientException {
+            LdapValue v = patterns.value(property, text);
+            return v.varies() ? v : null;
         }
     }
 }

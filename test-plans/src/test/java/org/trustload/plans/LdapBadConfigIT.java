@@ -89,7 +89,7 @@ class LdapBadConfigIT {
                 Arguments.of("unknown scheme", null, List.of("-Jscheme=gopher"),
                         "configError", CONFIG + ": scheme: unknown scheme 'gopher'", "scheme", "-"),
                 Arguments.of("no such config", "no-such-config.jmx", List.of(),
-                        "configError", "LDAP Request 'search (uid=fulano1)': configName: no LDAP Connection Config named 'nosuch'",
+                        "configError", "LDAP Request 'search (uid=fulano[1-10000])': configName: no LDAP Connection Config named 'nosuch'",
                         "configName", "-"),
                 Arguments.of("refused port", null, List.of("-Jport=" + refused),
                         "connectError", "LDAP 91 connectError: connection refused", null, null));

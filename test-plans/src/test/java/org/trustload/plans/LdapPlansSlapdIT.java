@@ -27,7 +27,9 @@ class LdapPlansSlapdIT {
                 "-Jldap.host=" + slapd.host(),
                 "-Jldap.port=" + slapd.ldapPort(),
                 "-Jldapi.socket=" + slapd.socketPath(),
-                "-Jldap.base=" + slapd.baseDn()));
+                "-Jldap.base=" + slapd.baseDn(),
+                // the plans' filters range over the directory's users (the lab sets it in lab.properties)
+                "-Jldap.users=" + slapd.options().entries()));
         if (slapd.options().tls()) {
             args.addAll(List.of("-Jldaps.port=" + slapd.ldapsPort(),
                     "-Jldap.truststore=" + slapd.trustStorePath(),
@@ -74,9 +76,9 @@ class LdapPlansSlapdIT {
     }
 
     @Test
-    void search200x10PerThreadConnectionsLeakNothing() throws Exception {
+    void search200x10PerThreadConnectionsLeakNothingAndSearchManyEntries() throws Exception {
         Slapd.assumeOrFailInCi();
-        try (Slapd slapd = Slapd.start(Slapd.Options.defaults().withTls(false))) {
+        try (Slapd slapd = Slapd.start(Slapd.Options.defaults().withTls(false).withStatsLog(true))) {
             int baseline = slapd.settledOpenFiles();
             List<String> args = target(slapd);
             args.addAll(List.of("-Jrampup=2", "-Jconnection_mode=per-thread"));
@@ -86,7 +88,44 @@ class LdapPlansSlapdIT {
             assertThat(total.path("sampleCount").asLong()).isEqualTo(2_000);
             assertThat(total.path("errorCount").asLong()).as("errors, see " + dir).isZero();
             assertOpenFilesReturnTo(slapd, baseline);
+            // the server's side: by default the 2,000 searches ask for many of the 10,000 users, each found
+            Map<String, Integer> filters = searchedFilters(slapd);
+            assertThat(filters.values().stream().mapToInt(Integer::intValue).sum()).isEqualTo(2_000);
+            assertThat(filters).as("distinct filters slapd answered").hasSizeGreaterThan(1_000);
+            assertThat(filters.keySet()).allMatch(f -> f.matches("\\(uid=fulano\\d+\\)"));
         }
+    }
+
+    @Test
+    void aValuePatternGivenWithDashJVariesTheSearchesSlapdAnswers() throws Exception {
+        Slapd.assumeOrFailInCi();
+        try (Slapd slapd = Slapd.start(Slapd.Options.defaults().withTls(false).withEntries(100).withStatsLog(true))) {
+            List<String> args = target(slapd);
+            // JMeter would send a function inside a -J value literally; a value pattern is the sampler's own
+            args.addAll(List.of("-Jthreads=2", "-Jloops=5", "-Jrampup=0", "-Jfilter=(uid=fulano[1:5])"));
+            Path dir = Plans.run(Plans.DIR.resolve("ldap/ldap-search-200x10.jmx"),
+                    OUT.resolve("ldap-search-value-pattern"), args, Duration.ofMinutes(3)).dir();
+            JsonNode stats = Plans.statistics(dir);
+            assertThat(stats.path("Total").path("errorCount").asLong()).as("errors, see " + dir).isZero();
+            assertThat(stats.path("search (uid=fulano[1:5])").path("sampleCount").asLong()).isEqualTo(10);
+            // one sequence shared by both threads: fulano1..5, then again
+            assertThat(searchedFilters(slapd)).containsOnlyKeys("(uid=fulano1)", "(uid=fulano2)", "(uid=fulano3)",
+                    "(uid=fulano4)", "(uid=fulano5)").allSatisfy((f, n) -> assertThat(n).isEqualTo(2));
+        }
+    }
+
+    private static final java.util.regex.Pattern SEARCH = java.util.regex.Pattern.compile(" SRCH base=\".*\" scope=\\d+ deref=\\d+ filter=\"([^\"]*)\"");
+
+    /** The {@code (uid=...)} filters of the searches slapd logged (loglevel stats), with how often each came. */
+    static Map<String, Integer> searchedFilters(Slapd slapd) throws Exception {
+        Map<String, Integer> filters = new HashMap<>();
+        for (String line : Files.readAllLines(slapd.logFile())) {
+            java.util.regex.Matcher m = SEARCH.matcher(line);
+            if (m.find() && m.group(1).startsWith("(uid=")) {
+                filters.merge(m.group(1), 1, Integer::sum);
+            }
+        }
+        return filters;
     }
 
     @Test

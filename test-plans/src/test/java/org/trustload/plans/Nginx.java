@@ -74,7 +74,9 @@ final class Nginx implements AutoCloseable {
         Path root = Files.createDirectories(dir.resolve("html"));
         for (Map.Entry<String, byte[]> page : pages.entrySet()) {
             String name = page.getKey().equals("/") ? "index.html" : page.getKey().substring(1);
-            Files.write(root.resolve(name), page.getValue());
+            Path file = root.resolve(name);
+            Files.createDirectories(file.getParent());
+            Files.write(file, page.getValue());
         }
         IOException last = null;
         for (int attempt = 0; attempt < 5; attempt++) {

@@ -26,9 +26,12 @@ import org.trustload.harness.Summary;
  * Runs every plan headless at tiny scale, as a user would, against the lab services its catalog
  * row lists. The sidecar {@code <plan>.smoke.properties} sets the tiny scale and
  * {@code expect.samples=N}; the dashboard's statistics.json must show N samples and no error, the run
- * must exit 0 as {@code ./trustload run} would (the same {@link Run}), and the summary's Total must equal
+ * must exit 0 as {@code ./trustload run} would (the same {@link Run}), the summary's Total must equal
  * the count of JMeter's own summariser (top-level samples, e.g. pki/pades: 6 while the results file
- * holds 24 rows with the sub-results). A plan
+ * holds 24 rows with the sub-results) and each label's p50/p90/p95/p99 the dashboard's
+ * ({@link Plans#assertSummaryMatchesJMeter}). The LDAP, KMS, PDP and HTTP plans spread their requests over several
+ * entries, keys, decision inputs and pages by default: the lab's stop line in lab.log (what its server side
+ * was asked for, {@code trustload-lab: SERVICE: N ... named M distinct ...}) must show more than one. A plan
  * that needs a real server the lab cannot be names it with {@code fixture=NAME} in its sidecar
  * ({@link Plans#startFixture}); its properties reach JMeter in a -q file, never as -J (JMeter logs
  * every -J value).
@@ -99,12 +102,11 @@ class PlanRunIT {
         assertThat(total.path("sampleCount").asLong()).as("Total sampleCount, see " + dir)
                 .isEqualTo(Long.parseLong(expected.strip()));
         assertThat(total.path("errorCount").asLong()).as("Total errorCount, see " + dir).isZero();
-        // the summary's Total counts what JMeter's own summariser counted: top-level samples only
+        // the summary's Total counts what JMeter's own summariser counted: top-level samples only; its
+        // percentiles are the dashboard's
+        Plans.assertSummaryMatchesJMeter(result);
         Summary summary = result.summary().orElseThrow();
-        Summary.Summariser summariser = Summary.summariser(Files.readString(result.console()))
-                .orElseThrow(() -> new AssertionError("no summariser line in " + result.console()));
-        assertThat(summary.total().count()).as("summary Total vs the summariser's count, see " + dir)
-                .isEqualTo(summariser.count());
+        Summary.Summariser summariser = Summary.summariser(Files.readString(result.console())).orElseThrow();
         assertThat(Files.readString(dir.resolve("summary.txt"))).containsPattern("(?m)^Total +" + summariser.count() + " ");
         if (plan.id().equals("pki/pades")) {
             // each signature is one top-level row and three sub-result rows (start, sign, complete)
@@ -123,6 +125,10 @@ class PlanRunIT {
             assertThat(text).as("summary.txt shows the JVM Stats summary, setUp/tearDown samples not counted")
                     .contains("JVM Stats summary (jvm-stats-summary.txt)", "requests           " + jvmStatsRequests + " (");
         }
+        if (VARIED.matcher(plan.id()).lookingAt()) {
+            assertThat(distinctAsked(dir.resolve("lab.log"))).as("distinct entries, keys, inputs or pages the lab was asked for"
+                    + " (its stop line in " + dir.resolve("lab.log") + ")").isGreaterThan(1);
+        }
         if (plan.id().startsWith("pdp/")) {
             assertThat(Files.readString(dir.resolve("jvm-stats-summary.txt"))).as("the lab PDP watched by PID by default")
                     .contains("JVM pid ", "hsperfdata", "jstat -gc (KB, counts, seconds)");
@@ -137,6 +143,23 @@ class PlanRunIT {
         assertThat(secrets.findIn(dir, Set.of(fixtureProperties)))
                 .as("passwords or private keys (of " + secrets.size() + " looked for) in the outputs under " + dir)
                 .isEmpty();
+    }
+
+    /** The plan families that vary their requests by default. */
+    private static final java.util.regex.Pattern VARIED = java.util.regex.Pattern.compile("(ldap|kms|pdp|http)/");
+    private static final java.util.regex.Pattern ASKED = java.util.regex.Pattern.compile(
+            "trustload-lab: [^:]+: \\d+ [^:]*? named (\\d+) distinct ");
+
+    /** The most distinct names a lab service's stop line reports (0 when none printed one). */
+    static int distinctAsked(Path labLog) throws IOException {
+        int most = 0;
+        for (String line : Files.readAllLines(labLog)) {
+            java.util.regex.Matcher m = ASKED.matcher(line);
+            if (m.find()) {
+                most = Math.max(most, Integer.parseInt(m.group(1)));
+            }
+        }
+        return most;
     }
 
     /** Lab options of the tests: a free port range and this JVM's private socket directory. */

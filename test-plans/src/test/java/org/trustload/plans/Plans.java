@@ -10,6 +10,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -22,6 +23,7 @@ import org.trustload.harness.ExitStatus;
 import org.trustload.harness.JMeter;
 import org.trustload.harness.Layout;
 import org.trustload.harness.Run;
+import org.trustload.harness.Summary;
 import org.trustload.testing.MariaDb;
 
 /**
@@ -170,6 +172,40 @@ final class Plans {
         Path stats = dir.resolve("report/statistics.json");
         assertThat(stats).as("dashboard statistics").exists();
         return new ObjectMapper().readTree(stats.toFile());
+    }
+
+    /**
+     * The run's summary agrees with JMeter: its Total is the summariser's count, and every label's count and
+     * p50/p90/p95/p99 (top-level samples and sub-results) are the dashboard's statistics.json figures; so is
+     * Total's when the file holds no sub-result or transaction row (the dashboard's Total counts those too).
+     */
+    static void assertSummaryMatchesJMeter(Run.Result result) throws IOException {
+        Summary summary = result.summary().orElseThrow(() -> new AssertionError("no summary in " + result.dir()));
+        Summary.Summariser summariser = Summary.summariser(Files.readString(result.console()))
+                .orElseThrow(() -> new AssertionError("no summariser line in " + result.console()));
+        assertThat(summary.exact()).as("sub-results known from the event column, see " + result.dir()).isTrue();
+        assertThat(summary.total().count()).as("summary Total vs the summariser's count, see " + result.dir())
+                .isEqualTo(summariser.count());
+        JsonNode stats = statistics(result.dir());
+        List<Summary.Stats> labels = new ArrayList<>(summary.samples().values());
+        summary.subResults().values().forEach(m -> labels.addAll(m.values()));
+        for (Summary.Stats s : labels) {
+            assertSameAsDashboard(s, stats.path(s.label()), result.dir());
+        }
+        if (summary.rows() == summary.total().count()) {
+            assertSameAsDashboard(summary.total(), stats.path("Total"), result.dir());
+        }
+    }
+
+    private static void assertSameAsDashboard(Summary.Stats s, JsonNode d, Path dir) {
+        String what = "'" + s.label() + "' in summary.txt vs report/statistics.json, see " + dir;
+        assertThat(d.isMissingNode()).as(what + ": label missing").isFalse();
+        assertThat(s.count()).as(what + ": samples").isEqualTo(d.path("sampleCount").asLong());
+        String[] fields = {"medianResTime", "pct1ResTime", "pct2ResTime", "pct3ResTime"};
+        for (int i = 0; i < fields.length; i++) {
+            assertThat(s.percentile(Summary.PERCENTILES[i])).as(what + ": p" + (int) Summary.PERCENTILES[i])
+                    .isCloseTo(d.path(fields[i]).asDouble(), org.assertj.core.api.Assertions.within(1e-6));
+        }
     }
 
     static Properties load(Path file) throws IOException {

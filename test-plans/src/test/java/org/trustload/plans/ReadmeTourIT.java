@@ -31,8 +31,8 @@ import org.trustload.testing.Slapd;
  *   <li>a {@code -Jduration=N} above {@value #MAX_DURATION} s is shortened to {@value #MAX_DURATION} s,
  *       and {@code -Jrampup=1} is added where a command sets no ramp-up (200 users otherwise take 10 s
  *       to start);</li>
- *   <li>the labs get {@code --users 1000} instead of 10,000 LDAP entries (the plans search
- *       {@code fulano1}; importing 10,000 entries costs 10-20 s per lab start);</li>
+ *   <li>the labs get {@code --users 1000} instead of 10,000 LDAP entries (the plans search the lab's
+ *       users, {@code ldap.users} in lab.properties; importing 10,000 entries costs 10-20 s per lab start);</li>
  *   <li>the one line that targets "your own directory" gets a throwaway OpenLDAP slapd in place of
  *       ldap.example.org;</li>
  *   <li>the GUI is checked for {@value #GUI_SECONDS} s after its lab is ready.</li>

@@ -70,8 +70,9 @@ public final class Slapd implements AutoCloseable {
         private final int entries;
         private final int openFilesLimit;
         private final boolean tls;
+        private final boolean statsLog;
 
-        private Options(int entries, int openFilesLimit, boolean tls) {
+        private Options(int entries, int openFilesLimit, boolean tls, boolean statsLog) {
             if (entries < 0) {
                 throw new IllegalArgumentException("entries must be >= 0: " + entries);
             }
@@ -82,16 +83,17 @@ public final class Slapd implements AutoCloseable {
             this.entries = entries;
             this.openFilesLimit = openFilesLimit;
             this.tls = tls;
+            this.statsLog = statsLog;
         }
 
         /** 10,000 {@code fulano} entries, 4096 open files, TLS on. */
         public static Options defaults() {
-            return new Options(10_000, 4096, true);
+            return new Options(10_000, 4096, true, false);
         }
 
         /** How many {@code cn=fulanoI} entries (I = 1..n) to load. */
         public Options withEntries(int n) {
-            return new Options(n, openFilesLimit, tls);
+            return new Options(n, openFilesLimit, tls, statsLog);
         }
 
         /**
@@ -99,12 +101,25 @@ public final class Slapd implements AutoCloseable {
          * number of concurrent clients (at 1024, roughly 1000).
          */
         public Options withOpenFilesLimit(int n) {
-            return new Options(entries, n, tls);
+            return new Options(entries, n, tls, statsLog);
         }
 
         /** Whether to serve ldaps:// and StartTLS with a fresh self-signed certificate. */
         public Options withTls(boolean enabled) {
-            return new Options(entries, openFilesLimit, enabled);
+            return new Options(entries, openFilesLimit, enabled, statsLog);
+        }
+
+        /**
+         * Whether slapd logs every operation to {@link Slapd#logFile()} (loglevel {@code stats}: each search's
+         * base, filter and {@code etime}, slapd's own time). It costs slapd time: for tests and one-off
+         * measurements, not for benches.
+         */
+        public Options withStatsLog(boolean enabled) {
+            return new Options(entries, openFilesLimit, tls, enabled);
+        }
+
+        public boolean statsLog() {
+            return statsLog;
         }
 
         public int entries() {
@@ -121,7 +136,7 @@ public final class Slapd implements AutoCloseable {
 
         @Override
         public String toString() {
-            return "Options[entries=" + entries + ", openFilesLimit=" + openFilesLimit + ", tls=" + tls + "]";
+            return "Options[entries=" + entries + ", openFilesLimit=" + openFilesLimit + ", tls=" + tls + ", statsLog=" + statsLog + "]";
         }
     }
 
@@ -514,7 +529,7 @@ public final class Slapd implements AutoCloseable {
         urls.add(ldapiUrl());
         // "-d none" stays in the foreground and logs only errors; "-d 0" would hide start-up failures.
         List<String> cmd = List.of("prlimit", "--nofile=" + options.openFilesLimit + ":" + options.openFilesLimit,
-                SLAPD.toString(), "-d", "none", "-f", dir.resolve("slapd.conf").toString(),
+                SLAPD.toString(), "-d", options.statsLog ? "stats" : "none", "-f", dir.resolve("slapd.conf").toString(),
                 "-h", String.join(" ", urls));
         ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
@@ -687,7 +702,8 @@ public final class Slapd implements AutoCloseable {
     /**
      * Runs a slapd in the foreground until SIGTERM or Ctrl-C, for clients run by hand ({@code ldapsearch},
      * Perl Net::LDAP, {@code ./trustload run ... --no-lab}): {@code ./trustload fixture slapd [entries=N]
-     * [nofile=N]}. Prints its endpoints and the properties that point the LDAP plans at it.
+     * [nofile=N] [stats]} ({@code stats}: log every operation with slapd's own time, {@code etime}, to
+     * {@link #logFile()}). Prints its endpoints and the properties that point the LDAP plans at it.
      */
     public static void main(String[] args) throws InterruptedException {
         Options o = Options.defaults().withTls(true);
@@ -696,8 +712,10 @@ public final class Slapd implements AutoCloseable {
                 o = o.withEntries(Integer.parseInt(a.substring("entries=".length())));
             } else if (a.startsWith("nofile=")) {
                 o = o.withOpenFilesLimit(Integer.parseInt(a.substring("nofile=".length())));
+            } else if (a.equals("stats")) {
+                o = o.withStatsLog(true);
             } else {
-                throw new IllegalArgumentException("unknown argument '" + a + "' (entries=N, nofile=N)");
+                throw new IllegalArgumentException("unknown argument '" + a + "' (entries=N, nofile=N, stats)");
             }
         }
         Slapd slapd = start(o);
@@ -707,7 +725,10 @@ public final class Slapd implements AutoCloseable {
         System.out.println("  CA: " + slapd.certificatePath() + ", PKCS#12 trust store: " + slapd.trustStorePath());
         System.out.println("  try: ldapwhoami -Y EXTERNAL -H '" + slapd.ldapiUrl() + "'");
         System.out.println("  ./trustload run ldap/ldap-search-200x10 -Jldap.host=" + HOST + " -Jldap.port=" + slapd.ldapPort()
-                + " -Jldapi.socket=" + slapd.socketPath());
+                + " -Jldapi.socket=" + slapd.socketPath() + " -Jldap.users=" + o.entries());
+        if (o.statsLog()) {
+            System.out.println("  operations and their etime (slapd's own time): " + slapd.logFile());
+        }
         System.out.println("Ctrl-C stops it and deletes its directory.");
         Thread.currentThread().join();
     }

@@ -124,9 +124,7 @@ public final class JvmStatsBench {
     }
 
     private static double median(List<Double> v) {
-        List<Double> s = new ArrayList<>(v);
-        s.sort(null);
-        return s.get(s.size() / 2);
+        return org.trustload.harness.Percentiles.median(v);
     }
 
     private static String pollCost(String name, StatsSource s) throws Exception {

@@ -1220,18 +1220,7 @@ public final class PkiBench {
     // ------------------------------------------------------------------ report
 
     private static double median(List<Double> v) {
-        List<Double> s = new ArrayList<>();
-        for (Double d : v) {
-            if (!d.isNaN()) {
-                s.add(d);
-            }
-        }
-        if (s.isEmpty()) {
-            return Double.NaN;
-        }
-        s.sort(null);
-        int n = s.size();
-        return n % 2 == 1 ? s.get(n / 2) : (s.get(n / 2 - 1) + s.get(n / 2)) / 2;
+        return org.trustload.harness.Percentiles.median(v);
     }
 
     private double med(String cell, int t) {

@@ -18,6 +18,7 @@ import org.trustload.lab.EndpointInUseException;
 import org.trustload.lab.LabContext;
 import org.trustload.lab.LabHttp;
 import org.trustload.lab.LabService;
+import org.trustload.lab.Tally;
 
 /**
  * The {@code http} lab service: static pages on {@code http://127.0.0.1:<base+8900>/} for the
@@ -25,8 +26,11 @@ import org.trustload.lab.LabService;
  *
  * <p>Pages ({@link #PAGES}): {@code /} and {@code /index.html} (the same small HTML page, about the
  * size of a web server's welcome page), {@code /64b}, {@code /1k}, {@code /100k} (fixed bodies of
- * those sizes). {@code GET} and {@code HEAD} only; anything else is 405, an unknown path 404.
- * Tests serve the same bytes from nginx so both targets answer alike.
+ * those sizes), and a small site of {@value #SITE_PAGES} pages {@code /pages/1.html} ... (HTML of 0.7 to
+ * 4 KB, each different: what the plans ask by default, so a run spreads over many pages as users of a
+ * site do, not one page a cache always holds). {@code GET} and {@code HEAD} only; anything else is 405,
+ * an unknown path 404. Tests serve the same bytes from nginx so both targets answer alike. At stop it
+ * prints how many GETs named each page.
  */
 public final class HttpLabService implements LabService {
     static {
@@ -54,6 +58,9 @@ public final class HttpLabService implements LabService {
     /** Accept queue length: the 1000-user plan connects in a burst. */
     static final int BACKLOG = 1024;
 
+    /** Pages of the site under {@code /pages/}. */
+    public static final int SITE_PAGES = 100;
+
     /** Every page, path to body, in a stable order. */
     public static final Map<String, byte[]> PAGES = pages();
 
@@ -61,6 +68,7 @@ public final class HttpLabService implements LabService {
     private HttpServer server;
     private ExecutorService workers;
     private boolean closed;
+    private final Tally asked = new Tally();
 
     @Override
     public String name() {
@@ -95,14 +103,16 @@ public final class HttpLabService implements LabService {
             // Read a request body, if any, before answering, so the connection stays usable for keep-alive.
             LabHttp.drainRequestBody(ex);
             String method = ex.getRequestMethod();
-            byte[] body = PAGES.get(ex.getRequestURI().getPath());
+            String path = ex.getRequestURI().getPath();
+            byte[] body = PAGES.get(path);
+            asked.add(body == null ? "(not found)" : path);
             if (!method.equals("GET") && !method.equals("HEAD")) {
                 ex.getResponseHeaders().set("Allow", "GET, HEAD");
                 send(ex, 405, "text/plain", "method not allowed\n".getBytes(StandardCharsets.US_ASCII), true);
             } else if (body == null) {
                 send(ex, 404, "text/plain", "not found\n".getBytes(StandardCharsets.US_ASCII), method.equals("GET"));
             } else {
-                String type = ex.getRequestURI().getPath().matches("/|/index\\.html") ? "text/html; charset=utf-8"
+                String type = path.matches("/|/index\\.html|/pages/.*") ? "text/html; charset=utf-8"
                         : "application/octet-stream";
                 send(ex, 200, type, body, method.equals("GET"));
             }
@@ -132,7 +142,24 @@ public final class HttpLabService implements LabService {
         pages.put("/64b", filler(64));
         pages.put("/1k", filler(1024));
         pages.put("/100k", filler(100 * 1024));
+        for (int i = 1; i <= SITE_PAGES; i++) {
+            pages.put("/pages/" + i + ".html", sitePage(i).getBytes(StandardCharsets.UTF_8));
+        }
         return Collections.unmodifiableMap(pages);
+    }
+
+    /** Page {@code n} of the site: its own title and text, 0.7 to 4 KB, links to its neighbours. */
+    private static String sitePage(int n) {
+        StringBuilder text = new StringBuilder();
+        int paragraphs = 1 + (n * 37) % 12;
+        for (int p = 1; p <= paragraphs; p++) {
+            text.append("<p>Paragraph ").append(p).append(" of page ").append(n)
+                    .append(": static text of a small site, served from memory, different on every page.</p>\n");
+            text.append("<p>").append(Integer.toHexString(n * 7919 + p * 104729).repeat(1 + (n + p) % 5)).append("</p>\n");
+        }
+        return "<!DOCTYPE html>\n<html>\n<head>\n<title>TrustLoad lab page " + n + "</title>\n</head>\n<body>\n<h1>Page "
+                + n + "</h1>\n" + text + "<p><a href=\"/pages/" + (n % SITE_PAGES + 1) + ".html\">next</a> <a href=\"/pages/"
+                + ((n + SITE_PAGES - 2) % SITE_PAGES + 1) + ".html\">previous</a></p>\n</body>\n</html>\n";
     }
 
     /** A small page of the kind a default web server install greets with (625 bytes). */
@@ -182,6 +209,7 @@ public final class HttpLabService implements LabService {
         closed = true;
         if (server != null) {
             server.stop(0);
+            asked.print("http", "requests", "pages");
         }
         if (workers != null) {
             workers.shutdownNow();

@@ -46,6 +46,7 @@ import org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder;
 import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
 import org.trustload.lab.EndpointInUseException;
 import org.trustload.lab.LabContext;
+import org.trustload.lab.Tally;
 
 /**
  * An emulator of the Alibaba Cloud KMS instance API (the protocol of {@code alibabacloud-dkms-gcs-sdk}
@@ -59,7 +60,9 @@ import org.trustload.lab.LabContext;
  * (RSA_PKCS1_SHA_256, RSA_PSS_SHA_256, ECDSA_SHA_256; {@code RAW} messages or {@code DIGEST}s),
  * GetPublicKey, GenerateRandom, GetSecretValue. Encrypt and GenerateDataKey bind the request's {@code Aad}
  * into the GCM tag; Decrypt with another {@code Aad} fails like a tampered ciphertext. Errors are the SDK's protobuf {@code Error} with a 4xx/5xx status and
- * the service's error codes.
+ * the service's error codes. It holds {@value AwsKmsEmulator#KEYS_PER_KIND} keys of each kind (AES, RSA, EC;
+ * the first with the ids below, the others ending in -2, -3, ...: {@code kms.aliyun.key_ids},
+ * {@code kms.aliyun.rsa_key_ids}, {@code kms.aliyun.ec_key_ids}) and prints at stop how many requests named each.
  *
  * <p>Fault injection through {@link KmsFaults} (system properties, {@code POST /admin/faults},
  * per-request headers): beyond the per-second limit a request gets {@code 429 Rejected.Throttling},
@@ -93,9 +96,11 @@ public final class AliyunKmsEmulator implements KmsEmulator {
     private final Map<String, String> properties = new LinkedHashMap<>();
     private final AtomicLong served = new AtomicLong();
     private KmsFaults faults;
-    private SecretKey aesKey;
-    private KeyPair rsaKey;
-    private KeyPair ecKey;
+    private final Map<String, SecretKey> aesKeys = new LinkedHashMap<>();
+    private final Map<String, KeyPair> rsaKeys = new LinkedHashMap<>();
+    private final Map<String, KeyPair> ecKeys = new LinkedHashMap<>();
+    /** Requests that named each key, for the stop line. */
+    private final Tally used = new Tally();
     private HttpsServer https;
     private HttpServer http;
     private ExecutorService workers;
@@ -116,9 +121,12 @@ public final class AliyunKmsEmulator implements KmsEmulator {
         int httpPort = ctx.port(HTTP_OFFSET);
         https = bind(HttpsServer.create(), ctx.bindAddress(), httpsPort);
         http = bind(HttpServer.create(), ctx.bindAddress(), httpPort);
-        aesKey = KmsCrypto.aesKey();
-        rsaKey = KmsCrypto.rsa(2048);
-        ecKey = KmsCrypto.ec("secp256r1");
+        for (int i = 1; i <= AwsKmsEmulator.KEYS_PER_KIND; i++) {
+            String n = i == 1 ? "" : "-" + i;
+            aesKeys.put(AES_KEY_ID + n, KmsCrypto.aesKey());
+            rsaKeys.put(RSA_KEY_ID + n, KmsCrypto.rsa(2048));
+            ecKeys.put(EC_KEY_ID + n, KmsCrypto.ec("secp256r1"));
+        }
 
         String password = HexFormat.of().formatHex(KmsCrypto.random(12));
         String clientKeyId = "KAAP." + UUID.randomUUID();
@@ -150,8 +158,11 @@ public final class AliyunKmsEmulator implements KmsEmulator {
         properties.put("kms.aliyun.client_key_password", password);
         properties.put("kms.aliyun.client_key_password_file", passwordFile.toAbsolutePath().toString());
         properties.put("kms.aliyun.key_id", AES_KEY_ID);
+        properties.put("kms.aliyun.key_ids", String.join(",", aesKeys.keySet()));
         properties.put("kms.aliyun.rsa_key_id", RSA_KEY_ID);
+        properties.put("kms.aliyun.rsa_key_ids", String.join(",", rsaKeys.keySet()));
         properties.put("kms.aliyun.ec_key_id", EC_KEY_ID);
+        properties.put("kms.aliyun.ec_key_ids", String.join(",", ecKeys.keySet()));
         properties.put("kms.aliyun.secret_name", SECRET_NAME);
     }
 
@@ -177,15 +188,22 @@ public final class AliyunKmsEmulator implements KmsEmulator {
 
     /** The public key of a KMS key, e.g. to check a signature independently. */
     public PublicKey publicKey(String keyId) {
-        return switch (keyId) {
-            case RSA_KEY_ID -> rsaKey.getPublic();
-            case EC_KEY_ID -> ecKey.getPublic();
-            default -> throw new IllegalArgumentException("no asymmetric key " + keyId);
-        };
+        KeyPair k = rsaKeys.containsKey(keyId) ? rsaKeys.get(keyId) : ecKeys.get(keyId);
+        if (k == null) {
+            throw new IllegalArgumentException("no asymmetric key " + keyId);
+        }
+        return k.getPublic();
+    }
+
+    private void used(String keyId) {
+        used.add(keyId);
     }
 
     @Override
     public synchronized void close() {
+        if (https != null) {
+            used.print("kms aliyun", "requests", "keys");
+        }
         if (https != null) {
             https.stop(0);
             https = null;
@@ -387,17 +405,20 @@ public final class AliyunKmsEmulator implements KmsEmulator {
 
     /* ---------------------------------------------------------------- operations */
 
-    private void requireAesKey(String keyId) throws KmsError {
-        if (!AES_KEY_ID.equals(keyId)) {
+    private SecretKey requireAesKey(String keyId) throws KmsError {
+        SecretKey k = aesKeys.get(keyId);
+        if (k == null) {
             throw unknownOrWrongKey(keyId, AES_KEY_ID);
         }
+        used(keyId);
+        return k;
     }
 
-    private static KmsError unknownOrWrongKey(String keyId, String... usable) {
+    private KmsError unknownOrWrongKey(String keyId, String... usable) {
         if (keyId == null || keyId.isEmpty()) {
             return new KmsError(400, "MissingParameter", "Parameter KeyId does not exist.");
         }
-        if (!keyId.equals(AES_KEY_ID) && !keyId.equals(RSA_KEY_ID) && !keyId.equals(EC_KEY_ID)) {
+        if (!aesKeys.containsKey(keyId) && !rsaKeys.containsKey(keyId) && !ecKeys.containsKey(keyId)) {
             return new KmsError(404, "Forbidden.KeyNotFound", "The specified Key is not found.");
         }
         return new KmsError(400, "InvalidParameter",
@@ -417,7 +438,7 @@ public final class AliyunKmsEmulator implements KmsEmulator {
     }
 
     private MessageLite encrypt(ApiModels.EncryptRequest r, String requestId) throws KmsError, GeneralSecurityException {
-        requireAesKey(r.getKeyId());
+        SecretKey aesKey = requireAesKey(r.getKeyId());
         requireAlgorithm(r.getAlgorithm(), "AES_GCM");
         if (!r.getIv().isEmpty()) {
             throw new KmsError(400, "InvalidParameter", "The emulator chooses the Iv; do not send one.");
@@ -428,7 +449,7 @@ public final class AliyunKmsEmulator implements KmsEmulator {
     }
 
     private MessageLite decrypt(ApiModels.DecryptRequest r, String requestId) throws KmsError, GeneralSecurityException {
-        requireAesKey(r.getKeyId());
+        SecretKey aesKey = requireAesKey(r.getKeyId());
         requireAlgorithm(r.getAlgorithm(), "AES_GCM");
         if (r.getIv().size() != KmsCrypto.IV_BYTES) {
             throw new KmsError(400, "InvalidParameter", "The Iv is invalid.");
@@ -446,7 +467,7 @@ public final class AliyunKmsEmulator implements KmsEmulator {
 
     private MessageLite generateDataKey(ApiModels.GenerateDataKeyRequest r, String requestId)
             throws KmsError, GeneralSecurityException {
-        requireAesKey(r.getKeyId());
+        SecretKey aesKey = requireAesKey(r.getKeyId());
         requireAlgorithm(r.getAlgorithm(), "AES_GCM");
         int n = r.getNumberOfBytes() == 0 ? 32 : r.getNumberOfBytes();
         if (n < 1 || n > 1024) {
@@ -469,12 +490,14 @@ public final class AliyunKmsEmulator implements KmsEmulator {
     }
 
     /** The signing algorithm of a request, checked against the key; the key's default when empty. */
-    private static String signAlgorithm(String keyId, String requested) throws KmsError {
-        if (RSA_KEY_ID.equals(keyId)) {
+    private String signAlgorithm(String keyId, String requested) throws KmsError {
+        if (rsaKeys.containsKey(keyId)) {
+            used(keyId);
             requireAlgorithm(requested, "RSA_PKCS1_SHA_256", "RSA_PSS_SHA_256");
             return requested.isEmpty() ? "RSA_PKCS1_SHA_256" : requested;
         }
-        if (EC_KEY_ID.equals(keyId)) {
+        if (ecKeys.containsKey(keyId)) {
+            used(keyId);
             requireAlgorithm(requested, "ECDSA_SHA_256");
             return "ECDSA_SHA_256";
         }
@@ -511,7 +534,8 @@ public final class AliyunKmsEmulator implements KmsEmulator {
         boolean digest = isDigest(r.getMessageType(), r.getMessage(), r.getDigest());
         byte[] signature;
         try {
-            PrivateKey key = (RSA_KEY_ID.equals(r.getKeyId()) ? rsaKey : ecKey).getPrivate();
+            String id = r.getKeyId();
+            PrivateKey key = (rsaKeys.containsKey(id) ? rsaKeys.get(id) : ecKeys.get(id)).getPrivate();
             signature = KmsCrypto.sign(key, sigAlg(algorithm), digest, input(r.getMessage(), r.getDigest()));
         } catch (IllegalArgumentException e) {
             throw new KmsError(400, "InvalidParameter", "A SHA-256 DIGEST must be 32 bytes.");
@@ -535,7 +559,7 @@ public final class AliyunKmsEmulator implements KmsEmulator {
     }
 
     private MessageLite publicKey(ApiModels.GetPublicKeyRequest r, String requestId) throws KmsError {
-        if (!RSA_KEY_ID.equals(r.getKeyId()) && !EC_KEY_ID.equals(r.getKeyId())) {
+        if (!rsaKeys.containsKey(r.getKeyId()) && !ecKeys.containsKey(r.getKeyId())) {
             throw unknownOrWrongKey(r.getKeyId(), RSA_KEY_ID, EC_KEY_ID);
         }
         String pem = "-----BEGIN PUBLIC KEY-----\n"

@@ -21,6 +21,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -34,6 +35,7 @@ import javax.net.ssl.SSLContext;
 import org.trustload.lab.EndpointInUseException;
 import org.trustload.lab.LabContext;
 import org.trustload.lab.LabSecrets;
+import org.trustload.lab.Tally;
 
 /**
  * AWS KMS + Secrets Manager emulator speaking the AWS JSON 1.1 protocol ({@code POST /},
@@ -45,7 +47,10 @@ import org.trustload.lab.LabSecrets;
  * GetSecretValue. Keys are looked up by id, key ARN, alias name or alias ARN. Ciphertexts are AES-256-GCM
  * with the key id and the request's EncryptionContext as additional authenticated data, so a Decrypt or
  * ReEncrypt with another context fails with {@code InvalidCiphertextException}, as on AWS. Keys and the
- * secret are created at start (fixed ids, fresh key material). The caller's access key id is checked;
+ * secret are created at start (fixed ids, fresh key material): {@value #KEYS_PER_KIND} of each kind (AES, RSA,
+ * EC) so that plans spread their requests over several keys, as real tenants do ({@code kms.aws.key_ids},
+ * {@code kms.aws.rsa_key_ids}, {@code kms.aws.ec_key_ids} in lab.properties; the first of each also under
+ * its old single-key property and alias). At stop it prints how many requests named each key. The caller's access key id is checked;
  * the SigV4 signature is not (the lab is a load target, not an authentication test).
  * Throttling answers HTTP 429 {@code ThrottlingException}; see {@link KmsFaults}.
  */
@@ -68,6 +73,8 @@ public final class AwsKmsEmulator implements KmsEmulator {
     public static final String RSA_KEY_ID = "0b7a1c6e-5f1d-4c2a-9d3e-rsa2048sign01";
     /** The ECC P-256 signing key (alias {@code alias/trustload-ecc}). */
     public static final String EC_KEY_ID = "0b7a1c6e-5f1d-4c2a-9d3e-eccp256sign01";
+    /** Keys of each kind (AES, RSA, EC): the first has the ids above, the others end in -2, -3, ... */
+    public static final int KEYS_PER_KIND = 3;
     /** The HMAC-256 key (alias {@code alias/trustload-hmac}). */
     public static final String HMAC_KEY_ID = "0b7a1c6e-5f1d-4c2a-9d3e-hmac256mac01";
     /** The X-Amz-Target operations served, KMS ({@code TrentService.}) and Secrets Manager. */
@@ -89,6 +96,9 @@ public final class AwsKmsEmulator implements KmsEmulator {
     private final Map<String, Key> aliases = new LinkedHashMap<>();
     /** Keys in creation order (ListKeys). */
     private final List<Key> keyList = new ArrayList<>();
+    /** Requests that named each key (by the alias it was created with), for the stop line. */
+    private final Tally used = new Tally();
+    private final Map<Key, String> aliasOf = new HashMap<>();
     private String secretValue;
     private String secretVersion;
     private HttpServer http;
@@ -141,13 +151,19 @@ public final class AwsKmsEmulator implements KmsEmulator {
         https = bind(HttpsServer.create(), ctx, httpsPort);
         https.setHttpsConfigurator(new HttpsConfigurator(tls));
 
-        addKey(new Key(AES_KEY_ID, "SYMMETRIC_DEFAULT", Key.ENCRYPT_DECRYPT, KmsCrypto.aesKey(), null,
-                List.of("SYMMETRIC_DEFAULT")), "alias/trustload-aes");
-        addKey(new Key(RSA_KEY_ID, "RSA_2048", Key.SIGN_VERIFY, null, KmsCrypto.rsa(2048), List.of("RSASSA_PSS_SHA_256",
-                "RSASSA_PSS_SHA_384", "RSASSA_PSS_SHA_512", "RSASSA_PKCS1_V1_5_SHA_256", "RSASSA_PKCS1_V1_5_SHA_384",
-                "RSASSA_PKCS1_V1_5_SHA_512")), "alias/trustload-rsa");
-        addKey(new Key(EC_KEY_ID, "ECC_NIST_P256", Key.SIGN_VERIFY, null, KmsCrypto.ec("secp256r1"),
-                List.of("ECDSA_SHA_256")), "alias/trustload-ecc");
+        List<String> aesIds = new ArrayList<>();
+        List<String> rsaIds = new ArrayList<>();
+        List<String> ecIds = new ArrayList<>();
+        for (int i = 1; i <= KEYS_PER_KIND; i++) {
+            String n = i == 1 ? "" : "-" + i;
+            aesIds.add(addKey(new Key(AES_KEY_ID + n, "SYMMETRIC_DEFAULT", Key.ENCRYPT_DECRYPT, KmsCrypto.aesKey(), null,
+                    List.of("SYMMETRIC_DEFAULT")), "alias/trustload-aes" + n));
+            rsaIds.add(addKey(new Key(RSA_KEY_ID + n, "RSA_2048", Key.SIGN_VERIFY, null, KmsCrypto.rsa(2048),
+                    List.of("RSASSA_PSS_SHA_256", "RSASSA_PSS_SHA_384", "RSASSA_PSS_SHA_512", "RSASSA_PKCS1_V1_5_SHA_256",
+                            "RSASSA_PKCS1_V1_5_SHA_384", "RSASSA_PKCS1_V1_5_SHA_512")), "alias/trustload-rsa" + n));
+            ecIds.add(addKey(new Key(EC_KEY_ID + n, "ECC_NIST_P256", Key.SIGN_VERIFY, null, KmsCrypto.ec("secp256r1"),
+                    List.of("ECDSA_SHA_256")), "alias/trustload-ecc" + n));
+        }
         addKey(new Key(HMAC_KEY_ID, "HMAC_256", Key.GENERATE_VERIFY_MAC, KmsCrypto.hmacKey(32), null,
                 List.of("HMAC_SHA_256")), "alias/trustload-hmac");
         // A lab value, but random per start: nothing should depend on it except its presence.
@@ -172,19 +188,31 @@ public final class AwsKmsEmulator implements KmsEmulator {
         properties.put("kms.aws.access_key_id", ACCESS_KEY_ID);
         properties.put("kms.aws.secret_access_key", SECRET_ACCESS_KEY);
         properties.put("kms.aws.key_id", AES_KEY_ID);
+        properties.put("kms.aws.key_ids", String.join(",", aesIds));
         properties.put("kms.aws.rsa_key_id", RSA_KEY_ID);
+        properties.put("kms.aws.rsa_key_ids", String.join(",", rsaIds));
         properties.put("kms.aws.ec_key_id", EC_KEY_ID);
+        properties.put("kms.aws.ec_key_ids", String.join(",", ecIds));
         properties.put("kms.aws.hmac_key_id", HMAC_KEY_ID);
         properties.put("kms.aws.secret_name", SECRET_NAME);
     }
 
-    private void addKey(Key k, String alias) {
+    /** Adds {@code k} under its id, ARN, alias and alias ARN; returns its id. */
+    private String addKey(Key k, String alias) {
         keyList.add(k);
+        aliasOf.put(k, alias);
         aliases.put(alias, k);
         keys.put(k.id(), k);
         keys.put(k.arn(), k);
         keys.put(alias, k);
         keys.put("arn:aws:kms:" + REGION + ":" + ACCOUNT + ":" + alias, k);
+        return k.id();
+    }
+
+    /** Counts a request that named {@code k}. */
+    private Key used(Key k) {
+        used.add(aliasOf.getOrDefault(k, k.id()));
+        return k;
     }
 
     /* ---------------------------------------------------------------- HTTP */
@@ -443,7 +471,9 @@ public final class AwsKmsEmulator implements KmsEmulator {
         if (k == null || !Key.ENCRYPT_DECRYPT.equals(k.usage())) {
             throw new Fault(400, "InvalidCiphertextException", "");
         }
-        if (req.hasNonNull(keyField) && key(req, keyField) != k) {
+        if (!req.hasNonNull(keyField)) {
+            used(k);
+        } else if (key(req, keyField) != k) {
             throw new Fault(400, "IncorrectKeyException",
                     "The key ID in the request does not identify a CMK that can perform this operation.");
         }
@@ -612,7 +642,7 @@ public final class AwsKmsEmulator implements KmsEmulator {
             }
             throw new Fault(400, "NotFoundException", "Key '" + id + "' does not exist");
         }
-        return k;
+        return used(k);
     }
 
     private Key symmetric(JsonNode req, String field) throws Fault {
@@ -719,6 +749,9 @@ public final class AwsKmsEmulator implements KmsEmulator {
 
     @Override
     public void close() {
+        if (http != null) {
+            used.print("kms aws", "requests", "keys");
+        }
         if (http != null) {
             http.stop(0);
         }

@@ -3,6 +3,8 @@ package org.trustload.lab.ldap;
 import com.unboundid.ldap.listener.InMemoryDirectoryServer;
 import com.unboundid.ldap.listener.InMemoryDirectoryServerConfig;
 import com.unboundid.ldap.listener.InMemoryListenerConfig;
+import com.unboundid.ldap.listener.interceptor.InMemoryInterceptedSearchRequest;
+import com.unboundid.ldap.listener.interceptor.InMemoryOperationInterceptor;
 import com.unboundid.ldap.sdk.Attribute;
 import com.unboundid.ldap.sdk.Entry;
 import com.unboundid.ldap.sdk.LDAPException;
@@ -25,6 +27,7 @@ import org.trustload.lab.LabContext;
 import org.trustload.lab.LabSecrets;
 import org.trustload.lab.LabService;
 import org.trustload.lab.SelfSignedTls;
+import org.trustload.lab.Tally;
 import org.trustload.lab.UnixIdentity;
 
 /**
@@ -50,6 +53,7 @@ public final class LdapLabService implements LabService {
     private static final String[] USER_CLASSES = {"top", "person", "organizationalPerson", "inetOrgPerson"};
 
     private InMemoryDirectoryServer server;
+    private final Tally filters = new Tally();
     private SelfSignedTls tls;
     private Path ldapiSocket;
     private final Map<String, String> properties = new LinkedHashMap<>();
@@ -88,6 +92,13 @@ public final class LdapLabService implements LabService {
         // Without equality indexes every (cn=...) search scans all entries: 15-30 ms at 10k users.
         config.setEqualityIndexAttributes("cn", "uid");
         config.addSASLBindHandler(new PeerCredentialsExternalBindHandler());
+        // what the searches asked for, printed at stop (a plan that asks for one entry measures a cache)
+        config.addInMemoryOperationInterceptor(new InMemoryOperationInterceptor() {
+            @Override
+            public void processSearchRequest(InMemoryInterceptedSearchRequest request) {
+                filters.add(request.getRequest().getFilter().toString());
+            }
+        });
         config.setVendorName("TrustLoad lab");
         InMemoryDirectoryServer loaded = new InMemoryDirectoryServer(config);
         // One call, one lock, entries built as objects: no LDIF parsing and no protocol round trips.
@@ -217,6 +228,7 @@ public final class LdapLabService implements LabService {
         if (server != null) {
             server.shutDown(true);
             server = null;
+            filters.print("ldap", "searches", "filters");
         }
         if (ldapiSocket != null) {
             try {

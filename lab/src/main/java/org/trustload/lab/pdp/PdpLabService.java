@@ -34,6 +34,7 @@ import org.trustload.lab.LabHttp;
 import org.trustload.lab.LabSecrets;
 import org.trustload.lab.LabService;
 import org.trustload.lab.SelfSignedTls;
+import org.trustload.lab.Tally;
 
 /**
  * The {@code pdp} lab service: an XACML PDP (AuthzForce) behind ONAP's legacy PDP-X API and the current
@@ -170,6 +171,7 @@ public final class PdpLabService implements LabService {
         }
         closed = true;
         LabHttp.stop(workers, http, https);
+        actors.print("pdp", "guard decisions", "actors");
         if (jmx != null) {
             jmx.close();
         }
@@ -520,8 +522,11 @@ public final class PdpLabService implements LabService {
                 .put("uri", "/policy/pap/v1/policies/status");
     }
 
-    private static XacmlPdp.GuardRequest guardRequest(JsonNode attrs, String onapName, boolean currentApi, String recipeKey,
-                                                      String where) throws PdpException {
+    /** Guard decisions asked, by actor (each policy of the plans' setUp has its own), printed at stop. */
+    private final Tally actors = new Tally();
+
+    private XacmlPdp.GuardRequest guardRequest(JsonNode attrs, String onapName, boolean currentApi, String recipeKey,
+                                               String where) throws PdpException {
         Long vfCount = null;
         JsonNode vf = attrs.get("vfCount");
         if (vf != null && !vf.isNull()) {
@@ -531,7 +536,9 @@ public final class PdpLabService implements LabService {
                 throw PdpException.badRequest(where + ".vfCount must be an integer, not \"" + vf.asText() + "\"");
             }
         }
-        return new XacmlPdp.GuardRequest(onapName, currentApi, textOrNull(attrs, "actor"), textOrNull(attrs, recipeKey),
+        String actor = textOrNull(attrs, "actor");
+        actors.add(String.valueOf(actor));
+        return new XacmlPdp.GuardRequest(onapName, currentApi, actor, textOrNull(attrs, recipeKey),
                 textOrNull(attrs, "target"), textOrNull(attrs, "clname"), vfCount);
     }
 

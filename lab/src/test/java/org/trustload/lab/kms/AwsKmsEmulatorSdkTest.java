@@ -311,7 +311,7 @@ class AwsKmsEmulatorSdkTest extends AwsKmsSdkContract {
         assertThat(first.truncated()).isTrue();
         var rest = kms.listKeys(b -> b.limit(100).marker(first.nextMarker()));
         assertThat(rest.truncated()).isFalse();
-        assertThat(rest.keys()).hasSize(3).doesNotContainAnyElementsOf(first.keys());
+        assertThat(rest.keys()).hasSize(3 * AwsKmsEmulator.KEYS_PER_KIND).doesNotContainAnyElementsOf(first.keys());
         assertAwsError(() -> kms.listKeys(b -> b.marker("bogus")), 400, "InvalidMarkerException");
         assertAwsError(() -> kms.generateRandom(b -> { }), 400, "ValidationException");
     }

@@ -1,6 +1,7 @@
 package org.trustload.jmeter.kms;
 
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.atomic.LongAdder;
 import org.apache.jmeter.samplers.SampleResult;
@@ -25,9 +26,10 @@ import org.trustload.kms.MessageType;
  * ReEncrypt, Sign, Verify, GetSecretValue, GenerateDataKey[WithoutPlaintext], GenerateRandom, GetPublicKey,
  * DescribeKey, GenerateMac, VerifyMac) on the client of the {@link KmsClientConfig} it names
  * ({@code configName}), with an optional encryption context ({@link EncryptionContext}). Holds only what
- * varies per request. Each thread prepares its request once (random data; for decrypt one Encrypt, for
- * verify one Sign, outside any sample) and then times only the repeated call, like the reference
- * benchmark.
+ * varies per request. Each thread prepares its request once per key (random data, different per thread
+ * and key; for decrypt one Encrypt, for verify one Sign, outside any sample) and then times only the
+ * repeated call, like the reference benchmark. {@code keyId} may list several keys separated by commas:
+ * each thread takes them in turn, starting at a different one, so the load spreads over a tenant's keys.
  *
  * <p>Failures carry a category response code ({@code KMS.Timeout}, {@code KMS.LimitExceeded},
  * {@code KMS.ClientError}, …) and the message {@code <http status or ->:<service error code>}; a wrong
@@ -59,11 +61,14 @@ public class KmsRequestSampler extends ClientSampler<KmsRequestSampler.Prepared>
     private String dataKeyBytes = "32";
     private String encryptionContext = "";
 
-    /** This thread's request, prepared on its first sample for this spec and client. */
-    private transient KmsRequest prepared;
+    /** This thread's request per key, each prepared on the first sample that uses it, for this spec and client. */
+    private transient KmsRequest[] prepared;
+    private transient String[] samplerData;
+    private transient List<String> keys;
+    /** This thread's next key (its position in {@code keys}, modulo their count). */
+    private transient long turn;
     private transient KmsWorkload.Spec preparedFor;
     private transient KmsConnection preparedOn;
-    private transient String samplerData;
     /** The request spec, parsed again only when one of its properties changed. */
     private transient ParsedOnChange<KmsWorkload.Spec> specs;
     /** True once this thread got an answer from the KMS: a later refusal is load, not a wrong target. */
@@ -100,20 +105,28 @@ public class KmsRequestSampler extends ClientSampler<KmsRequestSampler.Prepared>
         KmsConnection c = config(KmsConnection.class, KmsClientConfig.KIND, configName, p);
         KmsWorkload.Spec spec = spec(p);
         c.requireOperation(spec.operation()); // before anything is sent
+        int thread = JMeterContextService.getContext().getThreadNum();
         if (prepared == null || (spec != preparedFor && !spec.equals(preparedFor)) || c != preparedOn) {
-            long seed = JMeterContextService.getContext().getThreadNum();
+            keys = KmsWorkload.keyIds(spec.keyId());
+            prepared = new KmsRequest[keys.size()];
+            samplerData = new String[keys.size()];
+            preparedFor = spec;
+            preparedOn = c;
+            turn = thread; // threads start on different keys
+        }
+        int i = (int) Math.floorMod(turn++, (long) prepared.length);
+        if (prepared[i] == null) {
             try {
-                prepared = KmsWorkload.prepare(c, spec, seed);
+                // data seeded per thread and key: requests differ across threads and keys
+                prepared[i] = KmsWorkload.prepare(c, spec.withKeyId(keys.get(i)), thread * 1_000_003L + i);
             } catch (KmsException e) {
                 stopIfUnreachable(e, res);
                 throw e;
             }
-            preparedFor = spec;
-            preparedOn = c;
-            samplerData = c.backend() + " " + prepared;
+            samplerData[i] = c.backend() + " " + prepared[i];
         }
-        res.setSamplerData(samplerData);
-        return new Prepared(c, prepared);
+        res.setSamplerData(samplerData[i]);
+        return new Prepared(c, prepared[i]);
     }
 
     @Override

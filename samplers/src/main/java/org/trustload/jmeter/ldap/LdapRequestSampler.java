@@ -16,13 +16,17 @@ import org.trustload.ldap.LdapConnections;
 import org.trustload.ldap.LdapOperation;
 import org.trustload.ldap.LdapOutcome;
 import org.trustload.ldap.LdapRequest;
+import org.trustload.ldap.LdapValue;
 import org.trustload.ldap.SearchScopes;
 
 /**
  * LDAP Request (TrustLoad): one LDAP operation on a connection of the {@link LdapConnectionConfig}
  * it names ({@code configName}). Per iteration, connect, bind, operation and unbind are all inside
  * the sample, like the published reference script; per thread, the thread's connection is reused.
- * Holds only what varies per request; the connection settings live in the config.
+ * Holds only what varies per request; the connection settings live in the config. Base DN, filter and
+ * entry DN may be value patterns ({@link org.trustload.ldap.LdapValue}, searchrate's syntax:
+ * {@code (uid=fulano[1-10000])}), drawn anew for every sample and shared by the test's threads; unlike a
+ * JMeter function, a pattern works inside a {@code -J} property value.
  *
  * <p>Property names are stored in users' plans: never rename them.
  */
@@ -89,12 +93,13 @@ public class LdapRequestSampler extends ClientSampler<LdapRequestSampler.Prepare
         Object[] inputs = {connections, operation, baseDn, scope, filter, attributes, sizeLimit, timeLimit, entryDn,
             compareAttribute, compareValue, ldif, maxEntriesShown};
         Parsed r = parsed.get(inputs, () -> {
-            LdapRequest request = request(p);
+            LdapRequest request = request(p, connections);
             int shown = p.integer("maxEntriesShown", maxEntriesShown, 0, 0, Integer.MAX_VALUE);
             return new Parsed(request, shown, describe(connections, request));
         });
-        res.setSamplerData(r.description());
-        return new Prepared(connections, r.request(), r.shown());
+        LdapRequest request = r.request().draw();
+        res.setSamplerData(request == r.request() ? r.description() : r.description() + drawn(request));
+        return new Prepared(connections, request, r.shown());
     }
 
     @Override
@@ -153,7 +158,12 @@ public class LdapRequestSampler extends ClientSampler<LdapRequestSampler.Prepare
         }
     }
 
-    LdapRequest request(PropertyParser p) throws ClientException {
+    /** This sample's values of the varying fields, for the request tab. */
+    private static String drawn(LdapRequest r) {
+        return "sent: base " + r.baseDn() + ", filter " + r.filter() + (r.entryDn().isEmpty() ? "" : ", dn " + r.entryDn()) + "\n";
+    }
+
+    LdapRequest request(PropertyParser p, LdapValue.Source patterns) throws ClientException {
         LdapOperation op = LdapOperation.parse(operation);
         if (op == LdapOperation.SEARCH) {
             SearchScopes.parse(scope); // a bad scope is a configError before connecting, not after
@@ -169,7 +179,7 @@ public class LdapRequestSampler extends ClientSampler<LdapRequestSampler.Prepare
                 .compareAttribute(compareAttribute)
                 .compareValue(compareValue)
                 .ldif(ldif)
-                .build();
+                .build(patterns);
     }
 
     /** What was asked, for the request tab. Never contains a password. */

@@ -60,6 +60,9 @@ class LdapRequestSamplerTest {
         server = new InMemoryDirectoryServer(cfg);
         server.add("dn: " + BASE, "objectClass: domain", "dc: testeperformance");
         server.add("dn: cn=fulano1," + BASE, "objectClass: person", "cn: fulano1", "sn: fulano1");
+        for (int i = 1; i <= 20; i++) {
+            server.add("dn: cn=user" + i + "," + BASE, "objectClass: person", "cn: user" + i, "sn: user" + i);
+        }
         server.startListening();
     }
 
@@ -126,6 +129,57 @@ class LdapRequestSamplerTest {
             assertThat(request.getConfigName()).isEqualTo(p.config.getConfigName());
             assertThat(request.getFilter()).isEqualTo("(cn=fulano1)");
             assertThat(p.sample(null).getResponseHeaders()).contains("connection: reused");
+        } finally {
+            p.end();
+        }
+    }
+
+    // ------------------------------------------------------------ value patterns
+
+    @Test
+    void aValuePatternFilterDrawsAnotherEntryPerSampleAndSequentialRangesCountAcrossThreads() throws Exception {
+        LdapPair p = sampler(x -> {
+            x.setFilter("(cn=user[1-20])");
+            x.setConnectionMode("per-thread");
+        });
+        try {
+            Set<String> found = new TreeSet<>();
+            for (int i = 0; i < 60; i++) {
+                SampleResult r = p.sample(null);
+                assertThat(r.isSuccessful()).as(r.getResponseDataAsString()).isTrue();
+                assertThat(r.getResponseMessage()).isEqualTo("search: 1 entry");
+                assertThat(r.getSamplerData()).contains("filter: (cn=user[1-20])", "sent: base " + BASE + ", filter (cn=user");
+                found.add(r.getResponseDataAsString().lines().filter(l -> l.startsWith("dn: ")).findFirst().orElseThrow());
+            }
+            assertThat(found).as("60 random draws over 20 users").hasSizeGreaterThan(5);
+        } finally {
+            p.end();
+        }
+        // [1:20] counts up and wraps, one counter for the whole test: another thread's clone of the sampler shares it
+        LdapPair q = sampler(x -> x.setFilter("(cn=user[1:20])"));
+        LdapRequestSampler clone = new LdapRequestSampler();
+        clone.setName(q.getName());
+        clone.setConfigName(q.sampler.getConfigName());
+        clone.setBaseDn(BASE);
+        clone.setFilter("(cn=user[1:20])");
+        try {
+            assertThat(q.sample(null).getSamplerData()).contains("filter (cn=user1)");
+            assertThat(clone.sample(null).getSamplerData()).contains("filter (cn=user2)");
+            assertThat(q.sample(null).getSamplerData()).contains("filter (cn=user3)");
+        } finally {
+            clone.threadFinished();
+            q.end();
+        }
+    }
+
+    @Test
+    void aFixedFilterIsSentAsItIsAndADoubledBracketIsALiteralOne() {
+        LdapPair p = sampler(x -> x.setFilter("(cn=[[x]])"));
+        try {
+            SampleResult r = p.sample(null);
+            assertThat(r.isSuccessful()).isTrue();
+            assertThat(r.getSamplerData()).contains("filter (cn=[x])");
+            assertThat(r.getResponseMessage()).isEqualTo("search: 0 entries");
         } finally {
             p.end();
         }
@@ -256,6 +310,8 @@ class LdapRequestSamplerTest {
                     s.setTrustStore("/nonexistent/trust.p12");
                     s.setTrustStorePassword(SECRET);
                 }, config + "trustStore: file not found (/nonexistent/trust.p12)"),
+                Arguments.of("bad value pattern", (Consumer<LdapPair>) s -> s.setFilter("(cn=fulano[1-x])"),
+                        request + "filter: '(cn=fulano[1-x])' is not a value pattern"),
                 Arguments.of("no such config", (Consumer<LdapPair>) s -> s.sampler.setConfigName("nosuch"),
                         request + "configName: no LDAP Connection Config named 'nosuch' in this test plan"));
     }
