@@ -888,7 +888,7 @@ public final class LdapBench {
     }
 
     static double median(List<Double> v) {
-        return org.trustload.harness.Percentiles.median(v);
+        return org.trustload.common.Percentiles.median(v);
     }
 
     private static String range(List<Double> v) {

@@ -1,5 +1,6 @@
 package org.trustload.harness;
 
+import org.trustload.common.Percentiles;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;

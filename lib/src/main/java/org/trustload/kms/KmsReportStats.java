@@ -11,7 +11,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.LongAccumulator;
 import java.util.concurrent.atomic.LongAdder;
-import org.apache.commons.math3.stat.descriptive.rank.Percentile;
+import org.trustload.common.Percentiles;
 
 /**
  * The counters and lines of the reference KMS benchmark's periodic report (Alibaba Cloud's KMS
@@ -20,9 +20,7 @@ import org.apache.commons.math3.stat.descriptive.rank.Percentile;
  * instance per report. Max/Min/Avg time cost are over the whole run, like the reference; TPS is the
  * responses of the last period divided by its length, AvgTPS the responses since the start divided
  * by the elapsed time. A line the reference lacks gives P50/P90/P95/P99 of the period's responses (and, in
- * the final block, of the whole run) by the JMeter dashboard's method: commons-math3's {@link Percentile}
- * with the {@code LEGACY} estimator over every value, the method of the harness's {@code Percentiles}
- * (the run summary), which this JMeter-side class cannot call.
+ * the final block, of the whole run) by the JMeter dashboard's method ({@link Percentiles}, as the run summary).
  */
 public final class KmsReportStats {
     private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss", Locale.ROOT);
@@ -180,10 +178,9 @@ public final class KmsReportStats {
         if (sorted.length == 0) {
             return "P50: - ms\tP90: - ms\tP95: - ms\tP99: - ms\t(no responses, " + over + ")";
         }
-        Percentile p = new Percentile().withEstimationType(Percentile.EstimationType.LEGACY);
-        p.setData(sorted);
+        Percentiles p = Percentiles.ofSorted(sorted);
         return String.format(Locale.ROOT, "P50: %.2f ms\tP90: %.2f ms\tP95: %.2f ms\tP99: %.2f ms\t(%d responses, %s)",
-                p.evaluate(50), p.evaluate(90), p.evaluate(95), p.evaluate(99), sorted.length, over);
+                p.get(50), p.get(90), p.get(95), p.get(99), sorted.length, over);
     }
 
     private String detail(long requests, long periodCount, long periodNanos, long now) {

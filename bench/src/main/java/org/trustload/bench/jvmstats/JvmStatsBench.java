@@ -124,7 +124,7 @@ public final class JvmStatsBench {
     }
 
     private static double median(List<Double> v) {
-        return org.trustload.harness.Percentiles.median(v);
+        return org.trustload.common.Percentiles.median(v);
     }
 
     private static String pollCost(String name, StatsSource s) throws Exception {

@@ -190,8 +190,8 @@ public final class LoginBench {
             }
         }
         double avg = all.stream().mapToLong(Long::longValue).average().orElse(0) / 1e6;
-        // the dashboard's percentile method, as everywhere (harness Percentiles)
-        double p95 = all.isEmpty() ? 0 : org.trustload.harness.Percentiles.of(all.stream().mapToDouble(ns -> ns / 1e6).toArray()).get(95);
+        // the dashboard's percentile method, as everywhere (Percentiles)
+        double p95 = all.isEmpty() ? 0 : org.trustload.common.Percentiles.of(all.stream().mapToDouble(ns -> ns / 1e6).toArray()).get(95);
         long total = Math.max(1, ok.get() + refused.get() + errors.get());
         return new Outcome(c, ok.get(), refused.get(), errors.get(), secs, avg, p95, clientCpu / 1e6 / total,
                 serverCpu < 0 ? -1 : serverCpu / 1e6 / total, firstError[0]);

@@ -1220,7 +1220,7 @@ public final class PkiBench {
     // ------------------------------------------------------------------ report
 
     private static double median(List<Double> v) {
-        return org.trustload.harness.Percentiles.median(v);
+        return org.trustload.common.Percentiles.median(v);
     }
 
     private double med(String cell, int t) {

@@ -1,5 +1,6 @@
 package org.trustload.harness.sizing;
 
+import org.trustload.common.Percentiles;
 import java.awt.BasicStroke;
 import java.awt.Color;
 import java.awt.Font;

@@ -40,7 +40,7 @@ public record Step(String phase, int index, double offered, double offeredOps, d
 
     /** The step as {@link Objective.Measured} values (percentiles as computed). */
     static Objective.Measured measured(long samples, long errors, double[] sortedMs, double serverCpuPct) {
-        org.trustload.harness.Percentiles pct = org.trustload.harness.Percentiles.of(sortedMs);
+        org.trustload.common.Percentiles pct = org.trustload.common.Percentiles.of(sortedMs);
         double sum = 0;
         for (double d : sortedMs) {
             sum += d;

@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.trustload.harness.Jtl;
-import org.trustload.harness.Percentiles;
+import org.trustload.common.Percentiles;
 import org.trustload.slo.Objective;
 
 /**

@@ -7,7 +7,7 @@ import java.util.Deque;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.locks.ReentrantLock;
-import org.apache.commons.math3.stat.descriptive.rank.Percentile;
+import org.trustload.common.Percentiles;
 import org.apache.jmeter.engine.StandardJMeterEngine;
 import org.apache.jmeter.engine.util.NoThreadClone;
 import org.apache.jmeter.samplers.SampleEvent;
@@ -232,10 +232,7 @@ public class SloStop extends AbstractTestElement
             if (sorted.length == 0) {
                 return Double.NaN;
             }
-            // the dashboard's estimator, as harness Percentiles uses it
-            Percentile estimator = new Percentile().withEstimationType(Percentile.EstimationType.LEGACY);
-            estimator.setData(sorted);
-            return estimator.evaluate(p);
+            return Percentiles.ofSorted(sorted).get(p);
         }
 
         @Override

@@ -1,4 +1,4 @@
-package org.trustload.harness;
+package org.trustload.common;
 
 import java.util.Arrays;
 import org.apache.commons.math3.stat.descriptive.rank.Percentile;
@@ -13,7 +13,9 @@ import org.apache.commons.math3.stat.descriptive.rank.Percentile;
  * harness set that window to {@link #DASHBOARD_WINDOW_PROPERTY_VALUE} (unlimited) so both agree on any run.
  *
  * <p>Response times are whole milliseconds; the result is a double because the estimator interpolates
- * (p99 of {@code 1..10, 11} can be 10.99).
+ * (p99 of {@code 1..10, 11} can be 10.99). One class for every percentile TrustLoad prints: the run summary
+ * and {@code size} (the harness jar carries this class), the KMS Periodic Report, the SLO Stop listener, the
+ * benches. commons-math3 3.6.1 is JMeter's own; the harness jar carries it too.
  */
 public final class Percentiles {
 
@@ -51,6 +53,14 @@ public final class Percentiles {
      */
     public static double median(java.util.Collection<Double> values) {
         return of(values.stream().filter(d -> d != null && !d.isNaN()).mapToDouble(Double::doubleValue).toArray()).get(50);
+    }
+
+    /**
+     * The percentiles of values already sorted in ascending order (not copied: the caller must not change the
+     * array afterwards) — for callers that keep a sorted copy anyway.
+     */
+    public static Percentiles ofSorted(double[] sorted) {
+        return new Percentiles(sorted);
     }
 
     /** How many values. */

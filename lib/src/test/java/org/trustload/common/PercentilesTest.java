@@ -1,4 +1,4 @@
-package org.trustload.harness;
+package org.trustload.common;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
