@@ -134,7 +134,9 @@ public final class TlcpErrors {
     public static String chain(Throwable e) {
         StringBuilder b = new StringBuilder();
         for (Throwable t = e; t != null && b.length() < 2000; t = t.getCause() == t ? null : t.getCause()) {
-            b.append(b.length() == 0 ? "" : " <- ").append(t.getClass().getName());
+            // our own exceptions by their simple name (TlcpAlert): the package adds nothing a reader needs
+            String type = t.getClass().getName().startsWith("org.trustload.") ? t.getClass().getSimpleName() : t.getClass().getName();
+            b.append(b.length() == 0 ? "" : " <- ").append(type);
             if (t.getMessage() != null) {
                 b.append(": ").append(firstLine(t.getMessage()));
             }
