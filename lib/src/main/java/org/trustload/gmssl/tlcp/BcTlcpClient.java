@@ -67,7 +67,7 @@ final class BcTlcpClient implements TlcpClient {
         RecordLayer records = null;
         try {
             tcp.setSoTimeout(settings.readTimeoutMillis());
-            records = new RecordLayer(new BufferedInputStream(tcp.getInputStream(), 17 * 1024),
+            records = new RecordLayer(new BufferedInputStream(tcp.getInputStream(), 8192),
                     tcp.getOutputStream()); // the record layer buffers a whole flight itself
             ClientHandshake h = new ClientHandshake(this, records, host + ":" + port);
             h.run();

@@ -64,7 +64,7 @@ final class BcTlcpServer implements TlcpServer {
             socket.setSoTimeout(settings.handshakeTimeoutMillis());
             InputStream raw = socket.getInputStream();
             InputStream in = consumed.length == 0 ? raw : new SequenceInputStream(new ByteArrayInputStream(consumed), raw);
-            records = new RecordLayer(new BufferedInputStream(in, 17 * 1024), socket.getOutputStream());
+            records = new RecordLayer(new BufferedInputStream(in, 8192), socket.getOutputStream());
             ServerHandshake h = new ServerHandshake(this, records);
             h.run();
             return new BcConnection(socket, records, h.suite.name(), h.resumed, 0, System.nanoTime() - t0,

@@ -23,7 +23,7 @@ final class HandshakeIo {
 
     final RecordLayer records;
     private final SM3Digest transcript = new SM3Digest();
-    private byte[] buffer = new byte[8192];
+    private byte[] buffer = new byte[4096];
     private int start;
     private int end;
 

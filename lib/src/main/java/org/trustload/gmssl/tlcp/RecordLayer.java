@@ -26,12 +26,13 @@ final class RecordLayer {
     private final InputStream in;
     private final OutputStream out;
     private final byte[] head = new byte[5];
-    private byte[] body = new byte[MAX_RECORD];
+    /** Grown to the largest record seen (a handshake needs a few KiB, bulk data 16 KiB records). */
+    private byte[] body = new byte[4096];
     private RecordCipher readCipher;
     private RecordCipher writeCipher;
     private long readSeq;
     private long writeSeq;
-    private byte[] pending = new byte[4096];
+    private byte[] pending = new byte[2048];
     private int pendingLength;
     /** Whether a record of the peer was read yet: the first one tells the protocol apart. */
     private boolean first = true;
@@ -67,6 +68,9 @@ final class RecordLayer {
             if (!known || (head[1] != 1 && head[1] != 3) || len > MAX_RECORD) {
                 throw mismatch("the peer does not speak TLCP: its data starts with 0x"
                         + hex(head) + (printable(head) ? " (\"" + new String(head, java.nio.charset.StandardCharsets.US_ASCII) + "\")" : ""));
+            }
+            if (len > body.length) {
+                body = new byte[Math.max(len, Math.min(MAX_RECORD, body.length * 4))];
             }
             readFully(body, 0, len, false);
             if (version != VERSION && t != ALERT) {
