@@ -59,36 +59,52 @@ final class CostRatio {
         this.cps = cps;
     }
 
-    /** Every round: each server, suite and client-certificate case, full and minimal alternated. */
+    /**
+     * Every round: each server, suite and client-certificate case, {@code full}, then {@code minimal}
+     * paced to the rate {@code full} just reached (the server does the same number of handshakes per
+     * second: its CPU per handshake is compared without the effect of the rate), then {@code minimal}
+     * as fast as it goes.
+     */
     void run(List<Server> servers, List<TlcpSuite> suites, List<Boolean> auths, int rounds) throws Exception {
         for (int r = 0; r < rounds; r++) {
             for (Server s : servers) {
                 for (TlcpSuite suite : suites) {
                     for (boolean auth : auths) {
-                        List<TlcpClientCrypto> order = r % 2 == 0 ? List.of(TlcpClientCrypto.FULL, TlcpClientCrypto.MINIMAL)
-                                : List.of(TlcpClientCrypto.MINIMAL, TlcpClientCrypto.FULL);
-                        for (TlcpClientCrypto mode : order) {
-                            Cell c = cell(s, suite, auth, mode, r == 0 ? warmup : 1);
-                            String key = key(s.name(), suite, auth, mode);
-                            cells.computeIfAbsent(key, k -> new ArrayList<>()).add(c);
-                            String row = String.format(Locale.ROOT, "| %d | %s | %s | %s | %s | %.1f | %.3f | %.3f | %.2f | %d | %d |",
-                                    r + 1, s.name(), suite, auth ? "yes" : "no", mode.id(), c.rate(), c.clientMs(),
-                                    c.serverMs(), c.ratio(), c.ops(), c.errors());
-                            System.out.println(row);
-                            rows.append(row).append('\n');
-                        }
+                        int warm = r == 0 ? warmup : 1;
+                        Cell full = record(r, s, suite, auth, TlcpClientCrypto.FULL, PACED_OFF, warm);
+                        record(r, s, suite, auth, TlcpClientCrypto.MINIMAL, full.rate(), warm);
+                        record(r, s, suite, auth, TlcpClientCrypto.MINIMAL, PACED_OFF, 1);
                     }
                 }
             }
         }
     }
 
-    private static String key(String server, TlcpSuite suite, boolean auth, TlcpClientCrypto mode) {
-        return server + "|" + suite + "|" + (auth ? "yes" : "no") + "|" + mode.id();
+    private static final double PACED_OFF = 0;
+
+    private Cell record(int r, Server s, TlcpSuite suite, boolean auth, TlcpClientCrypto mode, double pace, int warm)
+            throws Exception {
+        Cell c = cell(s, suite, auth, mode, warm, pace);
+        String label = mode.id() + (pace > 0 ? PACED : "");
+        cells.computeIfAbsent(key(s.name(), suite, auth, label), k -> new ArrayList<>()).add(c);
+        String row = String.format(Locale.ROOT, "| %d | %s | %s | %s | %s | %.1f | %.3f | %.3f | %.2f | %d | %d |",
+                r + 1, s.name(), suite, auth ? "yes" : "no", label, c.rate(), c.clientMs(), c.serverMs(), c.ratio(),
+                c.ops(), c.errors());
+        System.out.println(row);
+        rows.append(row).append('\n');
+        return c;
+    }
+
+    /** The label of minimal cells paced to full's rate. */
+    static final String PACED = " (paced to full's rate)";
+
+    private static String key(String server, TlcpSuite suite, boolean auth, String mode) {
+        return server + "|" + suite + "|" + (auth ? "yes" : "no") + "|" + mode;
     }
 
     /** The client: ECDHE suites and client-certificate cases present the pair, and go to the mTLS port. */
-    private Cell cell(Server s, TlcpSuite suite, boolean auth, TlcpClientCrypto mode, int warm) throws Exception {
+    private Cell cell(Server s, TlcpSuite suite, boolean auth, TlcpClientCrypto mode, int warm, double pace)
+            throws Exception {
         TlcpClientSettings settings = new TlcpClientSettings().withProtocol(TlcpProtocol.TLCP).withSuites(List.of(suite))
                 .withTrustAnchors(ca).withClientCrypto(mode).withReadTimeoutMillis(30_000);
         if (auth || suite.needsClientCertificates()) {
@@ -96,13 +112,14 @@ final class CostRatio {
         }
         int port = auth ? s.mtlsPort() : s.port();
         try (TlcpClient c = TlcpEngines.get("bc").newClient(settings)) {
-            loop(c, s.host(), port, warm, () -> 0);
-            return loop(c, s.host(), port, seconds, s.cpuMs());
+            loop(c, s.host(), port, warm, () -> 0, PACED_OFF);
+            return loop(c, s.host(), port, seconds, s.cpuMs(), pace);
         }
     }
 
-    /** {@link #threads} threads for {@code secs}: rate, client and server CPU per op. */
-    private Cell loop(TlcpClient c, String host, int port, int secs, LongSupplier serverCpu) throws Exception {
+    /** {@link #threads} threads for {@code secs} (at most {@code pace} ops/s when > 0): rate, client and server CPU per op. */
+    private Cell loop(TlcpClient c, String host, int port, int secs, LongSupplier serverCpu, double pace) throws Exception {
+        long interval = pace > 0 ? (long) (threads * 1e9 / pace) : 0;
         AtomicLong ops = new AtomicLong();
         AtomicLong errors = new AtomicLong();
         CountDownLatch start = new CountDownLatch(1);
@@ -115,7 +132,15 @@ final class CostRatio {
                 } catch (InterruptedException e) {
                     return;
                 }
+                long next = System.nanoTime();
                 while (System.nanoTime() < deadline[0]) {
+                    if (interval > 0) {
+                        next += interval;
+                        long wait = next - System.nanoTime();
+                        if (wait > 0) {
+                            java.util.concurrent.locks.LockSupport.parkNanos(wait);
+                        }
+                    }
                     try (TlcpConnection conn = c.connect(host, port)) {
                         if (cps && new TlcpHttp(conn).get(host, "/64b", false).status() != 200) {
                             throw new IllegalStateException("status");
@@ -157,16 +182,28 @@ final class CostRatio {
                 + rows;
     }
 
-    /** Client ÷ server per case and mode, min–max over the rounds, and the CPU per handshake medians. */
+    /**
+     * Client ÷ server per case and mode, min–max over the rounds; for the minimal rows also the server's CPU
+     * per handshake ÷ its CPU per handshake with the full client of the same round.
+     */
     String ratioTable() {
         StringBuilder b = new StringBuilder("| server | suite | client certificates | client crypto | client ÷ server "
-                + "(min–max) | client CPU ms/hs (min–max) | server CPU ms/hs (min–max) | rounds | errors |\n"
-                + "|---|---|---|---|---|---|---|---|---|\n");
+                + "(min–max) | client CPU ms/hs (min–max) | server CPU ms/hs (min–max) | server CPU ÷ with full client "
+                + "(min–max) | rounds | errors |\n|---|---|---|---|---|---|---|---|---|---|\n");
         for (Map.Entry<String, List<Cell>> e : cells.entrySet()) {
             String[] k = e.getKey().split("\\|");
             List<Cell> v = e.getValue();
-            b.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s | %d | %d |%n", k[0], k[1], k[2], k[3],
-                    minMax(v, Cell::ratio), minMax(v, Cell::clientMs), minMax(v, Cell::serverMs), v.size(),
+            String vsFull = "—";
+            List<Cell> full = cells.get(k[0] + "|" + k[1] + "|" + k[2] + "|" + TlcpClientCrypto.FULL.id());
+            if (!k[3].equals(TlcpClientCrypto.FULL.id()) && full != null && full.size() == v.size()) {
+                List<Cell> q = new ArrayList<>();
+                for (int i = 0; i < v.size(); i++) {
+                    q.add(new Cell(0, v.get(i).serverMs(), full.get(i).serverMs(), 0, 0)); // ratio() = minimal ÷ full
+                }
+                vsFull = minMax(q, Cell::ratio);
+            }
+            b.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s | %s | %d | %d |%n", k[0], k[1], k[2],
+                    k[3], minMax(v, Cell::ratio), minMax(v, Cell::clientMs), minMax(v, Cell::serverMs), vsFull, v.size(),
                     v.stream().mapToLong(Cell::errors).sum()));
         }
         return b.toString();
@@ -178,7 +215,9 @@ final class CostRatio {
         Map<String, List<Cell>> byMode = new LinkedHashMap<>();
         for (Map.Entry<String, List<Cell>> e : cells.entrySet()) {
             String[] k = e.getKey().split("\\|");
-            byMode.computeIfAbsent(k[3] + "|" + k[0], x -> new ArrayList<>()).addAll(e.getValue());
+            if (!k[3].endsWith(PACED)) {
+                byMode.computeIfAbsent(k[3] + "|" + k[0], x -> new ArrayList<>()).addAll(e.getValue());
+            }
         }
         for (Map.Entry<String, List<Cell>> e : byMode.entrySet()) {
             String[] k = e.getKey().split("\\|");

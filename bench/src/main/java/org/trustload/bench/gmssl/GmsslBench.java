@@ -98,7 +98,8 @@ public final class GmsslBench {
             List<AutoCloseable> peers = new ArrayList<>();
             try {
                 List<CostRatio.Server> servers = new ArrayList<>();
-                for (String name : o.get("servers").split(",")) {
+                boolean measured = parts.contains("ratio") || parts.contains("saturation");
+                for (String name : measured ? o.get("servers").split(",") : new String[0]) {
                     if (name.equals("lab")) {
                         servers.add(new CostRatio.Server("lab (bc server, Java)", host,
                                 Integer.parseInt(p.getProperty("gmssl.tlcp.port")), Integer.parseInt(p.getProperty("gmssl.mtls.port")),
@@ -171,9 +172,12 @@ public final class GmsslBench {
                 .append(o.get("threads")).append(" thread(s), one op = new TCP connection + full handshake")
                 .append(o.get("op").equals("cps") ? " + GET /64b" : "").append(" + close), its process CPU; ")
                 .append("server: the lab's JVM or the native peer's processes (two pre-forked workers each), from /proc, over the ")
-                .append("same window. full and minimal alternate in every round (").append(o.get("rounds"))
-                .append(" rounds of ").append(o.get("seconds")).append(" s per cell, ").append(o.get("warmup"))
-                .append(" s of warm-up first). Client certificates yes = the server requires them (ECDHE suites always send them).\n\n");
+                .append("same window. Every round runs, per case, `full`, then `minimal` paced to the rate `full` just ")
+                .append("reached (the server's CPU per handshake compared at the same rate), then `minimal` as fast as it goes (")
+                .append(o.get("rounds")).append(" rounds of ").append(o.get("seconds")).append(" s per cell, ")
+                .append(o.get("warmup")).append(" s of warm-up first). Client certificates yes = the server requires ")
+                .append("them (ECDHE suites always send them). The machine is shared: read ratios measured in one round, ")
+                .append("not absolute rates.\n\n");
     }
 
     /** The native peer serving both protocols on one port, as a gateway does; {@code mtls}: client certificates required. */

@@ -56,7 +56,7 @@ final class InProcessRatio {
                     smpSum += loop(x -> sampleOnce(samplers[x], vars), t, seconds);
                 }
                 report.append(String.format(Locale.ROOT, "| %s | %d | %.1f | %.1f | %.2f | %s |%n", s, t,
-                        rawSum / rounds, smpSum / rounds, smpSum / rawSum, GmsslBench.load()));
+                        rawSum / rounds, smpSum / rounds, smpSum / rawSum, GmsslBench.load().split(" ")[0]));
                 for (TlcpRequestSampler x : samplers) {
                     x.threadFinished();
                 }

@@ -37,6 +37,8 @@ final class BcTlcpClient implements TlcpClient {
     final Map<ByteBuffer, PeerChain> chains = new ConcurrentHashMap<>();
     /** Minimal mode, ECC suites: [pre-master secret, its encryption] by server encryption key. */
     final Map<ByteBuffer, byte[][]> preMasters = new ConcurrentHashMap<>();
+    /** Minimal mode, ECDHE suites: [t]P of each server encryption key for the one ephemeral key pair. */
+    final Map<ByteBuffer, org.bouncycastle.math.ec.ECPoint> staticParts = new ConcurrentHashMap<>();
     /** Session reuse: the last session by host:port. */
     final Map<String, Session> sessions = new ConcurrentHashMap<>();
     /** Minimal mode, ECDHE suites: the one ephemeral key pair. */
@@ -86,8 +88,14 @@ final class BcTlcpClient implements TlcpClient {
     Sm2.EphemeralKey ephemeral(SecureRandom random) {
         Sm2.EphemeralKey e = ephemeral;
         if (e == null) {
-            e = Sm2.ephemeral(random);
-            ephemeral = e;
+            synchronized (this) {
+                // one for every thread: the [t]P kept per server belongs to this very key pair
+                e = ephemeral;
+                if (e == null) {
+                    e = Sm2.ephemeral(random);
+                    ephemeral = e;
+                }
+            }
         }
         return e;
     }
@@ -111,6 +119,7 @@ final class BcTlcpClient implements TlcpClient {
     public void close() {
         chains.clear();
         preMasters.clear();
+        staticParts.clear();
         sessions.clear();
     }
 

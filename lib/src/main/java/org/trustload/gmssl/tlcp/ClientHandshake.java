@@ -148,8 +148,21 @@ final class ClientHandshake {
             if (own == null) {
                 throw TlcpAlert.send(TlcpAlert.HANDSHAKE_FAILURE, suite + " needs the client's encryption key pair");
             }
-            Sm2.EphemeralKey mine = client.minimal ? client.ephemeral(random) : Sm2.ephemeral(random);
-            preMaster = Sm2.exchange(false, own.enc, mine, server.enc, serverEphemeral, KeySchedule.MASTER_LENGTH);
+            Sm2.EphemeralKey mine;
+            org.bouncycastle.math.ec.ECPoint staticPart = null;
+            if (client.minimal) {
+                // the one ephemeral key pair: [t]P of this server's encryption key is the same every time
+                mine = client.ephemeral(random);
+                ByteBuffer key = ByteBuffer.wrap(server.der.get(1));
+                staticPart = client.staticParts.get(key);
+                if (staticPart == null) {
+                    staticPart = server.enc.q.multiply(Sm2.exchangeScalar(own.enc, mine)).normalize();
+                    BcTlcpClient.remember(client.staticParts, key, staticPart);
+                }
+            } else {
+                mine = Sm2.ephemeral(random);
+            }
+            preMaster = Sm2.exchange(false, own.enc, mine, server.enc, staticPart, serverEphemeral, KeySchedule.MASTER_LENGTH);
             cke.u8(NAMED_CURVE).u16(CURVE_SM2).vector8(mine.point.getEncoded(false));
         } else {
             byte[][] pm = client.minimal ? reusedPreMaster() : newPreMaster(server.enc);

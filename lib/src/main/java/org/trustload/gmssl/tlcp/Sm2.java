@@ -234,10 +234,26 @@ final class Sm2 {
      */
     static byte[] exchange(boolean initiator, PrivateKey selfStatic, EphemeralKey self, PublicKey peerStatic,
             ECPoint peerEphemeral, int length) {
-        BigInteger t = self.r.multiply(self.xBar).add(selfStatic.d).mod(N);
-        // U = [t](P + [x̄]R) = [t]P + [t·x̄]R: one interleaved multiplication (h = 1 on sm2p256v1)
-        ECPoint u = ECAlgorithms.sumOfTwoMultiplies(peerStatic.q, t, peerEphemeral, t.multiply(xBar(peerEphemeral)).mod(N))
-                .normalize();
+        return exchange(initiator, selfStatic, self, peerStatic, null, peerEphemeral, length);
+    }
+
+    /** t = (d + x̄·r) mod n of our side of the exchange. */
+    static BigInteger exchangeScalar(PrivateKey selfStatic, EphemeralKey self) {
+        return self.r.multiply(self.xBar).add(selfStatic.d).mod(N);
+    }
+
+    /**
+     * The exchange with {@code staticPart} = [t]P of the peer's static key already computed (null: computed
+     * here): a client that keeps its ephemeral key and talks to one server computes it once.
+     */
+    static byte[] exchange(boolean initiator, PrivateKey selfStatic, EphemeralKey self, PublicKey peerStatic,
+            ECPoint staticPart, ECPoint peerEphemeral, int length) {
+        BigInteger t = exchangeScalar(selfStatic, self);
+        BigInteger tx = t.multiply(xBar(peerEphemeral)).mod(N);
+        // U = [t](P + [x̄]R) = [t]P + [t·x̄]R (h = 1 on sm2p256v1): one interleaved multiplication, or one
+        // multiplication of R when [t]P is known
+        ECPoint u = (staticPart == null ? ECAlgorithms.sumOfTwoMultiplies(peerStatic.q, t, peerEphemeral, tx)
+                : staticPart.add(peerEphemeral.multiply(tx))).normalize();
         if (u.isInfinity()) {
             throw new IllegalArgumentException("SM2 key exchange gave the point at infinity");
         }
