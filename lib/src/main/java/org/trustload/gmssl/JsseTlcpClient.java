@@ -69,15 +69,6 @@ public final class JsseTlcpClient implements TlcpClient {
         }
     }
 
-    /**
-     * One context for every connection, whatever the session reuse setting: sessions are shared
-     * between threads, so without session reuse use it from one thread only (benchmarks).
-     */
-    public JsseTlcpClient(TlcpClientSettings settings, SSLContext context, String[] protocols, String[] suites,
-            UnaryOperator<String> protocolLabel) throws TlcpException {
-        this(settings.withSessionReuse(true), () -> context, protocols, suites, protocolLabel);
-    }
-
     @Override
     public TlcpClientSettings settings() {
         return settings;

@@ -120,8 +120,6 @@ class JmeterMavenPluginIT {
         }
         assertThat(log).contains("Failing build because no requests were found in the results file");
     }
-        assertThat(log).contains("Failing build because no requests were found in the results file");
-    }
 
     @Test
     void jvmStatsColumnsAndDashboardGraphs() throws Exception {

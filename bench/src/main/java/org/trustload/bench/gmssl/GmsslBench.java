@@ -164,7 +164,7 @@ public final class GmsslBench {
 
     private static void header(StringBuilder b, Map<String, String> o, String[] args, Instant started, String loadBefore)
             throws IOException {
-        b.append("## GM-SSL bench: client and server CPU per TLCP handshake\n\n")
+        b.append("## The TLCP load mode: client and server CPU per handshake\n\n")
                 .append("Measured by `./trustload bench gmssl ").append(String.join(" ", args)).append("` on ")
                 .append(started).append(" (").append(Runtime.getRuntime().availableProcessors()).append(" cores, Java ")
                 .append(Runtime.version().feature()).append("). Load average before: `").append(loadBefore).append("`. ")
@@ -213,13 +213,20 @@ public final class GmsslBench {
         throw new IllegalStateException("no child process running " + commandPart);
     }
 
-    private static String labCount(Path log) {
-        try {
-            return Files.readAllLines(log).stream().filter(l -> l.contains("handshakes completed")).findFirst()
-                    .orElse("(not logged yet)");
-        } catch (IOException e) {
-            return "(no lab log)";
+    /** The lab's own count of handshakes, from the line it logs at stop (the log pump may still be writing it). */
+    private static String labCount(Path log) throws InterruptedException {
+        for (int i = 0; i < 50; i++) {
+            try {
+                var line = Files.readAllLines(log).stream().filter(l -> l.contains("handshakes completed")).findFirst();
+                if (line.isPresent()) {
+                    return line.get();
+                }
+            } catch (IOException e) {
+                return "(no lab log)";
+            }
+            Thread.sleep(100);
         }
+        return "(not logged)";
     }
 
     static List<TlcpSuite> suites(String list) {

@@ -5,7 +5,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
-import java.util.List;
 import org.trustload.gmssl.AbstractTlcpConnection;
 import org.trustload.gmssl.TlcpProtocol;
 
@@ -19,18 +18,16 @@ final class BcConnection extends AbstractTlcpConnection {
 
     private final Socket socket;
     private final RecordLayer records;
-    private final List<byte[]> peerCertificates;
     private final InputStream in = new AppInput();
     private final OutputStream out = new AppOutput();
     private volatile boolean closed;
     private boolean peerClosed;
 
     BcConnection(Socket socket, RecordLayer records, String suite, boolean resumed, long connectNanos,
-            long handshakeNanos, List<byte[]> peerCertificates) {
+            long handshakeNanos) {
         super(TlcpProtocol.TLCP.label(), suite, resumed, connectNanos, handshakeNanos);
         this.socket = socket;
         this.records = records;
-        this.peerCertificates = peerCertificates;
     }
 
     @Override
@@ -41,11 +38,6 @@ final class BcConnection extends AbstractTlcpConnection {
     @Override
     public OutputStream output() {
         return out;
-    }
-
-    /** The DER certificates the peer sent (sign, enc, chain), empty when it sent none. */
-    List<byte[]> peerCertificates() {
-        return peerCertificates;
     }
 
     @Override

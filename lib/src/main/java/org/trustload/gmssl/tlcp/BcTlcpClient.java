@@ -74,7 +74,7 @@ final class BcTlcpClient implements TlcpClient {
             ClientHandshake h = new ClientHandshake(this, records, host + ":" + port);
             h.run();
             long t2 = System.nanoTime();
-            return new BcConnection(tcp, records, h.suite.name(), h.resumed, t1 - t0, t2 - t1, h.serverCertificates());
+            return new BcConnection(tcp, records, h.suite.name(), h.resumed, t1 - t0, t2 - t1);
         } catch (IOException | RuntimeException e) {
             if (records != null && e instanceof TlcpAlert && !((TlcpAlert) e).received) {
                 records.sendAlert(((TlcpAlert) e).description);
@@ -123,18 +123,7 @@ final class BcTlcpClient implements TlcpClient {
         sessions.clear();
     }
 
-    /** A session to resume: its id, master secret and suite, and the server's chain. */
-    static final class Session {
-        final byte[] id;
-        final byte[] master;
-        final TlcpSuite suite;
-        final List<byte[]> serverCertificates;
-
-        Session(byte[] id, byte[] master, TlcpSuite suite, List<byte[]> serverCertificates) {
-            this.id = id;
-            this.master = master;
-            this.suite = suite;
-            this.serverCertificates = serverCertificates;
-        }
+    /** A session to resume: its id, master secret and suite. */
+    record Session(byte[] id, byte[] master, TlcpSuite suite) {
     }
 }

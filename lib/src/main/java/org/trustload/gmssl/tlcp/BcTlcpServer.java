@@ -67,8 +67,7 @@ final class BcTlcpServer implements TlcpServer {
             records = new RecordLayer(new BufferedInputStream(in, 8192), socket.getOutputStream());
             ServerHandshake h = new ServerHandshake(this, records);
             h.run();
-            return new BcConnection(socket, records, h.suite.name(), h.resumed, 0, System.nanoTime() - t0,
-                    h.clientCertificates);
+            return new BcConnection(socket, records, h.suite.name(), h.resumed, 0, System.nanoTime() - t0);
         } catch (IOException | RuntimeException e) {
             if (records != null && e instanceof TlcpAlert && !((TlcpAlert) e).received) {
                 records.sendAlert(((TlcpAlert) e).description);
@@ -102,15 +101,6 @@ final class BcTlcpServer implements TlcpServer {
     }
 
     /** A session that may be resumed. */
-    static final class Session {
-        final byte[] master;
-        final TlcpSuite suite;
-        final List<byte[]> clientCertificates;
-
-        Session(byte[] master, TlcpSuite suite, List<byte[]> clientCertificates) {
-            this.master = master;
-            this.suite = suite;
-            this.clientCertificates = clientCertificates;
-        }
+    record Session(byte[] master, TlcpSuite suite) {
     }
 }

@@ -40,16 +40,11 @@ final class ClientHandshake {
     TlcpSuite suite;
     boolean resumed;
     private PeerChain server;
-    private List<byte[]> serverDer = List.of();
 
     ClientHandshake(BcTlcpClient client, RecordLayer records, String target) {
         this.client = client;
         this.io = new HandshakeIo(records);
         this.target = target;
-    }
-
-    List<byte[]> serverCertificates() {
-        return serverDer;
     }
 
     void run() throws IOException {
@@ -86,18 +81,16 @@ final class ClientHandshake {
         }
         // extensions, if any, ask nothing of us: we sent none that needs an answer
 
-        if (offered != null && sessionId.length > 0 && Arrays.equals(sessionId, offered.id)) {
-            if (offered.suite != suite) {
+        if (offered != null && sessionId.length > 0 && Arrays.equals(sessionId, offered.id())) {
+            if (offered.suite() != suite) {
                 throw TlcpAlert.send(TlcpAlert.ILLEGAL_PARAMETER, "the server resumed a session with another suite");
             }
             resumed = true;
-            serverDer = offered.serverCertificates;
-            abbreviated(offered.master, clientRandom, serverRandom);
+            abbreviated(offered.master(), clientRandom, serverRandom);
             return;
         }
 
         List<byte[]> certs = PeerChain.read(io.expect(HandshakeIo.CERTIFICATE, "Certificate"));
-        serverDer = certs;
         server = serverChain(certs);
         HandshakeIo.Reader kx = io.expect(HandshakeIo.SERVER_KEY_EXCHANGE, "ServerKeyExchange");
         boolean ecdhe = Suites.ecdhe(suite);
@@ -184,7 +177,7 @@ final class ClientHandshake {
         byte[] expected = Prf.finished(master, Prf.SERVER_FINISHED, io.transcriptHash());
         checkFinished(io.expect(HandshakeIo.FINISHED, "Finished"), expected);
         if (client.settings.sessionReuse() && sessionId.length > 0) {
-            BcTlcpClient.remember(client.sessions, target, new BcTlcpClient.Session(sessionId, master, suite, certs));
+            BcTlcpClient.remember(client.sessions, target, new BcTlcpClient.Session(sessionId, master, suite));
         }
     }
 
@@ -263,7 +256,7 @@ final class ClientHandshake {
 
     private HandshakeIo.Writer clientHello(byte[] clientRandom, BcTlcpClient.Session offered) {
         HandshakeIo.Writer w = new HandshakeIo.Writer().u16(RecordLayer.VERSION).bytes(clientRandom)
-                .vector8(offered == null ? new byte[0] : offered.id);
+                .vector8(offered == null ? new byte[0] : offered.id());
         w.u16(client.suites.length * 2);
         for (int s : client.suites) {
             w.u16(s);

@@ -25,7 +25,6 @@ final class ServerHandshake {
     private final SecureRandom random = Own.random();
     TlcpSuite suite;
     boolean resumed;
-    List<byte[]> clientCertificates = List.of();
 
     ServerHandshake(BcTlcpServer server, RecordLayer records) {
         this.server = server;
@@ -72,18 +71,17 @@ final class ServerHandshake {
         byte[] serverRandom = new byte[32];
         random.nextBytes(serverRandom);
         BcTlcpServer.Session session = offeredId.length == 0 ? null : server.session(offeredId);
-        if (session != null && session.suite == suite) {
+        if (session != null && session.suite() == suite) {
             resumed = true;
-            clientCertificates = session.clientCertificates;
             io.write(HandshakeIo.SERVER_HELLO, serverHello(serverRandom, offeredId, secureRenegotiation));
-            RecordCipher[] c = KeySchedule.ciphers(session.master, clientRandom, serverRandom, Suites.gcm(suite), false, random);
+            RecordCipher[] c = KeySchedule.ciphers(session.master(), clientRandom, serverRandom, Suites.gcm(suite), false, random);
             io.records.changeWriteCipher(c[1]);
             io.write(HandshakeIo.FINISHED, new HandshakeIo.Writer()
-                    .bytes(Prf.finished(session.master, Prf.SERVER_FINISHED, io.transcriptHash())));
+                    .bytes(Prf.finished(session.master(), Prf.SERVER_FINISHED, io.transcriptHash())));
             io.records.flush();
             io.expectChangeCipherSpec();
             io.records.changeReadCipher(c[0]);
-            byte[] expected = Prf.finished(session.master, Prf.CLIENT_FINISHED, io.transcriptHash());
+            byte[] expected = Prf.finished(session.master(), Prf.CLIENT_FINISHED, io.transcriptHash());
             ClientHandshake.checkFinished(io.expect(HandshakeIo.FINISHED, "Finished"), expected);
             return;
         }
@@ -123,7 +121,6 @@ final class ServerHandshake {
                 }
             } else {
                 client = PeerChain.check(certs, server.trust, false, false);
-                clientCertificates = certs;
             }
         }
         HandshakeIo.Reader cke = io.expect(HandshakeIo.CLIENT_KEY_EXCHANGE, "ClientKeyExchange");
@@ -169,7 +166,7 @@ final class ServerHandshake {
         io.records.changeWriteCipher(c[1]);
         io.write(HandshakeIo.FINISHED, new HandshakeIo.Writer().bytes(Prf.finished(master, Prf.SERVER_FINISHED, io.transcriptHash())));
         io.records.flush();
-        server.remember(sessionId, new BcTlcpServer.Session(master, suite, clientCertificates));
+        server.remember(sessionId, new BcTlcpServer.Session(master, suite));
     }
 
     private HandshakeIo.Writer serverHello(byte[] serverRandom, byte[] sessionId, boolean secureRenegotiation) {
