@@ -105,8 +105,8 @@ public final class GmsslBench {
                                 Integer.parseInt(p.getProperty("gmssl.tlcp.port")), Integer.parseInt(p.getProperty("gmssl.mtls.port")),
                                 () -> ProcCpu.processMs(labPid)));
                     } else if (name.equals("peer")) {
-                        NativeTlcpPeer.Server open = peer(p, false);
-                        NativeTlcpPeer.Server mtls = peer(p, true);
+                        NativeTlcpPeer.Server open = peer(p, false, 2);
+                        NativeTlcpPeer.Server mtls = peer(p, true, 2);
                         peers.add(open);
                         peers.add(mtls);
                         servers.add(new CostRatio.Server("native Tongsuo peer", "127.0.0.1", open.port(), mtls.port(),
@@ -131,7 +131,11 @@ public final class GmsslBench {
                             .append("\nEvery cell:\n\n").append(cost.cellTable()).append('\n');
                 }
                 if (parts.contains("saturation") && !peers.isEmpty()) {
-                    NativeTlcpPeer.Server peer = (NativeTlcpPeer.Server) peers.get(0);
+                    // a worker per client thread: the peer's workers serve one connection at a time, so fewer
+                    // would measure its queue, not its CPU
+                    int satThreads = Integer.parseInt(o.get("satThreads"));
+                    NativeTlcpPeer.Server peer = peer(p, false, satThreads);
+                    peers.add(peer);
                     report.append(Saturation.run(ca, client, peer.port(), p,
                             Integer.parseInt(o.get("satThreads")), Integer.parseInt(o.get("satSeconds")),
                             Integer.parseInt(o.get("warmup")), GmsslBench::peerCpuMs));
@@ -180,9 +184,13 @@ public final class GmsslBench {
                 .append("not absolute rates.\n\n");
     }
 
-    /** The native peer serving both protocols on one port, as a gateway does; {@code mtls}: client certificates required. */
-    private static NativeTlcpPeer.Server peer(Properties p, boolean mtls) {
-        List<String> a = new ArrayList<>(List.of("--proto", "any", "--port", "0", "--workers", "2", "--timeout-ms", "30000",
+    /**
+     * The native peer serving both protocols on one port, as a gateway does, with {@code workers} pre-forked
+     * processes; {@code mtls}: client certificates required.
+     */
+    private static NativeTlcpPeer.Server peer(Properties p, boolean mtls, int workers) {
+        List<String> a = new ArrayList<>(List.of("--proto", "any", "--port", "0", "--workers", String.valueOf(workers),
+                "--timeout-ms", "30000",
                 "--sign-cert", p.getProperty("gmssl.server.sign.cert"), "--sign-key", p.getProperty("gmssl.server.sign.key"),
                 "--enc-cert", p.getProperty("gmssl.server.enc.cert"), "--enc-key", p.getProperty("gmssl.server.enc.key"),
                 "--ca", p.getProperty("gmssl.ca.file")));

@@ -20,7 +20,7 @@ import org.trustload.gmssl.TlcpSuite;
 import org.trustload.testing.NativeTlcpPeer;
 
 /**
- * New connections per second against the native Tongsuo peer (two pre-forked workers) from one client
+ * New connections per second against the native Tongsuo peer (a pre-forked worker per client thread) from one client
  * engine: the native C client (one process per thread) beside the bc engine's raw loop in both modes,
  * the same op (connect, full ECC_SM4_GCM_SM3 handshake, GET /64b, close) and concurrency; with the CPU
  * each side used, in cores, so that "the peer saturated" is a figure, not a guess.
