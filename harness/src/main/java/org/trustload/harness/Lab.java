@@ -155,7 +155,9 @@ public final class Lab implements AutoCloseable {
     @Override
     public void close() throws InterruptedException {
         if (process.isAlive()) {
-            process.destroy();
+            // the handle's SIGTERM: Process.destroy() also closes the lab's output pipe at once, and the log
+            // then misses what the lab says while it stops (e.g. the gmssl service's handshake count)
+            process.toHandle().destroy();
             if (!process.waitFor(15, TimeUnit.SECONDS)) {
                 process.destroyForcibly();
                 process.waitFor(15, TimeUnit.SECONDS);
