@@ -47,6 +47,9 @@ public final class TongsuoBench {
     private static final String END = "<!-- tongsuo-bench:end -->";
     private static final String NOTES = "Java rows: CPU of the client JVM (JIT compilation and GC included; `warmup=` seconds run first and are not counted, yet on a loaded machine the JIT may still be compiling). Sampler rows: CPU of the whole JMeter JVM, start-up included, divided by all samples: an upper bound; their rate counts samples that started after every thread's first sample (engine set-up) and the warm-up. cps ops are connections; throughput ops are 1 MiB pages.";
 
+    /** The bgm engine (bgmprovider 1.1.4) runs on Java 17 to 21 only. */
+    private static final boolean BGM = Runtime.version().feature() <= 21;
+
     /** Seconds a sampler run allows for JMeter's start, the config's engine set-up and each thread's first sample. */
     private static final int SAMPLER_SETUP_SECONDS = 20;
 
@@ -107,16 +110,21 @@ public final class TongsuoBench {
                 boolean cps = kind.equals("cps");
                 for (int threads : threads()) {
                     // warm-up once: JIT and the engines' lazy initialisation stay out of every round
-                    try (TlcpClient t = client("tongsuo"); TlcpClient b = client("bgm")) {
+                    try (TlcpClient t = client("tongsuo")) {
                         loop(t, threads, opt("warmup", 5), cps);
-                        loop(b, threads, opt("warmup", 5), cps);
+                    }
+                    if (BGM) {
+                        try (TlcpClient b = client("bgm")) {
+                            loop(b, threads, opt("warmup", 5), cps);
+                        }
                     }
                     List<double[]> ratios = new ArrayList<>();
                     for (int r = 1; r <= rounds; r++) {
                         // interleaved, one cell each per round: the machine's load hits all three alike
                         double[] nat = cps ? nativeCps(threads, opt("count", 200)) : nativeThroughput(threads, opt("requests", 60));
                         double[] ts = raw("tongsuo", threads, seconds, cps);
-                        double[] bgm = raw("bgm", threads, seconds, cps);
+                        // bgm (TLS 1.3 SM too) for scale where it runs: Java 17 to 21
+                        double[] bgm = BGM ? raw("bgm", threads, seconds, cps) : new double[] {Double.NaN, Double.NaN};
                         // CPU per op vs native, rate vs native
                         ratios.add(new double[] {ts[1] / nat[1], bgm[1] / nat[1], ts[0] / nat[0]});
                     }
@@ -153,6 +161,9 @@ public final class TongsuoBench {
     private static String minMax(List<double[]> v, int i) {
         double min = v.stream().mapToDouble(x -> x[i]).min().orElse(Double.NaN);
         double max = v.stream().mapToDouble(x -> x[i]).max().orElse(Double.NaN);
+        if (Double.isNaN(min)) {
+            return "—"; // not measured (bgm on Java 22+)
+        }
         return String.format(Locale.ROOT, "%.2f–%.2f", min, max);
     }
 

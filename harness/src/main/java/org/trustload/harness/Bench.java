@@ -44,7 +44,7 @@ final class Bench {
         SPECS.put("login", new Spec("org.trustload.bench.login.LoginBench", "-Xmx1g", false, false, "threads=4", "seconds=2", "warmup=1", "out=bench/target/login-bench/tiny.md"));
         SPECS.put("kms", new Spec("org.trustload.bench.kms.KmsBench", "-Xmx512m", true, false, "rounds=1", "threads=1", "warmup=1", "window=2", "backend=false", "jfr=false"));
         SPECS.put("kms-aliyun", new Spec("org.trustload.bench.AliyunKmsBench", "-Xmx512m", true, false, "threads=1", "seconds=2", "warmup=2"));
-        SPECS.put("gmssl", new Spec("org.trustload.bench.gmssl.GmsslBench", "-Xmx512m", true, true, "parts=inprocess", "inprocessSuites=ECC_SM4_CBC_SM3", "threads=1", "seconds=1", "rounds=1"));
+        SPECS.put("gmssl", new Spec("org.trustload.bench.gmssl.GmsslBench", "-Xmx512m", true, true, "parts=ratio,inprocess", "servers=lab", "suites=ECC_SM4_CBC_SM3", "auth=false", "inprocessSuites=ECC_SM4_CBC_SM3", "threads=1", "seconds=1", "warmup=1", "rounds=1", "jfr=false"));
         SPECS.put("tongsuo", new Spec("org.trustload.bench.TongsuoBench", "-Xmx512m", false, false, "rounds=1", "seconds=1", "warmup=1", "count=20", "requests=5", "sampler=false", "doc=false"));
         SPECS.put("jvmstats", new Spec("org.trustload.bench.jvmstats.JvmStatsBench", "-Xmx1g", false, false, "rounds=1", "seconds=2", "threads=1", "jfr=false"));
     }

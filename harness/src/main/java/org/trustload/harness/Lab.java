@@ -163,8 +163,8 @@ public final class Lab implements AutoCloseable {
     @Override
     public void close() throws InterruptedException {
         if (process.isAlive()) {
-            // ProcessHandle.destroy sends the same SIGTERM; Process.destroy would also close our end of the
-            // lab's output at once, and the lines it writes while stopping would be lost
+            // the handle's SIGTERM: Process.destroy() also closes the lab's output pipe at once, and the log
+            // then misses what the lab says while it stops (e.g. the gmssl service's handshake count)
             process.toHandle().destroy();
             if (!process.waitFor(15, TimeUnit.SECONDS)) {
                 process.destroyForcibly();

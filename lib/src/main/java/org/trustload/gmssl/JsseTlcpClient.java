@@ -3,7 +3,6 @@ package org.trustload.gmssl;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.util.Deque;
 import java.util.concurrent.ConcurrentLinkedDeque;
@@ -70,15 +69,6 @@ public final class JsseTlcpClient implements TlcpClient {
         }
     }
 
-    /**
-     * One context for every connection, whatever the session reuse setting: sessions are shared
-     * between threads, so without session reuse use it from one thread only (benchmarks).
-     */
-    public JsseTlcpClient(TlcpClientSettings settings, SSLContext context, String[] protocols, String[] suites,
-            UnaryOperator<String> protocolLabel) throws TlcpException {
-        this(settings.withSessionReuse(true), () -> context, protocols, suites, protocolLabel);
-    }
-
     @Override
     public TlcpClientSettings settings() {
         return settings;
@@ -114,17 +104,7 @@ public final class JsseTlcpClient implements TlcpClient {
     private TlcpConnection connect(SSLContext context, String host, int port) throws TlcpException {
         long startMillis = System.currentTimeMillis();
         long t0 = System.nanoTime();
-        Socket tcp = new Socket();
-        try {
-            tcp.setTcpNoDelay(true);
-            tcp.connect(new InetSocketAddress(host, port), settings.connectTimeoutMillis());
-        } catch (IOException | IllegalArgumentException e) {
-            closeQuietly(tcp);
-            if (e instanceof IllegalArgumentException) {
-                throw new TlcpException(TlcpException.CONFIG_ERROR, "bad address", host + ":" + port + ": " + e, e);
-            }
-            throw TlcpErrors.io(TlcpErrors.Phase.CONNECT, host, port, (IOException) e);
-        }
+        Socket tcp = AbstractTlcpConnection.connectTcp(host, port, settings.connectTimeoutMillis());
         long t1 = System.nanoTime();
         SSLSocket ssl = null;
         try {
@@ -212,24 +192,15 @@ public final class JsseTlcpClient implements TlcpClient {
     }
 
     /** A handshaken JSSE socket. */
-    static final class JsseConnection implements TlcpConnection {
+    static final class JsseConnection extends AbstractTlcpConnection {
         private final SSLSocket socket;
-        private final String protocol;
-        private final String suite;
-        private final boolean resumed;
-        private final long connectNanos;
-        private final long handshakeNanos;
         private final InputStream in;
         private final OutputStream out;
 
         JsseConnection(SSLSocket socket, String protocol, String suite, boolean resumed, long connectNanos,
                 long handshakeNanos) throws TlcpException {
+            super(protocol, suite, resumed, connectNanos, handshakeNanos);
             this.socket = socket;
-            this.protocol = protocol;
-            this.suite = suite;
-            this.resumed = resumed;
-            this.connectNanos = connectNanos;
-            this.handshakeNanos = handshakeNanos;
             try {
                 this.in = socket.getInputStream();
                 this.out = socket.getOutputStream();
@@ -247,31 +218,6 @@ public final class JsseTlcpClient implements TlcpClient {
         @Override
         public OutputStream output() {
             return out;
-        }
-
-        @Override
-        public String protocol() {
-            return protocol;
-        }
-
-        @Override
-        public String cipherSuite() {
-            return suite;
-        }
-
-        @Override
-        public boolean resumed() {
-            return resumed;
-        }
-
-        @Override
-        public long connectNanos() {
-            return connectNanos;
-        }
-
-        @Override
-        public long handshakeNanos() {
-            return handshakeNanos;
         }
 
         @Override

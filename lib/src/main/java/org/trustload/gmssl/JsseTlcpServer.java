@@ -1,16 +1,17 @@
 package org.trustload.gmssl;
 
 import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.util.function.UnaryOperator;
 import javax.net.ssl.SSLContext;
-import javax.net.ssl.SSLServerSocket;
 import javax.net.ssl.SSLSession;
 import javax.net.ssl.SSLSocket;
 
-/** A {@link TlcpServer} over a JSSE-style provider's {@link SSLContext}. */
+/**
+ * A {@link TlcpServer} over a JSSE-style provider's {@link SSLContext} (bgm, tongsuo): the provider's
+ * socket is layered over the accepted TCP socket in server mode, with the bytes a dispatcher already
+ * read replayed first ({@link ReplaySocket}).
+ */
 public final class JsseTlcpServer implements TlcpServer {
     private final TlcpServerSettings settings;
     private final SSLContext context;
@@ -29,10 +30,20 @@ public final class JsseTlcpServer implements TlcpServer {
     }
 
     @Override
-    public ServerSocket bind(InetSocketAddress address, int backlog) throws TlcpException {
+    public TlcpProtocol protocol() {
+        return settings.protocol();
+    }
+
+    @Override
+    public TlcpConnection accept(Socket socket, byte[] consumed) throws TlcpException {
+        String peer = String.valueOf(socket.getRemoteSocketAddress());
+        long t0 = System.nanoTime();
+        SSLSocket s = null;
         try {
-            SSLServerSocket s = (SSLServerSocket) context.getServerSocketFactory().createServerSocket();
-            s.setReuseAddress(true);
+            Socket layer = consumed.length == 0 ? socket : new ReplaySocket(socket, consumed);
+            s = (SSLSocket) context.getSocketFactory().createSocket(layer, socket.getInetAddress().getHostAddress(),
+                    socket.getPort(), true);
+            s.setUseClientMode(false);
             s.setEnabledProtocols(protocols);
             s.setEnabledCipherSuites(suites);
             switch (settings.clientAuth()) {
@@ -45,35 +56,29 @@ public final class JsseTlcpServer implements TlcpServer {
                 default:
                     s.setNeedClientAuth(false);
             }
-            s.bind(address, backlog);
-            return s;
-        } catch (IOException e) {
-            throw new TlcpException(TlcpException.CONNECT_ERROR, "cannot listen on " + address, TlcpErrors.chain(e), e);
-        } catch (IllegalArgumentException e) {
-            throw new TlcpException(TlcpException.CONFIG_ERROR, "engine refused the settings", TlcpErrors.chain(e), e);
-        }
-    }
-
-    @Override
-    public String handshake(Socket accepted) throws TlcpException {
-        SSLSocket s = (SSLSocket) accepted;
-        try {
             s.setSoTimeout(settings.handshakeTimeoutMillis());
             s.startHandshake();
-        } catch (IOException e) {
-            throw TlcpErrors.map(TlcpErrors.Phase.HANDSHAKE, String.valueOf(accepted.getRemoteSocketAddress()), e);
+        } catch (IOException | RuntimeException e) {
+            JsseTlcpClient.closeQuietly(s);
+            JsseTlcpClient.closeQuietly(socket);
+            if (e instanceof IllegalArgumentException) {
+                throw new TlcpException(TlcpException.CONFIG_ERROR, "engine refused the settings", TlcpErrors.chain(e), e);
+            }
+            throw TlcpErrors.map(TlcpErrors.Phase.HANDSHAKE, peer, e);
         }
         SSLSession session = s.getSession();
-        if (!session.isValid() && "SSL_NULL_WITH_NULL_NULL".equals(session.getCipherSuite())) {
+        if (!session.isValid() && JsseTlcpClient.noSession(session)) {
+            JsseTlcpClient.closeQuietly(s);
             throw new TlcpException(TlcpException.HANDSHAKE_FAILED, "handshake failure: no session negotiated",
-                    accepted.getRemoteSocketAddress() + ": handshake returned without an exception but with session "
-                    + session.getCipherSuite() + " (the client closed or sent no acceptable hello)", null);
+                    peer + ": handshake returned without an exception but with session " + session.getCipherSuite()
+                    + " (the client closed or sent no acceptable hello)", null);
         }
-        return protocolLabel.apply(session.getProtocol()) + " " + session.getCipherSuite();
+        return new JsseTlcpClient.JsseConnection(s, protocolLabel.apply(session.getProtocol()), session.getCipherSuite(),
+                false, 0, System.nanoTime() - t0);
     }
 
     @Override
     public void close() {
-        // the caller closes the server sockets it bound
+        // nothing held beyond the context
     }
 }

@@ -33,16 +33,27 @@ import org.trustload.pki.KeyStores;
  * CPU per new connection once the per-handshake provider was gone (JFR, docs/bench.md "TLCP"). Every
  * handshake still checks every certificate's dates; revocation is not checked at all, so nothing else
  * in the result can change. A chain that failed is validated again each time (its error is reported).
- * One instance serves all the contexts of a client.
+ * One instance serves all the contexts of a client. The {@code bc} engine's full mode, a normal
+ * client, builds it without the memory ({@code remember} false): every chain is validated every time.
  */
-final class Sm2TrustManager implements X509TrustManager {
+public final class Sm2TrustManager implements X509TrustManager {
     static final int REMEMBERED = 64;
 
     private final Set<TrustAnchor> anchors = new HashSet<>();
     private final X509Certificate[] issuers;
     private final Set<List<ByteBuffer>> passed = ConcurrentHashMap.newKeySet();
+    private final boolean remember;
 
     Sm2TrustManager(List<X509Certificate> trustAnchors) {
+        this(trustAnchors, true);
+    }
+
+    /**
+     * @param trustAnchors the CA certificates chains must lead to
+     * @param remember remember chains that passed (dates still checked every time)
+     */
+    public Sm2TrustManager(List<X509Certificate> trustAnchors, boolean remember) {
+        this.remember = remember;
         for (X509Certificate ca : trustAnchors) {
             anchors.add(new TrustAnchor(ca, null));
         }
@@ -78,7 +89,7 @@ final class Sm2TrustManager implements X509TrustManager {
             throw new CertificateException("certificate expired or not yet valid: "
                     + chain[0].getSubjectX500Principal() + " (" + e.getMessage() + ")", e);
         }
-        List<ByteBuffer> key = key(chain);
+        List<ByteBuffer> key = remember ? key(chain) : null;
         if (key != null && passed.contains(key)) {
             for (X509Certificate c : chain) {
                 try {

@@ -9,7 +9,8 @@ import java.nio.file.Path;
  * {@link TlcpClients#open} names in its configuration errors. The password never appears in
  * {@link #toString()}.
  *
- * @param engine engine name ({@code bgm}, {@code tongsuo}); blank means {@code bgm}
+ * @param engine engine name ({@code bc}, {@code bgm}, {@code tongsuo}); blank or {@code auto} means the
+ *     protocol's default ({@link TlcpEngines#forProtocol})
  * @param host server host name or address
  * @param port server port
  * @param protocol {@code TLCP} or {@code TLSv1.3}; blank means the suite's
@@ -22,14 +23,15 @@ import java.nio.file.Path;
  * @param sessionReuse let new connections resume an earlier session
  * @param connectTimeoutMs TCP connect timeout
  * @param responseTimeoutMs timeout of every read (handshake and response)
+ * @param clientCrypto {@code full} or {@code minimal} ({@link TlcpClientCrypto}); blank means full
  */
 public record TlcpClientOptions(String engine, String host, int port, String protocol, String suite, Path caFile,
         Path clientKeyStore, String clientKeyStorePassword, String clientSignAlias, String clientEncAlias,
-        boolean sessionReuse, int connectTimeoutMs, int responseTimeoutMs) {
+        boolean sessionReuse, int connectTimeoutMs, int responseTimeoutMs, String clientCrypto) {
 
     @Override
     public String toString() {
         return "TlcpClientOptions[" + engine + " " + host + ":" + port + " " + protocol + " " + suite + " ca=" + caFile
-                + " client=" + clientKeyStore + " reuse=" + sessionReuse + "]"; // never the password
+                + " client=" + clientKeyStore + " reuse=" + sessionReuse + " crypto=" + clientCrypto + "]"; // never the password
     }
 }

@@ -16,6 +16,7 @@ public final class TlcpClientSettings {
     private int connectTimeoutMillis = 5000;
     private int readTimeoutMillis = 10000;
     private String serverName;
+    private TlcpClientCrypto clientCrypto = TlcpClientCrypto.FULL;
 
     /** Defaults: TLCP, ECC_SM4_CBC_SM3, no trust anchors, no client certificates, no reuse, 5 s / 10 s. */
     public TlcpClientSettings() {
@@ -25,7 +26,7 @@ public final class TlcpClientSettings {
         TlcpClientSettings s = new TlcpClientSettings();
         s.protocol = protocol; s.suites = suites; s.trustAnchors = trustAnchors; s.credentials = credentials;
         s.sessionReuse = sessionReuse; s.connectTimeoutMillis = connectTimeoutMillis;
-        s.readTimeoutMillis = readTimeoutMillis; s.serverName = serverName;
+        s.readTimeoutMillis = readTimeoutMillis; s.serverName = serverName; s.clientCrypto = clientCrypto;
         return s;
     }
 
@@ -58,6 +59,9 @@ public final class TlcpClientSettings {
     /** SNI host name to send, or null to send none. */
     public TlcpClientSettings withServerName(String v) { TlcpClientSettings s = copy(); s.serverName = v; return s; }
 
+    /** {@link TlcpClientCrypto#FULL} (a normal client, the default) or the load mode {@link TlcpClientCrypto#MINIMAL}. */
+    public TlcpClientSettings withClientCrypto(TlcpClientCrypto v) { TlcpClientSettings s = copy(); s.clientCrypto = v; return s; }
+
     public TlcpProtocol protocol() { return protocol; }
 
     public List<TlcpSuite> suites() { return suites; }
@@ -73,6 +77,8 @@ public final class TlcpClientSettings {
     public int readTimeoutMillis() { return readTimeoutMillis; }
 
     public String serverName() { return serverName; }
+
+    public TlcpClientCrypto clientCrypto() { return clientCrypto; }
 
     /** Checks what every engine needs; engines add their own checks. */
     public void validate() throws TlcpException {

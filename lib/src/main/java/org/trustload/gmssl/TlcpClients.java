@@ -34,21 +34,31 @@ public final class TlcpClients {
 
     /** The client for {@code o}: every check done, the engine's SSL context built. */
     public static TlcpTarget open(TlcpClientOptions o) throws TlcpException {
-        TlcpEngine engine = engine(o.engine());
         TlcpSuite suite = suite(o.suite());
         TlcpProtocol protocol = protocol(o.protocol(), suite);
-        if (!engine.protocols().contains(protocol)) {
-            throw TlcpException.config("engine", "", engine.name() + " engine has no " + protocol.label()
-                    + "; use engine bgm", null, null);
-        }
         if (suite.protocol() != protocol) {
             throw TlcpException.config("suite", "", "suite " + suite + " is not a " + protocol.label() + " suite",
                     null, null);
         }
+        TlcpEngine engine = engine(o.engine(), protocol);
+        if (!engine.protocols().contains(protocol)) {
+            throw TlcpException.config("engine", "", engine.name() + " engine has no " + protocol.label() + "; use engine "
+                    + (protocol == TlcpProtocol.TLCP ? "bc" : "tongsuo") + " (or auto)", null, null);
+        }
+        TlcpClientCrypto crypto;
+        try {
+            crypto = TlcpClientCrypto.parse(o.clientCrypto());
+        } catch (IllegalArgumentException e) {
+            throw TlcpException.config("clientCrypto", "", e.getMessage(), null, null);
+        }
+        if (crypto == TlcpClientCrypto.MINIMAL && !engine.name().equals("bc")) {
+            throw TlcpException.config("clientCrypto", "", "clientCrypto minimal needs engine bc (TLCP); "
+                    + engine.name() + " is a normal client only", null, null);
+        }
         checkHost(o.host());
         List<X509Certificate> anchors = trustAnchors(o.caFile());
         TlcpClientSettings s = new TlcpClientSettings().withProtocol(protocol).withSuites(List.of(suite))
-                .withTrustAnchors(anchors).withSessionReuse(o.sessionReuse())
+                .withTrustAnchors(anchors).withSessionReuse(o.sessionReuse()).withClientCrypto(crypto)
                 .withConnectTimeoutMillis(o.connectTimeoutMs()).withReadTimeoutMillis(o.responseTimeoutMs());
         if (o.clientKeyStore() != null) {
             s = s.withCredentials(credentials(o, protocol));
@@ -56,17 +66,20 @@ public final class TlcpClients {
             throw TlcpException.config("clientKeyStore", "", suite + " needs the client's sign and enc key pairs"
                     + " (client key store)", null, null);
         }
-        return new TlcpTarget(engine.newClient(s), o.host().trim(), o.port());
+        return new TlcpTarget(engine.newClient(s), o.host().trim(), o.port(), engine.name());
     }
 
-    /** The engine by name, able to run here; a missing JVM option or library is a configuration error. */
-    static TlcpEngine engine(String name) throws TlcpException {
-        String n = name == null || name.isBlank() ? "bgm" : name.trim().toLowerCase(Locale.ROOT);
+    /**
+     * The engine by name, able to run here; blank or {@code auto}: the protocol's default. A missing
+     * JVM option or library is a configuration error.
+     */
+    static TlcpEngine engine(String name, TlcpProtocol protocol) throws TlcpException {
+        String n = name == null || name.isBlank() ? TlcpEngines.AUTO : name.trim().toLowerCase(Locale.ROOT);
         TlcpEngine engine;
         try {
-            engine = TlcpEngines.get(n);
+            engine = n.equals(TlcpEngines.AUTO) ? TlcpEngines.forProtocol(protocol) : TlcpEngines.get(n);
         } catch (TlcpException e) {
-            throw TlcpException.config("engine", "", e.getMessage(), null, null);
+            throw TlcpException.config("engine", "", e.getMessage(), e.detail(), null);
         }
         try {
             engine.checkAvailable();

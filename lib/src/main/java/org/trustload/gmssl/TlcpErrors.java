@@ -42,19 +42,40 @@ public final class TlcpErrors {
         return new TlcpException(TlcpException.IO_ERROR, why, detail, e);
     }
 
+    /** The message of a handshake that failed because the peer speaks another protocol (or none). */
+    public static final String PROTOCOL_MISMATCH = "protocol mismatch";
+
+    /**
+     * True for a handshake failure that says the peer speaks another protocol (a TLS 1.3 server for a
+     * TLCP client, a TLCP-only gateway for TLS 1.3, a plain HTTP port): repeating the handshake can only
+     * fail the same way.
+     */
+    public static boolean isProtocolMismatch(TlcpException e) {
+        return TlcpException.HANDSHAKE_FAILED.equals(e.category()) && String.valueOf(e.getMessage()).startsWith(PROTOCOL_MISMATCH);
+    }
+
     /** A short, stable handshake message: the alert when there is one, else the kind of failure. */
     static String handshakeMessage(Throwable e) {
         String m = e.getMessage() == null ? "" : e.getMessage();
         String lower = m.toLowerCase(java.util.Locale.ROOT);
+        if (lower.contains("protocol_version") || lower.contains("no appropriate protocol")
+                || lower.contains("protocol mismatch") || lower.contains("wrong version number")
+                || lower.contains("unsupported protocol")) {
+            // an alert protocol_version either way, or our own engine's finding (bc names the versions seen)
+            return PROTOCOL_MISMATCH + ": protocol version not supported by the peer";
+        }
+        if (lower.contains("unable to parse tls packet header") || lower.contains("unsupported or unrecognized ssl message")
+                || lower.contains("plaintext connection") || lower.contains("does not speak tlcp")) {
+            // what tongsuo-openjdk and JSSE say when the peer's bytes are not a TLS record (e.g. a TLCP-only port)
+            return PROTOCOL_MISMATCH + ": the peer does not speak this protocol";
+        }
         // JSSE-style messages: "Received fatal alert: handshake_failure"
         int i = lower.indexOf("fatal alert: ");
         if (i >= 0) {
             return "alert " + m.substring(i + "fatal alert: ".length()).trim();
         }
-        if (lower.contains("no appropriate protocol") || lower.contains("protocol_version")) {
-            return "protocol version not supported";
-        }
-        if (lower.contains("no negotiable cipher") || lower.contains("no cipher suites in common")) {
+        if (lower.contains("no negotiable cipher") || lower.contains("no cipher suites in common")
+                || lower.contains("no common cipher suite")) {
             return "no common cipher suite";
         }
         if (lower.contains("expired") || lower.contains("notafter") || lower.contains("validity")) {
@@ -64,8 +85,9 @@ public final class TlcpErrors {
                 || lower.contains("not trusted") || lower.contains("signature check failed")) {
             return "untrusted certificate";
         }
-        if (lower.contains("unsupported or unrecognized ssl message") || lower.contains("plaintext")) {
-            return "peer does not speak TLS";
+        if (lower.contains("without answering the hello")) {
+            // the bc engine: a TLS-only server closes at a TLCP hello, as does a server shedding load
+            return "connection closed by peer without answering the hello";
         }
         if (causedBy(e, EOFException.class) || causedBy(e, SocketException.class)
                 || lower.contains("remote host terminated") || lower.contains("closed")) {
@@ -112,7 +134,9 @@ public final class TlcpErrors {
     public static String chain(Throwable e) {
         StringBuilder b = new StringBuilder();
         for (Throwable t = e; t != null && b.length() < 2000; t = t.getCause() == t ? null : t.getCause()) {
-            b.append(b.length() == 0 ? "" : " <- ").append(t.getClass().getName());
+            // our own exceptions by their simple name (TlcpAlert): the package adds nothing a reader needs
+            String type = t.getClass().getName().startsWith("org.trustload.") ? t.getClass().getSimpleName() : t.getClass().getName();
+            b.append(b.length() == 0 ? "" : " <- ").append(type);
             if (t.getMessage() != null) {
                 b.append(": ").append(firstLine(t.getMessage()));
             }

@@ -1,22 +1,26 @@
 package org.trustload.gmssl;
 
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
+import java.net.Socket;
 
 /**
- * The server side of an engine. {@link #bind} returns a listening socket whose accepted sockets
- * speak GM-SSL: the handshake runs on their first read or write (or on {@link #handshake}).
+ * The server side of an engine for one protocol. The caller listens and accepts plain TCP sockets
+ * (one port may serve several protocols, as Tongsuo's {@code enable_ntls} does: the first bytes of the
+ * client's hello tell TLCP from TLS, see {@link TlcpProtocol#ofRecordHeader}); {@link #accept} then
+ * runs the handshake on one of them.
  */
 public interface TlcpServer extends AutoCloseable {
 
-    /** Listens on {@code address} (loopback in the lab). */
-    ServerSocket bind(InetSocketAddress address, int backlog) throws TlcpException;
+    /** The protocol this server speaks. */
+    TlcpProtocol protocol();
 
     /**
-     * Runs the handshake of an accepted socket now, so failures surface before HTTP parsing, and
-     * returns the negotiated protocol and suite as {@code "<protocol> <suite>"}.
+     * Runs the server side of a handshake on an accepted TCP socket and returns the connection. On
+     * failure the socket is closed.
+     *
+     * @param consumed bytes a dispatcher already read from the socket (the start of the client's first
+     *     record), replayed before the socket's own
      */
-    String handshake(java.net.Socket accepted) throws TlcpException;
+    TlcpConnection accept(Socket socket, byte[] consumed) throws TlcpException;
 
     @Override
     void close();

@@ -13,15 +13,20 @@ public final class TlcpTarget implements AutoCloseable {
     private final TlcpClient client;
     private final String host;
     private final int port;
+    private final String engine;
     /** Connections kept between samples, by any worker. */
     private final Set<TlcpConnection> kept = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
 
-    /** @param client the engine's client; closed with this target */
-    public TlcpTarget(TlcpClient client, String host, int port) {
+    /**
+     * @param client the engine's client; closed with this target
+     * @param engine the engine's name, for {@link #describe()}
+     */
+    public TlcpTarget(TlcpClient client, String host, int port, String engine) {
         this.client = client;
         this.host = host;
         this.port = port;
+        this.engine = engine;
     }
 
     /** A new per-thread mode machine on this target. */
@@ -50,9 +55,9 @@ public final class TlcpTarget implements AutoCloseable {
     /** What the request tab shows: engine-independent settings, never a key or password. */
     public String describe() {
         TlcpClientSettings s = client.settings();
-        return "target: " + host + ":" + port + "\nprotocol: " + s.protocol().label() + "\nsuite: "
-                + s.suites().get(0) + "\nclient certificates: " + (s.credentials() == null ? "none" : "yes")
-                + "\nsession reuse: " + s.sessionReuse() + "\n";
+        return "target: " + host + ":" + port + "\nengine: " + engine + "\nprotocol: " + s.protocol().label()
+                + "\nsuite: " + s.suites().get(0) + "\nclient certificates: " + (s.credentials() == null ? "none" : "yes")
+                + "\nsession reuse: " + s.sessionReuse() + "\nclient crypto: " + s.clientCrypto().id() + "\n";
     }
 
     /** Opens a new connection (connect + handshake). */

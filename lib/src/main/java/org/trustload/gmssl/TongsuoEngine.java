@@ -130,7 +130,7 @@ public final class TongsuoEngine implements TlcpEngine {
 
     private static void requireTls13(TlcpProtocol protocol) throws TlcpException {
         if (protocol != TlcpProtocol.TLS13) {
-            throw new TlcpException(TlcpException.CONFIG_ERROR, "tongsuo engine has no TLCP; use engine bgm",
+            throw new TlcpException(TlcpException.CONFIG_ERROR, "tongsuo engine has no TLCP; use engine bc",
                     "tongsuo-openjdk 1.0.0's Java API implements only TLS 1.3 with the RFC 8998 suites "
                     + "(TLS_SM4_GCM_SM3, TLS_SM4_CCM_SM3)", null);
         }

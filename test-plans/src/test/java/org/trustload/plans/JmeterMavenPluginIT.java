@@ -103,11 +103,24 @@ class JmeterMavenPluginIT {
     }
 
     @Test
-    void withoutTheJvmArgumentsTheTlcpTestStopsAtStartNamingThemAndTheBuildFails() throws Exception {
+    void withoutTheJvmArgumentsTheTlcpPlanRunsOnItsDefaultEngine() throws Exception {
+        // bc, TLCP's default engine, is pure Java: the options are only the optional bgm engine's
         Build b = build("tlcp-no-arguments",
                 pom -> pom.lines().filter(l -> !l.contains("<argument>--add-")).collect(Collectors.joining("\n")),
                 "-Dplan.dir=gmssl", "-Dplan=gmssl-cps.jmx", "-Dthreads=2", "-Dloops=5");
         assertThat(Files.readString(b.dir.resolve("pom.xml"))).doesNotContain("--add-");
+        assertThat(b.exit).as("mvn exit status, see " + b.log).isZero();
+        assertThat(Jtl.read(b.results())).hasSize(10).allSatisfy(s -> assertThat(s.success()).isTrue());
+    }
+
+    @Test
+    void withoutTheJvmArgumentsTheBgmEngineStopsTheTestAtStartNamingThemAndTheBuildFails() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(Runtime.version().feature() <= 21, "bgm runs on Java 17 to 21");
+        Build b = build("tlcp-bgm-no-arguments",
+                pom -> pom.lines().filter(l -> !l.contains("<argument>--add-")).collect(Collectors.joining("\n"))
+                        .replace("<threads>${threads}</threads>", "<threads>${threads}</threads>\n            <engine>bgm</engine>"),
+                "-Dplan.dir=gmssl", "-Dplan=gmssl-cps.jmx", "-Dthreads=2", "-Dloops=5");
+        assertThat(Files.readString(b.dir.resolve("pom.xml"))).doesNotContain("--add-").contains("<engine>bgm</engine>");
         String log = Files.readString(b.log);
         assertThat(b.exit).as("mvn exit status, see " + b.log).isNotZero();
         assertThat(log).contains("bgm engine needs JVM flags");

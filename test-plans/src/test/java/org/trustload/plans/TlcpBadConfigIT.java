@@ -24,9 +24,10 @@ import org.trustload.pki.TestPki;
  * run it: every run ends within seconds, writes at most one failed sample per thread, and names the
  * cause. A configuration error is logged once in jmeter.log as {@code TrustLoad configuration error
  * in <element>, property <p>, file <f>}; one found at test start (by the TLCP Client Config) stops
- * the test before any sample, with exit status 3. No server is needed: each case fails before
- * reaching one, or targets a loopback port nothing listens on (the one ordinary failure: exit 0 with
- * one {@code connectError} per thread).
+ * the test before any sample, with exit status 3. No server is needed but one: each case fails before
+ * reaching one, or targets a loopback port nothing listens on, or (a forced protocol mismatch) a
+ * TLCP-only gateway in this JVM that a TLS 1.3 plan reaches. Those two are ordinary failures that stop a
+ * thread which never completed a handshake: exit 0 with one failed sample per thread.
  */
 class TlcpBadConfigIT {
 
@@ -37,6 +38,8 @@ class TlcpBadConfigIT {
 
     private static Path files;
     private static TestPki pki;
+    /** A gateway that speaks TLCP only (bc), for the forced protocol mismatch. */
+    private static org.trustload.gmssl.TlcpPageServer tlcpOnly;
 
     @BeforeAll
     static void files() throws Exception {
@@ -54,6 +57,20 @@ class TlcpBadConfigIT {
         assertThat(renamed).as("the request's configName replaced").contains(">nosuch<");
         Files.writeString(files.resolve("no-such-config.jmx"), renamed);
         withoutBgmOptions = homeWithoutBgmOptions(files.resolve("home-without-bgm-options"));
+        if (tlcpOnly != null) {
+            return;
+        }
+        tlcpOnly = org.trustload.gmssl.TlcpPageServer.start(org.trustload.gmssl.TlcpEngines.get("bc").newServer(
+                new org.trustload.gmssl.TlcpServerSettings().withCredentials(new org.trustload.gmssl.TlcpCredentials(
+                        pki.tlcpKey(TestPki.TLCP_SERVER, "sign"), pki.tlcpKey(TestPki.TLCP_SERVER, "enc")))),
+                new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0), 10_000);
+    }
+
+    @org.junit.jupiter.api.AfterAll
+    static void stopGateway() {
+        if (tlcpOnly != null) {
+            tlcpOnly.close();
+        }
     }
 
     private static Path withoutBgmOptions;
@@ -92,7 +109,7 @@ class TlcpBadConfigIT {
         String client = pki.tlcpKeyStoreFile(TestPki.TLCP_CLIENT).toString();
         String good = "-Jgmssl.ca.file=" + ca;
         int refused = BadConfigRuns.refusedPort();
-        return Stream.of(
+        List<Arguments> out = new ArrayList<>(List.of(
                 // name, plan (null: gmssl-cps), JVM without bgm options, -J arguments, response code, message part, property, file
                 Arguments.of("unknown engine", null, false, List.of(good, "-Jengine=openssl"),
                         "configError", CONFIG + ": engine: unknown TLCP engine 'openssl'", "engine", "-"),
@@ -107,15 +124,22 @@ class TlcpBadConfigIT {
                 Arguments.of("missing client key file", null, false, List.of(good,
                         "-Jgmssl.client.keystore=/nonexistent/client.p12", "-Jgmssl.client.password=x"),
                         "configError", CONFIG + ": clientKeyStore: file not found", "clientKeyStore", "/nonexistent/client.p12"),
-                Arguments.of("bgm without its JVM options", null, true, List.of(good),
-                        "configError", CONFIG + ": engine: bgm engine needs JVM flags", "engine", "-"),
                 Arguments.of("unknown host", null, false, List.of(good, "-Jgmssl.host=no-such-host.invalid"),
                         "configError", CONFIG + ": host: unknown host 'no-such-host.invalid'", "host", "-"),
                 Arguments.of("no such config", "no-such-config.jmx", false, List.of(good),
                         "configError", "TLCP Request 'TLCP cps': configName: no TLCP Client Config named 'nosuch'",
                         "configName", "-"),
                 Arguments.of("refused port", null, false, List.of(good, "-Jgmssl.port=" + refused),
-                        "connectError", "connection refused", null, null));
+                        "connectError", "connection refused", null, null),
+                // a TLS 1.3 plan at a TLCP-only gateway: the same handshake can only fail the same way
+                Arguments.of("protocol mismatch", null, false, List.of(good, "-Jsuite=TLS_SM4_GCM_SM3",
+                        "-Jgmssl.port=" + tlcpOnly.port()), "handshakeFailed", "protocol mismatch: ", null, null)));
+        if (Runtime.version().feature() <= 21) {
+            // the optional bgm engine (Java 17 to 21 only) in a JMeter started without its options
+            out.add(Arguments.of("bgm without its JVM options", null, true, List.of(good, "-Jengine=bgm"),
+                    "configError", CONFIG + ": engine: bgm engine needs JVM flags", "engine", "-"));
+        }
+        return out.stream();
     }
 
     @ParameterizedTest(name = "{0}")

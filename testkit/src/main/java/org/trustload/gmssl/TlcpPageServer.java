@@ -1,13 +1,12 @@
 package org.trustload.gmssl;
 
-import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
-import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -15,32 +14,51 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.http.Header;
+import org.apache.http.HttpException;
+import org.apache.http.HttpRequest;
+import org.apache.http.HttpVersion;
+import org.apache.http.config.MessageConstraints;
+import org.apache.http.entity.ContentLengthStrategy;
+import org.apache.http.impl.entity.LaxContentLengthStrategy;
+import org.apache.http.impl.io.ContentLengthInputStream;
+import org.apache.http.impl.io.DefaultHttpRequestParser;
+import org.apache.http.impl.io.DefaultHttpResponseWriter;
+import org.apache.http.impl.io.HttpTransportMetricsImpl;
+import org.apache.http.impl.io.SessionInputBufferImpl;
+import org.apache.http.impl.io.SessionOutputBufferImpl;
+import org.apache.http.message.BasicHttpResponse;
 
 /**
- * A small HTTPS-over-GM-SSL page server for the lab, tests and benchmarks: serves {@code /64b},
- * {@code /1k} and {@code /1m} on a {@link TlcpServer}'s listening socket, HTTP/1.1 kept alive unless
- * the client says {@code Connection: close}, HTTP/1.0 closed after the response unless it says
- * {@code Connection: keep-alive}.
- * One thread per connection, because the max-connections scenario holds idle connections open.
+ * A small HTTPS-over-GM-SSL page server for the lab, tests and benchmarks, on one port for every
+ * protocol it is given — as a Tongsuo gateway with {@code enable_ntls} serves TLCP and TLS 1.3 SM on
+ * one port: the first bytes of the client's hello choose the {@link TlcpServer}
+ * ({@link TlcpProtocol#ofRecordHeader}). Serves {@code /64b}, {@code /1k} and {@code /1m}, HTTP/1.1
+ * kept alive unless the client says {@code Connection: close}, HTTP/1.0 closed after the response
+ * unless it says {@code Connection: keep-alive} (httpcore parses the requests). One thread per
+ * connection, because the max-connections scenario holds idle connections open.
  */
 public final class TlcpPageServer implements AutoCloseable {
     /** The pages served, path to size in bytes. */
     public static final Map<String, Integer> PAGES = Map.of("/64b", 64, "/1k", 1024, "/1m", 1024 * 1024);
+    /** How long the server waits for a new connection's first bytes. */
+    static final int HELLO_TIMEOUT_MILLIS = 10_000;
 
     private static final byte[] BODY = body(1024 * 1024);
 
-    private final TlcpServer server;
+    private final List<TlcpServer> servers;
     private final ServerSocket listener;
     private final int idleTimeoutMillis;
     private final Set<Socket> open = ConcurrentHashMap.newKeySet();
     private final AtomicInteger accepted = new AtomicInteger();
+    private final AtomicInteger handshakes = new AtomicInteger();
     private final AtomicInteger handshakeFailures = new AtomicInteger();
     private volatile String lastHandshakeFailure;
     private final ExecutorService pool;
     private volatile boolean closed;
 
-    private TlcpPageServer(TlcpServer server, ServerSocket listener, int idleTimeoutMillis) {
-        this.server = server;
+    private TlcpPageServer(List<TlcpServer> servers, ServerSocket listener, int idleTimeoutMillis) {
+        this.servers = List.copyOf(servers);
         this.listener = listener;
         this.idleTimeoutMillis = idleTimeoutMillis;
         this.pool = Executors.newCachedThreadPool(r -> {
@@ -50,14 +68,32 @@ public final class TlcpPageServer implements AutoCloseable {
         });
     }
 
+    /** Serves one protocol; see {@link #start(List, InetSocketAddress, int)}. */
+    public static TlcpPageServer start(TlcpServer server, InetSocketAddress address, int idleTimeoutMillis)
+            throws TlcpException {
+        return start(List.of(server), address, idleTimeoutMillis);
+    }
+
     /**
-     * Listens on {@code address} and serves until {@link #close()}.
+     * Listens on {@code address} and serves until {@link #close()}, each connection with the server
+     * of the protocol its client speaks (the first of {@code servers} when the bytes say neither).
      *
      * @param idleTimeoutMillis how long an idle kept-alive connection stays open
      */
-    public static TlcpPageServer start(TlcpServer server, InetSocketAddress address, int idleTimeoutMillis)
+    public static TlcpPageServer start(List<TlcpServer> servers, InetSocketAddress address, int idleTimeoutMillis)
             throws TlcpException {
-        TlcpPageServer s = new TlcpPageServer(server, server.bind(address, 1024), idleTimeoutMillis);
+        if (servers.isEmpty()) {
+            throw new TlcpException(TlcpException.CONFIG_ERROR, "a page server needs at least one GM-SSL server");
+        }
+        ServerSocket listener;
+        try {
+            listener = new ServerSocket();
+            listener.setReuseAddress(true);
+            listener.bind(address, 1024);
+        } catch (IOException e) {
+            throw new TlcpException(TlcpException.CONNECT_ERROR, "cannot listen on " + address, TlcpErrors.chain(e), e);
+        }
+        TlcpPageServer s = new TlcpPageServer(servers, listener, idleTimeoutMillis);
         Thread acceptor = new Thread(s::acceptLoop, "tlcp-accept-" + s.port());
         acceptor.setDaemon(true);
         acceptor.start();
@@ -79,6 +115,11 @@ public final class TlcpPageServer implements AutoCloseable {
         return accepted.get();
     }
 
+    /** Handshakes completed since the start (every protocol). */
+    public int completedHandshakes() {
+        return handshakes.get();
+    }
+
     private void acceptLoop() {
         while (!closed) {
             Socket s;
@@ -92,7 +133,7 @@ public final class TlcpPageServer implements AutoCloseable {
             }
             accepted.incrementAndGet();
             try {
-                // the server's handshake flight goes out in several writes: without this, Nagle holds
+                // the server's handshake flight may go out in several writes: without this, Nagle holds
                 // the later ones until the client's delayed ACK (~40 ms per handshake)
                 s.setTcpNoDelay(true);
             } catch (IOException e) {
@@ -110,38 +151,79 @@ public final class TlcpPageServer implements AutoCloseable {
 
     private void serve(Socket s) {
         try {
-            server.handshake(s);
+            byte[] head = new byte[3];
+            s.setSoTimeout(HELLO_TIMEOUT_MILLIS);
+            InputStream raw = s.getInputStream();
+            for (int n = 0; n < head.length;) {
+                int r = raw.read(head, n, head.length - n);
+                if (r < 0) {
+                    return; // a port probe: nothing to answer
+                }
+                n += r;
+            }
+            TlcpConnection c = server(TlcpProtocol.ofRecordHeader(head)).accept(s, head);
+            handshakes.incrementAndGet();
             s.setSoTimeout(idleTimeoutMillis);
-            InputStream in = new BufferedInputStream(s.getInputStream(), 8192);
-            OutputStream out = s.getOutputStream();
-            while (!closed) {
-                String head = TlcpHttp.readHead(in, new StringBuilder());
-                if (head == null) {
-                    return;
-                }
-                int eol = head.indexOf("\r\n");
-                String[] line = (eol < 0 ? head : head.substring(0, eol)).split(" ");
-                boolean keepAlive = keepAlive(line.length >= 3 ? line[2] : "", head);
-                Integer size = line.length >= 2 && line[0].equals("GET") ? PAGES.get(line[1]) : null;
-                String status = size == null ? "404 Not Found" : "200 OK";
-                int length = size == null ? 0 : size;
-                String resp = "HTTP/1.1 " + status + "\r\nContent-Type: application/octet-stream\r\nContent-Length: "
-                        + length + "\r\nConnection: " + (keepAlive ? "keep-alive" : "close") + "\r\n\r\n";
-                out.write(resp.getBytes(StandardCharsets.US_ASCII));
-                out.write(BODY, 0, length);
-                out.flush();
-                if (!keepAlive) {
-                    return;
-                }
+            try {
+                serveHttp(c);
+            } finally {
+                c.close(); // close_notify, then the socket
             }
         } catch (TlcpException e) {
             // a client that fails its handshake: nothing to answer, but counted with its cause
             handshakeFailures.incrementAndGet();
             lastHandshakeFailure = e.getMessage() + (e.detail() == null ? "" : " (" + e.detail() + ")");
-        } catch (IOException e) {
-            // a client that goes away: nothing to answer
+        } catch (IOException | HttpException e) {
+            // a client that goes away or sends no HTTP: nothing to answer
         } finally {
             close(s);
+        }
+    }
+
+    private TlcpServer server(TlcpProtocol p) {
+        for (TlcpServer x : servers) {
+            if (x.protocol() == p) {
+                return x;
+            }
+        }
+        return servers.get(0);
+    }
+
+    private void serveHttp(TlcpConnection c) throws IOException, HttpException {
+        SessionInputBufferImpl in = new SessionInputBufferImpl(new HttpTransportMetricsImpl(), 8192, 8192,
+                MessageConstraints.DEFAULT, null);
+        in.bind(c.input());
+        SessionOutputBufferImpl out = new SessionOutputBufferImpl(new HttpTransportMetricsImpl(), 8192);
+        out.bind(c.output());
+        DefaultHttpRequestParser parser = new DefaultHttpRequestParser(in);
+        DefaultHttpResponseWriter writer = new DefaultHttpResponseWriter(out);
+        LaxContentLengthStrategy lengths = new LaxContentLengthStrategy();
+        while (!closed) {
+            if (in.length() == 0 && in.fillBuffer() < 0) {
+                return; // the client closed between requests
+            }
+            HttpRequest request = parser.parse();
+            long bodyLength = lengths.determineLength(request);
+            if (bodyLength > 0) {
+                new ContentLengthInputStream(in, bodyLength).close(); // reads and drops a request body
+            } else if (bodyLength == ContentLengthStrategy.CHUNKED) {
+                return; // no page takes a body
+            }
+            boolean keepAlive = keepAlive(request);
+            String method = request.getRequestLine().getMethod();
+            Integer size = method.equals("GET") ? PAGES.get(request.getRequestLine().getUri()) : null;
+            BasicHttpResponse response = new BasicHttpResponse(HttpVersion.HTTP_1_1, size == null ? 404 : 200,
+                    size == null ? "Not Found" : "OK");
+            int length = size == null ? 0 : size;
+            response.addHeader("Content-Type", "application/octet-stream");
+            response.addHeader("Content-Length", String.valueOf(length));
+            response.addHeader("Connection", keepAlive ? "keep-alive" : "close");
+            writer.write(response);
+            out.write(BODY, 0, length);
+            out.flush();
+            if (!keepAlive) {
+                return;
+            }
         }
     }
 
@@ -150,20 +232,17 @@ public final class TlcpPageServer implements AutoCloseable {
      * unless the request says {@code Connection: close}; HTTP/1.0 (ab and its GM derivatives) closes
      * it unless the request says {@code Connection: keep-alive}.
      */
-    static boolean keepAlive(String version, String head) {
-        java.util.List<String> options = new java.util.ArrayList<>();
-        for (String h : head.split("\r\n")) {
-            int colon = h.indexOf(':');
-            if (colon > 0 && h.substring(0, colon).trim().equalsIgnoreCase("connection")) {
-                for (String o : h.substring(colon + 1).split(",")) {
-                    options.add(o.trim().toLowerCase(Locale.ROOT));
-                }
+    static boolean keepAlive(HttpRequest request) {
+        List<String> options = new ArrayList<>();
+        for (Header h : request.getHeaders("Connection")) {
+            for (String o : h.getValue().split(",")) {
+                options.add(o.trim().toLowerCase(Locale.ROOT));
             }
         }
         if (options.contains("close")) {
             return false;
         }
-        return version.equals("HTTP/1.1") || options.contains("keep-alive");
+        return request.getProtocolVersion().greaterEquals(HttpVersion.HTTP_1_1) || options.contains("keep-alive");
     }
 
     /** Handshakes that failed on this server since the start (a load test against the lab expects 0). */
@@ -206,6 +285,8 @@ public final class TlcpPageServer implements AutoCloseable {
             close(s);
         }
         pool.shutdownNow();
-        server.close();
+        for (TlcpServer x : servers) {
+            x.close();
+        }
     }
 }

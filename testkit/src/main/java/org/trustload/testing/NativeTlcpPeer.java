@@ -243,6 +243,25 @@ public final class NativeTlcpPeer {
             return null;
         }
 
+        /** Waits up to {@code timeout} until {@code n} printed lines start with {@code prefix}; returns those seen. */
+        public List<String> awaitLines(String prefix, int n, Duration timeout) {
+            long end = System.nanoTime() + timeout.toNanos();
+            List<String> found;
+            do {
+                found = lines().stream().filter(l -> l.startsWith(prefix)).toList();
+                if (found.size() >= n) {
+                    return found;
+                }
+                sleep(20);
+            } while (System.nanoTime() < end);
+            return found;
+        }
+
+        /** Lines starting with {@code prefix} printed so far. */
+        public long count(String prefix) {
+            return lines().stream().filter(l -> l.startsWith(prefix)).count();
+        }
+
         @Override
         public void close() {
             process.destroy();

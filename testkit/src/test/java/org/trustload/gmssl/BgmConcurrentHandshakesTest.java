@@ -30,6 +30,7 @@ class BgmConcurrentHandshakesTest {
 
     @BeforeAll
     static void start() throws Exception {
+        BgmSupport.assumeJava17To21();
         pki = TestPki.generate(new TestPki.Spec().withKeyType(TestPki.KeyType.SM2).withCas(1).withUsers(0)
                 .withExpiredCount(0).withCrlBaseUrl(null), dir);
         bgm = TlcpEngines.get("bgm");

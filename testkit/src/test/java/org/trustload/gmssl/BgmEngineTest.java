@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
@@ -30,6 +29,7 @@ class BgmEngineTest {
 
     @BeforeAll
     static void setUp() throws Exception {
+        BgmSupport.assumeJava17To21();
         pki = TestPki.generate(new TestPki.Spec().withKeyType(TestPki.KeyType.SM2).withCas(1).withUsers(0)
                 .withExpiredCount(0).withCrlBaseUrl(null), dir);
         bgm = TlcpEngines.get("bgm");
@@ -42,19 +42,18 @@ class BgmEngineTest {
     static void done() {
     }
 
-    /** A one-shot echo server: handshake, read a line, write it back, close. */
+    /** An echo server: handshake, read five bytes, write them back, close. */
     static ServerSocket echo(TlcpServerSettings s) throws Exception {
         TlcpServer srv = bgm.newServer(s);
-        ServerSocket ss = srv.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 50);
+        ServerSocket ss = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
         Thread t = new Thread(() -> {
             while (!ss.isClosed()) {
                 try (Socket a = ss.accept()) {
-                    try {
-                        srv.handshake(a);
+                    try (TlcpConnection c = srv.accept(a, new byte[0])) {
                         byte[] buf = new byte[5];
-                        int n = a.getInputStream().readNBytes(buf, 0, 5);
-                        a.getOutputStream().write(buf, 0, n);
-                        a.getOutputStream().flush();
+                        int n = c.input().readNBytes(buf, 0, 5);
+                        c.output().write(buf, 0, n);
+                        c.output().flush();
                     } catch (TlcpException e) {
                         // the client sees the failure
                     }

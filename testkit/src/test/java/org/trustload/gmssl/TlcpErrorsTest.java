@@ -43,12 +43,36 @@ class TlcpErrorsTest {
     }
 
     @Test
+    void protocolMismatchesOfEveryEngineAreOneKind() {
+        for (String m : new String[] {"Received fatal alert: protocol_version",
+                "No appropriate protocol (protocol is disabled or cipher suites are inappropriate)",
+                "Unable to parse TLS packet header", "Unsupported or unrecognized SSL message",
+                "protocol mismatch: the server chose version 0x0303 (TLS 1.2/1.3), not TLCP (0x0101) [we sent alert protocol_version]",
+                "the peer does not speak TLCP: its data starts with 0x485454 (\"HTT\") [we sent alert protocol_version]"}) {
+            TlcpException e = TlcpErrors.map(TlcpErrors.Phase.HANDSHAKE, "h:1", new SSLHandshakeException(m));
+            assertThat(TlcpErrors.isProtocolMismatch(e)).as(m).isTrue();
+            assertThat(e.getMessage()).startsWith(TlcpErrors.PROTOCOL_MISMATCH + ": ");
+        }
+        assertThat(TlcpErrors.isProtocolMismatch(TlcpErrors.map(TlcpErrors.Phase.HANDSHAKE, "h:1",
+                new SSLHandshakeException("Received fatal alert: handshake_failure")))).isFalse();
+    }
+
+    @Test
     void keepAliveFollowsTheHttpVersionAndTheConnectionHeader() {
-        assertThat(TlcpPageServer.keepAlive("HTTP/1.1", "GET / HTTP/1.1\r\nHost: x")).isTrue();
-        assertThat(TlcpPageServer.keepAlive("HTTP/1.1", "GET / HTTP/1.1\r\nConnection: Close")).isFalse();
-        assertThat(TlcpPageServer.keepAlive("HTTP/1.1", "GET / HTTP/1.1\r\nconnection: TE, close")).isFalse();
-        assertThat(TlcpPageServer.keepAlive("HTTP/1.0", "GET / HTTP/1.0\r\nHost: x")).isFalse();
-        assertThat(TlcpPageServer.keepAlive("HTTP/1.0", "GET / HTTP/1.0\r\nConnection: Keep-Alive")).isTrue();
-        assertThat(TlcpPageServer.keepAlive("HTTP/1.0", "GET / HTTP/1.0\r\nX-Connection: keep-alive")).isFalse();
+        assertThat(TlcpPageServer.keepAlive(request("HTTP/1.1"))).isTrue();
+        assertThat(TlcpPageServer.keepAlive(request("HTTP/1.1", "Connection", "Close"))).isFalse();
+        assertThat(TlcpPageServer.keepAlive(request("HTTP/1.1", "connection", "TE, close"))).isFalse();
+        assertThat(TlcpPageServer.keepAlive(request("HTTP/1.0"))).isFalse();
+        assertThat(TlcpPageServer.keepAlive(request("HTTP/1.0", "Connection", "Keep-Alive"))).isTrue();
+        assertThat(TlcpPageServer.keepAlive(request("HTTP/1.0", "X-Connection", "keep-alive"))).isFalse();
+    }
+
+    private static org.apache.http.HttpRequest request(String version, String... header) {
+        org.apache.http.message.BasicHttpRequest r = new org.apache.http.message.BasicHttpRequest("GET", "/",
+                version.equals("HTTP/1.0") ? org.apache.http.HttpVersion.HTTP_1_0 : org.apache.http.HttpVersion.HTTP_1_1);
+        if (header.length == 2) {
+            r.addHeader(header[0], header[1]);
+        }
+        return r;
     }
 }

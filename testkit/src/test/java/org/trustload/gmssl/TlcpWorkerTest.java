@@ -14,7 +14,7 @@ import org.trustload.common.ClientException;
 import org.trustload.pki.TestPki;
 
 /**
- * lib's TLCP load client without JMeter, against a real bgm page server in this JVM: {@link TlcpClients}
+ * lib's TLCP load client without JMeter, against a real bc page server in this JVM: {@link TlcpClients}
  * names the option at fault in each configuration error, {@link TlcpWorker} runs each mode through its
  * steps, and {@link TlcpTarget#close()} closes what any worker kept open.
  */
@@ -31,7 +31,7 @@ class TlcpWorkerTest {
         TlcpServerSettings s = new TlcpServerSettings().withCredentials(new TlcpCredentials(
                 pki.tlcpKey(TestPki.TLCP_SERVER, "sign"), pki.tlcpKey(TestPki.TLCP_SERVER, "enc")))
                 .withTrustAnchors(pki.caCertificates());
-        server = TlcpPageServer.start(TlcpEngines.get("bgm").newServer(s),
+        server = TlcpPageServer.start(TlcpEngines.get("bc").newServer(s),
                 new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 60_000);
     }
 
@@ -41,12 +41,16 @@ class TlcpWorkerTest {
     }
 
     static TlcpClientOptions options(String engine, String suite, Path ca, Path keys, String password) {
+        return options(engine, suite, ca, keys, password, "full");
+    }
+
+    static TlcpClientOptions options(String engine, String suite, Path ca, Path keys, String password, String crypto) {
         return new TlcpClientOptions(engine, "127.0.0.1", server.port(), "", suite, ca, keys, password, "", "",
-                false, 2000, 2000);
+                false, 2000, 2000, crypto);
     }
 
     static TlcpClientOptions good() {
-        return options("bgm", "ECC_SM4_CBC_SM3", pki.dir().resolve("ca-1.pem"), null, "");
+        return options("auto", "ECC_SM4_CBC_SM3", pki.dir().resolve("ca-1.pem"), null, "");
     }
 
     @Test
@@ -76,18 +80,36 @@ class TlcpWorkerTest {
     }
 
     @Test
+    void autoPicksTheProtocolsEngineAndTheRequestTabSaysWhich() throws Exception {
+        try (TlcpTarget t = TlcpClients.open(good())) {
+            assertThat(t.describe()).contains("engine: bc\n", "protocol: TLCP\n", "client crypto: full\n");
+        }
+        try (TlcpTarget t = TlcpClients.open(options("", "ECDHE_SM4_GCM_SM3", pki.dir().resolve("ca-1.pem"),
+                pki.tlcpKeyStoreFile(TestPki.TLCP_CLIENT), TestPki.PASSWORD, "minimal"))) {
+            assertThat(t.describe()).contains("engine: bc\n", "client crypto: minimal\n");
+            assertThat(t.worker().run(TlcpMode.CPS, "/1k").response().bodyBytes()).isEqualTo(1024);
+        }
+        try (TlcpTarget t = TlcpClients.open(options("auto", "TLS_SM4_GCM_SM3", pki.dir().resolve("ca-1.pem"), null, ""))) {
+            assertThat(t.describe()).contains("engine: tongsuo\n", "protocol: TLSv1.3\n");
+        }
+    }
+
+    @Test
     void configurationErrorsNameTheOptionAndTheFile() {
         Path ca = pki.dir().resolve("ca-1.pem");
         Path keys = pki.tlcpKeyStoreFile(TestPki.TLCP_CLIENT);
         assertSetting(options("openssl", "ECC_SM4_CBC_SM3", ca, null, ""), "engine", "");
         assertSetting(options("tongsuo", "ECC_SM4_CBC_SM3", ca, null, ""), "engine", "");
-        assertSetting(options("bgm", "AES_128_GCM", ca, null, ""), "suite", "");
-        assertSetting(options("bgm", "ECC_SM4_CBC_SM3", Path.of("/nonexistent/ca.pem"), null, ""), "caFile",
+        assertSetting(options("bc", "TLS_SM4_GCM_SM3", ca, null, ""), "engine", "");
+        assertSetting(options("bc", "AES_128_GCM", ca, null, ""), "suite", "");
+        assertSetting(options("bc", "ECC_SM4_CBC_SM3", Path.of("/nonexistent/ca.pem"), null, ""), "caFile",
                 "/nonexistent/ca.pem");
-        assertSetting(options("bgm", "ECC_SM4_CBC_SM3", ca, keys, "wrong"), "clientKeyStorePassword", keys.toString());
-        assertSetting(options("bgm", "ECDHE_SM4_CBC_SM3", ca, null, ""), "clientKeyStore", "");
-        assertSetting(new TlcpClientOptions("bgm", "no-such-host.invalid", 1, "", "ECC_SM4_CBC_SM3", ca, null, "", "",
-                "", false, 2000, 2000), "host", "");
+        assertSetting(options("bc", "ECC_SM4_CBC_SM3", ca, keys, "wrong"), "clientKeyStorePassword", keys.toString());
+        assertSetting(options("bc", "ECDHE_SM4_CBC_SM3", ca, null, ""), "clientKeyStore", "");
+        assertSetting(options("bc", "ECC_SM4_CBC_SM3", ca, null, "", "frugal"), "clientCrypto", "");
+        assertSetting(options("tongsuo", "TLS_SM4_GCM_SM3", ca, null, "", "minimal"), "clientCrypto", "");
+        assertSetting(new TlcpClientOptions("bc", "no-such-host.invalid", 1, "", "ECC_SM4_CBC_SM3", ca, null, "", "",
+                "", false, 2000, 2000, "full"), "host", "");
         assertThatThrownBy(() -> TlcpMode.parse("flood")).isInstanceOfSatisfying(TlcpException.class,
                 e -> assertThat(e.setting()).isEqualTo("mode"));
     }
@@ -106,8 +128,8 @@ class TlcpWorkerTest {
         try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             port = s.getLocalPort();
         }
-        TlcpClientOptions o = new TlcpClientOptions("bgm", "127.0.0.1", port, "", "ECC_SM4_CBC_SM3",
-                pki.dir().resolve("ca-1.pem"), null, "", "", "", false, 2000, 2000);
+        TlcpClientOptions o = new TlcpClientOptions("bc", "127.0.0.1", port, "", "ECC_SM4_CBC_SM3",
+                pki.dir().resolve("ca-1.pem"), null, "", "", "", false, 2000, 2000, "");
         try (TlcpTarget target = TlcpClients.open(o)) {
             TlcpWorker w = target.worker();
             assertThatThrownBy(() -> w.run(TlcpMode.CPS, "/1k")).isInstanceOfSatisfying(TlcpException.class, e -> {

@@ -1,58 +1,48 @@
 package org.trustload.bench.gmssl;
 
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.KeyStore;
 import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
-import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
-import javax.net.ssl.KeyManagerFactory;
-import javax.net.ssl.SSLContext;
-import javax.net.ssl.TrustManagerFactory;
-import org.trustload.bench.BenchAccess;
-import org.trustload.gmssl.JsseTlcpClient;
-import org.trustload.gmssl.JsseTlcpServer;
-import org.trustload.gmssl.TlcpClient;
-import org.trustload.gmssl.TlcpClientSettings;
-import org.trustload.gmssl.TlcpConnection;
+import jdk.jfr.Configuration;
+import jdk.jfr.Recording;
+import org.trustload.bench.ProcCpu;
 import org.trustload.gmssl.TlcpCredentials;
-import org.trustload.gmssl.TlcpEngines;
-import org.trustload.gmssl.TlcpHttp;
-import org.trustload.gmssl.TlcpPageServer;
-import org.trustload.gmssl.TlcpProtocol;
-import org.trustload.gmssl.TlcpServerSettings;
 import org.trustload.gmssl.TlcpSuite;
-import org.trustload.pki.KeySource;
-import org.trustload.pki.KeyStores;
-import org.trustload.pki.TestPki;
 import org.trustload.harness.Lab;
 import org.trustload.harness.Layout;
-import java.time.Duration;
+import org.trustload.pki.KeySource;
+import org.trustload.pki.KeyStores;
+import org.trustload.testing.NativeTlcpPeer;
 
 /**
- * GM-SSL bench: handshakes/s and MB/s per suite, 1 and 2 threads — the TLCP Request sampler in the
- * assembled JMeter vs the bgm engine's raw loop in this JVM (same client code, no JMeter) vs SunJSSE
- * TLS 1.3 ECDHE-P256 on the same loop, beside {@code openssl speed} (the SM2/SM3/SM4 crypto bound).
- * The bgm server is the lab's gmssl service in its own JVM. Every loop is bounded by time.
+ * GM-SSL bench ({@code ./trustload bench gmssl}): what a TLCP handshake costs our client against what it
+ * costs the server, for the {@code full} and {@code minimal} client crypto modes (issue 28), against the
+ * lab's gateway (the bc server in its JVM) and the native Tongsuo peer; the CPS one client engine drives
+ * against the peer beside the native C client's; and the sampler's own cost in-process. Every loop is
+ * bounded by time; CPU is from /proc (server processes) and the JVM (this client).
  *
- * <p>Keys: {@code out=DIR parts=jmeter,raw,inprocess rounds=2 inprocessSuites=... seconds=6 warmup=4 threads=1,2 suites=... tpSuites=... jmeterHome=...}
+ * <p>Keys: {@code out=DIR parts=ratio,saturation,inprocess servers=lab,peer suites=... auth=false,true
+ * rounds=3 seconds=4 warmup=5 threads=1 op=handshake|cps satThreads=4 satSeconds=8 jfr=true
+ * inprocessSuites=... doc=false}.
  */
 public final class GmsslBench {
+    private static final String BEGIN = "<!-- gmssl-bench:begin (./trustload bench gmssl doc=true writes this section) -->";
+    private static final String END = "<!-- gmssl-bench:end -->";
+
     private GmsslBench() {
     }
 
@@ -60,237 +50,194 @@ public final class GmsslBench {
         Map<String, String> o = new LinkedHashMap<>();
         Path root = Path.of(System.getProperty("trustload.root", ".")).toAbsolutePath().normalize();
         o.put("out", root.resolve("bench/target/gmssl-bench/run").toString());
-        o.put("seconds", "6");
-        o.put("warmup", "4");
-        o.put("parts", "jmeter,raw,inprocess");
-        o.put("inprocessSuites", "ECC_SM4_CBC_SM3,TLS_SM4_GCM_SM3");
-        o.put("rounds", "2");
-        o.put("threads", "1,2");
-        o.put("suites", "ECC_SM4_CBC_SM3,ECDHE_SM4_CBC_SM3,ECC_SM4_GCM_SM3,ECDHE_SM4_GCM_SM3,TLS_SM4_GCM_SM3");
-        o.put("tpSuites", "ECC_SM4_CBC_SM3,ECC_SM4_GCM_SM3,TLS_SM4_GCM_SM3");
-        o.put("jmeterHome", root.resolve("dist/target/jmeter").toString());
+        o.put("parts", "ratio,saturation,inprocess");
+        o.put("servers", "lab,peer");
+        o.put("suites", "ECC_SM4_CBC_SM3,ECC_SM4_GCM_SM3,ECDHE_SM4_CBC_SM3,ECDHE_SM4_GCM_SM3");
+        o.put("auth", "false,true");
+        o.put("rounds", "3");
+        o.put("seconds", "4");
+        o.put("warmup", "5");
+        o.put("threads", "1");
+        o.put("op", "handshake");
+        o.put("satThreads", "4");
+        o.put("satSeconds", "8");
+        o.put("inprocessSuites", "ECC_SM4_CBC_SM3");
+        o.put("jfr", "true");
+        o.put("doc", "false");
         for (String a : args) {
             int eq = a.indexOf('=');
             o.put(a.substring(0, eq), a.substring(eq + 1));
         }
         Path out = Path.of(o.get("out"));
         Files.createDirectories(out);
-        int seconds = Integer.parseInt(o.get("seconds"));
-        int warmup = Integer.parseInt(o.get("warmup"));
-        List<Integer> threads = new ArrayList<>();
-        for (String t : o.get("threads").split(",")) {
-            threads.add(Integer.parseInt(t.trim()));
-        }
-        List<TlcpSuite> suites = parse(o.get("suites"));
-        List<TlcpSuite> tpSuites = parse(o.get("tpSuites"));
-
-        int base = 40000 + (int) (ProcessHandle.current().pid() % 15) * 1000;
+        List<String> parts = List.of(o.get("parts").split(","));
+        String loadBefore = load();
+        Instant started = Instant.now();
+        int base = 16000 + (int) (ProcessHandle.current().pid() % 8) * 1000; // the tlcp helper's lab bases
         Path socketDir = Files.createTempDirectory("tlgmb");
         Path labProps = out.resolve("lab.properties");
+        StringBuilder report = new StringBuilder();
+        Recording jfr = null;
         try (Lab lab = Lab.start(Layout.current(), "gmssl", labProps, out.resolve("lab.log"),
                 List.of("--port-base", String.valueOf(base), "--socket-dir", socketDir.toString()), Duration.ofMinutes(2))) {
             Properties p = new Properties();
             try (InputStream in = Files.newInputStream(labProps)) {
                 p.load(in);
             }
-            List<X509Certificate> ca = List.of((X509Certificate) CertificateFactory.getInstance("X.509",
-                    KeyStores.bouncyCastle()).generateCertificate(Files.newInputStream(Path.of(p.getProperty("gmssl.ca.file")))));
+            List<X509Certificate> ca;
+            try (InputStream in = Files.newInputStream(Path.of(p.getProperty("gmssl.ca.file")))) {
+                ca = List.of((X509Certificate) CertificateFactory.getInstance("X.509", KeyStores.bouncyCastle())
+                        .generateCertificate(in));
+            }
             Path ks = Path.of(p.getProperty("gmssl.client.keystore"));
             char[] pw = p.getProperty("gmssl.client.password").toCharArray();
             TlcpCredentials client = new TlcpCredentials(KeySource.pkcs12(ks, pw, List.of("sign")).load().get(0),
                     KeySource.pkcs12(ks, pw, List.of("enc")).load().get(0));
             String host = p.getProperty("gmssl.host");
-
-            StringBuilder report = new StringBuilder();
-            report.append("## GM-SSL bench (").append(seconds).append(" s per cell, load ").append(load())
-                    .append(")\n\n");
-            report.append("| what | suite | threads | raw loop | sampler (JMeter) | sampler / raw | load |\n|---|---|---|---|---|---|---|\n");
-
-            List<String> parts = List.of(o.get("parts").split(","));
-            Map<String, Double> sampler = new LinkedHashMap<>();
-            for (int t : parts.contains("jmeter") ? threads : List.<Integer>of()) {
-                sampler.putAll(samplerRun(o, out, p, suites, tpSuites, t, seconds, warmup));
-            }
-            for (TlcpSuite s : parts.contains("raw") ? suites : List.<TlcpSuite>of()) {
-                TlcpClient c = TlcpEngines.get("bgm").newClient(settings(s, ca, client));
-                int port = port(p, s);
-                loop(t -> handshake(c, host, port), 1, warmup); // as long as the sampler's warm-up group
-                for (int t : threads) {
-                    double raw = loop(x -> handshake(c, host, port), t, seconds);
-                    Double smp = sampler.get("hs-" + s + "-" + t);
-                    row(report, "handshakes/s", s.name(), t, raw, smp);
+            long labPid = childPid("trustload-lab");
+            List<AutoCloseable> peers = new ArrayList<>();
+            try {
+                List<CostRatio.Server> servers = new ArrayList<>();
+                boolean measured = parts.contains("ratio") || parts.contains("saturation");
+                for (String name : measured ? o.get("servers").split(",") : new String[0]) {
+                    if (name.equals("lab")) {
+                        servers.add(new CostRatio.Server("lab (bc server, Java)", host,
+                                Integer.parseInt(p.getProperty("gmssl.tlcp.port")), Integer.parseInt(p.getProperty("gmssl.mtls.port")),
+                                () -> ProcCpu.processMs(labPid)));
+                    } else if (name.equals("peer")) {
+                        NativeTlcpPeer.Server open = peer(p, false, 2);
+                        NativeTlcpPeer.Server mtls = peer(p, true, 2);
+                        peers.add(open);
+                        peers.add(mtls);
+                        servers.add(new CostRatio.Server("native Tongsuo peer", "127.0.0.1", open.port(), mtls.port(),
+                                GmsslBench::peerCpuMs));
+                    }
                 }
-            }
-            for (TlcpSuite s : parts.contains("raw") ? tpSuites : List.<TlcpSuite>of()) {
-                TlcpClient c = TlcpEngines.get("bgm").newClient(settings(s, ca, client));
-                int port = port(p, s);
-                for (int t : threads) {
-                    double raw = throughput(c, host, port, t, seconds);
-                    Double smp = sampler.get("tp-" + s + "-" + t);
-                    row(report, "MB/s (GET /1m kept alive)", s.name(), t, raw, smp);
+                if (Boolean.parseBoolean(o.get("jfr"))) {
+                    jfr = new Recording(Configuration.getConfiguration("profile"));
+                    jfr.start();
                 }
-            }
-            if (parts.contains("raw")) {
-                sunJsse(report, threads, seconds, out);
-                report.append("\n### openssl speed (crypto bound, one core)\n\n```\n").append(openssl()).append("```\n");
+                header(report, o, args, started, loadBefore);
+                if (parts.contains("ratio")) {
+                    CostRatio cost = new CostRatio(ca, client, Integer.parseInt(o.get("seconds")),
+                            Integer.parseInt(o.get("warmup")), Integer.parseInt(o.get("threads")), o.get("op").equals("cps"));
+                    List<Boolean> auths = new ArrayList<>();
+                    for (String a : o.get("auth").split(",")) {
+                        auths.add(Boolean.parseBoolean(a.trim()));
+                    }
+                    cost.run(servers, suites(o.get("suites")), auths, Integer.parseInt(o.get("rounds")));
+                    report.append("### Client ÷ server CPU per handshake\n\n").append(cost.ratioTable())
+                            .append("\nFor a table of every protocol (`./trustload bench all`):\n\n").append(cost.familyLines())
+                            .append("\nEvery cell:\n\n").append(cost.cellTable()).append('\n');
+                }
+                if (parts.contains("saturation") && !peers.isEmpty()) {
+                    // a worker per client thread: the peer's workers serve one connection at a time, so fewer
+                    // would measure its queue, not its CPU
+                    int satThreads = Integer.parseInt(o.get("satThreads"));
+                    NativeTlcpPeer.Server peer = peer(p, false, satThreads);
+                    peers.add(peer);
+                    report.append(Saturation.run(ca, client, peer.port(), p,
+                            Integer.parseInt(o.get("satThreads")), Integer.parseInt(o.get("satSeconds")),
+                            Integer.parseInt(o.get("warmup")), GmsslBench::peerCpuMs));
+                }
+            } finally {
+                for (AutoCloseable c : peers) {
+                    c.close();
+                }
             }
             if (parts.contains("inprocess")) {
-                InProcessRatio.run(report, p, ca, client, parse(o.get("inprocessSuites")), threads, seconds,
-                        Integer.parseInt(o.get("rounds")));
+                List<Integer> threads = List.of(Integer.parseInt(o.get("threads")));
+                InProcessRatio.run(report, p, ca, client, suites(o.get("inprocessSuites")), threads,
+                        Integer.parseInt(o.get("seconds")), Integer.parseInt(o.get("rounds")));
             }
-            Files.writeString(out.resolve("gmssl-bench.md"), report);
-            System.out.println(report);
-        }
-    }
-
-    private static void row(StringBuilder b, String what, String suite, int t, double raw, Double smp) {
-        b.append(String.format(Locale.ROOT, "| %s | %s | %d | %.1f | %s | %s | %s |%n", what, suite, t, raw,
-                smp == null ? "—" : String.format(Locale.ROOT, "%.1f", smp),
-                smp == null ? "—" : String.format(Locale.ROOT, "%.2f", smp / raw), load()));
-    }
-
-    private static TlcpClientSettings settings(TlcpSuite s, List<X509Certificate> ca, TlcpCredentials client) {
-        return new TlcpClientSettings().withProtocol(s.protocol()).withSuites(List.of(s)).withTrustAnchors(ca)
-                .withCredentials(client);
-    }
-
-    private static int port(Properties p, TlcpSuite s) {
-        return Integer.parseInt(p.getProperty(s.protocol() == TlcpProtocol.TLCP ? "gmssl.tlcp.port" : "gmssl.tls13.port"));
-    }
-
-    interface Op {
-        long run(int thread) throws Exception;
-    }
-
-    private static long handshake(TlcpClient c, String host, int port) throws Exception {
-        try (TlcpConnection conn = c.connect(host, port)) {
-            return 1;
-        }
-    }
-
-    /** Ops (or units an op returns) per second over {@code seconds}, {@code threads} threads. */
-    static double loop(Op op, int threads, int seconds) throws InterruptedException {
-        AtomicLong done = new AtomicLong();
-        CountDownLatch end = new CountDownLatch(threads);
-        long deadline = System.nanoTime() + seconds * 1_000_000_000L;
-        long t0 = System.nanoTime();
-        for (int i = 0; i < threads; i++) {
-            int id = i;
-            Thread th = new Thread(() -> {
-                try {
-                    while (System.nanoTime() < deadline) {
-                        done.addAndGet(op.run(id));
-                    }
-                } catch (Exception e) {
-                    System.err.println("loop error: " + e);
-                } finally {
-                    end.countDown();
-                }
-            });
-            th.start();
-        }
-        end.await();
-        return done.get() * 1e9 / (System.nanoTime() - t0);
-    }
-
-    private static double throughput(TlcpClient c, String host, int port, int threads, int seconds) throws Exception {
-        TlcpHttp[] conns = new TlcpHttp[threads];
-        for (int i = 0; i < threads; i++) {
-            conns[i] = new TlcpHttp(c.connect(host, port));
-        }
-        try {
-            loop(t -> conns[t].get(host, "/1m", true).bodyBytes(), threads, 1); // warm-up
-            return loop(t -> conns[t].get(host, "/1m", true).bodyBytes(), threads, seconds) / 1e6;
         } finally {
-            for (TlcpHttp h : conns) {
-                h.connection().close();
+            if (jfr != null) {
+                jfr.dump(out.resolve("gmssl-bench.jfr"));
+                jfr.close();
             }
         }
+        report.append("\nLoad average after: `").append(load()).append("`. The lab's own count: `")
+                .append(labCount(out.resolve("lab.log"))).append("`.\n");
+        Files.writeString(out.resolve("gmssl-bench.md"), report);
+        System.out.println(report);
+        if (Boolean.parseBoolean(o.get("doc"))) {
+            writeDoc(root.resolve("docs/scenarios/gmssl.md"), report.toString());
+        }
+        System.exit(0);
     }
 
-    /** SunJSSE TLS 1.3 ECDHE-P256 handshakes on the same loop, server in this JVM. */
-    private static void sunJsse(StringBuilder report, List<Integer> threads, int seconds, Path out) throws Exception {
-        TestPki pki = TestPki.generate(new TestPki.Spec().withCas(1).withUsers(0).withExpiredCount(0)
-                .withCrlBaseUrl(null), out.resolve("p256-pki"));
-        KeyManagerFactory kmf = KeyManagerFactory.getInstance("SunX509");
-        kmf.init(pki.serverKeyStore(), TestPki.PASSWORD.toCharArray());
-        SSLContext server = SSLContext.getInstance("TLSv1.3");
-        server.init(kmf.getKeyManagers(), null, null);
-        KeyStore ts = KeyStore.getInstance("PKCS12");
-        ts.load(null, null);
-        ts.setCertificateEntry("ca", pki.caCertificates().get(0));
-        TrustManagerFactory tmf = TrustManagerFactory.getInstance("PKIX");
-        tmf.init(ts);
-        SSLContext clientCtx = SSLContext.getInstance("TLSv1.3");
-        clientCtx.init(null, tmf.getTrustManagers(), null);
-        String[] protocols = {"TLSv1.3"};
-        String[] suites = {"TLS_AES_128_GCM_SHA256"};
-        TlcpServerSettings ss = new TlcpServerSettings().withProtocol(TlcpProtocol.TLS13);
-        try (TlcpPageServer srv = TlcpPageServer.start(new JsseTlcpServer(ss, server, protocols, suites, x -> x),
-                new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 60_000)) {
-            TlcpClient c = new JsseTlcpClient(new TlcpClientSettings().withProtocol(TlcpProtocol.TLS13), clientCtx,
-                    protocols, suites, x -> x);
-            loop(t -> handshake(c, "127.0.0.1", srv.port()), 1, 2);
-            for (int t : threads) {
-                double raw = loop(x -> handshake(c, "127.0.0.1", srv.port()), t, seconds);
-                report.append(String.format(Locale.ROOT,
-                        "| handshakes/s, SunJSSE TLS 1.3 ECDHE-P256 (server in the bench JVM) | TLS_AES_128_GCM_SHA256 | %d | %.1f | — | — | %s |%n",
-                        t, raw, load()));
+    private static void header(StringBuilder b, Map<String, String> o, String[] args, Instant started, String loadBefore)
+            throws IOException {
+        b.append("## The TLCP load mode: client and server CPU per handshake\n\n")
+                .append("Measured by `./trustload bench gmssl ").append(String.join(" ", args)).append("` on ")
+                .append(started).append(" (").append(Runtime.getRuntime().availableProcessors()).append(" cores, Java ")
+                .append(Runtime.version().feature()).append("). Load average before: `").append(loadBefore).append("`. ")
+                .append("Client: the bc engine's raw loop in the bench JVM (")
+                .append(o.get("threads")).append(" thread(s), one op = new TCP connection + full handshake")
+                .append(o.get("op").equals("cps") ? " + GET /64b" : "").append(" + close), its process CPU; ")
+                .append("server: the lab's JVM or the native peer's processes (two pre-forked workers each), from /proc, over the ")
+                .append("same window. Every round runs, per case, `full`, then `minimal` paced to the rate `full` just ")
+                .append("reached (the server's CPU per handshake compared at the same rate), then `minimal` as fast as it goes (")
+                .append(o.get("rounds")).append(" rounds of ").append(o.get("seconds")).append(" s per cell, ")
+                .append(o.get("warmup")).append(" s of warm-up first). Client certificates yes = the server requires ")
+                .append("them (ECDHE suites always send them). The machine is shared: read ratios measured in one round, ")
+                .append("not absolute rates.\n\n");
+    }
+
+    /**
+     * The native peer serving both protocols on one port, as a gateway does, with {@code workers} pre-forked
+     * processes; {@code mtls}: client certificates required.
+     */
+    private static NativeTlcpPeer.Server peer(Properties p, boolean mtls, int workers) {
+        List<String> a = new ArrayList<>(List.of("--proto", "any", "--port", "0", "--workers", String.valueOf(workers),
+                "--timeout-ms", "30000",
+                "--sign-cert", p.getProperty("gmssl.server.sign.cert"), "--sign-key", p.getProperty("gmssl.server.sign.key"),
+                "--enc-cert", p.getProperty("gmssl.server.enc.cert"), "--enc-key", p.getProperty("gmssl.server.enc.key"),
+                "--ca", p.getProperty("gmssl.ca.file")));
+        if (mtls) {
+            a.add("--require-client-cert");
+        }
+        return NativeTlcpPeer.server(a);
+    }
+
+    /** CPU (ms) of every native peer server process this JVM started (workers included). */
+    static long peerCpuMs() {
+        long sum = 0;
+        for (ProcessHandle h : ProcessHandle.current().descendants().toList()) {
+            String cmd = h.info().commandLine().orElse("");
+            if (cmd.contains("tlcp-peer") && cmd.contains(" server")) {
+                sum += Math.max(0, ProcCpu.processMs(h.pid()));
             }
         }
+        return sum;
     }
 
-    /** One JMeter run: serialized thread groups, one per suite and mode; returns label → rate. */
-    private static Map<String, Double> samplerRun(Map<String, String> o, Path out, Properties p, List<TlcpSuite> suites,
-            List<TlcpSuite> tpSuites, int threads, int seconds, int warmup) throws Exception {
-        StringBuilder groups = new StringBuilder();
-        for (TlcpSuite s : suites) {
-            // the same warm-up as the raw loop gets, right before the measured group
-            groups.append(BenchPlan.group("warmup-" + s, 1, warmup, p, s, "handshake"));
-            groups.append(BenchPlan.group("hs-" + s + "-" + threads, threads, seconds, p, s, "handshake"));
-        }
-        for (TlcpSuite s : tpSuites) {
-            groups.append(BenchPlan.group("tp-" + s + "-" + threads, threads, seconds, p, s, "throughput"));
-        }
-        Path dir = out.resolve("jmeter-" + threads);
-        Files.createDirectories(dir);
-        Path plan = dir.resolve("bench.jmx");
-        Files.writeString(plan, BenchPlan.plan(groups.toString()));
-        Path home = Path.of(o.get("jmeterHome"));
-        List<String> jvm = new ArrayList<>(List.of("-Xms512m", "-Xmx512m"));
-        jvm.addAll(BenchAccess.bgmFlags(home));
-        BenchAccess.Result r = BenchAccess.runJMeter(home, plan, dir, jvm,
-                120L + 10L * (seconds + warmup) * (suites.size() + tpSuites.size()));
-        Map<String, Double> rates = new LinkedHashMap<>();
-        for (Map.Entry<String, long[]> e : BenchAccess.perLabel(r.jtl()).entrySet()) {
-            long[] v = e.getValue(); // count, bytes, firstStart, lastEnd, errors
-            double span = (v[3] - v[2]) / 1000.0;
-            if (v[4] > 0) {
-                System.err.println(e.getKey() + ": " + v[4] + " errors in the sampler run, see " + dir);
+    private static long childPid(String commandPart) {
+        for (ProcessHandle h : ProcessHandle.current().children().toList()) {
+            if (h.info().commandLine().orElse("").contains(commandPart)) {
+                return h.pid();
             }
-            rates.put(e.getKey(), e.getKey().startsWith("tp-") ? v[1] / span / 1e6 : v[0] / span);
         }
-        return rates;
+        throw new IllegalStateException("no child process running " + commandPart);
     }
 
-    private static String openssl() {
-        StringBuilder b = new StringBuilder();
-        for (List<String> cmd : List.of(List.of("openssl", "speed", "-seconds", "2", "sm2"),
-                List.of("openssl", "speed", "-seconds", "2", "-evp", "sm3"),
-                List.of("openssl", "speed", "-seconds", "2", "-evp", "sm4-cbc"))) {
+    /** The lab's own count of handshakes, from the line it logs at stop (the log pump may still be writing it). */
+    private static String labCount(Path log) throws InterruptedException {
+        for (int i = 0; i < 50; i++) {
             try {
-                Process pr = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-                List<String> lines = new String(pr.getInputStream().readAllBytes(), StandardCharsets.UTF_8).lines().toList();
-                pr.waitFor(60, TimeUnit.SECONDS);
-                lines.subList(Math.max(0, lines.size() - 2), lines.size()).forEach(l -> b.append(l).append('\n'));
-            } catch (IOException | InterruptedException e) {
-                b.append(cmd).append(": ").append(e).append('\n');
+                var line = Files.readAllLines(log).stream().filter(l -> l.contains("handshakes completed")).findFirst();
+                if (line.isPresent()) {
+                    return line.get();
+                }
+            } catch (IOException e) {
+                return "(no lab log)";
             }
+            Thread.sleep(100);
         }
-        return b.toString();
+        return "(not logged)";
     }
 
-    private static List<TlcpSuite> parse(String list) {
+    static List<TlcpSuite> suites(String list) {
         List<TlcpSuite> out = new ArrayList<>();
         for (String s : list.split(",")) {
             if (!s.isBlank()) {
@@ -300,15 +247,39 @@ public final class GmsslBench {
         return out;
     }
 
-    private static String java() {
-        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    /** Runs {@code n} native C clients at once (one process each); returns their results. */
+    static List<NativeTlcpPeer.Result> nativeClients(int n, List<String> args) throws Exception {
+        List<CompletableFuture<NativeTlcpPeer.Result>> fs = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            fs.add(CompletableFuture.supplyAsync(() -> NativeTlcpPeer.client(args, Duration.ofMinutes(5))));
+        }
+        List<NativeTlcpPeer.Result> out = new ArrayList<>();
+        for (CompletableFuture<NativeTlcpPeer.Result> f : fs) {
+            out.add(f.get(6, TimeUnit.MINUTES));
+        }
+        return out;
+    }
+
+    private static void writeDoc(Path doc, String section) throws IOException {
+        String text = Files.readString(doc, StandardCharsets.UTF_8);
+        String block = BEGIN + "\n\n" + section.trim() + "\n\n" + END;
+        int i = text.indexOf(BEGIN);
+        int j = text.indexOf(END);
+        text = i >= 0 && j > i ? text.substring(0, i) + block + text.substring(j + END.length())
+                : text + (text.endsWith("\n") ? "\n" : "\n\n") + block + "\n";
+        Files.writeString(doc, text, StandardCharsets.UTF_8);
+        System.out.println("wrote " + doc);
     }
 
     static String load() {
         try {
-            return Files.readString(Path.of("/proc/loadavg")).split(" ")[0];
+            return Files.readString(Path.of("/proc/loadavg")).trim();
         } catch (IOException e) {
             return "?";
         }
+    }
+
+    static String fmt(double v) {
+        return String.format(Locale.ROOT, "%.2f", v);
     }
 }

@@ -11,7 +11,6 @@ import org.trustload.gmssl.TlcpClientSettings;
 import org.trustload.gmssl.TlcpConnection;
 import org.trustload.gmssl.TlcpCredentials;
 import org.trustload.gmssl.TlcpEngines;
-import org.trustload.gmssl.TlcpProtocol;
 import org.trustload.gmssl.TlcpSuite;
 import org.trustload.gmssl.TlcpMode;
 import org.trustload.jmeter.gmssl.TlcpClientConfig;
@@ -34,8 +33,8 @@ final class InProcessRatio {
         report.append("\n### In-process: sampler.sample() vs raw loop, same JVM, alternated (handshakes/s)\n\n")
                 .append("| suite | threads | raw loop | sampler | sampler / raw | load |\n|---|---|---|---|---|---|\n");
         for (TlcpSuite s : suites) {
-            String port = p.getProperty(s.protocol() == TlcpProtocol.TLCP ? "gmssl.tlcp.port" : "gmssl.tls13.port");
-            TlcpClient raw = TlcpEngines.get("bgm").newClient(new TlcpClientSettings().withProtocol(s.protocol())
+            String port = p.getProperty("gmssl.tlcp.port"); // one gateway port for both protocols
+            TlcpClient raw = TlcpEngines.forProtocol(s.protocol()).newClient(new TlcpClientSettings().withProtocol(s.protocol())
                     .withSuites(List.of(s)).withTrustAnchors(ca).withCredentials(client));
             String host = p.getProperty("gmssl.host");
             for (int t : threads) {
@@ -48,16 +47,16 @@ final class InProcessRatio {
                 for (int i = 0; i < t; i++) {
                     samplers[i] = sampler();
                 }
-                GmsslBench.loop(x -> rawOnce(raw, host, Integer.parseInt(port)), t, 2);
-                GmsslBench.loop(x -> sampleOnce(samplers[x], vars), t, 2);
+                loop(x -> rawOnce(raw, host, Integer.parseInt(port)), t, 2);
+                loop(x -> sampleOnce(samplers[x], vars), t, 2);
                 double rawSum = 0;
                 double smpSum = 0;
                 for (int r = 0; r < rounds; r++) {
-                    rawSum += GmsslBench.loop(x -> rawOnce(raw, host, Integer.parseInt(port)), t, seconds);
-                    smpSum += GmsslBench.loop(x -> sampleOnce(samplers[x], vars), t, seconds);
+                    rawSum += loop(x -> rawOnce(raw, host, Integer.parseInt(port)), t, seconds);
+                    smpSum += loop(x -> sampleOnce(samplers[x], vars), t, seconds);
                 }
                 report.append(String.format(Locale.ROOT, "| %s | %d | %.1f | %.1f | %.2f | %s |%n", s, t,
-                        rawSum / rounds, smpSum / rounds, smpSum / rawSum, GmsslBench.load()));
+                        rawSum / rounds, smpSum / rounds, smpSum / rawSum, GmsslBench.load().split(" ")[0]));
                 for (TlcpRequestSampler x : samplers) {
                     x.threadFinished();
                 }
@@ -65,6 +64,35 @@ final class InProcessRatio {
             }
             raw.close();
         }
+    }
+
+    interface Op {
+        long run(int thread) throws Exception;
+    }
+
+    /** Ops per second over {@code seconds}, {@code threads} threads. */
+    static double loop(Op op, int threads, int seconds) throws InterruptedException {
+        java.util.concurrent.atomic.AtomicLong done = new java.util.concurrent.atomic.AtomicLong();
+        java.util.concurrent.CountDownLatch end = new java.util.concurrent.CountDownLatch(threads);
+        long t0 = System.nanoTime();
+        long deadline = t0 + seconds * 1_000_000_000L;
+        for (int i = 0; i < threads; i++) {
+            int id = i;
+            Thread th = new Thread(() -> {
+                try {
+                    while (System.nanoTime() < deadline) {
+                        done.addAndGet(op.run(id));
+                    }
+                } catch (Exception e) {
+                    System.err.println("loop error: " + e);
+                } finally {
+                    end.countDown();
+                }
+            });
+            th.start();
+        }
+        end.await();
+        return done.get() * 1e9 / (System.nanoTime() - t0);
     }
 
     private static long rawOnce(TlcpClient c, String host, int port) throws Exception {
@@ -88,7 +116,7 @@ final class InProcessRatio {
         TlcpClientConfig c = new TlcpClientConfig();
         c.setName("bench");
         c.setConfigName("bench");
-        c.setEngine("bgm");
+        c.setEngine("auto");
         c.setHost(p.getProperty("gmssl.host"));
         c.setPort(port);
         c.setProtocol("");

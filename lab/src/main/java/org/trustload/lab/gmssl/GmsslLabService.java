@@ -13,6 +13,7 @@ import org.trustload.gmssl.TlcpEngines;
 import org.trustload.gmssl.TlcpException;
 import org.trustload.gmssl.TlcpPageServer;
 import org.trustload.gmssl.TlcpProtocol;
+import org.trustload.gmssl.TlcpServer;
 import org.trustload.gmssl.TlcpServerSettings;
 import org.trustload.lab.EndpointInUseException;
 import org.trustload.lab.LabContext;
@@ -24,27 +25,23 @@ import org.trustload.pki.KeyStores;
 import org.trustload.pki.TestPki;
 
 /**
- * The {@code gmssl} lab service: a GM-SSL HTTPS server on 127.0.0.1 with SM2 double certificates
- * (an SM2 test PKI: one CA, server and client sign+enc pairs, an expired client pair), serving
- * {@code /64b}, {@code /1k} and {@code /1m} with HTTP/1.1 keep-alive ({@link TlcpPageServer}):
+ * The {@code gmssl} lab service: a GM-SSL gateway on 127.0.0.1 with SM2 double certificates (an SM2
+ * test PKI: one CA, server and client sign+enc pairs, an expired client pair), serving {@code /64b},
+ * {@code /1k} and {@code /1m} with HTTP/1.1 keep-alive ({@link TlcpPageServer}). Like a Tongsuo gateway
+ * with {@code enable_ntls}, each port serves TLCP and TLS 1.3 SM: the client's hello chooses.
  * <ul>
- *   <li>base+{@value #TLCP_OFFSET}: TLCP (engine {@code bgm}), all four suites, no client certificate required;</li>
- *   <li>base+{@value #TLS13_OFFSET}: TLS 1.3 with the RFC 8998 suites (engine {@code bgm});</li>
- *   <li>base+{@value #TLCP_MTLS_OFFSET}: TLCP requiring a client certificate pair;</li>
- *   <li>base+{@value #TONGSUO_TLS13_OFFSET}: TLS 1.3 with the RFC 8998 suites served by the {@code tongsuo}
- *   engine (native Tongsuo), where it can run (Linux x86_64); elsewhere the listener is left out
- *   and {@code gmssl.tongsuo.tls13.port} is not written.</li>
+ *   <li>base+{@value #PORT_OFFSET}: TLCP (engine {@code bc}, all four suites) and TLS 1.3 with the RFC 8998
+ *   suites (engine {@code tongsuo} where its native library runs, else {@code bgm} on Java 17 to 21, else
+ *   none: TLCP only, with a warning); no client certificate required;</li>
+ *   <li>base+{@value #MTLS_OFFSET}: the same, requiring a client certificate (pair).</li>
  * </ul>
+ * {@code gmssl.tls13.engine} says which engine serves TLS 1.3 ({@code none} when none can run here).
  */
 public final class GmsslLabService implements LabService {
-    /** Port offset of the TLCP listener. */
-    public static final int TLCP_OFFSET = 8700;
-    /** Port offset of the TLS 1.3 SM listener (bgm). */
-    public static final int TLS13_OFFSET = 8701;
-    /** Port offset of the TLCP listener that requires client authentication. */
-    public static final int TLCP_MTLS_OFFSET = 8703;
-    /** Port offset of the TLS 1.3 SM listener served by the tongsuo engine. */
-    public static final int TONGSUO_TLS13_OFFSET = 8702;
+    /** Port offset of the gateway port (TLCP and TLS 1.3). */
+    public static final int PORT_OFFSET = 8700;
+    /** Port offset of the gateway port that requires client certificates. */
+    public static final int MTLS_OFFSET = 8703;
     /** How long an idle kept-alive connection stays open (the max-connections plan holds them idle). */
     static final int IDLE_TIMEOUT_MILLIS = 600_000;
 
@@ -63,26 +60,33 @@ public final class GmsslLabService implements LabService {
         pkiDir = dir;
         TestPki pki = TestPki.generate(new TestPki.Spec().withKeyType(TestPki.KeyType.SM2).withCas(1).withUsers(0)
                 .withExpiredCount(0).withCrlBaseUrl(null), dir);
-        TlcpEngine bgm = TlcpEngines.get("bgm");
-        bgm.checkAvailable();
         TlcpCredentials server = new TlcpCredentials(pki.tlcpKey(TestPki.TLCP_SERVER, "sign"),
                 pki.tlcpKey(TestPki.TLCP_SERVER, "enc"));
         TlcpServerSettings base = new TlcpServerSettings().withCredentials(server)
                 .withTrustAnchors(pki.caCertificates()).withHandshakeTimeoutMillis(10_000);
-        listen(ctx, TLCP_OFFSET, bgm, base.withProtocol(TlcpProtocol.TLCP));
-        listen(ctx, TLS13_OFFSET, bgm, base.withProtocol(TlcpProtocol.TLS13));
-        listen(ctx, TLCP_MTLS_OFFSET, bgm, base.withProtocol(TlcpProtocol.TLCP)
-                .withClientAuth(TlcpServerSettings.ClientAuth.NEED));
-        boolean tongsuo = listenTongsuo(ctx, base.withProtocol(TlcpProtocol.TLS13));
+        TlcpEngine tlcp = TlcpEngines.forProtocol(TlcpProtocol.TLCP);
+        TlcpEngine tls13 = tls13Engine();
+        for (TlcpServerSettings.ClientAuth auth : List.of(TlcpServerSettings.ClientAuth.NONE,
+                TlcpServerSettings.ClientAuth.NEED)) {
+            TlcpServerSettings s = base.withClientAuth(auth);
+            List<TlcpServer> both = new ArrayList<>();
+            both.add(tlcp.newServer(s.withProtocol(TlcpProtocol.TLCP)));
+            if (tls13 != null) {
+                both.add(tls13.newServer(s.withProtocol(TlcpProtocol.TLS13)));
+            }
+            listen(ctx, auth == TlcpServerSettings.ClientAuth.NONE ? PORT_OFFSET : MTLS_OFFSET, both);
+        }
 
         String d = dir.toAbsolutePath().toString() + "/";
+        String port = String.valueOf(ctx.port(PORT_OFFSET));
+        String mtls = String.valueOf(ctx.port(MTLS_OFFSET));
         props.put("gmssl.host", LabContext.HOST);
-        props.put("gmssl.tlcp.port", String.valueOf(ctx.port(TLCP_OFFSET)));
-        props.put("gmssl.tls13.port", String.valueOf(ctx.port(TLS13_OFFSET)));
-        props.put("gmssl.tlcp.mtls.port", String.valueOf(ctx.port(TLCP_MTLS_OFFSET)));
-        if (tongsuo) {
-            props.put("gmssl.tongsuo.tls13.port", String.valueOf(ctx.port(TONGSUO_TLS13_OFFSET)));
-        }
+        // one port for both protocols; the per-protocol names stay for plans and scripts that use them
+        props.put("gmssl.tlcp.port", port);
+        props.put("gmssl.tls13.port", port);
+        props.put("gmssl.mtls.port", mtls);
+        props.put("gmssl.tlcp.mtls.port", mtls);
+        props.put("gmssl.tls13.engine", tls13 == null ? "none" : tls13.name());
         props.put("gmssl.ca.file", d + "ca-1.pem");
         // The client stores go to plans under a password random per start, not TestPki's fixed one.
         String password = LabSecrets.generate();
@@ -104,11 +108,20 @@ public final class GmsslLabService implements LabService {
         props.put("gmssl.pages", "/64b,/1k,/1m");
     }
 
-    private void listen(LabContext ctx, int offset, TlcpEngine engine, TlcpServerSettings settings) throws Exception {
+    /** The engine that serves TLS 1.3 here, or null (and a warning) where none can run. */
+    private static TlcpEngine tls13Engine() {
+        try {
+            return TlcpEngines.forProtocol(TlcpProtocol.TLS13);
+        } catch (TlcpException e) {
+            System.err.println("trustload-lab: gmssl: TLCP only, no TLS 1.3 SM: " + e.getMessage() + " (" + e.detail() + ")");
+            return null;
+        }
+    }
+
+    private void listen(LabContext ctx, int offset, List<TlcpServer> protocols) throws Exception {
         int port = ctx.port(offset);
         try {
-            servers.add(TlcpPageServer.start(engine.newServer(settings), new InetSocketAddress(ctx.bindAddress(), port),
-                    IDLE_TIMEOUT_MILLIS));
+            servers.add(TlcpPageServer.start(protocols, new InetSocketAddress(ctx.bindAddress(), port), IDLE_TIMEOUT_MILLIS));
         } catch (TlcpException e) {
             if (e.getCause() instanceof BindException) {
                 throw new EndpointInUseException(LabContext.HOST + ":" + port + " (gmssl)", e.getCause());
@@ -117,17 +130,10 @@ public final class GmsslLabService implements LabService {
         }
     }
 
-    /** The tongsuo TLS 1.3 listener; false (and a warning) where the native engine cannot run. */
-    private boolean listenTongsuo(LabContext ctx, TlcpServerSettings settings) throws Exception {
-        TlcpEngine tongsuo = TlcpEngines.get("tongsuo");
-        try {
-            tongsuo.checkAvailable();
-        } catch (TlcpException e) {
-            System.err.println("trustload-lab: gmssl: no tongsuo TLS 1.3 listener: " + e.getMessage() + " (" + e.detail() + ")");
-            return false;
-        }
-        listen(ctx, TONGSUO_TLS13_OFFSET, tongsuo, settings);
-        return true;
+    /** Handshakes completed and failed on every port since the start (tests and benches check 0 failures). */
+    public int[] handshakes() {
+        return new int[] {servers.stream().mapToInt(TlcpPageServer::completedHandshakes).sum(),
+            servers.stream().mapToInt(TlcpPageServer::handshakeFailures).sum()};
     }
 
     /** Connections currently open on every listener (tests check that held connections are released). */
@@ -142,6 +148,11 @@ public final class GmsslLabService implements LabService {
 
     @Override
     public void close() {
+        if (!servers.isEmpty()) {
+            // the gateway's log of its work: benches and tests compare it with what the clients counted
+            int[] h = handshakes();
+            System.err.println("trustload-lab: gmssl: " + h[0] + " handshakes completed, " + h[1] + " failed");
+        }
         for (TlcpPageServer s : servers) {
             s.close();
         }

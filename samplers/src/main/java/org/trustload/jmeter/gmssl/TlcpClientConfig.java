@@ -10,7 +10,8 @@ import org.trustload.jmeter.common.PropertyParser;
 
 /**
  * TLCP Client Config (TrustLoad): the GM-SSL client TLCP Requests use — engine, server, protocol and
- * suite, CA file, the client's sign + enc key pairs, session reuse, timeouts. Built once at test start
+ * suite, CA file, the client's sign + enc key pairs, session reuse, client crypto (full or the load
+ * mode minimal), timeouts. Built once at test start
  * (key stores read, SSL contexts made, the host resolved, the engine checked: bgm's JVM options
  * included), so a wrong setting stops the test before the first sample; closed at test end with
  * every connection its requests kept open. TLCP Requests find it by its {@code configName}.
@@ -23,7 +24,7 @@ public class TlcpClientConfig extends ClientConfig<TlcpTarget> {
     /** What users see in menus and messages. */
     static final String KIND = "TLCP Client Config";
 
-    private String engine = "bgm";
+    private String engine = "auto";
     private String host = "127.0.0.1";
     private String port = "";
     private String protocol = "TLCP";
@@ -36,6 +37,7 @@ public class TlcpClientConfig extends ClientConfig<TlcpTarget> {
     private boolean sessionReuse;
     private String connectTimeout = "5000";
     private String responseTimeout = "10000";
+    private String clientCrypto = "full";
 
     public TlcpClientConfig() {
         setConfigName("tlcp");
@@ -64,7 +66,7 @@ public class TlcpClientConfig extends ClientConfig<TlcpTarget> {
         return new TlcpClientOptions(engine, p.required("host", host), prt, protocol, suite, ca.toPath(),
                 keys == null ? null : keys.toPath(), p.secret(clientKeyStorePassword), clientSignAlias, clientEncAlias,
                 sessionReuse, p.timeoutMs("connectTimeout", connectTimeout, 5000),
-                p.timeoutMs("responseTimeout", responseTimeout, 10000));
+                p.timeoutMs("responseTimeout", responseTimeout, 10000), clientCrypto);
     }
 
     /** The client of the running test, or null outside one (tests). */
@@ -168,6 +170,14 @@ public class TlcpClientConfig extends ClientConfig<TlcpTarget> {
 
     public void setConnectTimeout(String v) {
         connectTimeout = v;
+    }
+
+    public String getClientCrypto() {
+        return clientCrypto;
+    }
+
+    public void setClientCrypto(String v) {
+        clientCrypto = v;
     }
 
     public String getResponseTimeout() {

@@ -13,10 +13,10 @@ public class TlcpClientConfigBeanInfo extends BeanInfoHelper {
         createPropertyGroup("server", new String[] {"engine", "host", "port", "protocol", "suite"});
         createPropertyGroup("certificates", new String[] {"caFile", "clientKeyStore", "clientKeyStorePassword",
                 "clientSignAlias", "clientEncAlias"});
-        createPropertyGroup("connection", new String[] {"sessionReuse", "connectTimeout", "responseTimeout"});
+        createPropertyGroup("connection", new String[] {"sessionReuse", "clientCrypto", "connectTimeout", "responseTimeout"});
 
         text("configName", "tlcp");
-        choice("engine", "bgm", "bgm", "tongsuo");
+        choice("engine", "auto", "auto", "bc", "tongsuo", "bgm");
         text("host", "127.0.0.1");
         text("port", "");
         choice("protocol", "TLCP", "TLCP", "TLSv1.3");
@@ -30,6 +30,7 @@ public class TlcpClientConfigBeanInfo extends BeanInfoHelper {
         text("clientEncAlias", "enc");
 
         flag("sessionReuse");
+        choice("clientCrypto", "full", "full", "minimal");
         text("connectTimeout", "5000");
         text("responseTimeout", "10000");
     }

@@ -6,6 +6,7 @@ import org.apache.jmeter.samplers.Interruptible;
 import org.apache.jmeter.samplers.SampleResult;
 import org.apache.jmeter.testelement.ThreadListener;
 import org.trustload.common.ClientException;
+import org.trustload.gmssl.TlcpErrors;
 import org.trustload.gmssl.TlcpException;
 import org.trustload.gmssl.TlcpMode;
 import org.trustload.gmssl.TlcpOutcome;
@@ -101,12 +102,23 @@ public class TlcpRequestSampler extends ClientSampler<TlcpRequestSampler.Prepare
 
     @Override
     protected void onFailure(Prepared r, ClientException e, SampleResult res) {
-        if (e != null && !r.worker.reached() && ClientException.CONNECT_ERROR.equals(e.category())
-                && DEFINITIVE.contains(e.getMessage())) {
-            // This thread never reached the server and the same connect can only fail the same way:
+        if (e != null && !r.worker.reached() && definitive(e)) {
+            // This thread never completed a handshake and the same attempt can only fail the same way:
             // one failed sample per thread says it. Timeouts are not definitive: under load they come and go.
             res.setStopThread(true);
         }
+    }
+
+    /**
+     * A refused connect or unknown host, or a handshake whose peer speaks another protocol (a TLS 1.3
+     * client at a TLCP-only port, a TLCP client at a TLS port, a plain HTTP port): as LDAP Request stops
+     * at a refused connect.
+     */
+    static boolean definitive(ClientException e) {
+        if (ClientException.CONNECT_ERROR.equals(e.category())) {
+            return DEFINITIVE.contains(e.getMessage());
+        }
+        return e instanceof TlcpException && TlcpErrors.isProtocolMismatch((TlcpException) e);
     }
 
     private static long ms(long nanos) {

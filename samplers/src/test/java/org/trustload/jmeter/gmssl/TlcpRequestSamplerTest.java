@@ -38,10 +38,12 @@ import org.trustload.jmeter.ldap.JMeterTestSupportAccess;
 import org.trustload.pki.TestPki;
 
 /**
- * TLCP Client Config + TLCP Request against real bgm page servers in this JVM: every mode, a
- * bad-input table (each a failed sample with a stable code, never an exception or a hang; a
- * configuration error names element and property and stops the thread), the config closing every
- * connection at test end, serialization and password hygiene.
+ * TLCP Client Config + TLCP Request against real page servers in this JVM (bc for TLCP and tongsuo for
+ * TLS 1.3 on one port, as a gateway serves them): every mode, both client crypto modes, a bad-input table
+ * (each a failed sample with a stable code, never an exception or a hang; a configuration error names
+ * element and property and stops the thread; a refused port or a protocol mismatch stops a thread that
+ * never completed a handshake), the config closing every connection at test end, serialization and
+ * password hygiene.
  */
 class TlcpRequestSamplerTest {
     @TempDir
@@ -49,14 +51,15 @@ class TlcpRequestSamplerTest {
     static TestPki pki;
     static TestPki otherPki;
     static TlcpPageServer tlcp;
-    static TlcpPageServer tls13;
+    static TlcpPageServer tlcpOnly;
     static TlcpPageServer mtls;
     static TlcpPageServer gcmOnly;
     static ServerSocket plainTls;
     static ServerSocket silent;
     static int closedPort;
     static Path notACertificate;
-    static TlcpEngine bgm;
+    static TlcpEngine bc;
+    static TlcpEngine tongsuo;
     static TlcpServerSettings serverSettings;
     static final List<Socket> silentAccepted = new ArrayList<>();
 
@@ -67,16 +70,21 @@ class TlcpRequestSamplerTest {
                 .withExpiredCount(0).withCrlBaseUrl(null);
         pki = TestPki.generate(sm2, dir.resolve("pki"));
         otherPki = TestPki.generate(sm2.withSeed(2), dir.resolve("other"));
-        bgm = TlcpEngines.get("bgm");
+        bc = TlcpEngines.get("bc");
+        tongsuo = TlcpEngines.get("tongsuo");
         TlcpServerSettings base = new TlcpServerSettings().withCredentials(new TlcpCredentials(
                 pki.tlcpKey(TestPki.TLCP_SERVER, "sign"), pki.tlcpKey(TestPki.TLCP_SERVER, "enc")))
                 .withTrustAnchors(pki.caCertificates());
         serverSettings = base;
         InetSocketAddress any = new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
-        tlcp = TlcpPageServer.start(bgm.newServer(base), any, 60_000);
-        tls13 = TlcpPageServer.start(bgm.newServer(base.withProtocol(TlcpProtocol.TLS13)), any, 60_000);
-        mtls = TlcpPageServer.start(bgm.newServer(base.withClientAuth(TlcpServerSettings.ClientAuth.NEED)), any, 60_000);
-        gcmOnly = TlcpPageServer.start(bgm.newServer(base.withSuites(List.of(TlcpSuite.ECC_SM4_GCM_SM3))), any, 60_000);
+        // the gateway: TLCP and TLS 1.3 on one port
+        tlcp = TlcpPageServer.start(List.of(bc.newServer(base), tongsuo.newServer(base.withProtocol(TlcpProtocol.TLS13))),
+                any, 60_000);
+        tlcpOnly = TlcpPageServer.start(bc.newServer(base), any, 60_000);
+        TlcpServerSettings need = base.withClientAuth(TlcpServerSettings.ClientAuth.NEED);
+        mtls = TlcpPageServer.start(List.of(bc.newServer(need), tongsuo.newServer(need.withProtocol(TlcpProtocol.TLS13))),
+                any, 60_000);
+        gcmOnly = TlcpPageServer.start(bc.newServer(base.withSuites(List.of(TlcpSuite.ECC_SM4_GCM_SM3))), any, 60_000);
 
         // an ordinary TLS server (SunJSSE, P-256 certificate)
         TestPki p256 = TestPki.generate(new TestPki.Spec().withCas(1).withUsers(0).withExpiredCount(0)
@@ -123,7 +131,7 @@ class TlcpRequestSamplerTest {
 
     @AfterAll
     static void stop() throws Exception {
-        for (TlcpPageServer s : new TlcpPageServer[] {tlcp, tls13, mtls, gcmOnly}) {
+        for (TlcpPageServer s : new TlcpPageServer[] {tlcp, tlcpOnly, mtls, gcmOnly}) {
             s.close();
         }
         plainTls.close();
@@ -137,7 +145,7 @@ class TlcpRequestSamplerTest {
     static TlcpPair pair(Consumer<TlcpPair> setup) {
         TlcpPair p = new TlcpPair("tlcp");
         TlcpClientConfig c = p.config;
-        c.setEngine("bgm");
+        c.setEngine("auto");
         c.setHost("127.0.0.1");
         c.setPort(String.valueOf(tlcp.port()));
         c.setProtocol("TLCP");
@@ -201,15 +209,34 @@ class TlcpRequestSamplerTest {
     }
 
     @Test
-    void handshakeModeAndTls13() {
+    void handshakeModeAndTls13OnTheSamePortTheSuiteChoosing() {
         SampleResult r = pair(p -> {
             p.request.setMode("handshake");
-            p.config.setPort(String.valueOf(tls13.port()));
-            p.config.setProtocol("TLSv1.3");
+            p.config.setProtocol("");
             p.config.setSuite("TLS_SM4_GCM_SM3");
         }).sample();
         assertThat(r.isSuccessful()).as(r.getResponseDataAsString()).isTrue();
         assertThat(r.getResponseMessage()).isEqualTo("TLSv1.3 TLS_SM4_GCM_SM3");
+        assertThat(r.getSamplerData()).contains("engine: tongsuo");
+    }
+
+    @Test
+    void minimalClientCryptoOnEverySuiteWithAndWithoutClientCertificates() {
+        for (String suite : List.of("ECC_SM4_CBC_SM3", "ECC_SM4_GCM_SM3", "ECDHE_SM4_CBC_SM3", "ECDHE_SM4_GCM_SM3")) {
+            for (TlcpPageServer server : List.of(tlcp, mtls)) {
+                boolean certs = server == mtls || suite.startsWith("ECDHE");
+                TlcpPair pair = pair((certs ? withClientPair(TestPki.TLCP_CLIENT) : c(p -> { })).andThen(p -> {
+                    p.config.setSuite(suite);
+                    p.config.setClientCrypto("minimal");
+                    p.config.setPort(String.valueOf(server.port()));
+                }));
+                for (int i = 0; i < 3; i++) {
+                    SampleResult r = pair.sample();
+                    assertThat(r.isSuccessful()).as(suite + " " + r.getResponseDataAsString()).isTrue();
+                    assertThat(r.getSamplerData()).contains("client crypto: minimal");
+                }
+            }
+        }
     }
 
     @Test
@@ -234,6 +261,7 @@ class TlcpRequestSamplerTest {
                 Arguments.of("expired client certificates", withClientPair(TestPki.TLCP_CLIENT_EXPIRED).andThen(p -> p.config.setPort(String.valueOf(mtls.port()))), "handshakeFailed", null),
                 Arguments.of("no client certificate where required", c(p -> p.config.setPort(String.valueOf(mtls.port()))), "handshakeFailed", null),
                 Arguments.of("plain TLS server", c(p -> p.config.setPort(String.valueOf(plainTls.getLocalPort()))), "handshakeFailed", null),
+                Arguments.of("TLS 1.3 at a TLCP-only port", c(p -> { p.config.setPort(String.valueOf(tlcpOnly.port())); p.config.setProtocol(""); p.config.setSuite("TLS_SM4_GCM_SM3"); }), "handshakeFailed", null),
                 Arguments.of("refused port", c(p -> p.config.setPort(String.valueOf(closedPort))), "connectError", null),
                 Arguments.of("server never answers", c(p -> { p.config.setPort(String.valueOf(silent.getLocalPort())); p.config.setResponseTimeout("500"); }), "timeout", null),
                 Arguments.of("missing CA file", c(p -> p.config.setCaFile("/nonexistent/ca.pem")), "configError", "caFile"),
@@ -243,6 +271,9 @@ class TlcpRequestSamplerTest {
                 Arguments.of("ECDHE without client pair", c(p -> p.config.setSuite("ECDHE_SM4_CBC_SM3")), "configError", "clientKeyStore"),
                 Arguments.of("unknown engine", c(p -> p.config.setEngine("openssl")), "configError", "engine"),
                 Arguments.of("TLCP on the tongsuo engine", c(p -> p.config.setEngine("tongsuo")), "configError", "engine"),
+                Arguments.of("TLS 1.3 on the bc engine", c(p -> { p.config.setEngine("bc"); p.config.setProtocol(""); p.config.setSuite("TLS_SM4_GCM_SM3"); }), "configError", "engine"),
+                Arguments.of("unknown client crypto", c(p -> p.config.setClientCrypto("frugal")), "configError", "clientCrypto"),
+                Arguments.of("minimal on the tongsuo engine", c(p -> { p.config.setProtocol(""); p.config.setSuite("TLS_SM4_GCM_SM3"); p.config.setClientCrypto("minimal"); }), "configError", "clientCrypto"),
                 Arguments.of("unknown host", c(p -> p.config.setHost("no-such-host.invalid")), "configError", "host"),
                 Arguments.of("port not a number", c(p -> p.config.setPort("http")), "configError", "port"),
                 Arguments.of("unknown mode", c(p -> p.request.setMode("flood")), "configError", "mode"),
@@ -274,15 +305,19 @@ class TlcpRequestSamplerTest {
         } else {
             assertThat(r.getResponseMessage()).doesNotContain("TLCP Client Config");
         }
-        if (name.equals("refused port")) {
-            assertThat(r.isStopThread()).as("a thread that never reached the server stops after a refusal").isTrue();
+        if (name.equals("refused port") || name.equals("plain TLS server") || name.equals("TLS 1.3 at a TLCP-only port")) {
+            assertThat(r.isStopThread()).as("a thread that never completed a handshake stops after a refusal or a "
+                    + "protocol mismatch").isTrue();
+            assertThat(name.equals("refused port") || r.getResponseMessage().startsWith("protocol mismatch")).isTrue();
+        } else if (property == null) {
+            assertThat(r.isStopThread()).as("server-side failures are ordinary failed samples").isFalse();
         }
         assertThat((System.nanoTime() - t0) / 1_000_000).as("bounded by the timeouts").isLessThan(5000);
     }
 
     @Test
     void aRefusalAfterTheServerWasReachedIsLoadAndTheThreadGoesOn() throws Exception {
-        TlcpPageServer going = TlcpPageServer.start(bgm.newServer(serverSettings),
+        TlcpPageServer going = TlcpPageServer.start(bc.newServer(serverSettings),
                 new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 60_000);
         TlcpPair p = pair(x -> x.config.setPort(String.valueOf(going.port())));
         assertThat(p.sample().isSuccessful()).isTrue();
