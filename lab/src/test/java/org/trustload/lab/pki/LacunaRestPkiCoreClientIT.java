@@ -49,7 +49,6 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.trustload.lab.LabContext;
 import org.trustload.lab.TestPorts;
 import org.trustload.pki.KeyMaterial;
-import org.trustload.pki.KeySource;
 import org.trustload.pki.SignatureValidator;
 import org.trustload.pki.ValidationReport;
 
@@ -101,8 +100,7 @@ class LacunaRestPkiCoreClientIT {
     }
 
     static KeyMaterial key(String alias) throws Exception {
-        return KeySource.pkcs12(Path.of(props.get("pki.keystore")), props.get("pki.keystore.password").toCharArray(),
-                List.of(alias)).load().get(0);
+        return RestPkiHttp.key(props, alias);
     }
 
     static String first(String listKey) {

@@ -150,8 +150,7 @@ class PkiLoginTest {
     }
 
     static KeyMaterial key(String alias) throws Exception {
-        return KeySource.pkcs12(Path.of(props.get("pki.keystore")), props.get("pki.keystore.password").toCharArray(),
-                List.of(alias)).load().get(0);
+        return RestPkiHttp.key(props, alias);
     }
 
     static String alias(int i) {
@@ -397,11 +396,11 @@ class PkiLoginTest {
     void measureServerCpuPerLogin() throws Exception {
         List<KeyMaterial> keys = KeySource.pkcs12(Path.of(props.get("pki.keystore")),
                 props.get("pki.keystore.password").toCharArray(), goodAliases(200)).load();
-        int n = Integer.getInteger("trustload.measure.rounds", 200); // more for a profile
+        int n = Integer.getInteger("trustload.measure.rounds", 100); // more for a profile; warm-up n/2
         long nonceCpu = 0;
         long loginCpu = 0;
         long wall0 = 0;
-        for (int i = -100; i < n; i++) { // 100 warm-up rounds
+        for (int i = -n / 2; i < n; i++) {
             if (i == 0) {
                 wall0 = System.nanoTime();
             }

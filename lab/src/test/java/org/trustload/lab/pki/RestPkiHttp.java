@@ -10,8 +10,13 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.nio.file.Path;
 import java.util.Base64;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.trustload.pki.KeyMaterial;
+import org.trustload.pki.KeySource;
 
 /**
  * Plain HTTP requests to the lab's Rest PKI routes, built from Lacuna's API description
@@ -115,6 +120,28 @@ final class RestPkiHttp {
         java.util.List<String> out = new java.util.ArrayList<>();
         validationResults.get("errors").forEach(i -> out.add(i.get("type").asText()));
         return out;
+    }
+
+    private static final Map<String, Map<String, KeyMaterial>> KEYS = new ConcurrentHashMap<>();
+
+    /**
+     * A user's key from the lab's {@code pki.keystore}, the whole store opened once per store (opening it
+     * for every key parses 1000 entries each time: seconds on a loaded machine).
+     */
+    static KeyMaterial key(Map<String, String> labProperties, String alias) throws Exception {
+        String file = labProperties.get("pki.keystore");
+        Map<String, KeyMaterial> keys = KEYS.get(file);
+        if (keys == null) {
+            keys = new ConcurrentHashMap<>();
+            for (KeyMaterial k : KeySource.pkcs12(Path.of(file), labProperties.get("pki.keystore.password").toCharArray(),
+                    List.of()).load()) {
+                keys.put(k.alias(), k);
+            }
+            KEYS.put(file, keys);
+        }
+        KeyMaterial k = keys.get(alias);
+        assertThat(k).as("key " + alias + " in " + file).isNotNull();
+        return k;
     }
 
     static byte[] bytes(JsonNode n, String field) {
