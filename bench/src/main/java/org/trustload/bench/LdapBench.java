@@ -498,7 +498,7 @@ public final class LdapBench {
                 + "searchrate = `com.unboundid.ldap.sdk.examples.SearchRate` from the same SDK jar in the bench JVM, same threads, "
                 + "one connection per thread, anonymous, `--numIntervals " + arg("srSeconds", "5") + " --intervalDuration 1` after a 2 s warm-up run "
                 + "(it has no Unix sockets; per iteration it would not bind: per-thread only). "
-                + "Perl = the seed's loop (`bench/src/main/perl/ldap-loop.pl`, Net::LDAP), one process per thread; ldaps with TCP_NODELAY like ours. "
+                + "Perl = the original LDAP study's loop (`bench/src/main/perl/ldap-loop.pl`, Net::LDAP), one process per thread; ldaps with TCP_NODELAY like ours. "
                 + "LDAPExt per-iteration = its `bind` + `search` + `unbind` samples per iteration (one JNDI context each); "
                 + "per-thread = one `bind`, then searches. LDAPSampler has no per-thread mode and no ldaps; neither stock sampler can do ldapi.\n\n");
         b.append("Client CPU ms/op = user + system time of the measuring process (`/proc/<pid>/stat`, polled every 20 ms and interpolated "
