@@ -34,7 +34,13 @@ class KmsPeriodicReportTest {
         add(report, 9, false, "KMS.LimitExceeded");
         add(report, 11, false, "KMS.ClientError");
         add(report, 10, false, "KMS.VerifyFailed");
-        Thread.sleep(500);
+        // the first period block is written by the report's timer thread: wait for it (bounded), not for a
+        // fixed time - on a busy machine the timer can run late
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        while (!(Files.exists(file) && Files.readString(file).contains("----------------- Time_1: ["))
+                && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+        }
         report.testEnded();
         String text = Files.readString(file);
         assertThat(text).contains("----------------- Time_1: [").contains("----------------- Statistics: [");
