@@ -183,7 +183,9 @@ public final class Lab implements AutoCloseable {
      */
     static int ephemeralLow() {
         try {
-            return Integer.parseInt(Files.readString(Path.of("/proc/sys/net/ipv4/ip_local_port_range")).strip().split("\\s+")[0]);
+            // readAllLines, not readString: Java 17's readString of this /proc file (size 0) returned "3", one byte,
+            // so every base was 2000 and a second lab or bench found no free range
+            return Integer.parseInt(Files.readAllLines(Path.of("/proc/sys/net/ipv4/ip_local_port_range")).get(0).strip().split("\\s+")[0]);
         } catch (IOException | RuntimeException e) {
             return 32768;
         }

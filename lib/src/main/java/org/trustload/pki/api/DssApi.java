@@ -124,7 +124,7 @@ public final class DssApi implements SignatureApi {
                 List<X509Certificate> chain = r.serverSigns() ? serverChain(r.serverKey(), f) : r.key().chain();
                 ObjectNode parameters = parameters(r, level, digest, chain);
                 ObjectNode document = JsonHttp.object();
-                document.put("bytes", JsonHttp.documentB64(r.document()));
+                JsonHttp.putDocument(document, "bytes", r.document());
                 document.put("name", r.pades() ? "document.pdf" : "document");
                 ObjectNode request = JsonHttp.object();
                 request.set("parameters", parameters);

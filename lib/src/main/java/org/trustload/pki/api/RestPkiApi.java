@@ -87,9 +87,9 @@ public final class RestPkiApi implements SignatureApi {
         /** The document in the start body: classic sends the PDF as base64 bytes. */
         void putDocument(ObjectNode body, SignRequest r) {
             if (r.pades()) {
-                body.put("pdfToSign", JsonHttp.documentB64(r.document()));
+                JsonHttp.putDocument(body, "pdfToSign", r.document());
             } else {
-                body.put("contentToSign", JsonHttp.documentB64(r.document()));
+                JsonHttp.putDocument(body, "contentToSign", r.document());
                 body.put("encapsulateContent", r.attached());
             }
         }

@@ -72,7 +72,7 @@ public final class RestPkiCoreApi implements SignatureApi {
         void putDocument(ObjectNode body, SignRequest r) {
             if (r.pades()) {
                 ObjectNode file = body.putObject("pdfToSign");
-                file.put("content", JsonHttp.documentB64(r.document()));
+                JsonHttp.putDocument(file, "content", r.document());
                 file.put("mimeType", "application/pdf");
             } else {
                 super.putDocument(body, r);

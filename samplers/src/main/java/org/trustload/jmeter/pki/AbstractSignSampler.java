@@ -101,7 +101,7 @@ public abstract class AbstractSignSampler extends PkiSampler<AbstractSignSampler
         String alias = serverKeyAlias == null ? "" : serverKeyAlias.trim();
         boolean viaApi = !m.equals(MODE_LOCAL);
         if (viaApi || timestamped) {
-            server = PkiResults.server(configName, p);
+            server = config(SignatureServer.class, SignatureServerConfig.KIND, configName, p);
             SignatureServer.Settings s = server.settings();
             if (viaApi && s.serverUrl() == null) {
                 throw p.error("configName", "", SignatureServerConfig.KIND + " '" + configName.trim()

@@ -78,7 +78,7 @@ public class CertificateLoginSampler extends PkiSampler<CertificateLoginSampler.
     protected Prepared prepare(PropertyParser p, SampleResult res) throws ClientException {
         boolean mtls = p.oneOf("method", method, METHOD_CHALLENGE_RESPONSE, METHOD_CHALLENGE_RESPONSE, METHOD_MTLS)
                 .equals(METHOD_MTLS);
-        SignatureServer server = PkiResults.server(configName, p);
+        SignatureServer server = config(SignatureServer.class, SignatureServerConfig.KIND, configName, p);
         if (mtls && server.settings().effectiveMtlsUrl() == null) {
             throw p.error("configName", "", SignatureServerConfig.KIND + " '" + configName.trim()
                     + "' has no mtlsUrl (nor an https login URL): method mtls needs it", null);

@@ -11,13 +11,11 @@ import org.apache.jmeter.samplers.SampleResult;
 import org.apache.jmeter.threads.JMeterContextService;
 import org.apache.jmeter.threads.JMeterVariables;
 import org.trustload.common.ClientException;
-import org.trustload.jmeter.common.ClientConfig;
 import org.trustload.jmeter.common.FailFast;
 import org.trustload.jmeter.common.PropertyParser;
 import org.trustload.jmeter.common.SampleFailures;
 import org.trustload.pki.KeyMaterial;
 import org.trustload.pki.PkiException;
-import org.trustload.pki.SignatureServer;
 import org.trustload.pki.Step;
 
 /** What the PKI samplers share: results, named steps as sub-results, the key, the input document. */
@@ -62,14 +60,6 @@ final class PkiResults {
             }
             parent.addSubResult(sub, false);
         }
-    }
-
-    /**
-     * The config a sampler names, or the test stops: a missing or failed config is a configuration
-     * error of the sampler's configName.
-     */
-    static SignatureServer server(String configName, PropertyParser p) throws ClientException {
-        return ClientConfig.find(SignatureServer.class, SignatureServerConfig.KIND, configName, p);
     }
 
     /**

@@ -75,7 +75,7 @@ public class TimestampRequestSampler extends PkiSampler<TimestampRequestSampler.
 
     @Override
     protected Prepared prepare(PropertyParser p, SampleResult res) throws ClientException {
-        SignatureServer server = PkiResults.server(configName, p);
+        SignatureServer server = config(SignatureServer.class, SignatureServerConfig.KIND, configName, p);
         boolean viaApi = p.oneOf("protocol", protocol, PROTOCOL_RFC3161, PROTOCOL_RFC3161, PROTOCOL_API).equals(PROTOCOL_API);
         if (!viaApi && server.settings().tsaUrl() == null) {
             throw p.error("configName", "", SignatureServerConfig.KIND + " '" + configName.trim()
