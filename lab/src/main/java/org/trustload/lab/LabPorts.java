@@ -47,7 +47,9 @@ public final class LabPorts {
     /** The kernel's ephemeral port range now ({@link #DEFAULT_RANGE} where it cannot be read). */
     public static Range ephemeralRange() {
         try {
-            String[] f = Files.readString(RANGE_FILE).strip().split("\\s+");
+            // readAllLines, not readString: a /proc/sys file reports size 0 and answers only a read at offset 0,
+            // so readString got its first byte ("3") and this fell back to the default range on every machine
+            String[] f = Files.readAllLines(RANGE_FILE).get(0).strip().split("\\s+");
             return new Range(Integer.parseInt(f[0]), Integer.parseInt(f[1]));
         } catch (IOException | RuntimeException e) {
             return DEFAULT_RANGE;
