@@ -146,9 +146,17 @@ class SizeIT {
                     "p99<=3000ms,errors<=1%", "--start", "2", "--factor", "2", "--step-time", "4s", "--warmup", "1s",
                     "--max-time", "60s", "--steps-per-run", "4", "--plateau", "2", "--refine", "0", "--no-confirm",
                     "-Jcase=encrypt"));
-            if (r.status() == 7 && !"true".equals(System.getenv("CI"))) {
-                // a machine saturated by other work cannot even offer 40 requests/s (or starves the load generator)
-                org.junit.jupiter.api.Assumptions.abort("this machine is too busy with other work to reach the capacity: " + r.md());
+            if (r.status() == 7 && r.md().contains("| verdict | host busy: ")) {
+                // a machine busy with other work: size rightly refuses a verdict, but the search must still have
+                // reached the emulator's plateau (its best step), unless the machine could not even offer the rate
+                Matcher best = Pattern.compile("(?m)^\\| best step \\| .*?: ([0-9,.]+) requests/s").matcher(r.md());
+                if (best.find() && Math.abs(Double.parseDouble(best.group(1).replace(",", "")) - capacity) <= 0.1 * capacity) {
+                    System.out.println("SizeIT: host busy, no verdict; the best step reached the known capacity: " + best.group(1));
+                    return;
+                }
+                if (!"true".equals(System.getenv("CI"))) {
+                    org.junit.jupiter.api.Assumptions.abort("this machine is too busy with other work to reach the capacity: " + r.md());
+                }
             }
             assertThat(r.status()).as("a capacity is found, see " + r.sizing() + "\n" + r.md()).isZero();
             assertReport(r);
