@@ -183,7 +183,8 @@ public final class Lab implements AutoCloseable {
      */
     static int ephemeralLow() {
         try {
-            return Integer.parseInt(Files.readString(Path.of("/proc/sys/net/ipv4/ip_local_port_range")).strip().split("\\s+")[0]);
+            // readAllLines, not readString: readString of this procfs file gave "3" (Java 17 and 25 on our machines)
+            return Integer.parseInt(Files.readAllLines(Path.of("/proc/sys/net/ipv4/ip_local_port_range")).get(0).strip().split("\\s+")[0]);
         } catch (IOException | RuntimeException e) {
             return 32768;
         }

@@ -47,7 +47,8 @@ public final class LabPorts {
     /** The kernel's ephemeral port range now ({@link #DEFAULT_RANGE} where it cannot be read). */
     public static Range ephemeralRange() {
         try {
-            String[] f = Files.readString(RANGE_FILE).strip().split("\\s+");
+            // readAllLines, not readString: readString of this procfs file gave "3" (Java 17 and 25 on our machines)
+            String[] f = Files.readAllLines(RANGE_FILE).get(0).strip().split("\\s+");
             return new Range(Integer.parseInt(f[0]), Integer.parseInt(f[1]));
         } catch (IOException | RuntimeException e) {
             return DEFAULT_RANGE;
