@@ -82,6 +82,19 @@ public abstract class BeanInfoHelper extends BeanInfoSupport {
         return descriptor == null ? super.getBeanDescriptor() : descriptor;
     }
 
+    /**
+     * The fields every config element has ({@link ClientConfig}): the "name" group holding the config
+     * name, and the defaults of the config name and of the two timeouts, taken from a new element so
+     * that the form and the element never disagree. Call it first (groups show in the order they are
+     * made); the timeouts go in whichever group the element's BeanInfo puts them.
+     */
+    protected void clientConfig(ClientConfig<?> fresh) {
+        createPropertyGroup("name", new String[] {ClientConfig.CONFIG_NAME});
+        text(ClientConfig.CONFIG_NAME, fresh.getConfigName());
+        text("connectTimeout", fresh.getConnectTimeout());
+        text("responseTimeout", fresh.getResponseTimeout());
+    }
+
     protected void text(String name, Object def) {
         PropertyDescriptor p = property(name);
         p.setValue(NOT_UNDEFINED, Boolean.TRUE);

@@ -19,6 +19,11 @@ import org.trustload.common.ClientException;
  * element, property and file ({@link FailFast}). The client field is transient: in distributed mode
  * each engine builds its own.
  *
+ * <p>It also holds what every config has besides its name: the connect and response timeouts
+ * ({@code connectTimeout}, {@code responseTimeout}, stored in plans under these names), with the
+ * element's own defaults. A config writes its own properties and {@link #build}; its BeanInfo calls
+ * {@code BeanInfoHelper.clientConfig} for the shared fields.
+ *
  * @param <H> the shared client this config builds
  */
 public abstract class ClientConfig<H extends AutoCloseable> extends AbstractTestElement
@@ -34,21 +39,42 @@ public abstract class ClientConfig<H extends AutoCloseable> extends AbstractTest
     /** Counts every start and end of a config in this JVM: a sampler's cached lookup is good while it stands still. */
     private static final java.util.concurrent.atomic.AtomicLong CHANGES = new java.util.concurrent.atomic.AtomicLong();
 
-    private String configName = "";
+    /** The element's kind as users see it in menus and messages, e.g. {@code LDAP Connection Config}. */
+    private final String kind;
+    /** The name of the type samplers look the client up by (a name: only plain values travel to engines). */
+    private final String clientType;
+    private final int connectTimeoutDefault;
+    private final int responseTimeoutDefault;
+
+    private String configName;
+    private String connectTimeout;
+    private String responseTimeout;
     private transient volatile H client;
 
-    /** The element's kind as users see it in menus, e.g. {@code LDAP Connection Config}. */
-    protected abstract String kind();
-
-    /** The type samplers look the client up by. */
-    protected abstract Class<H> clientType();
+    /**
+     * @param kind the element's kind as users see it in menus and messages
+     * @param clientType the type samplers look the client up by ({@link #find})
+     * @param defaultName the config name a new element has, the one its samplers name by default
+     * @param connectTimeoutMs the connect timeout a new element has, and the one a blank field means
+     * @param responseTimeoutMs likewise the response timeout
+     */
+    protected ClientConfig(String kind, Class<H> clientType, String defaultName, int connectTimeoutMs,
+            int responseTimeoutMs) {
+        this.kind = kind;
+        this.clientType = clientType.getName();
+        this.connectTimeoutDefault = connectTimeoutMs;
+        this.responseTimeoutDefault = responseTimeoutMs;
+        this.configName = defaultName;
+        this.connectTimeout = String.valueOf(connectTimeoutMs);
+        this.responseTimeout = String.valueOf(responseTimeoutMs);
+    }
 
     /** Validates and resolves the properties and builds the shared client. */
     protected abstract H build(PropertyParser props) throws ClientException;
 
     /** How messages and the log name this element. */
     protected String element() {
-        return PropertyParser.describe(kind(), getName());
+        return PropertyParser.describe(kind, getName());
     }
 
     @Override
@@ -61,13 +87,13 @@ public abstract class ClientConfig<H extends AutoCloseable> extends AbstractTest
             if (name.isEmpty()) {
                 throw props.error(CONFIG_NAME, "", "is empty: samplers find this config by that name", null);
             }
-            Object existing = vars.getObject(key(clientType(), name));
+            Object existing = vars.getObject(key(clientType, name));
             if (existing instanceof Published && ((Published) existing).testStart == testStart()) {
-                throw props.error(CONFIG_NAME, "", "another " + kind() + " is named '" + name + "' too", null);
+                throw props.error(CONFIG_NAME, "", "another " + kind + " is named '" + name + "' too", null);
             }
             H built = build(props);
             client = built;
-            vars.putObject(key(clientType(), name), new Published(testStart(), built, null));
+            vars.putObject(key(clientType, name), new Published(testStart(), built, null));
         } catch (ClientException e) {
             failed(vars, name, props.wrap(e));
         } catch (RuntimeException e) {
@@ -76,7 +102,7 @@ public abstract class ClientConfig<H extends AutoCloseable> extends AbstractTest
     }
 
     private void failed(JMeterVariables vars, String name, ClientException e) {
-        vars.putObject(key(clientType(), name), new Published(testStart(), null, e));
+        vars.putObject(key(clientType, name), new Published(testStart(), null, e));
         FailFast.report(element(), e);
         FailFast.stopTest();
     }
@@ -92,9 +118,9 @@ public abstract class ClientConfig<H extends AutoCloseable> extends AbstractTest
         String name = configName == null ? "" : configName.trim();
         JMeterVariables vars = JMeterContextService.getContext().getVariables();
         if (vars != null) {
-            Object mine = vars.getObject(key(clientType(), name));
+            Object mine = vars.getObject(key(clientType, name));
             if (mine instanceof Published && ((Published) mine).testStart == testStart()) {
-                vars.remove(key(clientType(), name));
+                vars.remove(key(clientType, name));
             }
         }
         H c = client;
@@ -113,9 +139,19 @@ public abstract class ClientConfig<H extends AutoCloseable> extends AbstractTest
         testEnded();
     }
 
-    /** The client built in testStarted, or null before and after the test. */
-    protected H client() {
+    /** The client built in testStarted, or null before and after the test (and on a remote engine's controller). */
+    public H client() {
         return client;
+    }
+
+    /** The {@code connectTimeout} property in milliseconds; blank is the element's default. */
+    protected int connectTimeoutMs(PropertyParser p) throws ClientException {
+        return p.timeoutMs("connectTimeout", connectTimeout, connectTimeoutDefault);
+    }
+
+    /** The {@code responseTimeout} property in milliseconds; blank is the element's default. */
+    protected int responseTimeoutMs(PropertyParser p) throws ClientException {
+        return p.timeoutMs("responseTimeout", responseTimeout, responseTimeoutDefault);
     }
 
     /**
@@ -147,7 +183,11 @@ public abstract class ClientConfig<H extends AutoCloseable> extends AbstractTest
     }
 
     private static String key(Class<?> type, String name) {
-        return KEY_PREFIX + type.getName() + "/" + name;
+        return key(type.getName(), name);
+    }
+
+    private static String key(String type, String name) {
+        return KEY_PREFIX + type + "/" + name;
     }
 
     private static long testStart() {
@@ -180,6 +220,22 @@ public abstract class ClientConfig<H extends AutoCloseable> extends AbstractTest
 
     public void setConfigName(String configName) {
         this.configName = configName;
+    }
+
+    public String getConnectTimeout() {
+        return connectTimeout;
+    }
+
+    public void setConnectTimeout(String connectTimeout) {
+        this.connectTimeout = connectTimeout;
+    }
+
+    public String getResponseTimeout() {
+        return responseTimeout;
+    }
+
+    public void setResponseTimeout(String responseTimeout) {
+        this.responseTimeout = responseTimeout;
     }
 
     /** What a config published for its test: the client, or why it has none. */

@@ -35,22 +35,10 @@ public class TlcpClientConfig extends ClientConfig<TlcpTarget> {
     private String clientSignAlias = "sign";
     private String clientEncAlias = "enc";
     private boolean sessionReuse;
-    private String connectTimeout = "5000";
-    private String responseTimeout = "10000";
     private String clientCrypto = "full";
 
     public TlcpClientConfig() {
-        setConfigName("tlcp");
-    }
-
-    @Override
-    protected String kind() {
-        return KIND;
-    }
-
-    @Override
-    protected Class<TlcpTarget> clientType() {
-        return TlcpTarget.class;
+        super(KIND, TlcpTarget.class, "tlcp", 5000, 10000);
     }
 
     @Override
@@ -65,13 +53,7 @@ public class TlcpClientConfig extends ClientConfig<TlcpTarget> {
         File keys = p.file("clientKeyStore", clientKeyStore, false);
         return new TlcpClientOptions(engine, p.required("host", host), prt, protocol, suite, ca.toPath(),
                 keys == null ? null : keys.toPath(), p.secret(clientKeyStorePassword), clientSignAlias, clientEncAlias,
-                sessionReuse, p.timeoutMs("connectTimeout", connectTimeout, 5000),
-                p.timeoutMs("responseTimeout", responseTimeout, 10000), clientCrypto);
-    }
-
-    /** The client of the running test, or null outside one (tests). */
-    TlcpTarget target() {
-        return client();
+                sessionReuse, connectTimeoutMs(p), responseTimeoutMs(p), clientCrypto);
     }
 
     // ---- bean accessors (names are the stored property names) ----
@@ -164,27 +146,11 @@ public class TlcpClientConfig extends ClientConfig<TlcpTarget> {
         sessionReuse = v;
     }
 
-    public String getConnectTimeout() {
-        return connectTimeout;
-    }
-
-    public void setConnectTimeout(String v) {
-        connectTimeout = v;
-    }
-
     public String getClientCrypto() {
         return clientCrypto;
     }
 
     public void setClientCrypto(String v) {
         clientCrypto = v;
-    }
-
-    public String getResponseTimeout() {
-        return responseTimeout;
-    }
-
-    public void setResponseTimeout(String v) {
-        responseTimeout = v;
     }
 }

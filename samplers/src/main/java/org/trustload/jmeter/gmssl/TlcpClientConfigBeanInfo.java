@@ -9,13 +9,12 @@ public class TlcpClientConfigBeanInfo extends BeanInfoHelper {
     public TlcpClientConfigBeanInfo() {
         super(TlcpClientConfig.class, Form.class);
 
-        createPropertyGroup("name", new String[] {"configName"});
+        clientConfig(new TlcpClientConfig());
         createPropertyGroup("server", new String[] {"engine", "host", "port", "protocol", "suite"});
         createPropertyGroup("certificates", new String[] {"caFile", "clientKeyStore", "clientKeyStorePassword",
                 "clientSignAlias", "clientEncAlias"});
         createPropertyGroup("connection", new String[] {"sessionReuse", "clientCrypto", "connectTimeout", "responseTimeout"});
 
-        text("configName", "tlcp");
         choice("engine", "auto", "auto", "bc", "tongsuo", "bgm");
         text("host", "127.0.0.1");
         text("port", "");
@@ -31,8 +30,6 @@ public class TlcpClientConfigBeanInfo extends BeanInfoHelper {
 
         flag("sessionReuse");
         choice("clientCrypto", "full", "full", "minimal");
-        text("connectTimeout", "5000");
-        text("responseTimeout", "10000");
     }
 
     /** The element's form: JMeter's generated one with a help link. */

@@ -34,23 +34,12 @@ public class KmsClientConfig extends ClientConfig<KmsConnection> {
     private String clientKeyPassword = "";
     private String caFile = "";
     private boolean trustAll;
-    private String connectTimeout = String.valueOf(KmsSettings.DEFAULT_CONNECT_TIMEOUT_MS);
-    private String responseTimeout = String.valueOf(KmsSettings.DEFAULT_RESPONSE_TIMEOUT_MS);
     private String maxConnections = String.valueOf(KmsSettings.DEFAULT_MAX_CONNECTIONS);
     private String retries = "0";
 
     public KmsClientConfig() {
-        setConfigName("kms");
-    }
-
-    @Override
-    protected String kind() {
-        return KIND;
-    }
-
-    @Override
-    protected Class<KmsConnection> clientType() {
-        return KmsConnection.class;
+        super(KIND, KmsConnection.class, "kms", KmsSettings.DEFAULT_CONNECT_TIMEOUT_MS,
+                KmsSettings.DEFAULT_RESPONSE_TIMEOUT_MS);
     }
 
     @Override
@@ -71,16 +60,11 @@ public class KmsClientConfig extends ClientConfig<KmsConnection> {
                 .clientKey(key == null ? "" : key.getPath(), p.secret(clientKeyPassword))
                 .caFile(ca == null ? "" : ca.getPath())
                 .trustAll(trustAll)
-                .connectTimeoutMs(p.timeoutMs("connectTimeout", connectTimeout, KmsSettings.DEFAULT_CONNECT_TIMEOUT_MS))
-                .responseTimeoutMs(p.timeoutMs("responseTimeout", responseTimeout, KmsSettings.DEFAULT_RESPONSE_TIMEOUT_MS))
+                .connectTimeoutMs(connectTimeoutMs(p))
+                .responseTimeoutMs(responseTimeoutMs(p))
                 .maxConnections(p.integer("maxConnections", maxConnections, KmsSettings.DEFAULT_MAX_CONNECTIONS, 1, 100_000))
                 .maxRetries(p.integer("retries", retries, 0, 0, 100))
                 .build();
-    }
-
-    /** The client of the running test, or null outside one (tests). */
-    KmsConnection connection() {
-        return client();
     }
 
     // ---- bean accessors (names are the stored property names) ----
@@ -155,22 +139,6 @@ public class KmsClientConfig extends ClientConfig<KmsConnection> {
 
     public void setTrustAll(boolean trustAll) {
         this.trustAll = trustAll;
-    }
-
-    public String getConnectTimeout() {
-        return connectTimeout;
-    }
-
-    public void setConnectTimeout(String connectTimeout) {
-        this.connectTimeout = connectTimeout;
-    }
-
-    public String getResponseTimeout() {
-        return responseTimeout;
-    }
-
-    public void setResponseTimeout(String responseTimeout) {
-        this.responseTimeout = responseTimeout;
     }
 
     public String getMaxConnections() {

@@ -10,7 +10,7 @@ public class KmsClientConfigBeanInfo extends BeanInfoHelper {
     public KmsClientConfigBeanInfo() {
         super(KmsClientConfig.class, Form.class);
 
-        createPropertyGroup("name", new String[] {"configName"});
+        clientConfig(new KmsClientConfig());
         createPropertyGroup("server", new String[] {"backend", "endpoint", "region"});
         createPropertyGroup("credentials", new String[] {"accessKeyId", "secretAccessKey", "clientKeyFile",
                 "clientKeyPassword"});
@@ -18,7 +18,6 @@ public class KmsClientConfigBeanInfo extends BeanInfoHelper {
         createPropertyGroup("connection", new String[] {"connectTimeout", "responseTimeout", "maxConnections",
                 "retries"});
 
-        text("configName", "kms");
         // Drop-down that still accepts ${...} expressions, so plans can take it from properties.
         choice("backend", KmsBackends.AWS, KmsBackends.AWS, KmsBackends.ALIYUN);
         text("endpoint", "");
@@ -32,8 +31,6 @@ public class KmsClientConfigBeanInfo extends BeanInfoHelper {
         file("caFile");
         flag("trustAll");
 
-        text("connectTimeout", "5000");
-        text("responseTimeout", "30000");
         text("maxConnections", "32");
         text("retries", "0");
 

@@ -39,21 +39,10 @@ public class LdapConnectionConfig extends ClientConfig<LdapConnections> {
     private String bindPassword = "";
     private String authzId = "";
     private String connectionMode = LdapConnections.Mode.PER_ITERATION.id();
-    private String connectTimeout = String.valueOf(LdapConnectionSettings.DEFAULT_CONNECT_TIMEOUT_MS);
-    private String responseTimeout = String.valueOf(LdapConnectionSettings.DEFAULT_RESPONSE_TIMEOUT_MS);
 
     public LdapConnectionConfig() {
-        setConfigName("ldap");
-    }
-
-    @Override
-    protected String kind() {
-        return KIND;
-    }
-
-    @Override
-    protected Class<LdapConnections> clientType() {
-        return LdapConnections.class;
+        super(KIND, LdapConnections.class, "ldap", LdapConnectionSettings.DEFAULT_CONNECT_TIMEOUT_MS,
+                LdapConnectionSettings.DEFAULT_RESPONSE_TIMEOUT_MS);
     }
 
     @Override
@@ -77,8 +66,8 @@ public class LdapConnectionConfig extends ClientConfig<LdapConnections> {
                 .port(p.integer("port", port, 0, 0, 65535))
                 .socketPath(s == LdapScheme.LDAPI ? PropertyParser.resolve(p.required("socketPath", socketPath)).getPath() : "")
                 .startTls(startTls)
-                .connectTimeoutMs(p.timeoutMs("connectTimeout", connectTimeout, LdapConnectionSettings.DEFAULT_CONNECT_TIMEOUT_MS))
-                .responseTimeoutMs(p.timeoutMs("responseTimeout", responseTimeout, LdapConnectionSettings.DEFAULT_RESPONSE_TIMEOUT_MS))
+                .connectTimeoutMs(connectTimeoutMs(p))
+                .responseTimeoutMs(responseTimeoutMs(p))
                 .trustMode(trust)
                 .trustStorePath(store)
                 .trustStorePassword(p.secret(trustStorePassword))
@@ -89,11 +78,6 @@ public class LdapConnectionConfig extends ClientConfig<LdapConnections> {
                 .bindPassword(p.secret(bindPassword))
                 .authzId(authzId)
                 .build();
-    }
-
-    /** The connections of the running test, or null outside one (tests). */
-    LdapConnections connections() {
-        return client();
     }
 
     // ---- bean accessors (names are the stored property names) ----
@@ -216,21 +200,5 @@ public class LdapConnectionConfig extends ClientConfig<LdapConnections> {
 
     public void setConnectionMode(String connectionMode) {
         this.connectionMode = connectionMode;
-    }
-
-    public String getConnectTimeout() {
-        return connectTimeout;
-    }
-
-    public void setConnectTimeout(String connectTimeout) {
-        this.connectTimeout = connectTimeout;
-    }
-
-    public String getResponseTimeout() {
-        return responseTimeout;
-    }
-
-    public void setResponseTimeout(String responseTimeout) {
-        this.responseTimeout = responseTimeout;
     }
 }

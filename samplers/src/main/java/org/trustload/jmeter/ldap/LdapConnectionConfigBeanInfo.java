@@ -10,14 +10,13 @@ public class LdapConnectionConfigBeanInfo extends BeanInfoHelper {
     public LdapConnectionConfigBeanInfo() {
         super(LdapConnectionConfig.class, Form.class);
 
-        createPropertyGroup("name", new String[] {"configName"});
+        clientConfig(new LdapConnectionConfig());
         createPropertyGroup("server", new String[] {"scheme", "host", "port", "socketPath", "startTls"});
         createPropertyGroup("tls", new String[] {"trustMode", "trustStore", "trustStorePassword", "trustStoreType",
                 "verifyHostname"});
         createPropertyGroup("bind", new String[] {"bindType", "bindDn", "bindPassword", "authzId"});
         createPropertyGroup("connection", new String[] {"connectionMode", "connectTimeout", "responseTimeout"});
 
-        text("configName", "ldap");
         // Drop-downs that still accept ${...} expressions, so plans can take them from properties.
         choice("scheme", "ldap", "ldap", "ldaps", "ldapi");
         text("host", "127.0.0.1");
@@ -38,8 +37,6 @@ public class LdapConnectionConfigBeanInfo extends BeanInfoHelper {
 
         choice("connectionMode", LdapConnections.Mode.PER_ITERATION.id(), LdapConnections.Mode.PER_ITERATION.id(),
                 LdapConnections.Mode.PER_THREAD.id());
-        text("connectTimeout", "5000");
-        text("responseTimeout", "30000");
 
         shownWhen("scheme", when("ldap", "ldaps"), "host", "port");
         shownWhen("scheme", when("ldapi"), "socketPath");

@@ -44,22 +44,10 @@ public class SignatureServerConfig extends ClientConfig<SignatureServer> {
     private String mtlsUrl = "";
     private String trustAnchorsFile = "";
     private boolean trustAll;
-    private String connectTimeout = "5000";
     private String handshakeTimeout = "10000";
-    private String responseTimeout = "60000";
 
     public SignatureServerConfig() {
-        setConfigName(DEFAULT_NAME);
-    }
-
-    @Override
-    protected String kind() {
-        return KIND;
-    }
-
-    @Override
-    protected Class<SignatureServer> clientType() {
-        return SignatureServer.class;
+        super(KIND, SignatureServer.class, DEFAULT_NAME, 5000, 60000);
     }
 
     @Override
@@ -94,9 +82,9 @@ public class SignatureServerConfig extends ClientConfig<SignatureServer> {
         }
         return new SignatureServer.Settings(a.trim(), server, credential == null ? "" : credential.trim(),
                 securityContext == null ? "" : securityContext.trim(), tsa, login, mtls, anchors, trustAll,
-                Duration.ofMillis(p.timeoutMs("connectTimeout", connectTimeout, 5000)),
+                Duration.ofMillis(connectTimeoutMs(p)),
                 Duration.ofMillis(p.timeoutMs("handshakeTimeout", handshakeTimeout, 10000)),
-                Duration.ofMillis(p.timeoutMs("responseTimeout", responseTimeout, 60000)));
+                Duration.ofMillis(responseTimeoutMs(p)));
     }
 
     /**
@@ -128,11 +116,6 @@ public class SignatureServerConfig extends ClientConfig<SignatureServer> {
             throw p.error(property, "", "unknown host '" + u.getHost() + "'", null);
         }
         return u;
-    }
-
-    /** The server client of the running test, or null outside one (tests). */
-    SignatureServer server() {
-        return client();
     }
 
     // ---- bean accessors (names are the stored property names) ----
@@ -209,27 +192,11 @@ public class SignatureServerConfig extends ClientConfig<SignatureServer> {
         this.trustAll = trustAll;
     }
 
-    public String getConnectTimeout() {
-        return connectTimeout;
-    }
-
-    public void setConnectTimeout(String connectTimeout) {
-        this.connectTimeout = connectTimeout;
-    }
-
     public String getHandshakeTimeout() {
         return handshakeTimeout;
     }
 
     public void setHandshakeTimeout(String handshakeTimeout) {
         this.handshakeTimeout = handshakeTimeout;
-    }
-
-    public String getResponseTimeout() {
-        return responseTimeout;
-    }
-
-    public void setResponseTimeout(String responseTimeout) {
-        this.responseTimeout = responseTimeout;
     }
 }

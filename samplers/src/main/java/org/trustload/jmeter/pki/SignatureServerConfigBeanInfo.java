@@ -9,12 +9,11 @@ public class SignatureServerConfigBeanInfo extends BeanInfoHelper {
 
     public SignatureServerConfigBeanInfo() {
         super(SignatureServerConfig.class, Form.class);
-        createPropertyGroup("name", new String[] {"configName"});
+        clientConfig(new SignatureServerConfig());
         createPropertyGroup("signatureApi", new String[] {"api", "serverUrl", "credential", "securityContext"});
         createPropertyGroup("server", new String[] {"tsaUrl", "loginUrl", "mtlsUrl"});
         createPropertyGroup("tls", new String[] {"trustAnchorsFile", "trustAll"});
         createPropertyGroup("timeouts", new String[] {"connectTimeout", "handshakeTimeout", "responseTimeout"});
-        text("configName", SignatureServerConfig.DEFAULT_NAME);
         choice("api", SignatureApis.REST_PKI, SignatureApis.REST_PKI, SignatureApis.REST_PKI_CORE, SignatureApis.DSS);
         text("serverUrl", "");
         password("credential");
@@ -24,9 +23,7 @@ public class SignatureServerConfigBeanInfo extends BeanInfoHelper {
         text("mtlsUrl", "");
         file("trustAnchorsFile");
         flag("trustAll");
-        text("connectTimeout", "5000");
         text("handshakeTimeout", "10000");
-        text("responseTimeout", "60000");
     }
 
     /** The element's form: JMeter's generated one with a help link. */

@@ -345,13 +345,13 @@ class TlcpRequestSamplerTest {
             assertThat(b.sample(null).isSuccessful()).isTrue();
         }
         awaitOpen(before + 6);
-        assertThat(a.config.target().keptConnections()).isEqualTo(6);
+        assertThat(a.config.client().keptConnections()).isEqualTo(6);
         a.request.threadFinished();
         awaitOpen(before + 3);
         // b's thread never finished (e.g. a stopped test): the config's test end still closes its connections
         a.config.testEnded();
         awaitOpen(before);
-        assertThat(a.config.target()).isNull();
+        assertThat(a.config.client()).isNull();
     }
 
     @Test

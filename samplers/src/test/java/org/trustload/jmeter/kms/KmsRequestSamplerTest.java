@@ -272,7 +272,7 @@ class KmsRequestSamplerTest {
         assertThat(ScriptedKmsBackend.CLOSED.get() - closed).isZero();
         p.end();
         assertThat(ScriptedKmsBackend.CLOSED.get() - closed).as("closed at test end").isEqualTo(1);
-        assertThat(p.config.connection()).as("the config forgets its client").isNull();
+        assertThat(p.config.client()).as("the config forgets its client").isNull();
         // and the next test builds a new one
         assertThat(p.sample().isSuccessful()).isTrue();
         assertThat(ScriptedKmsBackend.OPENED.get() - opened).isEqualTo(2);
@@ -302,7 +302,7 @@ class KmsRequestSamplerTest {
         KmsClientConfig config = copy(p.config);
         KmsRequestSampler sampler = copy(p.sampler);
         p.end();
-        assertThat(config.connection()).as("no client travels to an engine").isNull();
+        assertThat(config.client()).as("no client travels to an engine").isNull();
         assertThat(config.getBackend()).isEqualTo("test-scripted");
         assertThat(sampler.getConfigName()).isEqualTo(p.sampler.getConfigName());
         // an engine: its own testStarted builds its own client
@@ -414,9 +414,12 @@ class KmsRequestSamplerTest {
             }
         }
         TreeSet<String> declared = new TreeSet<>();
-        for (Method m : bean.getDeclaredMethods()) {
-            if (Modifier.isPublic(m.getModifiers()) && m.getName().startsWith("set") && m.getParameterCount() == 1) {
-                declared.add(Character.toLowerCase(m.getName().charAt(3)) + m.getName().substring(4));
+        // the element's own properties and those of our bases (ClientConfig: configName and the timeouts)
+        for (Class<?> c = bean; c.getName().startsWith("org.trustload."); c = c.getSuperclass()) {
+            for (Method m : c.getDeclaredMethods()) {
+                if (Modifier.isPublic(m.getModifiers()) && m.getName().startsWith("set") && m.getParameterCount() == 1) {
+                    declared.add(Character.toLowerCase(m.getName().charAt(3)) + m.getName().substring(4));
+                }
             }
         }
         declared.add(ClientConfig.CONFIG_NAME);

@@ -112,7 +112,7 @@ class LdapRequestSamplerTest {
         try {
             SampleResult first = p.sample(null);
             assertThat(first.isSuccessful()).as(first.getResponseDataAsString()).isTrue();
-            assertThat(p.config.connections().openCount()).as("live per-thread connection").isEqualTo(1);
+            assertThat(p.config.client().openCount()).as("live per-thread connection").isEqualTo(1);
             for (Class<?> c : List.of(ClientConfig.class, LdapRequestSampler.class)) {
                 for (java.lang.reflect.Field f : c.getDeclaredFields()) {
                     if (!Modifier.isStatic(f.getModifiers()) && !f.getType().isPrimitive() && f.getType() != String.class) {
@@ -122,7 +122,7 @@ class LdapRequestSamplerTest {
             }
             LdapConnectionConfig config = roundTrip(p.config);
             LdapRequestSampler request = roundTrip(p.sampler);
-            assertThat(config.connections()).isNull();
+            assertThat(config.client()).isNull();
             assertThat(config.getConnectionMode()).isEqualTo("per-thread");
             assertThat(config.getPort()).isEqualTo(p.getPort());
             assertThat(config.getConfigName()).isEqualTo(p.config.getConfigName());
@@ -398,7 +398,7 @@ class LdapRequestSamplerTest {
         LdapPair p = sampler(x -> x.setConnectionMode("per-thread"));
         try {
             assertThat(p.sample(null).isSuccessful()).isTrue();
-            LdapConnections connections = p.config.connections();
+            LdapConnections connections = p.config.client();
             // Three more threads, each with its own clone of the request, that never see threadFinished.
             List<Thread> threads = new ArrayList<>();
             List<SampleResult> results = java.util.Collections.synchronizedList(new ArrayList<>());
@@ -438,7 +438,7 @@ class LdapRequestSamplerTest {
             assertThat(r.getSamplerData()).contains("bind: simple as " + ADMIN).contains("filter: (cn=fulano1)");
             assertThat(r.getResponseHeaders()).contains("ldap-result: success (0)").contains("connection: new");
             assertNoSecret(r, SECRET);
-            assertThat(s.config.connections().openCount()).as("per iteration: closed within the sample").isZero();
+            assertThat(s.config.client().openCount()).as("per iteration: closed within the sample").isZero();
         } finally {
             s.end();
         }

@@ -320,13 +320,13 @@ class PkiElementsTest {
     @Test
     void signatureServerConfigClosesItsHttpClientAtTestEndAndItsSamplersThenFail() throws Exception {
         SignatureServerConfig c = server("closing", "", tsa.uri("/tsa").toString());
-        org.trustload.pki.SignatureServer built = c.server();
+        org.trustload.pki.SignatureServer built = c.client();
         TimestampRequestSampler s = new TimestampRequestSampler();
         s.setName("ts");
         s.setConfigName("closing");
         assertThat(s.sample(null).isSuccessful()).isTrue();
         c.testEnded();
-        assertThat(c.server()).as("the config let go of its client").isNull();
+        assertThat(c.client()).as("the config let go of its client").isNull();
         assertThat(built.isClosed()).isTrue();
         assertThat(built.awaitTerminated(java.time.Duration.ofSeconds(30))).as("the HTTP client's threads ended").isTrue();
         SampleResult after = s.sample(null);
