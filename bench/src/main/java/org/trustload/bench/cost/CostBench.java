@@ -229,6 +229,11 @@ public final class CostBench {
         } finally {
             w.close();
         }
+        if (!Files.exists(r.jtl())) {
+            String note = "exit " + r.status().code() + ", no results: " + r.message();
+            log.println("cost bench: " + f.id() + " " + note);
+            return new Row(f, serverName.replaceAll(" \\d+$", ""), Double.NaN, Double.NaN, restMsPerS, 0, 0, 0, "—", note);
+        }
         List<String> groups = org.trustload.harness.Jmx.threadGroups(layout.plans().resolve(f.plan() + ".jmx")).stream()
                 .filter(g -> !g.kind().equals("SetupThreadGroup") && !g.kind().equals("PostThreadGroup"))
                 .map(g -> g.name() + " ").toList();
