@@ -183,7 +183,11 @@ public final class Lab implements AutoCloseable {
      */
     static int ephemeralLow() {
         try {
-            return Integer.parseInt(Files.readString(Path.of("/proc/sys/net/ipv4/ip_local_port_range")).strip().split("\\s+")[0]);
+            // a line read, not Files.readString: that reads a size-0 /proc file one byte first, and this
+            // kernel's sysctl file then gives EOF at offset 1 ("3" for "32768 60999")
+            try (var in = Files.newBufferedReader(Path.of("/proc/sys/net/ipv4/ip_local_port_range"))) {
+                return Integer.parseInt(in.readLine().strip().split("\\s+")[0]);
+            }
         } catch (IOException | RuntimeException e) {
             return 32768;
         }
