@@ -44,4 +44,19 @@ public final class BenchRuns {
         Jtl.Stats s = Jtl.stats(samples, x -> !x.label().equals("transaction"), x -> true);
         return s.samples() * 1000.0 / Math.max(1, s.lastEnd() - s.firstStart());
     }
+
+    /** Replaces the text between {@code begin} and {@code end} of a page (appends both when missing). */
+    public static void replaceSection(Path page, String begin, String end, String text) throws java.io.IOException {
+        java.nio.file.Files.createDirectories(page.getParent());
+        String doc = java.nio.file.Files.exists(page) ? java.nio.file.Files.readString(page) : "";
+        int i = doc.indexOf(begin);
+        int j = doc.indexOf(end);
+        String section = begin + "\n" + text + "\n" + end;
+        if (i >= 0 && j > i) {
+            doc = doc.substring(0, i) + section + doc.substring(j + end.length());
+        } else {
+            doc = doc + (doc.isEmpty() ? "" : "\n") + section + "\n";
+        }
+        java.nio.file.Files.writeString(page, doc);
+    }
 }

@@ -18,6 +18,7 @@ import org.trustload.jmeter.pki.CertificateLoginSampler;
 import org.trustload.jmeter.pki.KeyStoreConfig;
 import org.trustload.jmeter.pki.SignatureServerConfig;
 import org.trustload.pki.TestPki;
+import org.trustload.testing.Nginx;
 
 /**
  * Certificate login against a real relying party: nginx (Debian's package) with {@code ssl_verify_client on}

@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.trustload.lab.http.HttpLabService;
+import org.trustload.testing.Nginx;
 
 /**
  * The HTTP plans against a real web server: Debian's nginx, started by the test on 127.0.0.1 with

@@ -667,7 +667,7 @@ public final class Slapd implements AutoCloseable {
         return false;
     }
 
-    private static void deleteTree(Path root) {
+    static void deleteTree(Path root) {
         if (!Files.exists(root)) {
             return;
         }

@@ -1,4 +1,4 @@
-package org.trustload.plans;
+package org.trustload.testing;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -11,18 +11,17 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Assumptions;
-import org.trustload.harness.Layout;
 
 /**
  * A throwaway nginx (Debian's package) on 127.0.0.1 serving the given pages, for running the HTTP
  * plans against a real web server. Everything it writes (config, pid, logs, temp files) stays in a
  * private directory under {@code /tmp}; it runs in the foreground ({@code daemon off}) as a child of
- * the test and works as root or as an ordinary user.
+ * the test and works as root or as an ordinary user. The plans' tests and {@code bench cost} share it.
  */
-final class Nginx implements AutoCloseable {
+public final class Nginx implements AutoCloseable {
 
-    static final Path BINARY = Path.of("/usr/sbin/nginx");
-    static final String HOST = "127.0.0.1";
+    public static final Path BINARY = Path.of("/usr/sbin/nginx");
+    public static final String HOST = "127.0.0.1";
 
     private final Path dir;
     private final int port;
@@ -35,7 +34,7 @@ final class Nginx implements AutoCloseable {
     }
 
     /** Skips outside CI when nginx is missing; on CI ({@code CI=true}) a missing nginx fails the test. */
-    static void assumeOrFailInCi() {
+    public static void assumeOrFailInCi() {
         if (Files.isExecutable(BINARY)) {
             return;
         }
@@ -47,7 +46,7 @@ final class Nginx implements AutoCloseable {
     }
 
     /** Writes {@code pages} (path to body) under a fresh root and starts nginx on a free port. */
-    static Nginx start(Map<String, byte[]> pages) throws Exception {
+    public static Nginx start(Map<String, byte[]> pages) throws Exception {
         return start(pages, "");
     }
 
@@ -57,7 +56,7 @@ final class Nginx implements AutoCloseable {
      * checked, and {@code /} answering {@code logged in}. A revoked or expired client certificate gets
      * nginx's {@code 400 The SSL certificate error} page.
      */
-    static Nginx startMtls(Path cert, Path key, Path clientCas, Path crls) throws Exception {
+    public static Nginx startMtls(Path cert, Path key, Path clientCas, Path crls) throws Exception {
         return start(Map.of("/", "logged in\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII)), """
                         ssl_certificate %s;
                         ssl_certificate_key %s;
@@ -92,7 +91,7 @@ final class Nginx implements AutoCloseable {
             nginx.close(false);
             last = new IOException("nginx did not start on port " + port + ": " + Files.readString(dir.resolve("error.log")));
         }
-        Layout.deleteRecursively(dir);
+        Slapd.deleteTree(dir);
         throw last;
     }
 
@@ -146,16 +145,21 @@ final class Nginx implements AutoCloseable {
         }
     }
 
-    String host() {
+    public String host() {
         return HOST;
     }
 
-    int port() {
+    public int port() {
         return port;
     }
 
-    Path dir() {
+    public Path dir() {
         return dir;
+    }
+
+    /** The master's pid (its workers are its children). */
+    public long pid() {
+        return process.pid();
     }
 
     @Override
@@ -171,7 +175,7 @@ final class Nginx implements AutoCloseable {
             process.destroyForcibly();
         }
         if (delete) {
-            Layout.deleteRecursively(dir);
+            Slapd.deleteTree(dir);
         }
     }
 }
