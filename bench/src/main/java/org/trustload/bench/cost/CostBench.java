@@ -22,6 +22,7 @@ import java.util.regex.Pattern;
 import org.trustload.bench.BenchRuns;
 import org.trustload.bench.ProcCpu;
 import org.trustload.harness.Catalog;
+import org.trustload.harness.DssFixture;
 import org.trustload.harness.JMeter;
 import org.trustload.harness.Lab;
 import org.trustload.harness.Layout;
@@ -37,7 +38,8 @@ import org.trustload.testing.Slapd;
  * {@code ./trustload bench cost}: the client's CPU per operation against the server's for each plan
  * family, i.e. how many server cores one load-generator core keeps busy. Each family runs its real plan
  * of test-plans/ through the launcher's own run ({@link Run#execute}) for a fixed time with a few threads
- * against a real server: slapd and nginx (the tests' fixtures), the lab for PKI, KMS, TLCP and PDP. The
+ * against a real server: slapd and nginx (the tests' fixtures), the lab for PKI, KMS, TLCP and PDP, EU DSS
+ * (its fixture, beside the lab) for CAdES through DSS's API. The
  * launcher's sizing {@link Watcher} reads the JMeter JVM's and the server's CPU from /proc once a second;
  * a family's figures are the CPU of both over the same window (the samples after a warm-up) divided by
  * the top-level samples started in it. With {@code jfr=true} the JMeter JVM records a JFR profile and the
@@ -53,7 +55,7 @@ public final class CostBench {
     static final String END = "<!-- cost-bench:end -->";
 
     /** Where a family's server runs. */
-    enum Server { SLAPD, NGINX, LAB }
+    enum Server { SLAPD, NGINX, LAB, DSS }
 
     /** A family: its plan, its server and the properties that make it this family. */
     record Family(String id, String plan, Server server, String op, List<String> props) {
@@ -67,6 +69,7 @@ public final class CostBench {
         add(new Family("ldap-per-thread", "ldap/ldap-search-200x10", Server.SLAPD, "search on a kept connection",
                 List.of("-Jconnection_mode=per-thread")));
         add(new Family("pki-cades", "pki/cades", Server.LAB, "CAdES-BES signature (remote)", List.of()));
+        add(new Family("pki-cades-dss", "pki/cades", Server.DSS, "CAdES-BES signature (remote, EU DSS's API)", List.of()));
         add(new Family("pki-timestamp", "pki/timestamp", Server.LAB, "RFC 3161 timestamp", List.of()));
         add(new Family("pki-login", "pki/login", Server.LAB, "certificate login (challenge-response)", List.of()));
         add(new Family("kms", "kms/kms-benchmark-aws", Server.LAB, "AWS KMS Encrypt, 32 B", List.of("-Jcase=encrypt")));
@@ -160,9 +163,11 @@ public final class CostBench {
             }
         }
         List<Family> labFamilies = families.stream().filter(f -> f.server() == Server.LAB).toList();
-        if (!labFamilies.isEmpty()) {
+        // EU DSS (the fixture) trusts the lab's CAs, reads its CRLs and asks its TSA: it runs beside the lab
+        List<Family> dssFamilies = families.stream().filter(f -> f.server() == Server.DSS).toList();
+        if (!labFamilies.isEmpty() || !dssFamilies.isEmpty()) {
             Catalog catalog = Catalog.read(layout.catalogFile());
-            List<String> services = labFamilies.stream().flatMap(f -> catalog.get(f.plan()).orElseThrow().services().stream())
+            List<String> services = families.stream().filter(f -> f.server() == Server.LAB || f.server() == Server.DSS).flatMap(f -> catalog.get(f.plan()).orElseThrow().services().stream())
                     .distinct().toList();
             Path labDir = Files.createTempDirectory("trustload-cost-lab");
             List<String> labArgs = new ArrayList<>(List.of("--port-base", Integer.toString(Lab.freePortBase()),
@@ -172,6 +177,17 @@ public final class CostBench {
                     out.resolve("lab.log"), labArgs, Duration.ofSeconds(180))) {
                 for (Family f : labFamilies) {
                     rows.add(measure(f, lab, List.of(), "the lab (one JVM)", lab.handle().pid()));
+                }
+                if (!dssFamilies.isEmpty()) {
+                    log.println("cost bench: starting EU DSS (the fixture) beside the lab");
+                    try (DssFixture dss = DssFixture.start(layout, labDir.resolve("lab.properties"), out.resolve("dss"), 0,
+                            Duration.ofSeconds(180))) {
+                        // -q: the lab's keystore password is among them; pki.url makes the run skip its own lab
+                        Path props = dss.writeProperties(out.resolve("dss/dss.properties"));
+                        for (Family f : dssFamilies) {
+                            rows.add(measure(f, null, List.of("-q", props.toString()), "EU DSS 6.4 (one JVM)", dss.handle().pid()));
+                        }
+                    }
                 }
             } finally {
                 Layout.deleteRecursively(labDir);
