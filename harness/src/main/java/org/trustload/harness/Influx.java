@@ -16,7 +16,6 @@ import javax.xml.transform.TransformerException;
 import javax.xml.transform.TransformerFactory;
 import javax.xml.transform.dom.DOMSource;
 import javax.xml.transform.stream.StreamResult;
-import org.trustload.influx.InfluxWriter;
 import org.w3c.dom.Document;
 import org.w3c.dom.Element;
 
@@ -82,10 +81,15 @@ final class Influx {
         return args;
     }
 
-    /** The server as messages name it: never the query, which may hold {@code u=}/{@code p=} credentials. */
+    /**
+     * The server as messages name it: never the query, which may hold {@code u=}/{@code p=} credentials. (lib's
+     * InfluxWriter.where says the same, but the launcher's jar carries no lib: see harness/pom.xml.)
+     */
     static String where(String url) {
         try {
-            return InfluxWriter.where(URI.create(url));
+            URI u = URI.create(url);
+            return u.getScheme() + "://" + u.getHost() + (u.getPort() < 0 ? "" : ":" + u.getPort())
+                    + (u.getRawPath() == null ? "" : u.getRawPath());
         } catch (IllegalArgumentException e) {
             return "(not a URL)";
         }
