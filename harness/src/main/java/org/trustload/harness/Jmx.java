@@ -317,17 +317,7 @@ public final class Jmx {
     static Optional<Path> withEventMarker(Path plan) {
         try {
             Document doc = parse(plan);
-            Element testPlanTree = null;
-            for (Node n = doc.getDocumentElement().getFirstChild(); n != null; n = n.getNextSibling()) {
-                if (n instanceof Element root && root.getTagName().equals("hashTree")) {
-                    for (Node c = root.getFirstChild(); c != null; c = c.getNextSibling()) {
-                        if (c instanceof Element e && "TestPlan".equals(e.getAttribute("testclass"))) {
-                            testPlanTree = nextHashTree(e);
-                            break;
-                        }
-                    }
-                }
-            }
+            Element testPlanTree = testPlanTree(doc);
             if (testPlanTree == null) {
                 return Optional.empty();
             }
@@ -358,7 +348,21 @@ public final class Jmx {
 
     private static final AtomicInteger COPIES = new AtomicInteger();
 
-    private static Document parse(Path plan) throws IOException {
+    /** The {@code hashTree} holding the test plan's children (where plan-wide elements go), or null. */
+    static Element testPlanTree(Document doc) {
+        for (Node n = doc.getDocumentElement().getFirstChild(); n != null; n = n.getNextSibling()) {
+            if (n instanceof Element root && root.getTagName().equals("hashTree")) {
+                for (Node c = root.getFirstChild(); c != null; c = c.getNextSibling()) {
+                    if (c instanceof Element e && "TestPlan".equals(e.getAttribute("testclass"))) {
+                        return nextHashTree(e);
+                    }
+                }
+            }
+        }
+        return null;
+    }
+
+    static Document parse(Path plan) throws IOException {
         try {
             DocumentBuilderFactory f = DocumentBuilderFactory.newInstance();
             f.setFeature(XMLConstants.FEATURE_SECURE_PROCESSING, true);

@@ -364,6 +364,7 @@ public final class Run {
             args.addAll(labProps);
             args.addAll(List.of("-Jsummariser.interval=5", "-Jjmeterengine.nongui.port=0"));
             args.addAll(o.jmeterArgs);
+            args.addAll(Influx.stream(o, marked, engines != null, log)); // -Jinflux.url: JMeter's Backend Listener in the copy
             // after the user's: the summary and the dashboard must agree on every percentile (Percentiles)
             args.add("-J" + Percentiles.DASHBOARD_WINDOW_PROPERTY + "=" + Percentiles.DASHBOARD_WINDOW_PROPERTY_VALUE);
             sampleVariables(o, marked.isPresent(), engines != null).ifPresent(v -> args.add("-J" + SAMPLE_VARIABLES + "=" + v));

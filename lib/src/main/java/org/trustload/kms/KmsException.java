@@ -34,6 +34,11 @@ public final class KmsException extends ClientException {
         TLS_ERROR("KMS.TlsError"),
         /** A Verify call succeeded but the signature is not valid. */
         VERIFY_FAILED("KMS.VerifyFailed"),
+        /**
+         * A call succeeded but its answer is not what it must be: a Decrypt whose plaintext differs from what
+         * was encrypted, an operation that must return bytes and returned none ({@link KmsWorkload.Case#check}).
+         */
+        WRONG_OUTPUT("KMS.WrongOutput"),
         /** A wrong setting or input: the request was never sent (unknown backend, unreadable key file, …). */
         CONFIG_ERROR(ClientException.CONFIG_ERROR);
 

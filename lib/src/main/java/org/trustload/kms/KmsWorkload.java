@@ -60,6 +60,48 @@ public final class KmsWorkload {
     }
 
     /**
+     * A request to repeat and what a successful answer to it must hold.
+     *
+     * @param request the request
+     * @param expected for DECRYPT, the plaintext the preparatory Encrypt encrypted; null for the other operations
+     */
+    public record Case(KmsRequest request, byte[] expected) {
+        /**
+         * Whether a successful answer is right: null when it is, else the failure to report (category
+         * {@link KmsException.Category#WRONG_OUTPUT}): {@code -:PlaintextMismatch} when a Decrypt returned
+         * other bytes than were encrypted, {@code -:EmptyOutput} when an operation that must return bytes
+         * (all but Verify, VerifyMac, DescribeKey and GetSecretValue, whose secret may be empty) returned
+         * none. The detail gives lengths only: the bytes may be secret.
+         */
+        public KmsException check(KmsResult r) {
+            String op = r.operation().planName();
+            if (r.output().length == 0 && mustReturnBytes(r.operation())) {
+                return new KmsException(KmsException.Category.WRONG_OUTPUT, -1, "EmptyOutput",
+                        op + " succeeded without returning any bytes", null);
+            }
+            if (expected != null && !java.security.MessageDigest.isEqual(expected, r.output())) {
+                return new KmsException(KmsException.Category.WRONG_OUTPUT, -1, "PlaintextMismatch", op + " returned "
+                        + r.output().length + " bytes that are not the " + expected.length + " bytes encrypted", null);
+            }
+            return null;
+        }
+
+        private boolean mustReturnBytes(KmsOperation op) {
+            return switch (op) {
+                case VERIFY, VERIFY_MAC, DESCRIBE_KEY, GET_SECRET_VALUE -> false;
+                case GENERATE_RANDOM -> request.dataKeyBytes() > 0;
+                default -> true;
+            };
+        }
+
+        /** Lengths only (the expected plaintext may be secret). */
+        @Override
+        public String toString() {
+            return "Case[" + request + (expected == null ? "" : ", expected " + expected.length + " B") + "]";
+        }
+    }
+
+    /**
      * The request to repeat. Calls the KMS once for DECRYPT and RE_ENCRYPT (to encrypt the data), VERIFY
      * (to sign it) and VERIFY_MAC (to MAC it).
      *
@@ -67,6 +109,14 @@ public final class KmsWorkload {
      * @throws KmsException a failed preparatory call, or CONFIG_ERROR for bad sizes
      */
     public static KmsRequest prepare(KmsClient client, Spec s, long seed) throws KmsException {
+        return prepareCase(client, s, seed).request();
+    }
+
+    /**
+     * {@link #prepare} with what the answer must hold ({@link Case#check}): for DECRYPT the plaintext the
+     * preparatory Encrypt sent.
+     */
+    public static Case prepareCase(KmsClient client, Spec s, long seed) throws KmsException {
         if ((s.dataSize() < 1 || s.dataSize() > 4096) && s.usesData()) {
             throw KmsException.config("BadDataSize", "dataSize", "must be 1 to 4096 bytes");
         }
@@ -76,7 +126,7 @@ public final class KmsWorkload {
         SplittableRandom r = new SplittableRandom(seed);
         r.nextBytes(data);
         byte[] message = s.messageType() == MessageType.DIGEST ? digest(s.algorithm(), data) : data;
-        return switch (s.operation()) {
+        KmsRequest request = switch (s.operation()) {
             case ENCRYPT -> KmsRequest.encrypt(s.keyId(), data).withContext(ctx);
             case DECRYPT -> KmsRequest.decrypt(s.keyId(), encrypted(client, s, data)).withContext(ctx);
             case RE_ENCRYPT -> KmsRequest.reEncrypt(s.keyId(), encrypted(client, s, data)).withContext(ctx);
@@ -96,6 +146,7 @@ public final class KmsWorkload {
             case VERIFY_MAC -> KmsRequest.verifyMac(s.keyId(), s.algorithm(), data,
                     client.execute(KmsRequest.generateMac(s.keyId(), s.algorithm(), data)).output());
         };
+        return new Case(request, s.operation() == KmsOperation.DECRYPT ? data : null);
     }
 
     private static byte[] encrypted(KmsClient client, Spec s, byte[] data) throws KmsException {

@@ -66,6 +66,19 @@ public final class LdapClientException extends ClientException {
                 cause == null ? message : message + ": " + readable(cause), setting, file, cause);
     }
 
+    /** A bad setting found from the server's answers: {@code detail} says what to do about it. */
+    public static LdapClientException config(String setting, String message, String detail) {
+        return new LdapClientException(CONFIG_ERROR, -1, message, detail, setting, "", null);
+    }
+
+    /**
+     * An answer the server gave successfully but that breaks a rule of the request (e.g. fewer entries than
+     * expected: {@link EntryRule}); {@code category} is the response code, the connection stays usable.
+     */
+    public static LdapClientException rule(String category, String message, String detail) {
+        return new LdapClientException(category, -1, message, detail, "", "", null);
+    }
+
     /** A client-side failure with a given result code, a stable reason and a detail. */
     public static LdapClientException of(ResultCode code, String reason, String detail) {
         return new LdapClientException(codeName(code), code.intValue(), stableMessage(code) + ": " + reason, detail,

@@ -50,6 +50,7 @@ public final class LdapConnections implements Closeable, LdapValue.Source {
     private final Set<LdapClient> open = ConcurrentHashMap.newKeySet();
     private final Map<Thread, LdapClient> perThread = new ConcurrentHashMap<>();
     private final Map<String, LdapValue> patterns = new ConcurrentHashMap<>();
+    private final Map<String, EntryRule> entryRules = new ConcurrentHashMap<>();
     /** Keeps UnboundID's write-timeout timer thread from being ended and restarted per connection. */
     private final WriteTimerPin timerPin;
     private volatile boolean closed;
@@ -159,6 +160,16 @@ public final class LdapConnections implements Closeable, LdapValue.Source {
             v = before == null ? v : before;
         }
         return v;
+    }
+
+    /**
+     * The expected-entries rule of {@code search} (as written, before its patterns are drawn) for this test:
+     * one per base, scope, filter and minimum, shared by every thread and request that searches the same, so
+     * that what one thread found counts for all.
+     */
+    public EntryRule entryRule(LdapRequest search, int minEntries) {
+        String key = search.scope() + "\0" + search.baseDn() + "\0" + search.filter() + "\0" + minEntries;
+        return entryRules.computeIfAbsent(key, k -> new EntryRule(search, minEntries, settings.target()));
     }
 
     /** Closes the calling thread's connection (at thread end). */

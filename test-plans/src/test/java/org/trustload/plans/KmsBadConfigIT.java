@@ -2,22 +2,30 @@ package org.trustload.plans;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.trustload.harness.ExitStatus;
+import org.trustload.harness.Jtl;
 import org.trustload.harness.Lab;
 import org.trustload.harness.Run;
+import org.trustload.testing.TestHttpServer;
 
 /**
  * The KMS plans with a wrong setting, run headless through the assembled JMeter as users run them,
@@ -141,5 +149,46 @@ class KmsBadConfigIT {
         String log = Files.readString(dir.resolve("jmeter.log"));
         assertThat(log + Files.readString(dir.resolve("console.txt"))).as("no password in the log or console")
                 .doesNotContain(labProps.get("kms.aliyun.client_key_password")).doesNotContain("not-the-password");
+    }
+
+    /**
+     * A Decrypt is a success only with the plaintext its thread encrypted: the AWS plan's decrypt case against
+     * the lab's AWS KMS emulator behind a relay that changes every second Decrypt answer's plaintext (same
+     * length, other bytes). The untouched answers pass; each changed one is a failed sample
+     * {@code KMS.WrongOutput} / {@code -:PlaintextMismatch}, and no plaintext reaches the results.
+     */
+    @Test
+    void aDecryptIsASuccessOnlyWithThePlaintextItsThreadEncrypted() throws Exception {
+        AtomicInteger decrypts = new AtomicInteger();
+        ObjectMapper json = new ObjectMapper();
+        try (TestHttpServer relay = new TestHttpServer()) {
+            relay.relay("/", URI.create(labProps.get("kms.aws.endpoint")), (path, body) -> {
+                try {
+                    if (json.readTree(body) instanceof ObjectNode o && o.has("Plaintext")
+                            && decrypts.incrementAndGet() % 2 == 0) {
+                        byte[] plain = Base64.getDecoder().decode(o.get("Plaintext").asText());
+                        for (int i = 0; i < plain.length; i++) {
+                            plain[i] ^= (byte) 0x5a;
+                        }
+                        o.put("Plaintext", Base64.getEncoder().encodeToString(plain));
+                        return json.writeValueAsBytes(o);
+                    }
+                } catch (IOException notJson) {
+                    // passed on as the emulator sent it
+                }
+                return body;
+            });
+            Path dir = OUT.resolve("decrypt-other-plaintext");
+            Plans.run(AWS, dir, List.of("-q", lab.properties().toString(), "-Jkms.aws.endpoint=" + relay.uri(""),
+                    "-Jthreads=2", "-Jloops=4", "-Jrampup=0", "-Jduration=120", "-Jcase=decrypt"), Duration.ofMinutes(3));
+            List<Jtl.Sample> samples = Jtl.read(dir.resolve("results.jtl"));
+            assertThat(samples).as("see " + dir).hasSize(8).allMatch(x -> x.label().equals("decrypt"));
+            assertThat(samples.stream().filter(Jtl.Sample::success)).as("untouched answers").hasSize(4);
+            assertThat(samples.stream().filter(x -> !x.success())).as("changed plaintexts").hasSize(4)
+                    .allSatisfy(x -> {
+                        assertThat(x.responseCode()).isEqualTo("KMS.WrongOutput");
+                        assertThat(x.responseMessage()).isEqualTo("-:PlaintextMismatch");
+                    });
+        }
     }
 }

@@ -110,6 +110,27 @@ class LdapBadConfigIT {
     }
 
     /**
+     * README's real-directory mistake, against the lab as {@code ./trustload run ldap/ldap-search-200x10
+     * -Jfilter='(uid=nobody)'} runs it (the harness starts the lab): every search succeeds with 0 entries,
+     * which measures nothing. Each thread writes one {@code configError} sample naming filter, base and
+     * server, the configuration-error line is logged once, and the run exits 3.
+     */
+    @Test
+    void aFilterThatFindsNothingStopsEachThreadWithOneConfigurationErrorNamingFilterBaseAndServer() throws Exception {
+        Path dir = OUT.resolve("filter-finds-nothing");
+        Run.Result result = Run.execute(Plans.JMETER, Run.Options.of(Plans.LAYOUT, Plans.catalog().get("ldap/ldap-search-200x10"))
+                .labArgs(PlanRunIT.labArgs()).labTimeout(Duration.ofMinutes(5))
+                .args(List.of("-Jfilter=(uid=nobody)", "-Jthreads=" + THREADS, "-Jloops=200", "-Jrampup=0", "-Jmax_duration=120"))
+                .dir(dir).timeout(Duration.ofMinutes(5)).echo(false), System.out);
+        String line = BadConfigRuns.check(result, dir, THREADS, "configError",
+                "LDAP Request 'search (uid=nobody)': filter: search finds no entries: filter (uid=nobody), base dc=testeperformance,"
+                        + " server ldap://127.0.0.1:", "filter", "-", "LDAP Request 'search (uid=nobody)'");
+        assertThat(line).contains("minEntries 0 where empty results are expected");
+        assertThat(Jtl.read(dir.resolve("results.jtl"))).as("one sample per thread, see " + dir).hasSize(THREADS);
+        assertThat(result.summaryText()).contains("Exit status 3");
+    }
+
+    /**
      * A server that accepts connections and never answers, on every scheme of ldap-vs-ldaps-vs-ldapi:
      * each sample ends at its response (or connect) timeout and the run ends at max_duration instead
      * of n1 + n2 + n3 timeouts per protocol.

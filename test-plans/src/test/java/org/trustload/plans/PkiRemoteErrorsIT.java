@@ -200,6 +200,73 @@ class PkiRemoteErrorsIT {
     }
 
     /**
+     * A signature server that answers its last step with 200 but no signature — the field absent, null or
+     * empty — gives a failed sample {@code badResponse} naming the field, never a success: through both
+     * Lacuna APIs, the lab's server behind a relay that takes the signature out of its answers; through EU
+     * DSS's API, a server that answers {@code getDataToSign} and then {@code signDocument} without bytes.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"rest-pki", "rest-pki-core", "dss"})
+    void aSignatureAnswerWithoutTheSignatureIsAFailedSampleNamingTheField(String api) throws Exception {
+        String doc = props.getProperty("pki.document");
+        String[] variant = {""};
+        java.util.function.UnaryOperator<com.fasterxml.jackson.databind.node.ObjectNode> strip = o -> {
+            for (String field : new String[] {"cms", "signedPdf", "bytes"}) {
+                if (o.has(field)) {
+                    switch (variant[0]) {
+                        case "absent" -> o.remove(field);
+                        case "null" -> o.putNull(field);
+                        default -> o.put(field, "");
+                    }
+                }
+            }
+            return o;
+        };
+        TestHttpServer server = new TestHttpServer();
+        if (api.equals("dss")) {
+            server.on("/", (b, ex) -> {
+                var answer = JsonHttp.JSON.createObjectNode().put("bytes",
+                        java.util.Base64.getEncoder().encodeToString("data to sign".getBytes(StandardCharsets.UTF_8)));
+                byte[] out = JsonHttp.JSON.writeValueAsBytes(ex.getRequestURI().getPath().endsWith("/signDocument")
+                        ? strip.apply(answer) : answer);
+                TestHttpServer.reply(ex, 200, "application/json", out);
+            });
+        } else {
+            server.relay("/", URI.create(props.getProperty("pki.url")), (path, body) -> {
+                try {
+                    var json = JsonHttp.JSON.readTree(body);
+                    return json instanceof com.fasterxml.jackson.databind.node.ObjectNode o && (o.has("cms") || o.has("signedPdf"))
+                            ? JsonHttp.JSON.writeValueAsBytes(strip.apply(o)) : body;
+                } catch (java.io.IOException notJson) {
+                    return body;
+                }
+            });
+        }
+        KeyStoreConfig keys = user("user0003");
+        SignatureServerConfig config = server("relayed", api, server.uri("/").toString(), props.getProperty("pki.credential"));
+        try {
+            for (String v : new String[] {"absent", "null", "empty"}) {
+                variant[0] = v;
+                for (boolean pades : new boolean[] {false, true}) {
+                    SampleResult r = sign("relayed", "user0003", pades, doc, "");
+                    String field = api.equals("dss") ? "bytes" : pades ? "signedPdf" : "cms";
+                    String what = api + " " + (pades ? "PAdES" : "CAdES") + ", signature " + v + ": " + r.getResponseDataAsString();
+                    assertThat(r.isSuccessful()).as(what).isFalse();
+                    assertThat(r.getResponseCode()).as(what).isEqualTo("badResponse");
+                    assertThat(r.getResponseMessage()).as(what).isEqualTo("HTTP 200 answer lacks '" + field + "'");
+                    SampleResult[] steps = r.getSubResults();
+                    assertThat(steps[steps.length - 1].isSuccessful()).as(what + ": the last step failed").isFalse();
+                    assertThat(steps[0].isSuccessful()).as(what + ": the first step succeeded").isTrue();
+                }
+            }
+        } finally {
+            config.testEnded();
+            keys.testEnded();
+            server.close();
+        }
+    }
+
+    /**
      * A token the server no longer knows (used up, or expired) reads as {@code tokenExpired}: completed twice
      * through the API's own calls, the second completion is refused with Rest PKI's 422 EntityNotFound.
      */

@@ -73,6 +73,9 @@ public class JvmStats extends AbstractTestElement
     /** Directory for relative summary files (the launcher sets it to the run's results folder). */
     public static final String RESULTS_DIR_PROPERTY = "trustload.results.dir";
 
+    /** JMeter property: InfluxDB write URL; when set, every poll is written there too ({@link JvmStatsInflux}). */
+    public static final String INFLUX_URL_PROPERTY = JvmStatsInflux.URL_PROPERTY;
+
     /** Variable name suffixes, in the order of {@link #values(StatsSnapshot, StatsSnapshot)}. */
     public static final List<String> VARIABLES = List.of("cpu_ms", "cpu_pct", "heap_used_mb", "gc_count",
             "gc_time_ms", "ygc", "fgc", "rss_mb", "threads");
@@ -111,6 +114,8 @@ public class JvmStats extends AbstractTestElement
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
     /** The names this element added to {@code sample_variables}, removed again at test end. */
     private transient List<String> addedColumns;
+    /** Where each poll is also written when {@code influx.url} is set; null otherwise. */
+    private transient volatile JvmStatsInflux influx;
 
     @Override
     public void testStarted() {
@@ -163,6 +168,7 @@ public class JvmStats extends AbstractTestElement
             note = "distributed run: requests counted on this engine (" + engineHost + ") only; CPU per request of the "
                     + "whole run = CPU used / all real samples in the results file";
         }
+        influx = JvmStatsInflux.open(getName(), kind, stats.describe(), prefix, engineHost);
         pollOnce();
         long every = Math.max(50, intervalMs);
         poller = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -197,6 +203,10 @@ public class JvmStats extends AbstractTestElement
                 first = snap; // the start figures are the first successful read
             }
             current = values(first, prev, snap);
+            JvmStatsInflux i = influx;
+            if (i != null) {
+                i.write(snap.epochMillis(), current); // queued: the poll never waits for InfluxDB
+            }
             if (lastError != null) {
                 log.info("JVM Stats {}: {} readable again", getName(), s.describe());
                 lastError = null;
@@ -435,6 +445,11 @@ public class JvmStats extends AbstractTestElement
                 stats.close();
                 stats = null;
             }
+        }
+        JvmStatsInflux i = influx;
+        influx = null;
+        if (i != null) {
+            i.close(); // sends what is left, bounded by its timeout
         }
         if (addedColumns != null) {
             removeSampleVariables(addedColumns);

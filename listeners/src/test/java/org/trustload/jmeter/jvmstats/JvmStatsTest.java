@@ -197,6 +197,46 @@ class JvmStatsTest {
         assertThat(JvmStats.shouldPoll(false, "127.0.0.1:1100", "")).isFalse();
     }
 
+    /**
+     * With {@code influx.url} set, every poll becomes a {@code jvmstats} point sent by the writer's own thread;
+     * the test's end sends what is left. A JDK HTTP server stands in for InfluxDB's write API (InfluxDbIT uses
+     * the real one); a bad URL leaves the element working without InfluxDB.
+     */
+    @Test
+    void withInfluxUrlEveryPollIsWrittenAsAJvmstatsPointAndABadUrlIsNotFatal() throws Exception {
+        java.util.List<String> bodies = new java.util.concurrent.CopyOnWriteArrayList<>();
+        com.sun.net.httpserver.HttpServer server = com.sun.net.httpserver.HttpServer.create(
+                new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0), 10);
+        server.createContext("/write", ex -> {
+            bodies.add(new String(ex.getRequestBody().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8));
+            ex.sendResponseHeaders(204, -1);
+            ex.close();
+        });
+        server.start();
+        try {
+            JMeterUtils.setProperty(JvmStatsInflux.URL_PROPERTY, "http://127.0.0.1:" + server.getAddress().getPort() + "/write?db=t");
+            JMeterUtils.setProperty(JvmStatsInflux.APPLICATION_PROPERTY, "unit/plan");
+            JvmStats s = element("self", "", "influx-summary");
+            s.setVariablePrefix("lg");
+            s.testStarted(); // polls once
+            s.testEnded(); // polls once more, then sends what is left
+            assertThat(bodies).as("sent at test end at the latest").isNotEmpty();
+            java.util.List<String> lines = bodies.stream().flatMap(String::lines).toList();
+            assertThat(lines).as("the first poll and the last (test end)").hasSizeGreaterThanOrEqualTo(2).allSatisfy(l -> assertThat(l)
+                    .startsWith("jvmstats,application=unit/plan,name=JVM\\ Stats,prefix=lg,source=self,target=")
+                    .containsPattern(" cpu_ms=\\d+,").contains(",heap_used_mb=", ",threads=").matches(".* \\d{19}"));
+            JMeterUtils.setProperty(JvmStatsInflux.URL_PROPERTY, "localhost:8086");
+            JvmStats bad = element("self", "", "influx-bad-summary");
+            bad.testStarted();
+            bad.testEnded();
+            assertThat(dir.resolve("influx-bad-summary.txt")).as("the element works on without InfluxDB").exists();
+        } finally {
+            JMeterUtils.getJMeterProperties().remove(JvmStatsInflux.URL_PROPERTY);
+            JMeterUtils.getJMeterProperties().remove(JvmStatsInflux.APPLICATION_PROPERTY);
+            server.stop(0);
+        }
+    }
+
     @Test
     void theElementSerializesBeforeAndAfterATest() throws Exception {
         JvmStats s = element("self", "", "ser-summary");

@@ -34,9 +34,10 @@ import org.trustload.kms.MessageType;
  * <p>Failures carry a category response code ({@code KMS.Timeout}, {@code KMS.LimitExceeded},
  * {@code KMS.ClientError}, …) and the message {@code <http status or ->:<service error code>}; a wrong
  * setting is a {@code configError} that stops the thread. A Verify that answers "invalid" is a failure
- * ({@code KMS.VerifyFailed}). A thread that never reached the KMS and cannot (connection refused, TLS
- * trust) stops after its first failed sample. Key material, plaintexts, secret values and passwords
- * never reach the result: only lengths.
+ * ({@code KMS.VerifyFailed}); so are a Decrypt whose plaintext is not the one encrypted and an operation
+ * that returns no bytes where it must ({@code KMS.WrongOutput}, {@link KmsWorkload.Case#check}). A thread
+ * that never reached the KMS and cannot (connection refused, TLS trust) stops after its first failed
+ * sample. Key material, plaintexts, secret values and passwords never reach the result: only lengths.
  *
  * <p>Property names are stored in users' plans: never rename them.
  */
@@ -62,7 +63,7 @@ public class KmsRequestSampler extends ClientSampler<KmsRequestSampler.Prepared>
     private String encryptionContext = "";
 
     /** This thread's request per key, each prepared on the first sample that uses it, for this spec and client. */
-    private transient KmsRequest[] prepared;
+    private transient KmsWorkload.Case[] prepared;
     private transient String[] samplerData;
     private transient List<String> keys;
     /** This thread's next key (its position in {@code keys}, modulo their count). */
@@ -74,14 +75,16 @@ public class KmsRequestSampler extends ClientSampler<KmsRequestSampler.Prepared>
     /** True once this thread got an answer from the KMS: a later refusal is load, not a wrong target. */
     private transient boolean reached;
 
-    /** A request ready to send on its client. */
+    /** A request ready to send on its client, and what its answer must hold. */
     static final class Prepared {
         final KmsConnection connection;
         final KmsRequest request;
+        final KmsWorkload.Case check;
 
-        Prepared(KmsConnection connection, KmsRequest request) {
+        Prepared(KmsConnection connection, KmsWorkload.Case check) {
             this.connection = connection;
-            this.request = request;
+            this.request = check.request();
+            this.check = check;
         }
     }
 
@@ -108,7 +111,7 @@ public class KmsRequestSampler extends ClientSampler<KmsRequestSampler.Prepared>
         int thread = JMeterContextService.getContext().getThreadNum();
         if (prepared == null || (spec != preparedFor && !spec.equals(preparedFor)) || c != preparedOn) {
             keys = KmsWorkload.keyIds(spec.keyId());
-            prepared = new KmsRequest[keys.size()];
+            prepared = new KmsWorkload.Case[keys.size()];
             samplerData = new String[keys.size()];
             preparedFor = spec;
             preparedOn = c;
@@ -118,12 +121,12 @@ public class KmsRequestSampler extends ClientSampler<KmsRequestSampler.Prepared>
         if (prepared[i] == null) {
             try {
                 // data seeded per thread and key: requests differ across threads and keys
-                prepared[i] = KmsWorkload.prepare(c, spec.withKeyId(keys.get(i)), thread * 1_000_003L + i);
+                prepared[i] = KmsWorkload.prepareCase(c, spec.withKeyId(keys.get(i)), thread * 1_000_003L + i);
             } catch (KmsException e) {
                 stopIfUnreachable(e, res);
                 throw e;
             }
-            samplerData[i] = c.backend() + " " + prepared[i];
+            samplerData[i] = c.backend() + " " + prepared[i].request();
         }
         res.setSamplerData(samplerData[i]);
         return new Prepared(c, prepared[i]);
@@ -138,14 +141,20 @@ public class KmsRequestSampler extends ClientSampler<KmsRequestSampler.Prepared>
         reached = true;
         res.setSentBytes(request.data().length + request.ciphertext().length + request.signature().length);
         res.setBytes((long) out.output().length);
+        KmsException wrong = r.check.check(out);
         // bytes + encoding: setResponseData(String, String) looks the charset up by name every sample
-        res.setResponseData(describe(out).getBytes(StandardCharsets.UTF_8));
+        res.setResponseData((wrong == null ? describe(out) : describe(out) + wrong.detail() + "\n").getBytes(StandardCharsets.UTF_8));
         res.setDataEncoding(UTF_8);
         if (out.operation().isCheck() && !out.signatureValid()) {
             res.setSuccessful(false);
             res.setResponseCode(Category.VERIFY_FAILED.code());
             res.setResponseMessage(KmsException.NO_STATUS
                     + (out.operation() == KmsOperation.VERIFY ? ":SignatureInvalid" : ":MacInvalid"));
+        } else if (wrong != null) {
+            // a success that is not one: the answer lacks what the call must return (never a silent pass)
+            res.setSuccessful(false);
+            res.setResponseCode(wrong.category());
+            res.setResponseMessage(wrong.getMessage());
         } else {
             res.setSuccessful(true);
             res.setResponseCodeOK();

@@ -9,6 +9,7 @@ import org.trustload.common.ClientException;
 import org.trustload.jmeter.common.ClientSampler;
 import org.trustload.jmeter.common.ParsedOnChange;
 import org.trustload.jmeter.common.PropertyParser;
+import org.trustload.ldap.EntryRule;
 import org.trustload.ldap.LdapClient;
 import org.trustload.ldap.LdapClientException;
 import org.trustload.ldap.LdapConnectionSettings;
@@ -51,6 +52,8 @@ public class LdapRequestSampler extends ClientSampler<LdapRequestSampler.Prepare
     private String compareValue = "";
     private String ldif = "";
     private String maxEntriesShown = "10";
+    /** Searches must return at least this many entries; blank (and plans saved before it existed) means 1. */
+    private String minEntries = "1";
 
     /** The config's connections this thread used (to close its connection at thread end). */
     private transient volatile LdapConnections used;
@@ -61,20 +64,23 @@ public class LdapRequestSampler extends ClientSampler<LdapRequestSampler.Prepare
     /** The request, its description and entries shown, parsed again only when a property or the config changed. */
     private transient ParsedOnChange<Parsed> parsed;
 
-    private record Parsed(LdapRequest request, int shown, String description) {
+    /** The parsed request; {@code rule} is the expected-entries rule of a search (null for other operations or minEntries 0). */
+    private record Parsed(LdapRequest request, int shown, String description, EntryRule rule) {
     }
 
-    /** A request ready to send: the config's connections, the parsed request, entries to show. */
+    /** A request ready to send: the config's connections, the parsed request, entries to show, the entries rule. */
     static final class Prepared {
         final LdapConnections connections;
         final LdapRequest request;
         final int shown;
+        final EntryRule rule;
         LdapClient client;
 
-        Prepared(LdapConnections connections, LdapRequest request, int shown) {
+        Prepared(LdapConnections connections, LdapRequest request, int shown, EntryRule rule) {
             this.connections = connections;
             this.request = request;
             this.shown = shown;
+            this.rule = rule;
         }
     }
 
@@ -91,15 +97,16 @@ public class LdapRequestSampler extends ClientSampler<LdapRequestSampler.Prepare
             parsed = new ParsedOnChange<>();
         }
         Object[] inputs = {connections, operation, baseDn, scope, filter, attributes, sizeLimit, timeLimit, entryDn,
-            compareAttribute, compareValue, ldif, maxEntriesShown};
+            compareAttribute, compareValue, ldif, maxEntriesShown, minEntries};
         Parsed r = parsed.get(inputs, () -> {
             LdapRequest request = request(p, connections);
             int shown = p.integer("maxEntriesShown", maxEntriesShown, 0, 0, Integer.MAX_VALUE);
-            return new Parsed(request, shown, describe(connections, request));
+            EntryRule rule = entryRule(p, connections, request);
+            return new Parsed(request, shown, describe(connections, request, rule), rule);
         });
         LdapRequest request = r.request().draw();
         res.setSamplerData(request == r.request() ? r.description() : r.description() + drawn(request));
-        return new Prepared(connections, request, r.shown());
+        return new Prepared(connections, request, r.shown(), r.rule());
     }
 
     @Override
@@ -119,7 +126,11 @@ public class LdapRequestSampler extends ClientSampler<LdapRequestSampler.Prepare
             LdapOutcome outcome = c.execute(r.request, r.shown);
             res.latencyEnd();
             connections.release(c, false); // per iteration: the unbind belongs to the measured iteration
+            r.client = null; // released: a broken rule below must not release it again
             res.sampleEnd();
+            if (r.rule != null) {
+                r.rule.check(r.request, outcome);
+            }
             res.setSuccessful(true);
             res.setResponseCodeOK();
             res.setResponseMessage(outcome.summary());
@@ -163,6 +174,22 @@ public class LdapRequestSampler extends ClientSampler<LdapRequestSampler.Prepare
         return "sent: base " + r.baseDn() + ", filter " + r.filter() + (r.entryDn().isEmpty() ? "" : ", dn " + r.entryDn()) + "\n";
     }
 
+    /**
+     * The expected-entries rule of a search ({@code minEntries}, blank 1), shared through the config's
+     * connections with every thread; null for other operations and for 0.
+     */
+    private EntryRule entryRule(PropertyParser p, LdapConnections connections, LdapRequest request) throws ClientException {
+        int min = p.integer("minEntries", minEntries, 1, 0, Integer.MAX_VALUE);
+        if (request.operation() != LdapOperation.SEARCH || min == 0) {
+            return null;
+        }
+        if (request.sizeLimit() > 0 && min > request.sizeLimit()) {
+            throw p.error("minEntries", "", min + " is more than sizeLimit " + request.sizeLimit() + ": no search can succeed",
+                    null);
+        }
+        return connections.entryRule(request, min);
+    }
+
     LdapRequest request(PropertyParser p, LdapValue.Source patterns) throws ClientException {
         LdapOperation op = LdapOperation.parse(operation);
         if (op == LdapOperation.SEARCH) {
@@ -183,7 +210,7 @@ public class LdapRequestSampler extends ClientSampler<LdapRequestSampler.Prepare
     }
 
     /** What was asked, for the request tab. Never contains a password. */
-    private static String describe(LdapConnections connections, LdapRequest r) {
+    private static String describe(LdapConnections connections, LdapRequest r, EntryRule rule) {
         LdapConnectionSettings s = connections.settings();
         StringBuilder sb = new StringBuilder();
         sb.append("target: ").append(s.target()).append('\n');
@@ -196,7 +223,9 @@ public class LdapRequestSampler extends ClientSampler<LdapRequestSampler.Prepare
         switch (r.operation()) {
             case SEARCH:
                 sb.append("base: ").append(r.baseDn()).append("\nscope: ").append(r.scope())
-                        .append("\nfilter: ").append(r.filter()).append('\n');
+                        .append("\nfilter: ").append(r.filter()).append('\n')
+                        .append("expected: ").append(rule == null ? "any number of entries (minEntries 0)"
+                                : "at least " + rule.minEntries() + (rule.minEntries() == 1 ? " entry" : " entries")).append('\n');
                 if (!r.attributes().isEmpty()) {
                     sb.append("attributes: ").append(String.join(",", r.attributes())).append('\n');
                 }
@@ -346,5 +375,13 @@ public class LdapRequestSampler extends ClientSampler<LdapRequestSampler.Prepare
 
     public void setMaxEntriesShown(String maxEntriesShown) {
         this.maxEntriesShown = maxEntriesShown;
+    }
+
+    public String getMinEntries() {
+        return minEntries;
+    }
+
+    public void setMinEntries(String minEntries) {
+        this.minEntries = minEntries;
     }
 }

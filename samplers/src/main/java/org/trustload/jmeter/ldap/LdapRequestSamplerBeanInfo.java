@@ -15,7 +15,7 @@ public class LdapRequestSamplerBeanInfo extends BeanInfoHelper {
         createPropertyGroup("config", new String[] {"configName"});
         createPropertyGroup("request", new String[] {"operation"});
         createPropertyGroup("search", new String[] {"baseDn", "scope", "filter", "attributes", "sizeLimit",
-                "timeLimit", "maxEntriesShown"});
+                "timeLimit", "minEntries", "maxEntriesShown"});
         createPropertyGroup("entry", new String[] {"entryDn", "compareAttribute", "compareValue", "ldif"});
 
         text("configName", "ldap");
@@ -34,10 +34,11 @@ public class LdapRequestSamplerBeanInfo extends BeanInfoHelper {
         ldif.setValue(NOT_UNDEFINED, Boolean.TRUE);
         ldif.setValue(DEFAULT, "");
         text("maxEntriesShown", "10");
+        text("minEntries", "1");
 
         // the form shows only the chosen operation's fields, as JMeter's LDAP Extended Request does
         shownWhen("operation", when("search"), "baseDn", "scope", "filter", "attributes", "sizeLimit", "timeLimit",
-                "maxEntriesShown");
+                "minEntries", "maxEntriesShown");
         shownWhen("operation", when("compare", "modify", "delete"), "entryDn");
         shownWhen("operation", when("compare"), "compareAttribute", "compareValue");
         shownWhen("operation", when("add", "modify"), "ldif");

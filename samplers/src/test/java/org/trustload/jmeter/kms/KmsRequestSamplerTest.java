@@ -190,6 +190,10 @@ class KmsRequestSamplerTest {
         "invalid signature    | backend=test-scripted,endpoint=invalid-signature,operation=verify | KMS.VerifyFailed | -:SignatureInvalid | false",
         "invalid MAC          | backend=test-scripted,endpoint=invalid-signature,operation=verify_mac | KMS.VerifyFailed | -:MacInvalid | false",
         "context mismatch     | backend=test-scripted,endpoint=context-required,operation=decrypt,encryptionContext=tenant=other | KMS.ClientError | 400:InvalidCiphertextException | false",
+        "other plaintext      | backend=test-scripted,endpoint=wrong-plaintext,operation=decrypt | KMS.WrongOutput | -:PlaintextMismatch | false",
+        "empty ciphertext     | backend=test-scripted,endpoint=empty-output,operation=encrypt | KMS.WrongOutput | -:EmptyOutput | false",
+        "empty signature      | backend=test-scripted,endpoint=empty-output,operation=sign | KMS.WrongOutput | -:EmptyOutput | false",
+        "empty data key       | backend=test-scripted,endpoint=empty-output,operation=generate_data_key | KMS.WrongOutput | -:EmptyOutput | false",
     })
     void aFailedCallIsAFailedSampleWithACategory(String what, String settings, String code, String message,
             boolean stops) throws Exception {
@@ -203,12 +207,25 @@ class KmsRequestSamplerTest {
 
     @Test
     void aSuccessShowsLengthsButNeverTheOutput() {
-        SampleResult r = pair("backend=test-scripted,endpoint=valid,operation=decrypt").sample();
+        SampleResult r = pair("backend=test-scripted,endpoint=valid,operation=sign").sample();
         assertThat(r.isSuccessful()).isTrue();
         assertThat(r.getResponseCode()).isEqualTo("200");
-        assertThat(r.getResponseDataAsString()).contains("decrypt: 16 bytes out").doesNotContain("secret-plaintext");
+        assertThat(r.getResponseDataAsString()).contains("sign: 16 bytes out").doesNotContain("secret-plaintext");
         assertThat(r.getSamplerData()).startsWith("test-scripted ");
         assertNoSecrets(r);
+    }
+
+    @Test
+    void aDecryptSucceedsOnlyWithThePlaintextItsThreadEncryptedAndNeverShowsIt() {
+        SampleResult r = pair("backend=test-scripted,endpoint=valid,operation=decrypt,dataSize=24").sample();
+        assertThat(r.isSuccessful()).as(r.getResponseDataAsString()).isTrue();
+        assertThat(r.getResponseDataAsString()).contains("decrypt: 24 bytes out");
+        pair.end();
+        SampleResult wrong = pair("backend=test-scripted,endpoint=wrong-plaintext,operation=decrypt,dataSize=24").sample();
+        assertThat(wrong.isSuccessful()).isFalse();
+        assertThat(wrong.getResponseDataAsString()).contains("decrypt: 16 bytes out",
+                "decrypt returned 16 bytes that are not the 24 bytes encrypted");
+        assertNoSecrets(wrong);
     }
 
     static void assertNoSecrets(SampleResult r) {

@@ -15,7 +15,8 @@ import org.trustload.kms.KmsSettings;
 /**
  * A test-only backend ({@code test-scripted}) whose answers the endpoint names, to check how the
  * sampler turns each outcome into a result: {@code valid}, {@code invalid-signature},
- * {@code throttled}, {@code context-required}. Counts the clients it opened and closed. The real
+ * {@code throttled}, {@code context-required}, {@code wrong-plaintext} (a Decrypt that returns other bytes than
+ * were encrypted), {@code empty-output} (every call succeeds with no bytes). Counts the clients it opened and closed. The real
  * backends' own mapping is tested against real servers (lab, moto).
  */
 public class ScriptedKmsBackend implements KmsBackend {
@@ -44,7 +45,29 @@ public class ScriptedKmsBackend implements KmsBackend {
                     throw new KmsException(KmsException.Category.CLIENT_ERROR, 400, "InvalidCiphertextException", "", null);
                 }
                 boolean valid = !(mode.equals("invalid-signature") && r.operation().isCheck());
-                return new KmsResult(r.operation(), "secret-plaintext".getBytes(), valid, "k", "req-1");
+                return new KmsResult(r.operation(), output(r), valid, "k", "req-1");
+            }
+
+            /**
+             * Encrypt: a ciphertext of {@code secret-plaintext} and the data; Decrypt: the data again (other
+             * bytes in mode {@code wrong-plaintext}); the rest {@code secret-plaintext}; nothing in mode
+             * {@code empty-output}.
+             */
+            private byte[] output(KmsRequest r) {
+                byte[] marker = "secret-plaintext".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+                if (mode.equals("empty-output")) {
+                    return new byte[0];
+                }
+                if (r.operation() == KmsOperation.ENCRYPT) {
+                    byte[] ct = java.util.Arrays.copyOf(marker, marker.length + r.data().length);
+                    System.arraycopy(r.data(), 0, ct, marker.length, r.data().length);
+                    return ct;
+                }
+                if (r.operation() == KmsOperation.DECRYPT && !mode.equals("wrong-plaintext")) {
+                    return java.util.Arrays.copyOfRange(r.ciphertext(), Math.min(marker.length, r.ciphertext().length),
+                            r.ciphertext().length);
+                }
+                return marker;
             }
 
             @Override

@@ -288,4 +288,12 @@ final class LdapPair {
     public void setMaxEntriesShown(String v) {
         sampler.setMaxEntriesShown(v);
     }
+
+    public String getMinEntries() {
+        return sampler.getMinEntries();
+    }
+
+    public void setMinEntries(String v) {
+        sampler.setMinEntries(v);
+    }
 }

@@ -174,7 +174,10 @@ class LdapRequestSamplerTest {
 
     @Test
     void aFixedFilterIsSentAsItIsAndADoubledBracketIsALiteralOne() {
-        LdapPair p = sampler(x -> x.setFilter("(cn=[[x]])"));
+        LdapPair p = sampler(x -> {
+            x.setFilter("(cn=[[x]])");
+            x.setMinEntries("0"); // empty results allowed
+        });
         try {
             SampleResult r = p.sample(null);
             assertThat(r.isSuccessful()).isTrue();
@@ -182,6 +185,111 @@ class LdapRequestSamplerTest {
             assertThat(r.getResponseMessage()).isEqualTo("search: 0 entries");
         } finally {
             p.end();
+        }
+    }
+
+    // ------------------------------------------------------------ expected entries (minEntries)
+
+    @Test
+    void aFixedSearchThatFindsNothingIsAConfigurationErrorNamingFilterBaseAndServerThatStopsTheThread() {
+        LdapPair p = sampler(x -> x.setFilter("(cn=nobody)"));
+        try {
+            SampleResult r = p.sample(null);
+            assertThat(r.isSuccessful()).isFalse();
+            assertThat(r.getResponseCode()).isEqualTo("configError");
+            assertThat(r.getResponseMessage()).isEqualTo("LDAP Request 'ldap unit': filter: search finds no entries: filter"
+                    + " (cn=nobody), base " + BASE + ", server ldap://127.0.0.1:" + server.getListenPort());
+            assertThat(r.getResponseDataAsString()).contains("minEntries 0 where empty results are expected");
+            assertThat(r.isStopThread()).as("the same search finds nothing again: the thread stops").isTrue();
+            assertThat(r.getTime()).as("the search was timed").isGreaterThanOrEqualTo(0);
+            assertThat(r.getSamplerData()).contains("expected: at least 1 entry");
+        } finally {
+            p.end();
+        }
+    }
+
+    @Test
+    void aPlanSavedBeforeMinEntriesExistedExpectsOneEntryAndZeroAllowsEmptyResults() {
+        // TestBeanHelper gives a property missing from the .jmx as null
+        LdapPair p = sampler(x -> {
+            x.setFilter("(cn=nobody)");
+            x.setMinEntries(null);
+        });
+        try {
+            assertThat(p.sample(null).getResponseCode()).isEqualTo("configError");
+        } finally {
+            p.end();
+        }
+        LdapPair q = sampler(x -> {
+            x.setFilter("(cn=nobody)");
+            x.setMinEntries("0");
+        });
+        try {
+            SampleResult r = q.sample(null);
+            assertThat(r.isSuccessful()).isTrue();
+            assertThat(r.getResponseMessage()).isEqualTo("search: 0 entries");
+            assertThat(r.getSamplerData()).contains("expected: any number of entries (minEntries 0)");
+        } finally {
+            q.end();
+        }
+    }
+
+    @Test
+    void aVaryingSearchThatFindsNothingIsAConfigurationErrorAfterItsFirstProbes() {
+        LdapPair p = sampler(x -> x.setFilter("(cn=nobody[1-1000])"));
+        try {
+            for (int i = 1; i < org.trustload.ldap.EntryRule.PROBES; i++) {
+                SampleResult r = p.sample(null);
+                assertThat(r.getResponseCode()).as("search " + i).isEqualTo("tooFewEntries");
+                assertThat(r.getResponseMessage()).isEqualTo("search found no entries (filter (cn=nobody[1-1000]), base "
+                        + BASE + ")");
+                assertThat(r.getResponseDataAsString()).contains("search of (cn=nobody", "returned 0 entries");
+                assertThat(r.isStopThread()).isFalse();
+            }
+            SampleResult r = p.sample(null);
+            assertThat(r.getResponseCode()).isEqualTo("configError");
+            assertThat(r.getResponseMessage()).contains("search finds no entries: filter (cn=nobody[1-1000]), base " + BASE,
+                    "(none in the first " + org.trustload.ldap.EntryRule.PROBES + " searches)");
+            assertThat(r.isStopThread()).isTrue();
+        } finally {
+            p.end();
+        }
+    }
+
+    @Test
+    void onceASearchFoundEntriesEmptyAnswersAndTooFewEntriesAreOrdinaryFailures() {
+        // user1..user20 exist, user21..user40 do not: in turn, 20 found, then 20 empty
+        LdapPair p = sampler(x -> {
+            x.setFilter("(cn=user[1:40])");
+            x.setConnectionMode("per-thread");
+        });
+        try {
+            for (int i = 1; i <= 40; i++) {
+                SampleResult r = p.sample(null);
+                if (i <= 20) {
+                    assertThat(r.isSuccessful()).as(r.getResponseDataAsString()).isTrue();
+                } else {
+                    assertThat(r.getResponseCode()).as("search " + i).isEqualTo("tooFewEntries");
+                    assertThat(r.isStopThread()).isFalse();
+                }
+            }
+            SampleResult again = p.sample(null);
+            assertThat(again.isSuccessful()).as("the connection stays usable after a broken rule").isTrue();
+            assertThat(again.getResponseHeaders()).contains("connection: reused");
+        } finally {
+            p.end();
+        }
+        LdapPair q = sampler(x -> {
+            x.setFilter("(cn=user1)");
+            x.setMinEntries("3");
+        });
+        try {
+            SampleResult r = q.sample(null);
+            assertThat(r.getResponseCode()).isEqualTo("tooFewEntries");
+            assertThat(r.getResponseMessage()).isEqualTo("search found fewer than 3 entries (filter (cn=user1), base " + BASE + ")");
+            assertThat(r.getResponseDataAsString()).contains("returned 1 entry; minEntries is 3");
+        } finally {
+            q.end();
         }
     }
 
@@ -310,6 +418,12 @@ class LdapRequestSamplerTest {
                     s.setTrustStore("/nonexistent/trust.p12");
                     s.setTrustStorePassword(SECRET);
                 }, config + "trustStore: file not found (/nonexistent/trust.p12)"),
+                Arguments.of("more entries expected than the size limit allows", (Consumer<LdapPair>) s -> {
+                    s.setSizeLimit("2");
+                    s.setMinEntries("3");
+                }, request + "minEntries: 3 is more than sizeLimit 2: no search can succeed"),
+                Arguments.of("negative minimum of entries", (Consumer<LdapPair>) s -> s.setMinEntries("-1"),
+                        request + "minEntries: -1 is out of range"),
                 Arguments.of("bad value pattern", (Consumer<LdapPair>) s -> s.setFilter("(cn=fulano[1-x])"),
                         request + "filter: '(cn=fulano[1-x])' is not a value pattern"),
                 Arguments.of("no such config", (Consumer<LdapPair>) s -> s.sampler.setConfigName("nosuch"),

@@ -1,0 +1,163 @@
+package org.trustload.harness;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import javax.xml.transform.OutputKeys;
+import javax.xml.transform.TransformerException;
+import javax.xml.transform.TransformerFactory;
+import javax.xml.transform.dom.DOMSource;
+import javax.xml.transform.stream.StreamResult;
+import org.w3c.dom.Document;
+import org.w3c.dom.Element;
+
+/**
+ * {@code -Jinflux.url=http://HOST:8086/write?db=NAME} on any plan: the run's copy of the plan gets JMeter's own
+ * InfluxDB Backend Listener ({@value #CLIENT}, InfluxDB 1.x line protocol), as a user would add it in the GUI,
+ * and JVM Stats elements write their series to the same URL (they read {@value #URL} themselves). The
+ * listener's parameters name JMeter properties ({@code ${__P(influx.url)}}, {@code ${__P(influx.token,)}}), so
+ * neither the URL nor the token is written into the copy, and the token comes from a {@code -q} file: JMeter
+ * puts {@code -J} values on its command line. docs/influxdb.md shows the series and the Grafana dashboard.
+ */
+final class Influx {
+    /** The write URL, as the Backend Listener's {@code influxdbUrl}. */
+    static final String URL = "influx.url";
+    /** Sent as {@code Authorization: Token …} (InfluxDB 2's token, or 1.8+'s {@code user:password}). */
+    static final String TOKEN = "influx.token";
+    /** The {@code application} tag (default: the plan id). */
+    static final String APPLICATION = "influx.application";
+    /** The Backend Listener's measurement (default {@value #MEASUREMENT_DEFAULT}, JMeter's). */
+    static final String MEASUREMENT = "influx.measurement";
+    static final String MEASUREMENT_DEFAULT = "jmeter";
+    static final String CLIENT = "org.apache.jmeter.visualizers.backend.influxdb.InfluxdbBackendListenerClient";
+    static final String SENDER = "org.apache.jmeter.visualizers.backend.influxdb.HttpMetricsSender";
+    /** The percentiles the listener writes ({@code pct90.0}, {@code pct95.0}, {@code pct99.0}): the summary's. */
+    static final String PERCENTILES = "90;95;99";
+
+    private Influx() {
+    }
+
+    /**
+     * When {@value #URL} is set: adds the Backend Listener to {@code copy} (the run's marked copy of the plan) and
+     * returns the JMeter arguments that name the application ({@code -J}, and {@code -G} for engines' JVM Stats);
+     * nothing otherwise. Without a copy (the plan's folder is not writable) it says that nothing is streamed.
+     */
+    static List<String> stream(Run.Options o, Optional<Path> copy, boolean distributed, PrintStream log) throws IOException {
+        Map<String, String> props = o.userProperties(false);
+        String url = props.getOrDefault(URL, "").strip();
+        if (url.isEmpty()) {
+            return List.of();
+        }
+        String where = where(url);
+        if (copy.isEmpty()) {
+            log.println("trustload: " + URL + " is set, but the plan runs without its working copy (is its folder writable?):"
+                    + " nothing is streamed to InfluxDB; add JMeter's Backend Listener to the plan instead (docs/influxdb.md)");
+            return List.of();
+        }
+        if (o.jmeterArgs.stream().anyMatch(a -> a.startsWith("-J" + TOKEN + "="))) {
+            log.println("trustload: " + TOKEN + " given with -J is on JMeter's command line for anyone to see: put it in a"
+                    + " properties file and pass -q FILE");
+        }
+        String application = props.getOrDefault(APPLICATION, o.planId);
+        addBackendListener(copy.get(), o.planId);
+        log.println("trustload: streaming results to InfluxDB at " + where + " (measurement "
+                + props.getOrDefault(MEASUREMENT, MEASUREMENT_DEFAULT) + ", application " + application
+                + "; JVM Stats elements: measurement jvmstats)");
+        List<String> args = new ArrayList<>();
+        if (!props.containsKey(APPLICATION)) {
+            args.add("-J" + APPLICATION + "=" + application);
+            if (distributed) {
+                args.add("-G" + APPLICATION + "=" + application);
+            }
+        }
+        return args;
+    }
+
+    /**
+     * The server as messages name it: never the query, which may hold {@code u=}/{@code p=} credentials. (lib's
+     * InfluxWriter.where says the same, but the launcher's jar carries no lib: see harness/pom.xml.)
+     */
+    static String where(String url) {
+        try {
+            URI u = URI.create(url);
+            return u.getScheme() + "://" + u.getHost() + (u.getPort() < 0 ? "" : ":" + u.getPort())
+                    + (u.getRawPath() == null ? "" : u.getRawPath());
+        } catch (IllegalArgumentException e) {
+            return "(not a URL)";
+        }
+    }
+
+    /** The listener's parameters, in the order JMeter's GUI shows them. */
+    static Map<String, String> parameters(String planId) {
+        Map<String, String> p = new LinkedHashMap<>();
+        p.put("influxdbMetricsSender", SENDER);
+        p.put("influxdbUrl", "${__P(" + URL + ",)}");
+        p.put("application", "${__P(" + APPLICATION + "," + planId + ")}");
+        p.put("measurement", "${__P(" + MEASUREMENT + "," + MEASUREMENT_DEFAULT + ")}");
+        p.put("summaryOnly", "false");
+        p.put("samplersRegex", ".*");
+        p.put("percentiles", PERCENTILES);
+        p.put("testTitle", planId);
+        p.put("eventTags", "");
+        p.put("influxdbToken", "${__P(" + TOKEN + ",)}");
+        return p;
+    }
+
+    /** Adds the Backend Listener under the test plan of {@code plan}, rewriting the file. */
+    static void addBackendListener(Path plan, String planId) throws IOException {
+        Document doc = Jmx.parse(plan);
+        Element tree = Jmx.testPlanTree(doc);
+        if (tree == null) {
+            throw new IOException("no test plan in " + plan);
+        }
+        Element listener = doc.createElement("BackendListener");
+        listener.setAttribute("guiclass", "BackendListenerGui");
+        listener.setAttribute("testclass", "BackendListener");
+        listener.setAttribute("testname", "InfluxDB (added by ./trustload run: -J" + URL + ")");
+        listener.setAttribute("enabled", "true");
+        Element arguments = doc.createElement("elementProp");
+        arguments.setAttribute("name", "arguments");
+        arguments.setAttribute("elementType", "Arguments");
+        arguments.setAttribute("guiclass", "ArgumentsPanel");
+        arguments.setAttribute("testclass", "Arguments");
+        Element list = doc.createElement("collectionProp");
+        list.setAttribute("name", "Arguments.arguments");
+        for (Map.Entry<String, String> e : parameters(planId).entrySet()) {
+            Element argument = doc.createElement("elementProp");
+            argument.setAttribute("name", e.getKey());
+            argument.setAttribute("elementType", "Argument");
+            argument.appendChild(stringProp(doc, "Argument.name", e.getKey()));
+            argument.appendChild(stringProp(doc, "Argument.value", e.getValue()));
+            argument.appendChild(stringProp(doc, "Argument.metadata", "="));
+            list.appendChild(argument);
+        }
+        arguments.appendChild(list);
+        listener.appendChild(arguments);
+        listener.appendChild(stringProp(doc, "classname", CLIENT));
+        listener.appendChild(stringProp(doc, "QUEUE_SIZE", "5000"));
+        tree.appendChild(listener);
+        tree.appendChild(doc.createElement("hashTree"));
+        try (OutputStream out = Files.newOutputStream(plan)) {
+            var t = TransformerFactory.newInstance().newTransformer();
+            t.setOutputProperty(OutputKeys.ENCODING, "UTF-8");
+            t.transform(new DOMSource(doc), new StreamResult(out));
+        } catch (TransformerException e) {
+            throw new IOException("cannot write " + plan + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static Element stringProp(Document doc, String name, String value) {
+        Element e = doc.createElement("stringProp");
+        e.setAttribute("name", name);
+        e.setTextContent(value);
+        return e;
+    }
+}
