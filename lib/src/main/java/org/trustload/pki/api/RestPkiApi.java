@@ -28,7 +28,7 @@ import org.trustload.pki.TimestampClient;
  * <li>errors: 422 {@code {code, message, detail, validationResults}} ({@link Lacuna#error}).</li>
  * </ul>
  */
-public final class RestPkiApi implements SignatureApi {
+public class RestPkiApi implements SignatureApi {
     /** How both Rest PKI APIs' error bodies read (for callers of {@link JsonHttp} on Rest PKI routes). */
     public static final JsonHttp.ErrorReader ERRORS = Lacuna::error;
 
@@ -104,7 +104,7 @@ public final class RestPkiApi implements SignatureApi {
                 ObjectNode body = JsonHttp.object();
                 putDocument(body, r);
                 body.put("certificate", JsonHttp.b64(r.key().certificate()));
-                body.put("signaturePolicyId", Lacuna.policy(r.format(), r.timestamped(), r.policy()));
+                body.put("signaturePolicyId", r.policy().isEmpty() ? Lacuna.policy(r.format(), r.timestamped(), "") : r.policy());
                 if (!settings.securityContext().isEmpty()) {
                     body.put("securityContextId", settings.securityContext());
                 }

@@ -14,9 +14,9 @@ import org.trustload.common.ClientException;
 import org.trustload.jmeter.common.FailFast;
 import org.trustload.jmeter.common.PropertyParser;
 import org.trustload.jmeter.common.SampleFailures;
+import org.trustload.pki.Flow.Step;
 import org.trustload.pki.KeyMaterial;
 import org.trustload.pki.PkiException;
-import org.trustload.pki.Step;
 
 /** What the PKI samplers share: results, named steps as sub-results, the key, the input document. */
 final class PkiResults {
