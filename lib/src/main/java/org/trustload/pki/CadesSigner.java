@@ -3,7 +3,6 @@ package org.trustload.pki;
 import java.security.cert.X509Certificate;
 import java.time.Instant;
 import java.util.List;
-import java.util.Objects;
 
 import org.bouncycastle.asn1.ASN1Set;
 import org.bouncycastle.asn1.DERSet;
@@ -41,15 +40,9 @@ public final class CadesSigner {
      */
     public static Prepared prepare(byte[] content, List<X509Certificate> chain, SignOptions options)
             throws PkiException {
-        Objects.requireNonNull(content, "content");
-        Objects.requireNonNull(options, "options");
-        if (chain == null || chain.isEmpty()) {
-            throw new PkiException(PkiException.CONFIG_ERROR, "no signer certificate");
-        }
-        X509Certificate signer = chain.get(0);
-        String digest = CmsSupport.effectiveDigest(signer, options.digest());
+        String digest = PreparedSignature.digest(content, chain, options);
         Instant time = options.signingTime() != null ? options.signingTime() : Instant.now();
-        DERSet attrs = CmsSupport.signedAttributes(digest, CmsSupport.digest(digest, content), signer, time);
+        DERSet attrs = CmsSupport.signedAttributes(digest, CmsSupport.digest(digest, content), chain.get(0), time);
         return new Prepared(List.copyOf(chain), digest, options.level(), options.attached(), attrs,
                 options.attached() ? content : null, options.timestampSource());
     }

@@ -8,7 +8,6 @@ import java.security.cert.X509Certificate;
 import java.time.Instant;
 import java.util.Calendar;
 import java.util.List;
-import java.util.Objects;
 import java.util.TimeZone;
 
 import javax.security.auth.x500.X500Principal;
@@ -53,13 +52,8 @@ public final class PadesSigner {
      * @throws PkiException {@link PkiException#INVALID_DOCUMENT} when {@code pdf} cannot be parsed
      */
     public static Prepared prepare(byte[] pdf, List<X509Certificate> chain, SignOptions options) throws PkiException {
-        Objects.requireNonNull(pdf, "pdf");
-        Objects.requireNonNull(options, "options");
-        if (chain == null || chain.isEmpty()) {
-            throw new PkiException(PkiException.CONFIG_ERROR, "no signer certificate");
-        }
+        String digest = PreparedSignature.digest(pdf, chain, options);
         X509Certificate signer = chain.get(0);
-        String digest = CmsSupport.effectiveDigest(signer, options.digest());
         Instant time = options.signingTime() != null ? options.signingTime() : Instant.now();
         int reserve = options.signatureSize() > 0 ? options.signatureSize() : autoSize(chain, options.level());
 

@@ -3,6 +3,7 @@ package org.trustload.pki;
 import java.io.IOException;
 import java.security.cert.X509Certificate;
 import java.util.List;
+import java.util.Objects;
 import org.bouncycastle.asn1.ASN1Encoding;
 import org.bouncycastle.asn1.ASN1Primitive;
 import org.bouncycastle.asn1.ASN1Set;
@@ -38,6 +39,19 @@ public abstract class PreparedSignature {
         } catch (IOException e) {
             throw new PkiException(PkiException.SIGNING_ERROR, "cannot encode the signed attributes", e);
         }
+    }
+
+    /**
+     * Step one's checks, the same for both formats: a signer certificate first in {@code chain}, and the
+     * digest the signature uses ({@link CmsSupport#effectiveDigest}: SM3 for SM2 keys).
+     */
+    static String digest(Object document, List<X509Certificate> chain, SignOptions options) throws PkiException {
+        Objects.requireNonNull(document, "document");
+        Objects.requireNonNull(options, "options");
+        if (chain == null || chain.isEmpty()) {
+            throw new PkiException(PkiException.CONFIG_ERROR, "no signer certificate");
+        }
+        return CmsSupport.effectiveDigest(chain.get(0), options.digest());
     }
 
     /** The signed attributes of a kept state ({@code state()}); level T needs {@code tsa}. */

@@ -32,14 +32,26 @@ public class RestPkiApi implements SignatureApi {
     /** How both Rest PKI APIs' error bodies read (for callers of {@link JsonHttp} on Rest PKI routes). */
     public static final JsonHttp.ErrorReader ERRORS = Lacuna::error;
 
+    private final String name;
+    private final String product;
+
+    public RestPkiApi() {
+        this(SignatureApis.REST_PKI, "Lacuna Rest PKI, classic /Api");
+    }
+
+    RestPkiApi(String name, String product) {
+        this.name = name;
+        this.product = product;
+    }
+
     @Override
     public String name() {
-        return SignatureApis.REST_PKI;
+        return name;
     }
 
     @Override
     public String product() {
-        return "Lacuna Rest PKI, classic /Api";
+        return product;
     }
 
     @Override

@@ -26,14 +26,8 @@ import org.trustload.pki.PkiException;
  */
 public final class RestPkiCoreApi extends RestPkiApi {
 
-    @Override
-    public String name() {
-        return SignatureApis.REST_PKI_CORE;
-    }
-
-    @Override
-    public String product() {
-        return "Lacuna Rest PKI Core, api/";
+    public RestPkiCoreApi() {
+        super(SignatureApis.REST_PKI_CORE, "Lacuna Rest PKI Core, api/");
     }
 
     @Override

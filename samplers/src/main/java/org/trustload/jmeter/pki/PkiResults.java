@@ -68,7 +68,7 @@ final class PkiResults {
      */
     static KeyMaterial key(String keyPool, PropertyParser p) throws ClientException {
         try {
-            return KeyPools.current(keyPool);
+            return KeyStoreConfig.currentKey(keyPool);
         } catch (ClientException e) {
             FailFast.stopTest();
             // the Key Store Config's own error (naming its property and file), or no such pool at all
