@@ -75,14 +75,7 @@ public class KmsRequestSampler extends ClientSampler<KmsRequestSampler.Prepared>
     private transient boolean reached;
 
     /** A request ready to send on its client. */
-    static final class Prepared {
-        final KmsConnection connection;
-        final KmsRequest request;
-
-        Prepared(KmsConnection connection, KmsRequest request) {
-            this.connection = connection;
-            this.request = request;
-        }
+    record Prepared(KmsConnection connection, KmsRequest request) {
     }
 
     /** Requests started in this JVM since the test started. */
@@ -131,9 +124,9 @@ public class KmsRequestSampler extends ClientSampler<KmsRequestSampler.Prepared>
 
     @Override
     protected void execute(Prepared r, SampleResult res) throws ClientException {
-        KmsRequest request = r.request;
+        KmsRequest request = r.request();
         STARTED.increment();
-        KmsResult out = r.connection.execute(request);
+        KmsResult out = r.connection().execute(request);
         res.sampleEnd();
         reached = true;
         res.setSentBytes(request.data().length + request.ciphertext().length + request.signature().length);
