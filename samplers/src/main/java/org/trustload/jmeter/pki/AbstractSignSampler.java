@@ -9,9 +9,9 @@ import org.trustload.common.ClientException;
 import org.trustload.jmeter.common.PropertyParser;
 import org.trustload.pki.KeyMaterial;
 import org.trustload.pki.PkiException;
+import org.trustload.pki.SignOptions;
 import org.trustload.pki.SignatureServer;
 import org.trustload.pki.Flow;
-import org.trustload.pki.TimestampSource;
 import org.trustload.pki.api.SignRequest;
 import org.trustload.pki.api.SignatureApi;
 import org.trustload.pki.api.SignatureApis;
@@ -70,9 +70,8 @@ public abstract class AbstractSignSampler extends PkiSampler<AbstractSignSampler
     /** {@code cades} or {@code pades}: the flow name prefix and the format. */
     protected abstract String format();
 
-    /** Signs locally. */
-    protected abstract byte[] signLocally(byte[] document, KeyMaterial key, String digest, boolean timestamped,
-            TimestampSource tsa) throws PkiException;
+    /** Signs locally with these options (digest, level and TSA, CAdES's attached). */
+    protected abstract byte[] signLocally(byte[] document, KeyMaterial key, SignOptions options) throws PkiException;
 
     /** Whether the signature encapsulates the document (CAdES attached); PAdES is always "attached". */
     protected abstract boolean attached();
@@ -146,8 +145,9 @@ public abstract class AbstractSignSampler extends PkiSampler<AbstractSignSampler
             signature = f.orThrow();
             signer = r.key() == null ? "the server's key " + r.request().serverKey() : r.key().alias();
         } else {
-            signature = signLocally(r.document(), r.key(), r.digest(), r.timestamped(),
-                    r.timestamped() ? r.server().timestamps() : null);
+            signature = signLocally(r.document(), r.key(), SignOptions.builder().digest(r.digest()).attached(attached())
+                    .level(r.timestamped() ? SignOptions.Level.T : SignOptions.Level.B)
+                    .timestampSource(r.timestamped() ? r.server().timestamps() : null).build());
             res.sampleEnd();
             signer = r.key().alias();
         }
