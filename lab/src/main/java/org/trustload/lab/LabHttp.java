@@ -1,5 +1,7 @@
 package org.trustload.lab;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
@@ -9,18 +11,125 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.net.BindException;
 import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * What every lab service built on the JDK's {@code com.sun.net.httpserver} server shares: the
- * TCP_NODELAY switch, binding to 127.0.0.1 with the lab's "in use" error, and sending an answer with
- * the request's CPU time ({@code X-TrustLoad-Cpu-Us}) and {@code Cache-Control: no-store}.
+ * TCP_NODELAY switch, binding to 127.0.0.1 with the lab's "in use" error, its worker threads, and
+ * sending an answer with the request's CPU time ({@code X-TrustLoad-Cpu-Us}) and
+ * {@code Cache-Control: no-store}; for the services whose own errors are
+ * {@code {"error": code, "message": message}} (pki, pdp), the handler template ({@link #serve}).
  */
 public final class LabHttp {
     private static final ThreadMXBean THREAD_CPU = ManagementFactory.getThreadMXBean();
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     private LabHttp() {
+    }
+
+    /** An answer: status, content type and body. */
+    public record Reply(int status, String contentType, byte[] body) {
+        /** A JSON answer of a map, list, tree, string, number, boolean or byte array (base64). */
+        public static Reply json(int status, Object value) {
+            return new Reply(status, "application/json", LabHttp.json(value));
+        }
+
+        public static Reply text(int status, String text) {
+            return new Reply(status, "text/plain; charset=UTF-8", text.getBytes(StandardCharsets.UTF_8));
+        }
+    }
+
+    /** Answers one request; an answer other than success is a {@link Refusal}. */
+    @FunctionalInterface
+    public interface Handler {
+        Reply handle(HttpExchange ex) throws Exception;
+    }
+
+    /** An answer other than success: an HTTP status and a stable code, sent as {@code {"error": code, "message": message}}. */
+    public static class Refusal extends Exception {
+        private static final long serialVersionUID = 1L;
+        private final int status;
+        private final String code;
+
+        public Refusal(int status, String code, String message) {
+            this(status, code, message, null);
+        }
+
+        public Refusal(int status, String code, String message, Throwable cause) {
+            super(message, cause);
+            this.status = status;
+            this.code = code;
+        }
+
+        public int status() {
+            return status;
+        }
+
+        public String code() {
+            return code;
+        }
+    }
+
+    /**
+     * Runs a handler and sends its answer ({@link #send}): a {@link Refusal} as its JSON error, anything
+     * else thrown as {@code 500 internalError}, logged with the {@code service}'s name.
+     */
+    public static void serve(String service, HttpExchange ex, Handler h) throws IOException {
+        long cpu0 = threadCpu();
+        Reply r;
+        try {
+            r = h.handle(ex);
+        } catch (Refusal e) {
+            r = error(e.status(), e.code(), e.getMessage());
+        } catch (Exception | Error e) {
+            System.err.println("trustload-lab: " + service + " " + ex.getRequestMethod() + " " + ex.getRequestURI().getPath()
+                    + ": " + e);
+            r = error(500, "internalError", String.valueOf(e));
+        }
+        send(ex, cpu0, r.status(), r.contentType(), r.body());
+    }
+
+    private static Reply error(int status, String code, String message) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("error", code);
+        m.put("message", message);
+        return Reply.json(status, m);
+    }
+
+    /** Refuses any other request method: 405 with {@code Allow}. */
+    public static void method(HttpExchange ex, String... allowed) throws Refusal {
+        for (String m : allowed) {
+            if (ex.getRequestMethod().equals(m)) {
+                return;
+            }
+        }
+        ex.getResponseHeaders().set("Allow", String.join(", ", allowed));
+        throw new Refusal(405, "methodNotAllowed", ex.getRequestMethod() + " is not allowed here; use "
+                + String.join(" or ", allowed));
+    }
+
+    /** A request body of at most {@code max} bytes (413 beyond); the rest is left for {@link #send} to read. */
+    public static byte[] body(HttpExchange ex, int max) throws IOException, Refusal {
+        byte[] b = ex.getRequestBody().readNBytes(max + 1);
+        if (b.length > max) {
+            throw new Refusal(413, "requestTooLarge", "the request body exceeds " + max + " bytes");
+        }
+        return b;
+    }
+
+    /** {@code value} as JSON (Jackson's defaults). */
+    public static byte[] json(Object value) {
+        try {
+            return JSON.writeValueAsBytes(value);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot write an answer: " + e.getMessage(), e);
+        }
     }
 
     /**
@@ -34,14 +143,27 @@ public final class LabHttp {
         }
     }
 
-    /** Binds {@code server} to 127.0.0.1:port (backlog 256); a taken port is an {@link EndpointInUseException}. */
+    /**
+     * Binds {@code server} to 127.0.0.1:port; a taken port is an {@link EndpointInUseException}. The backlog
+     * (1024) holds the burst of new connections a load test's threads open at once.
+     */
     public static <S extends HttpServer> S bind(S server, LabContext ctx, int port, String service) throws IOException {
         try {
-            server.bind(new InetSocketAddress(ctx.bindAddress(), port), 256);
+            server.bind(new InetSocketAddress(ctx.bindAddress(), port), 1024);
             return server;
         } catch (BindException e) {
             throw new EndpointInUseException(LabContext.HOST + ":" + port + " (" + service + ")", e);
         }
+    }
+
+    /** Daemon threads called {@code name-1}, {@code name-2}, …: a service's workers never keep the lab's JVM up. */
+    public static ThreadFactory daemon(String name) {
+        AtomicInteger n = new AtomicInteger();
+        return r -> {
+            Thread t = new Thread(r, name + "-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        };
     }
 
     /** The current thread's CPU time in ns; pass it to {@link #send} to report the request's CPU. */

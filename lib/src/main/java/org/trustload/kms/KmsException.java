@@ -1,5 +1,11 @@
 package org.trustload.kms;
 
+import java.net.ConnectException;
+import java.net.NoRouteToHostException;
+import java.net.UnknownHostException;
+import java.util.ArrayList;
+import java.util.List;
+import javax.net.ssl.SSLException;
 import org.trustload.common.ClientException;
 
 /**
@@ -101,6 +107,35 @@ public final class KmsException extends ClientException {
     /** A wrong setting that names no file. */
     public static KmsException config(String errorCode, String setting, String message) {
         return config(errorCode, setting, "", message, null);
+    }
+
+    /** One rung of a ladder that names network exceptions: a {@code type} is a {@code kind} failure called {@code code}. */
+    public record Rung(Class<? extends Throwable> type, Category kind, String code) {
+    }
+
+    /**
+     * The network-exception ladder of a KMS client: its SDK's own rungs {@code before}, then the ones every
+     * client shares (TLS handshake, no route, refused, unknown host), then {@code after}. Subclasses must
+     * come before their superclasses: the first rung an exception is an instance of names it.
+     */
+    public static List<Rung> ladder(List<Rung> before, List<Rung> after) {
+        List<Rung> all = new ArrayList<>(before);
+        all.add(new Rung(SSLException.class, Category.TLS_ERROR, "TlsHandshake"));
+        all.add(new Rung(NoRouteToHostException.class, Category.CONNECTION_ERROR, "NoRouteToHost"));
+        all.add(new Rung(ConnectException.class, Category.CONNECTION_ERROR, "ConnectionRefused"));
+        all.add(new Rung(UnknownHostException.class, Category.CONNECTION_ERROR, "UnknownHost"));
+        all.addAll(after);
+        return List.copyOf(all);
+    }
+
+    /** {@code t} named by the first rung of {@code ladder} it is an instance of (its readable cause the detail), or null. */
+    public static KmsException climb(List<Rung> ladder, Throwable t, Throwable original) {
+        for (Rung r : ladder) {
+            if (r.type().isInstance(t)) {
+                return new KmsException(r.kind(), -1, r.code(), readable(t), original);
+            }
+        }
+        return null;
     }
 
     /** {@code <status or ->:<code>}. */

@@ -1,13 +1,9 @@
 package org.trustload.pki;
 
-import java.io.IOException;
 import java.security.cert.X509Certificate;
 import java.time.Instant;
 import java.util.List;
-import java.util.Objects;
 
-import org.bouncycastle.asn1.ASN1Encoding;
-import org.bouncycastle.asn1.ASN1Primitive;
 import org.bouncycastle.asn1.ASN1Set;
 import org.bouncycastle.asn1.DERSet;
 
@@ -44,15 +40,9 @@ public final class CadesSigner {
      */
     public static Prepared prepare(byte[] content, List<X509Certificate> chain, SignOptions options)
             throws PkiException {
-        Objects.requireNonNull(content, "content");
-        Objects.requireNonNull(options, "options");
-        if (chain == null || chain.isEmpty()) {
-            throw new PkiException(PkiException.CONFIG_ERROR, "no signer certificate");
-        }
-        X509Certificate signer = chain.get(0);
-        String digest = CmsSupport.effectiveDigest(signer, options.digest());
+        String digest = PreparedSignature.digest(content, chain, options);
         Instant time = options.signingTime() != null ? options.signingTime() : Instant.now();
-        DERSet attrs = CmsSupport.signedAttributes(digest, CmsSupport.digest(digest, content), signer, time);
+        DERSet attrs = CmsSupport.signedAttributes(digest, CmsSupport.digest(digest, content), chain.get(0), time);
         return new Prepared(List.copyOf(chain), digest, options.level(), options.attached(), attrs,
                 options.attached() ? content : null, options.timestampSource());
     }
@@ -65,93 +55,30 @@ public final class CadesSigner {
      */
     public static Prepared restore(byte[] state, TimestampSource tsa) throws PkiException {
         CmsSupport.State st = CmsSupport.decodeState("CAdES", state);
-        if (st.level == SignOptions.Level.T && tsa == null) {
-            throw new PkiException(PkiException.CONFIG_ERROR, "level T needs a timestamp source");
-        }
-        ASN1Set attrs;
-        try {
-            attrs = ASN1Set.getInstance(ASN1Primitive.fromByteArray(st.signedAttrs));
-        } catch (IOException | IllegalArgumentException e) {
-            throw new PkiException(PkiException.INVALID_DOCUMENT, "not a valid two-step state", e);
-        }
-        return new Prepared(st.chain, st.digest, st.level, st.attached, attrs, st.attached ? st.document : null, tsa);
+        return new Prepared(st.chain, st.digest, st.level, st.attached, PreparedSignature.restoredAttributes(st, tsa),
+                st.attached ? st.document : null, tsa);
     }
 
-    /**
-     * A CAdES signature waiting for its signature value. Immutable; {@link #complete} may be called from
-     * any thread.
-     */
-    public static final class Prepared {
-        private final List<X509Certificate> chain;
-        private final String digest;
-        private final SignOptions.Level level;
+    /** A CAdES signature waiting for its signature value: the CMS is the signature. */
+    public static final class Prepared extends PreparedSignature {
         private final boolean attached;
-        private final ASN1Set signedAttrs;
-        private final byte[] toBeSigned;
         private final byte[] content;
-        private final TimestampSource tsa;
-        private final String signatureAlgorithm;
 
         private Prepared(List<X509Certificate> chain, String digest, SignOptions.Level level, boolean attached,
                 ASN1Set signedAttrs, byte[] content, TimestampSource tsa) throws PkiException {
-            this.chain = chain;
-            this.digest = digest;
-            this.level = level;
+            super(chain, digest, level, signedAttrs, tsa);
             this.attached = attached;
-            this.signedAttrs = signedAttrs;
             this.content = content;
-            this.tsa = tsa;
-            // once: naming the key's algorithm prints the public key and parses its SubjectPublicKeyInfo
-            this.signatureAlgorithm = CmsSupport.signatureAlgorithm(chain.get(0), digest);
-            try {
-                this.toBeSigned = signedAttrs.getEncoded(ASN1Encoding.DER);
-            } catch (IOException e) {
-                throw new PkiException(PkiException.SIGNING_ERROR, "cannot encode the signed attributes", e);
-            }
         }
 
-        /** The DER SET OF signed attributes: the bytes the signer signs (not a digest). */
-        public byte[] toBeSigned() {
-            return toBeSigned.clone();
+        @Override
+        byte[] encapsulated() {
+            return content;
         }
 
-        /** The JCA algorithm the signer must use, e.g. {@code SHA256withECDSA}. */
-        public String signatureAlgorithm() {
-            return signatureAlgorithm;
-        }
-
-        /** The digest actually used (SM3 for SM2 keys). */
-        public String digestAlgorithm() {
-            return digest;
-        }
-
-        /** The signer's certificate and chain as given to {@code prepare}. */
-        public List<X509Certificate> chain() {
-            return chain;
-        }
-
-        /**
-         * Step two: checks the signature value against the signer's certificate, fetches the timestamp
-         * for level T, and returns the DER CMS.
-         *
-         * @throws PkiException {@link PkiException#INVALID_SIGNATURE} when the value does not verify,
-         *                      {@link PkiException#TSA_ERROR} when the timestamp fails
-         */
-        public byte[] complete(byte[] signatureValue) throws PkiException {
-            return complete(signatureValue, true);
-        }
-
-        byte[] complete(byte[] signatureValue, boolean check) throws PkiException {
-            if (signatureValue == null || signatureValue.length == 0) {
-                throw new PkiException(PkiException.INVALID_SIGNATURE, "empty signature value");
-            }
-            String sigAlg = signatureAlgorithm();
-            if (check) {
-                CmsSupport.checkSignatureValue(chain.get(0), sigAlg, toBeSigned, signatureValue);
-            }
-            DERSet unsigned = level == SignOptions.Level.T
-                    ? CmsSupport.timestampAttributes(tsa, digest, signatureValue) : null;
-            return CmsSupport.assemble(signedAttrs, signatureValue, chain, digest, sigAlg, content, unsigned);
+        @Override
+        byte[] place(byte[] cms) {
+            return cms;
         }
 
         /**
@@ -159,6 +86,7 @@ public final class CadesSigner {
          * content when attached. Contains no key and no secret. Restore with
          * {@link CadesSigner#restore(byte[], TimestampSource)}.
          */
+        @Override
         public byte[] state() {
             return CmsSupport.encodeState("CAdES", digest, level, attached, toBeSigned, chain, content);
         }

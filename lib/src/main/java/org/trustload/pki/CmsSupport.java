@@ -111,9 +111,13 @@ final class CmsSupport {
         return digest;
     }
 
-    static String signatureAlgorithm(X509Certificate signer, String effectiveDigest) {
-        String d = effectiveDigest.replace("-", "");
-        switch (keyAlgorithm(signer)) {
+    /**
+     * The JCA signature algorithm of a key ({@link #keyAlgorithm}) and a digest: {@code SHA256withRSA},
+     * {@code SHA384withECDSA}, {@code SM3withSM2} (SM2 keys always use SM3).
+     */
+    static String signatureAlgorithm(String keyAlgorithm, String digest) {
+        String d = digest.toUpperCase(Locale.ROOT).replace("-", "");
+        switch (keyAlgorithm) {
             case "SM2":
                 return "SM3withSM2";
             case "EC":

@@ -28,6 +28,21 @@ public final class Flow {
         String of(T value);
     }
 
+    /**
+     * One timed step of the flow: its name ({@code start}, {@code sign}, {@code complete}, {@code handshake},
+     * …), when it started (system clock), how long it took, a one-line summary, and the failure that ended
+     * it (null when it succeeded).
+     */
+    public record Step(String name, long startMillis, long elapsedNanos, String summary, PkiException failure) {
+        public long elapsedMillis() {
+            return elapsedNanos / 1_000_000L;
+        }
+
+        public boolean ok() {
+            return failure == null;
+        }
+    }
+
     private final List<Step> steps = new ArrayList<>();
     private byte[] result;
     private String summary = "";

@@ -5,7 +5,6 @@ import java.security.Provider;
 import java.security.Signature;
 import java.security.cert.X509Certificate;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * A private key and its certificate chain (signer first), as loaded from PKCS#12, JKS, PEM or a
@@ -76,15 +75,7 @@ public final class KeyMaterial {
      * @param digest {@code SHA-256}, {@code SHA-384}, {@code SHA-512} or {@code SM3}
      */
     public String signatureAlgorithm(String digest) {
-        String d = digest.toUpperCase(Locale.ROOT).replace("-", "");
-        switch (keyAlgorithm()) {
-            case "SM2":
-                return "SM3withSM2";
-            case "EC":
-                return d + "withECDSA";
-            default:
-                return d + "withRSA";
-        }
+        return CmsSupport.signatureAlgorithm(keyAlgorithm(), digest);
     }
 
     /** Signs {@code data} (the whole data, not a digest) with this key. */

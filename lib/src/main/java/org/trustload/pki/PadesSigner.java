@@ -8,7 +8,6 @@ import java.security.cert.X509Certificate;
 import java.time.Instant;
 import java.util.Calendar;
 import java.util.List;
-import java.util.Objects;
 import java.util.TimeZone;
 
 import javax.security.auth.x500.X500Principal;
@@ -18,8 +17,6 @@ import org.apache.pdfbox.pdmodel.PDDocument;
 import org.apache.pdfbox.pdmodel.interactive.digitalsignature.ExternalSigningSupport;
 import org.apache.pdfbox.pdmodel.interactive.digitalsignature.PDSignature;
 import org.apache.pdfbox.pdmodel.interactive.digitalsignature.SignatureOptions;
-import org.bouncycastle.asn1.ASN1Encoding;
-import org.bouncycastle.asn1.ASN1Primitive;
 import org.bouncycastle.asn1.ASN1Set;
 import org.bouncycastle.asn1.DERSet;
 import org.bouncycastle.asn1.x500.RDN;
@@ -55,13 +52,8 @@ public final class PadesSigner {
      * @throws PkiException {@link PkiException#INVALID_DOCUMENT} when {@code pdf} cannot be parsed
      */
     public static Prepared prepare(byte[] pdf, List<X509Certificate> chain, SignOptions options) throws PkiException {
-        Objects.requireNonNull(pdf, "pdf");
-        Objects.requireNonNull(options, "options");
-        if (chain == null || chain.isEmpty()) {
-            throw new PkiException(PkiException.CONFIG_ERROR, "no signer certificate");
-        }
+        String digest = PreparedSignature.digest(pdf, chain, options);
         X509Certificate signer = chain.get(0);
-        String digest = CmsSupport.effectiveDigest(signer, options.digest());
         Instant time = options.signingTime() != null ? options.signingTime() : Instant.now();
         int reserve = options.signatureSize() > 0 ? options.signatureSize() : autoSize(chain, options.level());
 
@@ -122,15 +114,7 @@ public final class PadesSigner {
      */
     public static Prepared restore(byte[] state, TimestampSource tsa) throws PkiException {
         CmsSupport.State st = CmsSupport.decodeState("PAdES", state);
-        if (st.level == SignOptions.Level.T && tsa == null) {
-            throw new PkiException(PkiException.CONFIG_ERROR, "level T needs a timestamp source");
-        }
-        ASN1Set attrs;
-        try {
-            attrs = ASN1Set.getInstance(ASN1Primitive.fromByteArray(st.signedAttrs));
-        } catch (IOException | IllegalArgumentException e) {
-            throw new PkiException(PkiException.INVALID_DOCUMENT, "not a valid two-step state", e);
-        }
+        ASN1Set attrs = PreparedSignature.restoredAttributes(st, tsa);
         if (st.numbers.length != 2 || st.numbers[0] <= 0 || st.numbers[1] > st.document.length
                 || st.numbers[1] <= st.numbers[0]) {
             throw new PkiException(PkiException.INVALID_DOCUMENT, "not a valid two-step state");
@@ -161,53 +145,20 @@ public final class PadesSigner {
         return cert.getSubjectX500Principal().getName(X500Principal.RFC2253);
     }
 
-    /** A PAdES signature waiting for its signature value. Immutable. */
-    public static final class Prepared {
+    /** A PAdES signature waiting for its signature value: the CMS goes into the prepared PDF's placeholder. */
+    public static final class Prepared extends PreparedSignature {
         private static final byte[] HEX = "0123456789ABCDEF".getBytes(StandardCharsets.US_ASCII);
 
-        private final List<X509Certificate> chain;
-        private final String digest;
-        private final SignOptions.Level level;
-        private final ASN1Set signedAttrs;
-        private final byte[] toBeSigned;
         private final byte[] preparedPdf;
         private final int contentsStart;
         private final int contentsEnd;
-        private final TimestampSource tsa;
-        private final String signatureAlgorithm;
 
         private Prepared(List<X509Certificate> chain, String digest, SignOptions.Level level, ASN1Set signedAttrs,
                 byte[] preparedPdf, int contentsStart, int contentsEnd, TimestampSource tsa) throws PkiException {
-            this.chain = chain;
-            this.digest = digest;
-            this.level = level;
-            this.signedAttrs = signedAttrs;
+            super(chain, digest, level, signedAttrs, tsa);
             this.preparedPdf = preparedPdf;
             this.contentsStart = contentsStart;
             this.contentsEnd = contentsEnd;
-            this.tsa = tsa;
-            // once: naming the key's algorithm prints the public key and parses its SubjectPublicKeyInfo
-            this.signatureAlgorithm = CmsSupport.signatureAlgorithm(chain.get(0), digest);
-            try {
-                this.toBeSigned = signedAttrs.getEncoded(ASN1Encoding.DER);
-            } catch (IOException e) {
-                throw new PkiException(PkiException.SIGNING_ERROR, "cannot encode the signed attributes", e);
-            }
-        }
-
-        /** The DER SET OF signed attributes: the bytes the signer signs. */
-        public byte[] toBeSigned() {
-            return toBeSigned.clone();
-        }
-
-        /** The JCA algorithm the signer must use. */
-        public String signatureAlgorithm() {
-            return signatureAlgorithm;
-        }
-
-        /** The digest actually used (SM3 for SM2 keys). */
-        public String digestAlgorithm() {
-            return digest;
         }
 
         /** Bytes reserved for the CMS. */
@@ -215,28 +166,19 @@ public final class PadesSigner {
             return (contentsEnd - contentsStart - 2) / 2;
         }
 
+        @Override
+        byte[] encapsulated() {
+            return null;
+        }
+
         /**
-         * Step two: checks the signature value, fetches the timestamp for level T, writes the CMS into the
-         * placeholder and returns the signed PDF.
+         * Writes the CMS into the placeholder and returns the signed PDF.
          *
          * @throws PkiException {@link PkiException#SIGNING_ERROR} when the CMS is larger than the reserved
          *                      space ({@link SignOptions.Builder#signatureSize})
          */
-        public byte[] complete(byte[] signatureValue) throws PkiException {
-            return complete(signatureValue, true);
-        }
-
-        byte[] complete(byte[] signatureValue, boolean check) throws PkiException {
-            if (signatureValue == null || signatureValue.length == 0) {
-                throw new PkiException(PkiException.INVALID_SIGNATURE, "empty signature value");
-            }
-            String sigAlg = signatureAlgorithm();
-            if (check) {
-                CmsSupport.checkSignatureValue(chain.get(0), sigAlg, toBeSigned, signatureValue);
-            }
-            DERSet unsigned = level == SignOptions.Level.T
-                    ? CmsSupport.timestampAttributes(tsa, digest, signatureValue) : null;
-            byte[] cms = CmsSupport.assemble(signedAttrs, signatureValue, chain, digest, sigAlg, null, unsigned);
+        @Override
+        byte[] place(byte[] cms) throws PkiException {
             int room = contentsEnd - contentsStart - 2;
             if (cms.length * 2 > room) {
                 throw new PkiException(PkiException.SIGNING_ERROR, "signature larger than the reserved space",
@@ -255,6 +197,7 @@ public final class PadesSigner {
          * Everything needed to finish later, as bytes (DER): options, signed attributes, chain, and the
          * prepared PDF with its placeholder offsets. Contains no key and no secret.
          */
+        @Override
         public byte[] state() {
             return CmsSupport.encodeState("PAdES", digest, level, false, toBeSigned, chain, preparedPdf,
                     contentsStart, contentsEnd);

@@ -171,8 +171,9 @@ public final class TlcpPageServer implements AutoCloseable {
             }
         } catch (TlcpException e) {
             // a client that fails its handshake: nothing to answer, but counted with its cause
-            handshakeFailures.incrementAndGet();
+            // the message first: a test that sees the count must see why
             lastHandshakeFailure = e.getMessage() + (e.detail() == null ? "" : " (" + e.detail() + ")");
+            handshakeFailures.incrementAndGet();
         } catch (IOException | HttpException e) {
             // a client that goes away or sends no HTTP: nothing to answer
         } finally {

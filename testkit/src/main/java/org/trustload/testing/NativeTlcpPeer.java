@@ -122,9 +122,18 @@ public final class NativeTlcpPeer {
 
     /** Runs {@code tlcp-peer client} with {@code args} to its end (killed after {@code timeout}). */
     public static Result client(List<String> args, Duration timeout) {
+        return run("client", args, timeout);
+    }
+
+    /** Runs {@code tlcp-peer kat} (Tongsuo's known answers; {@code args}: the server's double certificate) to its end. */
+    public static Result kat(List<String> args, Duration timeout) {
+        return run("kat", args, timeout);
+    }
+
+    private static Result run(String mode, List<String> args, Duration timeout) {
         List<String> cmd = new ArrayList<>();
         cmd.add(binary().toString());
-        cmd.add("client");
+        cmd.add(mode);
         cmd.addAll(args);
         return run(cmd, timeout);
     }

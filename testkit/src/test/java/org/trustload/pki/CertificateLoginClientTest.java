@@ -137,7 +137,7 @@ class CertificateLoginClientTest {
             assertThat(f.failure()).isNull();
             assertThat(f.status()).isEqualTo(200);
             assertThat(f.subject()).isEqualTo("CN=user");
-            assertThat(f.steps()).extracting(Step::name).containsExactly("handshake", "get");
+            assertThat(f.steps()).extracting(Flow.Step::name).containsExactly("handshake", "get");
             assertThat(f.info()).startsWith("TLS");
             assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofMillis(1900));
         }
@@ -174,7 +174,7 @@ class CertificateLoginClientTest {
         try (TlsServer server = new TlsServer(r -> null)) {
             Flow f = login(server, "/");
             assertThat(f.code()).isEqualTo(CertificateLoginClient.HANDSHAKE_FAILED);
-            assertThat(f.steps()).extracting(Step::name).containsExactly("handshake", "get");
+            assertThat(f.steps()).extracting(Flow.Step::name).containsExactly("handshake", "get");
             assertThat(LoginRefusal.DEFAULT.matches(f)).isTrue();
             assertThat(LoginRefusal.parse("400", false, "").matches(f)).isFalse();
         }
@@ -220,7 +220,7 @@ class CertificateLoginClientTest {
                 .mutualTls(user);
         assertThat(m.code()).isEqualTo(PkiException.CONNECT_ERROR);
         assertThat(m.failure().getMessage()).isEqualTo("login server unreachable");
-        assertThat(m.steps()).extracting(Step::name).containsExactly("handshake");
+        assertThat(m.steps()).extracting(Flow.Step::name).containsExactly("handshake");
     }
 
     @Test
@@ -231,7 +231,7 @@ class CertificateLoginClientTest {
             Flow m = CertificateLoginClient.builder().mtlsUrl(URI.create("https://127.0.0.1:" + u.getPort() + "/auth/mtls"))
                     .handshakeTimeout(Duration.ofSeconds(3)).build().mutualTls(user);
             assertThat(m.code()).isIn(CertificateLoginClient.HANDSHAKE_FAILED, PkiException.CONNECT_ERROR);
-            assertThat(m.steps()).extracting(Step::name).containsExactly("handshake");
+            assertThat(m.steps()).extracting(Flow.Step::name).containsExactly("handshake");
         }
     }
 

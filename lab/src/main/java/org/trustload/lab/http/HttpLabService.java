@@ -4,8 +4,6 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.net.BindException;
-import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Collections;
@@ -13,8 +11,6 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.atomic.AtomicInteger;
-import org.trustload.lab.EndpointInUseException;
 import org.trustload.lab.LabContext;
 import org.trustload.lab.LabHttp;
 import org.trustload.lab.LabService;
@@ -34,10 +30,7 @@ import org.trustload.lab.Tally;
  */
 public final class HttpLabService implements LabService {
     static {
-        // FACTS: without it the JDK server waits for Nagle + delayed ACK, a ~40 ms floor per keep-alive request.
-        if (System.getProperty("sun.net.httpserver.nodelay") == null) {
-            System.setProperty("sun.net.httpserver.nodelay", "true");
-        }
+        LabHttp.noDelay();
         // The JDK server keeps at most 200 idle keep-alive connections by default and closes the rest,
         // which a 1000-user plan sees as "failed to respond"/"Connection reset" on reused connections.
         if (System.getProperty("sun.net.httpserver.maxIdleConnections") == null) {
@@ -54,9 +47,6 @@ public final class HttpLabService implements LabService {
      */
     static final int THREADS = Integer.getInteger("trustload.lab.http.threads",
             Math.max(8, 4 * Runtime.getRuntime().availableProcessors()));
-
-    /** Accept queue length: the 1000-user plan connects in a burst. */
-    static final int BACKLOG = 1024;
 
     /** Pages of the site under {@code /pages/}. */
     public static final int SITE_PAGES = 100;
@@ -78,18 +68,8 @@ public final class HttpLabService implements LabService {
     @Override
     public synchronized void start(LabContext ctx) throws IOException {
         int port = ctx.port(HTTP_OFFSET);
-        server = HttpServer.create();
-        try {
-            server.bind(new InetSocketAddress(ctx.bindAddress(), port), BACKLOG);
-        } catch (BindException e) {
-            throw new EndpointInUseException(LabContext.HOST + ":" + port + " (http)", e);
-        }
-        AtomicInteger n = new AtomicInteger();
-        workers = Executors.newFixedThreadPool(THREADS, r -> {
-            Thread t = new Thread(r, "http-lab-" + n.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        });
+        server = LabHttp.bind(HttpServer.create(), ctx, port, "http");
+        workers = Executors.newFixedThreadPool(THREADS, LabHttp.daemon("http-lab"));
         server.setExecutor(workers);
         server.createContext("/", this::serve);
         server.start();

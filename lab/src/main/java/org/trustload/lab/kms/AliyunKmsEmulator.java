@@ -10,11 +10,7 @@ import com.sun.net.httpserver.HttpServer;
 import com.sun.net.httpserver.HttpsConfigurator;
 import com.sun.net.httpserver.HttpsServer;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.math.BigInteger;
-import java.net.BindException;
-import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -44,8 +40,8 @@ import org.bouncycastle.asn1.x500.X500Name;
 import org.bouncycastle.cert.jcajce.JcaX509CertificateConverter;
 import org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder;
 import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
-import org.trustload.lab.EndpointInUseException;
 import org.trustload.lab.LabContext;
+import org.trustload.lab.LabHttp;
 import org.trustload.lab.Tally;
 
 /**
@@ -119,8 +115,8 @@ public final class AliyunKmsEmulator implements KmsEmulator {
         this.faults = faults;
         int httpsPort = ctx.port(HTTPS_OFFSET);
         int httpPort = ctx.port(HTTP_OFFSET);
-        https = bind(HttpsServer.create(), ctx.bindAddress(), httpsPort);
-        http = bind(HttpServer.create(), ctx.bindAddress(), httpPort);
+        https = LabHttp.bind(HttpsServer.create(), ctx, httpsPort, "kms aliyun");
+        http = LabHttp.bind(HttpServer.create(), ctx, httpPort, "kms aliyun");
         for (int i = 1; i <= AwsKmsEmulator.KEYS_PER_KIND; i++) {
             String n = i == 1 ? "" : "-" + i;
             aesKeys.put(AES_KEY_ID + n, KmsCrypto.aesKey());
@@ -138,11 +134,7 @@ public final class AliyunKmsEmulator implements KmsEmulator {
         Files.writeString(clientKeyFile, clientKeyJson(clientKeyId, client, password.toCharArray()));
         Files.writeString(passwordFile, password);
 
-        workers = Executors.newCachedThreadPool(r -> {
-            Thread t = new Thread(r, "kms-aliyun-lab");
-            t.setDaemon(true);
-            return t;
-        });
+        workers = Executors.newCachedThreadPool(LabHttp.daemon("kms-aliyun-lab"));
         for (HttpServer s : new HttpServer[] {https, http}) {
             s.setExecutor(workers);
             s.createContext("/", this::handle);
@@ -164,15 +156,6 @@ public final class AliyunKmsEmulator implements KmsEmulator {
         properties.put("kms.aliyun.ec_key_id", EC_KEY_ID);
         properties.put("kms.aliyun.ec_key_ids", String.join(",", ecKeys.keySet()));
         properties.put("kms.aliyun.secret_name", SECRET_NAME);
-    }
-
-    private static <S extends HttpServer> S bind(S server, java.net.InetAddress address, int port) throws IOException {
-        try {
-            server.bind(new InetSocketAddress(address, port), 512);
-            return server;
-        } catch (BindException e) {
-            throw new EndpointInUseException(LabContext.HOST + ":" + port + " (kms aliyun)", e);
-        }
     }
 
     /** The {@code lab.properties} entries: endpoints, client key file and password, key ids, secret name. */
@@ -204,18 +187,10 @@ public final class AliyunKmsEmulator implements KmsEmulator {
         if (https != null) {
             used.print("kms aliyun", "requests", "keys");
         }
-        if (https != null) {
-            https.stop(0);
-            https = null;
-        }
-        if (http != null) {
-            http.stop(0);
-            http = null;
-        }
-        if (workers != null) {
-            workers.shutdownNow();
-            workers = null;
-        }
+        LabHttp.stop(workers, https, http);
+        https = null;
+        http = null;
+        workers = null;
         for (Path p : new Path[] {clientKeyFile, passwordFile}) {
             try {
                 if (p != null) {
@@ -266,36 +241,31 @@ public final class AliyunKmsEmulator implements KmsEmulator {
     }
 
     private void handle(HttpExchange exchange) throws IOException {
+        long cpu0 = LabHttp.threadCpu();
         String requestId = UUID.randomUUID().toString();
         int status = 200;
         byte[] answer;
-        try (exchange) {
-            try {
-                byte[] body = readBody(exchange);
-                Headers h = exchange.getRequestHeaders();
-                if (!faults.admit(exchange)) {
-                    throw new KmsError(429, "Rejected.Throttling", "QPS Limit Exceeded");
-                }
-                faults.delay(exchange);
-                answer = dispatch(exchange, h, body, requestId).toByteArray();
-            } catch (KmsError e) {
-                status = e.status;
-                answer = error(e.status, e.code, e.getMessage(), requestId);
-            } catch (InvalidProtocolBufferException e) {
-                status = 400;
-                answer = error(400, "InvalidParameter", "The request body is not a valid message.", requestId);
-            } catch (GeneralSecurityException | RuntimeException e) {
-                status = 500;
-                answer = error(500, "InternalFailure", "Internal Failure: " + e.getClass().getSimpleName(), requestId);
+        try {
+            byte[] body = readBody(exchange);
+            Headers h = exchange.getRequestHeaders();
+            if (!faults.admit(exchange)) {
+                throw new KmsError(429, "Rejected.Throttling", "QPS Limit Exceeded");
             }
-            served.incrementAndGet();
-            exchange.getResponseHeaders().set("Content-Type", "application/x-protobuf");
-            exchange.getResponseHeaders().set("x-kms-requestid", requestId);
-            exchange.sendResponseHeaders(status, answer.length);
-            try (OutputStream out = exchange.getResponseBody()) {
-                out.write(answer);
-            }
+            faults.delay(exchange);
+            answer = dispatch(exchange, h, body, requestId).toByteArray();
+        } catch (KmsError e) {
+            status = e.status;
+            answer = error(e.status, e.code, e.getMessage(), requestId);
+        } catch (InvalidProtocolBufferException e) {
+            status = 400;
+            answer = error(400, "InvalidParameter", "The request body is not a valid message.", requestId);
+        } catch (GeneralSecurityException | RuntimeException e) {
+            status = 500;
+            answer = error(500, "InternalFailure", "Internal Failure: " + e.getClass().getSimpleName(), requestId);
         }
+        served.incrementAndGet();
+        exchange.getResponseHeaders().set("x-kms-requestid", requestId);
+        LabHttp.send(exchange, cpu0, status, "application/x-protobuf", answer);
     }
 
     private static byte[] error(int status, String code, String message, String requestId) {
@@ -304,13 +274,12 @@ public final class AliyunKmsEmulator implements KmsEmulator {
     }
 
     private static byte[] readBody(HttpExchange exchange) throws IOException, KmsError {
-        try (InputStream in = exchange.getRequestBody()) {
-            byte[] body = in.readNBytes(MAX_BODY + 1);
-            if (body.length > MAX_BODY) {
-                throw new KmsError(413, "InvalidParameter", "The request body is too large.");
-            }
-            return body;
+        // not closed here: LabHttp.send reads what is left of a too-long body before answering
+        byte[] body = exchange.getRequestBody().readNBytes(MAX_BODY + 1);
+        if (body.length > MAX_BODY) {
+            throw new KmsError(413, "InvalidParameter", "The request body is too large.");
         }
+        return body;
     }
 
     private MessageLite dispatch(HttpExchange exchange, Headers h, byte[] body, String requestId)

@@ -9,10 +9,6 @@ import com.sun.net.httpserver.HttpServer;
 import com.sun.net.httpserver.HttpsConfigurator;
 import com.sun.net.httpserver.HttpsServer;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.BindException;
-import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
@@ -32,8 +28,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import javax.crypto.SecretKey;
 import javax.net.ssl.SSLContext;
-import org.trustload.lab.EndpointInUseException;
 import org.trustload.lab.LabContext;
+import org.trustload.lab.LabHttp;
 import org.trustload.lab.LabSecrets;
 import org.trustload.lab.Tally;
 
@@ -147,8 +143,8 @@ public final class AwsKmsEmulator implements KmsEmulator {
         this.faults = faults;
         int httpPort = ctx.port(HTTP_OFFSET);
         int httpsPort = ctx.port(HTTPS_OFFSET);
-        http = bind(HttpServer.create(), ctx, httpPort);
-        https = bind(HttpsServer.create(), ctx, httpsPort);
+        http = LabHttp.bind(HttpServer.create(), ctx, httpPort, "kms aws");
+        https = LabHttp.bind(HttpsServer.create(), ctx, httpsPort, "kms aws");
         https.setHttpsConfigurator(new HttpsConfigurator(tls));
 
         List<String> aesIds = new ArrayList<>();
@@ -171,11 +167,7 @@ public final class AwsKmsEmulator implements KmsEmulator {
                 .encodeToString(KmsCrypto.random(18)) + "\"}";
         secretVersion = UUID.randomUUID().toString();
 
-        workers = Executors.newCachedThreadPool(r -> {
-            Thread t = new Thread(r, "kms-lab-aws");
-            t.setDaemon(true);
-            return t;
-        });
+        workers = Executors.newCachedThreadPool(LabHttp.daemon("kms-lab-aws"));
         for (HttpServer s : new HttpServer[] {http, https}) {
             s.setExecutor(workers);
             s.createContext("/", this::serve);
@@ -218,54 +210,48 @@ public final class AwsKmsEmulator implements KmsEmulator {
     /* ---------------------------------------------------------------- HTTP */
 
     private void serve(HttpExchange ex) throws IOException {
+        long cpu0 = LabHttp.threadCpu();
         String requestId = UUID.randomUUID().toString();
         int status = 200;
         byte[] body;
-        try (ex) {
+        try {
+            byte[] in = readBody(ex);
+            if (!"POST".equals(ex.getRequestMethod())) {
+                throw new Fault(405, "MethodNotAllowed", "use POST");
+            }
+            checkCredentials(ex.getRequestHeaders().getFirst("Authorization"));
+            faults.delay(ex);
+            if (!faults.admit(ex)) {
+                throw new Fault(429, "ThrottlingException", "Rate exceeded");
+            }
+            String target = ex.getRequestHeaders().getFirst("X-Amz-Target");
+            JsonNode req;
             try {
-                byte[] in = readBody(ex);
-                if (!"POST".equals(ex.getRequestMethod())) {
-                    throw new Fault(405, "MethodNotAllowed", "use POST");
-                }
-                checkCredentials(ex.getRequestHeaders().getFirst("Authorization"));
-                faults.delay(ex);
-                if (!faults.admit(ex)) {
-                    throw new Fault(429, "ThrottlingException", "Rate exceeded");
-                }
-                String target = ex.getRequestHeaders().getFirst("X-Amz-Target");
-                JsonNode req;
-                try {
-                    req = in.length == 0 ? JSON.createObjectNode() : JSON.readTree(in);
-                } catch (IOException e) {
-                    throw new Fault(400, "SerializationException", "the body is not JSON");
-                }
-                body = JSON.writeValueAsBytes(dispatch(target == null ? "" : target, req));
-            } catch (Fault f) {
-                status = f.status;
-                ObjectNode err = JSON.createObjectNode().put("__type", f.type).put("message", f.getMessage());
-                body = JSON.writeValueAsBytes(err);
-            } catch (GeneralSecurityException | RuntimeException e) {
-                status = 500;
-                body = JSON.writeValueAsBytes(JSON.createObjectNode().put("__type", "KMSInternalException")
-                        .put("message", e.toString()));
+                req = in.length == 0 ? JSON.createObjectNode() : JSON.readTree(in);
+            } catch (IOException e) {
+                throw new Fault(400, "SerializationException", "the body is not JSON");
             }
-            ex.getResponseHeaders().set("Content-Type", "application/x-amz-json-1.1");
-            ex.getResponseHeaders().set("x-amzn-RequestId", requestId);
-            ex.sendResponseHeaders(status, body.length);
-            try (OutputStream out = ex.getResponseBody()) {
-                out.write(body);
-            }
+            body = JSON.writeValueAsBytes(dispatch(target == null ? "" : target, req));
+        } catch (Fault f) {
+            status = f.status;
+            ObjectNode err = JSON.createObjectNode().put("__type", f.type).put("message", f.getMessage());
+            body = JSON.writeValueAsBytes(err);
+        } catch (GeneralSecurityException | RuntimeException e) {
+            status = 500;
+            body = JSON.writeValueAsBytes(JSON.createObjectNode().put("__type", "KMSInternalException")
+                    .put("message", e.toString()));
         }
+        ex.getResponseHeaders().set("x-amzn-RequestId", requestId);
+        LabHttp.send(ex, cpu0, status, "application/x-amz-json-1.1", body);
     }
 
     private static byte[] readBody(HttpExchange ex) throws IOException, Fault {
-        try (InputStream in = ex.getRequestBody()) {
-            byte[] b = in.readNBytes(MAX_BODY + 1);
-            if (b.length > MAX_BODY) {
-                throw new Fault(413, "RequestEntityTooLarge", "request body over " + MAX_BODY + " bytes");
-            }
-            return b;
+        // not closed here: LabHttp.send reads what is left of a too-long body before answering
+        byte[] b = ex.getRequestBody().readNBytes(MAX_BODY + 1);
+        if (b.length > MAX_BODY) {
+            throw new Fault(413, "RequestEntityTooLarge", "request body over " + MAX_BODY + " bytes");
         }
+        return b;
     }
 
     /** SigV4's {@code Credential=<access key id>/…}: an unknown id is refused like AWS refuses it. */
@@ -733,15 +719,6 @@ public final class AwsKmsEmulator implements KmsEmulator {
         return Base64.getEncoder().encodeToString(b);
     }
 
-    private static <S extends HttpServer> S bind(S server, LabContext ctx, int port) throws IOException {
-        try {
-            server.bind(new InetSocketAddress(ctx.bindAddress(), port), 1024);
-            return server;
-        } catch (BindException e) {
-            throw new EndpointInUseException(LabContext.HOST + ":" + port + " (kms aws)", e);
-        }
-    }
-
     @Override
     public Map<String, String> properties() {
         return Collections.unmodifiableMap(properties);
@@ -752,14 +729,6 @@ public final class AwsKmsEmulator implements KmsEmulator {
         if (http != null) {
             used.print("kms aws", "requests", "keys");
         }
-        if (http != null) {
-            http.stop(0);
-        }
-        if (https != null) {
-            https.stop(0);
-        }
-        if (workers != null) {
-            workers.shutdownNow();
-        }
+        LabHttp.stop(workers, http, https);
     }
 }

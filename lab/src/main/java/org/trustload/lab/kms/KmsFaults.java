@@ -2,12 +2,12 @@ package org.trustload.lab.kms;
 
 import com.sun.net.httpserver.HttpExchange;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
+import org.trustload.lab.LabHttp;
 
 /**
  * Throttling and delay injection for a KMS emulator, so tests and demos can produce
@@ -152,6 +152,7 @@ public final class KmsFaults {
 
     /** Serves {@value #ADMIN_PATH}: applies {@code tps_limit} and {@code delay_ms} from the query, answers the current values. */
     public void handleAdmin(HttpExchange ex) throws IOException {
+        long cpu0 = LabHttp.threadCpu();
         int status = 200;
         try {
             Map<String, String> q = query(ex.getRequestURI().getRawQuery());
@@ -170,11 +171,7 @@ public final class KmsFaults {
         byte[] body = String.format(Locale.ROOT, "{\"tps_limit\":%d,\"rate_limit\":%s,\"delay_ms\":%d}", tpsLimit,
                         rateLimit == Math.rint(rateLimit) ? Long.toString((long) rateLimit) : Double.toString(rateLimit), delayMs)
                 .getBytes(StandardCharsets.UTF_8);
-        ex.getResponseHeaders().set("Content-Type", "application/json");
-        ex.sendResponseHeaders(status, body.length);
-        try (OutputStream out = ex.getResponseBody()) {
-            out.write(body);
-        }
+        LabHttp.send(ex, cpu0, status, "application/json", body);
     }
 
     private static Map<String, String> query(String raw) {

@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.trustload.lab.LabContext;
+import org.trustload.lab.LabHttp;
 import org.trustload.lab.LabSecrets;
 import org.trustload.lab.LabService;
 import org.trustload.lab.SelfSignedTls;
@@ -18,11 +19,7 @@ import org.trustload.lab.SelfSignedTls;
  */
 public final class KmsLabService implements LabService {
     static {
-        // FACTS: without it the JDK server waits for Nagle + delayed ACK, a ~40 ms floor per keep-alive request.
-        // Must be set before sun.net.httpserver.ServerConfig loads, i.e. before the first server is created.
-        if (System.getProperty("sun.net.httpserver.nodelay") == null) {
-            System.setProperty("sun.net.httpserver.nodelay", "true");
-        }
+        LabHttp.noDelay();
     }
 
     /** Password of the generated TLS stores (a lab value). */

@@ -1,10 +1,12 @@
 package org.trustload.lab.pki;
 
+import org.trustload.lab.LabHttp;
+
 /**
  * An answer of the signature API other than success: an HTTP status and a stable error code, sent as
  * {@code {"error": code, "message": message}}.
  */
-final class ApiException extends Exception {
+final class ApiException extends LabHttp.Refusal {
     private static final long serialVersionUID = 1L;
 
     static final String BAD_REQUEST = "badRequest";
@@ -26,30 +28,15 @@ final class ApiException extends Exception {
     static final String TSA_ERROR = "tsaError";
     static final String INTERNAL_ERROR = "internalError";
 
-    private final int status;
-    private final String code;
-
     ApiException(int status, String code, String message) {
-        super(message);
-        this.status = status;
-        this.code = code;
+        super(status, code, message);
     }
 
     ApiException(int status, String code, String message, Throwable cause) {
-        super(message, cause);
-        this.status = status;
-        this.code = code;
+        super(status, code, message, cause);
     }
 
     static ApiException badRequest(String message) {
         return new ApiException(400, BAD_REQUEST, message);
-    }
-
-    int status() {
-        return status;
-    }
-
-    String code() {
-        return code;
     }
 }

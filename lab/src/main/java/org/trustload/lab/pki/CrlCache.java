@@ -19,6 +19,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
+import org.trustload.lab.LabHttp;
 
 /**
  * CRLs fetched over HTTP from the certificates' distribution points, as a real signature server does,
@@ -34,11 +35,7 @@ final class CrlCache implements AutoCloseable {
     }
 
     private final Map<String, CompletableFuture<Entry>> cache = new ConcurrentHashMap<>();
-    private final ExecutorService fetcher = Executors.newCachedThreadPool(r -> {
-        Thread t = new Thread(r, "pki-lab-crl-fetch");
-        t.setDaemon(true);
-        return t;
-    });
+    private final ExecutorService fetcher = Executors.newCachedThreadPool(LabHttp.daemon("pki-lab-crl-fetch"));
     private final AtomicLong downloads = new AtomicLong();
 
     /**

@@ -9,9 +9,9 @@ import java.util.Base64;
 import java.util.UUID;
 
 /**
- * The pki service's JSON, on Jackson (already on the lab's class path through the lib): a request body
- * read as an object with typed, lenient accessors, and answers written from maps, lists, strings,
- * numbers, booleans and byte arrays (standard base64, as .NET and Lacuna's clients write them).
+ * The pki service's JSON requests, on Jackson (already on the lab's class path through the lib): a request
+ * body read as an object with typed, lenient accessors (answers: {@link org.trustload.lab.LabHttp#json},
+ * byte arrays as standard base64, as .NET and Lacuna's clients write them).
  * Every malformed input is a {@link Invalid} naming the field.
  */
 final class Json {
@@ -152,18 +152,6 @@ final class Json {
             return Base64.getDecoder().decode(t);
         } catch (IllegalArgumentException e) {
             return null;
-        }
-    }
-
-    /**
-     * Writes an answer: maps (in their iteration order), lists, strings, numbers, booleans, nulls and byte
-     * arrays (standard base64 with padding).
-     */
-    static byte[] write(Object value) {
-        try {
-            return MAPPER.writeValueAsBytes(value);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("cannot write an answer: " + e.getMessage(), e);
         }
     }
 }

@@ -26,9 +26,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.ForkJoinWorkerThread;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLParameters;
@@ -42,6 +40,7 @@ import org.trustload.lab.LabSecrets;
 import org.trustload.lab.LabService;
 import org.trustload.pki.KeyStores;
 import org.trustload.pki.PkiException;
+import org.trustload.pki.SamplePdf;
 import org.trustload.pki.TestPki;
 import org.trustload.pki.TimestampResponder;
 
@@ -153,11 +152,11 @@ public final class PkiLabService implements LabService {
         for (int n = 1; n <= cas.size(); n++) {
             crlFiles.put("ca-" + n + ".crl", crlBytes(n));
         }
-        samplePdf = Engines.samplePdf(SAMPLE_PDF_BYTES);
+        samplePdf = SamplePdf.generate(SAMPLE_PDF_BYTES);
         Path pdf = dir.resolve("sample.pdf");
         Files.write(pdf, samplePdf);
 
-        responder = Engines.responder(pki);
+        responder = new TimestampResponder(pki.tsaKey(), TimestampResponder.DEFAULT_POLICY);
         crlCache = new CrlCache();
         CertificateChecker checker = new CertificateChecker(cas, crlCache, crlBase);
         // CAdES-T/PAdES-T get their tokens from the same responder in-process: an HTTP call to our own
@@ -175,7 +174,7 @@ public final class PkiLabService implements LabService {
             t.setDaemon(true);
             return t;
         }, null, true);
-        janitor = Executors.newSingleThreadScheduledExecutor(daemon("pki-lab-tokens"));
+        janitor = Executors.newSingleThreadScheduledExecutor(LabHttp.daemon("pki-lab-tokens"));
         janitor.scheduleWithFixedDelay(flow::expire, 30, 30, TimeUnit.SECONDS);
         janitor.scheduleWithFixedDelay(login::expire, 30, 30, TimeUnit.SECONDS);
         for (HttpServer s : new HttpServer[] {http, https}) {
@@ -249,7 +248,7 @@ public final class PkiLabService implements LabService {
             }
             if (have.equals(want)) {
                 try {
-                    TestPki cached = Engines.load(dir);
+                    TestPki cached = TestPki.load(dir);
                     if (fresh(cached)) {
                         return cached;
                     }
@@ -261,13 +260,19 @@ public final class PkiLabService implements LabService {
         }
         LabFiles.deleteTree(dir);
         Files.createDirectories(dir);
-        Engines.generate(Engines.spec(SEED, users, crlBase), dir);
-        TestPki generated = Engines.load(dir);
+        TestPki.generate(spec(SEED, users, crlBase), dir);
+        TestPki generated = TestPki.load(dir);
         try (var out = Files.newBufferedWriter(marker, StandardCharsets.UTF_8)) {
             want.store(out, "spec of the cached test PKI in this directory; delete the directory to regenerate");
         }
         pkiGenerated = true;
         return generated;
+    }
+
+    /** The test PKI of the lab: {@value #CAS} CAs, P-256 users, CRLs served under {@code crlBaseUrl}. */
+    static TestPki.Spec spec(long seed, int users, String crlBaseUrl) {
+        return new TestPki.Spec().withSeed(seed).withCas(CAS).withUsers(users).withKeyType(TestPki.KeyType.P256)
+                .withCrlBaseUrl(crlBaseUrl);
     }
 
     /** CAs still valid for a day, CRLs not due within an hour. */
@@ -302,93 +307,30 @@ public final class PkiLabService implements LabService {
 
     /* ---------------------------------------------------------------- HTTP */
 
-    private interface Handler {
-        Response handle(HttpExchange ex) throws Exception;
-    }
-
-    /** An answer: status, content type and body. */
-    record Response(int status, String contentType, byte[] body) {
-        static Response json(int status, Object value) {
-            return new Response(status, "application/json", Json.write(value));
-        }
-
-        /** A Rest PKI answer, with the content type of Lacuna's ASP.NET servers. */
-        static Response restPki(int status, Object value) {
-            return new Response(status, "application/json; charset=utf-8", Json.write(value));
-        }
-    }
-
-    /** Runs a handler, turning {@link ApiException}s into JSON errors; adds the handler's CPU time as a header. */
-    private void serve(HttpExchange ex, Handler h) throws IOException {
-        long cpu0 = LabHttp.threadCpu();
-        Response r;
-        try {
-            r = h.handle(ex);
-        } catch (ApiException e) {
-            r = error(e.status(), e.code(), e.getMessage());
-        } catch (Exception | Error e) {
-            System.err.println("trustload-lab: pki " + ex.getRequestMethod() + " " + ex.getRequestURI().getPath() + ": " + e);
-            r = error(500, ApiException.INTERNAL_ERROR, String.valueOf(e));
-        }
-        LabHttp.send(ex, cpu0, r.status(), r.contentType(), r.body());
-    }
-
-    private static Response error(int status, String code, String message) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("error", code);
-        m.put("message", message);
-        return Response.json(status, m);
-    }
-
-    private static void method(HttpExchange ex, String method) throws ApiException {
-        if (!ex.getRequestMethod().equals(method)) {
-            ex.getResponseHeaders().set("Allow", method);
-            throw new ApiException(405, ApiException.METHOD_NOT_ALLOWED, ex.getRequestMethod() + " is not allowed here; use " + method);
-        }
-    }
-
-    private static void methods(HttpExchange ex, String... allowed) throws ApiException {
-        for (String m : allowed) {
-            if (ex.getRequestMethod().equals(m)) {
-                return;
-            }
-        }
-        ex.getResponseHeaders().set("Allow", String.join(", ", allowed));
-        throw new ApiException(405, ApiException.METHOD_NOT_ALLOWED, ex.getRequestMethod() + " is not allowed here; use "
-                + String.join(" or ", allowed));
-    }
-
     private static void exactPath(HttpExchange ex, String path) throws ApiException {
         if (!ex.getRequestURI().getPath().equals(path)) {
             throw new ApiException(404, ApiException.NOT_FOUND, "no resource at " + ex.getRequestURI().getPath());
         }
     }
 
-    private static byte[] body(HttpExchange ex) throws IOException, ApiException {
-        byte[] b = ex.getRequestBody().readNBytes(MAX_BODY + 1);
-        if (b.length > MAX_BODY) {
-            throw new ApiException(413, ApiException.TOO_LARGE, "the request body exceeds " + MAX_BODY + " bytes");
-        }
-        return b;
-    }
 
     private void root(HttpExchange ex) throws IOException {
         if (RestPkiApi.owns(ex.getRequestURI().getPath())) {
-            serve(ex, restPki::handle);
+            LabHttp.serve("pki", ex, restPki::handle);
         } else {
             notFound(ex);
         }
     }
 
     private void notFound(HttpExchange ex) throws IOException {
-        serve(ex, e -> {
+        LabHttp.serve("pki", ex, e -> {
             throw new ApiException(404, ApiException.NOT_FOUND, "no resource at " + e.getRequestURI().getPath());
         });
     }
 
     private void crl(HttpExchange ex) throws IOException {
-        serve(ex, e -> {
-            method(e, "GET");
+        LabHttp.serve("pki", ex, e -> {
+            LabHttp.method(e, "GET");
             if (!crlAvailable) {
                 throw new ApiException(503, ApiException.CRL_UNAVAILABLE,
                         "the CRL server is switched off (POST /admin/crl {\"available\": true} switches it on)");
@@ -398,26 +340,26 @@ public final class PkiLabService implements LabService {
             if (crl == null) {
                 throw new ApiException(404, ApiException.NOT_FOUND, "no CRL " + name + " (have " + crlFiles.keySet() + ")");
             }
-            return new Response(200, "application/pkix-crl", crl);
+            return new LabHttp.Reply(200, "application/pkix-crl", crl);
         });
     }
 
     private void tsa(HttpExchange ex) throws IOException {
-        serve(ex, e -> {
+        LabHttp.serve("pki", ex, e -> {
             if (!e.getRequestURI().getPath().equals("/tsa")) {
                 throw new ApiException(404, ApiException.NOT_FOUND, "no resource at " + e.getRequestURI().getPath());
             }
-            method(e, "POST");
-            byte[] req = body(e);
+            LabHttp.method(e, "POST");
+            byte[] req = LabHttp.body(e, MAX_BODY);
             // like a real TSA, a garbled request gets a TimeStampResp with status "rejection", not an HTTP error
-            return new Response(200, "application/timestamp-reply", responder.respond(req));
+            return new LabHttp.Reply(200, "application/timestamp-reply", responder.respond(req));
         });
     }
 
     private void health(HttpExchange ex) throws IOException {
-        serve(ex, e -> {
+        LabHttp.serve("pki", ex, e -> {
             exactPath(e, "/api/health");
-            method(e, "GET");
+            LabHttp.method(e, "GET");
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("status", "UP");
             m.put("cas", pki.caCertificates().size());
@@ -428,24 +370,24 @@ public final class PkiLabService implements LabService {
             m.put("outstandingNonces", login.outstandingNonces());
             m.put("logins", login.logins());
             m.put("mtlsFullHandshakes", login.fullHandshakes());
-            return Response.json(200, m);
+            return LabHttp.Reply.json(200, m);
         });
     }
 
     private void documents(HttpExchange ex) throws IOException {
-        serve(ex, e -> {
-            method(e, "GET");
+        LabHttp.serve("pki", ex, e -> {
+            LabHttp.method(e, "GET");
             if (!e.getRequestURI().getPath().equals("/documents/sample.pdf")) {
                 throw new ApiException(404, ApiException.NOT_FOUND, "no document at " + e.getRequestURI().getPath());
             }
-            return new Response(200, "application/pdf", samplePdf);
+            return new LabHttp.Reply(200, "application/pdf", samplePdf);
         });
     }
 
     private void mtlsLogin(HttpExchange ex) throws IOException {
-        serve(ex, e -> {
+        LabHttp.serve("pki", ex, e -> {
             exactPath(e, "/auth/mtls");
-            method(e, "GET");
+            LabHttp.method(e, "GET");
             Certificate[] peer = null;
             if (e instanceof HttpsExchange hx) {
                 try {
@@ -462,21 +404,21 @@ public final class PkiLabService implements LabService {
             for (int i = 0; i < peer.length; i++) {
                 chain[i] = (X509Certificate) peer[i];
             }
-            return Response.json(200, login.mtls(chain));
+            return LabHttp.Reply.json(200, login.mtls(chain));
         });
     }
 
     private void adminCrl(HttpExchange ex) throws IOException {
-        serve(ex, e -> {
+        LabHttp.serve("pki", ex, e -> {
             exactPath(e, "/admin/crl");
-            methods(e, "GET", "POST");
+            LabHttp.method(e, "GET", "POST");
             if (!e.getRemoteAddress().getAddress().isLoopbackAddress()) {
                 throw new ApiException(403, ApiException.FORBIDDEN, "the admin switch answers loopback clients only");
             }
             if (e.getRequestMethod().equals("POST")) {
                 boolean available;
                 try {
-                    available = Json.parse(body(e)).requiredBool("available");
+                    available = Json.parse(LabHttp.body(e, MAX_BODY)).requiredBool("available");
                 } catch (Json.Invalid bad) {
                     throw ApiException.badRequest(bad.getMessage());
                 }
@@ -485,7 +427,7 @@ public final class PkiLabService implements LabService {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("available", crlAvailable);
             m.put("crlDownloads", crlCache.downloads());
-            return Response.json(200, m);
+            return LabHttp.Reply.json(200, m);
         });
     }
 
@@ -517,15 +459,6 @@ public final class PkiLabService implements LabService {
     /** Lets a signature token expire now (tests of Rest PKI's answer to an expired token). */
     void expireSignatureToken(String token) {
         flow.expireNow(token);
-    }
-
-    private static ThreadFactory daemon(String name) {
-        AtomicInteger n = new AtomicInteger();
-        return r -> {
-            Thread t = new Thread(r, name + "-" + n.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        };
     }
 
     /* ---------------------------------------------------------------- results */

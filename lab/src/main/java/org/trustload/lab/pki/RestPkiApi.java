@@ -18,6 +18,7 @@ import org.bouncycastle.cms.CMSException;
 import org.bouncycastle.cms.CMSSignedData;
 import org.bouncycastle.tsp.TSPException;
 import org.bouncycastle.tsp.TimeStampToken;
+import org.trustload.lab.LabHttp;
 import org.trustload.pki.PkiException;
 import org.trustload.pki.TimestampSource;
 
@@ -70,28 +71,33 @@ final class RestPkiApi {
         this.tsa = tsa;
     }
 
+    /** A Rest PKI answer, with the content type of Lacuna's ASP.NET servers. */
+    private static LabHttp.Reply restPki(int status, Object value) {
+        return new LabHttp.Reply(status, "application/json; charset=utf-8", LabHttp.json(value));
+    }
+
     /** Whether {@code path} is in the Rest PKI namespace ({@code /api/...} in any case). */
     static boolean owns(String path) {
         return path.length() > 5 && path.regionMatches(true, 0, "/api/", 0, 5);
     }
 
     /** Answers one request; every failure is one of Lacuna's error answers. */
-    PkiLabService.Response handle(HttpExchange ex) {
+    LabHttp.Reply handle(HttpExchange ex) {
         try {
             return route(ex);
         } catch (RestPkiError e) {
-            return PkiLabService.Response.restPki(e.status(), e.body());
+            return restPki(e.status(), e.body());
         } catch (Json.Invalid e) {
-            return PkiLabService.Response.restPki(400, RestPkiError.badRequest(e.getMessage()).body());
+            return restPki(400, RestPkiError.badRequest(e.getMessage()).body());
         } catch (IOException | RuntimeException e) {
             String code = "lab-" + Long.toHexString(System.nanoTime());
             System.err.println("trustload-lab: pki " + ex.getRequestMethod() + " " + ex.getRequestURI().getPath()
                     + " (" + code + "): " + e);
-            return PkiLabService.Response.restPki(500, RestPkiError.internal(code, e).body());
+            return restPki(500, RestPkiError.internal(code, e).body());
         }
     }
 
-    private PkiLabService.Response route(HttpExchange ex) throws RestPkiError, Json.Invalid, IOException {
+    private LabHttp.Reply route(HttpExchange ex) throws RestPkiError, Json.Invalid, IOException {
         String path = ex.getRequestURI().getPath();
         if (path.length() > 1 && path.endsWith("/")) {
             path = path.substring(0, path.length() - 1);
@@ -129,31 +135,31 @@ final class RestPkiApi {
                 if (n == 1) {
                     allow(ex, "GET, POST", Credential.BEARER);
                     if (ex.getRequestMethod().equals("GET")) {
-                        return PkiLabService.Response.restPki(200, login.nonce());
+                        return restPki(200, login.nonce());
                     }
-                    return PkiLabService.Response.restPki(200, login.completeClassic(Json.parse(body(ex))));
+                    return restPki(200, login.completeClassic(Json.parse(body(ex))));
                 }
             }
             case "v2" -> {
                 if (b.equals("authentication") && n == 2) {
                     allow(ex, "POST", Credential.API_KEY);
-                    return PkiLabService.Response.restPki(200, login.prepare(Json.parseOptional(body(ex))));
+                    return restPki(200, login.prepare(Json.parseOptional(body(ex))));
                 }
                 if (b.equals("authentication") && n == 3 && c.equals("completion")) {
                     allow(ex, "POST", Credential.API_KEY);
-                    return PkiLabService.Response.restPki(200, login.completeCore(Json.parse(body(ex))));
+                    return restPki(200, login.completeCore(Json.parse(body(ex))));
                 }
             }
             case "timestampplans" -> {
                 if (n == 3 && c.equals("issue")) {
                     allow(ex, "POST", Credential.BEARER);
-                    return PkiLabService.Response.restPki(200, timestamp(Json.parse(body(ex))));
+                    return restPki(200, timestamp(Json.parse(body(ex))));
                 }
             }
             case "tsp" -> {
                 if (n == 2) {
                     allow(ex, "POST", Credential.API_KEY_OR_AUTHORIZATION);
-                    return PkiLabService.Response.restPki(200, timestamp(Json.parse(body(ex))));
+                    return restPki(200, timestamp(Json.parse(body(ex))));
                 }
             }
             default -> {
@@ -166,7 +172,7 @@ final class RestPkiApi {
 
     /* ---------------------------------------------------------------- signatures */
 
-    private PkiLabService.Response start(SignaturePolicy.Family family, byte[] body, boolean core)
+    private LabHttp.Reply start(SignaturePolicy.Family family, byte[] body, boolean core)
             throws RestPkiError, Json.Invalid {
         Json req = Json.parse(body);
         SignaturePolicy policy = policy(req.uuid("signaturePolicyId"), family);
@@ -196,7 +202,7 @@ final class RestPkiApi {
         out.put("toSignData", st.toSignData());
         out.put("toSignHash", st.toSignHash());
         out.put("digestAlgorithmOid", st.digestAlgorithmOid());
-        return PkiLabService.Response.restPki(201, out);
+        return restPki(201, out);
     }
 
     /** Classic: {@code pdfToSign} is the base64 PDF; Core: a {@code FileModel} with {@code content}. */
@@ -218,7 +224,7 @@ final class RestPkiApi {
         return pdf;
     }
 
-    private PkiLabService.Response complete(SignaturePolicy.Family family, String token, byte[] body)
+    private LabHttp.Reply complete(SignaturePolicy.Family family, String token, byte[] body)
             throws RestPkiError, Json.Invalid {
         Json req = Json.parse(body);
         SignatureFlow.Completed done = flow.complete(token, family, req.base64("signature"));
@@ -226,7 +232,7 @@ final class RestPkiApi {
         out.put(family == SignaturePolicy.Family.CADES ? "cms" : "signedPdf", done.signed());
         out.put("callbackArgument", done.callbackArgument());
         out.put("certificate", models.of(done.path()));
-        return PkiLabService.Response.restPki(200, out);
+        return restPki(200, out);
     }
 
     private static SignaturePolicy policy(UUID id, SignaturePolicy.Family family) throws RestPkiError {

@@ -10,7 +10,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.trustload.pki.CadesSigner;
+import org.trustload.pki.PadesSigner;
 import org.trustload.pki.PkiException;
+import org.trustload.pki.PreparedSignature;
 import org.trustload.pki.SignOptions;
 import org.trustload.pki.TimestampSource;
 
@@ -40,7 +43,7 @@ final class SignatureFlow {
     record Completed(byte[] signed, List<X509Certificate> path, String callbackArgument) {
     }
 
-    private record Session(SignaturePolicy policy, List<X509Certificate> path, Engines.Pending pending,
+    private record Session(SignaturePolicy policy, List<X509Certificate> path, PreparedSignature pending,
             String callbackArgument, long expiresAtNanos) {
     }
 
@@ -84,9 +87,9 @@ final class SignatureFlow {
         if (pdf && reason != null && !reason.isBlank()) {
             b.reason(reason);
         }
-        Engines.Pending p;
+        PreparedSignature p;
         try {
-            p = pdf ? Engines.preparePades(document, v.path(), b.build()) : Engines.prepareCades(document, v.path(), b.build());
+            p = pdf ? PadesSigner.prepare(document, v.path(), b.build()) : CadesSigner.prepare(document, v.path(), b.build());
         } catch (PkiException e) {
             throw fromPki(e);
         } catch (RuntimeException e) {

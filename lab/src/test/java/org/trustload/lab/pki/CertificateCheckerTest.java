@@ -56,7 +56,7 @@ class CertificateCheckerTest {
         });
         String base = crlServer.uri("/crl/").toString();
         long t0 = System.nanoTime();
-        pki = TestPki.generate(Engines.spec(PkiLabService.SEED, 1000, base), dir.resolve("pki"));
+        pki = TestPki.generate(PkiLabService.spec(PkiLabService.SEED, 1000, base), dir.resolve("pki"));
         System.err.printf(Locale.ROOT, "lab PKI (3 CAs x 1000 users) generated in %d ms%n", (System.nanoTime() - t0) / 1_000_000);
         for (int n = 1; n <= 3; n++) {
             CRLS.put("ca-" + n + ".crl", Files.readAllBytes(pki.crlFile(n)));

@@ -31,7 +31,7 @@ final class BcTlcpClient implements TlcpClient {
     final TlcpClientSettings settings;
     final int[] suites;
     final Sm2TrustManager trust;
-    final Own own;
+    final DoubleCertificate own;
     final boolean minimal;
     /** Minimal mode: checked server chains by their Certificate message. */
     final Map<ByteBuffer, PeerChain> chains = new ConcurrentHashMap<>();
@@ -52,7 +52,7 @@ final class BcTlcpClient implements TlcpClient {
             suites[i] = Suites.code(s.get(i));
         }
         this.trust = new Sm2TrustManager(settings.trustAnchors(), false);
-        this.own = settings.credentials() == null ? null : Own.of(settings.credentials());
+        this.own = settings.credentials() == null ? null : DoubleCertificate.of(settings.credentials());
         this.minimal = settings.clientCrypto() == TlcpClientCrypto.MINIMAL;
     }
 

@@ -25,7 +25,7 @@ final class BcTlcpServer implements TlcpServer {
 
     final TlcpServerSettings settings;
     final List<TlcpSuite> suites;
-    final Own own;
+    final DoubleCertificate own;
     final byte[] encCertificateVector;
     final Sm2TrustManager trust;
     private final Map<ByteBuffer, Session> sessions = new LinkedHashMap<>(256, 0.75f, true) {
@@ -40,7 +40,7 @@ final class BcTlcpServer implements TlcpServer {
     BcTlcpServer(TlcpServerSettings settings) throws TlcpException {
         this.settings = settings;
         this.suites = settings.suites();
-        this.own = Own.of(settings.credentials());
+        this.own = DoubleCertificate.of(settings.credentials());
         byte[] enc = own.certificates.get(1);
         this.encCertificateVector = new byte[3 + enc.length];
         encCertificateVector[0] = (byte) (enc.length >>> 16);

@@ -36,7 +36,7 @@ final class ClientHandshake {
     private final BcTlcpClient client;
     private final HandshakeIo io;
     private final String target;
-    private final SecureRandom random = Own.random();
+    private final SecureRandom random = HandshakeIo.random();
     TlcpSuite suite;
     boolean resumed;
     private PeerChain server;
@@ -131,7 +131,7 @@ final class ClientHandshake {
         }
         m.body.end();
 
-        Own own = client.own;
+        DoubleCertificate own = client.own;
         if (certificateRequested) {
             io.write(HandshakeIo.CERTIFICATE, own != null ? own.certificateMessage() : new HandshakeIo.Writer().u24(0));
         }

@@ -1,6 +1,7 @@
 package org.trustload.gmssl.tlcp;
 
 import java.io.IOException;
+import java.security.SecureRandom;
 import java.util.Arrays;
 import org.bouncycastle.crypto.digests.SM3Digest;
 
@@ -30,6 +31,19 @@ final class HandshakeIo {
     HandshakeIo(RecordLayer records) {
         this.records = records;
     }
+
+    /** A thread's random source (a DRBG per thread: no lock shared between handshakes). */
+    static SecureRandom random() {
+        return RANDOM.get();
+    }
+
+    private static final ThreadLocal<SecureRandom> RANDOM = ThreadLocal.withInitial(() -> {
+        try {
+            return SecureRandom.getInstance("DRBG");
+        } catch (java.security.NoSuchAlgorithmException e) {
+            return new SecureRandom();
+        }
+    });
 
     /** A received handshake message. */
     static final class Message {

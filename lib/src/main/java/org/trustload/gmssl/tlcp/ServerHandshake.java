@@ -22,7 +22,7 @@ final class ServerHandshake {
 
     private final BcTlcpServer server;
     private final HandshakeIo io;
-    private final SecureRandom random = Own.random();
+    private final SecureRandom random = HandshakeIo.random();
     TlcpSuite suite;
     boolean resumed;
 
@@ -88,7 +88,7 @@ final class ServerHandshake {
 
         byte[] sessionId = new byte[32];
         random.nextBytes(sessionId);
-        Own own = server.own;
+        DoubleCertificate own = server.own;
         io.write(HandshakeIo.SERVER_HELLO, serverHello(serverRandom, sessionId, secureRenegotiation));
         io.write(HandshakeIo.CERTIFICATE, own.certificateMessage());
         boolean ecdhe = Suites.ecdhe(suite);

@@ -3,13 +3,10 @@ package org.trustload.kms.aliyun;
 import com.aliyun.tea.TeaException;
 import java.io.IOException;
 import java.io.InterruptedIOException;
-import java.net.ConnectException;
-import java.net.NoRouteToHostException;
 import java.net.SocketTimeoutException;
-import java.net.UnknownHostException;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import javax.net.ssl.SSLException;
 import org.trustload.common.ClientException;
 import org.trustload.kms.KmsException;
 import org.trustload.kms.KmsException.Category;
@@ -27,6 +24,10 @@ import org.trustload.kms.KmsException.Category;
 final class AliyunErrors {
     /** The service's throttling error code. */
     static final String THROTTLING = "Rejected.Throttling";
+
+    /** The shared rungs, then a reply that is no protobuf message (an I/O exception in this SDK). */
+    private static final List<KmsException.Rung> LADDER = KmsException.ladder(List.of(), List.of(new KmsException.Rung(
+            com.google.protobuf.InvalidProtocolBufferException.class, Category.SERVER_ERROR, "MalformedResponse")));
 
     private AliyunErrors() {
     }
@@ -79,20 +80,9 @@ final class AliyunErrors {
             String name = lower.contains("connect") ? "ConnectTimeout" : "ReadTimeout";
             return new KmsException(Category.TIMEOUT, -1, name, message, original);
         }
-        if (io instanceof SSLException) {
-            return new KmsException(Category.TLS_ERROR, -1, "TlsHandshake", message, original);
-        }
-        if (io instanceof ConnectException) {
-            return new KmsException(Category.CONNECTION_ERROR, -1, "ConnectionRefused", message, original);
-        }
-        if (io instanceof UnknownHostException) {
-            return new KmsException(Category.CONNECTION_ERROR, -1, "UnknownHost", message, original);
-        }
-        if (io instanceof NoRouteToHostException) {
-            return new KmsException(Category.CONNECTION_ERROR, -1, "NoRouteToHost", message, original);
-        }
-        if (io instanceof com.google.protobuf.InvalidProtocolBufferException) {
-            return new KmsException(Category.SERVER_ERROR, -1, "MalformedResponse", message, original);
+        KmsException k = KmsException.climb(LADDER, io, original);
+        if (k != null) {
+            return k;
         }
         return new KmsException(Category.CONNECTION_ERROR, -1, io.getClass().getSimpleName(), message, original);
     }

@@ -2,16 +2,12 @@ package org.trustload.kms.aws;
 
 import java.io.IOException;
 import java.io.InterruptedIOException;
-import java.net.ConnectException;
-import java.net.NoRouteToHostException;
 import java.net.SocketException;
 import java.net.SocketTimeoutException;
-import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import javax.net.ssl.SSLException;
 import org.apache.http.NoHttpResponseException;
 import org.apache.http.conn.ConnectTimeoutException;
 import org.apache.http.conn.ConnectionPoolTimeoutException;
@@ -19,6 +15,7 @@ import org.trustload.common.ClientException;
 import org.trustload.kms.KmsClient;
 import org.trustload.kms.KmsException;
 import org.trustload.kms.KmsException.Category;
+import org.trustload.kms.KmsException.Rung;
 import org.trustload.kms.KmsOperation;
 import org.trustload.kms.KmsRequest;
 import org.trustload.kms.KmsResult;
@@ -247,39 +244,25 @@ final class AwsKmsClient implements KmsClient {
         return new KmsException(c, -1, code, e.getMessage(), e);
     }
 
+    /**
+     * The Apache HTTP client's timeouts (a pool wait is a ConnectTimeoutException too: it comes first), the
+     * shared rungs, then a connection the server closed and an interrupted wait.
+     */
+    private static final List<Rung> LADDER = KmsException.ladder(List.of(
+            new Rung(ConnectionPoolTimeoutException.class, Category.TIMEOUT, "PoolTimeout"),
+            new Rung(ConnectTimeoutException.class, Category.TIMEOUT, "ConnectTimeout"),
+            new Rung(SocketTimeoutException.class, Category.TIMEOUT, "ReadTimeout")), List.of(
+            new Rung(NoHttpResponseException.class, Category.CONNECTION_ERROR, "ConnectionClosed"),
+            new Rung(SocketException.class, Category.CONNECTION_ERROR, "ConnectionClosed"),
+            new Rung(InterruptedIOException.class, Category.TIMEOUT, "Interrupted")));
+
     private static KmsException fromIo(Throwable t, SdkException e) {
-        String detail = ClientException.readable(t); // one readable cause, not the SDK's wrapped message
-        if (t instanceof ConnectTimeoutException) {
-            return new KmsException(Category.TIMEOUT, -1, "ConnectTimeout", detail, e);
+        KmsException k = KmsException.climb(LADDER, t, e);
+        if (k == null && t instanceof IOException && t.getCause() == null) {
+            // one readable cause, not the SDK's wrapped message
+            k = new KmsException(Category.CONNECTION_ERROR, -1, t.getClass().getSimpleName(), ClientException.readable(t), e);
         }
-        if (t instanceof ConnectionPoolTimeoutException) {
-            return new KmsException(Category.TIMEOUT, -1, "PoolTimeout", detail, e);
-        }
-        if (t instanceof SocketTimeoutException) {
-            return new KmsException(Category.TIMEOUT, -1, "ReadTimeout", detail, e);
-        }
-        if (t instanceof SSLException) {
-            return new KmsException(Category.TLS_ERROR, -1, "TlsHandshake", detail, e);
-        }
-        if (t instanceof NoRouteToHostException) {
-            return new KmsException(Category.CONNECTION_ERROR, -1, "NoRouteToHost", detail, e);
-        }
-        if (t instanceof ConnectException) {
-            return new KmsException(Category.CONNECTION_ERROR, -1, "ConnectionRefused", detail, e);
-        }
-        if (t instanceof UnknownHostException) {
-            return new KmsException(Category.CONNECTION_ERROR, -1, "UnknownHost", detail, e);
-        }
-        if (t instanceof NoHttpResponseException || t instanceof SocketException) {
-            return new KmsException(Category.CONNECTION_ERROR, -1, "ConnectionClosed", detail, e);
-        }
-        if (t instanceof InterruptedIOException) {
-            return new KmsException(Category.TIMEOUT, -1, "Interrupted", detail, e);
-        }
-        if (t instanceof IOException && !(t.getCause() != null)) {
-            return new KmsException(Category.CONNECTION_ERROR, -1, t.getClass().getSimpleName(), detail, e);
-        }
-        return null;
+        return k;
     }
 
     @Override

@@ -119,7 +119,7 @@ public final class DssApi implements SignatureApi {
         public Flow sign(SignRequest r) {
             Flow f = new Flow();
             try {
-                String level = level(r.format(), r.timestamped(), r.policy());
+                String level = r.policy().isEmpty() ? level(r.format(), r.timestamped(), "") : r.policy();
                 String digest = digest(r.digest());
                 List<X509Certificate> chain = r.serverSigns() ? serverChain(r.serverKey(), f) : r.key().chain();
                 ObjectNode parameters = parameters(r, level, digest, chain);
@@ -163,15 +163,14 @@ public final class DssApi implements SignatureApi {
         }
 
         private static ObjectNode clientSign(KeyMaterial key, String digest, byte[] toSign) throws PkiException {
-            String encryption = switch (key.keyAlgorithm()) {
-                case "EC" -> "ECDSA";
-                case "RSA" -> "RSA";
-                default -> throw new PkiException(PkiException.CONFIG_ERROR,
-                        "DSS signs with RSA or ECDSA keys, not " + key.keyAlgorithm());
-            };
+            if (!key.keyAlgorithm().equals("EC") && !key.keyAlgorithm().equals("RSA")) {
+                throw new PkiException(PkiException.CONFIG_ERROR, "DSS signs with RSA or ECDSA keys, not " + key.keyAlgorithm());
+            }
+            String jca = key.signatureAlgorithm(digest); // SHA256withECDSA: DSS names it ECDSA_SHA256
+            int with = jca.indexOf("with");
             ObjectNode v = JsonHttp.object();
-            v.put("algorithm", encryption + "_" + digest(digest));
-            v.put("value", JsonHttp.b64(key.sign(key.signatureAlgorithm(digest), toSign)));
+            v.put("algorithm", jca.substring(with + 4) + "_" + jca.substring(0, with));
+            v.put("value", JsonHttp.b64(key.sign(jca, toSign)));
             return v;
         }
 

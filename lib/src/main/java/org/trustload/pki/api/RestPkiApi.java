@@ -28,18 +28,30 @@ import org.trustload.pki.TimestampClient;
  * <li>errors: 422 {@code {code, message, detail, validationResults}} ({@link Lacuna#error}).</li>
  * </ul>
  */
-public final class RestPkiApi implements SignatureApi {
+public class RestPkiApi implements SignatureApi {
     /** How both Rest PKI APIs' error bodies read (for callers of {@link JsonHttp} on Rest PKI routes). */
     public static final JsonHttp.ErrorReader ERRORS = Lacuna::error;
 
+    private final String name;
+    private final String product;
+
+    public RestPkiApi() {
+        this(SignatureApis.REST_PKI, "Lacuna Rest PKI, classic /Api");
+    }
+
+    RestPkiApi(String name, String product) {
+        this.name = name;
+        this.product = product;
+    }
+
     @Override
     public String name() {
-        return SignatureApis.REST_PKI;
+        return name;
     }
 
     @Override
     public String product() {
-        return "Lacuna Rest PKI, classic /Api";
+        return product;
     }
 
     @Override
@@ -104,7 +116,7 @@ public final class RestPkiApi implements SignatureApi {
                 ObjectNode body = JsonHttp.object();
                 putDocument(body, r);
                 body.put("certificate", JsonHttp.b64(r.key().certificate()));
-                body.put("signaturePolicyId", Lacuna.policy(r.format(), r.timestamped(), r.policy()));
+                body.put("signaturePolicyId", r.policy().isEmpty() ? Lacuna.policy(r.format(), r.timestamped(), "") : r.policy());
                 if (!settings.securityContext().isEmpty()) {
                     body.put("securityContextId", settings.securityContext());
                 }

@@ -3,8 +3,6 @@ package org.trustload.pki.api;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.net.http.HttpClient;
-import java.util.EnumSet;
-import java.util.Set;
 import org.trustload.pki.Flow;
 import org.trustload.pki.KeyMaterial;
 import org.trustload.pki.PkiException;
@@ -23,29 +21,13 @@ import org.trustload.pki.PkiException;
  * signature}} → {@code {success, failure, certificate, validationResults}} ({@code failure}
  * {@code StaleSession}: the state expired);</li>
  * <li>timestamps: {@code POST api/tsp/{identifier}} {@code {algorithm, value}} → {@code {encodedValue}};</li>
- * <li>errors: as the classic API ({@link Lacuna#error}).</li>
+ * <li>errors, features and signature policies: as the classic API ({@link Lacuna#error}, {@link Lacuna#policy}).</li>
  * </ul>
  */
-public final class RestPkiCoreApi implements SignatureApi {
+public final class RestPkiCoreApi extends RestPkiApi {
 
-    @Override
-    public String name() {
-        return SignatureApis.REST_PKI_CORE;
-    }
-
-    @Override
-    public String product() {
-        return "Lacuna Rest PKI Core, api/";
-    }
-
-    @Override
-    public Set<Feature> features() {
-        return EnumSet.of(Feature.CADES, Feature.PADES, Feature.LEVEL_T, Feature.LOGIN, Feature.TIMESTAMP);
-    }
-
-    @Override
-    public String signaturePolicy(String format, boolean timestamped, String policy) throws PkiException {
-        return Lacuna.policy(format, timestamped, policy);
+    public RestPkiCoreApi() {
+        super(SignatureApis.REST_PKI_CORE, "Lacuna Rest PKI Core, api/");
     }
 
     @Override

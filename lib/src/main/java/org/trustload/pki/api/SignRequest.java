@@ -14,7 +14,8 @@ import org.trustload.pki.KeyMaterial;
  * @param key         the user's key, or null when the server holds the key
  * @param serverKey   the alias of the server-held key (DSS server signing), or null when the client signs
  * @param policy      the product's own name for the signature level (a Rest PKI signature policy id, a DSS
- *                    signature level), or "" for the API's default for format and level
+ *                    signature level) as {@link SignatureApi#signaturePolicy} checked it once, or "" for the
+ *                    API's default for format and level; the API sends it as it is
  */
 public record SignRequest(String format, boolean timestamped, String digest, boolean attached, byte[] document,
         KeyMaterial key, String serverKey, String policy) {

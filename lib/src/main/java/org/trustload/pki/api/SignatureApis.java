@@ -39,7 +39,8 @@ public final class SignatureApis {
                 return a;
             }
         }
-        throw PkiException.setting("api", "unknown API '" + name + "' (available: " + String.join(", ", names()) + ")");
+        throw PkiException.setting("api", "unknown API '" + (name == null ? "" : name.trim()) + "' (available: "
+                + String.join(", ", names()) + ")");
     }
 
     /**

@@ -42,16 +42,7 @@ public class TlcpRequestSampler extends ClientSampler<TlcpRequestSampler.Prepare
     private transient volatile TlcpWorker worker;
 
     /** A request ready to run. */
-    static final class Prepared {
-        final TlcpWorker worker;
-        final TlcpMode mode;
-        final String path;
-
-        Prepared(TlcpWorker worker, TlcpMode mode, String path) {
-            this.worker = worker;
-            this.mode = mode;
-            this.path = path;
-        }
+    record Prepared(TlcpWorker worker, TlcpMode mode, String path) {
     }
 
     @Override
@@ -78,7 +69,7 @@ public class TlcpRequestSampler extends ClientSampler<TlcpRequestSampler.Prepare
 
     @Override
     protected void execute(Prepared r, SampleResult res) throws ClientException {
-        TlcpOutcome o = r.worker.run(r.mode, r.path);
+        TlcpOutcome o = r.worker().run(r.mode(), r.path());
         res.sampleEnd();
         if (o.newConnection()) {
             res.setConnectTime(ms(o.connectNanos() + o.handshakeNanos()));
@@ -97,12 +88,12 @@ public class TlcpRequestSampler extends ClientSampler<TlcpRequestSampler.Prepare
         res.setSuccessful(true);
         res.setResponseCodeOK();
         res.setResponseMessage(o.summary());
-        res.setResponseData(o.body(r.path), StandardCharsets.UTF_8.name());
+        res.setResponseData(o.body(r.path()), StandardCharsets.UTF_8.name());
     }
 
     @Override
     protected void onFailure(Prepared r, ClientException e, SampleResult res) {
-        if (e != null && !r.worker.reached() && definitive(e)) {
+        if (e != null && !r.worker().reached() && definitive(e)) {
             // This thread never completed a handshake and the same attempt can only fail the same way:
             // one failed sample per thread says it. Timeouts are not definitive: under load they come and go.
             res.setStopThread(true);

@@ -76,15 +76,9 @@ public class KmsRequestSampler extends ClientSampler<KmsRequestSampler.Prepared>
     private transient boolean reached;
 
     /** A request ready to send on its client, and what its answer must hold. */
-    static final class Prepared {
-        final KmsConnection connection;
-        final KmsRequest request;
-        final KmsWorkload.Case check;
-
-        Prepared(KmsConnection connection, KmsWorkload.Case check) {
-            this.connection = connection;
-            this.request = check.request();
-            this.check = check;
+    record Prepared(KmsConnection connection, KmsWorkload.Case check) {
+        KmsRequest request() {
+            return check.request();
         }
     }
 
@@ -134,14 +128,14 @@ public class KmsRequestSampler extends ClientSampler<KmsRequestSampler.Prepared>
 
     @Override
     protected void execute(Prepared r, SampleResult res) throws ClientException {
-        KmsRequest request = r.request;
+        KmsRequest request = r.request();
         STARTED.increment();
-        KmsResult out = r.connection.execute(request);
+        KmsResult out = r.connection().execute(request);
         res.sampleEnd();
         reached = true;
         res.setSentBytes(request.data().length + request.ciphertext().length + request.signature().length);
         res.setBytes((long) out.output().length);
-        KmsException wrong = r.check.check(out);
+        KmsException wrong = r.check().check(out);
         // bytes + encoding: setResponseData(String, String) looks the charset up by name every sample
         res.setResponseData((wrong == null ? describe(out) : describe(out) + wrong.detail() + "\n").getBytes(StandardCharsets.UTF_8));
         res.setDataEncoding(UTF_8);

@@ -9,9 +9,9 @@ import org.trustload.common.ClientException;
 import org.trustload.jmeter.common.PropertyParser;
 import org.trustload.pki.KeyMaterial;
 import org.trustload.pki.PkiException;
+import org.trustload.pki.SignOptions;
 import org.trustload.pki.SignatureServer;
 import org.trustload.pki.Flow;
-import org.trustload.pki.TimestampSource;
 import org.trustload.pki.api.SignRequest;
 import org.trustload.pki.api.SignatureApi;
 import org.trustload.pki.api.SignatureApis;
@@ -59,34 +59,19 @@ public abstract class AbstractSignSampler extends PkiSampler<AbstractSignSampler
     /** This thread's signature files. */
     private transient PkiResults.Output output;
 
-    /** A signature ready to make: everything parsed, the key (or the server's) and the document at hand. */
-    static final class Prepared {
-        final String mode;
-        final boolean timestamped;
-        final String digest;
-        final KeyMaterial key;
-        final byte[] document;
-        final SignatureServer server;
-        final SignRequest request;
-
-        Prepared(String mode, boolean timestamped, String digest, KeyMaterial key, byte[] document,
-                SignatureServer server, SignRequest request) {
-            this.mode = mode;
-            this.timestamped = timestamped;
-            this.digest = digest;
-            this.key = key;
-            this.document = document;
-            this.server = server;
-            this.request = request;
-        }
+    /**
+     * A signature ready to make: everything parsed, the key (or the server's) and the document at hand;
+     * {@code label} names format and level, e.g. {@code CADES-T}.
+     */
+    record Prepared(String label, boolean timestamped, String digest, KeyMaterial key, byte[] document,
+            SignatureServer server, SignRequest request) {
     }
 
     /** {@code cades} or {@code pades}: the flow name prefix and the format. */
     protected abstract String format();
 
-    /** Signs locally. */
-    protected abstract byte[] signLocally(byte[] document, KeyMaterial key, String digest, boolean timestamped,
-            TimestampSource tsa) throws PkiException;
+    /** Signs locally with these options (digest, level and TSA, CAdES's attached). */
+    protected abstract byte[] signLocally(byte[] document, KeyMaterial key, SignOptions options) throws PkiException;
 
     /** Whether the signature encapsulates the document (CAdES attached); PAdES is always "attached". */
     protected abstract boolean attached();
@@ -146,33 +131,33 @@ public abstract class AbstractSignSampler extends PkiSampler<AbstractSignSampler
                 + key.certificate().getSubjectX500Principal().getName()) + "\ndocument: " + document.length + " bytes\n");
         SignRequest request = viaApi ? new SignRequest(format(), timestamped, d, attached(), document, key,
                 key == null ? alias : null, policy) : null;
-        return new Prepared(m, timestamped, d, key, document, server, request);
+        return new Prepared(label, timestamped, d, key, document, server, request);
     }
 
     @Override
     protected void execute(Prepared r, SampleResult res) throws ClientException {
         byte[] signature;
         String signer;
-        if (r.request != null) {
-            Flow f = r.server.signatures().sign(r.request);
+        if (r.request() != null) {
+            Flow f = r.server().signatures().sign(r.request());
             res.sampleEnd();
             PkiResults.addSteps(res, f.steps(), false);
             signature = f.orThrow();
-            signer = r.key == null ? "the server's key " + r.request.serverKey() : r.key.alias();
+            signer = r.key() == null ? "the server's key " + r.request().serverKey() : r.key().alias();
         } else {
-            signature = signLocally(r.document, r.key, r.digest, r.timestamped,
-                    r.timestamped ? r.server.timestamps() : null);
+            signature = signLocally(r.document(), r.key(), SignOptions.builder().digest(r.digest()).attached(attached())
+                    .level(r.timestamped() ? SignOptions.Level.T : SignOptions.Level.B)
+                    .timestampSource(r.timestamped() ? r.server().timestamps() : null).build());
             res.sampleEnd();
-            signer = r.key.alias();
+            signer = r.key().alias();
         }
         reached();
-        publish(signature, r.document);
-        String summary = format().toUpperCase(Locale.ROOT) + (r.timestamped ? "-T" : "-B") + " " + signature.length
-                + " bytes by " + signer;
-        PkiResults.ok(res, summary, summary + (r.key == null ? "" : "\nsigner: "
-                + r.key.certificate().getSubjectX500Principal().getName() + "\nissuer: "
-                + r.key.certificate().getIssuerX500Principal().getName()) + "\ndigest: " + r.digest + "\ndocument: "
-                + r.document.length + " bytes\n");
+        publish(signature, r.document());
+        String summary = r.label() + " " + signature.length + " bytes by " + signer;
+        PkiResults.ok(res, summary, summary + (r.key() == null ? "" : "\nsigner: "
+                + r.key().certificate().getSubjectX500Principal().getName() + "\nissuer: "
+                + r.key().certificate().getIssuerX500Principal().getName()) + "\ndigest: " + r.digest() + "\ndocument: "
+                + r.document().length + " bytes\n");
     }
 
     private void publish(byte[] signature, byte[] document) throws ClientException {

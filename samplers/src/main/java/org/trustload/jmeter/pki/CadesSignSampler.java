@@ -4,7 +4,6 @@ import org.trustload.pki.CadesSigner;
 import org.trustload.pki.KeyMaterial;
 import org.trustload.pki.PkiException;
 import org.trustload.pki.SignOptions;
-import org.trustload.pki.TimestampSource;
 
 /** CAdES Sign (TrustLoad): CAdES-BES or CAdES-T, attached or detached, locally or on a signature server. */
 public class CadesSignSampler extends AbstractSignSampler {
@@ -28,11 +27,8 @@ public class CadesSignSampler extends AbstractSignSampler {
     }
 
     @Override
-    protected byte[] signLocally(byte[] document, KeyMaterial key, String digest, boolean timestamped,
-            TimestampSource tsa) throws PkiException {
-        SignOptions o = SignOptions.builder().digest(digest).attached(attached)
-                .level(timestamped ? SignOptions.Level.T : SignOptions.Level.B).timestampSource(tsa).build();
-        return CadesSigner.sign(document, key, o);
+    protected byte[] signLocally(byte[] document, KeyMaterial key, SignOptions options) throws PkiException {
+        return CadesSigner.sign(document, key, options);
     }
 
     public boolean isAttached() {

@@ -55,18 +55,7 @@ public class CertificateLoginSampler extends PkiSampler<CertificateLoginSampler.
     private transient ParsedOnChange<LoginRefusal> refusalRule;
 
     /** A login ready to run: the client for the method, the user and what a refusal looks like. */
-    static final class Prepared {
-        final SignatureApiClient api;
-        final CertificateLoginClient mtls;
-        final KeyMaterial key;
-        final LoginRefusal refusal;
-
-        Prepared(SignatureApiClient api, CertificateLoginClient mtls, KeyMaterial key, LoginRefusal refusal) {
-            this.api = api;
-            this.mtls = mtls;
-            this.key = key;
-            this.refusal = refusal;
-        }
+    record Prepared(SignatureApiClient api, CertificateLoginClient mtls, KeyMaterial key, LoginRefusal refusal) {
     }
 
     @Override
@@ -107,14 +96,14 @@ public class CertificateLoginSampler extends PkiSampler<CertificateLoginSampler.
 
     @Override
     protected void execute(Prepared r, SampleResult res) throws ClientException {
-        Flow login = r.mtls != null ? r.mtls.mutualTls(r.key) : r.api.login(r.key);
+        Flow login = r.mtls() != null ? r.mtls().mutualTls(r.key()) : r.api().login(r.key());
         res.sampleEnd();
         if (!PkiResults.neverReachable(login.failure())) {
             reached();
         }
-        String alias = r.key.alias();
+        String alias = r.key().alias();
         boolean expectRefusal = refused().contains(alias);
-        boolean refusedAsExpected = expectRefusal && r.refusal.matches(login);
+        boolean refusedAsExpected = expectRefusal && r.refusal().matches(login);
         PkiResults.addSteps(res, login.steps(), refusedAsExpected);
         String tls = login.info().isEmpty() ? "" : "\ntls: " + login.info();
         if (login.ok() && expectRefusal) {

@@ -1,38 +1,42 @@
 package org.trustload.jmeter.pki;
 
-import org.apache.jmeter.config.ConfigElement;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
 import org.apache.jmeter.engine.event.LoopIterationEvent;
 import org.apache.jmeter.engine.event.LoopIterationListener;
-import org.apache.jmeter.testbeans.TestBean;
-import org.apache.jmeter.testelement.AbstractTestElement;
-import org.apache.jmeter.testelement.TestStateListener;
 import org.apache.jmeter.threads.JMeterContextService;
 import org.apache.jmeter.threads.JMeterVariables;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.trustload.common.ClientException;
-import org.trustload.jmeter.common.FailFast;
 import org.trustload.jmeter.common.PropertyParser;
+import org.trustload.jmeter.common.SharedConfig;
 import org.trustload.pki.KeyMaterial;
 import org.trustload.pki.KeySource;
 import org.trustload.pki.PkiException;
-
-import java.nio.file.Path;
-import java.util.Arrays;
-import java.util.List;
-import java.util.Locale;
-import java.util.stream.Collectors;
 
 /**
  * Key Store Config (TrustLoad): loads signing keys once per test — from PKCS#12, JKS, PEM or a
  * PKCS#11 token — and hands them to the PKI samplers of the test as a pool: one key for everyone,
  * one per thread, or the next one at every iteration (many distinct users from several CAs, as real
- * traffic has). Keys never appear in results or logs.
+ * traffic has). The pool is this config's shared object ({@link SharedConfig}), found by its
+ * {@code poolName}; each thread gets its current key through a thread variable set at every iteration.
+ * Keys never appear in results or logs.
  */
-public class KeyStoreConfig extends AbstractTestElement implements ConfigElement, TestBean, TestStateListener,
-        LoopIterationListener {
+public class KeyStoreConfig extends SharedConfig<KeyStoreConfig.Pool> implements LoopIterationListener {
     private static final long serialVersionUID = 1L;
     private static final Logger log = LoggerFactory.getLogger(KeyStoreConfig.class);
+
+    /** What users see in menus and messages. */
+    static final String KIND = "Key Store Config";
+    /** Thread-variable (object) prefix under which the current key of a pool is kept. */
+    static final String KEY_OBJECT_PREFIX = "trustload.key.";
 
     public static final String ASSIGN_FIRST = "first";
     public static final String ASSIGN_PER_THREAD = "per-thread";
@@ -51,61 +55,95 @@ public class KeyStoreConfig extends AbstractTestElement implements ConfigElement
 
     private transient KeyMaterial threadKey;
 
+    public KeyStoreConfig() {
+        super(KIND, Pool.class);
+    }
+
+    /** A loaded pool and its hand-out counter; the keys need no closing, the pool is let go at test end. */
+    static final class Pool implements AutoCloseable {
+        final List<KeyMaterial> keys;
+        final AtomicInteger next = new AtomicInteger();
+
+        Pool(List<KeyMaterial> keys) {
+            this.keys = List.copyOf(keys);
+        }
+
+        /** Round robin over the pool, safe from any thread. */
+        KeyMaterial take() {
+            return keys.get(Math.floorMod(next.getAndIncrement(), keys.size()));
+        }
+
+        @Override
+        public void close() {
+        }
+    }
+
+    /**
+     * The key this thread uses now: the one its Key Store Config assigned for this iteration, or (no
+     * iteration event seen yet) the next one of the pool. A pool that failed to load repeats its config's
+     * error.
+     */
+    public static KeyMaterial currentKey(String poolName) throws ClientException {
+        String name = poolName == null || poolName.isBlank() ? "default" : poolName.trim();
+        JMeterVariables vars = JMeterContextService.getContext().getVariables();
+        if (vars != null && vars.getObject(KEY_OBJECT_PREFIX + name) instanceof KeyMaterial k) {
+            return k;
+        }
+        Pool pool = published(Pool.class, name);
+        if (pool == null) {
+            throw new PkiException(PkiException.CONFIG_ERROR, "no key pool '" + name
+                    + "': add a Key Store Config with this pool name");
+        }
+        return pool.take();
+    }
+
     @Override
-    public void testStarted() {
-        String name = pool();
-        String element = PropertyParser.describe("Key Store Config", getName());
+    protected String sharedName() {
+        return poolName == null || poolName.isBlank() ? "default" : poolName.trim();
+    }
+
+    @Override
+    protected String nameProperty() {
+        return "poolName";
+    }
+
+    /** Plans may give each thread group a Key Store Config of one pool: the last one loaded serves them all. */
+    @Override
+    protected boolean namesakesAllowed() {
+        return true;
+    }
+
+    @Override
+    protected Pool build(PropertyParser p) throws ClientException {
         try {
-            java.util.Set<String> excluded = new java.util.HashSet<>(split(excludeAliases));
-            List<KeyMaterial> keys = source(new PropertyParser(element)).load().stream().filter(k -> !excluded.contains(k.alias()))
+            Set<String> excluded = new HashSet<>(split(excludeAliases));
+            List<KeyMaterial> keys = source(p).load().stream().filter(k -> !excluded.contains(k.alias()))
                     .collect(Collectors.toList());
             if (keys.isEmpty()) {
                 throw new PkiException(PkiException.KEY_ERROR, "no key entries in " + keyStoreFile);
             }
-            KeyPools.register(name, keys);
-            log.info("Key Store Config '{}': pool '{}' has {} keys ({})", getName(), name, keys.size(), assignment);
+            log.info("Key Store Config '{}': pool '{}' has {} keys ({})", getName(), sharedName(), keys.size(), assignment);
+            return new Pool(keys);
         } catch (PkiException e) {
-            // Fail fast (DESIGN §2): one line naming element, property and file, and the test stops before
-            // its first sample instead of writing one "no key pool" failure per iteration.
-            boolean token = "pkcs11".equalsIgnoreCase(sourceType == null ? "" : sourceType.trim());
             // a wrong password is fixed in another field than a wrong file: name the field the user must change
+            boolean token = "pkcs11".equalsIgnoreCase(sourceType == null ? "" : sourceType.trim());
             boolean password = String.valueOf(e.getMessage()).contains("password");
             String property = password ? "keyStorePassword" : token ? "pkcs11Config" : "keyStoreFile";
             String file = token ? pkcs11Config : keyStoreFile;
-            ClientException named = new PropertyParser(element).error(property, file == null ? "" : file.trim(),
-                    e.getMessage(), e.getCause());
-            failed(name, element, named);
-        } catch (ClientException e) {
-            failed(name, element, e); // a missing, unreadable or empty file, named by the property parser
+            throw p.error(property, file == null ? "" : file.trim(), e.getMessage(), e.getCause());
         }
-    }
-
-    private static void failed(String pool, String element, ClientException e) {
-        KeyPools.failed(pool, e);
-        FailFast.report(element, e);
-        FailFast.stopTest();
-    }
-
-    @Override
-    public void testStarted(String host) {
-        testStarted();
-    }
-
-    @Override
-    public void testEnded() {
-        KeyPools.remove(pool());
-    }
-
-    @Override
-    public void testEnded(String host) {
-        testEnded();
     }
 
     @Override
     public void iterationStart(LoopIterationEvent event) {
-        KeyPools.Pool pool = KeyPools.pool(pool());
         JMeterVariables vars = JMeterContextService.getContext().getVariables();
-        if (pool == null || vars == null) {
+        Pool pool;
+        try {
+            pool = vars == null ? null : published(Pool.class, sharedName());
+        } catch (ClientException e) {
+            return; // the pool failed to load: the test stops, the samplers repeat the config's error
+        }
+        if (pool == null) {
             return;
         }
         KeyMaterial key;
@@ -122,7 +160,7 @@ public class KeyStoreConfig extends AbstractTestElement implements ConfigElement
                 }
                 key = threadKey;
         }
-        vars.putObject(KeyPools.KEY_OBJECT_PREFIX + pool(), key);
+        vars.putObject(KEY_OBJECT_PREFIX + sharedName(), key);
         if (aliasVariable != null && !aliasVariable.isBlank()) {
             vars.put(aliasVariable.trim(), key.alias());
         }
@@ -152,20 +190,6 @@ public class KeyStoreConfig extends AbstractTestElement implements ConfigElement
 
     private static Path path(PropertyParser p, String property, String value) throws ClientException {
         return p.file(property, value, true).toPath();
-    }
-
-    private String pool() {
-        return poolName == null || poolName.isBlank() ? "default" : poolName.trim();
-    }
-
-    @Override
-    public void addConfigElement(ConfigElement config) {
-        // nothing to merge: the pool is shared through KeyPools
-    }
-
-    @Override
-    public boolean expectsModification() {
-        return false;
     }
 
     @Override

@@ -4,7 +4,6 @@ import org.trustload.pki.KeyMaterial;
 import org.trustload.pki.PadesSigner;
 import org.trustload.pki.PkiException;
 import org.trustload.pki.SignOptions;
-import org.trustload.pki.TimestampSource;
 
 /** PAdES Sign (TrustLoad): PAdES-B or PAdES-T of a PDF, locally or on a signature server. */
 public class PadesSignSampler extends AbstractSignSampler {
@@ -26,10 +25,7 @@ public class PadesSignSampler extends AbstractSignSampler {
     }
 
     @Override
-    protected byte[] signLocally(byte[] document, KeyMaterial key, String digest, boolean timestamped,
-            TimestampSource tsa) throws PkiException {
-        SignOptions o = SignOptions.builder().digest(digest)
-                .level(timestamped ? SignOptions.Level.T : SignOptions.Level.B).timestampSource(tsa).build();
-        return PadesSigner.sign(document, key, o);
+    protected byte[] signLocally(byte[] document, KeyMaterial key, SignOptions options) throws PkiException {
+        return PadesSigner.sign(document, key, options);
     }
 }

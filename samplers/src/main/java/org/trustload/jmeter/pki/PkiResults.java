@@ -14,9 +14,9 @@ import org.trustload.common.ClientException;
 import org.trustload.jmeter.common.FailFast;
 import org.trustload.jmeter.common.PropertyParser;
 import org.trustload.jmeter.common.SampleFailures;
+import org.trustload.pki.Flow.Step;
 import org.trustload.pki.KeyMaterial;
 import org.trustload.pki.PkiException;
-import org.trustload.pki.Step;
 
 /** What the PKI samplers share: results, named steps as sub-results, the key, the input document. */
 final class PkiResults {
@@ -68,7 +68,7 @@ final class PkiResults {
      */
     static KeyMaterial key(String keyPool, PropertyParser p) throws ClientException {
         try {
-            return KeyPools.current(keyPool);
+            return KeyStoreConfig.currentKey(keyPool);
         } catch (ClientException e) {
             FailFast.stopTest();
             // the Key Store Config's own error (naming its property and file), or no such pool at all

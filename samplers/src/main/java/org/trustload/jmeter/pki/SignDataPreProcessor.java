@@ -40,7 +40,7 @@ public class SignDataPreProcessor extends AbstractTestElement implements PreProc
         }
         String out = outputVariable == null || outputVariable.isBlank() ? "signature" : outputVariable.trim();
         try {
-            KeyMaterial key = KeyPools.current(keyPool);
+            KeyMaterial key = KeyStoreConfig.currentKey(keyPool);
             byte[] input = input(vars);
             byte[] signature = "hash".equals(kind()) ? key.signHash(digest.trim(), input) : key.sign(key.signatureAlgorithm(digest.trim()), input);
             vars.put(out, Base64.getEncoder().encodeToString(signature));

@@ -55,15 +55,12 @@ public class SignatureServerConfig extends ClientConfig<SignatureServer> {
         return new SignatureServer(settings(p));
     }
 
-    /** The validated settings: URLs parsed and their hosts resolved, the CA file read. */
+    /**
+     * The validated settings: URLs parsed and their hosts resolved, the CA file read. The API's name is
+     * checked where the server looks it up ({@link SignatureServer#SignatureServer}).
+     */
     SignatureServer.Settings settings(PropertyParser p) throws ClientException {
         String a = p.required("api", api);
-        try {
-            SignatureApis.byName(a);
-        } catch (PkiException e) {
-            throw p.error("api", "", "unknown API '" + a.trim() + "' (available: " + String.join(", ", SignatureApis.names())
-                    + ")", null);
-        }
         URI server = url(p, "serverUrl", serverUrl, null, false);
         URI tsa = url(p, "tsaUrl", tsaUrl, server, false);
         URI login = url(p, "loginUrl", loginUrl, server, false);

@@ -50,22 +50,8 @@ public class TimestampRequestSampler extends PkiSampler<TimestampRequestSampler.
     private transient PkiResults.Output output;
 
     /** A request ready to send: the TSA client (or the API's), the data and its imprint. */
-    static final class Prepared {
-        final TimestampClient tsa;
-        final SignatureApiClient api;
-        final String plan;
-        final String digest;
-        final byte[] data;
-        final byte[] imprint;
-
-        Prepared(TimestampClient tsa, SignatureApiClient api, String plan, String digest, byte[] data, byte[] imprint) {
-            this.tsa = tsa;
-            this.api = api;
-            this.plan = plan;
-            this.digest = digest;
-            this.data = data;
-            this.imprint = imprint;
-        }
+    record Prepared(TimestampClient tsa, SignatureApiClient api, String plan, String digest, byte[] data,
+            byte[] imprint) {
     }
 
     @Override
@@ -120,15 +106,15 @@ public class TimestampRequestSampler extends PkiSampler<TimestampRequestSampler.
         byte[] token;
         String summary;
         String body;
-        if (r.api != null) {
-            Flow f = r.api.timestamp(r.imprint, r.digest, r.plan);
+        if (r.api() != null) {
+            Flow f = r.api().timestamp(r.imprint(), r.digest(), r.plan());
             res.sampleEnd();
             PkiResults.addSteps(res, f.steps(), false);
             token = f.orThrow();
             summary = f.summary();
             body = summary + "\ntoken: " + token.length + " bytes\n";
         } else {
-            TimestampClient.Granted t = r.tsa.request(r.imprint, r.digest);
+            TimestampClient.Granted t = r.tsa().request(r.imprint(), r.digest());
             res.sampleEnd();
             token = t.token();
             summary = t.summary();
@@ -139,7 +125,7 @@ public class TimestampRequestSampler extends PkiSampler<TimestampRequestSampler.
         if (vars != null) {
             vars.putObject(AbstractSignSampler.LAST_SIGNATURE, token);
             vars.putObject(AbstractSignSampler.LAST_FORMAT, "timestamp");
-            vars.putObject(AbstractSignSampler.LAST_CONTENT, r.data);
+            vars.putObject(AbstractSignSampler.LAST_CONTENT, r.data());
             if (outputVariable != null && !outputVariable.isBlank()) {
                 vars.put(outputVariable.trim(), Base64.getEncoder().encodeToString(token));
             }

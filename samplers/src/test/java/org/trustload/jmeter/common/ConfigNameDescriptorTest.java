@@ -8,9 +8,11 @@ import java.beans.PropertyDescriptor;
 import java.util.List;
 import java.util.ResourceBundle;
 import org.apache.jmeter.testbeans.BeanInfoSupport;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.trustload.jmeter.gmssl.TlcpClientConfig;
 import org.trustload.jmeter.kms.KmsClientConfig;
+import org.trustload.jmeter.ldap.JMeterTestSupportAccess;
 import org.trustload.jmeter.ldap.LdapConnectionConfig;
 import org.trustload.jmeter.pki.SignatureServerConfig;
 
@@ -25,6 +27,13 @@ class ConfigNameDescriptorTest {
     private static final List<String> INHERITED = List.of("configName", "connectTimeout", "responseTimeout");
     private static final List<Class<? extends ClientConfig<?>>> CONFIGS = List.of(LdapConnectionConfig.class,
             KmsClientConfig.class, TlcpClientConfig.class, SignatureServerConfig.class);
+
+    @BeforeAll
+    static void jmeter() {
+        // BeanInfoSupport reads each form's texts in JMeter's locale: alone, this class ran before any test
+        // set JMeter up and saw no texts at all (it passed only after other test classes)
+        JMeterTestSupportAccess.init();
+    }
 
     @Test
     void everyConfigDescribesItsInheritedPropertiesInItsOwnWordsWhateverTheOrderTheFormsWereBuilt() throws Exception {

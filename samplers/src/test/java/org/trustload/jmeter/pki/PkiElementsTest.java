@@ -116,13 +116,17 @@ class PkiElementsTest {
         KeyStoreConfig original = keys("threads", KeyStoreConfig.ASSIGN_PER_THREAD);
         Set<String> aliases = ConcurrentHashMap.newKeySet();
         List<Thread> threads = new java.util.ArrayList<>();
+        JMeterVariables started = JMeterContextService.getContext().getVariables();
         for (int i = 0; i < 4; i++) {
-            // JMeter gives each thread its own copy of the element (fields set from its properties)
+            // JMeter gives each thread its own copy of the element (fields set from its properties), and its
+            // own variables starting from those of the test's start (JMeterThread.setInitialContext)
             KeyStoreConfig clone = new KeyStoreConfig();
             clone.setPoolName("threads");
             clone.setAssignment(KeyStoreConfig.ASSIGN_PER_THREAD);
             Thread t = new Thread(() -> {
-                JMeterContextService.getContext().setVariables(new JMeterVariables());
+                JMeterVariables own = new JMeterVariables();
+                own.putAll(started);
+                JMeterContextService.getContext().setVariables(own);
                 clone.iterationStart(null);
                 String first = JMeterContextService.getContext().getVariables().get("keyAlias");
                 clone.iterationStart(null);
@@ -149,7 +153,7 @@ class PkiElementsTest {
         }
         assertThat(seen).hasSize(8);
         c.testEnded();
-        assertThat(KeyPools.pool("iterations")).as("the keys are let go at test end").isNull();
+        assertThat(c.client()).as("the keys are let go at test end").isNull();
     }
 
     @Test

@@ -9,22 +9,22 @@ import org.trustload.gmssl.TlcpCredentials;
 import org.trustload.gmssl.TlcpException;
 
 /**
- * One side's own SM2 double certificate as the handshake uses it: both private keys and the
- * Certificate message's list (signing certificate, encryption certificate, then the signing
- * certificate's CA chain without a self-signed root).
+ * One side's own SM2 double certificate (GB/T 38636: a signing and an encryption certificate) as the
+ * handshake uses it: both private keys and the Certificate message's list (signing certificate,
+ * encryption certificate, then the signing certificate's CA chain without a self-signed root).
  */
-final class Own {
+final class DoubleCertificate {
     final Sm2.PrivateKey sign;
     final Sm2.PrivateKey enc;
     final List<byte[]> certificates;
 
-    private Own(Sm2.PrivateKey sign, Sm2.PrivateKey enc, List<byte[]> certificates) {
+    private DoubleCertificate(Sm2.PrivateKey sign, Sm2.PrivateKey enc, List<byte[]> certificates) {
         this.sign = sign;
         this.enc = enc;
         this.certificates = certificates;
     }
 
-    static Own of(TlcpCredentials c) throws TlcpException {
+    static DoubleCertificate of(TlcpCredentials c) throws TlcpException {
         if (c.enc() == null) {
             throw new TlcpException(TlcpException.CONFIG_ERROR, "TLCP needs the encryption key pair as well as the signing pair");
         }
@@ -39,7 +39,8 @@ final class Own {
                     certs.add(ca.getEncoded());
                 }
             }
-            return new Own(Sm2.privateKey(c.sign().privateKey()), Sm2.privateKey(c.enc().privateKey()), List.copyOf(certs));
+            return new DoubleCertificate(Sm2.privateKey(c.sign().privateKey()), Sm2.privateKey(c.enc().privateKey()),
+                    List.copyOf(certs));
         } catch (GeneralSecurityException | RuntimeException e) {
             throw new TlcpException(TlcpException.CONFIG_ERROR, "not an SM2 key pair: " + e.getMessage(), e);
         }
@@ -63,17 +64,4 @@ final class Own {
     HandshakeIo.Writer certificateVerify(byte[] transcriptHash, SecureRandom random) {
         return new HandshakeIo.Writer().vector16(Sm2.sign(sign, transcriptHash, random));
     }
-
-    /** A thread's random source (a DRBG per thread: no lock shared between handshakes). */
-    static SecureRandom random() {
-        return RANDOM.get();
-    }
-
-    private static final ThreadLocal<SecureRandom> RANDOM = ThreadLocal.withInitial(() -> {
-        try {
-            return SecureRandom.getInstance("DRBG");
-        } catch (java.security.NoSuchAlgorithmException e) {
-            return new SecureRandom();
-        }
-    });
 }
