@@ -34,7 +34,7 @@ import org.trustload.lab.Tally;
  */
 public final class HttpLabService implements LabService {
     static {
-        // FACTS: without it the JDK server waits for Nagle + delayed ACK, a ~40 ms floor per keep-alive request.
+        // Without it the JDK server waits for Nagle + delayed ACK, a ~40 ms floor per keep-alive request.
         if (System.getProperty("sun.net.httpserver.nodelay") == null) {
             System.setProperty("sun.net.httpserver.nodelay", "true");
         }

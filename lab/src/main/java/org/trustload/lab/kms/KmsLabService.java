@@ -18,7 +18,7 @@ import org.trustload.lab.SelfSignedTls;
  */
 public final class KmsLabService implements LabService {
     static {
-        // FACTS: without it the JDK server waits for Nagle + delayed ACK, a ~40 ms floor per keep-alive request.
+        // Without it the JDK server waits for Nagle + delayed ACK, a ~40 ms floor per keep-alive request.
         // Must be set before sun.net.httpserver.ServerConfig loads, i.e. before the first server is created.
         if (System.getProperty("sun.net.httpserver.nodelay") == null) {
             System.setProperty("sun.net.httpserver.nodelay", "true");
