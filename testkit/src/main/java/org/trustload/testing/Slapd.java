@@ -32,11 +32,12 @@ import org.junit.jupiter.api.Assumptions;
  * A throwaway OpenLDAP {@code slapd} for tests and benchmarks.
  *
  * <p>{@link #start(Options)} creates a short temporary directory under {@code /tmp}, writes a
- * {@code slapd.conf} configured as the OpenLDAP admin guide's tuning chapter says (back_mdb, suffix
- * {@value #BASE_DN}, equality indexes on {@code objectClass}, {@code cn} and {@code uid}, no per-operation
- * logging unless asked for, 4 server threads per core; each choice and its source on docs/fixtures.md),
- * anonymous read, loads {@code dc=testeperformance} plus {@code cn=fulano1 … cn=fulanoN} offline with
- * {@code slapadd -q} (which builds the configured indexes as it loads), optionally generates a self-signed certificate for
+ * {@code slapd.conf} following the OpenLDAP admin guide's tuning chapter (back_mdb, suffix {@value #BASE_DN},
+ * equality indexes on {@code objectClass}, {@code cn} and {@code uid}, 4 server threads per core), with no
+ * per-operation logging unless asked for (there is no syslog to log to) and anonymous read; each choice and
+ * its source are on docs/fixtures.md. It loads {@code dc=testeperformance} plus {@code cn=fulano1 …
+ * cn=fulanoN} offline with {@code slapadd -q} (which builds the configured indexes as it loads), optionally
+ * generates a self-signed certificate for
  * 127.0.0.1 with a PKCS#12 trust store for Java clients, and runs slapd in the foreground as a child
  * process with the requested open-files limit, listening on
  *
