@@ -11,6 +11,18 @@ public final class BenchRuns {
     private BenchRuns() {
     }
 
+    /** The {@code key=value} arguments of a bench's main (the last of a key wins). */
+    public static java.util.Map<String, String> options(String[] args) {
+        java.util.Map<String, String> m = new java.util.HashMap<>();
+        for (String arg : args) {
+            int eq = arg.indexOf('=');
+            if (eq > 0) {
+                m.put(arg.substring(0, eq), arg.substring(eq + 1));
+            }
+        }
+        return m;
+    }
+
     /** {@code key=value} argument, or the default. */
     public static int intArg(String[] args, String key, int def) {
         for (String a : args) {

@@ -46,7 +46,8 @@ final class Bench {
         SPECS.put("kms-aliyun", new Spec("org.trustload.bench.AliyunKmsBench", "-Xmx512m", true, false, "threads=1", "seconds=2", "warmup=2"));
         SPECS.put("gmssl", new Spec("org.trustload.bench.gmssl.GmsslBench", "-Xmx512m", true, true, "parts=ratio,inprocess", "servers=lab", "suites=ECC_SM4_CBC_SM3", "auth=false", "inprocessSuites=ECC_SM4_CBC_SM3", "threads=1", "seconds=1", "warmup=1", "rounds=1", "jfr=false"));
         SPECS.put("tongsuo", new Spec("org.trustload.bench.TongsuoBench", "-Xmx512m", false, false, "rounds=1", "seconds=1", "warmup=1", "count=20", "requests=5", "sampler=false", "doc=false"));
-        SPECS.put("cost", new Spec("org.trustload.bench.cost.CostBench", "-Xmx256m", true, false, "families=ldap-per-thread", "seconds=3", "warmup=0", "threads=1", "jfr=false", "doc=false"));
+        SPECS.put("cost", new Spec("org.trustload.bench.cost.CostBench", "-Xmx1g", true, false, "families=ldap-per-thread", "seconds=3", "warmup=0", "threads=1", "jfr=false", "doc=false"));
+        SPECS.put("reference", new Spec("org.trustload.bench.reference.ReferenceBench", "-Xmx384m", true, false, "seconds=1", "warmup=0", "entries=1000", "rows=1000", "count=20", "doc=false"));
         SPECS.put("jvmstats", new Spec("org.trustload.bench.jvmstats.JvmStatsBench", "-Xmx1g", false, false, "rounds=1", "seconds=2", "threads=1", "jfr=false"));
     }
 

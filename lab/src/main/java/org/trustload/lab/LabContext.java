@@ -13,7 +13,7 @@ import java.nio.file.Path;
  */
 public record LabContext(int portBase, int users, Path socketDir, int pkiUsers) {
 
-    /** Default number of pki users: FACTS says 1000 P-256 users cost 2-3 CPU-s to generate. */
+    /** Default number of pki users: 1000 P-256 users cost 2-3 CPU-s to generate. */
     public static final int DEFAULT_PKI_USERS = 1000;
 
     /** A context with the default number of pki users. */

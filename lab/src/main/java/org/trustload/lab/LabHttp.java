@@ -133,7 +133,7 @@ public final class LabHttp {
     }
 
     /**
-     * Sets {@code sun.net.httpserver.nodelay=true} unless given on the command line. FACTS: without it the
+     * Sets {@code sun.net.httpserver.nodelay=true} unless given on the command line. Without it the
      * JDK server waits for Nagle + delayed ACK, a ~40 ms floor per keep-alive request. Must run before
      * {@code sun.net.httpserver.ServerConfig} loads, i.e. in a service's static initialiser.
      */

@@ -21,14 +21,14 @@ import org.trustload.pki.KeyStores;
  * The {@code bgm} engine: openEuler bgmprovider (pure Java, on BouncyCastle) — TLCP with the four
  * GB/T 38636 suites and TLS 1.3 with the RFC 8998 suites.
  *
- * <p>Registration (see FACTS "GM-SSL"): only {@code BGMJCEProvider} goes first (SM2 certificate
+ * <p>Registration: only {@code BGMJCEProvider} goes first (SM2 certificate
  * parsing needs it there); {@code BGMProvider} goes last and is always asked for by name, so the
  * JVM's default TLS stays SunJSSE. On Java 17 bgm needs {@link #JVM_FLAGS}; without them
  * {@link #checkAvailable()} says which are missing instead of letting a handshake crash.
  */
 public final class BgmEngine implements TlcpEngine {
 
-    /** The JVM options bgmprovider needs on Java 17 (FACTS' list plus java.net for servers and sun.net.util for IP-literal hosts, sun.security.jca for TLS 1.3 key shares), for launchers and docs. */
+    /** The JVM options bgmprovider needs on Java 17 (each shown necessary, plus java.net for servers and sun.net.util for IP-literal hosts, sun.security.jca for TLS 1.3 key shares), for launchers and docs. */
     public static final List<String> JVM_FLAGS = List.of(
             "--add-exports=java.base/jdk.internal.access=ALL-UNNAMED",
             "--add-exports=java.base/sun.security.action=ALL-UNNAMED",

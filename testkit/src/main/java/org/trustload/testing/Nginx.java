@@ -97,11 +97,13 @@ public final class Nginx implements AutoCloseable {
 
     private static String config(Path dir, Path root, int port, String tls) {
         // "user" matters only when started as root (workers would run as nobody and could not read a
-        // 0700 temp dir); as an ordinary user nginx ignores it with a warning.
+        // 0700 temp dir); as an ordinary user nginx ignores it with a warning. The rest is what nginx's own
+        // tuning advice says for a static-file benchmark (docs/fixtures.md): a worker per core ("auto"),
+        // sendfile with tcp_nopush, kept-alive connections reused for many requests, no access log.
         return """
                 user %1$s;
                 daemon off;
-                worker_processes 2;
+                worker_processes auto;
                 worker_rlimit_nofile 8192;
                 pid %2$s/nginx.pid;
                 error_log %2$s/error.log warn;
@@ -115,6 +117,8 @@ public final class Nginx implements AutoCloseable {
                     scgi_temp_path %2$s/scgi;
                     default_type application/octet-stream;
                     types { text/html html; }
+                    sendfile on;
+                    tcp_nopush on;
                     keepalive_timeout 65;
                     keepalive_requests 10000;
                     server {

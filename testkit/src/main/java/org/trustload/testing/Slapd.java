@@ -32,9 +32,12 @@ import org.junit.jupiter.api.Assumptions;
  * A throwaway OpenLDAP {@code slapd} for tests and benchmarks.
  *
  * <p>{@link #start(Options)} creates a short temporary directory under {@code /tmp}, writes a
- * {@code slapd.conf} (back_mdb, suffix {@value #BASE_DN}, equality indexes on {@code cn} and
- * {@code uid}, anonymous read), loads {@code dc=testeperformance} plus {@code cn=fulano1 …
- * cn=fulanoN} offline with {@code slapadd -q}, optionally generates a self-signed certificate for
+ * {@code slapd.conf} following the OpenLDAP admin guide's tuning chapter (back_mdb, suffix {@value #BASE_DN},
+ * equality indexes on {@code objectClass}, {@code cn} and {@code uid}, 4 server threads per core), with no
+ * per-operation logging unless asked for (there is no syslog to log to) and anonymous read; each choice and
+ * its source are on docs/fixtures.md. It loads {@code dc=testeperformance} plus {@code cn=fulano1 …
+ * cn=fulanoN} offline with {@code slapadd -q} (which builds the configured indexes as it loads), optionally
+ * generates a self-signed certificate for
  * 127.0.0.1 with a PKCS#12 trust store for Java clients, and runs slapd in the foreground as a child
  * process with the requested open-files limit, listening on
  *
@@ -63,6 +66,8 @@ public final class Slapd implements AutoCloseable {
     private static final int MAX_SOCKET_PATH_BYTES = 107;
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(15);
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(15);
+    /** How long {@link #freeze()} and {@link #thaw()} wait for every thread: generous, for a machine at load 10+. */
+    private static final Duration FREEZE_TIMEOUT = Duration.ofSeconds(60);
     private static final int PORT_ATTEMPTS = 5;
 
     /** Start-up settings; immutable, change with the {@code with…} methods. */
@@ -373,6 +378,80 @@ public final class Slapd implements AutoCloseable {
         }
     }
 
+    /**
+     * Freezes slapd with SIGSTOP and returns once <em>every</em> thread of it is stopped ({@code T} in
+     * {@code /proc/PID/task/TID/stat}). {@code kill} returning is not enough: Linux queues SIGSTOP and wakes
+     * one thread, and the others stop only after that thread has run, so on a busy machine another thread
+     * can still read a request and answer it meanwhile (measured: 22 of 40 times not every thread was
+     * stopped when {@code kill} returned, and 1 of 40 searches sent at once was answered). A frozen slapd
+     * accepts TCP connections in the kernel and never answers. {@link #thaw()} undoes it.
+     */
+    public synchronized void freeze() {
+        requireRunning();
+        long pid = process.pid();
+        signal(pid, "STOP");
+        awaitThreads(pid, true);
+    }
+
+    /** SIGCONT after {@link #freeze()}; returns once no thread of slapd is stopped any more. */
+    public synchronized void thaw() {
+        requireRunning();
+        long pid = process.pid();
+        signal(pid, "CONT");
+        awaitThreads(pid, false);
+    }
+
+    private static void signal(long pid, String signal) {
+        try {
+            Process p = new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).redirectErrorStream(true).start();
+            if (!p.waitFor(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS) || p.exitValue() != 0) {
+                p.destroyForcibly();
+                throw new IllegalStateException("kill -" + signal + " " + pid + " failed: "
+                        + new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted sending SIG" + signal, e);
+        }
+    }
+
+    /** Waits (at most {@link #FREEZE_TIMEOUT}) until all of slapd's threads are stopped, or none is. */
+    private static void awaitThreads(long pid, boolean stopped) {
+        long deadline = System.nanoTime() + FREEZE_TIMEOUT.toNanos();
+        String states = "";
+        while (System.nanoTime() < deadline) {
+            states = threadStates(pid);
+            boolean allStopped = !states.isEmpty() && states.chars().allMatch(c -> c == 'T');
+            boolean noneStopped = states.chars().noneMatch(c -> c == 'T');
+            if (stopped ? allStopped : noneStopped) {
+                return;
+            }
+            sleep(2);
+        }
+        throw new IllegalStateException("slapd (pid " + pid + ") threads not " + (stopped ? "all stopped" : "running again")
+                + " within " + FREEZE_TIMEOUT + ": states " + states);
+    }
+
+    /** One state letter per thread of the process ({@code /proc/PID/task/TID/stat}, field 3). */
+    static String threadStates(long pid) {
+        StringBuilder b = new StringBuilder();
+        try (Stream<Path> tasks = Files.list(Path.of("/proc", Long.toString(pid), "task"))) {
+            for (Path t : (Iterable<Path>) tasks::iterator) {
+                try {
+                    String stat = Files.readString(t.resolve("stat"));
+                    b.append(stat.charAt(stat.lastIndexOf(')') + 2));
+                } catch (IOException | RuntimeException gone) {
+                    // a thread that ended meanwhile
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return b.toString();
+    }
+
     /** Stops and starts slapd again on the same ports and socket, with the data as it was left. */
     public synchronized void restart() {
         if (closed) {
@@ -456,16 +535,30 @@ public final class Slapd implements AutoCloseable {
             c.append("TLSCertificateFile ").append(dir.resolve("cert.pem")).append('\n');
             c.append("TLSCertificateKeyFile ").append(dir.resolve("key.pem")).append('\n');
         }
+        // The admin guide's tuning chapter: 4 threads per real core for reads, 16 (the default) at most.
+        c.append("threads ").append(threads()).append('\n');
+        // No syslog here (no /dev/log): at the default "stats" slapd would try to reach it with a socket,
+        // a failed connect and a close for every operation. "none" keeps the messages logged whatever the
+        // level; with Options.withStatsLog the stats go to the log file through "-d stats" instead.
+        c.append("loglevel none\n");
         c.append("database mdb\n");
-        // Sparse file: only the pages actually written take space.
+        // Sparse file: only the pages actually written take space (slapd-mdb(5): set it large up front).
         c.append("maxsize 1073741824\n");
         c.append("suffix \"").append(BASE_DN).append("\"\n");
         c.append("rootdn \"").append(ADMIN_DN).append("\"\n");
         c.append("rootpw ").append(adminPassword).append('\n');
         c.append("directory ").append(dir.resolve("db")).append('\n');
-        c.append("index cn,uid eq\n");
+        // back-mdb adds (objectClass=referral) to every search filter: without an objectClass index every
+        // search scans its whole scope ("to make any use of indexes, you must set up an equality index on
+        // objectClass", the admin guide's tuning chapter).
+        c.append("index objectClass,cn,uid eq\n");
         c.append("access to * by * read\n");
         return c.toString();
+    }
+
+    /** slapd's worker threads: 4 per core (the admin guide), at most its default of 16. */
+    static int threads() {
+        return Math.min(16, 4 * Runtime.getRuntime().availableProcessors());
     }
 
     private void writeLdif(Path file) throws IOException {

@@ -97,7 +97,7 @@ class SlapdIT {
     @Test
     void saslExternalOverLdapiMapsToExternalDn() throws Exception {
         try (LDAPConnection c = ldapi(slapd)) {
-            // OpenLDAP 2.5 answers the no-argument EXTERNALBindRequest with result 14 (FACTS).
+            // OpenLDAP 2.5 answers the no-argument EXTERNALBindRequest with result 14.
             BindResult bind = c.bind(new EXTERNALBindRequest(""));
             assertThat(bind.getResultCode()).isEqualTo(ResultCode.SUCCESS);
             WhoAmIExtendedResult who = (WhoAmIExtendedResult) c.processExtendedOperation(new WhoAmIExtendedRequest());

@@ -111,13 +111,7 @@ public final class CostBench {
     }
 
     public static void main(String[] args) throws Exception {
-        Map<String, String> a = new HashMap<>();
-        for (String arg : args) {
-            int eq = arg.indexOf('=');
-            if (eq > 0) {
-                a.put(arg.substring(0, eq), arg.substring(eq + 1));
-            }
-        }
+        Map<String, String> a = BenchRuns.options(args);
         Layout layout = Layout.current();
         Path out = Path.of(a.getOrDefault("out", layout.root().resolve("bench/target/cost-bench/run").toString()));
         Files.createDirectories(out);
@@ -152,7 +146,7 @@ public final class CostBench {
         List<Row> rows = new ArrayList<>();
         List<Family> slapdFamilies = families.stream().filter(f -> f.server() == Server.SLAPD).toList();
         if (!slapdFamilies.isEmpty()) {
-            // 1000 entries, indexed: the plan's filter ranges over them, slapd answers from its cache
+            // 1000 entries, indexed as OpenLDAP's guide says (objectClass, cn, uid): the plan's filter ranges over them
             try (Slapd slapd = Slapd.start(Slapd.Options.defaults().withEntries(1000).withTls(false))) {
                 List<String> target = List.of("-Jldap.host=" + slapd.host(), "-Jldap.port=" + slapd.ldapPort(),
                         "-Jldapi.socket=" + slapd.socketPath(), "-Jldap.base=" + slapd.baseDn(),
@@ -196,9 +190,10 @@ public final class CostBench {
         List<Family> nginxFamilies = families.stream().filter(f -> f.server() == Server.NGINX).toList();
         if (!nginxFamilies.isEmpty()) {
             try (Nginx nginx = Nginx.start(Map.of("/1k", new byte[1024]))) {
+                long workers = ProcessHandle.of(nginx.pid()).map(p -> p.children().count()).orElse(0L);
                 for (Family f : nginxFamilies) {
                     rows.add(measure(f, null, List.of("-Jhttp.host=" + nginx.host(), "-Jhttp.port=" + nginx.port()),
-                            "nginx (2 workers)", nginx.pid()));
+                            "nginx (" + workers + " workers)", nginx.pid()));
                 }
             }
         }

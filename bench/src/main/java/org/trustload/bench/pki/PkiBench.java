@@ -196,8 +196,8 @@ public final class PkiBench {
         String alias = ecPki.userAliases().get(0);
         ecKey = ecPki.users(List.of(alias)).load().get(0);
         rsaKey = rsaPki.users(List.of(rsaPki.userAliases().get(0))).load().get(0);
-        // document=PATH signs a given file (e.g. the lab's sample.pdf); SamplePdf's output size depends
-        // on the JVM it runs in (186,428 bytes in the bench JVM vs 140,576 in the lab): the size is printed
+        // document=PATH signs a given file (e.g. the lab's sample.pdf); SamplePdf gives the lab's document
+        // (140,576 bytes with PDFBox 3.0.8); the size is printed
         content = opts.containsKey("document") ? Files.readAllBytes(Path.of(opt("document", "")))
                 : SamplePdf.generate(SamplePdf.SCENARIO_BYTES);
         contentFile = out.resolve("document-137k.pdf");

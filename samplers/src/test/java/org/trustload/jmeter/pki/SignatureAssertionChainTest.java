@@ -150,7 +150,7 @@ class SignatureAssertionChainTest {
         SIGNED.put("timestamp signer key usage", new TimestampResponder(badTsa, TimestampResponder.DEFAULT_POLICY)
                 .timestamp(sha256(TEXT), "SHA-256"));
 
-        // the value made with another key than the certificate's, as EU DSS returns at B level (FACTS)
+        // the value made with another key than the certificate's, as EU DSS returns at B level (it does not check the value there)
         KeyMaterial wrongKey = new KeyMaterial(user.alias(), other.privateKey(), user.chain(), user.provider());
         SIGNED.put("wrong key", CadesSigner.sign(TEXT, wrongKey, b));
         SIGNED.put("wrong key pdf", PadesSigner.sign(pdf, wrongKey, b));
