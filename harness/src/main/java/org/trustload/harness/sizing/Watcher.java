@@ -9,7 +9,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Predicate;
+import org.trustload.jvmstats.JvmPidSource;
+import org.trustload.jvmstats.PerfData;
 import org.trustload.jvmstats.ProcessSource;
+import org.trustload.jvmstats.SourceConfig;
 import org.trustload.jvmstats.StatsException;
 import org.trustload.jvmstats.StatsSnapshot;
 import org.trustload.jvmstats.StatsSource;
@@ -67,7 +70,7 @@ public final class Watcher implements AutoCloseable {
                     }
                     double f = (double) (t - before.t()) / (p.t() - before.t());
                     return new Point(t, before.cpuMs() + f * (p.cpuMs() - before.cpuMs()), before.gcCount(),
-                            before.gcMs(), before.waitMs() + f * (p.waitMs() - before.waitMs()));
+                            before.gcMs() + f * (p.gcMs() - before.gcMs()), before.waitMs() + f * (p.waitMs() - before.waitMs()));
                 }
             }
             return before;
@@ -85,6 +88,24 @@ public final class Watcher implements AutoCloseable {
             Point pa = at(a);
             Point pb = at(b);
             return pa == null || pb == null ? Double.NaN : pb.waitMs() - pa.waitMs();
+        }
+
+        /** GC ms from {@code a} to {@code b} (the readings within, or just around); NaN when unknown. */
+        public double gcMs(long a, long b) {
+            Point pa = at(a);
+            Point pb = at(b);
+            return pa == null || pb == null || Double.isNaN(pa.gcMs()) || Double.isNaN(pb.gcMs()) ? Double.NaN
+                    : pb.gcMs() - pa.gcMs();
+        }
+
+        /** Time of the first reading, or {@code Long.MAX_VALUE} without one. */
+        public long firstReading() {
+            return points.isEmpty() ? Long.MAX_VALUE : points.get(0).t();
+        }
+
+        /** Time of the last reading, or {@code Long.MIN_VALUE} without one. */
+        public long lastReading() {
+            return points.isEmpty() ? Long.MIN_VALUE : points.get(points.size() - 1).t();
         }
 
         /** Readings whose time lies in [a, b]: first and last, for GC deltas. */
@@ -106,6 +127,8 @@ public final class Watcher implements AutoCloseable {
     private final StatsSource server;
     private final Series serverSeries;
     private final Map<Long, Series> load = new LinkedHashMap<>();
+    /** The load generator JVMs read through their hsperfdata (GC too), once it exists; closed with the watcher. */
+    private final Map<Long, StatsSource> loadJvms = new LinkedHashMap<>();
     private final List<Point> machine = new CopyOnWriteArrayList<>();
     private final String loadCpus;
     private volatile Predicate<String> loadCommand = c -> false;
@@ -122,7 +145,7 @@ public final class Watcher implements AutoCloseable {
         this.server = server;
         this.serverSeries = server == null ? null : new Series(server.describe(), serverCpus);
         this.loadCpus = loadCpus;
-        thread = new Thread(this::loop, "trustload-size-watcher");
+        thread = new Thread(this::loop, "trustload-watcher");
         thread.setDaemon(true);
         thread.start();
     }
@@ -167,16 +190,40 @@ public final class Watcher implements AutoCloseable {
                     if (loadCpus != null) {
                         pin(h.pid());
                     }
-                    s = new Series("JMeter pid " + h.pid(), allowedCpus(h.pid()));
+                    // a distributed engine runs "ApacheJMeter.jar -s ..."
+                    s = new Series((cmd.contains(".jar -s ") ? "engine pid " : "pid ") + h.pid(), allowedCpus(h.pid()));
                     load.put(h.pid(), s);
                 }
-                try (ProcessSource p = new ProcessSource(h.pid())) {
-                    s.points.add(new Point(System.currentTimeMillis(), p.poll().cpuMs(), -1, Double.NaN, runQueueMs(h.pid())));
+                try {
+                    StatsSnapshot snap = loadJvm(h.pid()).poll();
+                    s.points.add(new Point(System.currentTimeMillis(), snap.cpuMs(), snap.gcCount(), snap.gcTimeMs(),
+                            runQueueMs(h.pid())));
                 } catch (StatsException e) {
                     // it exited between the listing and the read
                 }
             }
         });
+    }
+
+    /**
+     * The JVM {@code pid} read through its hsperfdata file (CPU and GC, no attach: a starved JVM's attach can
+     * hang), or through /proc alone (CPU, no GC) until that file exists.
+     */
+    private StatsSource loadJvm(long pid) throws StatsException {
+        StatsSource s = loadJvms.get(pid);
+        if (s != null) {
+            return s;
+        }
+        try {
+            if (PerfData.fileOf(pid) != null) {
+                s = new JvmPidSource(SourceConfig.of(Long.toString(pid)));
+                loadJvms.put(pid, s);
+                return s;
+            }
+        } catch (IOException | StatsException | RuntimeException e) {
+            // no readable hsperfdata: CPU from /proc only
+        }
+        return new ProcessSource(pid);
     }
 
     private void pin(long pid) {
@@ -291,6 +338,10 @@ public final class Watcher implements AutoCloseable {
         }
         if (server != null) {
             server.close();
+        }
+        synchronized (this) {
+            loadJvms.values().forEach(StatsSource::close);
+            loadJvms.clear();
         }
     }
 }
