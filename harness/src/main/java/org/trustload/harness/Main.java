@@ -326,15 +326,16 @@ public final class Main {
         }
     }
 
-    static String usage() {
+    public static String usage() {
         return String.format(Locale.ROOT, """
                 Usage: ./trustload COMMAND [ARGS]
 
                   list                         the plans of test-plans/catalog.tsv
-                  run PLAN [-Jname=value ...] [-q FILE ...] [--no-lab] [--engines N] [--max-error-pct P]
+                  run PLAN [-Jname=value ...] [-q FILE ...] [--no-lab] [--engines N] [--max-error-pct P] [--slo RULES]
                                                build what is missing, start the lab services PLAN needs, run PLAN
                                                headless, write results/PLAN/<timestamp>/ (results.jtl, jmeter.log,
-                                               console.txt, report/index.html, summary.txt) and print a summary.
+                                               console.txt, report/index.html, summary.txt) and print a summary
+                                               (warm-up apart, the load generator's CPU; docs/results.md).
                                                The lab is skipped with --no-lab or when a -J or -q property sets the
                                                plan's target property (e.g. -Jldap.host=ldap.example.org: a real server).
                                                PLAN is a catalog id (ldap/ldap-search-200x10) or a path to a .jmx.
@@ -347,8 +348,12 @@ public final class Main {
                                                sent to the engines (-G). See docs/distributed.md for remote machines.
                                                --max-error-pct P: exit 4 when more than P%% of the top-level samples
                                                failed (default %s; 100 never fails on errors).
+                                               --slo RULES: exit 8 when the run's steady window (its samples after
+                                               the ramp-up, warm-up left out) breaks RULES, in size's syntax:
+                                               'p99<=500ms,errors<=1%%' (pNN, avg, max, errors; docs/results.md).
                   size PLAN --slo RULES [--model closed|open] [--start N] [--factor F] [--max-load N]
-                       [--step-time 30s] [--warmup 10s] [--max-time 15m] [--plateau N] [--refine N] [--no-confirm]
+                       [--step-time 30s] [--warmup 10s] [--max-time 15m] [--plateau N] [--min-gain 5%%] [--refine N]
+                       [--no-confirm] [--steps-per-run 6]
                        [--server KIND:TARGET] [--server-cpus N] [--load-cpus LIST] [--unit NAME] [--engines N]
                        [-Jname=value ...] [-q FILE ...] [--no-lab]
                                                the plan's capacity under a service-level objective (docs/sizing.md):
@@ -360,7 +365,9 @@ public final class Main {
                                                jmx:HOST:PORT, prometheus:URL); writes results/PLAN/size-<timestamp>/sizing/
                                                (index.html, sizing.md, charts). Exit 0 capacity found, 6 client-bound
                                                (no verdict; says how many engines), 7 no capacity found.
-                  lab [SERVICES]               run the lab in the foreground (Ctrl-C stops it); writes ./lab.properties
+                  lab [SERVICES]               run the lab in the foreground (Ctrl-C stops it); writes its
+                                               lab.properties into a private folder of its own (the READY line
+                                               names it), so two labs never share the file
                   gui [PLAN] [-Jname=value ...] [-q FILE ...] [--no-lab]
                                                start the lab services PLAN needs, open the JMeter GUI (with PLAN),
                                                stop the lab when the GUI exits
@@ -374,7 +381,7 @@ public final class Main {
                                                to point a plan at it
                   help                         this text
 
-                Exit status of run (docs/harness.md):
+                Exit status of run and size (docs/harness.md):
                 %s
                 Environment: HEAP (default "-Xms1g -Xmx1g"), TRUSTLOAD_JVM_ARGS (more JVM options for JMeter),
                 JAVA_HOME, TRUSTLOAD_LAB_TIMEOUT (seconds to wait for the lab, default 120),
