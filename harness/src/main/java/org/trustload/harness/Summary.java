@@ -645,7 +645,7 @@ public final class Summary {
         }
         wrap(sb, t.toString());
         List<String> notAdded = new ArrayList<>();
-        count(notAdded, main.subResultRows + warmUp.subResultRows, "sub-result row", "indented beneath its sample");
+        count(notAdded, main.subResultRows + warmUp.subResultRows, "sub-result row", "indented beneath their samples");
         count(notAdded, main.transactionRows, "transaction row", null);
         count(notAdded, warmUp.transactionRows, "warm-up transaction row", null);
         if (!notAdded.isEmpty()) {

@@ -52,7 +52,7 @@ class SummaryTest {
                 .containsPattern("(?m)^ldap 1 +1 +0 +10\\.00 +- +- +10 +2 +5\\.000$")
                 .contains("Total: 5 top-level samples = JMeter's summariser's count.");
         assertThat(table.replaceAll("\\s+", " ")).contains(
-                "Not added to any total: 3 sub-result rows (indented beneath its sample), 1 transaction row; results.jtl has 9 rows");
+                "Not added to any total: 3 sub-result rows (indented beneath their samples), 1 transaction row; results.jtl has 9 rows");
     }
 
     /** The ldap-vs-ldaps-vs-ldapi shape: per protocol a warm-up, then transactions over loops of one search. */
