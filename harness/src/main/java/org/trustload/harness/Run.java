@@ -294,10 +294,15 @@ public final class Run {
         Path labDir = Layout.privateTempDir("trustload-lab");
         Lab lab = null;
         Engines engines = null;
-        // the load generator's CPU: every JMeter JVM of this run names its results folder (-l, engines' logs)
+        // the load generator's CPU: every JMeter JVM of this run names its results folder (-l, the engines it
+        // starts: their logs), running engines their own logs
         Watcher watcher = o.watcher != null ? o.watcher : new Watcher(null, 0, null);
         if (o.watcher == null) {
-            watcher.watchLoad(dir.toString());
+            List<String> words = new ArrayList<>(List.of(dir.toString()));
+            if (o.sharedEngines != null) {
+                o.sharedEngines.logs().forEach(l -> words.add(l.toString()));
+            }
+            watcher.watchLoad(words.toArray(String[]::new));
         }
         AtomicReference<String> labDied = new AtomicReference<>(); // how the lab died under the run
         // SIGTERM or Ctrl-C to the launcher: stop what this run started (a terminal's Ctrl-C reaches them

@@ -9,10 +9,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Predicate;
-import org.trustload.jvmstats.JvmPidSource;
 import org.trustload.jvmstats.PerfData;
 import org.trustload.jvmstats.ProcessSource;
-import org.trustload.jvmstats.SourceConfig;
 import org.trustload.jvmstats.StatsException;
 import org.trustload.jvmstats.StatsSnapshot;
 import org.trustload.jvmstats.StatsSource;
@@ -127,8 +125,8 @@ public final class Watcher implements AutoCloseable {
     private final StatsSource server;
     private final Series serverSeries;
     private final Map<Long, Series> load = new LinkedHashMap<>();
-    /** The load generator JVMs read through their hsperfdata (GC too), once it exists; closed with the watcher. */
-    private final Map<Long, StatsSource> loadJvms = new LinkedHashMap<>();
+    /** The load generator JVMs' hsperfdata files (their GC counters), once they exist. */
+    private final Map<Long, Path> perfFiles = new LinkedHashMap<>();
     private final List<Point> machine = new CopyOnWriteArrayList<>();
     private final String loadCpus;
     private volatile Predicate<String> loadCommand = c -> false;
@@ -150,9 +148,10 @@ public final class Watcher implements AutoCloseable {
         thread.start();
     }
 
-    /** From now on, JMeter JVMs whose command line contains {@code word} are the load generator. */
-    public synchronized void watchLoad(String word) {
-        loadCommand = c -> c.contains(word) && c.contains("ApacheJMeter");
+    /** From now on, JMeter JVMs whose command line contains one of {@code words} are the load generator. */
+    public synchronized void watchLoad(String... words) {
+        List<String> w = List.of(words);
+        loadCommand = c -> c.contains("ApacheJMeter") && w.stream().anyMatch(c::contains);
     }
 
     private void loop() {
@@ -194,10 +193,11 @@ public final class Watcher implements AutoCloseable {
                     s = new Series((cmd.contains(".jar -s ") ? "engine pid " : "pid ") + h.pid(), allowedCpus(h.pid()));
                     load.put(h.pid(), s);
                 }
-                try {
-                    StatsSnapshot snap = loadJvm(h.pid()).poll();
-                    s.points.add(new Point(System.currentTimeMillis(), snap.cpuMs(), snap.gcCount(), snap.gcTimeMs(),
-                            runQueueMs(h.pid())));
+                try (ProcessSource p = new ProcessSource(h.pid())) {
+                    double cpuMs = p.poll().cpuMs();
+                    StatsSnapshot gc = gcOf(h.pid());
+                    s.points.add(new Point(System.currentTimeMillis(), cpuMs, gc == null ? -1 : gc.gcCount(),
+                            gc == null ? Double.NaN : gc.gcTimeMs(), runQueueMs(h.pid())));
                 } catch (StatsException e) {
                     // it exited between the listing and the read
                 }
@@ -206,24 +206,24 @@ public final class Watcher implements AutoCloseable {
     }
 
     /**
-     * The JVM {@code pid} read through its hsperfdata file (CPU and GC, no attach: a starved JVM's attach can
-     * hang), or through /proc alone (CPU, no GC) until that file exists.
+     * The GC counters of the JVM {@code pid} from its hsperfdata file (what jstat reads), or null while it has none
+     * or it cannot be read. A file, never the attach API: attaching starts a JMX agent in the load generator (a
+     * listening socket) and can hang on a starved JVM.
      */
-    private StatsSource loadJvm(long pid) throws StatsException {
-        StatsSource s = loadJvms.get(pid);
-        if (s != null) {
-            return s;
-        }
+    private StatsSnapshot gcOf(long pid) {
         try {
-            if (PerfData.fileOf(pid) != null) {
-                s = new JvmPidSource(SourceConfig.of(Long.toString(pid)));
-                loadJvms.put(pid, s);
-                return s;
+            Path f = perfFiles.get(pid);
+            if (f == null) {
+                f = PerfData.fileOf(pid);
+                if (f == null) {
+                    return null;
+                }
+                perfFiles.put(pid, f);
             }
-        } catch (IOException | StatsException | RuntimeException e) {
-            // no readable hsperfdata: CPU from /proc only
+            return StatsSnapshot.builder(System.currentTimeMillis()).jstat(PerfData.read(f).jstatGc()).build();
+        } catch (IOException | RuntimeException e) {
+            return null; // not written yet, or the JVM is gone
         }
-        return new ProcessSource(pid);
     }
 
     private void pin(long pid) {
@@ -338,10 +338,6 @@ public final class Watcher implements AutoCloseable {
         }
         if (server != null) {
             server.close();
-        }
-        synchronized (this) {
-            loadJvms.values().forEach(StatsSource::close);
-            loadJvms.clear();
         }
     }
 }
