@@ -189,8 +189,9 @@ public final class Watcher implements AutoCloseable {
                     if (loadCpus != null) {
                         pin(h.pid());
                     }
-                    // a distributed engine runs "ApacheJMeter.jar -s ..."
-                    s = new Series((cmd.contains(".jar -s ") ? "engine pid " : "pid ") + h.pid(), allowedCpus(h.pid()));
+                    // a distributed engine runs "ApacheJMeter.jar -s ...", its controller "... -R host:port,..."
+                    String role = cmd.contains(".jar -s ") ? "engine pid " : cmd.contains(" -R ") ? "controller pid " : "pid ";
+                    s = new Series(role + h.pid(), allowedCpus(h.pid()));
                     load.put(h.pid(), s);
                 }
                 try (ProcessSource p = new ProcessSource(h.pid())) {
