@@ -64,14 +64,21 @@ public final class Catalog {
         return Optional.ofNullable(rows.get(id));
     }
 
-    /** The {@code ./trustload list} table. */
+    /**
+     * The {@code ./trustload list} table: each plan, the lab services it needs, its target properties (any of
+     * them set with {@code -J} or {@code -q}: a real server, no lab) and its description.
+     */
     public String table() {
-        int w = rows.keySet().stream().mapToInt(String::length).max().orElse(4);
-        StringBuilder sb = new StringBuilder(String.format("%-" + w + "s  %-10s %s%n", "PLAN", "LAB", "DESCRIPTION"));
+        int w = Math.max(4, rows.keySet().stream().mapToInt(String::length).max().orElse(4));
+        int t = Math.max(6, rows.values().stream().mapToInt(e -> String.join(",", e.targets()).length()).max().orElse(6));
+        String fmt = "%-" + w + "s  %-10s %-" + t + "s  %s%n";
+        StringBuilder sb = new StringBuilder(String.format(fmt, "PLAN", "LAB", "TARGET", "DESCRIPTION"));
         for (Entry e : rows.values()) {
-            sb.append(String.format("%-" + w + "s  %-10s %s%n", e.id(),
-                    e.services().isEmpty() ? "-" : String.join(",", e.services()), e.description()));
+            sb.append(String.format(fmt, e.id(), e.services().isEmpty() ? "-" : String.join(",", e.services()),
+                    e.targets().isEmpty() ? "-" : String.join(",", e.targets()), e.description()));
         }
+        sb.append(String.format("%nTARGET: the property that points a plan at your server (-Jname=value or -q FILE; no lab"
+                + " then); each scenario page (docs/scenarios/) has the table of all its properties, \"Point it at your server\".%n"));
         return sb.toString();
     }
 }

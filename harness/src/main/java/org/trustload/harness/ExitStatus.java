@@ -2,8 +2,9 @@ package org.trustload.harness;
 
 /**
  * The exit status of {@code ./trustload run} and {@code size} (DESIGN §5), the one list users gate CI on. When several
- * apply, the first in this order wins: could not execute, configuration error, a thread group without
- * samples, errors above the budget.
+ * apply to a run, the first in this order wins: could not execute (2), configuration error (3), SLO Stop stopped
+ * the test (8), a thread group without samples (5), errors above the budget (4), {@code --slo} broken (8), the
+ * report not generated (9).
  */
 public enum ExitStatus {
     /** The run executed and its failed top-level samples stayed within {@code --max-error-pct}. */
@@ -21,7 +22,12 @@ public enum ExitStatus {
     /** {@code size}: the load generator limited the search; no capacity is reported (the verdict says how many engines). */
     CLIENT_BOUND(6, "size: client-bound, no verdict (the load generator was the limit)"),
     /** {@code size}: no capacity: the objective broke at the lowest load, or no limit was reached within the bounds. */
-    NO_VERDICT(7, "size: no capacity found (objective broken at the start load, or no limit within --max-time/--max-load)");
+    NO_VERDICT(7, "size: no capacity found (objective broken at the start load, no limit within --max-time/--max-load,"
+            + " or the machine busy with other work)"),
+    /** {@code run --slo RULES} broke over the steady window, or an SLO Stop listener said its objective broke. */
+    SLO_BROKEN(8, "service-level objective broken (--slo, or an SLO Stop listener)"),
+    /** The run executed but JMeter's HTML report ({@code report/index.html}) was not generated. */
+    REPORT_FAILED(9, "the HTML report was not generated");
 
     private final int code;
     private final String meaning;

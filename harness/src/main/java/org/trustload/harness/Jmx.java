@@ -42,9 +42,24 @@ public final class Jmx {
      * @param samplersPerIteration the samples one iteration writes (top-level, as the summariser counts them)
      *        when the group holds only samplers and controllers that run each child once (Simple, Transaction
      *        in non-parent mode, Random Order, Critical Section); -1 when another controller decides it at run time
+     * @param rampUp the ramp-up seconds as written ({@code ThreadGroup.ramp_time}; empty for other kinds)
+     * @param loopsInside the loop counts of the enabled Loop Controllers beneath it, as written, in file order
+     * @param secondsInside the seconds of the enabled Runtime Controllers beneath it, as written, in file order
      */
     public record ThreadGroup(String name, String kind, String threads, String loops, boolean scheduled,
-                              String duration, String delay, boolean hasSampler, long samplersPerIteration) {
+                              String duration, String delay, boolean hasSampler, long samplersPerIteration,
+                              String rampUp, List<String> loopsInside, List<String> secondsInside) {
+
+        /** A group without ramp-up or inner loops (tests). */
+        public ThreadGroup(String name, String kind, String threads, String loops, boolean scheduled, String duration,
+                           String delay, boolean hasSampler, long samplersPerIteration) {
+            this(name, kind, threads, loops, scheduled, duration, delay, hasSampler, samplersPerIteration, "", List.of(), List.of());
+        }
+
+        /** The ramp-up in seconds with {@code props} applied; empty when it cannot be told. */
+        public OptionalLong rampUpSeconds(Map<String, String> props) {
+            return Jmx.resolve(rampUp, props);
+        }
 
         /** The number of threads with {@code props} applied; empty when it cannot be told. */
         public OptionalLong threads(Map<String, String> props) {
@@ -117,11 +132,31 @@ public final class Jmx {
                         prop(e, "ThreadGroup.num_threads"), loop == null ? "" : prop(loop, "LoopController.loops"),
                         Boolean.parseBoolean(prop(e, "ThreadGroup.scheduler")), prop(e, "ThreadGroup.duration"),
                         prop(e, "ThreadGroup.delay"), children != null && hasSampler(children),
-                        children == null ? 0 : samplers(children)));
+                        children == null ? 0 : samplers(children), prop(e, "ThreadGroup.ramp_time"),
+                        children == null ? List.of() : inside(children, "LoopController", "LoopController.loops"),
+                        children == null ? List.of() : inside(children, "RunTime", "RunTime.seconds")));
             } else if (children != null) {
                 collect(children, out);
             }
         }
+    }
+
+    /** The property {@code name} of every enabled element of class {@code testclass} beneath {@code tree}, in file order. */
+    private static List<String> inside(Element tree, String testclass, String name) {
+        List<String> out = new ArrayList<>();
+        for (Node n = tree.getFirstChild(); n != null; n = n.getNextSibling()) {
+            if (!(n instanceof Element e) || e.getTagName().equals("hashTree") || !enabled(e)) {
+                continue;
+            }
+            if (testclass.equals(e.getAttribute("testclass"))) {
+                out.add(prop(e, name));
+            }
+            Element children = nextHashTree(e);
+            if (children != null) {
+                out.addAll(inside(children, testclass, name));
+            }
+        }
+        return out;
     }
 
     private static boolean hasSampler(Element tree) {

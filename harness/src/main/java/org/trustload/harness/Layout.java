@@ -87,6 +87,15 @@ public record Layout(Path root, Path jmeterHome) {
         return out;
     }
 
+    /**
+     * A new directory in the temporary directory that only this user may enter ({@code rwx------}): where a lab's
+     * {@code lab.properties} (its passwords) lives, one per lab, so no two labs or runs share the file.
+     */
+    public static Path privateTempDir(String prefix) throws IOException {
+        return Files.createTempDirectory(prefix, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+                java.nio.file.attribute.PosixFilePermissions.fromString("rwx------")));
+    }
+
     public static void deleteRecursively(Path dir) throws IOException {
         if (Files.exists(dir)) {
             try (Stream<Path> s = Files.walk(dir)) {

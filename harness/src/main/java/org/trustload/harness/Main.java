@@ -10,6 +10,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import org.trustload.slo.Objective;
 
 /**
  * {@code ./trustload}: the launcher's commands. The shell script finds Java, builds when needed and
@@ -76,8 +77,8 @@ public final class Main {
         return Catalog.read(layout.catalogFile());
     }
 
-    /** The options of {@code run}/{@code gui} after PLAN. */
-    record RunArgs(List<String> jmeterArgs, boolean noLab, int engines, double maxErrorPct) {
+    /** The options of {@code run}/{@code gui} after PLAN; {@code slo} null without {@code --slo}. */
+    record RunArgs(List<String> jmeterArgs, boolean noLab, int engines, double maxErrorPct, Objective slo) {
     }
 
     static RunArgs parse(List<String> args) throws HarnessException {
@@ -85,6 +86,7 @@ public final class Main {
         boolean noLab = false;
         int engines = 0;
         double maxErrorPct = Run.DEFAULT_MAX_ERROR_PCT;
+        Objective slo = null;
         for (int i = 0; i < args.size(); i++) {
             String a = args.get(i);
             if (a.equals("--no-lab")) {
@@ -110,6 +112,18 @@ public final class Main {
                 if (maxErrorPct < 0 || maxErrorPct > 100) {
                     throw HarnessException.usage("--max-error-pct takes a percentage from 0 to 100, not '" + v + "'");
                 }
+            } else if (a.equals("--slo") || a.startsWith("--slo=")) {
+                String v = a.equals("--slo") ? next(args, ++i, "--slo needs rules, e.g. --slo 'p99<=500ms,errors<=1%'")
+                        : a.substring("--slo=".length());
+                try {
+                    slo = Objective.parse(v);
+                } catch (IllegalArgumentException e) {
+                    throw HarnessException.usage("--slo: " + e.getMessage());
+                }
+                if (slo.rules().stream().anyMatch(r -> r.kind() == Objective.Kind.SERVER_CPU)) {
+                    throw HarnessException.usage("--slo: server.cpu is judged by ./trustload size, which watches the server;"
+                            + " run judges pNN, avg, max and errors");
+                }
             } else if (a.startsWith("-J") && a.indexOf('=') > 2) {
                 jmeterArgs.add(a);
             } else if (a.equals("-q")) {
@@ -121,10 +135,11 @@ public final class Main {
                 jmeterArgs.addAll(List.of("-q", f.toAbsolutePath().normalize().toString()));
             } else {
                 throw HarnessException.usage("unexpected argument '" + a
-                        + "' (expected -Jname=value, -q FILE, --no-lab, --engines N or --max-error-pct P; see ./trustload help)");
+                        + "' (expected -Jname=value, -q FILE, --no-lab, --engines N, --max-error-pct P or --slo RULES;"
+                        + " see ./trustload help)");
             }
         }
-        return new RunArgs(jmeterArgs, noLab, engines, maxErrorPct);
+        return new RunArgs(jmeterArgs, noLab, engines, maxErrorPct, slo);
     }
 
     private static String next(List<String> args, int i, String message) throws HarnessException {
@@ -165,7 +180,7 @@ public final class Main {
         }
         Run.Options o = resolve(args.remove(0));
         RunArgs r = parse(args);
-        o.args(r.jmeterArgs()).noLab(r.noLab()).engines(r.engines()).maxErrorPct(r.maxErrorPct());
+        o.args(r.jmeterArgs()).noLab(r.noLab()).engines(r.engines()).maxErrorPct(r.maxErrorPct()).slo(r.slo());
         env("TRUSTLOAD_RESULTS").ifPresent(v -> o.resultsRoot(Path.of(v).toAbsolutePath()));
         env("TRUSTLOAD_RMI_DIR").ifPresent(v -> o.rmiDir(Path.of(v).toAbsolutePath()));
         o.labArgs(Layout.words(System.getenv("TRUSTLOAD_LAB_ARGS")));
@@ -205,12 +220,29 @@ public final class Main {
             cmd.addAll(List.of("--services", args.get(0)));
         }
         cmd.addAll(Layout.words(System.getenv("TRUSTLOAD_LAB_ARGS")));
-        cmd.addAll(List.of("--out", layout.root().resolve("lab.properties").toString()));
-        err.println("trustload: lab in the foreground, endpoints in " + layout.root().resolve("lab.properties") + "; Ctrl-C stops it");
+        // a folder of this lab's own (private: lab.properties holds the lab's passwords), so that two labs
+        // started from one checkout never write the same file
+        Path dir = Layout.privateTempDir("trustload-lab");
+        Path props = dir.resolve("lab.properties");
+        cmd.addAll(List.of("--out", props.toString()));
+        err.println("trustload: lab in the foreground, endpoints in " + props + " (the READY line repeats it); Ctrl-C stops it");
         Process p = new ProcessBuilder(cmd).inheritIO().start();
         // SIGTERM to the launcher stops the lab, which removes its lab.properties before we exit
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> stop(p), "lab-stop"));
-        return p.waitFor();
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            stop(p);
+            removeQuietly(dir);
+        }, "lab-stop"));
+        int rc = p.waitFor();
+        removeQuietly(dir);
+        return rc;
+    }
+
+    private static void removeQuietly(Path dir) {
+        try {
+            Layout.deleteRecursively(dir);
+        } catch (IOException e) {
+            // a file the lab left: the folder is private and in the temporary directory
+        }
     }
 
     private int gui(List<String> args) throws IOException, InterruptedException, HarnessException {
@@ -222,15 +254,19 @@ public final class Main {
         if (r.engines() != 0) {
             throw HarnessException.usage("gui does not start engines (use run --engines N)");
         }
+        if (r.slo() != null) {
+            throw HarnessException.usage("gui does not judge an objective (use run --slo RULES, or an SLO Stop listener)");
+        }
         List<String> cmd = new ArrayList<>(JMeter.fromEnvironment(layout).command());
         cmd.addAll(List.of("-q", layout.trustloadProperties().toString()));
         Lab lab = null;
+        Path labDir = Layout.privateTempDir("trustload-lab");
         try {
             if (o != null) {
                 o.args(r.jmeterArgs()).noLab(r.noLab());
                 if (o.useLab(err)) {
                     Path log = Path.of(env("TRUSTLOAD_RESULTS").orElse(layout.root().resolve("results").toString()), "gui", "lab.log");
-                    lab = Lab.start(layout, String.join(",", o.services), layout.root().resolve("lab.properties"), log,
+                    lab = Lab.start(layout, String.join(",", o.services), labDir.resolve("lab.properties"), log,
                             Layout.words(System.getenv("TRUSTLOAD_LAB_ARGS")), Duration.ofSeconds(seconds("TRUSTLOAD_LAB_TIMEOUT", 120)));
                     err.println("trustload: " + lab.readyLine());
                     cmd.addAll(List.of("-q", lab.properties().toString()));
@@ -258,6 +294,7 @@ public final class Main {
             if (lab != null) {
                 lab.close();
             }
+            removeQuietly(labDir);
         }
     }
 
@@ -289,15 +326,16 @@ public final class Main {
         }
     }
 
-    static String usage() {
+    public static String usage() {
         return String.format(Locale.ROOT, """
                 Usage: ./trustload COMMAND [ARGS]
 
                   list                         the plans of test-plans/catalog.tsv
-                  run PLAN [-Jname=value ...] [-q FILE ...] [--no-lab] [--engines N] [--max-error-pct P]
+                  run PLAN [-Jname=value ...] [-q FILE ...] [--no-lab] [--engines N] [--max-error-pct P] [--slo RULES]
                                                build what is missing, start the lab services PLAN needs, run PLAN
                                                headless, write results/PLAN/<timestamp>/ (results.jtl, jmeter.log,
-                                               console.txt, report/index.html, summary.txt) and print a summary.
+                                               console.txt, report/index.html, summary.txt) and print a summary
+                                               (warm-up apart, the load generator's CPU; docs/results.md).
                                                The lab is skipped with --no-lab or when a -J or -q property sets the
                                                plan's target property (e.g. -Jldap.host=ldap.example.org: a real server).
                                                PLAN is a catalog id (ldap/ldap-search-200x10) or a path to a .jmx.
@@ -310,8 +348,12 @@ public final class Main {
                                                sent to the engines (-G). See docs/distributed.md for remote machines.
                                                --max-error-pct P: exit 4 when more than P%% of the top-level samples
                                                failed (default %s; 100 never fails on errors).
+                                               --slo RULES: exit 8 when the run's steady window (its samples after
+                                               the ramp-up, warm-up left out) breaks RULES, in size's syntax:
+                                               'p99<=500ms,errors<=1%%' (pNN, avg, max, errors; docs/results.md).
                   size PLAN --slo RULES [--model closed|open] [--start N] [--factor F] [--max-load N]
-                       [--step-time 30s] [--warmup 10s] [--max-time 15m] [--plateau N] [--refine N] [--no-confirm]
+                       [--step-time 30s] [--warmup 10s] [--max-time 15m] [--plateau N] [--min-gain 5%%] [--refine N]
+                       [--no-confirm] [--steps-per-run 6]
                        [--server KIND:TARGET] [--server-cpus N] [--load-cpus LIST] [--unit NAME] [--engines N]
                        [-Jname=value ...] [-q FILE ...] [--no-lab]
                                                the plan's capacity under a service-level objective (docs/sizing.md):
@@ -323,7 +365,9 @@ public final class Main {
                                                jmx:HOST:PORT, prometheus:URL); writes results/PLAN/size-<timestamp>/sizing/
                                                (index.html, sizing.md, charts). Exit 0 capacity found, 6 client-bound
                                                (no verdict; says how many engines), 7 no capacity found.
-                  lab [SERVICES]               run the lab in the foreground (Ctrl-C stops it); writes ./lab.properties
+                  lab [SERVICES]               run the lab in the foreground (Ctrl-C stops it); writes its
+                                               lab.properties into a private folder of its own (the READY line
+                                               names it), so two labs never share the file
                   gui [PLAN] [-Jname=value ...] [-q FILE ...] [--no-lab]
                                                start the lab services PLAN needs, open the JMeter GUI (with PLAN),
                                                stop the lab when the GUI exits
@@ -337,7 +381,7 @@ public final class Main {
                                                to point a plan at it
                   help                         this text
 
-                Exit status of run (docs/harness.md):
+                Exit status of run and size (docs/harness.md):
                 %s
                 Environment: HEAP (default "-Xms1g -Xmx1g"), TRUSTLOAD_JVM_ARGS (more JVM options for JMeter),
                 JAVA_HOME, TRUSTLOAD_LAB_TIMEOUT (seconds to wait for the lab, default 120),

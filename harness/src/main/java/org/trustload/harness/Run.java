@@ -10,7 +10,6 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -28,6 +27,8 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.regex.Pattern;
 import java.util.zip.ZipFile;
+import org.trustload.harness.sizing.Watcher;
+import org.trustload.slo.Objective;
 
 /**
  * One headless run of a plan, as {@code ./trustload run}, the plan tests and the benches do it: the lab
@@ -69,6 +70,8 @@ public final class Run {
         Consumer<Lab> onLabReady = lab -> { };
         Lab sharedLab;
         Engines sharedEngines;
+        Objective slo;
+        Watcher watcher;
 
         /** A catalog plan. */
         public static Options of(Layout layout, Catalog.Entry entry) {
@@ -190,6 +193,18 @@ public final class Run {
             return this;
         }
 
+        /** Judges the run's steady window by these rules ({@code --slo}): exit 8 when one breaks. */
+        public Options slo(Objective slo) {
+            this.slo = slo;
+            return this;
+        }
+
+        /** Reads the load generator's CPU from this running watcher (its caller chose the JVMs it watches). */
+        public Options watcher(Watcher watcher) {
+            this.watcher = watcher;
+            return this;
+        }
+
         /** Runs on these running engines (the run does not stop them). */
         public Options engines(Engines engines) {
             this.sharedEngines = engines;
@@ -276,10 +291,19 @@ public final class Run {
         Layout.deleteRecursively(dir);
         Files.createDirectories(dir);
         boolean useLab = o.useLab(log);
-        Path labDir = Files.createTempDirectory("trustload-lab",
-                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        Path labDir = Layout.privateTempDir("trustload-lab");
         Lab lab = null;
         Engines engines = null;
+        // the load generator's CPU: every JMeter JVM of this run names its results folder (-l, the engines it
+        // starts: their logs), running engines their own logs
+        Watcher watcher = o.watcher != null ? o.watcher : new Watcher(null, 0, null);
+        if (o.watcher == null) {
+            List<String> words = new ArrayList<>(List.of(dir.toString()));
+            if (o.sharedEngines != null) {
+                o.sharedEngines.logs().forEach(l -> words.add(l.toString()));
+            }
+            watcher.watchLoad(words.toArray(String[]::new));
+        }
         AtomicReference<String> labDied = new AtomicReference<>(); // how the lab died under the run
         // SIGTERM or Ctrl-C to the launcher: stop what this run started (a terminal's Ctrl-C reaches them
         // too, a SIGTERM does not) and remove the lab's properties (its passwords)
@@ -363,6 +387,9 @@ public final class Run {
             args.addAll(List.of("-q", jmeter.layout().trustloadProperties().toString(), "-Jtrustload.results.dir=" + dir));
             args.addAll(labProps);
             args.addAll(List.of("-Jsummariser.interval=5", "-Jjmeterengine.nongui.port=0"));
+            // the dashboard's scratch folder (default "temp" in the working directory) of this run alone: two runs
+            // sharing one deleted it under each other ("Error generating the report")
+            args.add("-J" + REPORT_TEMP_PROPERTY + "=" + dir.resolve(REPORT_TEMP));
             args.addAll(o.jmeterArgs);
             args.addAll(Influx.stream(o, marked, engines != null, log)); // -Jinflux.url: JMeter's Backend Listener in the copy
             // after the user's: the summary and the dashboard must agree on every percentile (Percentiles)
@@ -384,6 +411,10 @@ public final class Run {
             jmeterStatus = waitFor(p, runLab, o.timeout, labDied, log, dir.resolve("threads.txt"));
             pump.join(10_000);
         } finally {
+            if (o.watcher == null) {
+                watcher.close();
+            }
+            Layout.deleteRecursively(dir.resolve(REPORT_TEMP));
             if (engines != null && engines != o.sharedEngines) {
                 engines.close();
             }
@@ -400,10 +431,14 @@ public final class Run {
                 // the hook runs anyway
             }
         }
-        return evaluate(jmeter.layout(), o, dir, jmeterStatus, labDied.get(), engines, target, started, log);
+        return evaluate(jmeter.layout(), o, dir, jmeterStatus, labDied.get(), engines, target, started, watcher, log);
     }
 
     static final String SAMPLE_VARIABLES = "sample_variables";
+    /** JMeter's property for the dashboard's scratch folder (ReportGenerator; default {@code temp} in the working directory). */
+    static final String REPORT_TEMP_PROPERTY = "jmeter.reportgenerator.temp_dir";
+    /** This run's dashboard scratch folder, inside its results folder (removed after the run). */
+    static final String REPORT_TEMP = ".report-temp";
 
     /** Whether the JMeter home's lib/ext has the event marker element (a home built before it cannot load it). */
     static boolean markerInstalled(Layout layout) {
@@ -592,7 +627,7 @@ public final class Run {
     private static final String CONFIG_ERROR_LINE = "TrustLoad configuration error";
 
     private static Result evaluate(Layout layout, Options o, Path dir, int jmeterStatus, String labDied, Engines engines,
-                                   String target, Instant started, PrintStream log) throws IOException {
+                                   String target, Instant started, Watcher watcher, PrintStream log) throws IOException {
         Path jtl = dir.resolve("results.jtl");
         String message = "";
         ExitStatus status = ExitStatus.OK;
@@ -606,6 +641,12 @@ public final class Run {
             }
         }
         String console = read(dir.resolve("console.txt")) + "\n" + read(dir.resolve("jmeter.log"));
+        Optional<String> sloStopped = sloStopLine(console, engines);
+        Optional<Judged> judged = o.slo == null || summary == null ? Optional.empty() : Optional.of(judge(o, summary));
+        Optional<String> reportFailed = o.dashboard && !Files.isRegularFile(dir.resolve("report/index.html"))
+                ? Optional.of(console.lines().filter(l -> l.contains("Error generating the report")).findFirst()
+                        .map(String::strip).orElse("JMeter wrote no report/index.html"))
+                : Optional.empty();
         if (status != ExitStatus.OK) {
             // keep the message
         } else if (labDied != null) {
@@ -633,6 +674,10 @@ public final class Run {
             status = ExitStatus.NOT_EXECUTED;
             message = "no samples from engine(s) " + String.join(",", missing) + "; see " + dir.resolve("jmeter.log")
                     + " and " + dir + "/engine-*/";
+        } else if (sloStopped.isPresent()) {
+            // before "a thread group without samples": the objective stopped the test before later groups ran
+            status = ExitStatus.SLO_BROKEN;
+            message = sloStopped.get();
         } else {
             List<String> silent = silentThreadGroups(o, summary);
             double pct = summary.total().errorPct();
@@ -644,6 +689,12 @@ public final class Run {
                 status = ExitStatus.TOO_MANY_ERRORS;
                 message = String.format(Locale.ROOT, "%.2f%% of %d samples failed, above --max-error-pct %s",
                         pct, summary.total().count(), trim(o.maxErrorPct));
+            } else if (judged.isPresent() && !judged.get().broken().isEmpty()) {
+                status = ExitStatus.SLO_BROKEN;
+                message = "--slo " + o.slo + ": " + String.join(", ", judged.get().broken()) + " over the steady window";
+            } else if (reportFailed.isPresent()) {
+                status = ExitStatus.REPORT_FAILED;
+                message = "the HTML report was not generated: " + reportFailed.get() + "; see " + dir.resolve("jmeter.log");
             }
         }
         StringBuilder text = new StringBuilder();
@@ -652,8 +703,17 @@ public final class Run {
             text.append(System.lineSeparator()).append(summary.table(Summary.summariser(read(dir.resolve("console.txt")))
                     .or(() -> Summary.summariser(read(dir.resolve("jmeter.log"))))));
             text.append(summary.errorTable());
+            judged.ifPresent(j -> text.append(j.text(o.slo)));
+            sloStopped.ifPresent(l -> text.append(System.lineSeparator()).append(l).append(System.lineSeparator()));
+            long from = Math.min(summary.total().firstStart(), summary.warmUp().firstStart());
+            long to = Math.max(summary.total().lastEnd(), summary.warmUp().lastEnd());
+            text.append(LoadGenerator.of(watcher, from, to).text());
         }
         text.append(Summary.jvmStats(dir));
+        if (o.dashboard) {
+            text.append(System.lineSeparator()).append(reportFailed.map(r -> "Report: NOT generated (" + r + ")")
+                    .orElse("Report: " + dir.resolve("report/index.html"))).append(System.lineSeparator());
+        }
         text.append(String.format("%nExit status %d: %s%s%n", status.code(), status.meaning(), message.isEmpty() ? "" : " - " + message));
         Files.writeString(dir.resolve("summary.txt"), text);
         if (o.echo) {
@@ -664,6 +724,72 @@ public final class Run {
         }
         log.println("trustload: results in " + dir);
         return new Result(status, dir, Optional.ofNullable(summary), message, text.toString());
+    }
+
+    /**
+     * What the SLO Stop listener prints when its objective broke (its {@code BROKEN_LINE}; the harness names it
+     * without loading the listeners module).
+     */
+    static final String SLO_STOP_LINE = "TrustLoad SLO broken";
+
+    /** SLO Stop's line in the controller's console or log, or in an engine's log; without its trailing timestamp. */
+    static Optional<String> sloStopLine(String console, Engines engines) {
+        StringBuilder all = new StringBuilder(console);
+        if (engines != null) {
+            for (Path f : engines.logs()) {
+                all.append('\n').append(read(f));
+            }
+        }
+        return all.toString().lines().filter(l -> l.contains(SLO_STOP_LINE)).findFirst()
+                .map(l -> l.substring(l.indexOf(SLO_STOP_LINE)).replaceFirst(" at \\d{13}$", "").strip());
+    }
+
+    /**
+     * The seconds skipped before the steady window: the longest ramp-up of the plan's thread groups (with the run's
+     * properties), 0 when none can be told.
+     */
+    static long rampUpMs(Options o) throws IOException {
+        Map<String, String> props = o.userProperties(false);
+        long max = 0;
+        for (Jmx.ThreadGroup tg : threadGroups(o)) {
+            max = Math.max(max, tg.rampUpSeconds(props).orElse(0));
+        }
+        return max * 1000;
+    }
+
+    /**
+     * The objective's verdict over the steady window.
+     *
+     * @param skipMs the ramp-up left out
+     * @param whole the steady window held too few samples: the whole of Total was judged
+     */
+    record Judged(Summary.Stats window, long skipMs, boolean whole, List<String> broken) {
+
+        String text(Objective slo) {
+            StringBuilder sb = new StringBuilder(System.lineSeparator());
+            String over = whole ? String.format(Locale.ROOT, "all %d samples of Total (fewer than %d ended after the %s ramp-up)",
+                    window.count(), Summary.MIN_SAMPLES_FOR_STATS, hms(skipMs / 1000))
+                    : skipMs > 0 ? String.format(Locale.ROOT, "the steady window: the %d samples of Total that ended after the %s ramp-up",
+                            window.count(), hms(skipMs / 1000))
+                    : String.format(Locale.ROOT, "the steady window: all %d samples of Total (no ramp-up)", window.count());
+            if (window.count() == 0) {
+                Summary.wrap(sb, "Objective " + slo + " (--slo): not judged, Total has no samples.");
+            } else {
+                Summary.wrap(sb, "Objective " + slo + " (--slo) over " + over + ": " + (broken.isEmpty() ? "met"
+                        : "BROKEN - " + String.join(", ", broken)) + ".");
+            }
+            return sb.toString();
+        }
+    }
+
+    static Judged judge(Options o, Summary summary) throws IOException {
+        long skip = rampUpMs(o);
+        Summary.Stats w = summary.steady(skip);
+        boolean whole = skip > 0 && w.count() < Summary.MIN_SAMPLES_FOR_STATS;
+        if (whole) {
+            w = summary.steady(0);
+        }
+        return new Judged(w, skip, whole, o.slo.broken(w.measured()));
     }
 
     /** Engines no sample came from: an engine that refused the plan contributes nothing while JMeter exits 0. */
@@ -695,14 +821,8 @@ public final class Run {
                 .append(System.lineSeparator());
         int engineCount = engines == null ? 1 : engines.hosts().size();
         for (Jmx.ThreadGroup tg : threadGroups(o)) {
-            OptionalLong threads = tg.threads(raw);
-            OptionalLong loops = Jmx.resolve(tg.loops(), raw);
-            OptionalLong secs = tg.scheduledSeconds(raw);
-            sb.append("Threads:    ").append(tg.name()).append(": ")
-                    .append(threads.isPresent() ? threads.getAsLong() + " threads" : tg.threads() + " threads")
-                    .append(loops.isPresent() ? (loops.getAsLong() < 0 ? ", loops until stopped" : ", " + loops.getAsLong() + " loops") : "")
-                    .append(secs.isPresent() ? ", at most " + hms(secs.getAsLong()) + " (duration cap)" : "")
-                    .append(System.lineSeparator());
+            sb.append("Threads:    ").append(threadsLine(tg, raw, summary, engineCount)).append(System.lineSeparator());
+            inside(tg, raw).ifPresent(line -> sb.append("            ").append(line).append(System.lineSeparator()));
             if (summary != null) {
                 planned(tg, raw, summary, engineCount).ifPresent(line -> sb.append("            ").append(line).append(System.lineSeparator()));
             }
@@ -710,13 +830,81 @@ public final class Run {
         long wall = Duration.between(started, Instant.now()).toSeconds();
         sb.append("Started:    ").append(DateTimeFormatter.ISO_LOCAL_DATE_TIME.withZone(ZoneOffset.UTC).format(started.truncatedTo(java.time.temporal.ChronoUnit.SECONDS)))
                 .append(" UTC, ").append(hms(wall)).append(" in all (lab, JMeter, report)");
-        if (summary != null && summary.total().count() > 0) {
-            sb.append("; samples over ").append(hms(summary.total().spanMs() / 1000));
+        if (summary != null && summary.total().count() + summary.warmUp().count() > 0) {
+            long from = Math.min(summary.total().firstStart(), summary.warmUp().firstStart());
+            long to = Math.max(summary.total().lastEnd(), summary.warmUp().lastEnd());
+            sb.append("; samples over ").append(hms((to - from) / 1000));
         }
         sb.append(System.lineSeparator());
         sb.append("Properties: ").append(props.isEmpty() ? "(none given)" : String.join(" ",
                 props.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).toList())).append(System.lineSeparator());
         return sb.toString();
+    }
+
+    /**
+     * A thread group as it ran: {@code "Searchers: 20 threads, 25 loops, ramp-up 5 s, at most 00:10:00 (duration cap)"},
+     * with the run's properties applied, and the threads that wrote a sample when that differs (a test stopped early).
+     */
+    static String threadsLine(Jmx.ThreadGroup tg, Map<String, String> props, Summary summary, int engines) {
+        OptionalLong threads = tg.threads(props);
+        OptionalLong loops = Jmx.resolve(tg.loops(), props);
+        OptionalLong secs = tg.scheduledSeconds(props);
+        OptionalLong ramp = tg.rampUpSeconds(props);
+        StringBuilder line = new StringBuilder(tg.name()).append(": ")
+                .append(threads.isPresent() ? plural(threads.getAsLong(), "thread") : tg.threads() + " threads")
+                .append(engines > 1 ? " on each of " + engines + " engines" : "")
+                .append(loops.isPresent() ? (loops.getAsLong() < 0 ? ", loops until stopped" : ", " + plural(loops.getAsLong(), "loop"))
+                        : "")
+                .append(ramp.isPresent() && ramp.getAsLong() > 0 ? ", ramp-up " + ramp.getAsLong() + " s" : "")
+                .append(secs.isPresent() ? ", at most " + hms(secs.getAsLong()) + " (duration cap)" : "");
+        if (summary != null && threads.isPresent() && tg.hasSampler()) {
+            int ran = summary.threadsRan(tg.name());
+            if (ran != threads.getAsLong() * engines) {
+                line.append("; ").append(ran).append(ran == 1 ? " thread" : " threads").append(" wrote samples");
+            }
+        }
+        return line.toString();
+    }
+
+    /**
+     * What repeats inside one loop of a thread group, with the run's properties applied:
+     * {@code "each loop: Loop Controllers of 1, 100, 1000 iterations; Runtime Controllers of 10 s"}; empty when nothing does.
+     */
+    static Optional<String> inside(Jmx.ThreadGroup tg, Map<String, String> props) {
+        List<String> parts = new ArrayList<>();
+        List<String> loops = distinct(tg.loopsInside(), props);
+        if (!loops.isEmpty()) {
+            parts.add((loops.size() == 1 && tg.loopsInside().size() == 1 ? "a Loop Controller of " : "Loop Controllers of ")
+                    + String.join(", ", loops) + (loops.equals(List.of("1")) ? " iteration" : " iterations"));
+        }
+        List<String> seconds = distinct(tg.secondsInside(), props);
+        if (!seconds.isEmpty()) {
+            parts.add((tg.secondsInside().size() == 1 ? "a Runtime Controller of " : "Runtime Controllers of ")
+                    + String.join(", ", seconds) + " s");
+        }
+        return parts.isEmpty() ? Optional.empty() : Optional.of("each loop: " + String.join("; ", parts));
+    }
+
+    /** The distinct values as JMeter would read them, numbers sorted ({@code -1}: "forever"); unresolvable ones as written. */
+    private static List<String> distinct(List<String> written, Map<String, String> props) {
+        java.util.TreeSet<Long> numbers = new java.util.TreeSet<>();
+        java.util.LinkedHashSet<String> other = new java.util.LinkedHashSet<>();
+        for (String w : written) {
+            OptionalLong v = Jmx.resolve(w, props);
+            if (v.isPresent()) {
+                numbers.add(v.getAsLong());
+            } else {
+                other.add(w);
+            }
+        }
+        List<String> out = new ArrayList<>();
+        numbers.forEach(n -> out.add(n < 0 ? "forever" : Long.toString(n)));
+        out.addAll(other);
+        return out;
+    }
+
+    private static String plural(long n, String word) {
+        return n + " " + word + (n == 1 ? "" : "s");
     }
 
     /** A thread group's samples count as cut by its cap when they span the cap less this (threads stop between samples). */

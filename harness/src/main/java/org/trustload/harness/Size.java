@@ -5,7 +5,6 @@ import java.io.PrintStream;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -289,8 +288,7 @@ public final class Size {
         Lab lab = o.sharedLab;
         Engines engines = null;
         Watcher watcher = null;
-        Path labDir = Files.createTempDirectory("trustload-lab",
-                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        Path labDir = Layout.privateTempDir("trustload-lab");
         try {
             if (o.useLab(err)) {
                 String services = String.join(",", o.services);
@@ -588,7 +586,7 @@ public final class Size {
             Run.Options r = Run.Options.of(layout, o.planId + " (size " + name + ")", jmx).args(o.jmeterArgs)
                     .property("jmeter.save.saveservice.subresults", "false").dashboard(false).echo(false)
                     .maxErrorPct(100).dir(phaseDir).rmiDir(o.rmiDir).workDir(o.workDir).noLab(true)
-                    .timeout(Duration.ofMillis(loads.size() * s.stepMs + 300_000));
+                    .timeout(Duration.ofMillis(loads.size() * s.stepMs + 300_000)).watcher(watcher);
             if (lab != null) {
                 r.lab(lab);
             }

@@ -4,12 +4,10 @@ import org.trustload.common.Percentiles;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collection;
+import java.util.BitSet;
 import java.util.Comparator;
-import java.util.Deque;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -22,11 +20,16 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The statistics of a results file counted the way JMeter's summariser counts: Total holds the
- * top-level samples only (one per sample event JMeter notified, Transaction Controller results left
- * out, as the summariser leaves them out by default). A sample's sub-results are shown beneath it and
- * never added to Total; a Transaction Controller's row (response message "Number of samples in
- * transaction ...") is shown above the samples it timed and never added either.
+ * The statistics of a results file counted the way JMeter's summariser counts, with the warm-up set
+ * apart. Total holds the top-level samples that are not warm-up (one per sample event JMeter notified,
+ * Transaction Controller results left out, as the summariser leaves them out by default); so JMeter's
+ * summariser's count = Total + {@link #warmUp()}. A sample's sub-results are shown beneath it and never
+ * added to Total; a Transaction Controller's row (response message "Number of samples in transaction ...")
+ * is shown in a block of its own and never added either.
+ *
+ * <p><b>Warm-up</b> ({@link #isWarmUp}): a row whose label, or whose thread group's name, begins with
+ * {@code warm-up} (any case; {@code warmup}, {@code warm up} and {@code warm_up} too). Its sub-results
+ * follow their sample. The warm-up rows are shown in a block of their own and are in no Total.
  *
  * <p>Which rows are sub-results is read from the file, not guessed: JMeter's CSV links no row to its
  * parent, so the runs the harness starts add the column {@value Jtl#EVENT_COLUMN} ({@link #exact()}),
@@ -36,12 +39,12 @@ import java.util.regex.Pattern;
  * and a step name (TrustLoad's), within the sample's time span.
  *
  * <p>Percentiles are the JMeter dashboard's ({@link Percentiles}) over every value of a label. Throughput
- * of Total is the summariser's final figure when its line is given (it divides by wall-clock time since
- * the test started, not by the span of the samples).
+ * of Total is the summariser's final figure when its line is given and there is no warm-up (it divides by
+ * wall-clock time since the test started, not by the span of the samples).
  *
  * <p>API for other harness commands (e.g. sizing steps): {@link #of(Path)}, then {@link #total()},
- * {@link #samples()} by label, {@link Stats#percentile(double)}, {@link #threadGroup(String)} and
- * {@link #topErrors()}.
+ * {@link #samples()} by label, {@link Stats#percentile(double)}, {@link #threadGroup(String)},
+ * {@link #steady(long)} and {@link #topErrors()}.
  */
 public final class Summary {
 
@@ -49,11 +52,16 @@ public final class Summary {
     public static final String CONFIG_ERROR_CODE = "configError";
     /** The percentiles the table shows (the dashboard's default three, and the median). */
     public static final double[] PERCENTILES = {50, 90, 95, 99};
+    /** Rows with fewer samples show neither percentiles nor a rate: a handful of values tells no distribution. */
+    public static final int MIN_SAMPLES_FOR_STATS = 5;
+    /** The summary's width in columns: wider detail stays in report/statistics.json. */
+    public static final int WIDTH = 120;
+    /** The warm-up naming rule (see the class comment). */
+    static final Pattern WARM_UP = Pattern.compile("(?i)^warm[-_ ]?up");
     private static final String TRANSACTION_PREFIX = "Number of samples in transaction";
-    private static final Pattern TRANSACTION_COUNT = Pattern.compile("Number of samples in transaction : (\\d+)");
+    private static final Pattern TRANSACTION_COUNT = Pattern.compile(
+            "Number of samples in transaction : (\\d+)(?:, number of failing samples : (\\d+))?");
     private static final int TOP_ERRORS = 10;
-    /** Recent top-level rows kept per thread to name a transaction's children. */
-    private static final int RECENT = 1000;
     /** Sample events remembered in exact mode: far more than rows of other threads between a sample and its sub-results. */
     private static final int RECENT_EVENTS = 100_000;
     private static final Pattern SUMMARISER = Pattern.compile(
@@ -76,6 +84,9 @@ public final class Summary {
         private long first = Long.MAX_VALUE;
         private long last = Long.MIN_VALUE;
         private long[] times = new long[16];
+        /** Total only: each sample's end and failure, for {@link Summary#steady(long)}. */
+        private long[] ends;
+        private BitSet failed;
         private Percentiles percentiles;
 
         Stats(String label, Kind kind) {
@@ -83,18 +94,37 @@ public final class Summary {
             this.kind = kind;
         }
 
+        private Stats keepingEnds() {
+            ends = new long[16];
+            failed = new BitSet();
+            return this;
+        }
+
         void add(Jtl.Sample s) {
+            add(s.timeStamp(), s.elapsed(), s.success());
+        }
+
+        private void add(long start, long elapsed, boolean ok) {
             if (count == times.length) {
                 times = Arrays.copyOf(times, times.length * 2);
             }
-            times[(int) count++] = s.elapsed();
-            sum += s.elapsed();
+            if (ends != null) {
+                if (count == ends.length) {
+                    ends = Arrays.copyOf(ends, ends.length * 2);
+                }
+                ends[(int) count] = start + elapsed;
+                if (!ok) {
+                    failed.set((int) count);
+                }
+            }
+            times[(int) count++] = elapsed;
+            sum += elapsed;
             percentiles = null;
-            if (!s.success()) {
+            if (!ok) {
                 errors++;
             }
-            first = Math.min(first, s.timeStamp());
-            last = Math.max(last, s.end());
+            first = Math.min(first, start);
+            last = Math.max(last, start + elapsed);
         }
 
         public String label() {
@@ -164,6 +194,42 @@ public final class Summary {
             }
             return percentiles;
         }
+
+        /** These rows as an {@code Objective} judges them (no server CPU: only {@code size} watches the server). */
+        public org.trustload.slo.Objective.Measured measured() {
+            Stats s = this;
+            return new org.trustload.slo.Objective.Measured() {
+                @Override
+                public long samples() {
+                    return s.count;
+                }
+
+                @Override
+                public long errors() {
+                    return s.errors;
+                }
+
+                @Override
+                public double percentile(double p) {
+                    return s.count == 0 ? Double.NaN : s.percentile(p);
+                }
+
+                @Override
+                public double mean() {
+                    return s.count == 0 ? Double.NaN : s.mean();
+                }
+
+                @Override
+                public double max() {
+                    return s.count == 0 ? Double.NaN : s.max();
+                }
+
+                @Override
+                public double serverCpuPct() {
+                    return Double.NaN;
+                }
+            };
+        }
     }
 
     /** JMeter's summariser's final line ({@code summary = N in HH:MM:SS = R/s ... Err: E}). */
@@ -180,16 +246,34 @@ public final class Summary {
     public record ErrorGroup(String key, long count, String example) {
     }
 
-    private final Map<String, Stats> samples = new LinkedHashMap<>();
-    /** Sub-result stats per parent label (a sample's, or a transaction's in parent mode). */
-    private final Map<String, Map<String, Stats>> subResults = new LinkedHashMap<>();
-    /** Transaction stats, and the labels of the samples each one timed. */
-    private final Map<String, Stats> transactions = new LinkedHashMap<>();
-    private final Map<String, Set<String>> transactionChildren = new LinkedHashMap<>();
-    private final Set<String> inTransaction = new LinkedHashSet<>();
-    private final Stats total = new Stats("Total", Kind.SAMPLE);
+    /** The rows of one part of the run: what Total counts, or the warm-up. */
+    private static final class Block {
+        final Map<String, Stats> samples = new LinkedHashMap<>();
+        /** Sub-result stats per parent label (a sample's, or a transaction's in parent mode). */
+        final Map<String, Map<String, Stats>> subResults = new LinkedHashMap<>();
+        final Map<String, Stats> transactions = new LinkedHashMap<>();
+        /** Per transaction label: the samples it timed and the failing ones among them, summed over its rows. */
+        final Map<String, long[]> timed = new HashMap<>();
+        final Stats total;
+        final Map<String, ErrorGroup> errors = new HashMap<>();
+        long subResultRows;
+        long transactionRows;
+
+        Block(Stats total) {
+            this.total = total;
+        }
+
+        List<ErrorGroup> topErrors() {
+            List<ErrorGroup> sorted = new ArrayList<>(errors.values());
+            sorted.sort(Comparator.comparingLong(ErrorGroup::count).reversed().thenComparing(ErrorGroup::key));
+            return sorted.subList(0, Math.min(TOP_ERRORS, sorted.size()));
+        }
+    }
+
+    private final Block main = new Block(new Stats("Total", Kind.SAMPLE).keepingEnds());
+    private final Block warmUp = new Block(new Stats("Warm-up", Kind.SAMPLE));
     private final Map<String, Stats> threadGroups = new LinkedHashMap<>();
-    private final Map<String, ErrorGroup> errors = new HashMap<>();
+    private final Map<String, Set<String>> threadsOfGroup = new LinkedHashMap<>();
     private final Set<String> threadNames = new LinkedHashSet<>();
     private final Map<String, ThreadState> threads = new HashMap<>();
     /** Exact mode: the first row of each recent sample event (thread name + event column), its parent for the rest. */
@@ -203,11 +287,10 @@ public final class Summary {
     private long configErrors;
     private long rows;
 
-    /** Where a thread is in its rows: its last top-level row (or transaction row) and its recent samples. */
+    /** Where a thread is in its rows: its last top-level row (or transaction row). */
     private static final class ThreadState {
         Jtl.Sample top;
         boolean transaction;
-        final Deque<Jtl.Sample> recent = new ArrayDeque<>();
     }
 
     private Summary() {
@@ -218,6 +301,11 @@ public final class Summary {
         Summary s = new Summary();
         Jtl.forEach(jtl, s::add);
         return s;
+    }
+
+    /** Whether a row with this label, written by this thread, is warm-up (see the class comment). */
+    public static boolean isWarmUp(String label, String threadName) {
+        return WARM_UP.matcher(label).lookingAt() || WARM_UP.matcher(threadGroupOf(threadName)).lookingAt();
     }
 
     private void add(Jtl.Sample row) {
@@ -231,29 +319,40 @@ public final class Summary {
         ThreadState t = threads.computeIfAbsent(row.threadName(), n -> new ThreadState());
         Jtl.Sample parent = parentOf(row, t);
         if (parent != null) {
-            subResults.computeIfAbsent(parent.label(), l -> new LinkedHashMap<>())
+            Block b = blockOf(parent);
+            b.subResults.computeIfAbsent(parent.label(), l -> new LinkedHashMap<>())
                     .computeIfAbsent(row.label(), l -> new Stats(l, Kind.SUB_RESULT)).add(row);
+            b.subResultRows++;
             return;
         }
         t.top = row;
         t.transaction = row.responseMessage().startsWith(TRANSACTION_PREFIX);
+        Block b = blockOf(row);
         if (t.transaction) {
-            transactions.computeIfAbsent(row.label(), l -> new Stats(l, Kind.TRANSACTION)).add(row);
-            nameChildren(row, t);
+            b.transactions.computeIfAbsent(row.label(), l -> new Stats(l, Kind.TRANSACTION)).add(row);
+            b.transactionRows++;
+            Matcher m = TRANSACTION_COUNT.matcher(row.responseMessage());
+            if (m.lookingAt()) {
+                long[] timed = b.timed.computeIfAbsent(row.label(), l -> new long[2]);
+                timed[0] += Long.parseLong(m.group(1));
+                timed[1] += m.group(2) == null ? 0 : Long.parseLong(m.group(2));
+            }
             return;
         }
-        t.recent.addLast(row);
-        if (t.recent.size() > RECENT) {
-            t.recent.removeFirst();
-        }
-        samples.computeIfAbsent(row.label(), l -> new Stats(l, Kind.SAMPLE)).add(row);
-        total.add(row);
-        threadGroups.computeIfAbsent(threadGroupOf(row.threadName()), g -> new Stats(g, Kind.SAMPLE)).add(row);
+        b.samples.computeIfAbsent(row.label(), l -> new Stats(l, Kind.SAMPLE)).add(row);
+        b.total.add(row);
+        String group = threadGroupOf(row.threadName());
+        threadGroups.computeIfAbsent(group, g -> new Stats(g, Kind.SAMPLE)).add(row);
+        threadsOfGroup.computeIfAbsent(group, g -> new LinkedHashSet<>()).add(row.threadName());
         if (!row.success()) {
             String example = errorText(row);
-            errors.merge(errorKey(example), new ErrorGroup(errorKey(example), 1, example),
-                    (a, b) -> new ErrorGroup(a.key(), a.count() + 1, a.example()));
+            b.errors.merge(errorKey(example), new ErrorGroup(errorKey(example), 1, example),
+                    (x, y) -> new ErrorGroup(x.key(), x.count() + 1, x.example()));
         }
+    }
+
+    private Block blockOf(Jtl.Sample row) {
+        return isWarmUp(row.label(), row.threadName()) ? warmUp : main;
     }
 
     /**
@@ -288,24 +387,6 @@ public final class Summary {
         boolean named = label.length() > parent.length() && label.startsWith(parent)
                 && (label.charAt(parent.length()) == ' ' || SUB_RESULT_NAME.matcher(label.substring(parent.length())).matches());
         return named && row.timeStamp() >= t.top.timeStamp() - 1 && row.end() <= t.top.end() + 1;
-    }
-
-    /**
-     * A transaction row in non-parent mode follows the samples it timed: its message says how many
-     * ("Number of samples in transaction : N"), the last N top-level rows of the thread.
-     */
-    private void nameChildren(Jtl.Sample row, ThreadState t) {
-        Matcher m = TRANSACTION_COUNT.matcher(row.responseMessage());
-        int n = m.lookingAt() ? (int) Math.min(Integer.parseInt(m.group(1)), t.recent.size()) : 0;
-        Set<String> children = transactionChildren.computeIfAbsent(row.label(), l -> new LinkedHashSet<>());
-        List<Jtl.Sample> recent = new ArrayList<>(t.recent);
-        for (Jtl.Sample c : recent.subList(recent.size() - n, recent.size())) {
-            if (!inTransaction.contains(c.label())) {
-                children.add(c.label());
-                inTransaction.add(c.label());
-            }
-        }
-        t.recent.clear();
     }
 
     /** The thread group a JMeter thread name belongs to (engine prefix and thread numbers removed). */
@@ -348,29 +429,79 @@ public final class Summary {
         return key;
     }
 
-    /** Top-level samples: the summariser's count. */
+    /** Top-level samples that are not warm-up: the summariser's count less {@link #warmUp()}'s. */
     public Stats total() {
-        return total;
+        return main.total;
     }
 
-    /** Top-level samples by label, in the order they first appear. */
+    /** Top-level warm-up samples (see the class comment); in no Total. */
+    public Stats warmUp() {
+        return warmUp.total;
+    }
+
+    /** Top-level samples by label (warm-up left out), in the order they first appear (the order the plan ran them). */
     public Map<String, Stats> samples() {
-        return samples;
+        return main.samples;
     }
 
-    /** Sub-results by parent label (a sample's, or a parent-mode transaction's), then by their own label. */
+    /** Top-level warm-up samples by label, in the order they first appear. */
+    public Map<String, Stats> warmUpSamples() {
+        return warmUp.samples;
+    }
+
+    /** Sub-results by parent label (a sample's, or a parent-mode transaction's), then by their own label; warm-up left out. */
     public Map<String, Map<String, Stats>> subResults() {
-        return subResults;
+        return main.subResults;
     }
 
-    /** Transaction Controller rows by label (not in Total). */
+    /** The warm-up's sub-results, as {@link #subResults()}. */
+    public Map<String, Map<String, Stats>> warmUpSubResults() {
+        return warmUp.subResults;
+    }
+
+    /** Transaction Controller rows by label (not in Total; warm-up transactions left out). */
     public Map<String, Stats> transactions() {
-        return transactions;
+        return main.transactions;
     }
 
-    /** Top-level samples of the thread group {@code name} (of every engine); empty stats when it wrote none. */
+    /** Warm-up Transaction Controller rows by label. */
+    public Map<String, Stats> warmUpTransactions() {
+        return warmUp.transactions;
+    }
+
+    /**
+     * The samples a transaction timed, summed over its rows (from "Number of samples in transaction : N"),
+     * warm-up or not; -1 when its rows do not say.
+     */
+    public long samplesTimedBy(String transaction) {
+        long[] t = main.timed.getOrDefault(transaction, warmUp.timed.get(transaction));
+        return t == null ? -1 : t[0];
+    }
+
+    /** Top-level samples (warm-up included) of the thread group {@code name} (of every engine); empty stats when it wrote none. */
     public Stats threadGroup(String name) {
         return threadGroups.getOrDefault(name, new Stats(name, Kind.SAMPLE));
+    }
+
+    /** The distinct threads of the thread group {@code name} that wrote a top-level sample (of every engine). */
+    public int threadsRan(String name) {
+        return threadsOfGroup.getOrDefault(name, Set.of()).size();
+    }
+
+    /**
+     * Total's samples (warm-up left out) that ended more than {@code skipMs} after Total's first sample
+     * started: the run's steady window when {@code skipMs} is its ramp-up.
+     */
+    public Stats steady(long skipMs) {
+        Stats all = main.total;
+        Stats out = new Stats("steady", Kind.SAMPLE);
+        long from = all.count == 0 ? 0 : all.first + Math.max(0, skipMs);
+        for (int i = 0; i < all.count; i++) {
+            if (skipMs <= 0 || all.ends[i] > from) {
+                out.add(all.ends[i] - all.times[i], all.times[i], !all.failed.get(i));
+            }
+        }
+        return out;
     }
 
     /** Whether sub-results were known from the {@value Jtl#EVENT_COLUMN} column rather than inferred from names. */
@@ -378,7 +509,7 @@ public final class Summary {
         return exact;
     }
 
-    /** Every row of the file, sub-results and transactions included (what the dashboard counts). */
+    /** Every row of the file, sub-results, transactions and warm-up included (what the dashboard counts). */
     public long rows() {
         return rows;
     }
@@ -388,11 +519,14 @@ public final class Summary {
         return configErrors;
     }
 
-    /** Failed top-level samples grouped by code and message without per-sample values, most frequent first. */
+    /** Failed samples of Total grouped by code and message without per-sample values, most frequent first. */
     public List<ErrorGroup> topErrors() {
-        List<ErrorGroup> sorted = new ArrayList<>(errors.values());
-        sorted.sort(Comparator.comparingLong(ErrorGroup::count).reversed().thenComparing(ErrorGroup::key));
-        return sorted.subList(0, Math.min(TOP_ERRORS, sorted.size()));
+        return main.topErrors();
+    }
+
+    /** Failed warm-up samples, grouped as {@link #topErrors()}. */
+    public List<ErrorGroup> warmUpErrors() {
+        return warmUp.topErrors();
     }
 
     /**
@@ -435,107 +569,230 @@ public final class Summary {
         return Optional.ofNullable(total != null ? total : deltas == 1 ? onlyDelta : null);
     }
 
+    // --- the table ---
+
+    /** A column: its heading and width (the heading right-aligned, a space before it included). */
+    private record Column(String head, int width) {
+    }
+
+    private static final List<Column> SAMPLE_COLUMNS = List.of(new Column("Samples", 8), new Column("Errors", 7),
+            new Column("Err%", 8), new Column("Avg ms", 9), new Column("p50 ms", 9), new Column("p90 ms", 9),
+            new Column("p95 ms", 9), new Column("p99 ms", 9), new Column("Max ms", 8), new Column("Rate/s", 9));
+    private static final List<Column> TRANSACTION_COLUMNS = List.of(new Column("Count", 7), new Column("Errors", 7),
+            new Column("Avg ms", 10), new Column("p90 ms", 9), new Column("p99 ms", 9), new Column("Max ms", 8),
+            new Column("Samples in it", 14), new Column("ms per sample", 14));
+
     /**
-     * The table: top-level labels sorted, each followed by its sub-results (indented); transactions
-     * above the samples they timed; Total counts top-level samples, with the summariser's throughput
-     * when given.
+     * The table, at most {@value #WIDTH} columns: the samples in Total in the order the plan ran them (first
+     * seen in the results file), each followed by its sub-results (indented: part of the row above, never
+     * added in); Total; the transactions; the warm-up; then what Total counts and how it relates to JMeter's
+     * summariser's count ({@code summariser = Total + warm-up}).
      */
     public String table(Optional<Summariser> summariser) {
-        List<String[]> lines = new ArrayList<>();
-        Set<String> shown = new LinkedHashSet<>();
-        for (Stats t : sorted(transactions.values())) {
-            addWithSubResults(lines, t, "", "transaction (not in Total): ");
-            for (String child : transactionChildren.getOrDefault(t.label(), Set.of())) {
-                Stats s = samples.get(child);
-                if (s != null && shown.add(child)) {
-                    addWithSubResults(lines, s, "  ", "");
-                }
-            }
+        StringBuilder sb = new StringBuilder();
+        int labelWidth = WIDTH - width(SAMPLE_COLUMNS);
+        String rule = "-".repeat(WIDTH) + System.lineSeparator();
+        boolean warm = warmUp.total.count() > 0 || !warmUp.transactions.isEmpty();
+        boolean warmInside = warmUp.total.count() > 0 && main.total.count() > 0
+                && warmUp.total.firstStart() < main.total.lastEnd() && warmUp.total.lastEnd() > main.total.firstStart();
+        line(sb, warm ? "Samples (in Total)" : "Label", SAMPLE_COLUMNS, labelWidth, SAMPLE_COLUMNS.stream().map(Column::head).toList());
+        sb.append(rule);
+        sampleRows(sb, main, labelWidth);
+        sb.append(rule);
+        double totalRate = warm ? (warmInside ? Double.NaN : main.total.throughput())
+                : summariser.map(Summariser::rate).orElse(main.total.throughput());
+        line(sb, "Total", SAMPLE_COLUMNS, labelWidth, sampleCells(main.total, totalRate, true));
+        if (!main.transactions.isEmpty() || !warmUp.transactions.isEmpty()) {
+            int w = WIDTH - width(TRANSACTION_COLUMNS);
+            sb.append(System.lineSeparator());
+            line(sb, "Transactions (not in Total)", TRANSACTION_COLUMNS, w, TRANSACTION_COLUMNS.stream().map(Column::head).toList());
+            sb.append(rule);
+            transactionRows(sb, main, w);
+            transactionRows(sb, warmUp, w);
         }
-        for (Stats s : sorted(samples.values())) {
-            if (shown.add(s.label())) {
-                addWithSubResults(lines, s, "", "");
-            }
+        if (warmUp.total.count() > 0) {
+            sb.append(System.lineSeparator());
+            line(sb, "Warm-up (not in Total)", SAMPLE_COLUMNS, labelWidth, SAMPLE_COLUMNS.stream().map(Column::head).toList());
+            sb.append(rule);
+            sampleRows(sb, warmUp, labelWidth);
+            sb.append(rule);
+            line(sb, "Warm-up total", SAMPLE_COLUMNS, labelWidth, sampleCells(warmUp.total, warmUp.total.throughput(), true));
         }
-        double rate = summariser.map(Summariser::rate).orElse(total.throughput());
-        String[] totalCells = cells(total, "Total", rate);
-        String[] head = {"Label", "Samples", "Errors", "Err%", "Avg ms", "Min ms", "p50 ms", "p90 ms", "p95 ms", "p99 ms",
-            "Max ms", "Throughput/s"};
-        int w = Math.max(5, lines.stream().mapToInt(c -> c[0].length()).max().orElse(5));
-        String fmt = "%-" + w + "s %9s %8s %7s %9s %7s %9s %9s %9s %9s %8s %12s%n";
-        String rule = "-".repeat(w + 111) + System.lineSeparator();
-        StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, fmt, (Object[]) head)).append(rule);
-        for (String[] c : lines) {
-            sb.append(String.format(Locale.ROOT, fmt, (Object[]) c));
-        }
-        sb.append(rule).append(String.format(Locale.ROOT, fmt, (Object[]) totalCells));
-        long nested = rows - total.count();
-        if (nested > 0) {
-            sb.append(String.format(Locale.ROOT, "(Total: %d top-level samples; the %d sub-result and transaction rows above are"
-                    + " shown beneath their parent and not added in; the results file has %d rows.)%n", total.count(), nested, rows));
-        }
-        sb.append(String.format(Locale.ROOT, "(Percentiles: the JMeter dashboard's method over every sample of a label;"
-                + " sub-results %s.)%n", exact ? "known from the " + Jtl.EVENT_COLUMN + " column"
-                : "inferred from their names (the file has no " + Jtl.EVENT_COLUMN + " column)"));
-        summariser.ifPresent(s -> {
-            if (s.count() != total.count()) {
-                sb.append(String.format(Locale.ROOT, "Note: JMeter's summariser counted %d samples, the results file %d top-level"
-                        + " samples (%s).%n", s.count(), total.count(), exact
-                        ? "a sample listener filter, results saved elsewhere, or samplers reporting several samples per result?"
-                        : "sub-results could only be inferred from their names"));
-            }
-        });
+        sb.append(System.lineSeparator());
+        footnotes(sb, summariser, warm, warmInside);
         return sb.toString();
     }
 
-    private void addWithSubResults(List<String[]> lines, Stats s, String indent, String prefix) {
-        lines.add(cells(s, indent + prefix + s.label(), Double.NaN));
-        for (Stats sub : subResults.getOrDefault(s.label(), Map.of()).values()) {
-            lines.add(cells(sub, indent + "  - " + sub.label(), Double.NaN));
+    private void footnotes(StringBuilder sb, Optional<Summariser> summariser, boolean warm, boolean warmInside) {
+        long total = main.total.count();
+        long warmSamples = warmUp.total.count();
+        StringBuilder t = new StringBuilder("Total: " + total + " top-level samples");
+        if (summariser.isPresent()) {
+            long s = summariser.get().count();
+            t.append(warm ? " = JMeter's summariser's " + s + " less the " + warmSamples + " warm-up samples"
+                    : " = JMeter's summariser's count");
+            if (s != total + warmSamples) {
+                t.append(String.format(Locale.ROOT, " - but the summariser counted %d, not %d (%s)", s, total + warmSamples, exact
+                        ? "a sample listener filter, results saved elsewhere, or samplers reporting several samples per result?"
+                        : "sub-results could only be inferred from their names"));
+            }
+        } else if (warm) {
+            t.append(" (the " + warmSamples + " warm-up samples left out)");
+        }
+        t.append('.');
+        if (warm) {
+            t.append(" Warm-up: labels or thread groups whose name begins with \"warm-up\".");
+        }
+        wrap(sb, t.toString());
+        List<String> notAdded = new ArrayList<>();
+        count(notAdded, main.subResultRows + warmUp.subResultRows, "sub-result row", "indented beneath their samples");
+        count(notAdded, main.transactionRows, "transaction row", null);
+        count(notAdded, warmUp.transactionRows, "warm-up transaction row", null);
+        if (!notAdded.isEmpty()) {
+            wrap(sb, "Not added to any total: " + String.join(", ", notAdded) + "; results.jtl has " + rows + " rows ("
+                    + total + (warm ? " + " + warmSamples + " warm-up" : "") + " samples and these).");
+        }
+        wrap(sb, "Percentiles: the JMeter dashboard's method over every sample of a label; sub-results "
+                + (exact ? "known from the " + Jtl.EVENT_COLUMN + " column" : "inferred from their names (no " + Jtl.EVENT_COLUMN
+                + " column)") + ". Rows of fewer than " + MIN_SAMPLES_FOR_STATS + " samples show no percentiles and no rate (-).");
+        wrap(sb, "Rate/s: a row's samples over their span; Total's "
+                + (!warm ? (summariser.isPresent() ? "is JMeter's summariser's (over the time since the test started)."
+                        : "over the span of its samples.")
+                        : warmInside ? "is not given, as the warm-up ran between its samples (see each row's)."
+                        : "over the span of its samples (the warm-up left out)."));
+        if (!main.transactions.isEmpty() || !warmUp.transactions.isEmpty()) {
+            wrap(sb, "Transactions: a Transaction Controller's time for the samples it timed (\"Samples in it\"); ms per sample"
+                    + " = its time / those samples, e.g. per iteration when it times a loop of one request.");
         }
     }
 
-    private static List<Stats> sorted(Collection<Stats> stats) {
-        return stats.stream().sorted(Comparator.comparing(Stats::label)).toList();
+    private static void count(List<String> out, long n, String what, String where) {
+        if (n > 0) {
+            out.add(n + " " + what + (n == 1 ? "" : "s") + (where == null ? "" : " (" + where + ")"));
+        }
     }
 
-    private static String[] cells(Stats s, String label, double rate) {
-        String[] c = new String[12];
-        c[0] = label;
-        c[1] = Long.toString(s.count());
-        c[2] = Long.toString(s.errors());
-        c[3] = String.format(Locale.ROOT, "%.2f%%", s.errorPct());
-        c[4] = String.format(Locale.ROOT, "%.2f", s.mean());
-        c[5] = Long.toString(s.min());
-        for (int i = 0; i < PERCENTILES.length; i++) {
-            c[6 + i] = s.count() == 0 ? "-" : ms(s.percentile(PERCENTILES[i]));
+    private void sampleRows(StringBuilder sb, Block b, int labelWidth) {
+        for (Stats s : b.samples.values()) {
+            line(sb, s.label(), SAMPLE_COLUMNS, labelWidth, sampleCells(s, Double.NaN, false));
+            for (Stats sub : b.subResults.getOrDefault(s.label(), Map.of()).values()) {
+                line(sb, "  - " + sub.label(), SAMPLE_COLUMNS, labelWidth, sampleCells(sub, Double.NaN, false));
+            }
         }
-        c[10] = Long.toString(s.max());
-        c[11] = String.format(Locale.ROOT, "%.2f", Double.isNaN(rate) ? s.throughput() : rate);
+    }
+
+    private void transactionRows(StringBuilder sb, Block b, int labelWidth) {
+        for (Stats t : b.transactions.values()) {
+            long[] timed = b.timed.get(t.label());
+            List<String> c = new ArrayList<>();
+            c.add(Long.toString(t.count()));
+            c.add(Long.toString(t.errors()));
+            c.add(ms(t.mean()));
+            boolean many = t.count() >= MIN_SAMPLES_FOR_STATS;
+            c.add(many ? ms(t.percentile(90)) : "-");
+            c.add(many ? ms(t.percentile(99)) : "-");
+            c.add(Long.toString(t.max()));
+            if (timed == null || timed[0] == 0) {
+                c.add("-");
+                c.add("-");
+            } else {
+                double each = (double) timed[0] / t.count();
+                c.add(each == Math.rint(each) ? Long.toString((long) each) : String.format(Locale.ROOT, "%.1f", each));
+                c.add(String.format(Locale.ROOT, "%.3f", t.mean() * t.count() / timed[0]));
+            }
+            line(sb, t.label(), TRANSACTION_COLUMNS, labelWidth, c);
+            for (Stats sub : b.subResults.getOrDefault(t.label(), Map.of()).values()) {
+                List<String> sc = new ArrayList<>(List.of(Long.toString(sub.count()), Long.toString(sub.errors()), ms(sub.mean()),
+                        sub.count() >= MIN_SAMPLES_FOR_STATS ? ms(sub.percentile(90)) : "-",
+                        sub.count() >= MIN_SAMPLES_FOR_STATS ? ms(sub.percentile(99)) : "-", Long.toString(sub.max()), "", ""));
+                line(sb, "  - " + sub.label(), TRANSACTION_COLUMNS, labelWidth, sc);
+            }
+        }
+    }
+
+    private static List<String> sampleCells(Stats s, double rate, boolean total) {
+        boolean many = s.count() >= MIN_SAMPLES_FOR_STATS;
+        List<String> c = new ArrayList<>();
+        c.add(Long.toString(s.count()));
+        c.add(Long.toString(s.errors()));
+        c.add(String.format(Locale.ROOT, "%.2f%%", s.errorPct()));
+        c.add(s.count() == 0 ? "-" : ms(s.mean()));
+        for (double p : PERCENTILES) {
+            c.add(many ? ms(s.percentile(p)) : "-");
+        }
+        c.add(s.count() == 0 ? "-" : Long.toString(s.max()));
+        double r = total ? rate : s.throughput();
+        c.add(!many || Double.isNaN(r) ? "-" : String.format(Locale.ROOT, "%.2f", r));
         return c;
     }
 
-    /** A percentile as the dashboard shows it: two decimals (whole milliseconds interpolate, e.g. 10.99). */
+    /** One line: the label left-aligned in {@code labelWidth} (a longer one gets a line of its own), the cells right-aligned. */
+    private static void line(StringBuilder sb, String label, List<Column> columns, int labelWidth, List<String> cells) {
+        if (label.length() > labelWidth) {
+            sb.append(label).append(System.lineSeparator());
+            label = "";
+        }
+        StringBuilder l = new StringBuilder(String.format(Locale.ROOT, "%-" + labelWidth + "s", label));
+        for (int i = 0; i < columns.size(); i++) {
+            l.append(String.format(Locale.ROOT, "%" + columns.get(i).width() + "s", cells.get(i)));
+        }
+        sb.append(l.toString().stripTrailing()).append(System.lineSeparator());
+    }
+
+    private static int width(List<Column> columns) {
+        return columns.stream().mapToInt(Column::width).sum();
+    }
+
+    /** {@code text} folded at blanks into lines of at most {@value #WIDTH} columns, the lines after the first indented. */
+    static void wrap(StringBuilder sb, String text) {
+        String indent = "";
+        String rest = text;
+        while (indent.length() + rest.length() > WIDTH) {
+            int room = WIDTH - indent.length();
+            int cut = rest.lastIndexOf(' ', room);
+            if (cut <= 0) {
+                break;
+            }
+            sb.append(indent).append(rest, 0, cut).append(System.lineSeparator());
+            rest = rest.substring(cut + 1);
+            indent = "  ";
+        }
+        sb.append(indent).append(rest).append(System.lineSeparator());
+    }
+
+    /** A time as the dashboard shows it: two decimals (whole milliseconds interpolate, e.g. 10.99); none from 100 s on. */
     private static String ms(double v) {
-        return String.format(Locale.ROOT, "%.2f", v);
+        return String.format(Locale.ROOT, v >= 100_000 ? "%.0f" : "%.2f", v);
     }
 
     /** The top errors, one line each, untruncated, with one full example where the grouping hid values. */
     public String errorTable() {
-        List<ErrorGroup> top = topErrors();
+        List<ErrorGroup> top = main.topErrors();
+        StringBuilder sb = new StringBuilder();
         if (top.isEmpty()) {
-            return String.format("%nNo failed samples.%n");
+            sb.append(String.format("%nNo failed samples in Total.%n"));
+        } else {
+            sb.append(String.format("%nTop errors of the %d samples in Total (response code, message; values that vary per"
+                    + " sample shown as <time>, <n>, <hex>, <uuid>):%n", main.total.count()));
+            errorLines(sb, top);
         }
-        int w = Math.max(5, Long.toString(top.get(0).count()).length());
-        StringBuilder sb = new StringBuilder(String.format("%nTop errors of the %d top-level samples (response code, message;"
-                + " values that vary per sample shown as <time>, <n>, <hex>, <uuid>):%n", total.count()));
-        for (ErrorGroup e : top) {
+        List<ErrorGroup> warm = warmUp.topErrors();
+        if (!warm.isEmpty()) {
+            sb.append(String.format("Warm-up: %d of its %d samples failed (not in Total):%n", warmUp.total.errors(),
+                    warmUp.total.count()));
+            errorLines(sb, warm.subList(0, Math.min(3, warm.size())));
+        }
+        return sb.toString();
+    }
+
+    private static void errorLines(StringBuilder sb, List<ErrorGroup> groups) {
+        int w = Math.max(5, Long.toString(groups.get(0).count()).length());
+        for (ErrorGroup e : groups) {
             sb.append(String.format(Locale.ROOT, "%" + w + "d  %s%n", e.count(), e.key()));
             if (!e.example().equals(e.key())) {
                 sb.append(" ".repeat(w)).append("  e.g. ").append(e.example()).append(System.lineSeparator());
             }
         }
-        return sb.toString();
     }
 
     /** The JVM Stats listener's summary files ({@code jvm-stats-summary*}) in {@code dir}, printed as they are. */

@@ -48,6 +48,30 @@ class MainTest {
         assertThat(r.noLab()).isTrue();
         assertThat(r.engines()).isEqualTo(2);
         assertThat(r.maxErrorPct()).isEqualTo(5.0);
+        assertThat(r.slo()).isNull();
         assertThatThrownBy(() -> Main.parse(List.of("stray"))).isInstanceOf(HarnessException.class);
+    }
+
+    @Test
+    void sloTakesSizesRulesButNotTheServersCpu() throws Exception {
+        assertThat(Main.parse(new ArrayList<>(List.of("--slo", "p99<=1ms,errors<=1%"))).slo().toString()).isEqualTo("p99<=1ms,errors<=1%");
+        assertThat(Main.parse(new ArrayList<>(List.of("--slo=avg<2s"))).slo().rules()).hasSize(1);
+        assertThatThrownBy(() -> Main.parse(new ArrayList<>(List.of("--slo", "p99<=fast")))).isInstanceOf(HarnessException.class)
+                .hasMessageContaining("cannot read the rule 'p99<=fast'");
+        assertThatThrownBy(() -> Main.parse(new ArrayList<>(List.of("--slo", "server.cpu<=90%")))).isInstanceOf(HarnessException.class)
+                .hasMessageContaining("server.cpu is judged by ./trustload size");
+        assertThatThrownBy(() -> Main.parse(new ArrayList<>(List.of("--slo")))).isInstanceOf(HarnessException.class);
+    }
+
+    @Test
+    void listShowsEachPlansTargetProperties() throws Exception {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        int rc = new Main(LAYOUT, new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(new ByteArrayOutputStream()))
+                .run(new String[] {"list"});
+        assertThat(rc).isZero();
+        String text = out.toString(StandardCharsets.UTF_8);
+        assertThat(text).contains("TARGET").containsPattern("(?m)^ldap/ldap-search-200x10 +ldap +ldap\\.host +200 users")
+                .containsPattern("(?m)^pki/login +pki +pki\\.login\\.url,pki\\.url,pki\\.mtls\\.url +Certificate login")
+                .containsPattern("(?m)^jdbc/mysql-select-insert +- +db\\.url ");
     }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -46,7 +47,103 @@ class SummaryTest {
 
         String table = s.table(Optional.of(new Summary.Summariser(5, 2, 2.5, 1)));
         assertThat(table).containsPattern("(?m)^Total +5 +1 +20\\.00% .* 2\\.50$");
-        assertThat(table).contains("  - sign start", "transaction (not in Total): ldap 1", "\n  connect");
+        // indentation means one thing: a sub-result, part of the row above; transactions are a block of their own
+        assertThat(table).contains("  - sign start").containsPattern("(?m)^connect ").containsPattern("(?m)^Transactions \\(not in Total\\)")
+                .containsPattern("(?m)^ldap 1 +1 +0 +10\\.00 +- +- +10 +2 +5\\.000$")
+                .contains("Total: 5 top-level samples = JMeter's summariser's count.");
+        assertThat(table.replaceAll("\\s+", " ")).contains(
+                "Not added to any total: 3 sub-result rows (indented beneath their samples), 1 transaction row; results.jtl has 9 rows");
+    }
+
+    /** The ldap-vs-ldaps-vs-ldapi shape: per protocol a warm-up, then transactions over loops of one search. */
+    private static String protocolRuns() {
+        StringBuilder rows = new StringBuilder(HEADER);
+        long t = 1_000;
+        for (String proto : new String[] {"ldap", "ldaps"}) {
+            for (int i = 0; i < 30; i++, t += 2) {
+                rows.append(t).append(",2,warm-up ").append(proto).append(" search,0,ok,P 1-1,text,true,,1\n");
+            }
+            rows.append(t - 60).append(",60,warm-up ").append(proto)
+                    .append(" N=30 total,200,\"Number of samples in transaction : 30, number of failing samples : 0\",P 1-1,,true,,1\n");
+            for (int n : new int[] {1, 10}) {
+                long from = t;
+                for (int i = 0; i < n; i++, t += 3) {
+                    rows.append(t).append(",3,").append(proto).append(" search N=").append(n).append(",0,ok,P 1-1,text,true,,1\n");
+                }
+                rows.append(from).append(',').append(t - from).append(',').append(proto).append(" N=").append(n)
+                        .append(" total,200,\"Number of samples in transaction : ").append(n)
+                        .append(", number of failing samples : 0\",P 1-1,,true,,1\n");
+            }
+        }
+        // a warm-up thread group: its samples are warm-up whatever their labels
+        rows.append("900,5,ldap search N=10,0,ok,Warm-up threads 1-1,text,true,,1\n");
+        return rows.toString();
+    }
+
+    @Test
+    void warmUpIsABlockOfItsOwnInNoTotalAndRowsComeInTheOrderTheyRan(@TempDir Path dir) throws Exception {
+        Path jtl = dir.resolve("results.jtl");
+        Files.writeString(jtl, protocolRuns());
+        Summary s = Summary.of(jtl);
+        assertThat(s.total().count()).isEqualTo(22);
+        assertThat(s.warmUp().count()).isEqualTo(61);
+        assertThat(s.samples()).containsOnlyKeys("ldap search N=1", "ldap search N=10", "ldaps search N=1", "ldaps search N=10");
+        assertThat(s.samples().get("ldap search N=10").count()).as("the warm-up thread group's sample is not counted here").isEqualTo(10);
+        assertThat(s.warmUpSamples()).containsOnlyKeys("warm-up ldap search", "warm-up ldaps search", "ldap search N=10");
+        assertThat(s.transactions()).containsOnlyKeys("ldap N=1 total", "ldap N=10 total", "ldaps N=1 total", "ldaps N=10 total");
+        assertThat(s.warmUpTransactions()).containsOnlyKeys("warm-up ldap N=30 total", "warm-up ldaps N=30 total");
+        assertThat(s.samplesTimedBy("ldap N=10 total")).isEqualTo(10);
+        assertThat(s.threadGroup("P").count()).as("a thread group's count holds its warm-up").isEqualTo(82);
+
+        // JMeter's summariser counts every top-level sample: Total = summariser - warm-up
+        String table = s.table(Optional.of(new Summary.Summariser(83, 1, 83, 0)));
+        List<String> lines = table.lines().toList();
+        assertThat(lines).allSatisfy(l -> assertThat(l.length()).as(l).isLessThanOrEqualTo(Summary.WIDTH));
+        assertThat(table.replaceAll("\\s+", " ")).contains("Total: 22 top-level samples = JMeter's summariser's 83 less the 61 warm-up samples.")
+                .doesNotContain("but the summariser counted");
+        // run order, not sorted by name: ldap's rows before ldaps's, N=1 before N=10
+        assertThat(table.indexOf("\nldap search N=1 ")).isLessThan(table.indexOf("\nldap search N=10 "));
+        assertThat(table.indexOf("\nldap search N=10 ")).isLessThan(table.indexOf("\nldaps search N=1 "));
+        // one sample: no percentiles, no rate; ten: both
+        assertThat(table).containsPattern("(?m)^ldap search N=1 +1 +0 +0\\.00% +3\\.00 +- +- +- +- +3 +-$")
+                .containsPattern("(?m)^ldap search N=10 +10 +0 +0\\.00% +3\\.00 +3\\.00 +3\\.00 +3\\.00 +3\\.00 +3 +333\\.33$");
+        // the warm-up ran between Total's samples: Total's rate would mix them
+        assertThat(table).containsPattern("(?m)^Total +22 +0 +0\\.00% .* -$")
+                .containsPattern("(?m)^Warm-up total +61 ").contains("Warm-up (not in Total)", "\n\nTransactions (not in Total)");
+        assertThat(table.replaceAll("\\s+", " ")).contains("Rate/s: a row's samples over their span;"
+                + " Total's is not given, as the warm-up ran between its samples");
+        // the scenario's figure: a transaction's time and its time per sample
+        assertThat(table).containsPattern("(?m)^ldap N=10 total +1 +0 +30\\.00 +- +- +30 +10 +3\\.000$")
+                .containsPattern("(?m)^warm-up ldap N=30 total +1 +0 +60\\.00 ");
+        assertThat(table.replaceAll("\\s+", " ")).contains("Not added to any total: 4 transaction rows, 2 warm-up transaction rows;"
+                + " results.jtl has 89 rows (22 + 61 warm-up samples and these).");
+        assertThat(22 + 61 + 4 + 2).isEqualTo(s.rows());
+        // a summariser that disagrees is said so
+        assertThat(s.table(Optional.of(new Summary.Summariser(84, 1, 84, 0))).replaceAll("\\s+", " "))
+                .contains("but the summariser counted 84, not 83");
+    }
+
+    @Test
+    void theSteadyWindowLeavesOutTheRampUpAndTheWarmUp(@TempDir Path dir) throws Exception {
+        StringBuilder rows = new StringBuilder(HEADER);
+        rows.append("500,900,warm-up,200,ok,G 1-1,text,true,,1\n");
+        for (int i = 0; i < 20; i++) {
+            // the first 10 s: slow; then fast
+            rows.append(1000 + i * 1000).append(',').append(i < 10 ? 500 : 5).append(",s,200,ok,G 1-1,text,")
+                    .append(i != 15).append(",,1\n");
+        }
+        Path jtl = dir.resolve("results.jtl");
+        Files.writeString(jtl, rows);
+        Summary s = Summary.of(jtl);
+        assertThat(s.steady(0).count()).isEqualTo(20);
+        Summary.Stats steady = s.steady(10_000);
+        assertThat(steady.count()).isEqualTo(10);
+        assertThat(steady.errors()).isEqualTo(1);
+        assertThat(steady.max()).isEqualTo(5);
+        assertThat(org.trustload.slo.Objective.parse("p99<=10ms").broken(steady.measured())).isEmpty();
+        assertThat(org.trustload.slo.Objective.parse("p99<=10ms,errors<=5%").broken(steady.measured())).containsExactly("errors 10% > 5%");
+        assertThat(org.trustload.slo.Objective.parse("p99<=10ms").broken(s.steady(0).measured())).singleElement()
+                .satisfies(b -> assertThat(b).startsWith("p99 500 ms > 10 ms"));
     }
 
     private static final String EXACT_HEADER = "timeStamp,elapsed,label,responseCode,responseMessage,threadName,dataType,success,"

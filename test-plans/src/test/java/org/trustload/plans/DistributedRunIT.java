@@ -126,6 +126,8 @@ class DistributedRunIT {
             run = Run.execute(Plans.JMETER, options.properties(smoke), System.out);
         }
         assertThat(run.status()).as(run.message() + "\n" + run.summaryText()).isEqualTo(ExitStatus.OK);
+        // the load generator's line names the engines' JVMs too (running engines: found by their logs)
+        assertThat(run.summaryText()).as("the load generator, see " + dir).contains("Load generator: ", "engine pid ");
 
         JsonNode total = Plans.statistics(dir).path("Total");
         assertThat(total.path("sampleCount").asLong()).as("merged sampleCount = 2 engines x expect.samples, see " + dir)
@@ -164,6 +166,8 @@ class DistributedRunIT {
         assertThat(rows).as("2 engines x 2 threads x 3 loops").hasSize(12);
         assertThat(rows.stream().map(r -> r.threadName().replaceFirst("-.*", "")).distinct().count())
                 .as("distinct engines in the thread names of " + results).isEqualTo(2);
+        // every summary says what the load generator used: here the controller and the two engines it started
+        assertThat(run.output).contains("Load generator: the busiest of 3 JMeter JVMs (");
         assertThat(listeners).as("sockets listening beyond loopback").isEmpty();
     }
 

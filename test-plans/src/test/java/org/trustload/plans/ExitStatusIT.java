@@ -5,16 +5,24 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.trustload.harness.ExitStatus;
+import org.trustload.harness.Layout;
 import org.trustload.harness.Run;
 
 /**
  * Each exit status of {@code ./trustload run} (docs/harness.md) with a real run through the harness's
- * {@link Run}, the class {@code ./trustload} hands over to; one run goes through the script itself.
+ * {@link Run}, the class {@code ./trustload} hands over to; two runs go through the script itself (4, and 8 for
+ * {@code --slo}). Two runs at once from one working directory both write their report (each its own scratch
+ * folder).
  */
 class ExitStatusIT {
 
@@ -118,17 +126,80 @@ class ExitStatusIT {
     }
 
     @Test
-    void theLauncherScriptExitsWithTheRunsStatus() throws Exception {
-        Path dir = OUT.resolve("launcher");
-        org.trustload.harness.Layout.deleteRecursively(dir);
+    void eightWhenSloStopStopsTheTestWithTheRuleItBrokeNamed() throws Exception {
+        // samples of 5 ms until stopped; SLO Stop judges p99<=1ms over 2 s windows and stops after 1 s of it
+        Run.Result r = run(options("slo-stop", PLANS.resolve("slow.jmx")).args(List.of("-Jloops=-1", "-Jslo_stop=p99<=1ms")));
+        assertThat(r.status()).as(r.summaryText()).isEqualTo(ExitStatus.SLO_BROKEN);
+        assertThat(r.message()).startsWith("TrustLoad SLO broken: p99 ").contains("> 1 ms (objective p99<=1ms");
+        assertThat(r.summaryText()).contains("Exit status 8: service-level objective broken");
+    }
+
+    @Test
+    void nineWhenTheReportIsNotGenerated() throws Exception {
+        // a scratch folder JMeter cannot create (its parent is a file): the dashboard fails, the results are there
+        Path file = Files.createDirectories(OUT).resolve("a-file");
+        Files.writeString(file, "not a folder");
+        Run.Result r = run(options("no-report", PLANS.resolve("errors.jmx")).maxErrorPct(100)
+                .args(List.of("-Jloops=2", "-Jjmeter.reportgenerator.temp_dir=" + file.resolve("temp"))));
+        assertThat(r.status()).as(r.summaryText()).isEqualTo(ExitStatus.REPORT_FAILED);
+        assertThat(r.dir().resolve("results.jtl")).isNotEmptyFile();
+        assertThat(r.summaryText()).contains("Report: NOT generated (", "Exit status 9: the HTML report was not generated");
+    }
+
+    @Test
+    void twoRunsAtOnceFromOneWorkingDirectoryBothWriteTheirReport() throws Exception {
+        // JMeter's dashboard scratch folder defaults to "temp" in the working directory: each run now has its own
+        Path work = Files.createDirectories(OUT.resolve("shared-work-dir"));
+        List<Callable<Run.Result>> runs = List.of("together-1", "together-2").stream()
+                .map(name -> (Callable<Run.Result>) () -> run(options(name, PLANS.resolve("errors.jmx"))
+                        .maxErrorPct(100).workDir(work).args(List.of("-Jloops=20", "-Jthreads=4"))))
+                .toList();
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try {
+            for (Future<Run.Result> f : pool.invokeAll(runs)) {
+                Run.Result r = f.get();
+                assertThat(r.status()).as(r.summaryText()).isEqualTo(ExitStatus.OK);
+                assertThat(r.dir().resolve("report/index.html")).isNotEmptyFile();
+                assertThat(r.dir().resolve(".report-temp")).as("the scratch folder is removed").doesNotExist();
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        assertThat(work.resolve("temp")).as("no shared scratch folder in the working directory").doesNotExist();
+    }
+
+    @Test
+    void theLauncherExitsEightWhenTheRunBreaksItsSlo() throws Exception {
+        Launched l = launch("launcher-slo", PLANS.resolve("slow.jmx").toString(), "--slo", "p99<=1ms");
+        assertThat(l.status()).as(l.output()).isEqualTo(8);
+        assertThat(l.output()).containsPattern("Objective p99<=1ms \\(--slo\\) over the steady window: all \\d+ samples of Total"
+                + " \\(no ramp-up\\): BROKEN - p99 ");
+    }
+
+    private record Launched(int status, String output) {
+    }
+
+    /** {@code ./trustload run ARGS} as a user types it, from a folder of its own. */
+    private static Launched launch(String name, String... runArgs) throws Exception {
+        Path dir = OUT.resolve(name);
+        Layout.deleteRecursively(dir);
         Files.createDirectories(dir);
-        ProcessBuilder pb = new ProcessBuilder(Plans.ROOT.resolve("trustload").toString(), "run",
-                PLANS.resolve("errors.jmx").toString(), "-Jloops=2").directory(dir.toFile()).redirectErrorStream(true)
+        List<String> cmd = new ArrayList<>(List.of(Plans.ROOT.resolve("trustload").toString(), "run"));
+        cmd.addAll(List.of(runArgs));
+        ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true)
                 .redirectOutput(dir.resolve("console.txt").toFile());
         pb.environment().put("TRUSTLOAD_RESULTS", dir.resolve("results").toString());
         pb.environment().put("HEAP", "-Xms256m -Xmx512m");
         Process p = pb.start();
         assertThat(p.waitFor(5, TimeUnit.MINUTES)).as("./trustload finished, see " + dir).isTrue();
-        assertThat(p.exitValue()).as(Files.readString(dir.resolve("console.txt"))).isEqualTo(4);
+        return new Launched(p.exitValue(), Files.readString(dir.resolve("console.txt")));
+    }
+
+    @Test
+    void theLauncherScriptExitsWithTheRunsStatus() throws Exception {
+        Launched l = launch("launcher", PLANS.resolve("errors.jmx").toString(), "-Jloops=2");
+        assertThat(l.status()).as(l.output()).isEqualTo(4);
+        // every summary says what the load generator used
+        assertThat(l.output()).contains("Load generator: JMeter (pid ");
     }
 }

@@ -107,7 +107,6 @@ class PlanRunIT {
         Plans.assertSummaryMatchesJMeter(result);
         Summary summary = result.summary().orElseThrow();
         Summary.Summariser summariser = Summary.summariser(Files.readString(result.console())).orElseThrow();
-        assertThat(Files.readString(dir.resolve("summary.txt"))).containsPattern("(?m)^Total +" + summariser.count() + " ");
         if (plan.id().equals("pki/pades")) {
             // each signature is one top-level row and three sub-result rows (start, sign, complete)
             long signatures = Jtl.read(result.jtl()).stream().filter(r -> r.label().equals("PAdES-B sign")).count();

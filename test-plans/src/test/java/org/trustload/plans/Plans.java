@@ -175,20 +175,38 @@ final class Plans {
     }
 
     /**
-     * The run's summary agrees with JMeter: its Total is the summariser's count, and every label's count and
-     * p50/p90/p95/p99 (top-level samples and sub-results) are the dashboard's statistics.json figures; so is
-     * Total's when the file holds no sub-result or transaction row (the dashboard's Total counts those too).
+     * The run's summary agrees with JMeter: its Total plus its warm-up is the summariser's count (warm-up is in no
+     * Total), summary.txt's Total line says so, and every label's count and p50/p90/p95/p99 (top-level samples and
+     * sub-results, warm-up's too) are the dashboard's statistics.json figures; so is Total's when the file holds
+     * nothing else (the dashboard's Total counts sub-results, transactions and warm-up too). The table fits
+     * {@value Summary#WIDTH} columns.
      */
     static void assertSummaryMatchesJMeter(Run.Result result) throws IOException {
         Summary summary = result.summary().orElseThrow(() -> new AssertionError("no summary in " + result.dir()));
         Summary.Summariser summariser = Summary.summariser(Files.readString(result.console()))
                 .orElseThrow(() -> new AssertionError("no summariser line in " + result.console()));
         assertThat(summary.exact()).as("sub-results known from the event column, see " + result.dir()).isTrue();
-        assertThat(summary.total().count()).as("summary Total vs the summariser's count, see " + result.dir())
-                .isEqualTo(summariser.count());
+        assertThat(summary.total().count() + summary.warmUp().count())
+                .as("summary Total + warm-up vs the summariser's count, see " + result.dir()).isEqualTo(summariser.count());
+        String text = Files.readString(result.dir().resolve("summary.txt"));
+        assertThat(text).containsPattern("(?m)^Total +" + summary.total().count() + " ");
+        assertThat(text.replaceAll("\\s+", " ")).contains(summary.warmUp().count() == 0
+                ? "Total: " + summariser.count() + " top-level samples = JMeter's summariser's count."
+                : "Total: " + summary.total().count() + " top-level samples = JMeter's summariser's " + summariser.count()
+                        + " less the " + summary.warmUp().count() + " warm-up samples.");
+        // the table with its notes, and the load generator's lines (the top errors' examples stay whole)
+        int errors = text.indexOf(text.contains("\nNo failed samples") ? "\nNo failed samples" : "\nTop errors");
+        String table = text.substring(text.indexOf("\n\n") + 2, errors);
+        int load = text.indexOf("\nLoad generator: ");
+        assertThat(load).as("the load generator's line, see " + result.dir()).isPositive();
+        String loadLines = text.substring(load + 1, text.indexOf("\n\n", load));
+        assertThat((table + loadLines).lines()).as("the table, its notes and the load generator fit " + Summary.WIDTH
+                + " columns, see " + result.dir()).allSatisfy(l -> assertThat(l.length()).as(l).isLessThanOrEqualTo(Summary.WIDTH));
         JsonNode stats = statistics(result.dir());
         List<Summary.Stats> labels = new ArrayList<>(summary.samples().values());
         summary.subResults().values().forEach(m -> labels.addAll(m.values()));
+        labels.addAll(summary.warmUpSamples().values());
+        summary.warmUpSubResults().values().forEach(m -> labels.addAll(m.values()));
         for (Summary.Stats s : labels) {
             assertSameAsDashboard(s, stats.path(s.label()), result.dir());
         }

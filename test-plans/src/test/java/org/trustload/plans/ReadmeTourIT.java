@@ -150,7 +150,9 @@ class ReadmeTourIT {
             Path jmeterLog = Plans.ROOT.resolve("jmeter.log");
             Thread.sleep(GUI_SECONDS * 1000L);
             assertThat(p.isAlive()).as("the GUI keeps running, see " + dir.resolve("console.txt")).isTrue();
-            assertThat(Plans.ROOT.resolve("lab.properties")).as("the lab's endpoints for the GUI session").exists();
+            Path props = readyPath(Files.readString(labLog));
+            assertThat(props).as("the lab's endpoints for the GUI session, in a folder of the lab's own").exists()
+                    .satisfies(f -> assertThat(f.startsWith(Plans.ROOT)).as(f + " outside the checkout").isFalse());
             if (Files.exists(jmeterLog)) {
                 assertThat(Files.readString(jmeterLog)).doesNotContain("ERROR o.a.j.JMeter");
             }
@@ -160,21 +162,48 @@ class ReadmeTourIT {
         }
     }
 
-    /** The lab alone, in the foreground: READY with a lab.properties, gone (file too) on SIGTERM. */
+    /**
+     * The lab alone, in the foreground: READY with a lab.properties in a folder of its own, gone (file too) on
+     * SIGTERM. A second lab started from the same checkout at the same time keeps a lab.properties of its own.
+     */
     private static void lab(List<String> words) throws Exception {
         Path dir = OUT.resolve("lab");
+        Path dir2 = OUT.resolve("lab-2");
         Files.createDirectories(dir);
+        Files.createDirectories(dir2);
+        Path socketDir2 = Files.createTempDirectory(Path.of("/tmp"), "tl");
         Process p = start(words, dir);
-        Path props = Plans.ROOT.resolve("lab.properties");
+        Process p2 = start(words, dir2, Map.of("TRUSTLOAD_LAB_ARGS", "--port-base " + Lab.freePortBase() + " --socket-dir "
+                + socketDir2 + " --users 10"));
         try {
             waitFor(() -> Files.readString(dir.resolve("console.txt")).contains("TRUSTLOAD-LAB READY"), 120, p, dir);
-            assertThat(props).exists();
-            p.destroy(); // the launcher exec's the lab: SIGTERM reaches it directly
-            assertThat(p.waitFor(30, TimeUnit.SECONDS)).as("the lab stops on SIGTERM").isTrue();
-            assertThat(props).as("the lab removes its lab.properties").doesNotExist();
+            waitFor(() -> Files.readString(dir2.resolve("console.txt")).contains("TRUSTLOAD-LAB READY"), 120, p2, dir2);
+            Path props = readyPath(Files.readString(dir.resolve("console.txt")));
+            Path props2 = readyPath(Files.readString(dir2.resolve("console.txt")));
+            assertThat(props).exists().isNotEqualTo(props2);
+            assertThat(props.getParent()).isNotEqualTo(props2.getParent());
+            assertThat(props2).exists();
+            assertThat(Plans.load(props).getProperty("ldap.port")).as("each lab's own endpoints")
+                    .isNotEqualTo(Plans.load(props2).getProperty("ldap.port"));
+            for (Process lab : List.of(p, p2)) {
+                lab.destroy(); // SIGTERM to the launcher: it stops its lab
+                assertThat(lab.waitFor(30, TimeUnit.SECONDS)).as("the lab stops on SIGTERM").isTrue();
+            }
+            assertThat(props).as("the lab's lab.properties and its folder are removed").doesNotExist();
+            assertThat(props.getParent()).doesNotExist();
+            assertThat(props2).doesNotExist();
         } finally {
             stopTree(p);
+            stopTree(p2);
+            Layout.deleteRecursively(socketDir2);
         }
+    }
+
+    /** The lab.properties a READY line ({@code TRUSTLOAD-LAB READY <path>}) in {@code text} names. */
+    private static Path readyPath(String text) {
+        return text.lines().filter(l -> l.contains(Lab.READY)).findFirst()
+                .map(l -> Path.of(l.substring(l.indexOf(Lab.READY) + Lab.READY.length()).strip()))
+                .orElseThrow(() -> new AssertionError("no " + Lab.READY + " line in " + text));
     }
 
     // --- plumbing ---
@@ -198,6 +227,11 @@ class ReadmeTourIT {
     }
 
     private static Process start(List<String> words, Path dir) throws Exception {
+        return start(words, dir, Map.of());
+    }
+
+    /** The command from {@code dir}'s console, with {@code env} over the tour's environment. */
+    private static Process start(List<String> words, Path dir, Map<String, String> moreEnv) throws Exception {
         List<String> cmd = new ArrayList<>(words);
         cmd.set(0, Plans.ROOT.resolve("trustload").toString());
         ProcessBuilder pb = new ProcessBuilder(cmd).directory(Plans.ROOT.toFile()).redirectErrorStream(true)
@@ -208,6 +242,7 @@ class ReadmeTourIT {
                 + " --users 1000");
         env.put("HEAP", "-Xms256m -Xmx1g");
         env.put("JAVA_HOME", System.getProperty("java.home"));
+        env.putAll(moreEnv);
         return pb.start();
     }
 

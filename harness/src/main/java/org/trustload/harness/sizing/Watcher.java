@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Predicate;
+import org.trustload.jvmstats.PerfData;
 import org.trustload.jvmstats.ProcessSource;
 import org.trustload.jvmstats.StatsException;
 import org.trustload.jvmstats.StatsSnapshot;
@@ -67,7 +68,7 @@ public final class Watcher implements AutoCloseable {
                     }
                     double f = (double) (t - before.t()) / (p.t() - before.t());
                     return new Point(t, before.cpuMs() + f * (p.cpuMs() - before.cpuMs()), before.gcCount(),
-                            before.gcMs(), before.waitMs() + f * (p.waitMs() - before.waitMs()));
+                            before.gcMs() + f * (p.gcMs() - before.gcMs()), before.waitMs() + f * (p.waitMs() - before.waitMs()));
                 }
             }
             return before;
@@ -85,6 +86,24 @@ public final class Watcher implements AutoCloseable {
             Point pa = at(a);
             Point pb = at(b);
             return pa == null || pb == null ? Double.NaN : pb.waitMs() - pa.waitMs();
+        }
+
+        /** GC ms from {@code a} to {@code b} (the readings within, or just around); NaN when unknown. */
+        public double gcMs(long a, long b) {
+            Point pa = at(a);
+            Point pb = at(b);
+            return pa == null || pb == null || Double.isNaN(pa.gcMs()) || Double.isNaN(pb.gcMs()) ? Double.NaN
+                    : pb.gcMs() - pa.gcMs();
+        }
+
+        /** Time of the first reading, or {@code Long.MAX_VALUE} without one. */
+        public long firstReading() {
+            return points.isEmpty() ? Long.MAX_VALUE : points.get(0).t();
+        }
+
+        /** Time of the last reading, or {@code Long.MIN_VALUE} without one. */
+        public long lastReading() {
+            return points.isEmpty() ? Long.MIN_VALUE : points.get(points.size() - 1).t();
         }
 
         /** Readings whose time lies in [a, b]: first and last, for GC deltas. */
@@ -106,6 +125,8 @@ public final class Watcher implements AutoCloseable {
     private final StatsSource server;
     private final Series serverSeries;
     private final Map<Long, Series> load = new LinkedHashMap<>();
+    /** The load generator JVMs' hsperfdata files (their GC counters), once they exist. */
+    private final Map<Long, Path> perfFiles = new LinkedHashMap<>();
     private final List<Point> machine = new CopyOnWriteArrayList<>();
     private final String loadCpus;
     private volatile Predicate<String> loadCommand = c -> false;
@@ -122,14 +143,15 @@ public final class Watcher implements AutoCloseable {
         this.server = server;
         this.serverSeries = server == null ? null : new Series(server.describe(), serverCpus);
         this.loadCpus = loadCpus;
-        thread = new Thread(this::loop, "trustload-size-watcher");
+        thread = new Thread(this::loop, "trustload-watcher");
         thread.setDaemon(true);
         thread.start();
     }
 
-    /** From now on, JMeter JVMs whose command line contains {@code word} are the load generator. */
-    public synchronized void watchLoad(String word) {
-        loadCommand = c -> c.contains(word) && c.contains("ApacheJMeter");
+    /** From now on, JMeter JVMs whose command line contains one of {@code words} are the load generator. */
+    public synchronized void watchLoad(String... words) {
+        List<String> w = List.of(words);
+        loadCommand = c -> c.contains("ApacheJMeter") && w.stream().anyMatch(c::contains);
     }
 
     private void loop() {
@@ -167,16 +189,42 @@ public final class Watcher implements AutoCloseable {
                     if (loadCpus != null) {
                         pin(h.pid());
                     }
-                    s = new Series("JMeter pid " + h.pid(), allowedCpus(h.pid()));
+                    // a distributed engine runs "ApacheJMeter.jar -s ...", its controller "... -R host:port,..."
+                    String role = cmd.contains(".jar -s ") ? "engine pid " : cmd.contains(" -R ") ? "controller pid " : "pid ";
+                    s = new Series(role + h.pid(), allowedCpus(h.pid()));
                     load.put(h.pid(), s);
                 }
                 try (ProcessSource p = new ProcessSource(h.pid())) {
-                    s.points.add(new Point(System.currentTimeMillis(), p.poll().cpuMs(), -1, Double.NaN, runQueueMs(h.pid())));
+                    double cpuMs = p.poll().cpuMs();
+                    StatsSnapshot gc = gcOf(h.pid());
+                    s.points.add(new Point(System.currentTimeMillis(), cpuMs, gc == null ? -1 : gc.gcCount(),
+                            gc == null ? Double.NaN : gc.gcTimeMs(), runQueueMs(h.pid())));
                 } catch (StatsException e) {
                     // it exited between the listing and the read
                 }
             }
         });
+    }
+
+    /**
+     * The GC counters of the JVM {@code pid} from its hsperfdata file (what jstat reads), or null while it has none
+     * or it cannot be read. A file, never the attach API: attaching starts a JMX agent in the load generator (a
+     * listening socket) and can hang on a starved JVM.
+     */
+    private StatsSnapshot gcOf(long pid) {
+        try {
+            Path f = perfFiles.get(pid);
+            if (f == null) {
+                f = PerfData.fileOf(pid);
+                if (f == null) {
+                    return null;
+                }
+                perfFiles.put(pid, f);
+            }
+            return StatsSnapshot.builder(System.currentTimeMillis()).jstat(PerfData.read(f).jstatGc()).build();
+        } catch (IOException | RuntimeException e) {
+            return null; // not written yet, or the JVM is gone
+        }
     }
 
     private void pin(long pid) {

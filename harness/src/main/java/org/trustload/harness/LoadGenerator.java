@@ -1,0 +1,120 @@
+package org.trustload.harness;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import org.trustload.harness.sizing.Verdict;
+import org.trustload.harness.sizing.Watcher;
+
+/**
+ * What the load generator used over a run, for every summary: each JMeter JVM the {@link Watcher} saw (the
+ * controller, and with {@code --engines} each engine), its CPU as a share of the CPUs it may use, its GC
+ * time and the time its threads waited for a CPU; the machine's busy share. The busiest JVM decides the
+ * warning: at {@link Verdict#CLIENT_CPU_PCT}% or more of its CPUs, or waiting for a CPU as long as it ran
+ * ({@link Verdict#WAIT_RATIO}), the run's figures may be the load generator's limit rather than the
+ * server's — the rule {@code ./trustload size} applies to its steps.
+ *
+ * <p>Several engines: one {@link Jvm} each; a source of readings beyond this machine (remote engines) adds
+ * its own {@link Jvm}s and the same judgement applies to the busiest.
+ *
+ * @param jvms the JMeter JVMs measured over the window, busiest first
+ * @param machineBusyPct this machine's busy share over the window (every process), NaN unknown
+ * @param fromMs start of the window (the first sample's start)
+ * @param toMs end of the window (the last sample's end)
+ * @param wholeLife the samples spanned less than {@link #MIN_WINDOW_MS}: the JVMs were measured over their whole
+ *        life (start-up and report included)
+ */
+public record LoadGenerator(List<Jvm> jvms, double machineBusyPct, long fromMs, long toMs, boolean wholeLife) {
+
+    /** Windows shorter than this tell little of a JVM's CPU share (readings come once a second). */
+    static final long MIN_WINDOW_MS = 2000;
+
+    /**
+     * One JMeter JVM over the window.
+     *
+     * @param cpuPct CPU as a share of {@code cpus}, percent
+     * @param gcMs GC time (ms) over the window, NaN when its hsperfdata was not readable
+     * @param gcPct that GC time as a share of the window, percent
+     * @param waitRatio ms its threads waited for a CPU per ms of CPU they used, NaN unknown
+     */
+    public record Jvm(String name, int cpus, double cpuPct, double gcMs, double gcPct, double waitRatio) {
+
+        /** Whether this JVM may have been the run's limit. */
+        public boolean saturated() {
+            return cpuPct >= Verdict.CLIENT_CPU_PCT || waitRatio >= Verdict.WAIT_RATIO;
+        }
+    }
+
+    /**
+     * The JVMs {@code watcher} saw over [from, to], clamped to their readings; over their whole life when the
+     * samples spanned less than {@link #MIN_WINDOW_MS}.
+     */
+    public static LoadGenerator of(Watcher watcher, long from, long to) {
+        boolean whole = to - from < MIN_WINDOW_MS;
+        List<Jvm> jvms = new ArrayList<>();
+        long a0 = whole ? Long.MAX_VALUE : from;
+        long b0 = whole ? Long.MIN_VALUE : to;
+        for (Watcher.Series s : watcher.load()) {
+            long a = whole ? s.firstReading() : Math.max(from, s.firstReading());
+            long b = whole ? s.lastReading() : Math.min(to, s.lastReading());
+            if (b - a < 1000) {
+                continue;
+            }
+            double cpu = s.cpuMs(a, b);
+            if (Double.isNaN(cpu)) {
+                continue;
+            }
+            double wait = s.waitMs(a, b);
+            double gc = s.gcMs(a, b);
+            jvms.add(new Jvm(s.name(), s.cpus(), 100.0 * cpu / ((b - a) * (double) s.cpus()), gc, 100.0 * gc / (b - a),
+                    cpu > 0 && !Double.isNaN(wait) ? wait / cpu : Double.NaN));
+            a0 = whole ? Math.min(a0, a) : Math.max(a0, a);
+            b0 = whole ? Math.max(b0, b) : Math.min(b0, b);
+        }
+        jvms.sort(Comparator.comparingDouble(Jvm::cpuPct).reversed());
+        return new LoadGenerator(List.copyOf(jvms), jvms.isEmpty() ? Double.NaN : watcher.machineBusyPct(a0, b0),
+                whole && !jvms.isEmpty() ? a0 : from, whole && !jvms.isEmpty() ? b0 : to, whole);
+    }
+
+    /** Whether the busiest JVM may have been the run's limit. */
+    public boolean saturated() {
+        return !jvms.isEmpty() && jvms.get(0).saturated();
+    }
+
+    /** The lines of the summary (at most {@value Summary#WIDTH} columns each). */
+    public String text() {
+        StringBuilder sb = new StringBuilder(System.lineSeparator());
+        long seconds = Math.max(0, toMs - fromMs) / 1000;
+        if (jvms.isEmpty()) {
+            Summary.wrap(sb, "Load generator: not measured (no JMeter JVM was seen for a second or more).");
+            return sb.toString();
+        }
+        Jvm top = jvms.get(0);
+        String who = jvms.size() == 1 ? "JMeter (" + top.name() + ")"
+                : "the busiest of " + jvms.size() + " JMeter JVMs (" + top.name() + ")";
+        Summary.wrap(sb, String.format(Locale.ROOT, "Load generator: %s used %.0f%% of the %d CPU%s it may use over %s; GC %s;"
+                + " its threads waited for a CPU %s; this machine was %s busy.", who, top.cpuPct(), top.cpus(),
+                top.cpus() == 1 ? "" : "s", wholeLife ? "its whole life (" + Run.hms(seconds) + ", start-up and report included:"
+                        + " the samples spanned under " + MIN_WINDOW_MS / 1000 + " s)" : "the " + Run.hms(seconds) + " of samples", gc(top),
+                Double.isNaN(top.waitRatio()) ? "(unknown)" : String.format(Locale.ROOT, "%.2f ms per ms of CPU", top.waitRatio()),
+                Double.isNaN(machineBusyPct) ? "(unknown)" : String.format(Locale.ROOT, "%.0f%%", machineBusyPct)));
+        for (Jvm j : jvms.subList(1, jvms.size())) {
+            Summary.wrap(sb, String.format(Locale.ROOT, "  %s: %.0f%% of %d CPU%s, GC %s", j.name(), j.cpuPct(), j.cpus(),
+                    j.cpus() == 1 ? "" : "s", gc(j)));
+        }
+        if (saturated()) {
+            String why = top.cpuPct() >= Verdict.CLIENT_CPU_PCT
+                    ? String.format(Locale.ROOT, "JMeter used %.0f%% of its CPUs", top.cpuPct())
+                    : String.format(Locale.ROOT, "JMeter's threads waited for a CPU at least as long as they ran (%.2f ms per ms)",
+                            top.waitRatio());
+            Summary.wrap(sb, "Warning: " + why + ": the figures above may be the load generator's limit, not the server's"
+                    + " (docs/results.md#is-the-figure-the-servers).");
+        }
+        return sb.toString();
+    }
+
+    private static String gc(Jvm j) {
+        return Double.isNaN(j.gcMs()) ? "(unknown)" : String.format(Locale.ROOT, "%.2f s (%.1f%% of the time)", j.gcMs() / 1000, j.gcPct());
+    }
+}
