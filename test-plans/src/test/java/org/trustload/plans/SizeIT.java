@@ -178,8 +178,10 @@ class SizeIT {
         Run.Options o = Run.Options.of(Plans.LAYOUT, "sizing/busy-client", plan).dir(dir);
         ByteArrayOutputStream buf = new ByteArrayOutputStream();
         PrintStream ps = new PrintStream(buf, true, StandardCharsets.UTF_8);
-        // pinned to one CPU, each sample spins it for 4 ms: at most ~250 samples/s whatever the "server"
-        int status = Size.run(Plans.JMETER, o, List.of("--model", "open", "--slo", "p99<=50ms,errors<=1%", "--start", "60",
+        // pinned to one CPU, each sample spins it for 4 ms (with JMeter's own work, ~70% of that CPU at 60/s): 30/s is
+        // far below the limit, 90 and 270/s are at or past it. The objective is loose so that the lowest step, judged on
+        // a handful of samples, never breaks on one scheduling hiccup (CI saw p99 50.4 ms at 60/s, 36% machine load).
+        int status = Size.run(Plans.JMETER, o, List.of("--model", "open", "--slo", "p99<=200ms,errors<=1%", "--start", "30",
                 "--factor", "3", "--step-time", "3s", "--warmup", "1s", "--max-time", "20s", "--steps-per-run", "3",
                 "--refine", "0", "--no-confirm", "--load-cpus", "0", "-Jbusy_ms=4"), ps, ps);
         String out = buf.toString(StandardCharsets.UTF_8);
