@@ -463,7 +463,7 @@ public final class Slapd implements AutoCloseable {
         c.append("rootdn \"").append(ADMIN_DN).append("\"\n");
         c.append("rootpw ").append(adminPassword).append('\n');
         c.append("directory ").append(dir.resolve("db")).append('\n');
-        c.append("index cn,uid eq\n");
+        c.append("index objectClass,cn,uid eq\n");
         c.append("access to * by * read\n");
         return c.toString();
     }
