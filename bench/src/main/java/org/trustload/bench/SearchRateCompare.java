@@ -160,6 +160,12 @@ final class SearchRateCompare {
         }
         String md = markdown(pairs, shares, dashboardNotes, started, loadBefore, BenchRuns.uptime());
         Files.writeString(work.resolve("client-table.md"), md);
+        List<String> failed = pairs.values().stream().flatMap(List::stream).flatMap(Arrays::stream)
+                .filter(c -> c.rate() <= 0).map(c -> c.peer() + " " + c.threads() + " thread(s): " + c.note()).toList();
+        if (!failed.isEmpty()) {
+            throw new IllegalStateException("cells without a measurement (table in " + work.resolve("client-table.md") + "): "
+                    + String.join("; ", failed));
+        }
         return md;
     }
 

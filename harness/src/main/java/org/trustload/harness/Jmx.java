@@ -313,12 +313,6 @@ public final class Jmx {
      * beside the plan (JMeter resolves a plan's relative file names from the plan's folder) under a name no
      * plan listing picks up ({@code .NAME.trustload-PID-N.jmx.run}); the caller deletes it. Empty when the
      * plan cannot be read as a plan or its folder is not writable: the run then uses the plan itself.
-     *
-     * <p>The copy also disables JMeter's plain listeners that write no file ({@code ResultCollector} with an
-     * empty {@code filename}: Summary Report, Aggregate Report, View Results Tree, … as plans keep them for
-     * the GUI). In a headless run such a listener has no window and no file, so it does nothing, yet JMeter
-     * hands it every sample; the results file the run writes ({@code -l}) is another listener and is kept.
-     * Subclasses (third-party listeners that may write files of their own) stay as they are.
      */
     static Optional<Path> withEventMarker(Path plan) {
         try {
@@ -337,7 +331,6 @@ public final class Jmx {
             if (testPlanTree == null) {
                 return Optional.empty();
             }
-            disableSilentListeners(doc);
             Element marker = doc.createElement(EVENT_MARKER_CLASS);
             // JMeter's loader requires a guiclass; it is only read by the GUI, which never opens this copy
             marker.setAttribute("guiclass", EVENT_MARKER_CLASS);
@@ -364,26 +357,6 @@ public final class Jmx {
     }
 
     private static final AtomicInteger COPIES = new AtomicInteger();
-
-    /** Disables every plain {@code ResultCollector} whose file name is empty (see {@link #withEventMarker}). */
-    static void disableSilentListeners(Document doc) {
-        var collectors = doc.getElementsByTagName("ResultCollector");
-        for (int i = 0; i < collectors.getLength(); i++) {
-            Element rc = (Element) collectors.item(i);
-            if (!"ResultCollector".equals(rc.getAttribute("testclass"))) {
-                continue;
-            }
-            String file = "";
-            for (Node c = rc.getFirstChild(); c != null; c = c.getNextSibling()) {
-                if (c instanceof Element p && p.getTagName().equals("stringProp") && "filename".equals(p.getAttribute("name"))) {
-                    file = p.getTextContent().strip();
-                }
-            }
-            if (file.isEmpty()) {
-                rc.setAttribute("enabled", "false");
-            }
-        }
-    }
 
     private static Document parse(Path plan) throws IOException {
         try {

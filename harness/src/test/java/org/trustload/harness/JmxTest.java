@@ -55,27 +55,6 @@ class JmxTest {
     }
 
     @Test
-    void theCopyDisablesPlainListenersThatWriteNoFileAndKeepsTheOthers(@TempDir Path dir) throws Exception {
-        // the plan keeps a Summary Report and an Aggregate Report for the GUI, both without a file
-        Path plan = Files.copy(PLANS.resolve("ldap/ldap-search-200x10.jmx"), dir.resolve("plan.jmx"));
-        String original = Files.readString(plan);
-        assertThat(original).contains("testname=\"Summary Report\"", "testname=\"Aggregate Report\"");
-        String withFile = original.replaceFirst("(testname=\"Aggregate Report\">(?s:.*?))<stringProp name=\"filename\"></stringProp>",
-                "$1<stringProp name=\"filename\">agg.csv</stringProp>");
-        Files.writeString(plan, withFile.replace("<ResultCollector guiclass=\"SummaryReport\" testclass=\"ResultCollector\"",
-                "<kg.apc.jmeter.vizualizers.CorrectedResultCollector guiclass=\"SummaryReport\" testclass=\"kg.apc.jmeter.vizualizers.CorrectedResultCollector\"")
-                .replaceFirst("</ResultCollector>", "</kg.apc.jmeter.vizualizers.CorrectedResultCollector>"));
-        Files.writeString(dir.resolve("plain.jmx"), original);
-        String plain = Files.readString(Jmx.withEventMarker(dir.resolve("plain.jmx")).orElseThrow());
-        assertThat(plain.split("<ResultCollector [^>]*enabled=\"false\"")).hasSize(3); // both
-        assertThat(plain).doesNotContainPattern("<ResultCollector (?![^>]*enabled=\"false\")");
-        String mixed = Files.readString(Jmx.withEventMarker(plan).orElseThrow());
-        // a listener with a file and a subclass (a third-party listener) stay enabled
-        assertThat(mixed).doesNotContain("enabled=\"false\"");
-        assertThat(Jmx.threadGroups(dir.resolve("plain.jmx"))).isEqualTo(Jmx.threadGroups(plan));
-    }
-
-    @Test
     void samplesPerIterationAreUnknownBehindControllersThatDecideAtRunTime() throws Exception {
         // the KMS plan chooses its sampler with a Switch Controller
         assertThat(Jmx.threadGroups(PLANS.resolve("kms/kms-benchmark-aws.jmx")))
