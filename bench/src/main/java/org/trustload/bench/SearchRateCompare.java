@@ -57,7 +57,7 @@ final class SearchRateCompare {
 
     /** What one cell measured. */
     record Cell(String peer, int threads, double rate, long ops, long errors, double clientMs, double serverMs,
-                Map<String, Double> clientGroups, double machineBusyPct, double othersMs, String load, String note) {
+                Map<String, Double> clientGroups, double machineBusyPct, double othersPct, String load, String note) {
         double clientPerOp() {
             return clientMs / ops;
         }
@@ -135,9 +135,9 @@ final class SearchRateCompare {
             out.printf("client: %s pid %d, %d entries, filter %s, pin %s, load %s%n", slapd, slapd.pid(), entries, filter, pin, loadBefore);
             for (int r = jfr ? 0 : 1; r <= rounds; r++) {
                 for (int t : threads) {
-                    List<String> order = new ArrayList<>(PEERS.subList(0, alt() ? 3 : 2));
+                    List<String> order = new ArrayList<>(PEERS.stream().filter(this::runs).toList());
                     Collections.rotate(order, r);
-                    Cell[] pair = new Cell[order.size()];
+                    Cell[] pair = new Cell[PEERS.size()];
                     for (String peer : order) {
                         Path dir = work.resolve("r" + r + "/t" + t + "-" + peer);
                         boolean dashboard = r == rounds && peer.equals("ours");
@@ -145,6 +145,7 @@ final class SearchRateCompare {
                             case "ours" -> ours("ours", layout, PLAN, t, dir, r == 0, dashboard, shares, dashboardNotes);
                             case "alt" -> ours("alt", altLayout(), args.getOrDefault("clientAltPlan", PLAN), t, dir, false, false, shares,
                                     dashboardNotes);
+                            case "floor" -> ours("floor", layout, floorPlan().toString(), t, dir, false, false, shares, dashboardNotes);
                             default -> searchRate(t, dir);
                         };
                         pair[PEERS.indexOf(peer)] = c;
@@ -161,7 +162,7 @@ final class SearchRateCompare {
         String md = markdown(pairs, shares, dashboardNotes, started, loadBefore, BenchRuns.uptime());
         Files.writeString(work.resolve("client-table.md"), md);
         List<String> failed = pairs.values().stream().flatMap(List::stream).flatMap(Arrays::stream)
-                .filter(c -> c.rate() <= 0).map(c -> c.peer() + " " + c.threads() + " thread(s): " + c.note()).toList();
+                .filter(c -> c != null && c.rate() <= 0).map(c -> c.peer() + " " + c.threads() + " thread(s): " + c.note()).toList();
         if (!failed.isEmpty()) {
             throw new IllegalStateException("cells without a measurement (table in " + work.resolve("client-table.md") + "): "
                     + String.join("; ", failed));
@@ -171,11 +172,49 @@ final class SearchRateCompare {
 
     // ------------------------------------------------------------------ ours: the plan, as ./trustload run runs it
 
-    /** The peers: ours, searchrate and, with {@code clientAltPlan} or {@code clientAltHome}, "alt" (ours with another plan or JMeter home). */
-    private static final List<String> PEERS = List.of("ours", "searchrate", "alt");
+    /**
+     * The peers: ours, searchrate; with {@code clientAltPlan} or {@code clientAltHome}, "alt" (ours with another
+     * plan or JMeter home); with {@code clientFloor=true} (default), "floor" (JMeter's own per-sample cost:
+     * {@link #floorPlan}).
+     */
+    private static final List<String> PEERS = List.of("ours", "searchrate", "alt", "floor");
+
+    private boolean runs(String peer) {
+        return switch (peer) {
+            case "alt" -> alt();
+            case "floor" -> Boolean.parseBoolean(args.getOrDefault("clientFloor", "true"));
+            default -> true;
+        };
+    }
 
     private boolean alt() {
         return args.containsKey("clientAltPlan") || args.containsKey("clientAltHome");
+    }
+
+    /**
+     * The plan with JMeter's Debug Sampler (nothing to display) in place of the LDAP Request, run the same
+     * way: what JMeter 5.6.3 itself spends per sample through {@code ./trustload run} (thread group, loop,
+     * TestBean set-up and recovery, the results row, the summariser, the event marker), the floor under any
+     * sampler's cost.
+     */
+    private Path floorPlan() throws IOException {
+        Path floor = work.resolve("floor-" + PLAN.replace('/', '-') + ".jmx");
+        if (!Files.exists(floor)) {
+            String plan = Files.readString(layout.plans().resolve(PLAN + ".jmx"));
+            String tag = "org.trustload.jmeter.ldap.LdapRequestSampler";
+            int from = plan.indexOf("<" + tag);
+            int to = plan.indexOf("</" + tag + ">") + tag.length() + 3;
+            if (from < 0 || to < from) {
+                throw new IllegalStateException("no LDAP Request in " + PLAN);
+            }
+            Files.writeString(floor, plan.substring(0, from)
+                    + "<DebugSampler guiclass=\"TestBeanGUI\" testclass=\"DebugSampler\" testname=\"debug\" enabled=\"true\">\n"
+                    + "          <boolProp name=\"displayJMeterProperties\">false</boolProp>\n"
+                    + "          <boolProp name=\"displayJMeterVariables\">false</boolProp>\n"
+                    + "          <boolProp name=\"displaySystemProperties\">false</boolProp>\n"
+                    + "        </DebugSampler>" + plan.substring(to));
+        }
+        return floor;
     }
 
     private Layout altLayout() {
@@ -186,7 +225,7 @@ final class SearchRateCompare {
     private Cell ours(String peer, Layout layout, String plan, int t, Path dir, boolean record, boolean dashboard,
                       Map<Integer, JfrShares.Shares> shares, List<String> dashboardNotes) throws Exception {
         Files.createDirectories(dir);
-        Run.Options o0 = plan.endsWith(".jmx") ? Run.Options.of(layout, "alt", Path.of(plan))
+        Run.Options o0 = plan.endsWith(".jmx") ? Run.Options.of(layout, peer, Path.of(plan))
                 : Run.Options.of(layout, Catalog.read(layout.catalogFile()).get(plan).orElseThrow());
         List<String> jvm = new ArrayList<>();
         Path recording = dir.resolve("jmeter.jfr");
@@ -194,6 +233,10 @@ final class SearchRateCompare {
             jvm.add("-XX:StartFlightRecording=filename=" + recording + ",settings=" + jfcFile());
         }
         JMeter jmeter = new JMeter(layout, heap, jvm);
+        // the floor runs 20-40x as many samples per second: at most 10 + 10 s, so its results stay a few million rows
+        // (the launcher's summary reads them all); the JIT warms up by calls, and it makes those faster too
+        int warmup = peer.equals("floor") ? Math.min(this.warmup, 10) : this.warmup;
+        int seconds = peer.equals("floor") ? Math.min(this.seconds, 10) : this.seconds;
         List<String> props = List.of("-Jthreads=" + t, "-Jloops=2000000000", "-Jrampup=0", "-Jduration=" + (warmup + seconds),
                 "-Jconnection_mode=per-thread", "-Jldap.host=" + slapd.host(), "-Jldap.port=" + slapd.ldapPort(),
                 "-Jldap.base=" + slapd.baseDn(), "-Jldap.users=" + entries);
@@ -232,6 +275,9 @@ final class SearchRateCompare {
             }
         });
         String note = r.status().code() == 0 ? "" : "exit " + r.status().code() + " " + r.message();
+        if (peer.equals("floor")) {
+            Files.delete(r.jtl()); // a few hundred thousand rows per second: counted, not kept
+        }
         if (dashboard) {
             dashboardNotes.add(dashboardCheck(r, t, n[2]));
         }
@@ -274,6 +320,18 @@ final class SearchRateCompare {
         Files.writeString(dir.resolve("command.txt"), String.join(" ", cmd) + "\n");
         String load = BenchRuns.uptime();
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        // a slapd that stops answering must not hold the bench: the tool gets its intervals and two minutes
+        Thread guard = new Thread(() -> {
+            try {
+                if (!p.waitFor(warmup + seconds + 120L, TimeUnit.SECONDS)) {
+                    p.destroyForcibly();
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "searchrate-guard");
+        guard.setDaemon(true);
+        guard.start();
         Watch watch = Watch.start(p::pid, slapd.pid(), null);
         long from = -1;
         long to = -1;
@@ -334,10 +392,14 @@ final class SearchRateCompare {
             total += e.getValue();
         }
         double server = w.server.msByGroup(from, to).values().stream().mapToDouble(Double::doubleValue).sum();
+        if (byGroup.isEmpty()) {
+            note = (note + " no CPU readings of the client's JVM").strip();
+        }
         double busy = w.machineBusyMs(from, to);
-        double busyPct = 100.0 * busy / ((to - from) * (double) Runtime.getRuntime().availableProcessors());
+        double capacity = (to - from) * (double) Runtime.getRuntime().availableProcessors();
         double rate = ops * 1000.0 / Math.max(1, to - from);
-        return new Cell(peer, t, rate, Math.max(1, ops), errors, total, server, groups, busyPct, busy - total - server, load, note);
+        return new Cell(peer, t, rate, Math.max(1, ops), errors, total, server, groups, 100.0 * busy / capacity,
+                100.0 * (busy - total - server) / capacity, load, note);
     }
 
     private static Cell failed(String peer, int t, String load, String note) {
@@ -505,10 +567,22 @@ final class SearchRateCompare {
             });
             b.append(String.join("; ", alts)).append(".\n");
         }
+        if (runs("floor")) {
+            List<String> floors = new ArrayList<>();
+            pairs.forEach((t, l) -> {
+                List<Double> f = l.stream().map(p -> p[3].clientPerOp()).toList();
+                List<Double> gap = l.stream().map(p -> p[0].clientPerOp() - p[1].clientPerOp()).toList();
+                floors.add(String.format(Locale.ROOT, "%d thread(s): %.4f ms (%s) per sample, %,.0f samples/s; ours − searchrate %.4f ms "
+                        + "(%s) per search", t, median(f), range(f, "%.4f"), median(l.stream().map(p -> p[3].rate()).toList()),
+                        median(gap), range(gap, "%.4f")));
+            });
+            b.append("\nJMeter's own cost per sample (\"floor\": the same plan with JMeter's Debug Sampler, nothing to display, "
+                    + "in place of LDAP Request, run the same way, alternated with the others): ").append(String.join("; ", floors)).append(".\n");
+        }
         List<String> notes = new ArrayList<>();
         pairs.values().forEach(l -> l.forEach(p -> {
             for (Cell c : p) {
-                if (!c.note().isEmpty()) {
+                if (c != null && !c.note().isEmpty()) {
                     notes.add(c.peer() + " " + c.threads() + " thread(s): " + c.note());
                 }
             }
@@ -516,14 +590,16 @@ final class SearchRateCompare {
         if (!notes.isEmpty()) {
             b.append("\nNotes: ").append(String.join("; ", notes)).append(".\n");
         }
-        b.append("\nPer round (searches/s; client CPU ms/search; load average when the cell started):\n\n");
+        b.append("\nPer round (searches/s; client CPU ms/search; the machine's CPU used by other processes than the client and slapd "
+                + "in the window; load average when the cell started):\n\n");
         pairs.forEach((t, l) -> {
             for (int i = 0; i < l.size(); i++) {
                 Cell o = l.get(i)[0];
                 Cell s = l.get(i)[1];
-                b.append(String.format(Locale.ROOT, "- %d thread(s), round %d: ours %.0f/s, %.4f ms (load %s); searchrate %.0f/s, %.4f ms (load %s)",
-                        t, i + 1, o.rate(), o.clientPerOp(), o.load(), s.rate(), s.clientPerOp(), s.load()));
-                if (l.get(i).length > 2) {
+                b.append(String.format(Locale.ROOT, "- %d thread(s), round %d: ours %.0f/s, %.4f ms, others %.0f%% (load %s); "
+                                + "searchrate %.0f/s, %.4f ms, others %.0f%% (load %s)", t, i + 1, o.rate(), o.clientPerOp(), o.othersPct(),
+                        o.load(), s.rate(), s.clientPerOp(), s.othersPct(), s.load()));
+                if (l.get(i)[2] != null) {
                     Cell a = l.get(i)[2];
                     b.append(String.format(Locale.ROOT, "; alt %.0f/s, %.4f ms %s (load %s): alt ÷ ours rate %.3f, CPU %.3f",
                             a.rate(), a.clientPerOp(), groups(a), a.load(), a.rate() / o.rate(), a.clientPerOp() / o.clientPerOp()));
@@ -582,6 +658,10 @@ final class SearchRateCompare {
     }
 
     private static String range(List<Double> v) {
-        return String.format(Locale.ROOT, "%.2f–%.2f", Collections.min(v), Collections.max(v));
+        return range(v, "%.2f");
+    }
+
+    private static String range(List<Double> v, String format) {
+        return String.format(Locale.ROOT, format + "–" + format, Collections.min(v), Collections.max(v));
     }
 }
