@@ -26,7 +26,9 @@ import java.util.regex.Pattern;
  * LDAP benchmark: our sampler inside JMeter vs a raw UnboundID loop vs JMeter's stock LDAP
  * samplers, against one throwaway slapd; prints ratios and writes Markdown. See docs/bench.md.
  *
- * <p>Arguments are {@code key=value}: {@code parts=matrix,scenario,heap,jvmstats}, {@code rounds=3},
+ * <p>Arguments are {@code key=value}: {@code parts=matrix,scenario,heap,jvmstats,client} ({@code client}: our
+ * sampler in the plan ldap-search-200x10 against UnboundID's searchrate, {@link SearchRateCompare} and its
+ * {@code client…} arguments), {@code rounds=3},
  * {@code piOps=1000} (per-iteration ops per thread), {@code ptOps=5000} (per-thread ops per thread),
  * {@code warmup=200} (per thread, before each measurement), {@code warmupSeconds=0} (when above 0, the JMeter
  * cells warm up for that long instead of {@code warmup} operations), {@code threads=1,2}, {@code schemes=ldap,ldaps,ldapi}, {@code nofile=4096},
@@ -83,6 +85,17 @@ public final class LdapBench {
             throw new IllegalStateException("no JMeter at " + jmeterHome + ": run mvn -B -q -o -DskipTests package first");
         }
         List<String> parts = List.of(arg("parts", "matrix,scenario,heap").split(","));
+        if (parts.contains("client")) {
+            // its own slapd (10,000 indexed entries), so it runs before or without the others
+            String md = new SearchRateCompare(org.trustload.harness.Layout.current(), work, args, System.out).run();
+            System.out.println(md);
+            if (Boolean.parseBoolean(arg("writeDocs", "true"))) {
+                replaceSection(root.resolve("docs/bench.md"), md, "ldap-client");
+            }
+            if (parts.stream().allMatch("client"::equals)) {
+                return;
+            }
+        }
         int nofile = intArg("nofile", 4096);
         // 20 entries, indexed, like the seed's own server: a search costs slapd well under the client's
         // time, so the client is what is measured (entries=10000 gives the older, server-bound fixture).
@@ -262,10 +275,13 @@ public final class LdapBench {
      */
     private Path jfrSettings() throws IOException {
         String period = arg("jfrPeriodMs", "");
-        if (period.isEmpty()) {
-            return null;
-        }
-        Path jfc = work.resolve("profile-" + period + "ms.jfc");
+        return period.isEmpty() ? null : jfc(work, Integer.parseInt(period));
+    }
+
+    /** A copy of the JDK's {@code profile} settings in {@code dir} that samples Java and native stacks every {@code periodMs}. */
+    static Path jfc(Path dir, int periodMs) throws IOException {
+        String period = Integer.toString(periodMs);
+        Path jfc = dir.resolve("profile-" + period + "ms.jfc");
         if (!Files.exists(jfc)) {
             String text = Files.readString(Path.of(System.getProperty("java.home"), "lib/jfr/profile.jfc"));
             text = Pattern.compile("(<event name=\"jdk\\.(?:ExecutionSample|NativeMethodSample)\">.*?<setting name=\"period\"[^>]*>)[^<]*",
@@ -830,7 +846,7 @@ public final class LdapBench {
                 System.getProperty("java.vm.name"), slapdVersion()));
     }
 
-    private static String cpuModel() {
+    static String cpuModel() {
         try {
             for (String l : Files.readAllLines(Path.of("/proc/cpuinfo"))) {
                 if (l.startsWith("model name")) {

@@ -18,6 +18,7 @@ import com.unboundid.ldap.sdk.SearchResult;
 import com.unboundid.ldap.sdk.SearchResultEntry;
 import com.unboundid.ldap.sdk.SearchResultListener;
 import com.unboundid.ldap.sdk.SearchResultReference;
+import com.unboundid.ldap.sdk.SearchScope;
 import com.unboundid.ldap.sdk.SimpleBindRequest;
 import com.unboundid.ldap.sdk.extensions.StartTLSExtendedRequest;
 import com.unboundid.ldap.sdk.extensions.WhoAmIExtendedRequest;
@@ -62,6 +63,9 @@ public final class LdapClient implements Closeable {
     private final LDAPConnection connection;
     private final long connectNanos;
     private boolean bound;
+    /** The last search sent on this connection and its attributes (see {@link #searchRequest}). */
+    private SearchRequest search;
+    private List<String> searchAttributes = List.of();
 
     private LdapClient(LdapConnectionSettings settings, LDAPConnection connection, long connectNanos) {
         this.settings = settings;
@@ -353,11 +357,9 @@ public final class LdapClient implements Closeable {
     }
 
     private LdapOutcome search(LdapRequest r, int keepEntries) throws LDAPException, LdapClientException {
-        EntryCollector collector = new EntryCollector(keepEntries);
-        SearchRequest sr = new SearchRequest(collector, r.baseDn(), SearchScopes.parse(r.scope()),
-                r.filter(), r.attributes().toArray(new String[0]));
-        sr.setSizeLimit(Math.max(0, r.sizeLimit()));
-        sr.setTimeLimitSeconds(Math.max(0, r.timeLimitSeconds()));
+        SearchRequest sr = searchRequest(r);
+        EntryCollector collector = (EntryCollector) sr.getSearchResultListener();
+        collector.reset(keepEntries);
         ResultCode code;
         try {
             SearchResult res = connection.search(sr);
@@ -373,6 +375,30 @@ public final class LdapClient implements Closeable {
         String summary = "search: " + collector.count + (collector.count == 1 ? " entry" : " entries")
                 + (code == ResultCode.SUCCESS ? "" : " (" + LdapClientException.codeName(code) + ")");
         return new LdapOutcome(LdapOperation.SEARCH, code, collector.kept, collector.count, summary);
+    }
+
+    /**
+     * The search to send: one SDK request per connection, its base DN and filter set anew for each search
+     * and rebuilt only when the scope, attributes or limits change (as UnboundID's searchrate does; a new
+     * request per search, with its response queue and listener, showed in the per-thread profile).
+     */
+    private SearchRequest searchRequest(LdapRequest r) throws LDAPException, LdapClientException {
+        SearchRequest sr = search;
+        SearchScope scope = r.searchScope();
+        int sizeLimit = Math.max(0, r.sizeLimit());
+        int timeLimit = Math.max(0, r.timeLimitSeconds());
+        if (sr == null || !sr.getScope().equals(scope) || sr.getSizeLimit() != sizeLimit || sr.getTimeLimitSeconds() != timeLimit
+                || !searchAttributes.equals(r.attributes())) {
+            sr = new SearchRequest(new EntryCollector(), r.baseDn(), scope, r.filter(), r.attributes().toArray(new String[0]));
+            sr.setSizeLimit(sizeLimit);
+            sr.setTimeLimitSeconds(timeLimit);
+            search = sr;
+            searchAttributes = r.attributes();
+        } else {
+            sr.setBaseDN(r.baseDn());
+            sr.setFilter(r.filter());
+        }
+        return sr;
     }
 
     private LdapOutcome compare(LdapRequest r) throws LDAPException, LdapClientException {
@@ -506,15 +532,18 @@ public final class LdapClient implements Closeable {
         }
     }
 
-    /** Keeps the first entries and counts the rest. */
+    /** Keeps the first entries and counts the rest; {@link #reset} before each search. */
     private static final class EntryCollector implements SearchResultListener {
         private static final long serialVersionUID = 1L;
-        private final int keep;
-        final List<SearchResultEntry> kept = new ArrayList<>(1);
+        private int keep;
+        List<SearchResultEntry> kept = new ArrayList<>(1);
         int count;
 
-        EntryCollector(int keep) {
-            this.keep = Math.max(0, keep);
+        /** A new search: a new list (the last outcome keeps its own), nothing counted. */
+        void reset(int keepEntries) {
+            keep = Math.max(0, keepEntries);
+            kept = new ArrayList<>(1);
+            count = 0;
         }
 
         @Override

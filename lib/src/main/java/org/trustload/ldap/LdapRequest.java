@@ -1,5 +1,7 @@
 package org.trustload.ldap;
 
+import com.unboundid.ldap.sdk.SearchScope;
+
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
@@ -24,6 +26,8 @@ public final class LdapRequest {
     private final String compareAttribute;
     private final String compareValue;
     private final String ldif;
+    /** The scope as the SDK's value, parsed once (null when it does not parse: {@link #searchScope()} then says why). */
+    private final SearchScope searchScope;
     /** The varying values (null when the value is fixed). */
     private final LdapValue baseDnPattern;
     private final LdapValue filterPattern;
@@ -44,6 +48,13 @@ public final class LdapRequest {
         this.baseDnPattern = baseDnPattern;
         this.filterPattern = filterPattern;
         this.entryDnPattern = entryDnPattern;
+        SearchScope parsed;
+        try {
+            parsed = SearchScopes.parse(scope);
+        } catch (LdapClientException e) {
+            parsed = null;
+        }
+        searchScope = parsed;
     }
 
     /** This request with fixed values drawn from {@code r}'s patterns. */
@@ -59,6 +70,7 @@ public final class LdapRequest {
         compareAttribute = r.compareAttribute;
         compareValue = r.compareValue;
         ldif = r.ldif;
+        searchScope = r.searchScope;
         baseDnPattern = null;
         filterPattern = null;
         entryDnPattern = null;
@@ -89,6 +101,11 @@ public final class LdapRequest {
 
     public String scope() {
         return scope;
+    }
+
+    /** The scope as the SDK's value; a scope that is none of base, one, sub is a configuration error. */
+    public SearchScope searchScope() throws LdapClientException {
+        return searchScope != null ? searchScope : SearchScopes.parse(scope);
     }
 
     public String filter() {

@@ -322,6 +322,31 @@ class LdapClientIT {
         }
     }
 
+    @Test
+    void oneConnectionSendsEachSearchWithItsOwnBaseFilterScopeAttributesAndLimits() throws Exception {
+        // the client reuses one SDK search request per connection: every field must still follow the request
+        try (LdapClient c = boundClient(over(slapd, Transport.LDAP))) {
+            LdapRequest.Builder search = LdapRequest.builder(LdapOperation.SEARCH).baseDn(Slapd.BASE_DN);
+            LdapOutcome first = c.execute(search.filter("(uid=fulano2)").attributes("sn").build(), 1);
+            assertThat(first.entries().get(0).getDN()).startsWith("cn=fulano2,");
+            assertThat(first.entries().get(0).getAttributes()).extracting(a -> a.getName()).containsExactly("sn");
+            LdapOutcome second = c.execute(search.filter("(uid=fulano3)").attributes("").build(), 1);
+            assertThat(second.entries().get(0).getDN()).startsWith("cn=fulano3,");
+            assertThat(second.entries().get(0).getAttributeValue("uid")).isEqualTo("fulano3");
+            assertThat(first.entries()).hasSize(1); // an earlier outcome keeps its own entries
+            LdapOutcome base = c.execute(LdapRequest.builder(LdapOperation.SEARCH).baseDn("cn=fulano4," + Slapd.BASE_DN)
+                    .scope("base").filter("(objectClass=*)").build(), 1);
+            assertThat(base.entryCount()).isEqualTo(1);
+            assertThat(c.execute(search.baseDn("cn=fulano4," + Slapd.BASE_DN).scope("one").filter("(objectClass=*)").build(), 1)
+                    .entryCount()).isZero();
+            LdapOutcome limited = c.execute(search.baseDn(Slapd.BASE_DN).scope("sub").filter("(cn=fulano*)").sizeLimit(3).build(), 0);
+            assertThat(limited.entryCount()).isEqualTo(3);
+            assertThat(failure(() -> c.execute(search.filter("cn=fulano1)(").sizeLimit(0).build(), 1)).category())
+                    .isEqualTo("filterError");
+            assertFindsFulano1(c);
+        }
+    }
+
     // ---------------------------------------------------------------- error categories
 
     @Test

@@ -31,14 +31,18 @@ public abstract class ClientSampler<R> extends AbstractSampler implements TestBe
     @Override
     public final SampleResult sample(Entry entry) {
         SampleResult res = new SampleResult();
-        res.setSampleLabel(getName());
+        // The name is read once per sample: a plan's label such as "search ${__P(filter)}" is a JMeter
+        // function evaluated again on every read (a profile of the LDAP search showed two per sample).
+        String label = getName();
+        res.setSampleLabel(label);
         res.setDataType(SampleResult.TEXT);
+        PropertyParser props = new PropertyParser(() -> element(label));
         R request;
         try {
-            request = prepare(new PropertyParser(element()), res);
+            request = prepare(props, res);
         } catch (ClientException e) {
             // Nothing was sent: a zero-length failed sample.
-            SampleFailures.apply(res, new PropertyParser(element()).wrap(e), element());
+            SampleFailures.apply(res, props.wrap(e), element(label));
             return res;
         } catch (RuntimeException e) {
             SampleFailures.unexpected(res, e);
@@ -54,7 +58,7 @@ public abstract class ClientSampler<R> extends AbstractSampler implements TestBe
             if (res.getEndTime() == 0) {
                 res.sampleEnd();
             }
-            SampleFailures.apply(res, new PropertyParser(element()).wrap(e), element());
+            SampleFailures.apply(res, props.wrap(e), element(label));
             onFailure(request, e, res);
         } catch (RuntimeException e) {
             if (res.getEndTime() == 0) {
@@ -68,8 +72,12 @@ public abstract class ClientSampler<R> extends AbstractSampler implements TestBe
 
     /** How messages and the log name this sampler: its kind and its name. */
     protected String element() {
-        // asked several times per sample: built again only when the name changed
-        String name = getName();
+        return element(getName());
+    }
+
+    /** {@link #element()} for the name this sample already read. */
+    private String element(String name) {
+        // built again only when the name changed
         if (description == null || !name.equals(describedName)) {
             description = PropertyParser.describe(kind(), name);
             describedName = name;

@@ -3,6 +3,7 @@ package org.trustload.jmeter.common;
 import java.io.File;
 import java.util.Arrays;
 import java.util.Locale;
+import java.util.function.Supplier;
 import org.apache.jmeter.services.FileServer;
 import org.trustload.common.ClientException;
 
@@ -14,10 +15,18 @@ import org.trustload.common.ClientException;
  * Secrets are never part of a message.
  */
 public final class PropertyParser {
-    private final String element;
+    private final Supplier<String> element;
 
     /** @param element how messages name the element, e.g. {@code LDAP Connection Config 'ldaps'} */
     public PropertyParser(String element) {
+        this(() -> element);
+    }
+
+    /**
+     * @param element how messages name the element, asked only when a message is made: a sampler's name
+     *        may be a JMeter function that is evaluated again on every read
+     */
+    public PropertyParser(Supplier<String> element) {
         this.element = element;
     }
 
@@ -28,12 +37,12 @@ public final class PropertyParser {
 
     /** The element as messages name it. */
     public String element() {
-        return element;
+        return element.get();
     }
 
     /** A configuration error about {@code property} (and {@code file}, or "") of this element. */
     public ClientException error(String property, String file, String what, Throwable cause) {
-        String message = element + ": " + property + ": " + what + (file == null || file.isEmpty() ? "" : " (" + file + ")");
+        String message = element.get() + ": " + property + ": " + what + (file == null || file.isEmpty() ? "" : " (" + file + ")");
         return new Named(message, cause == null ? message : message + ": " + ClientException.readable(cause), property,
                 file, cause);
     }
