@@ -3,8 +3,6 @@ package org.trustload.testing;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -62,8 +60,8 @@ public final class InfluxDb implements AutoCloseable {
     /** Starts it on free loopback ports and waits (at most 60 s) until {@code /ping} answers. */
     public static InfluxDb start() throws IOException, InterruptedException {
         Path dir = Files.createTempDirectory(Path.of("/tmp"), "influx");
-        int port = freePort();
-        int rpc = freePort();
+        int port = FixturePorts.free("127.0.0.1");
+        int rpc = FixturePorts.free("127.0.0.1");
         Files.writeString(dir.resolve("influxdb.conf"), config(dir, port, rpc));
         ProcessBuilder pb = new ProcessBuilder(List.of(BINARY.toString(), "run", "-config", dir.resolve("influxdb.conf").toString()))
                 .redirectErrorStream(true).redirectOutput(dir.resolve("influxd.log").toFile())
@@ -146,11 +144,6 @@ public final class InfluxDb implements AutoCloseable {
         }
     }
 
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        }
-    }
 
     private String log() {
         try {

@@ -1,8 +1,6 @@
 package org.trustload.testing;
 
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -43,10 +41,7 @@ public final class JmxExporterAgent {
         if (!Files.exists(jar())) {
             throw new IOException("no JMX exporter agent at " + jar() + " (the testkit build copies it: mvn -pl testkit package)");
         }
-        int port;
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            port = s.getLocalPort();
-        }
+        int port = FixturePorts.free("127.0.0.1");
         Path config = dir.resolve("jmx-exporter.yaml");
         Files.writeString(config, "includeObjectNames: [\"java.lang:type=OperatingSystem\"]\nlowercaseOutputName: true\n");
         return new JmxExporterAgent(port, config);

@@ -1,8 +1,6 @@
 package org.trustload.testing;
 
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
@@ -60,7 +58,7 @@ public final class MariaDb implements AutoCloseable {
         Path dir = Files.createTempDirectory(Path.of("/tmp"), "mdb"); // short: the Unix socket path is limited
         byte[] secret = new byte[12];
         new SecureRandom().nextBytes(secret);
-        MariaDb db = new MariaDb(dir, freePort(), HexFormat.of().formatHex(secret));
+        MariaDb db = new MariaDb(dir, FixturePorts.free(HOST), HexFormat.of().formatHex(secret));
         try {
             db.launch();
             return db;
@@ -121,11 +119,6 @@ public final class MariaDb implements AutoCloseable {
         return Files.exists(err) ? Files.readString(err) : "(no error.log)";
     }
 
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getByName(HOST))) {
-            return s.getLocalPort();
-        }
-    }
 
     public Path socket() {
         return dir.resolve("sock");

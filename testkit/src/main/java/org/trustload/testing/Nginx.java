@@ -2,7 +2,6 @@ package org.trustload.testing;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -79,7 +78,7 @@ public final class Nginx implements AutoCloseable {
         }
         IOException last = null;
         for (int attempt = 0; attempt < 5; attempt++) {
-            int port = freePort();
+            int port = FixturePorts.free(HOST);
             Files.writeString(dir.resolve("nginx.conf"), config(dir, root, port, tls));
             Process p = new ProcessBuilder(BINARY.toString(), "-p", dir + "/", "-c", dir.resolve("nginx.conf").toString(),
                     "-e", dir.resolve("error.log").toString())
@@ -143,11 +142,6 @@ public final class Nginx implements AutoCloseable {
         return false;
     }
 
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getByName(HOST))) {
-            return s.getLocalPort();
-        }
-    }
 
     public String host() {
         return HOST;

@@ -1,8 +1,6 @@
 package org.trustload.testing;
 
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -52,10 +50,7 @@ public final class NodeExporter implements AutoCloseable {
 
     /** Starts it on a free loopback port and waits (at most 15 s) until its metrics page answers. */
     public static NodeExporter start() throws IOException, InterruptedException {
-        int port;
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            port = s.getLocalPort();
-        }
+        int port = FixturePorts.free("127.0.0.1");
         Path log = Files.createTempFile("trustload-node-exporter", ".log");
         Process p = new ProcessBuilder(List.of(BINARY.toString(), "--web.listen-address=127.0.0.1:" + port,
                 "--collector.disable-defaults", "--collector.cpu", "--collector.stat", "--collector.loadavg",

@@ -8,8 +8,6 @@ import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -596,7 +594,7 @@ public final class Slapd implements AutoCloseable {
     private synchronized void launchOnFreePorts() {
         IllegalStateException last = null;
         for (int attempt = 0; attempt < PORT_ATTEMPTS; attempt++) {
-            int[] ports = freePorts(2);
+            int[] ports = FixturePorts.free(HOST, 2);
             ldapPort = ports[0];
             ldapsPort = ports[1];
             try {
@@ -723,29 +721,6 @@ public final class Slapd implements AutoCloseable {
         deleteTree(dir);
     }
 
-    private static int[] freePorts(int n) {
-        // Hold all sockets open until every port is chosen so the same port is not returned twice.
-        List<ServerSocket> held = new ArrayList<>();
-        try {
-            int[] ports = new int[n];
-            for (int i = 0; i < n; i++) {
-                ServerSocket s = new ServerSocket(0, 1, InetAddress.getByName(HOST));
-                held.add(s);
-                ports[i] = s.getLocalPort();
-            }
-            return ports;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } finally {
-            for (ServerSocket s : held) {
-                try {
-                    s.close();
-                } catch (IOException ignored) {
-                    // Closing a never-accepted listening socket does not fail in practice.
-                }
-            }
-        }
-    }
 
     private static boolean onPath(String program) {
         String path = System.getenv("PATH");
