@@ -504,7 +504,7 @@ public final class LdapBench {
                 + "or %d per-thread searches (one connection, bound once) **per thread**, after a warm-up of %d per thread in the same JVM "
                 + "(JMeter: a setUp thread group whose samples are excluded%s). %d rounds, implementations interleaved (rotated) within each cell; "
                 + "values are medians over rounds, ratios are the median (min–max) of per-round ratios. slapd: OpenLDAP from the `Slapd` fixture, "
-                + "%s entries (equality index on cn and uid), nofile %s, on the same 2 cores.%n%n", piOps, ptOps, warmup,
+                + "%s entries (equality indexes on objectClass, cn and uid), nofile %s, on the same 2 cores.%n%n", piOps, ptOps, warmup,
                 intArg("warmupSeconds", 0) > 0 ? "; ours instead warms up for " + intArg("warmupSeconds", 0) + " s inside the measured thread "
                         + "group (a Runtime Controller before the measured loop): a fresh JMeter JVM is still compiling after a few thousand fast "
                         + "samples, and a switch of thread group makes the JIT compile JMeter's per-sample code again in the measured window" : "", rounds,
@@ -677,6 +677,7 @@ public final class LdapBench {
                     List.of("-Jldap.host=" + target.host(), "-Jldap.port=" + target.ldapPort(), "-Jldaps.port=" + target.ldapsPort(),
                             "-Jldapi.socket=" + target.socket(), "-Jldap.truststore=" + target.trustStore(),
                             "-Jldap.truststore.password=" + target.trustStorePassword(), "-Jn1=1", "-Jn2=100", "-Jn3=1000",
+                            "-Jldap.users=" + slapd.options().entries(), // the plan draws cn=fulano[1-ldap.users]
                             "-Jwarmup_seconds=" + arg("scenarioWarmup", "10")),
                     900, false);
             jmeterTotals.add(String.format(Locale.ROOT, "round %d: JMeter process %.1f s wall, %.1f s CPU (start-up, the three "
