@@ -169,34 +169,43 @@ final class Bench {
         return p.exitValue() == 0 ? rc : ExitStatus.NOT_EXECUTED.code();
     }
 
-    /** The throwaway real servers of the tests, for use by hand: name to main class (testkit module). */
-    static final Map<String, String> FIXTURES = Map.of("slapd", "org.trustload.testing.Slapd",
-            "mariadb", "org.trustload.testing.MariaDb", "node-exporter", "org.trustload.testing.NodeExporter");
+    /** A server {@code ./trustload fixture NAME} runs in the foreground until Ctrl-C; returns the exit status. */
+    interface Fixture {
+        int run(Layout layout, List<String> args) throws IOException, InterruptedException, HarnessException;
+    }
+
+    /** The throwaway real servers of the tests, for use by hand, by name. */
+    static final Map<String, Fixture> FIXTURES = Map.of("slapd", testkit("org.trustload.testing.Slapd"),
+            "mariadb", testkit("org.trustload.testing.MariaDb"), "node-exporter", testkit("org.trustload.testing.NodeExporter"),
+            "dss", (layout, args) -> DssFixture.foreground(layout, args, System.out));
 
     /**
      * {@code ./trustload fixture NAME [key=value ...]}: the same throwaway server the tests start
-     * (OpenLDAP slapd, MariaDB), in the foreground until Ctrl-C; it prints how to point a plan at it.
+     * (OpenLDAP slapd, MariaDB, EU DSS ...), in the foreground until Ctrl-C; it prints how to point a plan at it.
      */
     static int fixture(Layout layout, List<String> args) throws IOException, InterruptedException, HarnessException {
-        if (!args.isEmpty() && args.get(0).equals("dss")) {
-            return DssFixture.foreground(layout, args.subList(1, args.size()), System.out);
-        }
         if (args.isEmpty() || !FIXTURES.containsKey(args.get(0))) {
-            throw HarnessException.usage("fixture needs a NAME: " + String.join(", ", FIXTURES.keySet()) + ", dss");
+            throw HarnessException.usage("fixture needs a NAME: " + String.join(", ", new java.util.TreeSet<>(FIXTURES.keySet())));
         }
-        List<String> cmd = new ArrayList<>(List.of(Layout.java(), "-Xmx256m", "-cp", classPath(layout),
-                FIXTURES.get(args.get(0))));
-        cmd.addAll(args.subList(1, args.size()));
-        Process p = new ProcessBuilder(cmd).inheritIO().start();
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            p.destroy(); // the fixture's own hook stops its server and deletes its directory
-            try {
-                p.waitFor(30, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }, "fixture-stop"));
-        return p.waitFor() == 0 ? 0 : ExitStatus.NOT_EXECUTED.code();
+        return FIXTURES.get(args.get(0)).run(layout, args.subList(1, args.size()));
+    }
+
+    /** A testkit fixture's main class in a JVM of its own (the fixture's own hook stops its server and deletes its directory). */
+    private static Fixture testkit(String main) {
+        return (layout, args) -> {
+            List<String> cmd = new ArrayList<>(List.of(Layout.java(), "-Xmx256m", "-cp", classPath(layout), main));
+            cmd.addAll(args);
+            Process p = new ProcessBuilder(cmd).inheritIO().start();
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                p.destroy();
+                try {
+                    p.waitFor(30, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }, "fixture-stop"));
+            return p.waitFor() == 0 ? 0 : ExitStatus.NOT_EXECUTED.code();
+        };
     }
 
     /** The bench module's jar and class path (it holds the testkit module with the fixtures). */
