@@ -20,11 +20,14 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
+import org.apache.jmeter.save.SaveService;
+import org.apache.jorphan.collections.HashTree;
 import org.trustload.common.Percentiles;
 import org.trustload.harness.Catalog;
 import org.trustload.harness.JMeter;
 import org.trustload.harness.Jtl;
 import org.trustload.harness.Layout;
+import org.trustload.harness.PlanTree;
 import org.trustload.harness.Run;
 import org.trustload.testing.Slapd;
 
@@ -200,21 +203,30 @@ final class SearchRateCompare {
     private Path floorPlan() throws IOException {
         Path floor = work.resolve("floor-" + PLAN.replace('/', '-') + ".jmx");
         if (!Files.exists(floor)) {
-            String plan = Files.readString(layout.plans().resolve(PLAN + ".jmx"));
-            String tag = "org.trustload.jmeter.ldap.LdapRequestSampler";
-            int from = plan.indexOf("<" + tag);
-            int to = plan.indexOf("</" + tag + ">") + tag.length() + 3;
-            if (from < 0 || to < from) {
+            PlanTree.init(layout.jmeterHome());
+            HashTree tree = SaveService.loadTree(layout.plans().resolve(PLAN + ".jmx").toFile());
+            if (!replace(tree, "org.trustload.jmeter.ldap.LdapRequestSampler", PlanTree.element(
+                    "org.apache.jmeter.sampler.DebugSampler", PlanTree.TEST_BEAN_GUI, "debug", "displayJMeterProperties", false,
+                    "displayJMeterVariables", false, "displaySystemProperties", false))) {
                 throw new IllegalStateException("no LDAP Request in " + PLAN);
             }
-            Files.writeString(floor, plan.substring(0, from)
-                    + "<DebugSampler guiclass=\"TestBeanGUI\" testclass=\"DebugSampler\" testname=\"debug\" enabled=\"true\">\n"
-                    + "          <boolProp name=\"displayJMeterProperties\">false</boolProp>\n"
-                    + "          <boolProp name=\"displayJMeterVariables\">false</boolProp>\n"
-                    + "          <boolProp name=\"displaySystemProperties\">false</boolProp>\n"
-                    + "        </DebugSampler>" + plan.substring(to));
+            PlanTree.save(tree, floor);
         }
         return floor;
+    }
+
+    /** Puts {@code with} in place of the first element of class {@code className} (its children stay); false if none. */
+    private static boolean replace(HashTree node, String className, Object with) {
+        for (Object k : new ArrayList<>(node.list())) {
+            if (k.getClass().getName().equals(className)) {
+                node.replaceKey(k, with);
+                return true;
+            }
+            if (replace(node.getTree(k), className, with)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private Layout altLayout() {

@@ -39,8 +39,8 @@ final class Bench {
     private static final Map<String, Spec> SPECS = new LinkedHashMap<>();
 
     static {
-        SPECS.put("ldap", new Spec("org.trustload.bench.LdapBench", "-Xmx1g", false, false, "parts=matrix,jvmstats,client", "clientThreads=1", "clientRounds=1", "clientSeconds=2", "clientWarmup=1", "clientJfr=false", "clientEntries=100", "jsOps=50", "jsRounds=1", "rounds=1", "piOps=20", "ptOps=50", "warmup=10", "threads=1", "schemes=ldapi", "peers=ours,raw", "jfrRounds=0", "writeDocs=false"));
-        SPECS.put("pki", new Spec("org.trustload.bench.pki.PkiBench", "-Xmx512m", true, false, "rounds=1", "threads=1", "cadesOps=20", "padesOps=5", "jcaOps=20", "warmup=5", "maxSeconds=10", "hsm=false", "openssl=false", "jfr=false"));
+        SPECS.put("ldap", new Spec("org.trustload.bench.LdapBench", "-Xmx1g", false, true, "parts=matrix,jvmstats,client", "clientThreads=1", "clientRounds=1", "clientSeconds=2", "clientWarmup=1", "clientJfr=false", "clientEntries=100", "jsOps=50", "jsRounds=1", "rounds=1", "piOps=20", "ptOps=50", "warmup=10", "threads=1", "schemes=ldapi", "peers=ours,raw", "jfrRounds=0", "writeDocs=false"));
+        SPECS.put("pki", new Spec("org.trustload.bench.pki.PkiBench", "-Xmx512m", true, true, "rounds=1", "threads=1", "cadesOps=20", "padesOps=5", "jcaOps=20", "warmup=5", "maxSeconds=10", "hsm=false", "openssl=false", "jfr=false"));
         SPECS.put("login", new Spec("org.trustload.bench.login.LoginBench", "-Xmx1g", false, false, "threads=4", "seconds=2", "warmup=1", "out=bench/target/login-bench/tiny.md"));
         SPECS.put("kms", new Spec("org.trustload.bench.kms.KmsBench", "-Xmx512m", true, false, "rounds=1", "threads=1", "warmup=1", "window=2", "backend=false", "jfr=false"));
         SPECS.put("kms-aliyun", new Spec("org.trustload.bench.AliyunKmsBench", "-Xmx512m", true, false, "threads=1", "seconds=2", "warmup=2"));

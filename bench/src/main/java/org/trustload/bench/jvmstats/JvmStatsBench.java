@@ -10,7 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import org.trustload.bench.BenchRuns;
-import org.trustload.bench.BenchAccess;
+import org.trustload.bench.JMeterRun;
 import org.trustload.harness.Jtl;
 import org.trustload.jvmstats.JvmPidSource;
 import org.trustload.jvmstats.SelfSource;
@@ -98,7 +98,7 @@ public final class JvmStatsBench {
         if (jfr) {
             jvm.add("-XX:StartFlightRecording=filename=" + dir.resolve("jmeter.jfr") + ",settings=profile");
         }
-        BenchAccess.Result r = BenchAccess.runJMeter(home, plan, dir, jvm, all, seconds + 120L);
+        JMeterRun.Result r = JMeterRun.run(home, plan, dir, jvm, all, seconds + 120L, false);
         if (r.exit() != 0) {
             throw new IllegalStateException(plan + " failed, see " + dir);
         }

@@ -287,51 +287,12 @@ public final class KmsBench {
                 .overrideConfiguration(ClientOverrideConfiguration.builder().retryPolicy(RetryPolicy.none()).build())
                 .build()) {
             String key = lab.getProperty("kms.aws.key_id");
-            AtomicBoolean stop = new AtomicBoolean();
-            AtomicLong done = new AtomicLong();
-            AtomicLong errors = new AtomicLong();
-            CountDownLatch finished = new CountDownLatch(threads);
-            for (int t = 0; t < threads; t++) {
+            return loop("raw", threads, warmup, window, labPid, t -> {
                 byte[] data = new byte[32];
                 ThreadLocalRandom.current().nextBytes(data);
                 SdkBytes plain = SdkBytes.fromByteArray(data);
-                Thread th = new Thread(() -> {
-                    try {
-                        while (!stop.get()) {
-                            try {
-                                kms.encrypt(b -> b.keyId(key).plaintext(plain));
-                            } catch (RuntimeException e) {
-                                errors.incrementAndGet();
-                            }
-                            done.incrementAndGet();
-                        }
-                    } finally {
-                        finished.countDown();
-                    }
-                }, WORKER + "raw-" + t);
-                th.start();
-            }
-            Thread.sleep(warmup * 1000L);
-            long n0 = done.get();
-            long e0 = errors.get();
-            jdk.jfr.Recording rec = startRecording();
-            long c0 = processCpuNanos();
-            long k0 = org.trustload.bench.ProcCpu.threadsMs(ProcessHandle.current().pid(), WORKER);
-            long j0 = jitMs(ProcessHandle.current().pid());
-            long l0 = procCpuMs(labPid);
-            long t0 = System.nanoTime();
-            Thread.sleep(window * 1000L);
-            long n1 = done.get();
-            long e1 = errors.get();
-            long c1 = processCpuNanos();
-            long k1 = org.trustload.bench.ProcCpu.threadsMs(ProcessHandle.current().pid(), WORKER);
-            long j1 = jitMs(ProcessHandle.current().pid());
-            long l1 = procCpuMs(labPid);
-            long t1 = System.nanoTime();
-            stopRecording(rec);
-            stop.set(true);
-            finished.await(60, TimeUnit.SECONDS);
-            return new Cell("raw", threads, n1 - n0, (t1 - t0) / 1e9, (c1 - c0) / 1e6, e1 - e0, l1 - l0, k1 - k0, j1 - j0);
+                return () -> kms.encrypt(b -> b.keyId(key).plaintext(plain));
+            });
         } finally {
             http.close();
         }
@@ -344,52 +305,73 @@ public final class KmsBench {
                 .credentials(lab.getProperty("kms.aws.access_key_id"), lab.getProperty("kms.aws.secret_access_key"))
                 .maxConnections(threads).build();
         try (org.trustload.kms.KmsClient client = org.trustload.kms.KmsBackends.byName("aws-kms").open(settings)) {
-            AtomicBoolean stop = new AtomicBoolean();
-            AtomicLong done = new AtomicLong();
-            AtomicLong errors = new AtomicLong();
-            CountDownLatch finished = new CountDownLatch(threads);
-            for (int t = 0; t < threads; t++) {
+            return loop("backend", threads, warmup, window, labPid, t -> {
                 org.trustload.kms.KmsRequest req = org.trustload.kms.KmsWorkload.prepare(client,
                         new org.trustload.kms.KmsWorkload.Spec(org.trustload.kms.KmsOperation.ENCRYPT,
                                 lab.getProperty("kms.aws.key_id"), 32, "", org.trustload.kms.MessageType.RAW, "", 32), t);
-                Thread th = new Thread(() -> {
-                    try {
-                        while (!stop.get()) {
-                            try {
-                                client.execute(req);
-                            } catch (org.trustload.kms.KmsException e) {
-                                errors.incrementAndGet();
-                            }
-                            done.incrementAndGet();
-                        }
-                    } finally {
-                        finished.countDown();
-                    }
-                }, WORKER + "backend-" + t);
-                th.start();
-            }
-            Thread.sleep(warmup * 1000L);
-            long n0 = done.get();
-            long e0 = errors.get();
-            jdk.jfr.Recording rec = startRecording();
-            long c0 = processCpuNanos();
-            long k0 = org.trustload.bench.ProcCpu.threadsMs(ProcessHandle.current().pid(), WORKER);
-            long j0 = jitMs(ProcessHandle.current().pid());
-            long l0 = procCpuMs(labPid);
-            long t0 = System.nanoTime();
-            Thread.sleep(window * 1000L);
-            long n1 = done.get();
-            long e1 = errors.get();
-            long c1 = processCpuNanos();
-            long k1 = org.trustload.bench.ProcCpu.threadsMs(ProcessHandle.current().pid(), WORKER);
-            long j1 = jitMs(ProcessHandle.current().pid());
-            long l1 = procCpuMs(labPid);
-            long t1 = System.nanoTime();
-            stopRecording(rec);
-            stop.set(true);
-            finished.await(60, TimeUnit.SECONDS);
-            return new Cell("backend", threads, n1 - n0, (t1 - t0) / 1e9, (c1 - c0) / 1e6, e1 - e0, l1 - l0, k1 - k0, j1 - j0);
+                return () -> client.execute(req);
+            });
         }
+    }
+
+    /** One request of a loop thread. */
+    interface Call {
+        void call() throws Exception;
+    }
+
+    /** The call of loop thread {@code t}. */
+    interface Calls {
+        Call of(int t) throws Exception;
+    }
+
+    /**
+     * {@code threads} threads, each making the call {@code calls} gives it until stopped; the figures of the
+     * window that follows the warm-up (this JVM's CPU, the workers', the JIT's and the lab's).
+     */
+    private static Cell loop(String impl, int threads, int warmup, int window, long labPid,
+                             Calls calls) throws Exception {
+        AtomicBoolean stop = new AtomicBoolean();
+        AtomicLong done = new AtomicLong();
+        AtomicLong errors = new AtomicLong();
+        CountDownLatch finished = new CountDownLatch(threads);
+        for (int t = 0; t < threads; t++) {
+            Call call = calls.of(t);
+            new Thread(() -> {
+                try {
+                    while (!stop.get()) {
+                        try {
+                            call.call();
+                        } catch (Exception e) {
+                            errors.incrementAndGet();
+                        }
+                        done.incrementAndGet();
+                    }
+                } finally {
+                    finished.countDown();
+                }
+            }, WORKER + impl + "-" + t).start();
+        }
+        Thread.sleep(warmup * 1000L);
+        long n0 = done.get();
+        long e0 = errors.get();
+        jdk.jfr.Recording rec = startRecording();
+        long c0 = processCpuNanos();
+        long k0 = org.trustload.bench.ProcCpu.threadsMs(ProcessHandle.current().pid(), WORKER);
+        long j0 = jitMs(ProcessHandle.current().pid());
+        long l0 = procCpuMs(labPid);
+        long t0 = System.nanoTime();
+        Thread.sleep(window * 1000L);
+        long n1 = done.get();
+        long e1 = errors.get();
+        long c1 = processCpuNanos();
+        long k1 = org.trustload.bench.ProcCpu.threadsMs(ProcessHandle.current().pid(), WORKER);
+        long j1 = jitMs(ProcessHandle.current().pid());
+        long l1 = procCpuMs(labPid);
+        long t1 = System.nanoTime();
+        stopRecording(rec);
+        stop.set(true);
+        finished.await(60, TimeUnit.SECONDS);
+        return new Cell(impl, threads, n1 - n0, (t1 - t0) / 1e9, (c1 - c0) / 1e6, e1 - e0, l1 - l0, k1 - k0, j1 - j0);
     }
 
     /** JFR over the measured window only (not the JVM's start-up), when the parent asked for it. */
