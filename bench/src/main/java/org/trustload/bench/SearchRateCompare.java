@@ -20,7 +20,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
-import org.apache.jmeter.save.SaveService;
 import org.apache.jorphan.collections.HashTree;
 import org.trustload.common.Percentiles;
 import org.trustload.harness.Catalog;
@@ -204,8 +203,8 @@ final class SearchRateCompare {
         Path floor = work.resolve("floor-" + PLAN.replace('/', '-') + ".jmx");
         if (!Files.exists(floor)) {
             PlanTree.init(layout.jmeterHome());
-            HashTree tree = SaveService.loadTree(layout.plans().resolve(PLAN + ".jmx").toFile());
-            if (!replace(tree, "org.trustload.jmeter.ldap.LdapRequestSampler", PlanTree.element(
+            HashTree tree = PlanTree.load(layout.plans().resolve(PLAN + ".jmx"));
+            if (!PlanTree.replace(tree, e -> e.getClass().getName().equals("org.trustload.jmeter.ldap.LdapRequestSampler"), PlanTree.element(
                     "org.apache.jmeter.sampler.DebugSampler", PlanTree.TEST_BEAN_GUI, "debug", "displayJMeterProperties", false,
                     "displayJMeterVariables", false, "displaySystemProperties", false))) {
                 throw new IllegalStateException("no LDAP Request in " + PLAN);
@@ -213,20 +212,6 @@ final class SearchRateCompare {
             PlanTree.save(tree, floor);
         }
         return floor;
-    }
-
-    /** Puts {@code with} in place of the first element of class {@code className} (its children stay); false if none. */
-    private static boolean replace(HashTree node, String className, Object with) {
-        for (Object k : new ArrayList<>(node.list())) {
-            if (k.getClass().getName().equals(className)) {
-                node.replaceKey(k, with);
-                return true;
-            }
-            if (replace(node.getTree(k), className, with)) {
-                return true;
-            }
-        }
-        return false;
     }
 
     private Layout altLayout() {

@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.function.Predicate;
 import org.apache.jmeter.config.Arguments;
 import org.apache.jmeter.control.LoopController;
 import org.apache.jmeter.save.SaveService;
@@ -121,6 +123,32 @@ public final class PlanTree {
         main.setContinueForever(false);
         g.setSamplerController(main);
         return g;
+    }
+
+    /** A plan file's tree, as JMeter loads it. */
+    public static HashTree load(Path file) throws IOException {
+        return SaveService.loadTree(file.toFile());
+    }
+
+    /**
+     * Puts {@code with} in place of the first element {@code which} accepts, depth first (its children stay), or
+     * with {@code null} removes it and its children; false when none is found.
+     */
+    public static boolean replace(HashTree node, Predicate<TestElement> which, TestElement with) {
+        for (Object k : new ArrayList<>(node.list())) {
+            if (k instanceof TestElement e && which.test(e)) {
+                if (with == null) {
+                    node.remove(k);
+                } else {
+                    node.replaceKey(k, with);
+                }
+                return true;
+            }
+            if (replace(node.getTree(k), which, with)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Writes {@code tree} to {@code file} as JMeter does. */
