@@ -58,13 +58,20 @@ public final class JMeterRun {
      */
     public static JMeterRun start(Path jmeterHome, Path plan, Path dir, List<String> jvmArgs, List<String> props,
                                   long timeoutSeconds) {
+        return start(jmeterHome, plan, dir, jvmArgs, props, timeoutSeconds, true);
+    }
+
+    /** {@link #start}; without {@code resultsFile}, JMeter writes no results file (and {@link Result#exit} is 2). */
+    public static JMeterRun start(Path jmeterHome, Path plan, Path dir, List<String> jvmArgs, List<String> props,
+                                  long timeoutSeconds, boolean resultsFile) {
         Layout layout = new Layout(Layout.current().root(), jmeterHome);
         List<String> args = new ArrayList<>(List.of("-Jsampleresult.timestamp.start=true",
                 "-Jjmeter.save.saveservice.output_format=csv", "-Jjmeter.save.saveservice.timestamp_format=ms",
                 "-Jsummariser.interval=10"));
         args.addAll(props);
         Run.Options o = Run.Options.of(layout, plan.getFileName().toString().replaceFirst("\\.jmx$", ""), plan).dir(dir)
-                .args(args).echo(false).dashboard(false).maxErrorPct(100).timeout(Duration.ofSeconds(timeoutSeconds));
+                .args(args).echo(false).dashboard(false).maxErrorPct(100).timeout(Duration.ofSeconds(timeoutSeconds))
+                .resultsFile(resultsFile);
         JMeterRun run = new JMeterRun(new JMeter(layout, jvmArgs, List.of()), o, dir);
         run.thread.start();
         return run;
@@ -95,7 +102,7 @@ public final class JMeterRun {
                 heap.maxCommittedMb, r.timedOut());
     }
 
-    /** The JMeter JVM's pid once it runs (the child whose command line names the results file); -1 if the run ended first. */
+    /** The JMeter JVM's pid once it runs (the child whose command line names its log); -1 if the run ended first. */
     public long pid() throws InterruptedException {
         for (long pid = pidNow(); thread.isAlive(); pid = pidNow()) {
             if (pid > 0) {
@@ -109,7 +116,7 @@ public final class JMeterRun {
     /** The JMeter JVM's pid, or -1 when it is not running (yet or any more). */
     public long pidNow() {
         return ProcessHandle.current().children().filter(h -> h.info().commandLine().orElse("")
-                .contains(dir.resolve("results.jtl").toString())).findFirst().map(ProcessHandle::pid).orElse(-1L);
+                .contains(dir.resolve("jmeter.log").toString())).findFirst().map(ProcessHandle::pid).orElse(-1L);
     }
 
     /** Waits for the run's end. */

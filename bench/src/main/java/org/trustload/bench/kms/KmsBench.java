@@ -30,7 +30,7 @@ import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.kms.KmsClient;
 import org.trustload.harness.Lab;
 import org.trustload.harness.Layout;
-import org.trustload.harness.JMeter;
+import org.trustload.bench.JMeterRun;
 
 /**
  * KMS bench: AES-256 Encrypt of 32 bytes against the lab's AWS emulator (its own JVM), at 1, 8 and 32
@@ -416,57 +416,48 @@ public final class KmsBench {
     static Cell jmeter(Path root, Path out, String kase, int threads, int warmup, int window, long labPid, Path jfrFile,
             int round, boolean withJtl) throws Exception {
         Path dir = out.resolve("jmeter-" + threads + "t-r" + (round + 1));
-        Files.createDirectories(dir);
-        Path jtl = dir.resolve("results.jtl");
-        Files.deleteIfExists(jtl);
         // a bound only: the bench stops the test after its window through JMeter's UDP shutdown port
         int duration = warmup + window + 120;
         int udp;
         try (java.net.DatagramSocket probe = new java.net.DatagramSocket(0, java.net.InetAddress.getLoopbackAddress())) {
             udp = probe.getLocalPort();
         }
-        List<String> cmd = new ArrayList<>(new JMeter(Layout.current(), List.of("-Xms256m", "-Xmx512m"), jfrAtLaunch(jfrFile)).command());
-        cmd.addAll(List.of("-n",
-                "-t", root.resolve("test-plans/kms/kms-benchmark-aws.jmx").toString(),
-                "-q", out.resolve("lab.properties").toString(),
-                "-j", dir.resolve("jmeter.log").toString(), "-Jsampleresult.timestamp.start=true",
-                "-Jjmeter.save.saveservice.output_format=csv",
-                "-Jjmeter.save.saveservice.timestamp_format=ms",
-                "-Jcase=" + kase, "-Jthreads=" + threads, "-Jduration=" + duration, "-Jreport_file=" + dir.resolve("report.log"),
-                "-Jsummariser.interval=30", "-Jjmeterengine.nongui.port=" + udp,
-                "-Jjmeterengine.nongui.maxport=" + udp));
-        if (withJtl) {
-            cmd.addAll(List.of("-l", jtl.toString()));
-        }
-        Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true)
-                .redirectOutput(dir.resolve("stdout.txt").toFile()).start();
+        List<String> jvm = new ArrayList<>(List.of("-Xms256m", "-Xmx512m"));
+        jvm.addAll(jfrAtLaunch(jfrFile));
+        JMeterRun run = JMeterRun.start(Layout.current().jmeterHome(), root.resolve("test-plans/kms/kms-benchmark-aws.jmx"), dir,
+                jvm, List.of("-q", out.resolve("lab.properties").toString(), "-Jcase=" + kase, "-Jthreads=" + threads,
+                        "-Jduration=" + duration, "-Jreport_file=" + dir.resolve("report.log"), "-Jsummariser.interval=30",
+                        "-Jjmeterengine.nongui.port=" + udp, "-Jjmeterengine.nongui.maxport=" + udp),
+                duration + 120L, withJtl);
+        long pid = run.pid();
+        Path jtl = dir.resolve("results.jtl");
         // the warm-up starts once samples flow (the periodic report counts them), i.e. after JMeter's start-up
         Path report = dir.resolve("report.log");
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
-        while (!responding(report) && p.isAlive() && System.nanoTime() < deadline) {
+        while (!responding(report) && ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false) && System.nanoTime() < deadline) {
             Thread.sleep(200);
         }
         Thread.sleep(warmup * 1000L);
         if (jfrFile != null) {
-            jcmd(p.pid(), jfrFile, "JFR.start", "name=window", "settings=profile");
+            jcmd(pid, jfrFile, "JFR.start", "name=window", "settings=profile");
             Thread.sleep(JFR_SETTLE_MS);
         }
-        long c0 = procCpuMs(p.pid());
-        long k0 = org.trustload.bench.ProcCpu.threadsMs(p.pid(), JMETER_WORKER);
-        long j0 = jitMs(p.pid());
+        long c0 = procCpuMs(pid);
+        long k0 = org.trustload.bench.ProcCpu.threadsMs(pid, JMETER_WORKER);
+        long j0 = jitMs(pid);
         long l0 = procCpuMs(labPid);
         long w0 = System.currentTimeMillis();
         long[] r0 = lastReport(report);
         Thread.sleep(window * 1000L);
-        long c1 = procCpuMs(p.pid());
-        long k1 = org.trustload.bench.ProcCpu.threadsMs(p.pid(), JMETER_WORKER);
-        long j1 = jitMs(p.pid());
+        long c1 = procCpuMs(pid);
+        long k1 = org.trustload.bench.ProcCpu.threadsMs(pid, JMETER_WORKER);
+        long j1 = jitMs(pid);
         long l1 = procCpuMs(labPid);
         long w1 = System.currentTimeMillis();
         long[] r1 = lastReport(report);
         if (jfrFile != null) {
             Files.createDirectories(jfrFile.getParent());
-            jcmd(p.pid(), jfrFile, "JFR.stop", "name=window", "filename=" + jfrFile);
+            jcmd(pid, jfrFile, "JFR.stop", "name=window", "filename=" + jfrFile);
         }
         if (c0 < 0 || c1 < 0) {
             throw new IllegalStateException("JMeter ended before the window did; see " + dir);
@@ -476,9 +467,7 @@ public final class KmsBench {
         try (java.net.DatagramSocket s = new java.net.DatagramSocket()) {
             s.send(new java.net.DatagramPacket(cmd2, cmd2.length, java.net.InetAddress.getLoopbackAddress(), udp));
         }
-        if (!p.waitFor(duration + 120L, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-        }
+        run.await();
         double seconds = (w1 - w0) / 1000.0;
         if (!withJtl) {
             // the KMS Periodic Report ticks at a fixed rate (1 s): responses between two ticks over their distance
