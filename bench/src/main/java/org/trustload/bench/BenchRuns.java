@@ -1,11 +1,8 @@
 package org.trustload.bench;
 
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import org.trustload.harness.Jtl;
 
-/** Small helpers for benches that run JMeter plans for a fixed time and count samples. */
+/** Small helpers of the benches: their arguments, the machine's load, a page section they write. */
 public final class BenchRuns {
 
     private BenchRuns() {
@@ -41,20 +38,6 @@ public final class BenchRuns {
         } catch (java.io.IOException e) {
             return "?";
         }
-    }
-
-    /** Runs a plan headless and returns the real samples (non-transaction rows) per second of its span. */
-    public static double samplesPerSecond(Path home, Path plan, Path dir, List<String> props, List<String> more,
-                                          int seconds) throws Exception {
-        List<String> all = new ArrayList<>(props);
-        all.addAll(more);
-        JMeterRun.Result r = JMeterRun.run(home, plan, dir, List.of("-Xms512m", "-Xmx512m"), all, seconds + 120L, false);
-        if (r.exit() != 0 || r.timedOut()) {
-            throw new IllegalStateException(plan + " failed, see " + dir);
-        }
-        List<Jtl.Sample> samples = Jtl.read(r.jtl());
-        Jtl.Stats s = Jtl.stats(samples, x -> !x.label().equals("transaction"), x -> true);
-        return s.samples() * 1000.0 / Math.max(1, s.lastEnd() - s.firstStart());
     }
 
     /** Replaces the text between {@code begin} and {@code end} of a page (appends both when missing). */

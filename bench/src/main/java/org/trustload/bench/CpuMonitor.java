@@ -1,8 +1,5 @@
 package org.trustload.bench;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.LongSupplier;
@@ -10,8 +7,7 @@ import java.util.function.LongSupplier;
 /**
  * Follows the CPU time (user + system, {@code /proc/<pid>/stat}) of a process over wall-clock time,
  * so the CPU spent between two instants seen elsewhere (a JTL's first and last sample) can be read
- * back, interpolated between polls. The pid may be given late (a JMeter child whose pid appears in
- * a file once it started).
+ * back, interpolated between polls. The pid may be given late (a JMeter child, once it started).
  */
 final class CpuMonitor implements AutoCloseable {
 
@@ -45,17 +41,6 @@ final class CpuMonitor implements AutoCloseable {
         }
         long ms = ProcCpu.processMs(pid);
         return ms < 0 ? Double.NaN : ms;
-    }
-
-    /** Reads the pid from a file (JMeterRun's jmeter.pid); -1 while it is not there. */
-    static LongSupplier pidFile(Path file) {
-        return () -> {
-            try {
-                return Long.parseLong(Files.readString(file).trim());
-            } catch (IOException | NumberFormatException e) {
-                return -1;
-            }
-        };
     }
 
     private void loop() {

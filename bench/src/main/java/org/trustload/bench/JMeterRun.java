@@ -3,89 +3,108 @@ package org.trustload.bench;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.trustload.harness.ExitStatus;
 import org.trustload.harness.JMeter;
 import org.trustload.harness.Layout;
+import org.trustload.harness.Run;
 
 /**
- * Runs the assembled JMeter headless as a child process through a tiny bash wrapper that records
- * the JVM's pid and, after it exits, its exact user+system CPU time ({@code times}). Optionally
- * streams {@code jstat -gc} to follow the heap.
+ * A bench's JMeter run, through the harness's runner ({@link Run#execute}: the launcher's command line,
+ * properties and results folder) in a thread of its own, so that the bench can watch the JMeter JVM while it
+ * runs ({@link #pid()}). The JMeter JVM's CPU time (user + system, start-up to exit) is what this JVM's reaped
+ * children used meanwhile ({@code /proc/self/stat}), as bash's {@code times} tells it: a bench starts no other
+ * process during a run it measures this way. Optionally streams {@code jstat -gc} to follow the heap.
  */
-final class JMeterRun {
-    record Result(int exit, Path jtl, Path dir, double cpuSeconds, double peakHeapMbJstat, double peakHeapMbGcLog,
-                  double maxCommittedMb, boolean timedOut) {
+public final class JMeterRun {
+    /** What a run left; {@code exit} is 0 when JMeter ran the plan and wrote results (errors or not). */
+    public record Result(int exit, Path jtl, Path dir, double cpuSeconds, double peakHeapMbJstat, double peakHeapMbGcLog,
+                         double maxCommittedMb, boolean timedOut) {
     }
 
     private static final Pattern GC_LINE = Pattern.compile("(\\d+)M->(\\d+)M\\((\\d+)M\\)");
 
-    private JMeterRun() {
+    private final Path dir;
+    private final Thread thread;
+    private final long children0 = ProcCpu.childrenMs();
+    private volatile Run.Result result;
+    private volatile Exception failure;
+
+    private JMeterRun(JMeter jmeter, Run.Options options, Path dir) {
+        this.dir = dir;
+        this.thread = new Thread(() -> {
+            try {
+                result = Run.execute(jmeter, options, new PrintStream(OutputStream.nullOutputStream()));
+            } catch (IOException | InterruptedException | RuntimeException e) {
+                failure = e;
+            }
+        }, "jmeter-run");
     }
 
-    static Result run(Path jmeterHome, Path plan, Path dir, List<String> jvmArgs, List<String> props,
-                      long timeoutSeconds, boolean watchHeap) throws IOException, InterruptedException {
-        Files.createDirectories(dir);
-        Path jtl = dir.resolve("results.jtl");
-        Files.deleteIfExists(jtl);
-        Path pidFile = dir.resolve("jmeter.pid");
-        Path timesFile = dir.resolve("times.txt");
-        Files.deleteIfExists(pidFile);
+    /**
+     * Starts {@code plan} headless with results in {@code dir} (emptied first), JVM options {@code jvmArgs} and
+     * JMeter arguments {@code props} ({@code -Jname=value}, {@code -q FILE}); JMeter is stopped after
+     * {@code timeoutSeconds}.
+     */
+    public static JMeterRun start(Path jmeterHome, Path plan, Path dir, List<String> jvmArgs, List<String> props,
+                                  long timeoutSeconds) {
+        return start(jmeterHome, plan, dir, jvmArgs, props, timeoutSeconds, true);
+    }
+
+    /** {@link #start}; without {@code resultsFile}, JMeter writes no results file (and {@link Result#exit} is 2). */
+    public static JMeterRun start(Path jmeterHome, Path plan, Path dir, List<String> jvmArgs, List<String> props,
+                                  long timeoutSeconds, boolean resultsFile) {
+        Layout layout = new Layout(Layout.current().root(), jmeterHome);
+        List<String> args = new ArrayList<>(List.of("-Jsampleresult.timestamp.start=true",
+                "-Jjmeter.save.saveservice.output_format=csv", "-Jjmeter.save.saveservice.timestamp_format=ms",
+                "-Jsummariser.interval=10"));
+        args.addAll(props);
+        Run.Options o = Run.Options.of(layout, plan.getFileName().toString().replaceFirst("\\.jmx$", ""), plan).dir(dir)
+                .args(args).echo(false).dashboard(false).maxErrorPct(100).timeout(Duration.ofSeconds(timeoutSeconds))
+                .resultsFile(resultsFile);
+        JMeterRun run = new JMeterRun(new JMeter(layout, jvmArgs, List.of()), o, dir);
+        run.thread.start();
+        return run;
+    }
+
+    /** {@link #start} and {@link #await}; with {@code watchHeap}, {@code -Xlog:gc} and jstat follow the heap. */
+    public static Result run(Path jmeterHome, Path plan, Path dir, List<String> jvmArgs, List<String> props,
+                             long timeoutSeconds, boolean watchHeap) throws IOException, InterruptedException {
         List<String> options = new ArrayList<>(jvmArgs);
         if (watchHeap) {
+            // the JVM creates the file after the runner has emptied the folder
             options.add("-Xlog:gc:file=" + dir.resolve("gc.log"));
         }
-        // the harness's JMeter command line (java, these options, the JVM flags every JMeter gets, the jar)
-        List<String> java = new ArrayList<>(new JMeter(new Layout(Layout.current().root(), jmeterHome), options, List.of()).command());
-        java.addAll(List.of("-n",
-                "-t", plan.toString(), "-l", jtl.toString(), "-j", dir.resolve("jmeter.log").toString(),
-                "-Jsampleresult.timestamp.start=true", "-Jjmeter.save.saveservice.output_format=csv",
-                "-Jjmeter.save.saveservice.timestamp_format=ms", "-Jsummariser.interval=10"));
-        java.addAll(props);
-        List<String> cmd = new ArrayList<>(List.of("bash", "-c",
-                "\"$@\" & p=$!; echo $p > '" + pidFile + "'; wait $p; rc=$?; times > '" + timesFile + "'; exit $rc",
-                "jmeter-run"));
-        cmd.addAll(java);
-        Files.writeString(dir.resolve("command.txt"), String.join(" ", java) + "\n");
-        Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true)
-                .redirectOutput(dir.resolve("stdout.txt").toFile()).start();
+        JMeterRun run = start(jmeterHome, plan, dir, options, props, timeoutSeconds);
         HeapWatch heap = null;
         if (watchHeap) {
-            long pid = awaitPid(pidFile, p);
+            long pid = run.pid();
             if (pid > 0) {
                 heap = HeapWatch.start(pid, dir.resolve("jstat.txt"));
             }
         }
-        boolean done = p.waitFor(timeoutSeconds, TimeUnit.SECONDS);
-        if (!done) {
-            // kill the JVM (child of bash), then bash
-            long pid = readPid(pidFile);
-            if (pid > 0) {
-                ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
-            }
-            p.destroyForcibly();
-            p.waitFor(30, TimeUnit.SECONDS);
+        Result r = run.await();
+        if (heap == null) {
+            return r;
         }
-        double jstatPeak = Double.NaN;
-        double committed = Double.NaN;
-        if (heap != null) {
-            heap.stop();
-            jstatPeak = heap.peakUsedMb;
-            committed = heap.maxCommittedMb;
-        }
-        return new Result(done ? p.exitValue() : -1, jtl, dir, cpuSeconds(timesFile), jstatPeak,
-                gcLogPeak(dir.resolve("gc.log")), committed, !done);
+        heap.stop();
+        return new Result(r.exit(), r.jtl(), r.dir(), r.cpuSeconds(), heap.peakUsedMb, gcLogPeak(dir.resolve("gc.log")),
+                heap.maxCommittedMb, r.timedOut());
     }
 
-    private static long awaitPid(Path pidFile, Process p) throws InterruptedException {
-        for (int i = 0; i < 200 && p.isAlive(); i++) {
-            long pid = readPid(pidFile);
+    /** The JMeter JVM's pid once it runs (the child whose command line names its log); -1 if the run ended first. */
+    public long pid() throws InterruptedException {
+        for (long pid = pidNow(); thread.isAlive(); pid = pidNow()) {
             if (pid > 0) {
                 return pid;
             }
@@ -94,32 +113,25 @@ final class JMeterRun {
         return -1;
     }
 
-    private static long readPid(Path pidFile) {
-        try {
-            return Long.parseLong(Files.readString(pidFile).trim());
-        } catch (IOException | NumberFormatException e) {
-            return -1;
-        }
+    /** The JMeter JVM's pid, or -1 when it is not running (yet or any more). */
+    public long pidNow() {
+        return ProcessHandle.current().children().filter(h -> h.info().commandLine().orElse("")
+                .contains(dir.resolve("jmeter.log").toString())).findFirst().map(ProcessHandle::pid).orElse(-1L);
     }
 
-    /** bash {@code times}: second line holds the children's user and system time, e.g. "0m12.345s 0m1.234s". */
-    private static double cpuSeconds(Path timesFile) {
-        try {
-            List<String> lines = Files.readAllLines(timesFile);
-            if (lines.size() < 2) {
-                return Double.NaN;
-            }
-            double total = 0;
-            for (String f : lines.get(1).trim().split("\\s+")) {
-                Matcher m = Pattern.compile("(\\d+)m([\\d.]+)s").matcher(f);
-                if (m.matches()) {
-                    total += Integer.parseInt(m.group(1)) * 60 + Double.parseDouble(m.group(2));
-                }
-            }
-            return total;
-        } catch (IOException e) {
-            return Double.NaN;
+    /** Waits for the run's end. */
+    public Result await() throws IOException, InterruptedException {
+        thread.join();
+        if (failure instanceof IOException e) {
+            throw e;
         }
+        if (failure != null) {
+            throw new IOException("JMeter run in " + dir + " failed", failure);
+        }
+        boolean timedOut = result.message().contains("did not finish in time");
+        boolean ran = result.status() != ExitStatus.NOT_EXECUTED && result.status() != ExitStatus.CONFIG_ERROR;
+        return new Result(timedOut ? -1 : ran ? 0 : result.status().code(), result.jtl(), dir,
+                (ProcCpu.childrenMs() - children0) / 1000.0, Double.NaN, Double.NaN, Double.NaN, timedOut);
     }
 
     /** Largest heap occupancy before a collection in a -Xlog:gc file. */

@@ -2,6 +2,7 @@ package org.trustload.bench;
 
 import org.trustload.testing.Slapd;
 import org.trustload.harness.Jtl;
+import org.trustload.harness.PlanTree;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -46,7 +47,7 @@ public final class LdapBench {
     private final Path work;
     private final Path out;
     private Slapd slapd;
-    private Jmx.Target target;
+    private LdapCellPlan.Target target;
     private final String startLoad = loadAvg();
     private final ZonedDateTime started = ZonedDateTime.now();
 
@@ -54,6 +55,7 @@ public final class LdapBench {
         this.args = args;
         this.root = Path.of(arg("root", System.getProperty("trustload.root", "."))).toAbsolutePath().normalize();
         this.jmeterHome = root.resolve(arg("jmeter", "dist/target/jmeter"));
+        PlanTree.init(jmeterHome);
         this.work = Path.of(arg("work", root.resolve("bench/target/ldap-bench/" + STAMP.format(started)).toString()));
         this.out = root.resolve(arg("out", "docs/scenarios"));
         Files.createDirectories(work);
@@ -103,7 +105,7 @@ public final class LdapBench {
         System.out.printf("work dir %s%nstarting slapd (%d entries, nofile %d)...%n", work, entries, nofile);
         slapd = Slapd.start(Slapd.Options.defaults().withEntries(entries).withOpenFilesLimit(nofile));
         try {
-            target = new Jmx.Target(slapd.host(), slapd.ldapPort(), slapd.ldapsPort(), slapd.socketPath().toString(),
+            target = new LdapCellPlan.Target(slapd.host(), slapd.ldapPort(), slapd.ldapsPort(), slapd.socketPath().toString(),
                     slapd.trustStorePath().toString(), slapd.trustStorePassword(), slapd.baseDn(), "(cn=fulano1)");
             System.out.printf("%s pid %d, %d fds at rest%n", slapd, slapd.pid(), slapd.openFiles());
             if (parts.contains("matrix")) {
@@ -135,14 +137,14 @@ public final class LdapBench {
 
     /** The columns of the matrix: ours and the raw loop first, then the peers. */
     enum Peer {
-        OURS("ours (JMeter)", Jmx.Impl.OURS), RAW("raw UnboundID", Jmx.Impl.RAW),
+        OURS("ours (JMeter)", LdapCellPlan.Impl.OURS), RAW("raw UnboundID", LdapCellPlan.Impl.RAW),
         SEARCHRATE("UnboundID searchrate", null), PERL("Perl Net::LDAP", null),
-        EXT("LDAPExt (stock)", Jmx.Impl.EXT), JNDI("LDAPSampler (stock)", Jmx.Impl.JNDI);
+        EXT("LDAPExt (stock)", LdapCellPlan.Impl.EXT), JNDI("LDAPSampler (stock)", LdapCellPlan.Impl.JNDI);
 
         final String title;
-        final Jmx.Impl impl;
+        final LdapCellPlan.Impl impl;
 
-        Peer(String title, Jmx.Impl impl) {
+        Peer(String title, LdapCellPlan.Impl impl) {
             this.title = title;
             this.impl = impl;
         }
@@ -157,14 +159,14 @@ public final class LdapBench {
         List<Integer> threads = Arrays.stream(arg("threads", "1,2").split(",")).map(Integer::valueOf).toList();
         List<String> modes = List.of(arg("modes", "per-iteration,per-thread").split(","));
         List<String> peers = List.of(arg("peers", "ours,raw,searchrate,perl,ext,jndi").split(","));
-        List<Jmx.Cell> cells = new ArrayList<>();
+        List<LdapCellPlan.Cell> cells = new ArrayList<>();
         for (String s : schemes) {
             for (int t : threads) {
                 if (modes.contains("per-iteration")) {
-                    cells.add(new Jmx.Cell(s, t, false, piOps));
+                    cells.add(new LdapCellPlan.Cell(s, t, false, piOps));
                 }
                 if (modes.contains("per-thread")) {
-                    cells.add(new Jmx.Cell(s, t, true, ptOps));
+                    cells.add(new LdapCellPlan.Cell(s, t, true, ptOps));
                 }
             }
         }
@@ -178,7 +180,7 @@ public final class LdapBench {
         // (above all with jfrPeriodMs=1) costs the recorded process CPU of its own.
         for (int r = intArg("jfrRounds", 1) > 0 ? 0 : 1; r <= rounds; r++) {
             boolean jfr = r == 0;
-            for (Jmx.Cell cell : cells) {
+            for (LdapCellPlan.Cell cell : cells) {
                 List<Peer> impls = applicable(cell, perl, perlTls);
                 impls.removeIf(p -> !peers.contains(p.name().toLowerCase(Locale.ROOT)));
                 Collections.rotate(impls, r - 1); // interleave: each impl goes first in some round
@@ -228,7 +230,7 @@ public final class LdapBench {
         System.out.println(md);
     }
 
-    private static List<Peer> applicable(Jmx.Cell cell, boolean perl, boolean perlTls) {
+    private static List<Peer> applicable(LdapCellPlan.Cell cell, boolean perl, boolean perlTls) {
         List<Peer> l = new ArrayList<>(List.of(Peer.OURS, Peer.RAW));
         if (cell.perThread() && !cell.scheme().equals("ldapi")) {
             l.add(Peer.SEARCHRATE); // no Unix sockets; per iteration it would not bind (other work)
@@ -296,7 +298,7 @@ public final class LdapBench {
                 .getProcessCpuTime() / 1e6;
     }
 
-    private Measurement measureRaw(RawLoop raw, Jmx.Cell cell, int warmup, Path jfrDir) throws Exception {
+    private Measurement measureRaw(RawLoop raw, LdapCellPlan.Cell cell, int warmup, Path jfrDir) throws Exception {
         if (warmup > 0) {
             raw.run(cell.scheme(), cell.threads(), cell.perThread(), warmup);
         }
@@ -326,21 +328,21 @@ public final class LdapBench {
                 (c1 - c0) / res.ops(), (s1 - s0) / res.ops());
     }
 
-    private Measurement measureJMeter(Jmx.Impl impl, Jmx.Cell cell, int warmup, Path dir, boolean jfr) throws Exception {
-        return measureJMeter(Jmx.plan(impl, cell, target, warmup, intArg("warmupSeconds", 0)), impl, cell, dir, jfr, List.of());
+    private Measurement measureJMeter(LdapCellPlan.Impl impl, LdapCellPlan.Cell cell, int warmup, Path dir, boolean jfr) throws Exception {
+        return measureJMeter(impl, cell, warmup, false, dir, jfr, List.of());
     }
 
-    private Measurement measureJMeter(String planText, Jmx.Impl impl, Jmx.Cell cell, Path dir, boolean jfr, List<String> props)
-            throws Exception {
-        Files.createDirectories(dir);
-        Path plan = dir.resolve("cell.jmx");
-        Files.writeString(plan, planText);
+    private Measurement measureJMeter(LdapCellPlan.Impl impl, LdapCellPlan.Cell cell, int warmup, boolean jvmStats, Path dir,
+                                      boolean jfr, List<String> props) throws Exception {
+        // beside its results folder: the runner empties that folder first
+        Path plan = LdapCellPlan.write(dir.resolveSibling(dir.getFileName() + ".jmx"), impl, cell, target, warmup,
+                intArg("warmupSeconds", 0), jvmStats);
         List<String> jvm = new ArrayList<>(List.of("-Xms512m", "-Xmx512m", "-XX:+UseG1GC", "-XX:MaxGCPauseMillis=100"));
         if (jfr) {
             jvm.add("-XX:StartFlightRecording=filename=" + dir.resolve("jmeter.jfr") + ",settings="
                     + (jfrSettings() == null ? "profile" : jfrSettings().toString()));
         }
-        if (impl != Jmx.Impl.OURS && cell.scheme().equals("ldaps")) {
+        if (impl != LdapCellPlan.Impl.OURS && cell.scheme().equals("ldaps")) {
             // JNDI uses the JVM's default trust: make it trust the fixture's certificate
             jvm.addAll(List.of("-Djavax.net.ssl.trustStore=" + target.trustStore(),
                     "-Djavax.net.ssl.trustStorePassword=" + target.trustStorePassword(),
@@ -349,11 +351,12 @@ public final class LdapBench {
         settle();
         int before = FdMonitor.count(slapd.pid());
         FdMonitor mon = FdMonitor.start(slapd.pid(), 50);
-        CpuMonitor client = CpuMonitor.start(CpuMonitor.pidFile(dir.resolve("jmeter.pid")), 20);
-        CpuMonitor server = CpuMonitor.start(slapd::pid, 20);
         List<String> all = new ArrayList<>(List.of("-Jcell.max.seconds=300"));
         all.addAll(props);
-        JMeterRun.Result run = JMeterRun.run(jmeterHome, plan, dir, jvm, all, 420 + intArg("warmupSeconds", 0), false);
+        JMeterRun jmeter = JMeterRun.start(jmeterHome, plan, dir, jvm, all, 420 + intArg("warmupSeconds", 0));
+        CpuMonitor client = CpuMonitor.start(jmeter::pidNow, 20);
+        CpuMonitor server = CpuMonitor.start(slapd::pid, 20);
+        JMeterRun.Result run = jmeter.await();
         client.close();
         server.close();
         int peak = mon.stop();
@@ -364,7 +367,7 @@ public final class LdapBench {
                     Double.NaN, Double.NaN);
         }
         List<Jtl.Sample> samples = Jtl.read(run.jtl());
-        Jtl.Stats st = Jtl.stats(samples, s -> s.label().equals("search"), s -> !s.label().startsWith(Jmx.WARMUP));
+        Jtl.Stats st = Jtl.stats(samples, s -> s.label().equals("search"), s -> !s.label().startsWith(LdapCellPlan.WARMUP));
         int expected = cell.threads() * cell.opsPerThread();
         String note = run.timedOut() ? "timed out" : st.samples() != expected ? st.samples() + "/" + expected + " searches" : "";
         double rate = st.spanMs() > 0 ? st.samples() * 1000.0 / st.spanMs() : 0;
@@ -377,7 +380,7 @@ public final class LdapBench {
      * UnboundID's own load tool, in this JVM (so its CPU is this process's): a short warm-up run,
      * then {@code srSeconds} one-second intervals; searches = its overall rate × the seconds.
      */
-    private Measurement measureSearchRate(Jmx.Cell cell, Path dir) throws Exception {
+    private Measurement measureSearchRate(LdapCellPlan.Cell cell, Path dir) throws Exception {
         Files.createDirectories(dir);
         List<String> base = new ArrayList<>(List.of("--hostname", target.host(), "--port", Integer.toString(target.port(cell.scheme())),
                 "--baseDN", target.baseDn(), "--scope", "sub", "--filter", target.filter(),
@@ -439,7 +442,7 @@ public final class LdapBench {
      * The seed's Perl script, one process per thread, all started together; its loop's own wall and
      * CPU time (Perl's {@code times}, start-up excluded). Per iteration only: that is the script.
      */
-    private Measurement measurePerl(Jmx.Cell cell, Path dir) throws Exception {
+    private Measurement measurePerl(LdapCellPlan.Cell cell, Path dir) throws Exception {
         Files.createDirectories(dir);
         Path script = root.resolve("bench/src/main/perl/ldap-loop.pl");
         String url = switch (cell.scheme()) {
@@ -492,7 +495,7 @@ public final class LdapBench {
         Thread.sleep(300);
     }
 
-    private String matrixMarkdown(List<Jmx.Cell> cells, Map<String, Map<Peer, List<Measurement>>> results,
+    private String matrixMarkdown(List<LdapCellPlan.Cell> cells, Map<String, Map<Peer, List<Measurement>>> results,
                                   Map<String, List<Double>> ratios, Map<String, List<Double>> srRatios,
                                   int rounds, int piOps, int ptOps, int warmup) {
         StringBuilder b = new StringBuilder();
@@ -531,7 +534,7 @@ public final class LdapBench {
         }
         b.append(" slapd CPU ms/op (ours / raw) | peak slapd fds (max over peers) | errors |\n");
         b.append("|---|---:|---|").append("---:|".repeat(cols.size() * 2 + 3)).append("---:|---:|\n");
-        for (Jmx.Cell c : cells) {
+        for (LdapCellPlan.Cell c : cells) {
             Map<Peer, List<Measurement>> m = results.getOrDefault(c.id(), Map.of());
             b.append("| ").append(c.scheme()).append(" | ").append(c.threads()).append(" | ").append(c.mode());
             for (Peer i : cols) {
@@ -573,21 +576,6 @@ public final class LdapBench {
     // ------------------------------------------------------------------ JVM Stats
 
     /** The JVM Stats listener watching the JMeter JVM itself at 1 s, as the jvm-stats-demo plan has it. */
-    private static final String JVM_STATS = """
-                  <org.trustload.jmeter.jvmstats.JvmStats guiclass="TestBeanGUI" testclass="org.trustload.jmeter.jvmstats.JvmStats" testname="JVM Stats" enabled="true">
-                    <stringProp name="source">self</stringProp>
-                    <stringProp name="target"></stringProp>
-                    <stringProp name="username"></stringProp>
-                    <stringProp name="password"></stringProp>
-                    <stringProp name="intervalMs">1000</stringProp>
-                    <stringProp name="connectTimeoutMs">5000</stringProp>
-                    <stringProp name="callTimeoutMs">5000</stringProp>
-                    <stringProp name="variablePrefix">load</stringProp>
-                    <stringProp name="summaryFile">jvm-stats-summary</stringProp>
-                  </org.trustload.jmeter.jvmstats.JvmStats>
-                  <hashTree/>
-            """;
-
     /**
      * JVM Stats' cost on the cheapest TrustLoad sample measured (LDAP Request, one kept connection per
      * thread, a search over ldapi: ~0.2 ms of client CPU): the same cell without the listener, with its
@@ -598,15 +586,10 @@ public final class LdapBench {
      * ({@code warmup}, {@code warmupSeconds}).
      */
     private void jvmStats() throws Exception {
-        Jmx.Cell cell = new Jmx.Cell(arg("jsScheme", "ldapi"), intArg("jsThreads", 1), true, intArg("jsOps", 40000));
+        LdapCellPlan.Cell cell = new LdapCellPlan.Cell(arg("jsScheme", "ldapi"), intArg("jsThreads", 1), true, intArg("jsOps", 40000));
         int rounds = intArg("jsRounds", 5);
-        String plain = Jmx.plan(Jmx.Impl.OURS, cell, target, intArg("warmup", 200), intArg("warmupSeconds", 0));
-        String anchor = "    <hashTree>\n";
-        int at = plain.indexOf(anchor, plain.indexOf("</TestPlan>")) + anchor.length();
-        String with = plain.substring(0, at) + JVM_STATS + plain.substring(at);
-        Path probe = work.resolve("jvmstats/with.jmx");
-        Files.createDirectories(probe.getParent());
-        Files.writeString(probe, with);
+        Path probe = LdapCellPlan.write(work.resolve("jvmstats/with.jmx"), LdapCellPlan.Impl.OURS, cell, target,
+                intArg("warmup", 200), intArg("warmupSeconds", 0), true);
         String columns = "-Jsample_variables=" + org.trustload.harness.Run.jvmStatsColumns(probe).orElseThrow();
         String[] variants = {"none", "columns", "listener"};
         Map<String, List<Measurement>> m = new LinkedHashMap<>();
@@ -618,7 +601,7 @@ public final class LdapBench {
             Map<String, Measurement> round = new LinkedHashMap<>();
             for (String v : order) {
                 Path dir = work.resolve("jvmstats/r" + r + "-" + v);
-                Measurement x = measureJMeter(v.equals("listener") ? with : plain, Jmx.Impl.OURS, cell, dir, false,
+                Measurement x = measureJMeter(LdapCellPlan.Impl.OURS, cell, intArg("warmup", 200), v.equals("listener"), dir, false,
                         v.equals("none") ? List.of() : List.of(columns));
                 round.put(v, x);
                 m.computeIfAbsent(v, k -> new ArrayList<>()).add(x);
@@ -795,7 +778,7 @@ public final class LdapBench {
         JMeterRun.Result base = JMeterRun.run(jmeterHome, root.resolve("test-plans/ldap/ldap-search-500x25.jmx"), empty,
                 List.of("-Xmx" + xmx, "-XX:+UseG1GC"), props(1, 1, 0, "per-iteration"), 300, true);
         int baseSamples = Jtl.read(base.jtl()).size();
-        b.append(String.format(Locale.ROOT, "JMeter JVM: `-Xmx%s -XX:+UseG1GC` (no -Xms), started directly (`java -jar bin/ApacheJMeter.jar -n`). "
+        b.append(String.format(Locale.ROOT, "JMeter JVM: `-Xmx%s -XX:+UseG1GC` (no -Xms), started by the harness's runner as `./trustload run` starts it. "
                 + "Start-up + 1-sample run costs %.2f s CPU (subtracted below; %d sample).%n%n", xmx, base.cpuSeconds(), baseSamples));
         b.append("| plan | threads × loops | mode | samples | errors | wall (s) | samples/s | JMeter CPU (s, HH:MM:SS) | CPU ms/sample (net of start-up) "
                 + "| peak heap used, before GC (MB) | peak heap used, jstat 250 ms (MB) | max committed (MB) | peak slapd fds |\n");
@@ -824,7 +807,7 @@ public final class LdapBench {
             }
         }
         b.append(String.format(Locale.ROOT, "%nslapd nofile %d. \"before GC\" = largest occupancy a collection started from (`-Xlog:gc`), the true high-water mark; "
-                + "jstat samples every 250 ms and can miss it. CPU = user + system of the JMeter JVM from bash `times` after it exited.%n", nofile));
+                + "jstat samples every 250 ms and can miss it. CPU = user + system of the JMeter JVM, start-up to exit (its reaped-children time, what bash `times` reports).%n", nofile));
         Files.writeString(work.resolve("heap-table.md"), b.toString());
         replaceSection(out.resolve("ldap-search-500x25.md"), b.toString());
         replaceSection(out.resolve("ldap-search-200x10.md"), b.toString());

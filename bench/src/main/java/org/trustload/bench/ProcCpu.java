@@ -22,6 +22,16 @@ public final class ProcCpu {
         }
     }
 
+    /** cutime + cstime of this JVM in ms: the CPU of its children once they exited and were reaped; -1 unknown. */
+    public static long childrenMs() {
+        try {
+            String[] f = Files.readString(Path.of("/proc/self/stat")).replaceFirst("^.*\\) ", "").split(" ");
+            return (Long.parseLong(f[13]) + Long.parseLong(f[14])) * MS_PER_TICK;
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        }
+    }
+
     /**
      * utime + stime (ms) of a process's threads whose name starts with {@code prefix} (Linux keeps the
      * first 15 characters of a thread's name); 0 when none.

@@ -37,10 +37,10 @@ final class RawLoop {
         }
     }
 
-    private final Jmx.Target target;
+    private final LdapCellPlan.Target target;
     private final SSLContext tls;
 
-    RawLoop(Jmx.Target target) throws Exception {
+    RawLoop(LdapCellPlan.Target target) throws Exception {
         this.target = target;
         KeyStore ks = KeyStore.getInstance("PKCS12");
         try (InputStream in = Files.newInputStream(Path.of(target.trustStore()))) {

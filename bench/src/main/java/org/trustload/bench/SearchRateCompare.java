@@ -20,11 +20,13 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
+import org.apache.jorphan.collections.HashTree;
 import org.trustload.common.Percentiles;
 import org.trustload.harness.Catalog;
 import org.trustload.harness.JMeter;
 import org.trustload.harness.Jtl;
 import org.trustload.harness.Layout;
+import org.trustload.harness.PlanTree;
 import org.trustload.harness.Run;
 import org.trustload.testing.Slapd;
 
@@ -200,19 +202,14 @@ final class SearchRateCompare {
     private Path floorPlan() throws IOException {
         Path floor = work.resolve("floor-" + PLAN.replace('/', '-') + ".jmx");
         if (!Files.exists(floor)) {
-            String plan = Files.readString(layout.plans().resolve(PLAN + ".jmx"));
-            String tag = "org.trustload.jmeter.ldap.LdapRequestSampler";
-            int from = plan.indexOf("<" + tag);
-            int to = plan.indexOf("</" + tag + ">") + tag.length() + 3;
-            if (from < 0 || to < from) {
+            PlanTree.init(layout.jmeterHome());
+            HashTree tree = PlanTree.load(layout.plans().resolve(PLAN + ".jmx"));
+            if (!PlanTree.replace(tree, e -> e.getClass().getName().equals("org.trustload.jmeter.ldap.LdapRequestSampler"), PlanTree.element(
+                    "org.apache.jmeter.sampler.DebugSampler", PlanTree.TEST_BEAN_GUI, "debug", "displayJMeterProperties", false,
+                    "displayJMeterVariables", false, "displaySystemProperties", false))) {
                 throw new IllegalStateException("no LDAP Request in " + PLAN);
             }
-            Files.writeString(floor, plan.substring(0, from)
-                    + "<DebugSampler guiclass=\"TestBeanGUI\" testclass=\"DebugSampler\" testname=\"debug\" enabled=\"true\">\n"
-                    + "          <boolProp name=\"displayJMeterProperties\">false</boolProp>\n"
-                    + "          <boolProp name=\"displayJMeterVariables\">false</boolProp>\n"
-                    + "          <boolProp name=\"displaySystemProperties\">false</boolProp>\n"
-                    + "        </DebugSampler>" + plan.substring(to));
+            PlanTree.save(tree, floor);
         }
         return floor;
     }

@@ -39,8 +39,8 @@ final class Bench {
     private static final Map<String, Spec> SPECS = new LinkedHashMap<>();
 
     static {
-        SPECS.put("ldap", new Spec("org.trustload.bench.LdapBench", "-Xmx1g", false, false, "parts=matrix,jvmstats,client", "clientThreads=1", "clientRounds=1", "clientSeconds=2", "clientWarmup=1", "clientJfr=false", "clientEntries=100", "jsOps=50", "jsRounds=1", "rounds=1", "piOps=20", "ptOps=50", "warmup=10", "threads=1", "schemes=ldapi", "peers=ours,raw", "jfrRounds=0", "writeDocs=false"));
-        SPECS.put("pki", new Spec("org.trustload.bench.pki.PkiBench", "-Xmx512m", true, false, "rounds=1", "threads=1", "cadesOps=20", "padesOps=5", "jcaOps=20", "warmup=5", "maxSeconds=10", "hsm=false", "openssl=false", "jfr=false"));
+        SPECS.put("ldap", new Spec("org.trustload.bench.LdapBench", "-Xmx1g", false, true, "parts=matrix,jvmstats,client", "clientThreads=1", "clientRounds=1", "clientSeconds=2", "clientWarmup=1", "clientJfr=false", "clientEntries=100", "jsOps=50", "jsRounds=1", "rounds=1", "piOps=20", "ptOps=50", "warmup=10", "threads=1", "schemes=ldapi", "peers=ours,raw", "jfrRounds=0", "writeDocs=false"));
+        SPECS.put("pki", new Spec("org.trustload.bench.pki.PkiBench", "-Xmx512m", true, true, "rounds=1", "threads=1", "cadesOps=20", "padesOps=5", "jcaOps=20", "warmup=5", "maxSeconds=10", "hsm=false", "openssl=false", "jfr=false"));
         SPECS.put("login", new Spec("org.trustload.bench.login.LoginBench", "-Xmx1g", false, false, "threads=4", "seconds=2", "warmup=1", "out=bench/target/login-bench/tiny.md"));
         SPECS.put("kms", new Spec("org.trustload.bench.kms.KmsBench", "-Xmx512m", true, false, "rounds=1", "threads=1", "warmup=1", "window=2", "backend=false", "jfr=false"));
         SPECS.put("kms-aliyun", new Spec("org.trustload.bench.AliyunKmsBench", "-Xmx512m", true, false, "threads=1", "seconds=2", "warmup=2"));
@@ -48,7 +48,7 @@ final class Bench {
         SPECS.put("tongsuo", new Spec("org.trustload.bench.TongsuoBench", "-Xmx512m", false, false, "rounds=1", "seconds=1", "warmup=1", "count=20", "requests=5", "sampler=false", "doc=false"));
         SPECS.put("cost", new Spec("org.trustload.bench.cost.CostBench", "-Xmx1g", true, false, "families=ldap-per-thread", "seconds=3", "warmup=0", "threads=1", "jfr=false", "doc=false"));
         SPECS.put("reference", new Spec("org.trustload.bench.reference.ReferenceBench", "-Xmx384m", true, false, "seconds=1", "warmup=0", "entries=1000", "rows=1000", "count=20", "doc=false"));
-        SPECS.put("jvmstats", new Spec("org.trustload.bench.jvmstats.JvmStatsBench", "-Xmx1g", false, false, "rounds=1", "seconds=2", "threads=1", "jfr=false"));
+        SPECS.put("jvmstats", new Spec("org.trustload.bench.jvmstats.JvmStatsBench", "-Xmx1g", false, true, "rounds=1", "seconds=2", "threads=1", "jfr=false"));
     }
 
     /** The bench names, and {@code all}. */
@@ -169,34 +169,43 @@ final class Bench {
         return p.exitValue() == 0 ? rc : ExitStatus.NOT_EXECUTED.code();
     }
 
-    /** The throwaway real servers of the tests, for use by hand: name to main class (testkit module). */
-    static final Map<String, String> FIXTURES = Map.of("slapd", "org.trustload.testing.Slapd",
-            "mariadb", "org.trustload.testing.MariaDb", "node-exporter", "org.trustload.testing.NodeExporter");
+    /** A server {@code ./trustload fixture NAME} runs in the foreground until Ctrl-C; returns the exit status. */
+    interface Fixture {
+        int run(Layout layout, List<String> args) throws IOException, InterruptedException, HarnessException;
+    }
+
+    /** The throwaway real servers of the tests, for use by hand, by name. */
+    static final Map<String, Fixture> FIXTURES = Map.of("slapd", testkit("org.trustload.testing.Slapd"),
+            "mariadb", testkit("org.trustload.testing.MariaDb"), "node-exporter", testkit("org.trustload.testing.NodeExporter"),
+            "dss", (layout, args) -> DssFixture.foreground(layout, args, System.out));
 
     /**
      * {@code ./trustload fixture NAME [key=value ...]}: the same throwaway server the tests start
-     * (OpenLDAP slapd, MariaDB), in the foreground until Ctrl-C; it prints how to point a plan at it.
+     * (OpenLDAP slapd, MariaDB, EU DSS ...), in the foreground until Ctrl-C; it prints how to point a plan at it.
      */
     static int fixture(Layout layout, List<String> args) throws IOException, InterruptedException, HarnessException {
-        if (!args.isEmpty() && args.get(0).equals("dss")) {
-            return DssFixture.foreground(layout, args.subList(1, args.size()), System.out);
-        }
         if (args.isEmpty() || !FIXTURES.containsKey(args.get(0))) {
-            throw HarnessException.usage("fixture needs a NAME: " + String.join(", ", FIXTURES.keySet()) + ", dss");
+            throw HarnessException.usage("fixture needs a NAME: " + String.join(", ", new java.util.TreeSet<>(FIXTURES.keySet())));
         }
-        List<String> cmd = new ArrayList<>(List.of(Layout.java(), "-Xmx256m", "-cp", classPath(layout),
-                FIXTURES.get(args.get(0))));
-        cmd.addAll(args.subList(1, args.size()));
-        Process p = new ProcessBuilder(cmd).inheritIO().start();
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            p.destroy(); // the fixture's own hook stops its server and deletes its directory
-            try {
-                p.waitFor(30, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }, "fixture-stop"));
-        return p.waitFor() == 0 ? 0 : ExitStatus.NOT_EXECUTED.code();
+        return FIXTURES.get(args.get(0)).run(layout, args.subList(1, args.size()));
+    }
+
+    /** A testkit fixture's main class in a JVM of its own (the fixture's own hook stops its server and deletes its directory). */
+    private static Fixture testkit(String main) {
+        return (layout, args) -> {
+            List<String> cmd = new ArrayList<>(List.of(Layout.java(), "-Xmx256m", "-cp", classPath(layout), main));
+            cmd.addAll(args);
+            Process p = new ProcessBuilder(cmd).inheritIO().start();
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                p.destroy();
+                try {
+                    p.waitFor(30, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }, "fixture-stop"));
+            return p.waitFor() == 0 ? 0 : ExitStatus.NOT_EXECUTED.code();
+        };
     }
 
     /** The bench module's jar and class path (it holds the testkit module with the fixtures). */

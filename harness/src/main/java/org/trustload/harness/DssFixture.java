@@ -1,11 +1,7 @@
 package org.trustload.harness;
 
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
-import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -14,8 +10,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 
 /**
  * EU DSS 6.4's REST signature server (module {@code fixtures/dss}) as a child process, the one way the
@@ -35,13 +29,11 @@ public final class DssFixture implements AutoCloseable {
             "pki.users", "pki.aliases.revoked", "pki.aliases.expired", "pki.trust.anchors", "pki.document", "pki.tsa.url",
             "pki.crl.url", "pki.dir");
 
-    private final Process process;
-    private final Path log;
+    private final ChildProcess process;
     private final Map<String, String> properties = new LinkedHashMap<>();
 
-    private DssFixture(Process process, Path log) {
+    private DssFixture(ChildProcess process) {
         this.process = process;
-        this.log = log;
     }
 
     /**
@@ -57,8 +49,6 @@ public final class DssFixture implements AutoCloseable {
         if (!Files.exists(jar) || !Files.exists(cp)) {
             throw HarnessException.notExecuted("no DSS fixture build at " + jar + " (mvn -B -DskipTests package builds it)");
         }
-        Files.createDirectories(dir);
-        Path log = dir.resolve("dss.log");
         Path out = dir.resolve("dss-endpoint.properties");
         Files.deleteIfExists(out);
         List<String> cmd = new ArrayList<>(List.of(Layout.java(), "-Xmx384m",
@@ -66,37 +56,7 @@ public final class DssFixture implements AutoCloseable {
                 "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-cp", jar + ":" + Files.readString(cp).strip(), MAIN,
                 "lab=" + labProperties.toAbsolutePath(), "port=" + port, "out=" + out.toAbsolutePath()));
         // its working directory is its own: DSS and CXF leave files (temp/) where they run
-        Process p = new ProcessBuilder(cmd).directory(dir.toAbsolutePath().toFile()).redirectErrorStream(true)
-                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
-        DssFixture dss = new DssFixture(p, log);
-        CountDownLatch ready = new CountDownLatch(1);
-        Thread pump = new Thread(() -> {
-            try (BufferedReader in = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
-                 PrintWriter w = new PrintWriter(Files.newBufferedWriter(log), true)) {
-                for (String line; (line = in.readLine()) != null; ) {
-                    w.println(line);
-                    if (line.startsWith(READY)) {
-                        ready.countDown();
-                    }
-                }
-            } catch (IOException e) {
-                // the output ended; readiness (or its absence) decides
-            }
-        }, "dss-output");
-        pump.setDaemon(true);
-        pump.start();
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (ready.getCount() > 0) {
-            if (!p.isAlive()) {
-                pump.join(2000);
-                throw HarnessException.notExecuted("DSS exited (status " + p.exitValue() + ") before it was ready; see " + log);
-            }
-            if (System.nanoTime() > deadline) {
-                dss.close();
-                throw HarnessException.notExecuted("DSS was not ready within " + timeout.toSeconds() + " s; see " + log);
-            }
-            ready.await(200, TimeUnit.MILLISECONDS);
-        }
+        DssFixture dss = new DssFixture(ChildProcess.start("DSS", cmd, dir, dir.resolve("dss.log"), READY, timeout));
         Properties lab = load(labProperties);
         for (String k : FROM_LAB) {
             if (lab.getProperty(k) != null) {
@@ -141,11 +101,11 @@ public final class DssFixture implements AutoCloseable {
     }
 
     public Path log() {
-        return log;
+        return process.log();
     }
 
     public ProcessHandle handle() {
-        return process.toHandle();
+        return process.handle();
     }
 
     public boolean isAlive() {
@@ -205,8 +165,8 @@ public final class DssFixture implements AutoCloseable {
                     // stopping anyway
                 }
             }, "dss-fixture-stop"));
-            dss.process.waitFor();
-            return dss.process.exitValue() == 0 || dss.process.exitValue() == 143 ? 0 : ExitStatus.NOT_EXECUTED.code();
+            int status = dss.process.waitFor();
+            return status == 0 || status == 143 ? 0 : ExitStatus.NOT_EXECUTED.code();
         } catch (HarnessException | IOException | RuntimeException e) {
             if (dss != null) {
                 dss.close();
@@ -221,12 +181,6 @@ public final class DssFixture implements AutoCloseable {
     /** SIGTERM (the server stops its endpoints), SIGKILL after 15 s. */
     @Override
     public void close() throws InterruptedException {
-        if (process.isAlive()) {
-            process.destroy();
-            if (!process.waitFor(15, TimeUnit.SECONDS)) {
-                process.destroyForcibly();
-                process.waitFor(15, TimeUnit.SECONDS);
-            }
-        }
+        process.close();
     }
 }

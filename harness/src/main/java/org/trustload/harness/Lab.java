@@ -1,20 +1,14 @@
 package org.trustload.harness;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.PrintWriter;
 import java.net.InetAddress;
 import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The lab ({@code java -jar lab/target/trustload-lab.jar}) as a child process: started with the
@@ -31,19 +25,14 @@ public final class Lab implements AutoCloseable {
     /** The highest port offset a lab service may use (the lab's {@code MAX_PORT_OFFSET}). */
     static final int MAX_PORT_OFFSET = 8999;
 
-    private final Process process;
+    private final ChildProcess process;
     private final Path properties;
-    private final Path log;
     private final String services;
-    private volatile String readyLine = "";
-    /** Copies the lab's output into its log until the lab exits. */
-    private Thread pump;
 
-    private Lab(Process process, Path properties, Path log, String services) {
+    private Lab(ChildProcess process, Path properties, String services) {
         this.process = process;
         this.properties = properties;
-        this.log = log;
-        this.services = services.isBlank() ? "the lab's default services" : services;
+        this.services = services;
     }
 
     /**
@@ -58,7 +47,6 @@ public final class Lab implements AutoCloseable {
             throw HarnessException.notExecuted("no lab jar at " + layout.labJar() + " (mvn -B -DskipTests package builds it)");
         }
         Files.deleteIfExists(properties);
-        Files.createDirectories(log.toAbsolutePath().getParent());
         List<String> cmd = new ArrayList<>(List.of(Layout.java()));
         cmd.addAll(layout.jvmFlags());
         cmd.addAll(List.of("-jar", layout.labJar().toString()));
@@ -67,40 +55,8 @@ public final class Lab implements AutoCloseable {
         }
         cmd.addAll(extraArgs);
         cmd.addAll(List.of("--out", properties.toString()));
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
-        Lab lab = new Lab(p, properties, log, services);
-        CountDownLatch ready = new CountDownLatch(1);
-        Thread pump = new Thread(() -> {
-            try (BufferedReader in = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
-                 PrintWriter out = new PrintWriter(Files.newBufferedWriter(log), true)) {
-                for (String line; (line = in.readLine()) != null; ) {
-                    out.println(line);
-                    if (line.startsWith(READY)) {
-                        lab.readyLine = line;
-                        ready.countDown();
-                    }
-                }
-            } catch (IOException e) {
-                // the lab's output ended; readiness (or its absence) decides
-            }
-        }, "lab-output");
-        pump.setDaemon(true);
-        lab.pump = pump;
-        pump.start();
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (ready.getCount() > 0) {
-            if (!p.isAlive()) {
-                p.waitFor();
-                pump.join(2000);
-                throw HarnessException.notExecuted("the lab exited (status " + p.exitValue() + ") before it was ready; see "
-                        + log + tail(log));
-            }
-            if (System.nanoTime() > deadline) {
-                lab.close();
-                throw HarnessException.notExecuted("the lab was not ready within " + timeout.toSeconds() + " s; see " + log + tail(log));
-            }
-            ready.await(200, TimeUnit.MILLISECONDS);
-        }
+        Lab lab = new Lab(ChildProcess.start("the lab", cmd, null, log, READY, timeout), properties,
+                services.isBlank() ? "the lab's default services" : services);
         if (!Files.exists(properties) || Files.size(properties) == 0) {
             lab.close();
             throw HarnessException.notExecuted("the lab said READY but wrote no " + properties);
@@ -108,25 +64,12 @@ public final class Lab implements AutoCloseable {
         return lab;
     }
 
-    private static String tail(Path log) {
-        try {
-            List<String> lines = Files.readAllLines(log);
-            return "\n  " + String.join("\n  ", lines.subList(Math.max(0, lines.size() - 20), lines.size()));
-        } catch (IOException e) {
-            return "";
-        }
-    }
-
     /**
      * What a user needs once the lab has exited under a run: the services it ran (one JVM: they all went
-     * with it), its exit status (a signal when above 128, e.g. 137 for SIGKILL or the kernel's OOM
-     * killer), its log and the log's last lines.
+     * with it), its exit status, its log and the log's last lines.
      */
     public String exitReport() {
-        int status = process.exitValue();
-        String how = status > 128 ? " = killed by signal " + (status - 128) + (status == 137 ? " (SIGKILL: kill -9 or the OOM killer)" : "")
-                : "";
-        return "the lab (services " + services + ") exited with status " + status + how + "; lab log: " + log + tail(log);
+        return process.exitReport("the lab (services " + services + ")");
     }
 
     /** The properties file with every endpoint and credential the plans need. */
@@ -135,12 +78,12 @@ public final class Lab implements AutoCloseable {
     }
 
     public Path log() {
-        return log;
+        return process.log();
     }
 
     /** The lab's READY line (it lists the services and where they listen). */
     public String readyLine() {
-        return readyLine;
+        return process.readyLine();
     }
 
     public boolean isAlive() {
@@ -153,27 +96,13 @@ public final class Lab implements AutoCloseable {
     }
 
     public ProcessHandle handle() {
-        return process.toHandle();
+        return process.handle();
     }
 
-    /**
-     * SIGTERM (the lab stops cleanly), SIGKILL after 15 s; returns once the log holds the lab's last lines
-     * (what its services print when they stop, e.g. what they were asked for).
-     */
+    /** Stops the lab (it removes its sockets and key files); returns once the log holds its last lines. */
     @Override
     public void close() throws InterruptedException {
-        if (process.isAlive()) {
-            // the handle's SIGTERM: Process.destroy() also closes the lab's output pipe at once, and the log
-            // then misses what the lab says while it stops (e.g. the gmssl service's handshake count)
-            process.toHandle().destroy();
-            if (!process.waitFor(15, TimeUnit.SECONDS)) {
-                process.destroyForcibly();
-                process.waitFor(15, TimeUnit.SECONDS);
-            }
-        }
-        if (pump != null) {
-            pump.join(5000);
-        }
+        process.close();
     }
 
     /**

@@ -66,6 +66,7 @@ public final class Run {
         Duration timeout;
         boolean echo = true;
         boolean dashboard = true;
+        boolean resultsFile = true;
         PrintStream out = System.out;
         Consumer<Lab> onLabReady = lab -> { };
         Lab sharedLab;
@@ -184,6 +185,12 @@ public final class Run {
         /** Whether JMeter writes its HTML dashboard ({@code report/}); {@code ./trustload size} phases skip it. */
         public Options dashboard(boolean dashboard) {
             this.dashboard = dashboard;
+            return this;
+        }
+
+        /** Whether JMeter writes {@code results.jtl} (the kms bench counts without its cost); without it, no summary. */
+        public Options resultsFile(boolean write) {
+            this.resultsFile = write;
             return this;
         }
 
@@ -395,7 +402,8 @@ public final class Run {
             // after the user's: the summary and the dashboard must agree on every percentile (Percentiles)
             args.add("-J" + Percentiles.DASHBOARD_WINDOW_PROPERTY + "=" + Percentiles.DASHBOARD_WINDOW_PROPERTY_VALUE);
             sampleVariables(o, marked.isPresent(), engines != null).ifPresent(v -> args.add("-J" + SAMPLE_VARIABLES + "=" + v));
-            args.addAll(List.of("-l", dir.resolve("results.jtl").toString(), "-j", dir.resolve("jmeter.log").toString()));
+            args.addAll(o.resultsFile ? List.of("-l", dir.resolve("results.jtl").toString(), "-j", dir.resolve("jmeter.log").toString())
+                    : List.of("-j", dir.resolve("jmeter.log").toString()));
             if (o.dashboard) {
                 args.addAll(List.of("-e", "-o", dir.resolve("report").toString()));
             }

@@ -3,15 +3,16 @@ package org.trustload.bench.jvmstats;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import org.trustload.bench.BenchRuns;
-import org.trustload.bench.BenchAccess;
+import org.trustload.bench.JMeterRun;
+import org.apache.jorphan.collections.HashTree;
 import org.trustload.harness.Jtl;
+import org.trustload.harness.PlanTree;
 import org.trustload.jvmstats.JvmPidSource;
 import org.trustload.jvmstats.SelfSource;
 import org.trustload.jvmstats.SourceConfig;
@@ -48,11 +49,11 @@ public final class JvmStatsBench {
         }
 
         // 2. throughput with and without the listener
-        String demo = Files.readString(root.resolve("test-plans/jvmstats/jvm-stats-demo.jmx"), StandardCharsets.UTF_8);
-        Path without = out.resolve("without.jmx");
-        Path with = out.resolve("with.jmx");
-        Files.writeString(without, removeElement(removeElement(demo, "JVM Stats (load generator)"), "JVM Stats (target)"));
-        Files.writeString(with, removeElement(demo, "JVM Stats (load generator)"));
+        PlanTree.init(home);
+        Path demo = root.resolve("test-plans/jvmstats/jvm-stats-demo.jmx");
+        Path without = PlanTree.save(without(without(PlanTree.load(demo), "JVM Stats (load generator)"), "JVM Stats (target)"),
+                out.resolve("without.jmx"));
+        Path with = PlanTree.save(without(PlanTree.load(demo), "JVM Stats (load generator)"), out.resolve("with.jmx"));
         List<String> props = List.of("-Jthreads=" + threads, "-Jloops=-1", "-Jduration=" + seconds, "-Jpace_ms=0",
                 "-Jjvmstats.interval_ms=1000");
         // three variants alternated: no listener; no listener but the listener's 9 sample_variables columns
@@ -98,7 +99,7 @@ public final class JvmStatsBench {
         if (jfr) {
             jvm.add("-XX:StartFlightRecording=filename=" + dir.resolve("jmeter.jfr") + ",settings=profile");
         }
-        BenchAccess.Result r = BenchAccess.runJMeter(home, plan, dir, jvm, all, seconds + 120L);
+        JMeterRun.Result r = JMeterRun.run(home, plan, dir, jvm, all, seconds + 120L, false);
         if (r.exit() != 0) {
             throw new IllegalStateException(plan + " failed, see " + dir);
         }
@@ -144,16 +145,11 @@ public final class JvmStatsBench {
                 name, cpuUs, wallUs, cpuUs / 1e6 * 100);
     }
 
-    /** The plan without the JVM Stats element of that name (and its empty hashTree). */
-    static String removeElement(String jmx, String testname) throws IOException {
-        int at = jmx.indexOf("testname=\"" + testname + "\"");
-        if (at < 0) {
-            throw new IOException("no element " + testname);
+    /** The plan without the element of that name (and its children). */
+    static HashTree without(HashTree plan, String name) throws IOException {
+        if (!PlanTree.replace(plan, e -> e.getName().equals(name), null)) {
+            throw new IOException("no element " + name);
         }
-        int start = jmx.lastIndexOf("<org.trustload.jmeter.jvmstats.JvmStats", at);
-        String end = "</org.trustload.jmeter.jvmstats.JvmStats>";
-        int stop = jmx.indexOf(end, at) + end.length();
-        String tail = jmx.substring(stop).replaceFirst("^\\s*<hashTree/>", "");
-        return jmx.substring(0, start) + tail;
+        return plan;
     }
 }

@@ -30,7 +30,7 @@ import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.kms.KmsClient;
 import org.trustload.harness.Lab;
 import org.trustload.harness.Layout;
-import org.trustload.harness.JMeter;
+import org.trustload.bench.JMeterRun;
 
 /**
  * KMS bench: AES-256 Encrypt of 32 bytes against the lab's AWS emulator (its own JVM), at 1, 8 and 32
@@ -287,51 +287,12 @@ public final class KmsBench {
                 .overrideConfiguration(ClientOverrideConfiguration.builder().retryPolicy(RetryPolicy.none()).build())
                 .build()) {
             String key = lab.getProperty("kms.aws.key_id");
-            AtomicBoolean stop = new AtomicBoolean();
-            AtomicLong done = new AtomicLong();
-            AtomicLong errors = new AtomicLong();
-            CountDownLatch finished = new CountDownLatch(threads);
-            for (int t = 0; t < threads; t++) {
+            return loop("raw", threads, warmup, window, labPid, t -> {
                 byte[] data = new byte[32];
                 ThreadLocalRandom.current().nextBytes(data);
                 SdkBytes plain = SdkBytes.fromByteArray(data);
-                Thread th = new Thread(() -> {
-                    try {
-                        while (!stop.get()) {
-                            try {
-                                kms.encrypt(b -> b.keyId(key).plaintext(plain));
-                            } catch (RuntimeException e) {
-                                errors.incrementAndGet();
-                            }
-                            done.incrementAndGet();
-                        }
-                    } finally {
-                        finished.countDown();
-                    }
-                }, WORKER + "raw-" + t);
-                th.start();
-            }
-            Thread.sleep(warmup * 1000L);
-            long n0 = done.get();
-            long e0 = errors.get();
-            jdk.jfr.Recording rec = startRecording();
-            long c0 = processCpuNanos();
-            long k0 = org.trustload.bench.ProcCpu.threadsMs(ProcessHandle.current().pid(), WORKER);
-            long j0 = jitMs(ProcessHandle.current().pid());
-            long l0 = procCpuMs(labPid);
-            long t0 = System.nanoTime();
-            Thread.sleep(window * 1000L);
-            long n1 = done.get();
-            long e1 = errors.get();
-            long c1 = processCpuNanos();
-            long k1 = org.trustload.bench.ProcCpu.threadsMs(ProcessHandle.current().pid(), WORKER);
-            long j1 = jitMs(ProcessHandle.current().pid());
-            long l1 = procCpuMs(labPid);
-            long t1 = System.nanoTime();
-            stopRecording(rec);
-            stop.set(true);
-            finished.await(60, TimeUnit.SECONDS);
-            return new Cell("raw", threads, n1 - n0, (t1 - t0) / 1e9, (c1 - c0) / 1e6, e1 - e0, l1 - l0, k1 - k0, j1 - j0);
+                return () -> kms.encrypt(b -> b.keyId(key).plaintext(plain));
+            });
         } finally {
             http.close();
         }
@@ -344,52 +305,73 @@ public final class KmsBench {
                 .credentials(lab.getProperty("kms.aws.access_key_id"), lab.getProperty("kms.aws.secret_access_key"))
                 .maxConnections(threads).build();
         try (org.trustload.kms.KmsClient client = org.trustload.kms.KmsBackends.byName("aws-kms").open(settings)) {
-            AtomicBoolean stop = new AtomicBoolean();
-            AtomicLong done = new AtomicLong();
-            AtomicLong errors = new AtomicLong();
-            CountDownLatch finished = new CountDownLatch(threads);
-            for (int t = 0; t < threads; t++) {
+            return loop("backend", threads, warmup, window, labPid, t -> {
                 org.trustload.kms.KmsRequest req = org.trustload.kms.KmsWorkload.prepare(client,
                         new org.trustload.kms.KmsWorkload.Spec(org.trustload.kms.KmsOperation.ENCRYPT,
                                 lab.getProperty("kms.aws.key_id"), 32, "", org.trustload.kms.MessageType.RAW, "", 32), t);
-                Thread th = new Thread(() -> {
-                    try {
-                        while (!stop.get()) {
-                            try {
-                                client.execute(req);
-                            } catch (org.trustload.kms.KmsException e) {
-                                errors.incrementAndGet();
-                            }
-                            done.incrementAndGet();
-                        }
-                    } finally {
-                        finished.countDown();
-                    }
-                }, WORKER + "backend-" + t);
-                th.start();
-            }
-            Thread.sleep(warmup * 1000L);
-            long n0 = done.get();
-            long e0 = errors.get();
-            jdk.jfr.Recording rec = startRecording();
-            long c0 = processCpuNanos();
-            long k0 = org.trustload.bench.ProcCpu.threadsMs(ProcessHandle.current().pid(), WORKER);
-            long j0 = jitMs(ProcessHandle.current().pid());
-            long l0 = procCpuMs(labPid);
-            long t0 = System.nanoTime();
-            Thread.sleep(window * 1000L);
-            long n1 = done.get();
-            long e1 = errors.get();
-            long c1 = processCpuNanos();
-            long k1 = org.trustload.bench.ProcCpu.threadsMs(ProcessHandle.current().pid(), WORKER);
-            long j1 = jitMs(ProcessHandle.current().pid());
-            long l1 = procCpuMs(labPid);
-            long t1 = System.nanoTime();
-            stopRecording(rec);
-            stop.set(true);
-            finished.await(60, TimeUnit.SECONDS);
-            return new Cell("backend", threads, n1 - n0, (t1 - t0) / 1e9, (c1 - c0) / 1e6, e1 - e0, l1 - l0, k1 - k0, j1 - j0);
+                return () -> client.execute(req);
+            });
         }
+    }
+
+    /** One request of a loop thread. */
+    interface Call {
+        void call() throws Exception;
+    }
+
+    /** The call of loop thread {@code t}. */
+    interface Calls {
+        Call of(int t) throws Exception;
+    }
+
+    /**
+     * {@code threads} threads, each making the call {@code calls} gives it until stopped; the figures of the
+     * window that follows the warm-up (this JVM's CPU, the workers', the JIT's and the lab's).
+     */
+    private static Cell loop(String impl, int threads, int warmup, int window, long labPid,
+                             Calls calls) throws Exception {
+        AtomicBoolean stop = new AtomicBoolean();
+        AtomicLong done = new AtomicLong();
+        AtomicLong errors = new AtomicLong();
+        CountDownLatch finished = new CountDownLatch(threads);
+        for (int t = 0; t < threads; t++) {
+            Call call = calls.of(t);
+            new Thread(() -> {
+                try {
+                    while (!stop.get()) {
+                        try {
+                            call.call();
+                        } catch (Exception e) {
+                            errors.incrementAndGet();
+                        }
+                        done.incrementAndGet();
+                    }
+                } finally {
+                    finished.countDown();
+                }
+            }, WORKER + impl + "-" + t).start();
+        }
+        Thread.sleep(warmup * 1000L);
+        long n0 = done.get();
+        long e0 = errors.get();
+        jdk.jfr.Recording rec = startRecording();
+        long c0 = processCpuNanos();
+        long k0 = org.trustload.bench.ProcCpu.threadsMs(ProcessHandle.current().pid(), WORKER);
+        long j0 = jitMs(ProcessHandle.current().pid());
+        long l0 = procCpuMs(labPid);
+        long t0 = System.nanoTime();
+        Thread.sleep(window * 1000L);
+        long n1 = done.get();
+        long e1 = errors.get();
+        long c1 = processCpuNanos();
+        long k1 = org.trustload.bench.ProcCpu.threadsMs(ProcessHandle.current().pid(), WORKER);
+        long j1 = jitMs(ProcessHandle.current().pid());
+        long l1 = procCpuMs(labPid);
+        long t1 = System.nanoTime();
+        stopRecording(rec);
+        stop.set(true);
+        finished.await(60, TimeUnit.SECONDS);
+        return new Cell(impl, threads, n1 - n0, (t1 - t0) / 1e9, (c1 - c0) / 1e6, e1 - e0, l1 - l0, k1 - k0, j1 - j0);
     }
 
     /** JFR over the measured window only (not the JVM's start-up), when the parent asked for it. */
@@ -434,57 +416,48 @@ public final class KmsBench {
     static Cell jmeter(Path root, Path out, String kase, int threads, int warmup, int window, long labPid, Path jfrFile,
             int round, boolean withJtl) throws Exception {
         Path dir = out.resolve("jmeter-" + threads + "t-r" + (round + 1));
-        Files.createDirectories(dir);
-        Path jtl = dir.resolve("results.jtl");
-        Files.deleteIfExists(jtl);
         // a bound only: the bench stops the test after its window through JMeter's UDP shutdown port
         int duration = warmup + window + 120;
         int udp;
         try (java.net.DatagramSocket probe = new java.net.DatagramSocket(0, java.net.InetAddress.getLoopbackAddress())) {
             udp = probe.getLocalPort();
         }
-        List<String> cmd = new ArrayList<>(new JMeter(Layout.current(), List.of("-Xms256m", "-Xmx512m"), jfrAtLaunch(jfrFile)).command());
-        cmd.addAll(List.of("-n",
-                "-t", root.resolve("test-plans/kms/kms-benchmark-aws.jmx").toString(),
-                "-q", out.resolve("lab.properties").toString(),
-                "-j", dir.resolve("jmeter.log").toString(), "-Jsampleresult.timestamp.start=true",
-                "-Jjmeter.save.saveservice.output_format=csv",
-                "-Jjmeter.save.saveservice.timestamp_format=ms",
-                "-Jcase=" + kase, "-Jthreads=" + threads, "-Jduration=" + duration, "-Jreport_file=" + dir.resolve("report.log"),
-                "-Jsummariser.interval=30", "-Jjmeterengine.nongui.port=" + udp,
-                "-Jjmeterengine.nongui.maxport=" + udp));
-        if (withJtl) {
-            cmd.addAll(List.of("-l", jtl.toString()));
-        }
-        Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true)
-                .redirectOutput(dir.resolve("stdout.txt").toFile()).start();
+        List<String> jvm = new ArrayList<>(List.of("-Xms256m", "-Xmx512m"));
+        jvm.addAll(jfrAtLaunch(jfrFile));
+        JMeterRun run = JMeterRun.start(Layout.current().jmeterHome(), root.resolve("test-plans/kms/kms-benchmark-aws.jmx"), dir,
+                jvm, List.of("-q", out.resolve("lab.properties").toString(), "-Jcase=" + kase, "-Jthreads=" + threads,
+                        "-Jduration=" + duration, "-Jreport_file=" + dir.resolve("report.log"), "-Jsummariser.interval=30",
+                        "-Jjmeterengine.nongui.port=" + udp, "-Jjmeterengine.nongui.maxport=" + udp),
+                duration + 120L, withJtl);
+        long pid = run.pid();
+        Path jtl = dir.resolve("results.jtl");
         // the warm-up starts once samples flow (the periodic report counts them), i.e. after JMeter's start-up
         Path report = dir.resolve("report.log");
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
-        while (!responding(report) && p.isAlive() && System.nanoTime() < deadline) {
+        while (!responding(report) && ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false) && System.nanoTime() < deadline) {
             Thread.sleep(200);
         }
         Thread.sleep(warmup * 1000L);
         if (jfrFile != null) {
-            jcmd(p.pid(), jfrFile, "JFR.start", "name=window", "settings=profile");
+            jcmd(pid, jfrFile, "JFR.start", "name=window", "settings=profile");
             Thread.sleep(JFR_SETTLE_MS);
         }
-        long c0 = procCpuMs(p.pid());
-        long k0 = org.trustload.bench.ProcCpu.threadsMs(p.pid(), JMETER_WORKER);
-        long j0 = jitMs(p.pid());
+        long c0 = procCpuMs(pid);
+        long k0 = org.trustload.bench.ProcCpu.threadsMs(pid, JMETER_WORKER);
+        long j0 = jitMs(pid);
         long l0 = procCpuMs(labPid);
         long w0 = System.currentTimeMillis();
         long[] r0 = lastReport(report);
         Thread.sleep(window * 1000L);
-        long c1 = procCpuMs(p.pid());
-        long k1 = org.trustload.bench.ProcCpu.threadsMs(p.pid(), JMETER_WORKER);
-        long j1 = jitMs(p.pid());
+        long c1 = procCpuMs(pid);
+        long k1 = org.trustload.bench.ProcCpu.threadsMs(pid, JMETER_WORKER);
+        long j1 = jitMs(pid);
         long l1 = procCpuMs(labPid);
         long w1 = System.currentTimeMillis();
         long[] r1 = lastReport(report);
         if (jfrFile != null) {
             Files.createDirectories(jfrFile.getParent());
-            jcmd(p.pid(), jfrFile, "JFR.stop", "name=window", "filename=" + jfrFile);
+            jcmd(pid, jfrFile, "JFR.stop", "name=window", "filename=" + jfrFile);
         }
         if (c0 < 0 || c1 < 0) {
             throw new IllegalStateException("JMeter ended before the window did; see " + dir);
@@ -494,9 +467,7 @@ public final class KmsBench {
         try (java.net.DatagramSocket s = new java.net.DatagramSocket()) {
             s.send(new java.net.DatagramPacket(cmd2, cmd2.length, java.net.InetAddress.getLoopbackAddress(), udp));
         }
-        if (!p.waitFor(duration + 120L, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-        }
+        run.await();
         double seconds = (w1 - w0) / 1000.0;
         if (!withJtl) {
             // the KMS Periodic Report ticks at a fixed rate (1 s): responses between two ticks over their distance

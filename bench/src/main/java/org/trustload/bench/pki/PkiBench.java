@@ -33,13 +33,18 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.trustload.bench.JMeterRun;
 import org.trustload.bench.ProcCpu;
 import org.trustload.bench.ThreadCpuTrace;
 import org.trustload.harness.DssFixture;
-import org.trustload.harness.JMeter;
 import org.trustload.harness.Lab;
 import org.trustload.harness.Layout;
+import org.trustload.harness.PlanTree;
 
+import org.apache.jmeter.testelement.TestElement;
+import org.apache.jmeter.threads.SetupThreadGroup;
+import org.apache.jmeter.threads.ThreadGroup;
+import org.apache.jorphan.collections.HashTree;
 import org.apache.pdfbox.Loader;
 import org.apache.pdfbox.pdmodel.PDDocument;
 import org.apache.pdfbox.pdmodel.interactive.digitalsignature.PDSignature;
@@ -906,60 +911,50 @@ public final class PkiBench {
 
         @Override
         double run(int threads, int round) throws Exception {
-            Path dir = Files.createDirectories(out.resolve("jmeter").resolve(kind + (target == null ? "" : "-" + target.api())
-                    + (hsm ? "-hsm" : "-mem") + "-t"
-                    + threads + "-r" + (round + 1)));
-            Path plan = dir.resolve("plan.jmx");
-            Files.writeString(plan, plan(threads));
-            Path jtl = dir.resolve("results.jtl");
-            List<String> jvm = jfr ? List.of("-XX:StartFlightRecording=settings=profile,dumponexit=true,filename="
-                    + dir.resolve("jmeter.jfr")) : List.of();
-            List<String> cmd = new ArrayList<>(new JMeter(new Layout(Layout.current().root(), jmeterHome),
-                    List.of("-Xms256m", "-Xmx512m"), jvm).command());
-            cmd.addAll(List.of("-n",
-                    "-t", plan.toString(), "-l", jtl.toString(), "-j", dir.resolve("jmeter.log").toString(),
-                    "-Jcell.max.seconds=" + maxSeconds,
-                    "-Jsampleresult.timestamp.start=true", "-Jjmeter.save.saveservice.output_format=csv",
-                    "-Jjmeter.save.saveservice.timestamp_format=ms", "-Jsummariser.name=",
+            Path dir = out.resolve("jmeter").resolve(kind + (target == null ? "" : "-" + target.api()) + (hsm ? "-hsm" : "-mem")
+                    + "-t" + threads + "-r" + (round + 1));
+            // beside its results folder: the runner empties that folder first
+            Path plan = Files.createDirectories(dir.getParent()).resolve(dir.getFileName() + ".jmx");
+            PlanTree.init(jmeterHome);
+            PlanTree.save(plan(threads), plan);
+            List<String> jvm = new ArrayList<>(List.of("-Xms256m", "-Xmx512m"));
+            if (jfr) {
+                jvm.add("-XX:StartFlightRecording=settings=profile,dumponexit=true,filename=" + dir.resolve("jmeter.jfr"));
+            }
+            // two warm-up + measure phases each capped by the thread groups' scheduler, plus JVM start
+            long limit = maxSeconds + Math.max(maxSeconds, Math.max(intOpt("jmeterWarmupSeconds", 0),
+                    intOpt("jmeterWarmupOps", 0) > 0 ? 300 : 0)) + 120L;
+            JMeterRun run = JMeterRun.start(jmeterHome, plan, dir, jvm, List.of(
+                    "-Jcell.max.seconds=" + maxSeconds, "-Jsummariser.name=",
                     "-Jjmeter.save.saveservice.response_code=false", "-Jjmeter.save.saveservice.response_message=false",
                     "-Jjmeter.save.saveservice.thread_name=" + (warmOps() > 0), "-Jjmeter.save.saveservice.data_type=false",
                     "-Jjmeter.save.saveservice.bytes=false", "-Jjmeter.save.saveservice.sent_bytes=false",
                     "-Jjmeter.save.saveservice.url=false", "-Jjmeter.save.saveservice.latency=false",
                     "-Jjmeter.save.saveservice.connect_time=false", "-Jjmeter.save.saveservice.idle_time=false",
                     "-Jjmeter.save.saveservice.thread_counts=false",
-                    "-Jjmeter.save.saveservice.assertion_results_failure_message=false"));
-            Files.writeString(dir.resolve("command.txt"), String.join(" ", cmd) + "\n");
-            Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true)
-                    .redirectOutput(dir.resolve("stdout.txt").toFile()).start();
+                    "-Jjmeter.save.saveservice.assertion_results_failure_message=false"), limit);
+            long pid = run.pid();
             // the process's CPU every 50 ms: the CPU of the measured phase is interpolated at its first/last sample
             List<long[]> cpuTrace = new ArrayList<>();
             List<long[]> workerTrace = new ArrayList<>(); // the measured group's threads ("measure 1-1" ...)
             List<long[]> labTrace = new ArrayList<>();
-            ThreadCpuTrace threadTrace = new ThreadCpuTrace(p.pid()); // every other poll: 100 ms
+            ThreadCpuTrace threadTrace = new ThreadCpuTrace(pid); // every other poll: 100 ms
             int polls = 0;
-            long killAt = System.nanoTime() + TimeUnit.SECONDS.toNanos(maxSeconds + Math.max(maxSeconds,
-                    Math.max(intOpt("jmeterWarmupSeconds", 0), intOpt("jmeterWarmupOps", 0) > 0 ? 300 : 0)) + 120L);
-            while (p.isAlive() && System.nanoTime() < killAt) {
-                long c = org.trustload.bench.ProcCpu.processMs(p.pid());
-                if (c >= 0) {
-                    cpuTrace.add(new long[] {System.currentTimeMillis(), c});
-                    workerTrace.add(new long[] {System.currentTimeMillis(), org.trustload.bench.ProcCpu.threadsMs(p.pid(), "measure")});
-                    if (polls++ % 2 == 0) {
-                        threadTrace.snapshot();
-                    }
+            for (long c; pid > 0 && (c = org.trustload.bench.ProcCpu.processMs(pid)) >= 0; Thread.sleep(50)) {
+                cpuTrace.add(new long[] {System.currentTimeMillis(), c});
+                workerTrace.add(new long[] {System.currentTimeMillis(), org.trustload.bench.ProcCpu.threadsMs(pid, "measure")});
+                if (polls++ % 2 == 0) {
+                    threadTrace.snapshot();
                 }
                 if (server) {
                     labTrace.add(new long[] {System.currentTimeMillis(), org.trustload.bench.ProcCpu.processMs(serverPid())});
                 }
-                p.waitFor(50, TimeUnit.MILLISECONDS);
             }
-            // two warm-up + measure phases each capped by the thread groups' scheduler, plus JVM start
-            if (!p.waitFor(1, TimeUnit.SECONDS)) {
-                p.descendants().forEach(ProcessHandle::destroyForcibly);
-                p.destroyForcibly();
-                p.waitFor(30, TimeUnit.SECONDS);
-                throw new IllegalStateException("JMeter timed out; see " + dir);
+            JMeterRun.Result result = run.await();
+            if (result.exit() != 0) {
+                throw new IllegalStateException("JMeter " + (result.timedOut() ? "timed out" : "failed") + "; see " + dir);
             }
+            Path jtl = result.jtl();
             // one reader of results files (the harness's; quoted fields too), rows of the measured label only:
             // Certificate Login's step sub-results carry other labels
             List<org.trustload.harness.Jtl.Sample> rows = new ArrayList<>();
@@ -1017,48 +1012,25 @@ public final class PkiBench {
             return n * 1000.0 / Math.max(1, last - first);
         }
 
-        private String plan(int threads) {
-            StringBuilder b = new StringBuilder(8192);
-            b.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<jmeterTestPlan version=\"1.2\" properties=\"5.0\" jmeter=\"5.6.3\">\n  <hashTree>\n")
-                    .append("    <TestPlan guiclass=\"TestPlanGui\" testclass=\"TestPlan\" testname=\"pki-bench\" enabled=\"true\">\n")
-                    .append("      <boolProp name=\"TestPlan.functional_mode\">false</boolProp>\n")
-                    .append("      <boolProp name=\"TestPlan.serialize_threadgroups\">false</boolProp>\n")
-                    .append("      <elementProp name=\"TestPlan.user_defined_variables\" elementType=\"Arguments\" guiclass=\"ArgumentsPanel\" testclass=\"Arguments\" testname=\"User Defined Variables\" enabled=\"true\">\n")
-                    .append("        <collectionProp name=\"Arguments.arguments\"/>\n      </elementProp>\n")
-                    .append("    </TestPlan>\n    <hashTree>\n");
+        private HashTree plan(int threads) {
+            HashTree tree = PlanTree.plan("pki-bench", false);
+            HashTree root = PlanTree.planNode(tree);
             boolean remote = "remote".equals(kind);
             if (server) {
-                String sc = "org.trustload.jmeter.pki.SignatureServerConfig";
-                b.append("      <").append(sc).append(" guiclass=\"TestBeanGUI\" testclass=\"").append(sc)
-                        .append("\" testname=\"Signature Server Config\" enabled=\"true\">\n");
-                prop(b, "configName", "signature-server");
-                prop(b, "api", remote ? target.api() : "rest-pki");
-                prop(b, "serverUrl", remote ? target.url() : "");
-                prop(b, "credential", remote ? target.credential() : "");
-                prop(b, "tsaUrl", remote ? "" : labProps.getProperty("pki.tsa.url"));
-                prop(b, "loginUrl", "");
-                prop(b, "mtlsUrl", "");
-                prop(b, "trustAnchorsFile", labProps.getProperty("pki.trust.anchors"));
-                b.append("          <boolProp name=\"trustAll\">false</boolProp>\n");
-                prop(b, "connectTimeout", "5000");
-                prop(b, "handshakeTimeout", "10000");
-                prop(b, "responseTimeout", "30000");
-                b.append("      </").append(sc).append(">\n      <hashTree/>\n");
+                root.add(PlanTree.element("org.trustload.jmeter.pki.SignatureServerConfig", PlanTree.TEST_BEAN_GUI,
+                        "Signature Server Config", "configName", "signature-server", "api", remote ? target.api() : "rest-pki",
+                        "serverUrl", remote ? target.url() : "", "credential", remote ? target.credential() : "",
+                        "tsaUrl", remote ? "" : labProps.getProperty("pki.tsa.url"), "loginUrl", "", "mtlsUrl", "",
+                        "trustAnchorsFile", labProps.getProperty("pki.trust.anchors"), "trustAll", false,
+                        "connectTimeout", "5000", "handshakeTimeout", "10000", "responseTimeout", "30000"));
             }
-            String cfg = "org.trustload.jmeter.pki.KeyStoreConfig";
-            b.append("      <").append(cfg).append(" guiclass=\"TestBeanGUI\" testclass=\"").append(cfg)
-                    .append("\" testname=\"Key Store Config\" enabled=\"true\">\n");
-            prop(b, "poolName", "default");
-            prop(b, "sourceType", hsm ? "pkcs11" : "pkcs12");
-            prop(b, "keyStoreFile", hsm ? "" : remote ? labProps.getProperty("pki.keystore") : ecPki.usersFile().toString());
-            prop(b, "keyStorePassword", hsm ? PIN : remote ? labProps.getProperty("pki.keystore.password") : ecPki.password());
-            prop(b, "aliases", hsm ? hsmLabel : remote ? labKey.alias() : ecKey.alias());
-            prop(b, "excludeAliases", "");
-            prop(b, "certificateFile", "");
-            prop(b, "pkcs11Config", hsm ? p11Config.toString() : "");
-            prop(b, "assignment", "per-thread");
-            prop(b, "aliasVariable", "keyAlias");
-            b.append("      </").append(cfg).append(">\n      <hashTree/>\n");
+            root.add(PlanTree.element("org.trustload.jmeter.pki.KeyStoreConfig", PlanTree.TEST_BEAN_GUI, "Key Store Config",
+                    "poolName", "default", "sourceType", hsm ? "pkcs11" : "pkcs12",
+                    "keyStoreFile", hsm ? "" : remote ? labProps.getProperty("pki.keystore") : ecPki.usersFile().toString(),
+                    "keyStorePassword", hsm ? PIN : remote ? labProps.getProperty("pki.keystore.password") : ecPki.password(),
+                    "aliases", hsm ? hsmLabel : remote ? labKey.alias() : ecKey.alias(), "excludeAliases", "",
+                    "certificateFile", "", "pkcs11Config", hsm ? p11Config.toString() : "", "assignment", "per-thread",
+                    "aliasVariable", "keyAlias"));
             // jmeterWarmupSeconds=N: the warm-up group runs N seconds (no count), so a fresh JMeter JVM gets
             // about the JIT warm-up the bench JVM's loops had; 0 (default): `warmup` operations per thread
             // jmeterWarmupOps=N: no setUp group; the measured group's own threads run N operations first and the
@@ -1067,16 +1039,18 @@ public final class PkiBench {
             // again when the measured group starts: JFR showed that burst of deoptimizations at the switch and
             // C2 compiling through the measured window (0.1-0.4 ms of compiler CPU per login or timestamp)
             int warmSeconds = intOpt("jmeterWarmupSeconds", 0);
+            String gui = "org.apache.jmeter.threads.gui.";
             if (warmOps() > 0) {
-                group(b, "ThreadGroup", "ThreadGroupGui", "measure", threads, warmOps() + ops, MEASURED,
-                        Integer.toString(300 + maxSeconds));
+                root.add(PlanTree.threadGroup(new ThreadGroup(), gui + "ThreadGroupGui", "measure", threads, warmOps() + ops,
+                        Integer.toString(300 + maxSeconds)), sampler(MEASURED));
             } else {
-                group(b, "SetupThreadGroup", "SetupThreadGroupGui", "warmup", threads, warmSeconds > 0 ? -1 : warmup, "warmup",
-                        warmSeconds > 0 ? Integer.toString(warmSeconds) : "${__P(cell.max.seconds,60)}");
-                group(b, "ThreadGroup", "ThreadGroupGui", "measure", threads, ops, MEASURED, "${__P(cell.max.seconds,60)}");
+                root.add(PlanTree.threadGroup(new SetupThreadGroup(), gui + "SetupThreadGroupGui", "warmup", threads,
+                        warmSeconds > 0 ? -1 : warmup, warmSeconds > 0 ? Integer.toString(warmSeconds) : "${__P(cell.max.seconds,60)}"),
+                        sampler("warmup"));
+                root.add(PlanTree.threadGroup(new ThreadGroup(), gui + "ThreadGroupGui", "measure", threads, ops,
+                        "${__P(cell.max.seconds,60)}"), sampler(MEASURED));
             }
-            b.append("    </hashTree>\n  </hashTree>\n</jmeterTestPlan>\n");
-            return b.toString();
+            return tree;
         }
 
         /** jmeterWarmupOps for this cell (a quarter for PAdES, as `warmup` is halved for it), 0 when not set. */
@@ -1085,63 +1059,24 @@ public final class PkiBench {
             return "pades".equals(kind) ? w / 4 : w;
         }
 
-        private void group(StringBuilder b, String cls, String gui, String name, int threads, int loops, String label,
-                String duration) {
-            b.append("      <").append(cls).append(" guiclass=\"").append(gui).append("\" testclass=\"").append(cls)
-                    .append("\" testname=\"").append(name).append("\" enabled=\"true\">\n")
-                    .append("        <stringProp name=\"ThreadGroup.on_sample_error\">continue</stringProp>\n")
-                    .append("        <elementProp name=\"ThreadGroup.main_controller\" elementType=\"LoopController\" guiclass=\"LoopControlPanel\" testclass=\"LoopController\" testname=\"Loop Controller\" enabled=\"true\">\n")
-                    .append("          <stringProp name=\"LoopController.loops\">").append(loops).append("</stringProp>\n")
-                    .append("          <boolProp name=\"LoopController.continue_forever\">false</boolProp>\n")
-                    .append("        </elementProp>\n")
-                    .append("        <stringProp name=\"ThreadGroup.num_threads\">").append(threads).append("</stringProp>\n")
-                    .append("        <stringProp name=\"ThreadGroup.ramp_time\">0</stringProp>\n")
-                    .append("        <boolProp name=\"ThreadGroup.scheduler\">true</boolProp>\n")
-                    .append("        <stringProp name=\"ThreadGroup.duration\">").append(duration).append("</stringProp>\n")
-                    .append("        <stringProp name=\"ThreadGroup.delay\"></stringProp>\n")
-                    .append("        <boolProp name=\"ThreadGroup.same_user_on_next_iteration\">true</boolProp>\n")
-                    .append("      </").append(cls).append(">\n      <hashTree>\n");
+        /** The cell's sampler: CAdES or PAdES Sign; against the lab's server, a Timestamp Request (as in pki/timestamp.jmx). */
+        private TestElement sampler(String label) {
             boolean remote = "remote".equals(kind);
             if (server && !remote) {
-                serverSampler(b, label);
-                return;
+                return PlanTree.element("org.trustload.jmeter.pki.TimestampRequestSampler", PlanTree.TEST_BEAN_GUI, label,
+                        "configName", "signature-server", "digest", "SHA-256", "inputFile", "", "inputVariable", "",
+                        "randomBytes", "1024", "outputVariable", "");
             }
-            String s = "pades".equals(kind) ? "org.trustload.jmeter.pki.PadesSignSampler" : "org.trustload.jmeter.pki.CadesSignSampler";
-            b.append("        <").append(s).append(" guiclass=\"TestBeanGUI\" testclass=\"").append(s)
-                    .append("\" testname=\"").append(label).append("\" enabled=\"true\">\n");
-            prop(b, "keyPool", "default");
-            prop(b, "level", "B");
-            prop(b, "digest", "SHA-256");
             // local level B: no Signature Server Config needed (the bench measures signing in JMeter); remote:
             // the server's API builds the CAdES around the signing step, as in pki/cades.jmx
-            prop(b, "mode", remote ? "remote" : "local");
-            prop(b, "configName", "signature-server");
-            prop(b, "inputFile", contentFile.toString());
-            prop(b, "inputVariable", "");
-            prop(b, "outputVariable", "");
-            prop(b, "outputFile", "");
+            TestElement s = PlanTree.element("org.trustload.jmeter.pki." + ("pades".equals(kind) ? "Pades" : "Cades") + "SignSampler",
+                    PlanTree.TEST_BEAN_GUI, label, "keyPool", "default", "level", "B", "digest", "SHA-256",
+                    "mode", remote ? "remote" : "local", "configName", "signature-server", "inputFile", contentFile.toString(),
+                    "inputVariable", "", "outputVariable", "", "outputFile", "");
             if (!"pades".equals(kind)) {
-                b.append("          <boolProp name=\"attached\">true</boolProp>\n");
+                s.setProperty("attached", true);
             }
-            b.append("        </").append(s).append(">\n        <hashTree/>\n      </hashTree>\n");
-        }
-
-        /** Timestamp Request (as in pki/timestamp.jmx, without its assertion). */
-        private void serverSampler(StringBuilder b, String label) {
-            String s = "org.trustload.jmeter.pki.TimestampRequestSampler";
-            b.append("        <").append(s).append(" guiclass=\"TestBeanGUI\" testclass=\"").append(s)
-                    .append("\" testname=\"").append(label).append("\" enabled=\"true\">\n");
-            prop(b, "configName", "signature-server");
-            prop(b, "digest", "SHA-256");
-            prop(b, "inputFile", "");
-            prop(b, "inputVariable", "");
-            prop(b, "randomBytes", "1024");
-            prop(b, "outputVariable", "");
-            b.append("        </").append(s).append(">\n        <hashTree/>\n      </hashTree>\n");
-        }
-
-        private void prop(StringBuilder b, String name, String value) {
-            b.append("          <stringProp name=\"").append(name).append("\">").append(esc(value)).append("</stringProp>\n");
+            return s;
         }
     }
 
@@ -1181,10 +1116,6 @@ public final class PkiBench {
     static long processCpuNanos() {
         return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
                 .getOperatingSystemMXBean()).getProcessCpuTime();
-    }
-
-    static String esc(String s) {
-        return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
     }
 
     /** openssl speed -seconds 3 (2 threads: -multi 2); sign/s from the summary lines. */

@@ -1,8 +1,6 @@
 package org.trustload.harness.sizing;
 
 import java.io.IOException;
-import java.io.OutputStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -23,9 +21,9 @@ import org.apache.jmeter.threads.PostThreadGroup;
 import org.apache.jmeter.threads.SetupThreadGroup;
 import org.apache.jmeter.threads.ThreadGroup;
 import org.apache.jmeter.threads.openmodel.OpenModelThreadGroup;
-import org.apache.jmeter.util.JMeterUtils;
 import org.apache.jorphan.collections.HashTree;
 import org.apache.jorphan.collections.ListedHashTree;
+import org.trustload.harness.PlanTree;
 import org.trustload.jmeter.slo.SloStop;
 
 /**
@@ -66,20 +64,12 @@ public final class SizingPlan {
     public record Shape(Map<String, Double> groups, double samplersPerIteration) {
     }
 
-    private static volatile boolean initialised;
-
     private SizingPlan() {
     }
 
     /** Loads JMeter's properties once, as the JMeter home's {@code bin/} has them. */
-    public static synchronized void init(Path jmeterHome) {
-        if (initialised) {
-            return;
-        }
-        JMeterUtils.setJMeterHome(jmeterHome.toString());
-        JMeterUtils.loadJMeterProperties(jmeterHome.resolve("bin/jmeter.properties").toString());
-        JMeterUtils.initLocale();
-        initialised = true;
+    public static void init(Path jmeterHome) {
+        PlanTree.init(jmeterHome);
     }
 
     /** The main thread groups with their weights (thread counts resolved with {@code props}). */
@@ -164,10 +154,7 @@ public final class SizingPlan {
             rebuilt.set(h, new ListedHashTree());
         }
         tree.set(testPlan, rebuilt);
-        Files.createDirectories(out.toAbsolutePath().getParent());
-        try (OutputStream os = Files.newOutputStream(out)) {
-            SaveService.saveTree(tree, os);
-        }
+        PlanTree.save(tree, out);
     }
 
     private static HashTree planTree(HashTree tree) throws IOException {
@@ -199,10 +186,7 @@ public final class SizingPlan {
 
     /** Names a step's group {@code size-sNN <name>}, with the original's action after a sampler error. */
     private static <G extends AbstractThreadGroup> G stepOf(G g, String gui, AbstractThreadGroup orig, int s) {
-        g.setProperty(TestElement.GUI_CLASS, gui);
-        g.setProperty(TestElement.TEST_CLASS, g.getClass().getName());
-        g.setName(String.format(Locale.ROOT, STEP_PREFIX, s) + orig.getName());
-        g.setEnabled(true);
+        PlanTree.element(g, gui, String.format(Locale.ROOT, STEP_PREFIX, s) + orig.getName());
         g.setProperty(AbstractThreadGroup.ON_SAMPLE_ERROR, orig.getPropertyAsString(AbstractThreadGroup.ON_SAMPLE_ERROR,
                 AbstractThreadGroup.ON_SAMPLE_ERROR_CONTINUE));
         return g;
@@ -217,14 +201,7 @@ public final class SizingPlan {
         g.setDelay(s * stepMs / 1000);
         g.setDuration(stepMs / 1000);
         g.setProperty(ThreadGroup.DELAYED_START, true);
-        LoopController loop = new LoopController();
-        loop.setProperty(TestElement.GUI_CLASS, "org.apache.jmeter.control.gui.LoopControlPanel");
-        loop.setProperty(TestElement.TEST_CLASS, LoopController.class.getName());
-        loop.setName("Loop Controller");
-        loop.setLoops(LoopController.INFINITE_LOOP_COUNT);
-        loop.setContinueForever(true);
-        loop.setEnabled(true);
-        g.setSamplerController(loop);
+        g.setSamplerController(PlanTree.loop("Loop Controller", LoopController.INFINITE_LOOP_COUNT));
         return g;
     }
 
@@ -263,11 +240,7 @@ public final class SizingPlan {
     }
 
     private static TestElement sloStop(String name, String objective, long windowS, long breakS) {
-        SloStop l = new SloStop();
-        l.setProperty(TestElement.GUI_CLASS, "org.apache.jmeter.testbeans.gui.TestBeanGUI");
-        l.setProperty(TestElement.TEST_CLASS, SloStop.class.getName());
-        l.setName(name);
-        l.setEnabled(true);
+        SloStop l = PlanTree.element(new SloStop(), PlanTree.TEST_BEAN_GUI, name);
         l.setProperty("objective", objective);
         l.setProperty("windowSeconds", windowS);
         l.setProperty("breakSeconds", breakS);
