@@ -370,6 +370,11 @@ public final class Size {
             if (status != 0) {
                 return status;
             }
+            if (engines != null && engines.isRemote()) {
+                search.notes.add("the load came from the engines " + String.join(", ", engines.hosts()) + " on other hosts, each step's"
+                        + " load split across them; load CPU is the busiest engine's, read from the CPU readings its own samples"
+                        + " carried (each engine's share: the Load generator lines of each run's summary.txt)");
+            }
             Verdict v = Verdict.of(search.steps, search.confirmed, search.plateau, sw.sharedHost, s.model == SizingPlan.Model.OPEN,
                     Math.max(1, s.engines), s.unit, s.slo.toString(), sw.cpus);
             SizingReport.Info info = new SizingReport.Info(o.planId, o.jmx.toString(), s.model.name().toLowerCase(Locale.ROOT),

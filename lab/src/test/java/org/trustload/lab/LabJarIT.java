@@ -91,40 +91,6 @@ class LabJarIT {
         }
     }
 
-    /** {@code --bind}: every service listens on that address and names it in lab.properties; nothing on any other. */
-    @Test
-    void bindPutsEveryListenerOnThatAddressOnly() throws Exception {
-        Path out = tmp.resolve("lab.properties");
-        Process lab = launch("--bind", "127.0.0.2", "--users", "10", "--pki-users", "5", "--port-base",
-                String.valueOf(TestPorts.freeBase()), "--out", out.toString(), "--socket-dir", tmp.resolve("s").toString());
-        try {
-            assertThat(firstLine(lab, 180)).isEqualTo(Lab.READY_PREFIX + out.toAbsolutePath());
-            Properties props = new Properties();
-            try (Reader r = Files.newBufferedReader(out)) {
-                props.load(r);
-            }
-            assertThat(props.getProperty("ldap.host")).isEqualTo("127.0.0.2");
-            assertThat(props.getProperty("pki.url")).startsWith("http://127.0.0.2:");
-            assertThat(props.getProperty("pki.crl.url")).as("the certificates' CRL URLs").startsWith("http://127.0.0.2:");
-            assertThat(props.getProperty("pdp.url")).startsWith("http://127.0.0.2:");
-            assertThat(props.getProperty("kms.aws.endpoint")).startsWith("http://127.0.0.2:");
-            Process ss = new ProcessBuilder("ss", "-H", "-l", "-t", "-u", "-n", "-p").redirectErrorStream(true).start();
-            List<String> mine = new String(ss.getInputStream().readAllBytes(), StandardCharsets.UTF_8).lines()
-                    .filter(l -> l.contains("pid=" + lab.pid() + ",")).map(l -> l.trim().split("\\s+")[4]).toList();
-            ss.waitFor();
-            assertThat(mine).as("the lab's listening sockets").hasSizeGreaterThanOrEqualTo(6)
-                    .allSatisfy(a -> assertThat(a).matches("(127\\.0\\.0\\.2|\\[::ffff:127\\.0\\.0\\.2\\]):\\d+"));
-            try (LDAPConnection c = new LDAPConnection("127.0.0.2", Integer.parseInt(props.getProperty("ldap.port")))) {
-                assertThat(c.search(props.getProperty("ldap.base"), SearchScope.SUB, "(uid=fulano10)").getEntryCount()).isEqualTo(1);
-            }
-        } finally {
-            lab.destroy();
-            if (!lab.waitFor(30, TimeUnit.SECONDS)) {
-                lab.destroyForcibly();
-            }
-        }
-    }
-
     @Test
     void busyPortExitsWith3NamingThePort() throws Exception {
         int base = TestPorts.freeBase();
