@@ -344,7 +344,7 @@ public final class Jmx {
     /**
      * Properties of TrustLoad elements that name a file the element reads (their {@code file(...)} fields, less
      * outputs and Unix socket paths, which belong to the server's host): the data a remote engine needs at the
-     * same path. {@code PlanStructureTest} holds this list to the elements' BeanInfo.
+     * same path. {@code InputFilesTest} (test-plans) holds this list to the elements' BeanInfo.
      */
     public static final Set<String> TRUSTLOAD_INPUT_FILES = Set.of("keyStoreFile", "certificateFile", "pkcs11Config",
             "trustStore", "trustAnchorsFile", "crlFiles", "inputFile", "clientKeyFile", "caFile", "clientKeyStore");
