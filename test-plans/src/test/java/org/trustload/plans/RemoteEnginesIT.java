@@ -40,7 +40,8 @@ import org.trustload.harness.Layout;
  * summariser; a {@code -q} secret in no file and no process command line; RMI over SSL through
  * {@code java.rmi.server.hostname} and fixed ports, every socket of every namespace listening only on the address
  * the test gave that namespace; a short {@code size --remote} with the lab bound to the
- * controller's address; the failure table (unreachable engine, another RMI keystore, another TrustLoad version, a
+ * controller's address; a data file missing on one engine (a tmpfs over the data folder in a mount namespace of
+ * its own) shipped there and used by the run; the failure table (unreachable engine, another RMI keystore, another TrustLoad version, a
  * data file missing on the engines), each stopped before the test with the engine named; an engine killed mid-run reported with its samples.
  * Needs root and {@code ip netns}: skipped outside CI when they are not there, failed in CI.
  */
@@ -51,6 +52,8 @@ class RemoteEnginesIT {
     private static final Path OUT = Plans.DIR.resolve("target/remote-engines");
     private static final String PLAN = "ldap/ldap-search-200x10";
     private static final String NET = "198.18.0.";
+    /** Where the data files of the shipping case live: on engine 1 an empty file system of its own. */
+    private static final Path DATA = OUT.resolve("data");
 
     /** The hosts: namespace suffix and address. */
     private static final Map<String, String> HOSTS = Map.of("c", NET + "1", "e1", NET + "2", "e2", NET + "3", "s", NET + "4");
@@ -187,6 +190,22 @@ class RemoteEnginesIT {
         assertThat(summary.substring(Math.max(0, summary.indexOf("Load generator: the busiest of 3 JMeter JVMs"))))
                 .as(ramp.resolve("summary.txt").toString()).startsWith("Load generator: ").contains("engine " + E1, "engine " + E2);
         assertThat(strayListeners).as("sockets listening on an address the test did not give").isEmpty();
+    }
+
+    @Test
+    @Order(3)
+    void aDataFileMissingOnAnEngineIsShippedThereAndUsedByTheRun() throws Exception {
+        // LDAPS with the lab's trust store copied to DATA: engine 2 sees the controller's copy, engine 1 has none
+        Path trustStore = DATA.resolve("ldap-truststore.p12");
+        Files.copy(Path.of(labProps.get("ldap.truststore")), trustStore, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        Launched run = controller("shipped", "run", PLAN, "--remote", E1 + "," + E2, "--no-lab", "-q", labProperties.toString(),
+                "-Jscheme=ldaps", "-Jport=" + labProps.get("ldaps.port"), "-Jldap.truststore=" + trustStore, "-Jthreads=1",
+                "-Jloops=2", "-Jrampup=0");
+        assertThat(run.status).as("exit status, output:\n" + run.output).isZero();
+        assertThat(run.output).contains("engine " + E1 + ": shipped " + trustStore).doesNotContain("engine " + E2 + ": shipped");
+        List<org.trustload.harness.Jtl.Sample> rows = org.trustload.harness.Jtl.read(run.runDir().resolve("results.jtl"));
+        assertThat(rows).as("LDAPS searches, both engines").hasSize(4).allMatch(org.trustload.harness.Jtl.Sample::success);
+        assertThat(rows.stream().filter(r -> r.threadName().startsWith(E1 + "-"))).as("engine 1 used the shipped trust store").hasSize(2);
     }
 
     @Test
@@ -350,7 +369,15 @@ class RemoteEnginesIT {
     }
 
     private Process launch(String host, Path console, Map<String, String> env, String... args) throws IOException {
-        List<String> cmd = new ArrayList<>(List.of("ip", "netns", "exec", ns(host), Plans.ROOT.resolve("trustload").toString()));
+        List<String> cmd = new ArrayList<>(List.of("ip", "netns", "exec", ns(host)));
+        if (host.equals("e1")) {
+            // engine 1 has a file system of its own where the data files go: an empty tmpfs over DATA, in a private
+            // mount namespace (nothing shows outside it), so a file the controller has there is missing on engine 1
+            Files.createDirectories(DATA);
+            cmd.addAll(List.of("unshare", "-m", "--propagation", "private", "sh", "-c", "mount -t tmpfs tmpfs \"$0\" && exec \"$@\"",
+                    DATA.toString()));
+        }
+        cmd.add(Plans.ROOT.resolve("trustload").toString());
         cmd.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(cmd).directory(OUT.toFile()).redirectErrorStream(true)
                 .redirectOutput(console.toFile()).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
