@@ -5,7 +5,7 @@ import java.util.List;
 
 /**
  * How every JMeter JVM the harness starts (controller, distributed engines, GUI) is launched: the same
- * java, heap, JVM flags and loopback RMI address, so no JVM can miss a flag.
+ * java, heap, JVM flags and RMI address (loopback unless remote engines are involved), so no JVM can miss a flag.
  *
  * @param layout the checkout and its assembled JMeter home
  * @param heap heap options ({@code HEAP}, default {@code -Xms1g -Xmx1g})
@@ -22,12 +22,20 @@ public record JMeter(Layout layout, List<String> heap, List<String> jvmArgs) {
 
     /** The command line up to and including the launcher jar; add {@code -n -t plan ...} or {@code -s ...}. */
     public List<String> command() {
+        // RMI (distributed mode) must announce and bind the loopback address only, on engines and controller
+        return command("127.0.0.1");
+    }
+
+    /**
+     * The command line of a JVM whose RMI (distributed mode, over SSL) announces and binds {@code rmiHost} only: the
+     * address the other side reaches it at (a remote engine's, or the controller's as its engines see it).
+     */
+    public List<String> command(String rmiHost) {
         List<String> cmd = new ArrayList<>(List.of(Layout.java()));
         cmd.addAll(heap);
         cmd.addAll(layout.jvmFlags());
         cmd.addAll(jvmArgs);
-        // RMI (distributed mode) must announce and bind the loopback address only, on engines and controller
-        cmd.addAll(List.of("-Djava.rmi.server.hostname=127.0.0.1", "-jar", layout.jmeterJar().toString()));
+        cmd.addAll(List.of("-Djava.rmi.server.hostname=" + rmiHost, "-jar", layout.jmeterJar().toString()));
         return cmd;
     }
 }

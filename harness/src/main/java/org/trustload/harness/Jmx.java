@@ -23,6 +23,7 @@ import javax.xml.transform.stream.StreamResult;
 import org.w3c.dom.Document;
 import org.w3c.dom.Element;
 import org.w3c.dom.Node;
+import org.w3c.dom.NodeList;
 import org.xml.sax.SAXException;
 
 /**
@@ -340,31 +341,115 @@ public final class Jmx {
         return out;
     }
 
+    /**
+     * Properties of TrustLoad elements that name a file the element reads (their {@code file(...)} fields, less
+     * outputs and Unix socket paths, which belong to the server's host): the data a remote engine needs at the
+     * same path. {@code InputFilesTest} (test-plans) holds this list to the elements' BeanInfo.
+     */
+    public static final Set<String> TRUSTLOAD_INPUT_FILES = Set.of("keyStoreFile", "certificateFile", "pkcs11Config",
+            "trustStore", "trustAnchorsFile", "crlFiles", "inputFile", "clientKeyFile", "caFile", "clientKeyStore");
+
+    /**
+     * A data file a plan reads: its path as the run's properties make it, and what names it.
+     *
+     * @param path the property's value with {@code ${__P(...)}} resolved (as written: relative or absolute)
+     * @param namedBy e.g. {@code "CSV Data Set Config 'users' (filename)"}
+     */
+    public record InputFile(String path, String namedBy) {
+    }
+
+    /**
+     * The data files {@code plan}'s enabled elements read, with the run's properties {@code props}: TrustLoad
+     * elements' input files ({@link #TRUSTLOAD_INPUT_FILES}), CSV Data Set Config files and HTTP file uploads.
+     * A value that depends on anything but properties (a variable, another function) is set at run time on the
+     * engine and left out.
+     */
+    public static List<InputFile> inputFiles(Path plan, Map<String, String> props) throws IOException {
+        Document doc = parse(plan);
+        List<InputFile> out = new ArrayList<>();
+        for (Node n = doc.getDocumentElement().getFirstChild(); n != null; n = n.getNextSibling()) {
+            if (n instanceof Element e && e.getTagName().equals("hashTree")) {
+                inputFiles(e, props, out);
+            }
+        }
+        return out;
+    }
+
+    private static void inputFiles(Element tree, Map<String, String> props, List<InputFile> out) {
+        for (Node n = tree.getFirstChild(); n != null; n = n.getNextSibling()) {
+            if (!(n instanceof Element e) || e.getTagName().equals("hashTree")) {
+                continue;
+            }
+            Element children = nextHashTree(e);
+            if (!enabled(e)) {
+                continue;
+            }
+            String testclass = e.getAttribute("testclass");
+            String element = e.getAttribute("testname");
+            if (testclass.equals("CSVDataSet")) {
+                add(out, prop(e, "filename"), props, "CSV Data Set Config '" + element + "' (filename)");
+            } else if (testclass.startsWith("org.trustload.")) {
+                for (String name : TRUSTLOAD_INPUT_FILES) {
+                    add(out, prop(e, name), props, "'" + element + "' (" + name + ")");
+                }
+            }
+            // HTTP file uploads: HTTPFileArg elements anywhere in the element's properties
+            NodeList uploads = e.getElementsByTagName("elementProp");
+            for (int i = 0; i < uploads.getLength(); i++) {
+                Element u = (Element) uploads.item(i);
+                if ("HTTPFileArg".equals(u.getAttribute("elementType"))) {
+                    add(out, prop(u, "File.path"), props, "'" + element + "' (file upload)");
+                }
+            }
+            if (children != null) {
+                inputFiles(children, props, out);
+            }
+        }
+    }
+
+    /** The files a value names once evaluated: one path, or a list separated by commas or blanks ({@code crlFiles}). */
+    private static void add(List<InputFile> out, String written, Map<String, String> props, String namedBy) {
+        String v = evaluate(written.strip(), props);
+        if (v == null) {
+            return;
+        }
+        for (String one : namedBy.endsWith("(crlFiles)") ? v.split("[,\\s]+") : new String[] {v.strip()}) {
+            InputFile f = new InputFile(one.strip(), namedBy);
+            if (!f.path().isEmpty() && out.stream().noneMatch(x -> x.path().equals(f.path()))) {
+                out.add(f);
+            }
+        }
+    }
+
     /** The element that fills {@value Jtl#EVENT_COLUMN} (listeners module; the harness names it, never loads it). */
     static final String EVENT_MARKER_CLASS = "org.trustload.jmeter.results.SampleEventMarker";
 
+    /** The element that fills {@value #ENGINE_LOAD_COLUMN} on remote engines (listeners module; named, never loaded). */
+    static final String ENGINE_LOAD_CLASS = "org.trustload.jmeter.engine.EngineLoad";
+    /** Its column: {@code epochMs/cpuMs/gcMs/waitMs/cpus} of the engine that sent the row. */
+    public static final String ENGINE_LOAD_COLUMN = "trustload_engine_load";
+
     /**
-     * A copy of {@code plan} with the {@link #EVENT_MARKER_CLASS} element first under the test plan, written
-     * beside the plan (JMeter resolves a plan's relative file names from the plan's folder) under a name no
-     * plan listing picks up ({@code .NAME.trustload-PID-N.jmx.run}); the caller deletes it. Empty when the
-     * plan cannot be read as a plan or its folder is not writable: the run then uses the plan itself.
+     * A copy of {@code plan} with elements of the harness first under the test plan: the event marker
+     * ({@link #EVENT_MARKER_CLASS}) and, for remote engines, the engine load reading ({@link #ENGINE_LOAD_CLASS}).
+     * Written beside the plan (JMeter resolves a plan's relative file names from the plan's folder) under a name no
+     * plan listing picks up ({@code .NAME.trustload-PID-N.jmx.run}); the caller deletes it. Empty when the plan
+     * cannot be read as a plan or its folder is not writable: the run then uses the plan itself.
      */
-    static Optional<Path> withEventMarker(Path plan) {
+    static Optional<Path> withHarnessElements(Path plan, boolean engineLoad) {
         try {
             Document doc = parse(plan);
             Element testPlanTree = testPlanTree(doc);
             if (testPlanTree == null) {
                 return Optional.empty();
             }
-            Element marker = doc.createElement(EVENT_MARKER_CLASS);
-            // JMeter's loader requires a guiclass; it is only read by the GUI, which never opens this copy
-            marker.setAttribute("guiclass", EVENT_MARKER_CLASS);
-            marker.setAttribute("testclass", EVENT_MARKER_CLASS);
-            marker.setAttribute("testname", "TrustLoad event marker (added by the harness: " + Jtl.EVENT_COLUMN + " column)");
-            marker.setAttribute("enabled", "true");
             Node first = testPlanTree.getFirstChild();
-            testPlanTree.insertBefore(marker, first);
-            testPlanTree.insertBefore(doc.createElement("hashTree"), first);
+            insert(doc, testPlanTree, first, EVENT_MARKER_CLASS, "TrustLoad event marker (added by the harness: "
+                    + Jtl.EVENT_COLUMN + " column)");
+            if (engineLoad) {
+                insert(doc, testPlanTree, first, ENGINE_LOAD_CLASS, "TrustLoad engine load (added by the harness: "
+                        + ENGINE_LOAD_COLUMN + " column)");
+            }
             Path copy = plan.resolveSibling("." + plan.getFileName() + ".trustload-" + ProcessHandle.current().pid() + "-"
                     + COPIES.incrementAndGet() + ".jmx.run");
             Transformer t = TransformerFactory.newInstance().newTransformer();
@@ -379,6 +464,17 @@ public final class Jmx {
         } catch (IOException | TransformerException | RuntimeException e) {
             return Optional.empty();
         }
+    }
+
+    private static void insert(Document doc, Element tree, Node before, String testclass, String name) {
+        Element e = doc.createElement(testclass);
+        // JMeter's loader requires a guiclass; it is only read by the GUI, which never opens this copy
+        e.setAttribute("guiclass", testclass);
+        e.setAttribute("testclass", testclass);
+        e.setAttribute("testname", name);
+        e.setAttribute("enabled", "true");
+        tree.insertBefore(e, before);
+        tree.insertBefore(doc.createElement("hashTree"), before);
     }
 
     private static final AtomicInteger COPIES = new AtomicInteger();

@@ -93,6 +93,14 @@ public final class Jtl {
 
     /** Streams the rows of {@code file}; a file without a CSV header (e.g. XML) is an error. */
     public static void forEach(Path file, Consumer<Sample> each) throws IOException {
+        forEach(file, "", (s, v) -> each.accept(s));
+    }
+
+    /**
+     * Streams the rows of {@code file} with the value of one more column, {@code column} (a
+     * {@code sample_variables} name; empty when the file has no such column).
+     */
+    public static void forEach(Path file, String column, java.util.function.BiConsumer<Sample, String> each) throws IOException {
         try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
             String header = in.readLine();
             if (header == null) {
@@ -112,6 +120,7 @@ public final class Jtl {
             int fm = names.indexOf("failureMessage");
             int by = names.indexOf("bytes");
             int ev = names.indexOf(EVENT_COLUMN);
+            int extra = column.isEmpty() ? -1 : names.indexOf(column);
             if (ts < 0 || lb < 0 || ok < 0) {
                 throw new IOException(file + " has no CSV header with timeStamp, label and success");
             }
@@ -128,7 +137,7 @@ public final class Jtl {
                     continue;
                 }
                 each.accept(new Sample(number(get(f, ts)), number(get(f, el)), get(f, lb), get(f, rc), get(f, rm),
-                        get(f, tn), "true".equals(get(f, ok)), get(f, fm), number(get(f, by)), get(f, ev)));
+                        get(f, tn), "true".equals(get(f, ok)), get(f, fm), number(get(f, by)), get(f, ev)), get(f, extra));
             }
         }
     }

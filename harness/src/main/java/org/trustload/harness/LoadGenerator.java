@@ -55,6 +55,10 @@ public record LoadGenerator(List<Jvm> jvms, double machineBusyPct, long fromMs, 
         List<Jvm> jvms = new ArrayList<>();
         long a0 = whole ? Long.MAX_VALUE : from;
         long b0 = whole ? Long.MIN_VALUE : to;
+        // this machine's busy share: over the local JVMs' window (remote engines run elsewhere)
+        long m0 = whole ? Long.MAX_VALUE : from;
+        long m1 = whole ? Long.MIN_VALUE : to;
+        boolean local = false;
         for (Watcher.Series s : watcher.load()) {
             long a = whole ? s.firstReading() : Math.max(from, s.firstReading());
             long b = whole ? s.lastReading() : Math.min(to, s.lastReading());
@@ -71,9 +75,14 @@ public record LoadGenerator(List<Jvm> jvms, double machineBusyPct, long fromMs, 
                     cpu > 0 && !Double.isNaN(wait) ? wait / cpu : Double.NaN));
             a0 = whole ? Math.min(a0, a) : Math.max(a0, a);
             b0 = whole ? Math.max(b0, b) : Math.min(b0, b);
+            if (!s.remote()) {
+                local = true;
+                m0 = whole ? Math.min(m0, a) : Math.max(m0, a);
+                m1 = whole ? Math.max(m1, b) : Math.min(m1, b);
+            }
         }
         jvms.sort(Comparator.comparingDouble(Jvm::cpuPct).reversed());
-        return new LoadGenerator(List.copyOf(jvms), jvms.isEmpty() ? Double.NaN : watcher.machineBusyPct(a0, b0),
+        return new LoadGenerator(List.copyOf(jvms), local ? watcher.machineBusyPct(m0, m1) : Double.NaN,
                 whole && !jvms.isEmpty() ? a0 : from, whole && !jvms.isEmpty() ? b0 : to, whole);
     }
 

@@ -54,6 +54,7 @@ public final class Main {
                 }
                 case "run" -> run(args);
                 case "size" -> size(args);
+                case "engine" -> engine(args);
                 case "lab" -> lab(args);
                 case "gui" -> gui(args);
                 case "bench" -> Bench.run(layout, args, out, err);
@@ -78,7 +79,17 @@ public final class Main {
     }
 
     /** The options of {@code run}/{@code gui} after PLAN; {@code slo} null without {@code --slo}. */
-    record RunArgs(List<String> jmeterArgs, boolean noLab, int engines, double maxErrorPct, Objective slo) {
+    record RunArgs(List<String> jmeterArgs, boolean noLab, int engines, double maxErrorPct, Objective slo, List<String> remote,
+                   String controller) {
+    }
+
+    /** {@code --controller ADDRESS}: an address, never a wildcard (JMeter's RMI would listen on every interface). */
+    static String controllerAddress(String v) throws HarnessException {
+        String a = v.strip().replace("[", "").replace("]", "");
+        if (a.isEmpty() || a.equals("0.0.0.0") || a.equals("::") || a.contains("/")) {
+            throw HarnessException.usage("--controller takes the ADDRESS the engines reach this host at (never 0.0.0.0), not '" + v + "'");
+        }
+        return a;
     }
 
     static RunArgs parse(List<String> args) throws HarnessException {
@@ -87,10 +98,18 @@ public final class Main {
         int engines = 0;
         double maxErrorPct = Run.DEFAULT_MAX_ERROR_PCT;
         Objective slo = null;
+        List<String> remote = List.of();
+        String controller = null;
         for (int i = 0; i < args.size(); i++) {
             String a = args.get(i);
             if (a.equals("--no-lab")) {
                 noLab = true;
+            } else if (a.equals("--remote") || a.startsWith("--remote=")) {
+                remote = Engines.parseHosts(a.equals("--remote") ? next(args, ++i, "--remote needs HOST[:PORT],...")
+                        : a.substring("--remote=".length()));
+            } else if (a.equals("--controller") || a.startsWith("--controller=")) {
+                controller = controllerAddress(a.equals("--controller") ? next(args, ++i, "--controller needs an ADDRESS")
+                        : a.substring("--controller=".length()));
             } else if (a.equals("--engines") || a.startsWith("--engines=")) {
                 String v = a.equals("--engines") ? next(args, ++i, "--engines needs a number") : a.substring("--engines=".length());
                 try {
@@ -135,11 +154,17 @@ public final class Main {
                 jmeterArgs.addAll(List.of("-q", f.toAbsolutePath().normalize().toString()));
             } else {
                 throw HarnessException.usage("unexpected argument '" + a
-                        + "' (expected -Jname=value, -q FILE, --no-lab, --engines N, --max-error-pct P or --slo RULES;"
-                        + " see ./trustload help)");
+                        + "' (expected -Jname=value, -q FILE, --no-lab, --engines N, --remote HOST[:PORT],..., --controller ADDRESS,"
+                        + " --max-error-pct P or --slo RULES; see ./trustload help)");
             }
         }
-        return new RunArgs(jmeterArgs, noLab, engines, maxErrorPct, slo);
+        if (engines > 0 && !remote.isEmpty()) {
+            throw HarnessException.usage("--engines N starts engines on this machine, --remote uses engines on others: one or the other");
+        }
+        if (controller != null && remote.isEmpty()) {
+            throw HarnessException.usage("--controller goes with --remote");
+        }
+        return new RunArgs(jmeterArgs, noLab, engines, maxErrorPct, slo, remote, controller);
     }
 
     private static String next(List<String> args, int i, String message) throws HarnessException {
@@ -180,7 +205,8 @@ public final class Main {
         }
         Run.Options o = resolve(args.remove(0));
         RunArgs r = parse(args);
-        o.args(r.jmeterArgs()).noLab(r.noLab()).engines(r.engines()).maxErrorPct(r.maxErrorPct()).slo(r.slo());
+        o.args(r.jmeterArgs()).noLab(r.noLab()).engines(r.engines()).maxErrorPct(r.maxErrorPct()).slo(r.slo()).remote(r.remote())
+                .controller(r.controller());
         env("TRUSTLOAD_RESULTS").ifPresent(v -> o.resultsRoot(Path.of(v).toAbsolutePath()));
         env("TRUSTLOAD_RMI_DIR").ifPresent(v -> o.rmiDir(Path.of(v).toAbsolutePath()));
         o.labArgs(Layout.words(System.getenv("TRUSTLOAD_LAB_ARGS")));
@@ -206,9 +232,69 @@ public final class Main {
         return Size.run(layout, o, args, out, err);
     }
 
-    private int lab(List<String> args) throws IOException, InterruptedException, HarnessException {
+    /** {@code ./trustload engine --bind ADDRESS [--port P] [--object-port P2]}: a JMeter engine for other hosts' controllers. */
+    private int engine(List<String> args) throws IOException, InterruptedException, HarnessException {
+        String bind = null;
+        int port = Engines.DEFAULT_PORT;
+        int objectPort = Engines.DEFAULT_OBJECT_PORT;
+        for (int i = 0; i < args.size(); i++) {
+            String a = args.get(i);
+            String name = a.contains("=") ? a.substring(0, a.indexOf('=')) : a;
+            String v = a.contains("=") ? a.substring(a.indexOf('=') + 1) : next(args, ++i, a + " needs a value");
+            switch (name) {
+                case "--bind" -> bind = v.strip();
+                case "--port" -> port = port(v, name);
+                case "--object-port" -> objectPort = port(v, name);
+                default -> throw HarnessException.usage("unexpected argument '" + a
+                        + "' for engine (expected --bind ADDRESS, --port P, --object-port P2; see ./trustload help)");
+            }
+        }
+        if (bind == null || bind.isEmpty()) {
+            throw HarnessException.usage("engine needs --bind ADDRESS: the address the controller reaches this host at");
+        }
+        if (bind.equals("0.0.0.0") || bind.equals("::") || bind.equals("[::]")) {
+            throw HarnessException.usage("engine --bind takes one address (the one the controller reaches this host at), never "
+                    + bind + ": JMeter's RMI would accept connections on every interface");
+        }
+        if (port == objectPort) {
+            throw HarnessException.usage("engine: --port and --object-port must differ");
+        }
+        Path results = Path.of(env("TRUSTLOAD_RESULTS").orElse(layout.root().resolve("results").toString())).toAbsolutePath();
+        Path dir = results.resolve("engine-" + bind.replaceAll("[^A-Za-z0-9.-]", "_") + "-" + port);
+        Path rmiDir = env("TRUSTLOAD_RMI_DIR").map(v -> Path.of(v).toAbsolutePath()).orElse(layout.root().resolve("dist/target/rmi"));
+        err.println("trustload: starting a JMeter engine on " + bind + ":" + port + " (objects on " + objectPort + "; log and console in "
+                + dir + "); Ctrl-C stops it");
+        return Engines.serve(JMeter.fromEnvironment(layout), bind, port, objectPort, rmiDir, dir, Path.of("").toAbsolutePath(),
+                Duration.ofSeconds(seconds("TRUSTLOAD_ENGINE_TIMEOUT", 120)), out);
+    }
+
+    private static int port(String v, String name) throws HarnessException {
+        try {
+            int p = Integer.parseInt(v.strip());
+            if (p >= 1 && p <= 65535) {
+                return p;
+            }
+        } catch (NumberFormatException e) {
+            // below
+        }
+        throw HarnessException.usage(name + " takes a TCP port (1-65535), not '" + v + "'");
+    }
+
+    private int lab(List<String> argv) throws IOException, InterruptedException, HarnessException {
+        List<String> args = new ArrayList<>();
+        List<String> bind = List.of();
+        for (int i = 0; i < argv.size(); i++) {
+            String a = argv.get(i);
+            if (a.equals("--bind")) {
+                bind = List.of("--bind", next(argv, ++i, "--bind needs an ADDRESS"));
+            } else if (a.startsWith("--bind=")) {
+                bind = List.of("--bind", a.substring("--bind=".length()));
+            } else {
+                args.add(a);
+            }
+        }
         if (args.size() > 1) {
-            throw HarnessException.usage("lab takes one argument: a comma list of services");
+            throw HarnessException.usage("lab takes one argument: a comma list of services (and --bind ADDRESS)");
         }
         if (!Files.exists(layout.labJar())) {
             throw HarnessException.notExecuted("no lab jar at " + layout.labJar());
@@ -220,6 +306,7 @@ public final class Main {
             cmd.addAll(List.of("--services", args.get(0)));
         }
         cmd.addAll(Layout.words(System.getenv("TRUSTLOAD_LAB_ARGS")));
+        cmd.addAll(bind);
         // a folder of this lab's own (private: lab.properties holds the lab's passwords), so that two labs
         // started from one checkout never write the same file
         Path dir = Layout.privateTempDir("trustload-lab");
@@ -251,8 +338,8 @@ public final class Main {
             o = resolve(args.remove(0));
         }
         RunArgs r = parse(args);
-        if (r.engines() != 0) {
-            throw HarnessException.usage("gui does not start engines (use run --engines N)");
+        if (r.engines() != 0 || !r.remote().isEmpty()) {
+            throw HarnessException.usage("gui does not run on engines (use run --engines N or run --remote HOST,...)");
         }
         if (r.slo() != null) {
             throw HarnessException.usage("gui does not judge an objective (use run --slo RULES, or an SLO Stop listener)");
@@ -332,6 +419,7 @@ public final class Main {
 
                   list                         the plans of test-plans/catalog.tsv
                   run PLAN [-Jname=value ...] [-q FILE ...] [--no-lab] [--engines N] [--max-error-pct P] [--slo RULES]
+                      [--remote HOST[:PORT],... [--controller ADDRESS]]
                                                build what is missing, start the lab services PLAN needs, run PLAN
                                                headless, write results/PLAN/<timestamp>/ (results.jtl, jmeter.log,
                                                console.txt, report/index.html, summary.txt) and print a summary
@@ -345,7 +433,15 @@ public final class Main {
                                                engines (jmeter -s) bound to 127.0.0.1 with RMI over SSL, runs PLAN
                                                on each of them (N x the plan's load), merges the samples into one
                                                results.jtl, stops the engines. -J and -q properties and the lab's are
-                                               sent to the engines (-G). See docs/distributed.md for remote machines.
+                                               sent to the engines (-G).
+                                               --remote HOST[:PORT],...: the same on engines already running on other
+                                               hosts (./trustload engine there; port 1099 by default). Before the test
+                                               each must answer with the controller's RMI keystore, JMeter and TrustLoad
+                                               versions; the data files the plan names (key stores, PDFs, CSVs) are
+                                               checked there and shipped when missing (removed after the run). The lab,
+                                               when the plan needs it, listens on the address the engines reach this host
+                                               at. --controller ADDRESS: that address (default: the local address of
+                                               the connections to the engines). docs/distributed.md.
                                                --max-error-pct P: exit 4 when more than P%% of the top-level samples
                                                failed (default %s; 100 never fails on errors).
                                                --slo RULES: exit 8 when the run's steady window (its samples after
@@ -355,6 +451,7 @@ public final class Main {
                        [--step-time 30s] [--warmup 10s] [--max-time 15m] [--plateau N] [--min-gain 5%%] [--refine N]
                        [--no-confirm] [--steps-per-run 6]
                        [--server KIND:TARGET] [--server-cpus N] [--load-cpus LIST] [--unit NAME] [--engines N]
+                       [--remote HOST[:PORT],... [--controller ADDRESS]]
                        [-Jname=value ...] [-q FILE ...] [--no-lab]
                                                the plan's capacity under a service-level objective (docs/sizing.md):
                                                RULES like 'p99<=500ms,errors<=1%%' (+ server.cpu<=90%% when the server is
@@ -364,10 +461,20 @@ public final class Main {
                                                server's CPU (the lab's JVM, or --server jvm-pid:PID, process:PID,
                                                jmx:HOST:PORT, prometheus:URL); writes results/PLAN/size-<timestamp>/sizing/
                                                (index.html, sizing.md, charts). Exit 0 capacity found, 6 client-bound
-                                               (no verdict; says how many engines), 7 no capacity found.
-                  lab [SERVICES]               run the lab in the foreground (Ctrl-C stops it); writes its
+                                               (no verdict; says how many engines), 7 no capacity found. With --remote
+                                               each step's load is split across the engines, and each engine's CPU (read
+                                               from its sample rows) is judged for the client-bound verdict.
+                  engine --bind ADDRESS [--port P] [--object-port P2]
+                                               a JMeter engine for a controller on another host (run/size --remote), in
+                                               the foreground (Ctrl-C stops it): RMI over SSL with the RMI keystore of
+                                               TRUSTLOAD_RMI_DIR (copy that folder from the controller; made when
+                                               missing), bound to ADDRESS only (never 0.0.0.0), registry port P (default
+                                               1099) and object port P2 (default 4000); prints the --remote to use
+                  lab [SERVICES] [--bind ADDRESS]
+                                               run the lab in the foreground (Ctrl-C stops it); writes its
                                                lab.properties into a private folder of its own (the READY line
-                                               names it), so two labs never share the file
+                                               names it), so two labs never share the file; --bind: every lab listener
+                                               on ADDRESS instead of 127.0.0.1 (for engines on other hosts)
                   gui [PLAN] [-Jname=value ...] [-q FILE ...] [--no-lab]
                                                start the lab services PLAN needs, open the JMeter GUI (with PLAN),
                                                stop the lab when the GUI exits
@@ -387,8 +494,9 @@ public final class Main {
                 JAVA_HOME, TRUSTLOAD_LAB_TIMEOUT (seconds to wait for the lab, default 120),
                 TRUSTLOAD_LAB_ARGS (more lab options, e.g. "--port-base 20000" for a second lab beside a running
                 one; each lab takes a socket directory of its own), TRUSTLOAD_RESULTS (where results go, default ./results),
-                TRUSTLOAD_RMI_DIR (RMI SSL keystore for --engines, default dist/target/rmi; created when missing),
-                TRUSTLOAD_ENGINE_TIMEOUT (seconds to wait for each engine, default 120).
+                TRUSTLOAD_RMI_DIR (RMI SSL keystore for --engines, --remote and engine, default dist/target/rmi; created
+                when missing), TRUSTLOAD_ENGINE_TIMEOUT (seconds to wait for each engine, and for the remote engines'
+                check, default 120).
                 """, "1", String.join(", ", Bench.NAMES), ExitStatus.table());
     }
 }

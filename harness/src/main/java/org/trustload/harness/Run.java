@@ -55,6 +55,8 @@ public final class Run {
         final List<String> jmeterArgs = new ArrayList<>();
         boolean noLab;
         int engines;
+        List<String> remote = List.of();
+        String controllerAddress;
         double maxErrorPct = DEFAULT_MAX_ERROR_PCT;
         Path resultsRoot;
         Path dir;
@@ -125,6 +127,18 @@ public final class Run {
 
         public Options engines(int engines) {
             this.engines = engines;
+            return this;
+        }
+
+        /** Runs on engines already running on other hosts ({@code HOST:PORT} each; {@code ./trustload engine} there). */
+        public Options remote(List<String> hosts) {
+            this.remote = List.copyOf(hosts);
+            return this;
+        }
+
+        /** With {@link #remote}: the address the engines reach this controller at (null: the local address of the connections to them). */
+        public Options controller(String address) {
+            this.controllerAddress = address;
             return this;
         }
 
@@ -305,7 +319,9 @@ public final class Run {
         // starts: their logs), running engines their own logs
         Watcher watcher = o.watcher != null ? o.watcher : new Watcher(null, 0, null);
         if (o.watcher == null) {
-            List<String> words = new ArrayList<>(List.of(dir.toString()));
+            // the controller writes dir/results.jtl, the engines this run starts log to dir/engine-I/ (not the
+            // preflight's JMeter of remote runs, in dir/preflight/)
+            List<String> words = new ArrayList<>(List.of(dir.resolve("results.jtl").toString(), dir.resolve("engine-").toString()));
             if (o.sharedEngines != null) {
                 o.sharedEngines.logs().forEach(l -> words.add(l.toString()));
             }
@@ -317,7 +333,8 @@ public final class Run {
         Started children = new Started();
         // the plan as it runs: with the element that marks each sample event's rows (see Summary); the plan
         // itself when its folder is read-only (the summary then infers sub-results from their names)
-        Optional<Path> marked = markerInstalled(jmeter.layout()) ? Jmx.withEventMarker(o.jmx) : Optional.empty();
+        boolean remoteRun = !o.remote.isEmpty() || (o.sharedEngines != null && o.sharedEngines.isRemote());
+        Optional<Path> marked = markerInstalled(jmeter.layout()) ? Jmx.withHarnessElements(o.jmx, remoteRun) : Optional.empty();
         Thread cleanup = new Thread(() -> {
             children.stop();
             try {
@@ -332,9 +349,28 @@ public final class Run {
         Runtime.getRuntime().addShutdownHook(cleanup);
         int jmeterStatus;
         String target;
+        Preflight.Result checked = null;
+        Map<String, Long> lost = new java.util.concurrent.ConcurrentHashMap<>(); // remote engines gone during the run
         try {
             List<String> args = new ArrayList<>(List.of("-n", "-t", marked.orElse(o.jmx).toString()));
             List<String> labProps = new ArrayList<>();
+            List<String> labArgs = new ArrayList<>(o.labArgs);
+            if (o.sharedEngines == null && !o.remote.isEmpty()) {
+                // before the lab: it must listen where the engines reach this host
+                log.println("trustload: checking the remote engines " + String.join(",", o.remote));
+                Engines.Probe probe = Engines.probe(o.remote, o.rmiDir);
+                if (!probe.problems().isEmpty()) {
+                    return notExecuted(dir, problems("the remote engines cannot run the test", probe.problems().entrySet().stream()
+                            .map(e -> "engine " + e.getKey() + ": " + e.getValue()).toList()), log);
+                }
+                if (o.controllerAddress == null && !probe.differing().isEmpty()) {
+                    return notExecuted(dir, "the engines reach this host at different addresses (" + probe.differing()
+                            + "): JMeter announces one; give it with --controller ADDRESS", log);
+                }
+                engines = Engines.remote(o.remote, o.rmiDir, o.controllerAddress != null ? o.controllerAddress
+                        : probe.controller().orElseThrow());
+                labArgs.addAll(List.of("--bind", engines.rmiHost()));
+            }
             if (o.sharedLab != null) {
                 labProps = List.of("-q", o.sharedLab.properties().toString());
                 target = "the lab (" + o.sharedLab.readyLine() + ")";
@@ -343,7 +379,7 @@ public final class Run {
                 log.println("trustload: starting lab services '" + services + "' (log: " + dir.resolve("lab.log") + ")");
                 try {
                     lab = Lab.start(jmeter.layout(), services, labDir.resolve("lab.properties"), dir.resolve("lab.log"),
-                            o.labArgs, o.labTimeout);
+                            labArgs, o.labTimeout);
                     children.lab = lab;
                 } catch (HarnessException e) {
                     return notExecuted(dir, e.getMessage(), log);
@@ -358,6 +394,22 @@ public final class Run {
             Lab runLab = lab != null ? lab : o.sharedLab;
             if (o.sharedEngines != null) {
                 engines = o.sharedEngines;
+            } else if (engines != null) {
+                // remote engines: what they need, checked (and shipped) before the test, with this run's properties
+                Map<String, String> props = new LinkedHashMap<>();
+                if (runLab != null) {
+                    props.putAll(load(runLab.properties()));
+                }
+                props.putAll(o.userProperties(false));
+                checked = Preflight.check(jmeter, engines, o.jmx, props, dir.resolve("preflight"), o.engineTimeout, log);
+                if (!checked.ok()) {
+                    return notExecuted(dir, problems("the remote engines cannot run the test (checked before it started; see "
+                            + dir.resolve("preflight") + ")", checked.problems()), log);
+                }
+                Map<String, Integer> cpus = engines.cpus();
+                log.println("trustload: remote engines ready: " + String.join(", ", engines.hosts().stream()
+                        .map(h -> h + (cpus.containsKey(h) ? " (" + cpus.get(h) + " CPUs)" : "")).toList())
+                        + "; this controller at " + engines.rmiHost());
             } else if (o.engines > 0) {
                 log.println("trustload: starting " + o.engines + " JMeter engines (RMI over SSL, 127.0.0.1, logs: " + dir + "/engine-*)");
                 try {
@@ -375,7 +427,9 @@ public final class Run {
                 // JVM Stats: a separate target (JMX, PID) is polled by the first engine only; engines write
                 // their summaries into the results folder too
                 args.add("-Gtrustload.jvmstats.remote_poller=" + engines.hosts().get(0));
-                args.add("-Gtrustload.results.dir=" + dir);
+                if (!engines.isRemote()) {
+                    args.add("-Gtrustload.results.dir=" + dir); // a folder of this host: remote engines write theirs locally
+                }
                 if (runLab != null) {
                     args.add("-G" + runLab.properties());
                 }
@@ -401,7 +455,8 @@ public final class Run {
             args.addAll(Influx.stream(o, marked, engines != null, log)); // -Jinflux.url: JMeter's Backend Listener in the copy
             // after the user's: the summary and the dashboard must agree on every percentile (Percentiles)
             args.add("-J" + Percentiles.DASHBOARD_WINDOW_PROPERTY + "=" + Percentiles.DASHBOARD_WINDOW_PROPERTY_VALUE);
-            sampleVariables(o, marked.isPresent(), engines != null).ifPresent(v -> args.add("-J" + SAMPLE_VARIABLES + "=" + v));
+            sampleVariables(o, marked.isPresent(), engines != null, marked.isPresent() && remoteRun)
+                    .ifPresent(v -> args.add("-J" + SAMPLE_VARIABLES + "=" + v));
             args.addAll(o.resultsFile ? List.of("-l", dir.resolve("results.jtl").toString(), "-j", dir.resolve("jmeter.log").toString())
                     : List.of("-j", dir.resolve("jmeter.log").toString()));
             if (o.dashboard) {
@@ -409,16 +464,23 @@ public final class Run {
             }
             log.println("trustload: running " + o.planId + (engines == null ? "" : " on engines " + String.join(",", engines.hosts()))
                     + " -> " + dir);
-            List<String> cmd = new ArrayList<>(jmeter.command());
+            List<String> cmd = new ArrayList<>(jmeter.command(engines == null ? "127.0.0.1" : engines.rmiHost()));
             cmd.addAll(args);
             Progress progress = new Progress(scheduledSeconds(o), log, o.echo);
             Process p = new ProcessBuilder(cmd).directory(o.workDir.toFile()).redirectErrorStream(true)
                     .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
             children.jmeter = p;
             Thread pump = pump(p, dir.resolve("console.txt"), o.out, o.echo, progress);
-            jmeterStatus = waitFor(p, runLab, o.timeout, labDied, log, dir.resolve("threads.txt"));
+            jmeterStatus = waitFor(p, runLab, engines != null && engines.isRemote() ? engines : null, dir.resolve("jmeter.log"),
+                    o.timeout, labDied, lost, log, dir.resolve("threads.txt"));
             pump.join(10_000);
+            if (engines != null && engines.isRemote() && Files.exists(dir.resolve("results.jtl"))) {
+                watcher.readRemote(dir.resolve("results.jtl"), Jmx.ENGINE_LOAD_COLUMN, engines.hosts());
+            }
         } finally {
+            if (checked != null) {
+                Preflight.tidy(jmeter, engines, checked, dir.resolve("preflight-tidy"), o.engineTimeout, log);
+            }
             if (o.watcher == null) {
                 watcher.close();
             }
@@ -439,7 +501,7 @@ public final class Run {
                 // the hook runs anyway
             }
         }
-        return evaluate(jmeter.layout(), o, dir, jmeterStatus, labDied.get(), engines, target, started, watcher, log);
+        return evaluate(jmeter.layout(), o, dir, jmeterStatus, labDied.get(), engines, lost, target, started, watcher, log);
     }
 
     static final String SAMPLE_VARIABLES = "sample_variables";
@@ -471,7 +533,7 @@ public final class Run {
      * runs, the engines; the controller writes the results file and needs the list from the start, and JMeter
      * sends it to the engines). Empty when there is nothing to add.
      */
-    static Optional<String> sampleVariables(Options o, boolean marker, boolean distributed) throws IOException {
+    static Optional<String> sampleVariables(Options o, boolean marker, boolean distributed, boolean engineLoad) throws IOException {
         List<String> names = new ArrayList<>();
         String user = o.userProperties(false).getOrDefault(SAMPLE_VARIABLES, "");
         for (String n : user.split(",")) {
@@ -482,6 +544,9 @@ public final class Run {
         int given = names.size();
         if (marker && !names.contains(Jtl.EVENT_COLUMN)) {
             names.add(Jtl.EVENT_COLUMN);
+        }
+        if (engineLoad && !names.contains(Jmx.ENGINE_LOAD_COLUMN)) {
+            names.add(Jmx.ENGINE_LOAD_COLUMN);
         }
         if (distributed) {
             for (String c : jvmStatsColumns(o.jmx).map(c -> List.of(c.split(","))).orElse(List.of())) {
@@ -528,6 +593,21 @@ public final class Run {
             return "what the plan's properties name (the plan needs no lab)";
         }
         return "no lab (--no-lab): what the plan's properties name";
+    }
+
+    /** A title and its lines, one per problem, as one message. */
+    static String problems(String title, List<String> lines) {
+        return title + ":" + System.lineSeparator() + "  " + String.join(System.lineSeparator() + "  ", lines);
+    }
+
+    static Map<String, String> load(Path file) throws IOException {
+        Properties p = new Properties();
+        try (InputStream in = Files.newInputStream(file)) {
+            p.load(in);
+        }
+        Map<String, String> out = new LinkedHashMap<>();
+        p.stringPropertyNames().forEach(n -> out.put(n, p.getProperty(n)));
+        return out;
     }
 
     private static Result notExecuted(Path dir, String message, PrintStream log) {
@@ -598,11 +678,47 @@ public final class Run {
         }
     }
 
-    /** Waits for JMeter; stops it when the lab dies under it or the timeout passes. Returns its exit status. */
-    private static int waitFor(Process p, Lab lab, Duration timeout, AtomicReference<String> labDied, PrintStream log,
-                               Path threadDump) throws InterruptedException {
+    /** A remote engine is gone once it has refused or ignored this many connections in a row. */
+    static final int LOST_AFTER = 2;
+
+    /**
+     * Waits for JMeter; stops it when the lab dies under it or the timeout passes. With remote engines, watches that
+     * each still accepts connections: JMeter's controller waits for every engine's end of test, so one that died
+     * would keep it waiting for ever; once the others have ended (their "Finished remote host" in the controller's
+     * log) the controller is stopped (its results file is flushed on the way out) and {@code lost} says which engine
+     * went and when. Returns JMeter's exit status.
+     */
+    private static int waitFor(Process p, Lab lab, Engines remote, Path jmeterLog, Duration timeout, AtomicReference<String> labDied,
+                               Map<String, Long> lost, PrintStream log, Path threadDump) throws InterruptedException {
         long deadline = timeout == null ? Long.MAX_VALUE : System.nanoTime() + timeout.toNanos();
+        Map<String, Integer> misses = new LinkedHashMap<>();
+        long nextProbe = System.nanoTime();
         while (!p.waitFor(1, TimeUnit.SECONDS)) {
+            if (remote != null && System.nanoTime() >= nextProbe) {
+                nextProbe = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
+                for (String h : remote.hosts()) {
+                    if (lost.containsKey(h)) {
+                        continue;
+                    }
+                    if (Engines.answering(h)) {
+                        misses.remove(h);
+                    } else if (misses.merge(h, 1, Integer::sum) >= LOST_AFTER) {
+                        lost.put(h, System.currentTimeMillis());
+                        log.println("trustload: engine " + h + " stopped answering during the run");
+                    }
+                }
+                if (!lost.isEmpty()) {
+                    String jlog = read(jmeterLog);
+                    List<String> waiting = remote.hosts().stream().filter(h -> !lost.containsKey(h))
+                            .filter(h -> !jlog.contains("Finished remote host: " + h + " ")).toList();
+                    if (waiting.isEmpty() && p.isAlive()) {
+                        log.println("trustload: the other engines have ended: stopping the controller, which would wait for "
+                                + String.join(", ", lost.keySet()) + " for ever");
+                        stop(p);
+                        return p.exitValue();
+                    }
+                }
+            }
             if (lab != null && !lab.isAlive()) {
                 log.println("trustload: the lab exited during the run: stopping JMeter (" + lab.exitReport() + ")");
                 stop(p);
@@ -635,7 +751,8 @@ public final class Run {
     private static final String CONFIG_ERROR_LINE = "TrustLoad configuration error";
 
     private static Result evaluate(Layout layout, Options o, Path dir, int jmeterStatus, String labDied, Engines engines,
-                                   String target, Instant started, Watcher watcher, PrintStream log) throws IOException {
+                                   Map<String, Long> lost, String target, Instant started, Watcher watcher, PrintStream log)
+            throws IOException {
         Path jtl = dir.resolve("results.jtl");
         String message = "";
         ExitStatus status = ExitStatus.OK;
@@ -652,7 +769,9 @@ public final class Run {
         Optional<String> sloStopped = sloStopLine(console, engines);
         Optional<Judged> judged = o.slo == null || summary == null ? Optional.empty() : Optional.of(judge(o, summary));
         Optional<String> reportFailed = o.dashboard && !Files.isRegularFile(dir.resolve("report/index.html"))
-                ? Optional.of(console.lines().filter(l -> l.contains("Error generating the report")).findFirst()
+                ? Optional.of(!lost.isEmpty() ? "the controller was stopped as an engine had gone; bin/jmeter -g results.jtl -o report"
+                        + " makes one from what arrived"
+                        : console.lines().filter(l -> l.contains("Error generating the report")).findFirst()
                         .map(String::strip).orElse("JMeter wrote no report/index.html"))
                 : Optional.empty();
         if (status != ExitStatus.OK) {
@@ -660,6 +779,14 @@ public final class Run {
         } else if (labDied != null) {
             status = ExitStatus.NOT_EXECUTED;
             message = "JMeter was stopped because " + labDied;
+        } else if (!lost.isEmpty()) {
+            status = ExitStatus.NOT_EXECUTED;
+            Summary s0 = summary;
+            message = "engine(s) stopped answering during the run: " + String.join(", ", lost.entrySet().stream()
+                    .map(e -> e.getKey() + " (at " + DateTimeFormatter.ISO_LOCAL_TIME.withZone(ZoneOffset.UTC)
+                            .format(Instant.ofEpochMilli(e.getValue()).truncatedTo(java.time.temporal.ChronoUnit.SECONDS))
+                            + " UTC, " + (s0 == null ? 0 : s0.samplesOfEngine(e.getKey())) + " samples received from it)").toList())
+                    + "; the results hold what every engine sent before";
         } else if (jmeterStatus != 0) {
             status = ExitStatus.NOT_EXECUTED;
             message = jmeterStatus < 0 ? "JMeter did not finish in time; see " + dir.resolve("jmeter.log")
@@ -707,9 +834,13 @@ public final class Run {
         }
         StringBuilder text = new StringBuilder();
         text.append(header(o, target, engines, started, summary));
+        if (engines != null && engines.isRemote() && summary != null) {
+            text.append(engineLines(engines, summary, lost));
+        }
         if (summary != null && summary.rows() > 0) {
-            text.append(System.lineSeparator()).append(summary.table(Summary.summariser(read(dir.resolve("console.txt")))
-                    .or(() -> Summary.summariser(read(dir.resolve("jmeter.log"))))));
+            // a controller stopped because an engine went printed no final summariser line: nothing to compare with
+            text.append(System.lineSeparator()).append(summary.table(!lost.isEmpty() ? Optional.empty()
+                    : Summary.summariser(read(dir.resolve("console.txt"))).or(() -> Summary.summariser(read(dir.resolve("jmeter.log"))))));
             text.append(summary.errorTable());
             judged.ifPresent(j -> text.append(j.text(o.slo)));
             sloStopped.ifPresent(l -> text.append(System.lineSeparator()).append(l).append(System.lineSeparator()));
@@ -800,6 +931,20 @@ public final class Run {
         return new Judged(w, skip, whole, o.slo.broken(w.measured()));
     }
 
+    /** What each remote engine sent, and which stopped answering during the run. */
+    static String engineLines(Engines engines, Summary summary, Map<String, Long> lost) {
+        StringBuilder sb = new StringBuilder();
+        for (String h : engines.hosts()) {
+            Long at = lost.get(h);
+            sb.append("Engine:     ").append(h).append(": ").append(summary.samplesOfEngine(h)).append(" samples")
+                    .append(engines.cpus().containsKey(h) ? ", " + engines.cpus().get(h) + " CPUs" : "")
+                    .append(at == null ? "" : ", STOPPED ANSWERING at " + DateTimeFormatter.ISO_LOCAL_TIME.withZone(ZoneOffset.UTC)
+                            .format(Instant.ofEpochMilli(at).truncatedTo(java.time.temporal.ChronoUnit.SECONDS)) + " UTC (its samples until then)")
+                    .append(System.lineSeparator());
+        }
+        return sb.toString();
+    }
+
     /** Engines no sample came from: an engine that refused the plan contributes nothing while JMeter exits 0. */
     private static List<String> missingEngines(Engines engines, Summary s) {
         return engines.hosts().stream().filter(h -> !s.hasThreadsOfEngine(h)).toList();
@@ -825,7 +970,9 @@ public final class Run {
         StringBuilder sb = new StringBuilder();
         sb.append("Plan:       ").append(o.planId).append(" (").append(o.jmx).append(")").append(System.lineSeparator());
         sb.append("Target:     ").append(target).append(System.lineSeparator());
-        sb.append("Load:       ").append(engines == null ? "this JVM" : engines.hosts().size() + " engines on 127.0.0.1 (each runs every thread group)")
+        sb.append("Load:       ").append(engines == null ? "this JVM" : engines.isRemote()
+                        ? engines.hosts().size() + " remote engines (each runs every thread group; this controller at " + engines.rmiHost() + ")"
+                        : engines.hosts().size() + " engines on 127.0.0.1 (each runs every thread group)")
                 .append(System.lineSeparator());
         int engineCount = engines == null ? 1 : engines.hosts().size();
         for (Jmx.ThreadGroup tg : threadGroups(o)) {

@@ -67,6 +67,8 @@ public final class Size {
         String loadCpus;
         String unit = "requests";
         int engines;
+        List<String> remote = List.of();
+        String controller;
         boolean noLab;
         final List<String> jmeterArgs = new ArrayList<>();
 
@@ -152,6 +154,8 @@ public final class Size {
                         throw HarnessException.usage("--engines takes a number from 1 to 16");
                     }
                 }
+                case "--remote" -> s.remote = Engines.parseHosts(need(value, name));
+                case "--controller" -> s.controller = Main.controllerAddress(need(value, name));
                 case "--no-lab" -> s.noLab = true;
                 case "-q" -> {
                     if (i + 1 >= args.size()) {
@@ -175,6 +179,14 @@ public final class Size {
         }
         if (s.slo == null) {
             throw HarnessException.usage("size needs --slo, e.g. --slo 'p99<=500ms,errors<=1%'");
+        }
+        if (!s.remote.isEmpty()) {
+            if (s.engines > 0) {
+                throw HarnessException.usage("--engines N starts engines on this machine, --remote uses engines on others: one or the other");
+            }
+            s.engines = s.remote.size(); // each step's load is split across them
+        } else if (s.controller != null) {
+            throw HarnessException.usage("--controller goes with --remote");
         }
         if (s.warmupMs >= s.stepMs) {
             throw HarnessException.usage("--warmup must be shorter than --step-time");
@@ -288,19 +300,50 @@ public final class Size {
         Lab lab = o.sharedLab;
         Engines engines = null;
         Watcher watcher = null;
+        Preflight.Result checked = null;
         Path labDir = Layout.privateTempDir("trustload-lab");
         try {
+            List<String> labArgs = new ArrayList<>(o.labArgs);
+            if (!s.remote.isEmpty()) {
+                err.println("trustload: checking the remote engines " + String.join(",", s.remote));
+                Engines.Probe probe = Engines.probe(s.remote, o.rmiDir);
+                if (!probe.problems().isEmpty()) {
+                    err.println("trustload: " + Run.problems("the remote engines cannot run the search", probe.problems().entrySet()
+                            .stream().map(e -> "engine " + e.getKey() + ": " + e.getValue()).toList()));
+                    return ExitStatus.NOT_EXECUTED.code();
+                }
+                if (s.controller == null && !probe.differing().isEmpty()) {
+                    err.println("trustload: the engines reach this host at different addresses (" + probe.differing()
+                            + "): JMeter announces one; give it with --controller ADDRESS");
+                    return ExitStatus.NOT_EXECUTED.code();
+                }
+                engines = Engines.remote(s.remote, o.rmiDir, s.controller != null ? s.controller : probe.controller().orElseThrow());
+                labArgs.addAll(List.of("--bind", engines.rmiHost()));
+            }
             if (o.useLab(err)) {
                 String services = String.join(",", o.services);
                 err.println("trustload: starting lab services '" + services + "' for the whole search (log: " + dir.resolve("lab.log") + ")");
                 try {
-                    lab = Lab.start(layout, services, labDir.resolve("lab.properties"), dir.resolve("lab.log"), o.labArgs, o.labTimeout);
+                    lab = Lab.start(layout, services, labDir.resolve("lab.properties"), dir.resolve("lab.log"), labArgs, o.labTimeout);
                 } catch (HarnessException e) {
                     err.println("trustload: " + e.getMessage());
                     return ExitStatus.NOT_EXECUTED.code();
                 }
             }
-            if (s.engines > 0) {
+            if (engines != null) {
+                Map<String, String> checkProps = new LinkedHashMap<>();
+                if (lab != null) {
+                    checkProps.putAll(Run.load(lab.properties()));
+                }
+                checkProps.putAll(o.userProperties(false));
+                // the sizing plans are the plan reshaped: the same elements, so the same data files
+                checked = Preflight.check(jmeter, engines, o.jmx, checkProps, dir.resolve("preflight"), o.engineTimeout, err);
+                if (!checked.ok()) {
+                    err.println("trustload: " + Run.problems("the remote engines cannot run the search (checked before it started;"
+                            + " see " + dir.resolve("preflight") + ")", checked.problems()));
+                    return ExitStatus.NOT_EXECUTED.code();
+                }
+            } else if (s.engines > 0) {
                 err.println("trustload: starting " + s.engines + " JMeter engines for the whole search");
                 try {
                     engines = Engines.start(jmeter, s.engines, dir, o.rmiDir, o.workDir, o.engineTimeout, err);
@@ -310,6 +353,10 @@ public final class Size {
                 }
             }
             ServerWatch sw = serverWatch(s, lab);
+            if (engines != null && engines.isRemote() && sw.sharedHost) {
+                // the load is offered from other hosts: this machine holds the server (and the controller) only
+                sw = new ServerWatch(sw.source, sw.cpus, false, sw.error);
+            }
             if (sw.error != null) {
                 err.println("trustload: " + sw.error);
                 return ExitStatus.USAGE.code();
@@ -322,6 +369,11 @@ public final class Size {
             int status = search.run();
             if (status != 0) {
                 return status;
+            }
+            if (engines != null && engines.isRemote()) {
+                search.notes.add("the load came from the engines " + String.join(", ", engines.hosts()) + " on other hosts, each step's"
+                        + " load split across them; load CPU is the busiest engine's, read from the CPU readings its own samples"
+                        + " carried (each engine's share: the Load generator lines of each run's summary.txt)");
             }
             Verdict v = Verdict.of(search.steps, search.confirmed, search.plateau, sw.sharedHost, s.model == SizingPlan.Model.OPEN,
                     Math.max(1, s.engines), s.unit, s.slo.toString(), sw.cpus);
@@ -339,6 +391,9 @@ public final class Size {
                 default -> ExitStatus.NO_VERDICT.code();
             };
         } finally {
+            if (checked != null) {
+                Preflight.tidy(jmeter, engines, checked, dir.resolve("preflight-tidy"), o.engineTimeout, err);
+            }
             if (watcher != null) {
                 watcher.close();
             }

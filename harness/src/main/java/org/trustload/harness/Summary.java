@@ -275,6 +275,8 @@ public final class Summary {
     private final Map<String, Stats> threadGroups = new LinkedHashMap<>();
     private final Map<String, Set<String>> threadsOfGroup = new LinkedHashMap<>();
     private final Set<String> threadNames = new LinkedHashSet<>();
+    /** Top-level samples (warm-up included) by thread name: what each distributed engine sent. */
+    private final Map<String, Long> topLevelOfThread = new HashMap<>();
     private final Map<String, ThreadState> threads = new HashMap<>();
     /** Exact mode: the first row of each recent sample event (thread name + event column), its parent for the rest. */
     private final Map<String, Jtl.Sample> eventFirstRow = new LinkedHashMap<>(1024, 0.75f, true) {
@@ -341,6 +343,7 @@ public final class Summary {
         }
         b.samples.computeIfAbsent(row.label(), l -> new Stats(l, Kind.SAMPLE)).add(row);
         b.total.add(row);
+        topLevelOfThread.merge(row.threadName(), 1L, Long::sum);
         String group = threadGroupOf(row.threadName());
         threadGroups.computeIfAbsent(group, g -> new Stats(g, Kind.SAMPLE)).add(row);
         threadsOfGroup.computeIfAbsent(group, g -> new LinkedHashSet<>()).add(row.threadName());
@@ -546,6 +549,11 @@ public final class Summary {
     /** Whether any row came from the engine {@code host} ({@code 127.0.0.1:port}). */
     public boolean hasThreadsOfEngine(String host) {
         return threadNames.stream().anyMatch(t -> t.startsWith(host + "-"));
+    }
+
+    /** Top-level samples (warm-up included) of the distributed engine {@code host}: its threads' names start {@code host-}. */
+    public long samplesOfEngine(String host) {
+        return topLevelOfThread.entrySet().stream().filter(e -> e.getKey().startsWith(host + "-")).mapToLong(Map.Entry::getValue).sum();
     }
 
     /** The summariser's final figures in a console or jmeter.log text; empty when it printed none. */

@@ -36,7 +36,7 @@ class InfluxTest {
     @Test
     void theCopyOfThePlanGetsJMetersBackendListenerNamingPropertiesNotValues(@TempDir Path dir) throws Exception {
         Path plan = Files.copy(ROOT.resolve("test-plans/ldap/ldap-search-500x25.jmx"), dir.resolve("plan.jmx"));
-        Path copy = Jmx.withEventMarker(plan).orElseThrow();
+        Path copy = Jmx.withHarnessElements(plan, false).orElseThrow();
         Run.Options o = Run.Options.of(new Layout(ROOT, dir), "ldap/ldap-search-500x25", plan)
                 .args(List.of("-Jinflux.url=http://127.0.0.1:8086/write?db=tl&u=me&p=secret-in-url", "-Jinflux.token=tok-123"));
         ByteArrayOutputStream out = new ByteArrayOutputStream();
@@ -59,7 +59,7 @@ class InfluxTest {
     @Test
     void nothingChangesWithoutInfluxUrlAndAGivenApplicationIsKept(@TempDir Path dir) throws Exception {
         Path plan = Files.copy(ROOT.resolve("test-plans/ldap/ldap-search-500x25.jmx"), dir.resolve("plan.jmx"));
-        Path copy = Jmx.withEventMarker(plan).orElseThrow();
+        Path copy = Jmx.withHarnessElements(plan, false).orElseThrow();
         PrintStream quiet = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
         assertThat(Influx.stream(Run.Options.of(new Layout(ROOT, dir), "x", plan), Optional.of(copy), false, quiet)).isEmpty();
         assertThat(Files.readString(copy)).doesNotContain("BackendListener");

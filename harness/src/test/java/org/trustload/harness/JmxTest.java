@@ -39,7 +39,7 @@ class JmxTest {
     @Test
     void theEventMarkerGoesFirstUnderTheTestPlanOfACopyBesideThePlan(@TempDir Path dir) throws Exception {
         Path plan = Files.copy(PLANS.resolve("ldap/ldap-search-500x25.jmx"), dir.resolve("plan.jmx"));
-        Path copy = Jmx.withEventMarker(plan).orElseThrow();
+        Path copy = Jmx.withHarnessElements(plan, false).orElseThrow();
         assertThat(copy.getParent()).isEqualTo(dir);
         assertThat(copy.getFileName().toString()).startsWith(".plan.jmx.trustload-").endsWith(".jmx.run");
         String text = Files.readString(copy);
@@ -51,7 +51,7 @@ class JmxTest {
             assertThat(g.plannedSamples(Map.of())).hasValue(500 * 25);
             assertThat(g.durationSeconds(Map.of("duration", "20"))).hasValue(20);
         });
-        assertThat(Jmx.withEventMarker(dir.resolve("missing.jmx"))).isEmpty();
+        assertThat(Jmx.withHarnessElements(dir.resolve("missing.jmx"), false)).isEmpty();
     }
 
     @Test

@@ -20,11 +20,13 @@ import java.util.ServiceLoader;
 import java.util.concurrent.CountDownLatch;
 
 /**
- * The lab launcher: starts the chosen {@link LabService}s on 127.0.0.1, writes {@code lab.properties}
- * and prints {@value #READY_PREFIX}{@code <path>} once everything is up; stops on SIGTERM/SIGINT.
+ * The lab launcher: starts the chosen {@link LabService}s on 127.0.0.1 (or the one address {@code --bind}
+ * names, for load generators on other hosts; never a wildcard), writes {@code lab.properties} and prints
+ * {@value #READY_PREFIX}{@code <path>} once everything is up; stops on SIGTERM/SIGINT.
  *
  * <pre>
  * java -jar trustload-lab.jar [--services ldap,...] [--port-base N] [--out FILE] [--users N] [--pki-users N] [--socket-dir DIR]
+ *     [--bind ADDRESS]
  * </pre>
  *
  * <p>Exit status: 2 for a usage error (including an unknown service, or a port base whose ports reach
@@ -53,7 +55,7 @@ public final class Lab implements AutoCloseable {
     static final int EXIT_IN_USE = 3;
 
     static final String USAGE = "usage: java -jar trustload-lab.jar [--services ldap,...] [--port-base N]"
-            + " [--out FILE] [--users N] [--pki-users N] [--socket-dir DIR]";
+            + " [--out FILE] [--users N] [--pki-users N] [--socket-dir DIR] [--bind ADDRESS]";
 
     private final Options options;
     private final List<LabService> started = new ArrayList<>();
@@ -77,12 +79,18 @@ public final class Lab implements AutoCloseable {
      * @param socketDir directory for Unix sockets and key material (absolute); {@code null}: the first
      *     {@code /tmp/trustload-lab-<uid>[-N]} no other lab holds, chosen at start ({@link LabDir})
      * @param pkiUsers number of pki test certificates
+     * @param bind the address every listener binds ({@link LabContext#HOST} unless {@code --bind})
      */
-    public record Options(List<String> services, int portBase, Path out, int users, Path socketDir, int pkiUsers) {
+    public record Options(List<String> services, int portBase, Path out, int users, Path socketDir, int pkiUsers, String bind) {
 
         /** Options with the default number of pki users. */
         public Options(List<String> services, int portBase, Path out, int users, Path socketDir) {
             this(services, portBase, out, users, socketDir, LabContext.DEFAULT_PKI_USERS);
+        }
+
+        /** Options on 127.0.0.1. */
+        public Options(List<String> services, int portBase, Path out, int users, Path socketDir, int pkiUsers) {
+            this(services, portBase, out, users, socketDir, pkiUsers, LabContext.HOST);
         }
     }
 
@@ -112,6 +120,7 @@ public final class Lab implements AutoCloseable {
         int pkiUsers = LabContext.DEFAULT_PKI_USERS;
         Path out = Paths.get("lab.properties");
         Path socketDir = null;
+        String bind = LabContext.HOST;
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
             String value;
@@ -133,6 +142,7 @@ public final class Lab implements AutoCloseable {
                 case "--pki-users" -> pkiUsers = parseInt(arg, value, 1, 100_000);
                 case "--out" -> out = Paths.get(value);
                 case "--socket-dir" -> socketDir = Paths.get(value);
+                case "--bind" -> bind = bindAddress(value);
                 default -> throw new UsageException("unknown option " + arg);
             }
         }
@@ -150,7 +160,35 @@ public final class Lab implements AutoCloseable {
             throw new UsageException(ports.get().message());
         }
         return new Options(List.copyOf(services), portBase, out.toAbsolutePath().normalize(), users,
-                socketDir == null ? null : socketDir.toAbsolutePath().normalize(), pkiUsers);
+                socketDir == null ? null : socketDir.toAbsolutePath().normalize(), pkiUsers, bind);
+    }
+
+    /**
+     * {@code --bind}: an IP address of this host (a literal, so no name lookup decides where the lab listens); never
+     * a wildcard, which would serve every network the host is on.
+     */
+    static String bindAddress(String value) throws UsageException {
+        String v = value.strip().replace("[", "").replace("]", "");
+        if (!v.matches("[0-9.]+|[0-9A-Fa-f:]*:[0-9A-Fa-f:.]*")) {
+            throw new UsageException("--bind takes an IP address of this host, not '" + value + "'");
+        }
+        java.net.InetAddress a;
+        try {
+            a = java.net.InetAddress.getByName(v);
+        } catch (java.net.UnknownHostException e) {
+            throw new UsageException("--bind takes an IP address of this host, not '" + value + "'");
+        }
+        if (a.isAnyLocalAddress()) {
+            throw new UsageException("--bind takes one address, never " + value + ": the lab would listen on every network");
+        }
+        try {
+            if (!a.isLoopbackAddress() && java.net.NetworkInterface.getByInetAddress(a) == null) {
+                throw new UsageException("--bind " + value + ": no interface of this host has that address");
+            }
+        } catch (java.net.SocketException e) {
+            throw new UsageException("--bind " + value + ": cannot list this host's addresses: " + e.getMessage());
+        }
+        return a.getHostAddress();
     }
 
     private static List<String> parseServices(String value) throws UsageException {
@@ -210,7 +248,7 @@ public final class Lab implements AutoCloseable {
         for (LabService s : ServiceLoader.load(LabService.class)) {
             byName.putIfAbsent(s.name(), s);
         }
-        LabContext ctx = new LabContext(options.portBase(), options.users(), dir.path(), options.pkiUsers());
+        LabContext ctx = new LabContext(options.portBase(), options.users(), dir.path(), options.pkiUsers(), options.bind());
         for (String name : options.services()) {
             LabService service = byName.get(name);
             if (closed) {

@@ -152,7 +152,7 @@ public final class LabHttp {
             server.bind(new InetSocketAddress(ctx.bindAddress(), port), 1024);
             return server;
         } catch (BindException e) {
-            throw new EndpointInUseException(LabContext.HOST + ":" + port + " (" + service + ")", e);
+            throw new EndpointInUseException(ctx.authority(port) + " (" + service + ")", e);
         }
     }
 

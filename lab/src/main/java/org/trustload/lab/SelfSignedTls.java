@@ -52,6 +52,12 @@ public final class SelfSignedTls {
      */
     public static SelfSignedTls generate(Path dir, String prefix, String password)
             throws IOException, GeneralSecurityException {
+        return generate(dir, prefix, password, LabContext.HOST);
+    }
+
+    /** As {@link #generate(Path, String, String)}, the certificate also naming {@code host} (the lab's {@code --bind}). */
+    public static SelfSignedTls generate(Path dir, String prefix, String password, String host)
+            throws IOException, GeneralSecurityException {
         Path keyStore = dir.resolve(prefix + "-keystore.p12");
         Path trustStore = dir.resolve(prefix + "-truststore.p12");
         Path pem = dir.resolve(prefix + "-cert.pem");
@@ -71,6 +77,7 @@ public final class SelfSignedTls {
                 "--signature-algorithm", "SHA256withRSA",
                 "--subject-alternative-name-dns", "localhost",
                 "--subject-alternative-name-ip-address", "127.0.0.1",
+                "--subject-alternative-name-ip-address", host,
                 // GnuTLS clients (Debian's ldap-utils) reject a self-signed trust anchor that is not a CA
                 "--basic-constraints-is-ca", "true",
                 "--key-usage", "digital-signature",

@@ -55,6 +55,16 @@ class LabTest {
     }
 
     @Test
+    void bindTakesOneAddressOfThisHostNeverAWildcardOrAName() throws Exception {
+        assertThat(Lab.parse().bind()).isEqualTo("127.0.0.1");
+        assertThat(Lab.parse("--bind", "127.0.0.2").bind()).isEqualTo("127.0.0.2");
+        assertThatThrownBy(() -> Lab.parse("--bind", "0.0.0.0")).hasMessageContaining("never 0.0.0.0");
+        assertThatThrownBy(() -> Lab.parse("--bind", "::")).hasMessageContaining("never ::");
+        assertThatThrownBy(() -> Lab.parse("--bind", "lab.example.org")).hasMessageContaining("an IP address of this host");
+        assertThatThrownBy(() -> Lab.parse("--bind=192.0.2.1")).hasMessageContaining("no interface of this host has that address");
+    }
+
+    @Test
     void unknownServiceIsAUsageErrorNamingTheAvailableOnes() {
         assertThatThrownBy(() -> Lab.parse("--services", "ldap,nosuch"))
                 .isInstanceOf(Lab.UsageException.class)

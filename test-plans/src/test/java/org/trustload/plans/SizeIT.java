@@ -128,7 +128,7 @@ class SizeIT {
         assertThat(html).contains("<img src=\"throughput.png\"", "<img src=\"latency.png\"", "<img src=\"cpu.png\"");
         switch (r.status()) {
             case 0 -> assertThat(r.md()).contains("| verdict | server: ").doesNotContain("Client-bound");
-            case 6 -> assertThat(r.md()).contains("| verdict | client: ", "Client-bound, no verdict", "| next try | --engines ");
+            case 6 -> assertThat(r.md()).contains("| verdict | client: ", "Client-bound, no verdict", "| next try | ", " engines on other machines (--remote HOST,...) |");
             default -> assertThat(r.md()).containsPattern("\\| verdict \\| (below start|not reached|host busy): ");
         }
         BufferedImage chart = ImageIO.read(r.sizing().resolve("throughput.png").toFile());

@@ -89,7 +89,7 @@ public final class SizingReport {
                 .append("/s, p99 ").append(Verdict.num(c.p99())).append(" ms: ").append(c.good() ? "met the objective" : "broke it")
                 .append(" |\n"));
         if (v.enginesNext() > 0) {
-            sb.append("| next try | --engines ").append(v.enginesNext()).append(" on other machines |\n");
+            sb.append("| next try | ").append(v.enginesNext()).append(" engines on other machines (--remote HOST,...) |\n");
         }
         sb.append("| plan | ").append(info.plan()).append(" (`").append(info.jmx()).append("`) |\n");
         sb.append("| model | ").append(info.model()).append(info.model().equals("open")

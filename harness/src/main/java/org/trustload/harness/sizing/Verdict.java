@@ -74,7 +74,7 @@ public record Verdict(Kind kind, Optional<Step> best, Optional<Step> knee, Strin
                 return new Verdict(Kind.CLIENT, Optional.empty(), Optional.of(first), "the load generator: " + String.join("; ", clientWhy),
                         String.format(Locale.ROOT, "Client-bound, no verdict: the load generator limited the run already at the"
                                 + " lowest load (%s); what it measured is the load generator's limit, not the server's capacity:"
-                                + " try --engines %d on other machines (docs/distributed.md), or --load-cpus.",
+                                + " try %d engines on other machines (--remote HOST,...; docs/distributed.md), or --load-cpus.",
                                 String.join("; ", clientWhy), next), next);
             }
             String why = first == null ? "no step measured anything" : String.join(", ", reasons(first));
@@ -103,8 +103,8 @@ public record Verdict(Kind kind, Optional<Step> best, Optional<Step> knee, Strin
             int next = Math.max(engines + 1, (int) Math.ceil(Math.max(1, engines) * cpu / 60.0));
             return new Verdict(Kind.CLIENT, best, knee, "the load generator: " + String.join("; ", clientWhy),
                     String.format(Locale.ROOT, "Client-bound, no verdict: the load generator limited the run (%s). %s %s/s at %s"
-                            + " is the load generator's limit, not the server's capacity: try --engines %d on other machines"
-                            + " (docs/distributed.md), or --load-cpus to keep it off the server's CPUs.",
+                            + " is the load generator's limit, not the server's capacity: try %d engines on other machines"
+                            + " (--remote HOST,...; docs/distributed.md), or --load-cpus to keep it off the server's CPUs.",
                             String.join("; ", clientWhy), num(b.achieved()), unit, slo, next), next);
         }
         String limit;

@@ -9,8 +9,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Predicate;
+import org.trustload.harness.Jtl;
 import org.trustload.jvmstats.PerfData;
 import org.trustload.jvmstats.ProcessSource;
+import org.trustload.jvmstats.RunQueue;
 import org.trustload.jvmstats.StatsException;
 import org.trustload.jvmstats.StatsSnapshot;
 import org.trustload.jvmstats.StatsSource;
@@ -40,11 +42,22 @@ public final class Watcher implements AutoCloseable {
     public static final class Series {
         final String name;
         final int cpus;
+        final boolean remote;
         final List<Point> points = new CopyOnWriteArrayList<>();
 
         Series(String name, int cpus) {
+            this(name, cpus, false);
+        }
+
+        Series(String name, int cpus, boolean remote) {
             this.name = name;
             this.cpus = cpus;
+            this.remote = remote;
+        }
+
+        /** Whether the process runs on another host (a remote engine: its readings came with its samples). */
+        public boolean remote() {
+            return remote;
         }
 
         public String name() {
@@ -125,6 +138,8 @@ public final class Watcher implements AutoCloseable {
     private final StatsSource server;
     private final Series serverSeries;
     private final Map<Long, Series> load = new LinkedHashMap<>();
+    /** Remote engines' JVMs, by engine, from the readings their sample rows carried. */
+    private final Map<String, Series> remote = new LinkedHashMap<>();
     /** The load generator JVMs' hsperfdata files (their GC counters), once they exist. */
     private final Map<Long, Path> perfFiles = new LinkedHashMap<>();
     private final List<Point> machine = new CopyOnWriteArrayList<>();
@@ -198,7 +213,7 @@ public final class Watcher implements AutoCloseable {
                     double cpuMs = p.poll().cpuMs();
                     StatsSnapshot gc = gcOf(h.pid());
                     s.points.add(new Point(System.currentTimeMillis(), cpuMs, gc == null ? -1 : gc.gcCount(),
-                            gc == null ? Double.NaN : gc.gcTimeMs(), runQueueMs(h.pid())));
+                            gc == null ? Double.NaN : gc.gcTimeMs(), RunQueue.waitMs(h.pid())));
                 } catch (StatsException e) {
                     // it exited between the listing and the read
                 }
@@ -237,28 +252,6 @@ public final class Watcher implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-    }
-
-    /**
-     * The time the process's threads spent runnable, waiting for a CPU, ms: the second field of each
-     * {@code /proc/PID/task/TID/schedstat} (ns), summed. A load generator whose threads wait for a CPU
-     * as long as they run measures its own queueing, not the server's.
-     */
-    static double runQueueMs(long pid) {
-        double ns = 0;
-        try (var tasks = Files.list(Path.of("/proc/" + pid + "/task"))) {
-            for (Path t : (Iterable<Path>) tasks::iterator) {
-                try {
-                    String[] f = Files.readString(t.resolve("schedstat")).trim().split("\\s+");
-                    ns += Long.parseLong(f[1]);
-                } catch (IOException | RuntimeException e) {
-                    // the thread ended meanwhile
-                }
-            }
-        } catch (IOException | RuntimeException e) {
-            return Double.NaN;
-        }
-        return ns / 1e6;
     }
 
     /** CPUs in the process's affinity mask ({@code Cpus_allowed_list}). */
@@ -314,9 +307,47 @@ public final class Watcher implements AutoCloseable {
         return serverError;
     }
 
-    /** The load generator JVMs seen so far. */
+    /** The load generator JVMs seen so far: this machine's, then remote engines'. */
     public synchronized List<Series> load() {
-        return new ArrayList<>(load.values());
+        List<Series> all = new ArrayList<>(load.values());
+        all.addAll(remote.values());
+        return all;
+    }
+
+    /**
+     * Adds the readings of remote engines that a results file carries: each row of engine {@code host} (its thread
+     * names start {@code host-}) holds the latest reading of its JVM in the column {@code column}, as
+     * {@code epochMs/cpuMs/gcMs/waitMs/cpus} (the listeners' EngineLoad element). Readings seen before are kept, so
+     * one series per engine grows over several runs (the phases of a sizing search).
+     */
+    public void readRemote(Path jtl, String column, List<String> hosts) throws IOException {
+        Map<String, java.util.TreeMap<Long, Point>> got = new LinkedHashMap<>();
+        Map<String, Integer> cpus = new LinkedHashMap<>();
+        Jtl.forEach(jtl, column, (row, value) -> {
+            if (value.isEmpty()) {
+                return;
+            }
+            String host = hosts.stream().filter(h -> row.threadName().startsWith(h + "-")).findFirst().orElse(null);
+            String[] f = value.split("/", -1);
+            if (host == null || f.length < 5) {
+                return;
+            }
+            try {
+                long t = Long.parseLong(f[0]);
+                got.computeIfAbsent(host, h -> new java.util.TreeMap<>()).putIfAbsent(t, new Point(t, Double.parseDouble(f[1]), -1,
+                        f[2].isEmpty() ? Double.NaN : Double.parseDouble(f[2]), f[3].isEmpty() ? Double.NaN : Double.parseDouble(f[3])));
+                cpus.putIfAbsent(host, Integer.parseInt(f[4]));
+            } catch (NumberFormatException e) {
+                // not a reading
+            }
+        });
+        synchronized (this) {
+            for (Map.Entry<String, java.util.TreeMap<Long, Point>> e : got.entrySet()) {
+                Series s = remote.computeIfAbsent(e.getKey(), h -> new Series("engine " + h, cpus.get(h), true));
+                long last = s.lastReading();
+                e.getValue().values().stream().filter(pt -> pt.t() > last).forEach(s.points::add);
+            }
+        }
     }
 
     /** Busy share of the machine's CPUs from {@code a} to {@code b}, in percent. */

@@ -31,7 +31,7 @@ class VerdictTest {
         List<Step> steps = List.of(step(8, 4000, 2, 10, 60, 20, 0.1, 70), step(16, 4300, 9, 40, 96, 22, 0.1, 98, "p99 40 ms > 20 ms"));
         Verdict v = Verdict.of(steps, Optional.empty(), false, false, false, 1, "searches", "p99<=20ms", 2);
         assertThat(v.kind()).isEqualTo(Verdict.Kind.CLIENT);
-        assertThat(v.sentence()).startsWith("Client-bound, no verdict").contains("not the server's capacity", "--engines 2");
+        assertThat(v.sentence()).startsWith("Client-bound, no verdict").contains("not the server's capacity", "try 2 engines on other machines (--remote HOST,...");
         assertThat(v.enginesNext()).isEqualTo(2);
     }
 

@@ -80,7 +80,7 @@ public final class GmsslLabService implements LabService {
         String d = dir.toAbsolutePath().toString() + "/";
         String port = String.valueOf(ctx.port(PORT_OFFSET));
         String mtls = String.valueOf(ctx.port(MTLS_OFFSET));
-        props.put("gmssl.host", LabContext.HOST);
+        props.put("gmssl.host", ctx.host());
         // one port for both protocols; the per-protocol names stay for plans and scripts that use them
         props.put("gmssl.tlcp.port", port);
         props.put("gmssl.tls13.port", port);
@@ -124,7 +124,7 @@ public final class GmsslLabService implements LabService {
             servers.add(TlcpPageServer.start(protocols, new InetSocketAddress(ctx.bindAddress(), port), IDLE_TIMEOUT_MILLIS));
         } catch (TlcpException e) {
             if (e.getCause() instanceof BindException) {
-                throw new EndpointInUseException(LabContext.HOST + ":" + port + " (gmssl)", e.getCause());
+                throw new EndpointInUseException(ctx.authority(port) + " (gmssl)", e.getCause());
             }
             throw e;
         }

@@ -74,7 +74,7 @@ public final class HttpLabService implements LabService {
         server.createContext("/", this::serve);
         server.start();
         properties.put("http.protocol", "http");
-        properties.put("http.host", LabContext.HOST);
+        properties.put("http.host", ctx.host());
         properties.put("http.port", String.valueOf(port));
     }
 

@@ -144,8 +144,8 @@ public final class AliyunKmsEmulator implements KmsEmulator {
         https.start();
         http.start();
 
-        properties.put("kms.aliyun.endpoint", LabContext.HOST + ":" + httpsPort);
-        properties.put("kms.aliyun.http_endpoint", LabContext.HOST + ":" + httpPort);
+        properties.put("kms.aliyun.endpoint", ctx.authority(httpsPort));
+        properties.put("kms.aliyun.http_endpoint", ctx.authority(httpPort));
         properties.put("kms.aliyun.client_key_file", clientKeyFile.toAbsolutePath().toString());
         properties.put("kms.aliyun.client_key_password", password);
         properties.put("kms.aliyun.client_key_password_file", passwordFile.toAbsolutePath().toString());

@@ -174,8 +174,8 @@ public final class AwsKmsEmulator implements KmsEmulator {
             s.createContext(KmsFaults.ADMIN_PATH, faults::handleAdmin);
             s.start();
         }
-        properties.put("kms.aws.endpoint", "http://" + LabContext.HOST + ":" + httpPort);
-        properties.put("kms.aws.https.endpoint", "https://" + LabContext.HOST + ":" + httpsPort);
+        properties.put("kms.aws.endpoint", "http://" + ctx.authority(httpPort));
+        properties.put("kms.aws.https.endpoint", "https://" + ctx.authority(httpsPort));
         properties.put("kms.aws.region", REGION);
         properties.put("kms.aws.access_key_id", ACCESS_KEY_ID);
         properties.put("kms.aws.secret_access_key", SECRET_ACCESS_KEY);

@@ -47,7 +47,7 @@ public final class KmsLabService implements LabService {
     public synchronized void start(LabContext ctx) throws Exception {
         Path dir = ctx.socketDir().resolve("kms");
         Files.createDirectories(dir);
-        tls = SelfSignedTls.generate(dir, "kms", TLS_PASSWORD);
+        tls = SelfSignedTls.generate(dir, "kms", TLS_PASSWORD, ctx.host());
         properties.put("kms.ca.file", tls.pem().toAbsolutePath().toString());
         properties.put("kms.truststore", tls.trustStore().toAbsolutePath().toString());
         properties.put("kms.truststore.password", TLS_PASSWORD);

@@ -81,7 +81,7 @@ public final class LdapLabService implements LabService {
         // RSA key generation and the import are both CPU-bound and independent: overlap them.
         CompletableFuture<SelfSignedTls> tlsFuture = CompletableFuture.supplyAsync(() -> {
             try {
-                return SelfSignedTls.generate(ctx.socketDir(), "ldap", LabSecrets.generate());
+                return SelfSignedTls.generate(ctx.socketDir(), "ldap", LabSecrets.generate(), ctx.host());
             } catch (IOException | GeneralSecurityException e) {
                 throw new CompletionException(e);
             }
@@ -137,8 +137,8 @@ public final class LdapLabService implements LabService {
         server = new InMemoryDirectoryServer(config);
         server.restoreSnapshot(loaded.createSnapshot());
 
-        startListener("ldap", LabContext.HOST + ":" + ldapPort);
-        startListener("ldaps", LabContext.HOST + ":" + ldapsPort);
+        startListener("ldap", ctx.authority(ldapPort));
+        startListener("ldaps", ctx.authority(ldapsPort));
         if (ldapi) {
             try {
                 startListener("ldapi", socket.toString());
@@ -150,7 +150,7 @@ public final class LdapLabService implements LabService {
             }
         }
 
-        properties.put("ldap.host", LabContext.HOST);
+        properties.put("ldap.host", ctx.host());
         properties.put("ldap.port", String.valueOf(ldapPort));
         properties.put("ldaps.port", String.valueOf(ldapsPort));
         if (ldapiSocket != null) {

@@ -21,9 +21,10 @@ import org.trustload.lab.LabContext;
 
 /**
  * The lab JVM's platform MBean server over JMX/RMI with the RMI registry and the connector server
- * on one port of 127.0.0.1 only. The JDK's {@code com.sun.management.jmxremote.port} agent binds the
- * connector server to every interface, hence this explicit setup: both are exported through one
- * loopback {@link RMIServerSocketFactory} (equal instances share the listening socket).
+ * on one port of the lab's address only (127.0.0.1 unless the lab's {@code --bind} names another). The JDK's
+ * {@code com.sun.management.jmxremote.port} agent binds the connector server to every interface, hence this
+ * explicit setup: both are exported through one {@link RMIServerSocketFactory} bound to that address (equal
+ * instances share the listening socket).
  */
 final class LoopbackJmx implements AutoCloseable {
     private final Registry registry;
@@ -36,28 +37,29 @@ final class LoopbackJmx implements AutoCloseable {
         this.url = url;
     }
 
-    /** Starts the registry and the connector server on {@code 127.0.0.1:port}. */
-    static LoopbackJmx start(int port) throws IOException {
+    /** Starts the registry and the connector server on the lab's address, port {@code port}. */
+    static LoopbackJmx start(LabContext ctx, int port) throws IOException {
         // stubs carry this host name; without it RMI may hand out the machine's external address
         if (System.getProperty("java.rmi.server.hostname") == null) {
-            System.setProperty("java.rmi.server.hostname", LabContext.HOST);
+            System.setProperty("java.rmi.server.hostname", ctx.host());
         }
+        AddressSocketFactory sockets = new AddressSocketFactory(ctx.bindAddress());
         Registry registry;
         try {
-            registry = LocateRegistry.createRegistry(port, null, LoopbackSocketFactory.INSTANCE);
+            registry = LocateRegistry.createRegistry(port, null, sockets);
         } catch (ExportException e) {
-            throw new EndpointInUseException(LabContext.HOST + ":" + port + " (pdp jmx)", e);
+            throw new EndpointInUseException(ctx.authority(port) + " (pdp jmx)", e);
         }
-        String url = "service:jmx:rmi://" + LabContext.HOST + ":" + port + "/jndi/rmi://" + LabContext.HOST + ":" + port + "/jmxrmi";
+        String url = "service:jmx:rmi://" + ctx.authority(port) + "/jndi/rmi://" + ctx.authority(port) + "/jmxrmi";
         Map<String, Object> env = new HashMap<>();
-        env.put(RMIConnectorServer.RMI_SERVER_SOCKET_FACTORY_ATTRIBUTE, LoopbackSocketFactory.INSTANCE);
+        env.put(RMIConnectorServer.RMI_SERVER_SOCKET_FACTORY_ATTRIBUTE, sockets);
         JMXConnectorServer server;
         try {
             // The stub goes into the registry directly, as the JDK's own agent does, not through a JNDI
             // "rmi:" URL: that needs the jdk.naming.rmi module, which trimmed runtimes (jlink images such
             // as CI's Java 25 from PyPI) leave out. Clients connect with the usual jndi URL all the same.
-            RMIJRMPServerImpl impl = new RMIJRMPServerImpl(port, null, LoopbackSocketFactory.INSTANCE, env);
-            server = new RMIConnectorServer(new JMXServiceURL("service:jmx:rmi://" + LabContext.HOST + ":" + port), env,
+            RMIJRMPServerImpl impl = new RMIJRMPServerImpl(port, null, sockets, env);
+            server = new RMIConnectorServer(new JMXServiceURL("service:jmx:rmi://" + ctx.authority(port)), env,
                     impl, ManagementFactory.getPlatformMBeanServer());
             server.start();
             registry.rebind("jmxrmi", impl.toStub());
@@ -91,23 +93,27 @@ final class LoopbackJmx implements AutoCloseable {
         }
     }
 
-    /** Server sockets on 127.0.0.1; one instance, so the registry and the connector share the port. */
-    static final class LoopbackSocketFactory implements RMIServerSocketFactory {
-        static final LoopbackSocketFactory INSTANCE = new LoopbackSocketFactory();
+    /** Server sockets on one address; equal instances, so the registry and the connector share the port. */
+    static final class AddressSocketFactory implements RMIServerSocketFactory {
+        private final InetAddress address;
+
+        AddressSocketFactory(InetAddress address) {
+            this.address = address;
+        }
 
         @Override
         public ServerSocket createServerSocket(int port) throws IOException {
-            return new ServerSocket(port, 50, InetAddress.getByAddress(new byte[] {127, 0, 0, 1}));
+            return new ServerSocket(port, 50, address);
         }
 
         @Override
         public boolean equals(Object o) {
-            return o instanceof LoopbackSocketFactory;
+            return o instanceof AddressSocketFactory f && f.address.equals(address);
         }
 
         @Override
         public int hashCode() {
-            return LoopbackSocketFactory.class.hashCode();
+            return address.hashCode();
         }
     }
 }

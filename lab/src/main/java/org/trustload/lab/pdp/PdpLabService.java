@@ -73,11 +73,11 @@ public final class PdpLabService implements LabService {
         int httpsPort = ctx.port(HTTPS_OFFSET);
         http = LabHttp.bind(HttpServer.create(), ctx, httpPort, "pdp");
         https = LabHttp.bind(HttpsServer.create(), ctx, httpsPort, "pdp");
-        jmx = LoopbackJmx.start(ctx.port(JMX_OFFSET));
+        jmx = LoopbackJmx.start(ctx, ctx.port(JMX_OFFSET));
         pdp = new XacmlPdp(ctx.socketDir().resolve("pdp"));
         // build the (empty) engine now: class loading and JAXB set-up cost ~1 s, not on the first request
         pdp.guard(new XacmlPdp.GuardRequest("warm-up", false, "warm-up", "warm-up", "warm-up", null, null));
-        tls = SelfSignedTls.generate(ctx.socketDir(), "pdp", TLS_PASSWORD);
+        tls = SelfSignedTls.generate(ctx.socketDir(), "pdp", TLS_PASSWORD, ctx.host());
 
         workers = Executors.newFixedThreadPool(THREADS, LabHttp.daemon("pdp-lab-http"));
         legacy = new LegacyPdpApi(pdp, actors);
@@ -94,13 +94,13 @@ public final class PdpLabService implements LabService {
         http.start();
         https.start();
 
-        String host = LabContext.HOST;
+        String host = ctx.host();
         properties.put("pdp.host", host);
         properties.put("pdp.port", String.valueOf(httpPort));
         properties.put("pdp.https.port", String.valueOf(httpsPort));
         properties.put("pdp.protocol", "http");
-        properties.put("pdp.url", "http://" + host + ":" + httpPort);
-        properties.put("pdp.https.url", "https://" + host + ":" + httpsPort);
+        properties.put("pdp.url", "http://" + ctx.authority(httpPort));
+        properties.put("pdp.https.url", "https://" + ctx.authority(httpsPort));
         properties.put("pdp.user", USER);
         properties.put("pdp.password", PASSWORD);
         properties.put("pdp.client.user", CLIENT_USER);

@@ -133,7 +133,7 @@ public final class PkiLabService implements LabService {
         http = LabHttp.bind(HttpServer.create(), ctx, httpPort, "pki");
         https = LabHttp.bind(HttpsServer.create(), ctx, httpsPort, "pki");
         mtls = LabHttp.bind(HttpsServer.create(), ctx, mtlsPort, "pki");
-        String base = "http://" + LabContext.HOST + ":" + httpPort;
+        String base = "http://" + ctx.authority(httpPort);
         String crlBase = base + "/crl/";
 
         Path dir = ctx.socketDir().resolve("pki");
@@ -210,13 +210,13 @@ public final class PkiLabService implements LabService {
             crlCache.get(crlBase + "ca-" + n + ".crl", cas.get(n - 1));
         }
 
-        String httpsBase = "https://" + LabContext.HOST + ":" + httpsPort;
+        String httpsBase = "https://" + ctx.authority(httpsPort);
         properties.put("pki.url", base);
         properties.put("pki.api", DEFAULT_API);
         properties.put("pki.credential", credential);
         properties.put("pki.https.url", httpsBase);
         properties.put("pki.login.url", base);
-        properties.put("pki.mtls.url", "https://" + LabContext.HOST + ":" + mtlsPort);
+        properties.put("pki.mtls.url", "https://" + ctx.authority(mtlsPort));
         properties.put("pki.tsa.url", base + "/tsa");
         properties.put("pki.crl.url", crlBase);
         properties.put("pki.keystore", usersFile.toAbsolutePath().toString());
