@@ -53,10 +53,44 @@ class DistributedRunIT {
     private Thread watcher;
     private volatile boolean watching = true;
 
-    /** Every catalog plan ({@code -Dtrustload.plans=pdp/,jdbc/}: those whose id starts so, as PlanRunIT). */
+    /**
+     * The plans to run on two engines. By default the fewest catalog plans that together hold every element
+     * class any plan uses, every plan family (the folder) and every fixture: what distributed mode can break is
+     * an element that does not serialize or run on an engine, so the other plans add minutes and no new
+     * element (PlanRunIT still runs them all locally). {@code -Dtrustload.plans=pdp/,jdbc/} selects by id as
+     * PlanRunIT does, {@code -Dtrustload.distributed.all=true} runs every plan.
+     */
     static List<Catalog.Entry> plans() throws IOException {
-        return Plans.catalog().values().stream().filter(e -> Plans.selected(e.id())).toList();
+        List<Catalog.Entry> selected = Plans.catalog().values().stream().filter(e -> Plans.selected(e.id())).toList();
+        if (!System.getProperty("trustload.plans", "").isBlank() || Boolean.getBoolean("trustload.distributed.all")) {
+            return selected;
+        }
+        java.util.Map<Catalog.Entry, Set<String>> features = new java.util.LinkedHashMap<>();
+        for (Catalog.Entry e : selected) {
+            Set<String> f = new LinkedHashSet<>();
+            Path jmx = Plans.DIR.resolve(e.id() + ".jmx");
+            Matcher m = TESTCLASS.matcher(Files.readString(jmx));
+            while (m.find()) {
+                f.add(m.group(1));
+            }
+            f.add("family " + e.id().substring(0, e.id().indexOf('/') + 1));
+            f.add("fixture " + Plans.load(new Plans.Plan(e.id(), jmx).smokeProperties()).getProperty("fixture", "").strip());
+            features.put(e, f);
+        }
+        Set<String> uncovered = new LinkedHashSet<>();
+        features.values().forEach(uncovered::addAll);
+        List<Catalog.Entry> chosen = new ArrayList<>();
+        while (!uncovered.isEmpty()) {
+            Catalog.Entry best = features.keySet().stream()
+                    .max(java.util.Comparator.comparingLong(e -> features.get(e).stream().filter(uncovered::contains).count()))
+                    .orElseThrow();
+            chosen.add(best);
+            uncovered.removeAll(features.remove(best));
+        }
+        return selected.stream().filter(chosen::contains).toList();
     }
+
+    private static final Pattern TESTCLASS = Pattern.compile("testclass=\"([^\"]+)\"");
 
     @BeforeAll
     void startLabAndEngines() throws Exception {
