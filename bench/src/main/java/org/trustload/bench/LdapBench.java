@@ -590,7 +590,7 @@ public final class LdapBench {
         int rounds = intArg("jsRounds", 5);
         Path probe = LdapCellPlan.write(work.resolve("jvmstats/with.jmx"), LdapCellPlan.Impl.OURS, cell, target,
                 intArg("warmup", 200), intArg("warmupSeconds", 0), true);
-        String columns = "-Jsample_variables=" + org.trustload.harness.Run.jvmStatsColumns(probe).orElseThrow();
+        String columns = "-Jsample_variables=" + org.trustload.harness.PlanFile.jvmStatsColumns(probe).orElseThrow();
         String[] variants = {"none", "columns", "listener"};
         Map<String, List<Measurement>> m = new LinkedHashMap<>();
         List<Double> listener = new ArrayList<>();

@@ -27,28 +27,29 @@ import java.util.concurrent.TimeUnit;
 final class Bench {
 
     /**
-     * A bench: its main class, heap, whether it takes {@code out=DIR}, whether it needs JMeter's jars, and
-     * the arguments of its tiny scale ({@code --tiny}: every part once, a few seconds, no figure to read).
+     * A bench: its main class, heap, whether it takes {@code out=DIR}, and the arguments of its tiny scale
+     * ({@code --tiny}: every part once, a few seconds, no figure to read). Every bench runs with the JMeter home's
+     * jars: the harness reads plans with JMeter's classes (docs/harness.md).
      */
-    private record Spec(String mainClass, String heap, boolean takesOut, boolean jmeterClassPath, List<String> tiny) {
-        Spec(String mainClass, String heap, boolean takesOut, boolean jmeterClassPath, String... tiny) {
-            this(mainClass, heap, takesOut, jmeterClassPath, List.of(tiny));
+    private record Spec(String mainClass, String heap, boolean takesOut, List<String> tiny) {
+        Spec(String mainClass, String heap, boolean takesOut, String... tiny) {
+            this(mainClass, heap, takesOut, List.of(tiny));
         }
     }
 
     private static final Map<String, Spec> SPECS = new LinkedHashMap<>();
 
     static {
-        SPECS.put("ldap", new Spec("org.trustload.bench.LdapBench", "-Xmx1g", false, true, "parts=matrix,jvmstats,client", "clientThreads=1", "clientRounds=1", "clientSeconds=2", "clientWarmup=1", "clientJfr=false", "clientEntries=100", "jsOps=50", "jsRounds=1", "rounds=1", "piOps=20", "ptOps=50", "warmup=10", "threads=1", "schemes=ldapi", "peers=ours,raw", "jfrRounds=0", "writeDocs=false"));
-        SPECS.put("pki", new Spec("org.trustload.bench.pki.PkiBench", "-Xmx512m", true, true, "rounds=1", "threads=1", "cadesOps=20", "padesOps=5", "jcaOps=20", "warmup=5", "maxSeconds=10", "hsm=false", "openssl=false", "jfr=false"));
-        SPECS.put("login", new Spec("org.trustload.bench.login.LoginBench", "-Xmx1g", false, false, "threads=4", "seconds=2", "warmup=1", "out=bench/target/login-bench/tiny.md"));
-        SPECS.put("kms", new Spec("org.trustload.bench.kms.KmsBench", "-Xmx512m", true, false, "rounds=1", "threads=1", "warmup=1", "window=2", "backend=false", "jfr=false"));
-        SPECS.put("kms-aliyun", new Spec("org.trustload.bench.AliyunKmsBench", "-Xmx512m", true, false, "threads=1", "seconds=2", "warmup=2"));
-        SPECS.put("gmssl", new Spec("org.trustload.bench.gmssl.GmsslBench", "-Xmx512m", true, true, "parts=ratio,inprocess", "servers=lab", "suites=ECC_SM4_CBC_SM3", "auth=false", "inprocessSuites=ECC_SM4_CBC_SM3", "threads=1", "seconds=1", "warmup=1", "rounds=1", "jfr=false"));
-        SPECS.put("tongsuo", new Spec("org.trustload.bench.TongsuoBench", "-Xmx512m", false, false, "rounds=1", "seconds=1", "warmup=1", "count=20", "requests=5", "sampler=false", "doc=false"));
-        SPECS.put("cost", new Spec("org.trustload.bench.cost.CostBench", "-Xmx1g", true, false, "families=ldap-per-thread", "seconds=3", "warmup=0", "threads=1", "jfr=false", "doc=false"));
-        SPECS.put("reference", new Spec("org.trustload.bench.reference.ReferenceBench", "-Xmx384m", true, false, "seconds=1", "warmup=0", "entries=1000", "rows=1000", "count=20", "doc=false"));
-        SPECS.put("jvmstats", new Spec("org.trustload.bench.jvmstats.JvmStatsBench", "-Xmx1g", false, true, "rounds=1", "seconds=2", "threads=1", "jfr=false"));
+        SPECS.put("ldap", new Spec("org.trustload.bench.LdapBench", "-Xmx1g", false, "parts=matrix,jvmstats,client", "clientThreads=1", "clientRounds=1", "clientSeconds=2", "clientWarmup=1", "clientJfr=false", "clientEntries=100", "jsOps=50", "jsRounds=1", "rounds=1", "piOps=20", "ptOps=50", "warmup=10", "threads=1", "schemes=ldapi", "peers=ours,raw", "jfrRounds=0", "writeDocs=false"));
+        SPECS.put("pki", new Spec("org.trustload.bench.pki.PkiBench", "-Xmx512m", true, "rounds=1", "threads=1", "cadesOps=20", "padesOps=5", "jcaOps=20", "warmup=5", "maxSeconds=10", "hsm=false", "openssl=false", "jfr=false"));
+        SPECS.put("login", new Spec("org.trustload.bench.login.LoginBench", "-Xmx1g", false, "threads=4", "seconds=2", "warmup=1", "out=bench/target/login-bench/tiny.md"));
+        SPECS.put("kms", new Spec("org.trustload.bench.kms.KmsBench", "-Xmx512m", true, "rounds=1", "threads=1", "warmup=1", "window=2", "backend=false", "jfr=false"));
+        SPECS.put("kms-aliyun", new Spec("org.trustload.bench.AliyunKmsBench", "-Xmx512m", true, "threads=1", "seconds=2", "warmup=2"));
+        SPECS.put("gmssl", new Spec("org.trustload.bench.gmssl.GmsslBench", "-Xmx512m", true, "parts=ratio,inprocess", "servers=lab", "suites=ECC_SM4_CBC_SM3", "auth=false", "inprocessSuites=ECC_SM4_CBC_SM3", "threads=1", "seconds=1", "warmup=1", "rounds=1", "jfr=false"));
+        SPECS.put("tongsuo", new Spec("org.trustload.bench.TongsuoBench", "-Xmx512m", false, "rounds=1", "seconds=1", "warmup=1", "count=20", "requests=5", "sampler=false", "doc=false"));
+        SPECS.put("cost", new Spec("org.trustload.bench.cost.CostBench", "-Xmx1g", true, "families=ldap-per-thread", "seconds=3", "warmup=0", "threads=1", "jfr=false", "doc=false"));
+        SPECS.put("reference", new Spec("org.trustload.bench.reference.ReferenceBench", "-Xmx384m", true, "seconds=1", "warmup=0", "entries=1000", "rows=1000", "count=20", "doc=false"));
+        SPECS.put("jvmstats", new Spec("org.trustload.bench.jvmstats.JvmStatsBench", "-Xmx1g", false, "rounds=1", "seconds=2", "threads=1", "jfr=false"));
     }
 
     /** The bench names, and {@code all}. */
@@ -126,9 +127,7 @@ final class Bench {
         Files.writeString(dir.resolve("machine.txt"), machine());
         out.print(Files.readString(dir.resolve("machine.txt")));
         err.println("trustload: bench " + name + ", raw files in " + dir);
-        if (spec.jmeterClassPath()) {
-            cp += ":" + layout.jmeterHome().resolve("lib/*") + ":" + layout.jmeterHome().resolve("lib/ext/*");
-        }
+        cp += ":" + layout.jmeterHome().resolve("lib/*") + ":" + layout.jmeterHome().resolve("lib/ext/*");
         List<String> cmd = new ArrayList<>(List.of(Layout.java(), spec.heap()));
         cmd.addAll(layout.jvmFlags());
         cmd.addAll(List.of("-cp", cp, "-Dtrustload.root=" + layout.root(), spec.mainClass()));

@@ -1,23 +1,20 @@
 package org.trustload.harness;
 
 import java.io.IOException;
-import java.io.OutputStream;
 import java.io.PrintStream;
 import java.net.URI;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import javax.xml.transform.OutputKeys;
-import javax.xml.transform.TransformerException;
-import javax.xml.transform.TransformerFactory;
-import javax.xml.transform.dom.DOMSource;
-import javax.xml.transform.stream.StreamResult;
-import org.w3c.dom.Document;
-import org.w3c.dom.Element;
+import org.apache.jmeter.config.Argument;
+import org.apache.jmeter.config.Arguments;
+import org.apache.jmeter.testelement.TestElement;
+import org.apache.jmeter.testelement.property.TestElementProperty;
+import org.apache.jorphan.collections.HashTree;
+import org.trustload.influx.InfluxWriter;
 
 /**
  * {@code -Jinflux.url=http://HOST:8086/write?db=NAME} on any plan: the run's copy of the plan gets JMeter's own
@@ -81,15 +78,10 @@ final class Influx {
         return args;
     }
 
-    /**
-     * The server as messages name it: never the query, which may hold {@code u=}/{@code p=} credentials. (lib's
-     * InfluxWriter.where says the same, but the launcher's jar carries no lib: see harness/pom.xml.)
-     */
+    /** The server as messages name it: never the query, which may hold {@code u=}/{@code p=} credentials. */
     static String where(String url) {
         try {
-            URI u = URI.create(url);
-            return u.getScheme() + "://" + u.getHost() + (u.getPort() < 0 ? "" : ":" + u.getPort())
-                    + (u.getRawPath() == null ? "" : u.getRawPath());
+            return InfluxWriter.where(URI.create(url));
         } catch (IllegalArgumentException e) {
             return "(not a URL)";
         }
@@ -111,53 +103,16 @@ final class Influx {
         return p;
     }
 
-    /** Adds the Backend Listener under the test plan of {@code plan}, rewriting the file. */
+    /** Adds the Backend Listener last under the test plan of {@code plan}, rewriting the file. */
     static void addBackendListener(Path plan, String planId) throws IOException {
-        Document doc = Jmx.parse(plan);
-        Element tree = Jmx.testPlanTree(doc);
-        if (tree == null) {
-            throw new IOException("no test plan in " + plan);
-        }
-        Element listener = doc.createElement("BackendListener");
-        listener.setAttribute("guiclass", "BackendListenerGui");
-        listener.setAttribute("testclass", "BackendListener");
-        listener.setAttribute("testname", "InfluxDB (added by ./trustload run: -J" + URL + ")");
-        listener.setAttribute("enabled", "true");
-        Element arguments = doc.createElement("elementProp");
-        arguments.setAttribute("name", "arguments");
-        arguments.setAttribute("elementType", "Arguments");
-        arguments.setAttribute("guiclass", "ArgumentsPanel");
-        arguments.setAttribute("testclass", "Arguments");
-        Element list = doc.createElement("collectionProp");
-        list.setAttribute("name", "Arguments.arguments");
-        for (Map.Entry<String, String> e : parameters(planId).entrySet()) {
-            Element argument = doc.createElement("elementProp");
-            argument.setAttribute("name", e.getKey());
-            argument.setAttribute("elementType", "Argument");
-            argument.appendChild(stringProp(doc, "Argument.name", e.getKey()));
-            argument.appendChild(stringProp(doc, "Argument.value", e.getValue()));
-            argument.appendChild(stringProp(doc, "Argument.metadata", "="));
-            list.appendChild(argument);
-        }
-        arguments.appendChild(list);
-        listener.appendChild(arguments);
-        listener.appendChild(stringProp(doc, "classname", CLIENT));
-        listener.appendChild(stringProp(doc, "QUEUE_SIZE", "5000"));
-        tree.appendChild(listener);
-        tree.appendChild(doc.createElement("hashTree"));
-        try (OutputStream out = Files.newOutputStream(plan)) {
-            var t = TransformerFactory.newInstance().newTransformer();
-            t.setOutputProperty(OutputKeys.ENCODING, "UTF-8");
-            t.transform(new DOMSource(doc), new StreamResult(out));
-        } catch (TransformerException e) {
-            throw new IOException("cannot write " + plan + ": " + e.getMessage(), e);
-        }
-    }
-
-    private static Element stringProp(Document doc, String name, String value) {
-        Element e = doc.createElement("stringProp");
-        e.setAttribute("name", name);
-        e.setTextContent(value);
-        return e;
+        HashTree tree = PlanTree.load(plan);
+        Arguments arguments = PlanTree.element(new Arguments(), "org.apache.jmeter.config.gui.ArgumentsPanel", "");
+        parameters(planId).forEach((name, value) -> arguments.addArgument(new Argument(name, value, "=")));
+        TestElement listener = PlanTree.element("org.apache.jmeter.visualizers.backend.BackendListener",
+                "org.apache.jmeter.visualizers.backend.BackendListenerGui", "InfluxDB (added by ./trustload run: -J" + URL + ")",
+                "classname", CLIENT, "QUEUE_SIZE", "5000");
+        listener.setProperty(new TestElementProperty("arguments", arguments));
+        PlanTree.planNode(tree).add(listener);
+        PlanTree.save(tree, plan);
     }
 }

@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
+import org.trustload.jmeter.results.SampleEventMarker;
 
 /**
  * Reads a JMeter results file in CSV (JMeter's default {@code jmeter.save.saveservice.output_format}):
@@ -22,10 +23,10 @@ public final class Jtl {
 
     /**
      * The {@code sample_variables} column the harness adds: per thread, a number that changes with every
-     * sample event JMeter notifies and is the same on a sample's row and its sub-results' rows (the
-     * listeners module's {@code SampleEventMarker} fills it; the harness does not depend on that module).
+     * sample event JMeter notifies and is the same on a sample's row and its sub-results' rows
+     * ({@link SampleEventMarker} fills it).
      */
-    public static final String EVENT_COLUMN = "trustload_event";
+    public static final String EVENT_COLUMN = SampleEventMarker.VARIABLE;
 
     /**
      * One row.

@@ -5,6 +5,7 @@ import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.List;
 import java.util.function.Predicate;
 import org.apache.jmeter.config.Arguments;
 import org.apache.jmeter.control.LoopController;
@@ -18,8 +19,9 @@ import org.apache.jorphan.collections.HashTree;
 import org.apache.jorphan.collections.ListedHashTree;
 
 /**
- * Builds {@code .jmx} plans with JMeter's own test-element tree and {@link SaveService}, never as text:
- * {@code ./trustload size} reshapes plans with it and the benches write their one-cell plans with it. A
+ * Reads, edits and builds {@code .jmx} plans with JMeter's own test-element tree and {@link SaveService}, never as
+ * text: the harness reads plans with it ({@link PlanFile}), {@code ./trustload size} reshapes them and the benches
+ * write their one-cell plans. A
  * plan is a {@link HashTree}: {@code add} hangs an element on a node and returns the element's own node.
  * <pre>{@code
  * HashTree plan = PlanTree.plan("bench", false);
@@ -34,20 +36,20 @@ public final class PlanTree {
     /** JMeter's editor for TestBeans (TrustLoad's elements, JMeter's newer ones). */
     public static final String TEST_BEAN_GUI = "org.apache.jmeter.testbeans.gui.TestBeanGUI";
 
-    private static volatile boolean initialised;
-
     private PlanTree() {
     }
 
-    /** Loads JMeter's properties once, as the JMeter home's {@code bin/} has them (SaveService needs them). */
+    /**
+     * Loads JMeter's properties once, as the JMeter home's {@code bin/} has them (SaveService needs them); nothing
+     * when this JVM has loaded them already (a test that set its own).
+     */
     public static synchronized void init(Path jmeterHome) {
-        if (initialised) {
+        if (JMeterUtils.getJMeterProperties() != null) {
             return;
         }
         JMeterUtils.setJMeterHome(jmeterHome.toString());
         JMeterUtils.loadJMeterProperties(jmeterHome.resolve("bin/jmeter.properties").toString());
         JMeterUtils.initLocale();
-        initialised = true;
     }
 
     /** {@code e}, named, enabled, with the classes JMeter stores it with (its own and the editor that opens it). */
@@ -125,9 +127,29 @@ public final class PlanTree {
         return g;
     }
 
-    /** A plan file's tree, as JMeter loads it. */
+    /** A plan file's tree, as JMeter loads it; an IOException when it is not a plan JMeter can load here. */
     public static HashTree load(Path file) throws IOException {
-        return SaveService.loadTree(file.toFile());
+        HashTree tree;
+        try {
+            tree = SaveService.loadTree(file.toFile());
+        } catch (RuntimeException e) { // XStream's: an unknown element class, not XML
+            throw new IOException("cannot load " + file + " as a JMeter plan: " + e, e);
+        }
+        if (tree == null || tree.isEmpty()) {
+            throw new IOException(file + " is not a JMeter plan");
+        }
+        return tree;
+    }
+
+    /** Puts {@code elements} (without children) first on {@code node}, before what it holds. */
+    public static void addFirst(HashTree node, List<? extends TestElement> elements) {
+        List<Object> keys = new ArrayList<>(node.list());
+        List<HashTree> children = keys.stream().map(node::getTree).toList();
+        node.clear();
+        elements.forEach(node::add);
+        for (int i = 0; i < keys.size(); i++) {
+            node.set(keys.get(i), children.get(i));
+        }
     }
 
     /**

@@ -114,7 +114,7 @@ final class Preflight {
      */
     static List<DataFile> dataFiles(Path jmx, Map<String, String> props, Path jmeterHome, List<String> problems) throws IOException {
         List<DataFile> out = new ArrayList<>();
-        for (Jmx.InputFile f : Jmx.inputFiles(jmx, props)) {
+        for (PlanFile.InputFile f : PlanFile.inputFiles(jmx, props)) {
             Path p = Path.of(f.path());
             if (!p.isAbsolute()) {
                 problems.add("the controller: " + f.namedBy() + " names '" + f.path() + "', a relative path: remote engines"

@@ -26,8 +26,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.regex.Pattern;
-import java.util.zip.ZipFile;
 import org.trustload.harness.sizing.Watcher;
+import org.trustload.jmeter.slo.SloStop;
 import org.trustload.slo.Objective;
 
 /**
@@ -75,6 +75,8 @@ public final class Run {
         Engines sharedEngines;
         Objective slo;
         Watcher watcher;
+        /** The plan's thread groups, once read. */
+        List<PlanFile.ThreadGroup> threadGroups;
 
         /** A catalog plan. */
         public static Options of(Layout layout, Catalog.Entry entry) {
@@ -308,6 +310,7 @@ public final class Run {
     /** Runs {@code o} and returns its status; {@code log} gets the launcher's messages (and, with echo, JMeter's console). */
     public static Result execute(JMeter jmeter, Options o, PrintStream log) throws IOException, InterruptedException {
         Instant started = Instant.now();
+        PlanTree.init(jmeter.layout().jmeterHome());
         Path dir = o.dir != null ? o.dir : o.resultsRoot.resolve(o.planId).resolve(STAMP.format(started));
         Layout.deleteRecursively(dir);
         Files.createDirectories(dir);
@@ -334,7 +337,7 @@ public final class Run {
         // the plan as it runs: with the element that marks each sample event's rows (see Summary); the plan
         // itself when its folder is read-only (the summary then infers sub-results from their names)
         boolean remoteRun = !o.remote.isEmpty() || (o.sharedEngines != null && o.sharedEngines.isRemote());
-        Optional<Path> marked = markerInstalled(jmeter.layout()) ? Jmx.withHarnessElements(o.jmx, remoteRun) : Optional.empty();
+        Optional<Path> marked = PlanFile.withHarnessElements(o.jmx, remoteRun);
         Thread cleanup = new Thread(() -> {
             children.stop();
             try {
@@ -475,7 +478,7 @@ public final class Run {
                     o.timeout, labDied, lost, log, dir.resolve("threads.txt"));
             pump.join(10_000);
             if (engines != null && engines.isRemote() && Files.exists(dir.resolve("results.jtl"))) {
-                watcher.readRemote(dir.resolve("results.jtl"), Jmx.ENGINE_LOAD_COLUMN, engines.hosts());
+                watcher.readRemote(dir.resolve("results.jtl"), PlanFile.ENGINE_LOAD_COLUMN, engines.hosts());
             }
         } finally {
             if (checked != null) {
@@ -510,23 +513,6 @@ public final class Run {
     /** This run's dashboard scratch folder, inside its results folder (removed after the run). */
     static final String REPORT_TEMP = ".report-temp";
 
-    /** Whether the JMeter home's lib/ext has the event marker element (a home built before it cannot load it). */
-    static boolean markerInstalled(Layout layout) {
-        String entry = Jmx.EVENT_MARKER_CLASS.replace('.', '/') + ".class";
-        try (var jars = Files.newDirectoryStream(layout.jmeterHome().resolve("lib/ext"), "trustload-*.jar")) {
-            for (Path jar : jars) {
-                try (ZipFile z = new ZipFile(jar.toFile())) {
-                    if (z.getEntry(entry) != null) {
-                        return true;
-                    }
-                }
-            }
-        } catch (IOException e) {
-            return false;
-        }
-        return false;
-    }
-
     /**
      * The {@code sample_variables} the run needs, after the user's own: the event marker's column (when the
      * plan runs with it) and, in distributed mode, the JVM Stats columns (the listener lists them where it
@@ -545,42 +531,17 @@ public final class Run {
         if (marker && !names.contains(Jtl.EVENT_COLUMN)) {
             names.add(Jtl.EVENT_COLUMN);
         }
-        if (engineLoad && !names.contains(Jmx.ENGINE_LOAD_COLUMN)) {
-            names.add(Jmx.ENGINE_LOAD_COLUMN);
+        if (engineLoad && !names.contains(PlanFile.ENGINE_LOAD_COLUMN)) {
+            names.add(PlanFile.ENGINE_LOAD_COLUMN);
         }
         if (distributed) {
-            for (String c : jvmStatsColumns(o.jmx).map(c -> List.of(c.split(","))).orElse(List.of())) {
-                if (!names.contains(c)) {
-                    names.add(c);
-                }
+            try {
+                PlanFile.jvmStatsColumns(o.jmx).ifPresent(c -> names.addAll(List.of(c.split(",")).stream().filter(n -> !names.contains(n)).toList()));
+            } catch (IOException e) {
+                // not a plan JMeter loads: its log says why
             }
         }
         return names.size() == given ? Optional.empty() : Optional.of(String.join(",", names));
-    }
-
-    /** JVM Stats variable suffixes, as the listener's {@code JvmStats.VARIABLES} (the harness does not depend on it). */
-    private static final List<String> JVM_STATS_VARIABLES = List.of("cpu_ms", "cpu_pct", "heap_used_mb", "gc_count",
-            "gc_time_ms", "ygc", "fgc", "rss_mb", "threads");
-
-    /** The {@code sample_variables} of the plan's JVM Stats elements ({@code <prefix>_cpu_ms,…}), if it has any. */
-    public static Optional<String> jvmStatsColumns(Path jmx) throws IOException {
-        String text = Files.readString(jmx);
-        if (!text.contains("org.trustload.jmeter.jvmstats.JvmStats")) {
-            return Optional.empty();
-        }
-        java.util.Set<String> prefixes = new java.util.LinkedHashSet<>();
-        java.util.regex.Matcher m = Pattern.compile("<stringProp name=\"variablePrefix\">([^<]*)</stringProp>").matcher(text);
-        while (m.find()) {
-            prefixes.add(m.group(1).isBlank() ? "jvm" : m.group(1).trim());
-        }
-        if (prefixes.isEmpty()) {
-            prefixes.add("jvm");
-        }
-        List<String> names = new ArrayList<>();
-        for (String p : prefixes) {
-            JVM_STATS_VARIABLES.forEach(v -> names.add(p + "_" + v));
-        }
-        return Optional.of(String.join(",", names));
     }
 
     private static String targetDescription(Options o) throws IOException {
@@ -620,7 +581,7 @@ public final class Run {
         try {
             Map<String, String> props = o.userProperties(false);
             long max = 0;
-            for (Jmx.ThreadGroup tg : threadGroups(o)) {
+            for (PlanFile.ThreadGroup tg : threadGroups(o)) {
                 max = Math.max(max, tg.scheduledSeconds(props).orElse(0));
             }
             return max;
@@ -865,11 +826,8 @@ public final class Run {
         return new Result(status, dir, Optional.ofNullable(summary), message, text.toString());
     }
 
-    /**
-     * What the SLO Stop listener prints when its objective broke (its {@code BROKEN_LINE}; the harness names it
-     * without loading the listeners module).
-     */
-    static final String SLO_STOP_LINE = "TrustLoad SLO broken";
+    /** What the SLO Stop listener prints when its objective broke. */
+    static final String SLO_STOP_LINE = SloStop.BROKEN_LINE;
 
     /** SLO Stop's line in the controller's console or log, or in an engine's log; without its trailing timestamp. */
     static Optional<String> sloStopLine(String console, Engines engines) {
@@ -890,7 +848,7 @@ public final class Run {
     static long rampUpMs(Options o) throws IOException {
         Map<String, String> props = o.userProperties(false);
         long max = 0;
-        for (Jmx.ThreadGroup tg : threadGroups(o)) {
+        for (PlanFile.ThreadGroup tg : threadGroups(o)) {
             max = Math.max(max, tg.rampUpSeconds(props).orElse(0));
         }
         return max * 1000;
@@ -954,7 +912,7 @@ public final class Run {
     static List<String> silentThreadGroups(Options o, Summary summary) throws IOException {
         Map<String, String> props = o.userProperties(false);
         List<String> out = new ArrayList<>();
-        for (Jmx.ThreadGroup tg : threadGroups(o)) {
+        for (PlanFile.ThreadGroup tg : threadGroups(o)) {
             OptionalLong threads = tg.threads(props);
             boolean runs = tg.hasSampler() && (threads.isEmpty() || threads.getAsLong() > 0);
             if (runs && !summary.hasThreadsOf(tg.name())) {
@@ -975,7 +933,7 @@ public final class Run {
                         : engines.hosts().size() + " engines on 127.0.0.1 (each runs every thread group)")
                 .append(System.lineSeparator());
         int engineCount = engines == null ? 1 : engines.hosts().size();
-        for (Jmx.ThreadGroup tg : threadGroups(o)) {
+        for (PlanFile.ThreadGroup tg : threadGroups(o)) {
             sb.append("Threads:    ").append(threadsLine(tg, raw, summary, engineCount)).append(System.lineSeparator());
             inside(tg, raw).ifPresent(line -> sb.append("            ").append(line).append(System.lineSeparator()));
             if (summary != null) {
@@ -1000,9 +958,9 @@ public final class Run {
      * A thread group as it ran: {@code "Searchers: 20 threads, 25 loops, ramp-up 5 s, at most 00:10:00 (duration cap)"},
      * with the run's properties applied, and the threads that wrote a sample when that differs (a test stopped early).
      */
-    static String threadsLine(Jmx.ThreadGroup tg, Map<String, String> props, Summary summary, int engines) {
+    static String threadsLine(PlanFile.ThreadGroup tg, Map<String, String> props, Summary summary, int engines) {
         OptionalLong threads = tg.threads(props);
-        OptionalLong loops = Jmx.resolve(tg.loops(), props);
+        OptionalLong loops = PlanFile.resolve(tg.loops(), props);
         OptionalLong secs = tg.scheduledSeconds(props);
         OptionalLong ramp = tg.rampUpSeconds(props);
         StringBuilder line = new StringBuilder(tg.name()).append(": ")
@@ -1025,7 +983,7 @@ public final class Run {
      * What repeats inside one loop of a thread group, with the run's properties applied:
      * {@code "each loop: Loop Controllers of 1, 100, 1000 iterations; Runtime Controllers of 10 s"}; empty when nothing does.
      */
-    static Optional<String> inside(Jmx.ThreadGroup tg, Map<String, String> props) {
+    static Optional<String> inside(PlanFile.ThreadGroup tg, Map<String, String> props) {
         List<String> parts = new ArrayList<>();
         List<String> loops = distinct(tg.loopsInside(), props);
         if (!loops.isEmpty()) {
@@ -1045,7 +1003,7 @@ public final class Run {
         java.util.TreeSet<Long> numbers = new java.util.TreeSet<>();
         java.util.LinkedHashSet<String> other = new java.util.LinkedHashSet<>();
         for (String w : written) {
-            OptionalLong v = Jmx.resolve(w, props);
+            OptionalLong v = PlanFile.resolve(w, props);
             if (v.isPresent()) {
                 numbers.add(v.getAsLong());
             } else {
@@ -1070,8 +1028,8 @@ public final class Run {
      * ended it ("planned 12500, ran 10000, cut by the cap (00:10:00)"); empty for groups that loop until
      * stopped (the cap is their length) and groups without samplers.
      */
-    static Optional<String> planned(Jmx.ThreadGroup tg, Map<String, String> props, Summary summary, int engines) {
-        OptionalLong loops = Jmx.resolve(tg.loops(), props);
+    static Optional<String> planned(PlanFile.ThreadGroup tg, Map<String, String> props, Summary summary, int engines) {
+        OptionalLong loops = PlanFile.resolve(tg.loops(), props);
         if (!tg.hasSampler() || loops.isEmpty() || loops.getAsLong() < 0) {
             return Optional.empty();
         }
@@ -1098,13 +1056,16 @@ public final class Run {
         return Optional.of(line.toString());
     }
 
-    /** The plan's thread groups; none when the file is not a readable plan (JMeter says why in its log). */
-    private static List<Jmx.ThreadGroup> threadGroups(Options o) {
-        try {
-            return Jmx.threadGroups(o.jmx);
-        } catch (IOException e) {
-            return List.of();
+    /** The plan's thread groups, read once; none when the file is not a readable plan (JMeter says why in its log). */
+    private static List<PlanFile.ThreadGroup> threadGroups(Options o) {
+        if (o.threadGroups == null) {
+            try {
+                o.threadGroups = PlanFile.threadGroups(o.jmx);
+            } catch (IOException | RuntimeException e) {
+                o.threadGroups = List.of();
+            }
         }
+        return o.threadGroups;
     }
 
     static String hms(long seconds) {

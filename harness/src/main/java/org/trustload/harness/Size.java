@@ -293,7 +293,7 @@ public final class Size {
         Files.createDirectories(sizing.resolve("plans"));
         Map<String, Long> threads = new LinkedHashMap<>();
         Map<String, String> props = o.userProperties(false);
-        for (Jmx.ThreadGroup tg : Jmx.threadGroups(o.jmx)) {
+        for (PlanFile.ThreadGroup tg : PlanFile.threadGroups(o.jmx)) {
             tg.threads(props).ifPresent(t -> threads.put(tg.name(), t));
         }
         SizingPlan.Shape shape = SizingPlan.shape(o.jmx, threads);
@@ -507,7 +507,7 @@ public final class Size {
             this.log = log;
             boolean setUp = false;
             try {
-                setUp = Jmx.threadGroups(o.jmx).stream().anyMatch(t -> t.kind().equals("SetupThreadGroup") && t.hasSampler());
+                setUp = PlanFile.threadGroups(o.jmx).stream().anyMatch(t -> t.kind().equals("SetupThreadGroup") && t.hasSampler());
             } catch (IOException e) {
                 // the plan was read before; no setUp then
             }

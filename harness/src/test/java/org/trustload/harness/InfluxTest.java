@@ -15,6 +15,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.trustload.jmeter.jvmstats.JvmStats;
@@ -33,10 +34,15 @@ class InfluxTest {
     static final Set<String> JMETER_FIELDS = Set.of("count", "countError", "avg", "min", "max", "hit", "sb", "rb",
             "pct90.0", "pct95.0", "pct99.0", "minAT", "maxAT", "meanAT", "startedT", "endedT");
 
+    @BeforeAll
+    static void jmeter() {
+        TestHome.init();
+    }
+
     @Test
     void theCopyOfThePlanGetsJMetersBackendListenerNamingPropertiesNotValues(@TempDir Path dir) throws Exception {
         Path plan = Files.copy(ROOT.resolve("test-plans/ldap/ldap-search-500x25.jmx"), dir.resolve("plan.jmx"));
-        Path copy = Jmx.withHarnessElements(plan, false).orElseThrow();
+        Path copy = PlanFile.withHarnessElements(plan, false).orElseThrow();
         Run.Options o = Run.Options.of(new Layout(ROOT, dir), "ldap/ldap-search-500x25", plan)
                 .args(List.of("-Jinflux.url=http://127.0.0.1:8086/write?db=tl&u=me&p=secret-in-url", "-Jinflux.token=tok-123"));
         ByteArrayOutputStream out = new ByteArrayOutputStream();
@@ -52,14 +58,14 @@ class InfluxTest {
                 "${__P(influx.application,ldap/ldap-search-500x25)}", "<stringProp name=\"Argument.value\">90;95;99</stringProp>")
                 .doesNotContain("8086").doesNotContain("tok-123");
         assertThat(text.indexOf("BackendListener")).as("under the test plan, after its elements").isGreaterThan(text.indexOf("ThreadGroup"));
-        assertThat(Jmx.threadGroups(copy)).isEqualTo(Jmx.threadGroups(plan));
+        assertThat(PlanFile.threadGroups(copy)).isEqualTo(PlanFile.threadGroups(plan));
         Files.delete(copy);
     }
 
     @Test
     void nothingChangesWithoutInfluxUrlAndAGivenApplicationIsKept(@TempDir Path dir) throws Exception {
         Path plan = Files.copy(ROOT.resolve("test-plans/ldap/ldap-search-500x25.jmx"), dir.resolve("plan.jmx"));
-        Path copy = Jmx.withHarnessElements(plan, false).orElseThrow();
+        Path copy = PlanFile.withHarnessElements(plan, false).orElseThrow();
         PrintStream quiet = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
         assertThat(Influx.stream(Run.Options.of(new Layout(ROOT, dir), "x", plan), Optional.of(copy), false, quiet)).isEmpty();
         assertThat(Files.readString(copy)).doesNotContain("BackendListener");

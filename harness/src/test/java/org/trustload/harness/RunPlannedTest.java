@@ -10,7 +10,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 class RunPlannedTest {
 
-    private static final Jmx.ThreadGroup SEARCHES = new Jmx.ThreadGroup("500 users x 25 searches", "ThreadGroup",
+    private static final PlanFile.ThreadGroup SEARCHES = new PlanFile.ThreadGroup("500 users x 25 searches", "ThreadGroup",
             "${__P(threads,500)}", "${__P(loops,25)}", true, "${__P(max_duration,${__P(duration,600)})}", "", true, 1);
 
     /** {@code n} one-ms samples of the group, spread evenly over {@code spanMs}. */

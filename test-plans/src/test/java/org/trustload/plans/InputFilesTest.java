@@ -17,12 +17,12 @@ import org.apache.jmeter.testbeans.gui.FileEditor;
 import org.apache.jmeter.util.JMeterUtils;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.trustload.harness.Jmx;
+import org.trustload.harness.PlanFile;
 
 /**
- * The data files {@code run --remote} checks and ships on the engines ({@link Jmx#TRUSTLOAD_INPUT_FILES}) are every
+ * The data files {@code run --remote} checks and ships on the engines ({@link PlanFile#TRUSTLOAD_INPUT_FILES}) are every
  * file property of a TrustLoad element (a {@link FileEditor} in its BeanInfo), less those a run writes or that name a
- * Unix socket of the server's host; and {@link Jmx#inputFiles} finds them in a plan with the run's properties.
+ * Unix socket of the server's host; and {@link PlanFile#inputFiles} finds them in a plan with the run's properties.
  */
 class InputFilesTest {
 
@@ -59,15 +59,15 @@ class InputFilesTest {
         assertThat(fileProperties).as("file properties of the TrustLoad elements").contains("keyStoreFile", "trustStore", "outputFile");
         Set<String> inputs = new TreeSet<>(fileProperties);
         inputs.removeAll(NOT_INPUTS);
-        assertThat(new TreeSet<>(Jmx.TRUSTLOAD_INPUT_FILES)).as("Jmx.TRUSTLOAD_INPUT_FILES").isEqualTo(inputs);
+        assertThat(new TreeSet<>(PlanFile.TRUSTLOAD_INPUT_FILES)).as("PlanFile.TRUSTLOAD_INPUT_FILES").isEqualTo(inputs);
     }
 
     @Test
     void aPlansInputFilesAreFoundWithTheRunsPropertiesAndOnlyThose() throws Exception {
         Path plan = Plans.DIR.resolve("ldap/ldap-search-200x10.jmx");
-        assertThat(Jmx.inputFiles(plan, Map.of())).as("no trust store given: no file").isEmpty();
-        assertThat(Jmx.inputFiles(plan, Map.of("ldap.truststore", "/data/t.p12")))
-                .extracting(Jmx.InputFile::path, Jmx.InputFile::namedBy)
+        assertThat(PlanFile.inputFiles(plan, Map.of())).as("no trust store given: no file").isEmpty();
+        assertThat(PlanFile.inputFiles(plan, Map.of("ldap.truststore", "/data/t.p12")))
+                .extracting(PlanFile.InputFile::path, PlanFile.InputFile::namedBy)
                 .singleElement().satisfies(t -> {
                     assertThat(t.toList().get(0)).isEqualTo("/data/t.p12");
                     assertThat((String) t.toList().get(1)).endsWith("(trustStore)");

@@ -245,7 +245,7 @@ public final class CostBench {
             log.println("cost bench: " + f.id() + " " + note);
             return new Row(f, serverName.replaceAll(" \\d+$", ""), Double.NaN, Double.NaN, restMsPerS, 0, 0, 0, "—", note);
         }
-        List<String> groups = org.trustload.harness.Jmx.threadGroups(layout.plans().resolve(f.plan() + ".jmx")).stream()
+        List<String> groups = org.trustload.harness.PlanFile.threadGroups(layout.plans().resolve(f.plan() + ".jmx")).stream()
                 .filter(g -> !g.kind().equals("SetupThreadGroup") && !g.kind().equals("PostThreadGroup"))
                 .map(g -> g.name() + " ").toList();
         Window win = Window.of(r.jtl(), groups, warmup, dir.resolve("window.jtl"));

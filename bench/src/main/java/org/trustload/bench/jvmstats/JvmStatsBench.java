@@ -59,7 +59,7 @@ public final class JvmStatsBench {
         // three variants alternated: no listener; no listener but the listener's 9 sample_variables columns
         // (empty; the listener adds them itself); the listener with its columns.
         // listener cost = with / columns-only; columns cost = columns-only / none
-        List<String> columns = List.of("-Jsample_variables=" + org.trustload.harness.Run.jvmStatsColumns(with).orElseThrow());
+        List<String> columns = List.of("-Jsample_variables=" + org.trustload.harness.PlanFile.jvmStatsColumns(with).orElseThrow());
         List<Double> listener = new ArrayList<>();
         List<Double> cols = new ArrayList<>();
         List<Double> cpuDelta = new ArrayList<>();
