@@ -147,8 +147,13 @@ public final class PlanFile {
 
     private static boolean hasSampler(HashTree tree) {
         boolean[] found = {false};
-        enabled(tree, (e, children) -> found[0] |= e instanceof Sampler);
+        enabled(tree, (e, children) -> found[0] |= writesSamples(e));
         return found[0];
+    }
+
+    /** A sampler that writes a sample: not a Flow Control Action (its {@code sample} returns none). */
+    private static boolean writesSamples(TestElement e) {
+        return e instanceof Sampler && !e.getClass().getName().equals("org.apache.jmeter.sampler.TestAction");
     }
 
     /** Controllers that run each child once per pass. */
@@ -163,7 +168,7 @@ public final class PlanFile {
                 continue;
             }
             HashTree children = tree.getTree(k);
-            if (e instanceof Sampler) {
+            if (writesSamples(e)) {
                 n++;
             } else if (hasSampler(children)) {
                 // a parent-mode transaction's samples are sub-results the summariser never sees

@@ -6,6 +6,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.OptionalLong;
+import org.apache.jmeter.sampler.DebugSampler;
+import org.apache.jmeter.sampler.TestAction;
+import org.apache.jorphan.collections.HashTree;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -83,5 +86,23 @@ class PlanFileTest {
         assertThat(PlanFile.evaluate("(uid=fulano[1-${__P(ldap.users,10000)}])", Map.of())).isEqualTo("(uid=fulano[1-10000])");
         assertThat(PlanFile.resolve("${__P(d,${__groovy(1)})}", Map.of())).isEmpty();
         assertThat(PlanFile.resolve("${__P(d,${unclosed)}", Map.of())).isEmpty();
+    }
+
+    @Test
+    void samplesPerIterationCountSamplersThatWriteASampleAsJMeterLoadsThem(@TempDir Path dir) throws Exception {
+        HashTree plan = PlanTree.plan("p", false);
+        HashTree group = PlanTree.planNode(plan).add(PlanTree.threadGroup(new org.apache.jmeter.threads.ThreadGroup(),
+                "ThreadGroupGui", "g", 3, 4, "${__P(d,9)}"));
+        group.add(PlanTree.element(new DebugSampler(), PlanTree.TEST_BEAN_GUI, "counted"));
+        group.add(PlanTree.element(new TestAction(), "TestActionGui", "a Flow Control Action writes no sample"));
+        DebugSampler off = PlanTree.element(new DebugSampler(), PlanTree.TEST_BEAN_GUI, "disabled");
+        off.setEnabled(false);
+        group.add(off);
+        assertThat(PlanFile.threadGroups(PlanTree.save(plan, dir.resolve("p.jmx")))).singleElement().satisfies(g -> {
+            assertThat(g.kind()).isEqualTo("ThreadGroup");
+            assertThat(g.samplersPerIteration()).isEqualTo(1);
+            assertThat(g.plannedSamples(Map.of())).hasValue(3 * 4);
+            assertThat(g.durationSeconds(Map.of())).hasValue(9);
+        });
     }
 }
