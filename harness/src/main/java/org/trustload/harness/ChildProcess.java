@@ -29,6 +29,7 @@ public final class ChildProcess implements AutoCloseable {
     private final String ready;
     private final Thread pump;
     private volatile String readyLine;
+    private volatile Thread stopHook;
 
     private ChildProcess(String name, Process process, Path log, String ready, Consumer<String> lines) {
         this.name = name;
@@ -78,7 +79,7 @@ public final class ChildProcess implements AutoCloseable {
      *
      * @param ready the start of the line that says it is ready ({@link #awaitReady}); null when none is awaited
      */
-    static ChildProcess launch(String name, List<String> command, Path dir, Map<String, String> env, Path log, String ready,
+    public static ChildProcess launch(String name, List<String> command, Path dir, Map<String, String> env, Path log, String ready,
                                Consumer<String> lines) throws IOException {
         if (log != null) {
             Files.createDirectories(log.toAbsolutePath().getParent());
@@ -91,6 +92,60 @@ public final class ChildProcess implements AutoCloseable {
             b.directory(dir.toAbsolutePath().toFile());
         }
         return new ChildProcess(name, b.start(), log, ready, lines);
+    }
+
+    /**
+     * Runs a tool ({@code keytool}, {@code jcmd}, {@code taskset}, ...) to its end, at most {@code timeout} (then it is
+     * stopped), with {@code env} added to its environment.
+     */
+    public static Finished run(List<String> command, Map<String, String> env, Duration timeout) throws IOException,
+            InterruptedException {
+        StringBuffer out = new StringBuffer();
+        int status;
+        try (ChildProcess p = launch(command.get(0), command, null, env, null, null, line -> out.append(line).append('\n'))) {
+            status = p.waitFor(timeout) ? p.exitValue() : -1;
+        }
+        return new Finished(status, out.toString());
+    }
+
+    /** {@link #run(List, Map, Duration)} with the harness's environment. */
+    public static Finished run(List<String> command, Duration timeout) throws IOException, InterruptedException {
+        return run(command, Map.of(), timeout);
+    }
+
+    /**
+     * How a tool ended.
+     *
+     * @param status its exit status; -1 when it was stopped at its timeout
+     * @param output its output, stdout and stderr, line by line
+     */
+    public record Finished(int status, String output) {
+
+        public boolean ok() {
+            return status == 0;
+        }
+    }
+
+    /** Starts {@code command} on the launcher's terminal (its input and output: the lab or a fixture in the foreground). */
+    static ChildProcess inTerminal(String name, List<String> command) throws IOException {
+        return new ChildProcess(name, new ProcessBuilder(command).inheritIO().start(), null, null, line -> { });
+    }
+
+    /**
+     * Stops it, then closes {@code alsoOnStop} (its lab, its files), should the launcher be stopped (SIGTERM, Ctrl-C)
+     * before it exits; {@link #waitFor()} ends that.
+     */
+    ChildProcess stopWithLauncher(AutoCloseable alsoOnStop) {
+        stopHook = new Thread(() -> {
+            try {
+                close();
+                alsoOnStop.close();
+            } catch (Exception e) {
+                // the launcher is going: nothing to tell
+            }
+        }, name + "-stop");
+        Runtime.getRuntime().addShutdownHook(stopHook);
+        return this;
     }
 
     /**
@@ -157,7 +212,16 @@ public final class ChildProcess implements AutoCloseable {
 
     /** Waits until it exits by itself (a server in the foreground) and returns its status. */
     public int waitFor() throws InterruptedException {
-        return process.waitFor();
+        int status = process.waitFor();
+        pump.join(5000);
+        if (stopHook != null) {
+            try {
+                Runtime.getRuntime().removeShutdownHook(stopHook);
+            } catch (IllegalStateException shuttingDown) {
+                // the hook runs anyway
+            }
+        }
+        return status;
     }
 
     /** Waits up to {@code timeout} for it to exit; once it has, also for the rest of its output. Whether it has exited. */

@@ -151,15 +151,7 @@ public final class Engines implements AutoCloseable {
             out.println("trustload: created a new RMI keystore in " + rmiDir + ": copy that folder to the controller and to"
                     + " every other engine (the same keystore everywhere; TRUSTLOAD_RMI_DIR names it)");
         }
-        ChildProcess p = launch(jmeter, address, port, objectPort, rmiDir, dir, workDir);
-        Thread stop = new Thread(() -> {
-            try {
-                p.close();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }, "engine-stop");
-        Runtime.getRuntime().addShutdownHook(stop);
+        ChildProcess p = launch(jmeter, address, port, objectPort, rmiDir, dir, workDir).stopWithLauncher(() -> { });
         if (!ready(p, address, port, timeout)) {
             throw HarnessException.notExecuted("the engine exited while starting (ports " + port + " and " + objectPort
                     + " on " + address + " free?); see " + p.log() + p.tail());
@@ -172,13 +164,7 @@ public final class Engines implements AutoCloseable {
                 + " open to it, and this host able to reach the controller back): ./trustload run PLAN --remote " + address + ":"
                 + port + ",...");
         out.flush();
-        int status = p.waitFor();
-        try {
-            Runtime.getRuntime().removeShutdownHook(stop);
-        } catch (IllegalStateException shuttingDown) {
-            // the hook runs anyway
-        }
-        return status;
+        return p.waitFor();
     }
 
     /** The line {@link #serve} prints once the engine is ready, followed by its {@code ADDRESS:PORT}. */
@@ -483,15 +469,13 @@ public final class Engines implements AutoCloseable {
         byte[] random = new byte[18];
         new SecureRandom().nextBytes(random);
         String password = Base64.getUrlEncoder().withoutPadding().encodeToString(random);
-        StringBuilder out = new StringBuilder();
-        try (ChildProcess keytool = ChildProcess.launch("keytool", List.of(Path.of(System.getProperty("java.home"), "bin",
-                        "keytool").toString(), "-genkeypair", "-alias", "rmi", "-keyalg", "RSA", "-keysize", "2048", "-validity",
-                "3650", "-dname", "CN=TrustLoad RMI", "-ext", "san=ip:127.0.0.1", "-storetype", "PKCS12", "-keystore",
-                keystore.toString(), "-storepass:env", "RMI_PASS", "-keypass:env", "RMI_PASS"), null, Map.of("RMI_PASS", password),
-                null, null, line -> out.append(line).append('\n'))) {
-            if (!keytool.waitFor(Duration.ofMinutes(2)) || keytool.exitValue() != 0) {
-                throw new IOException("keytool could not create " + keystore + ": " + out);
-            }
+        ChildProcess.Finished keytool = ChildProcess.run(List.of(Path.of(System.getProperty("java.home"), "bin", "keytool").toString(),
+                "-genkeypair", "-alias", "rmi", "-keyalg", "RSA", "-keysize", "2048", "-validity", "3650",
+                "-dname", "CN=TrustLoad RMI", "-ext", "san=ip:127.0.0.1", "-storetype", "PKCS12",
+                "-keystore", keystore.toString(), "-storepass:env", "RMI_PASS", "-keypass:env", "RMI_PASS"),
+                Map.of("RMI_PASS", password), Duration.ofMinutes(2));
+        if (!keytool.ok()) {
+            throw new IOException("keytool could not create " + keystore + ": " + keytool.output());
         }
         Files.setPosixFilePermissions(keystore, PosixFilePermissions.fromString("rw-------"));
         String text = String.join("\n",

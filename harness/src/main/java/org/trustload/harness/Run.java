@@ -634,9 +634,8 @@ public final class Run {
         p.handle().descendants().forEach(jvms::add);
         for (ProcessHandle h : jvms) {
             out.append("== pid ").append(h.pid()).append(' ').append(h.info().command().orElse("")).append('\n');
-            try (ChildProcess jcmd = ChildProcess.launch("jcmd", List.of("jcmd", Long.toString(h.pid()), "Thread.print"), null,
-                    Map.of(), null, null, line -> out.append(line).append('\n'))) {
-                jcmd.waitFor(Duration.ofSeconds(30));
+            try {
+                out.append(ChildProcess.run(List.of("jcmd", Long.toString(h.pid()), "Thread.print"), Duration.ofSeconds(30)).output());
             } catch (IOException | InterruptedException e) {
                 out.append("== pid ").append(h.pid()).append(": ").append(e).append('\n');
             }
