@@ -16,17 +16,17 @@ import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
 /**
- * Every process the harness starts and watches (the lab, a fixture, JMeter engines and runs, keytool): started in
+ * Every process the harness starts (the lab, a fixture, JMeter engines and runs, tools such as keytool): started in
  * its own directory with its output pumped into its log file (and to a listener), ready once it printed a line
  * starting with its READY word and a check holds (its port accepts), within a timeout or it is stopped; alive
- * until it exits; stopped with SIGTERM and SIGKILL 30 s later.
+ * until it exits; stopped with SIGTERM and SIGKILL 30 s later, also when the launcher is stopped (a server in the
+ * foreground). Nothing else in the harness starts a process.
  */
 public final class ChildProcess implements AutoCloseable {
 
     private final String name;
     private final Process process;
     private final Path log;
-    private final String ready;
     private final Thread pump;
     private volatile String readyLine;
     private volatile Thread stopHook;
@@ -35,7 +35,6 @@ public final class ChildProcess implements AutoCloseable {
         this.name = name;
         this.process = process;
         this.log = log;
-        this.ready = ready;
         this.readyLine = ready == null ? "" : null;
         this.pump = new Thread(() -> {
             try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
