@@ -5,12 +5,9 @@ import com.aliyun.dkms.gcs.openapi.util.models.RuntimeOptions;
 import com.aliyun.dkms.gcs.sdk.Client;
 import com.aliyun.dkms.gcs.sdk.models.EncryptRequest;
 import com.sun.management.OperatingSystemMXBean;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.Reader;
 import java.lang.management.ManagementFactory;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -27,6 +24,7 @@ import org.trustload.harness.Jtl;
 import org.trustload.harness.Lab;
 import org.trustload.harness.Layout;
 import java.time.Duration;
+import org.trustload.harness.ChildProcess;
 
 /**
  * Alibaba KMS instance encrypt benchmark against the lab emulator: requests/s and client CPU ms per
@@ -162,17 +160,14 @@ public final class AliyunKmsBench {
                 "--password-file", p.getProperty("kms.aliyun.client_key_password_file"),
                 "--key-id", p.getProperty("kms.aliyun.key_id"), "--threads", Integer.toString(threads),
                 "--warmup", Integer.toString(warmup), "--seconds", Integer.toString(seconds));
-        Path log = Files.createTempFile("kms-python-loop", ".txt");
-        Process proc = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-        if (!proc.waitFor(warmup + seconds + 120L, TimeUnit.SECONDS)) {
-            proc.destroyForcibly();
+        ChildProcess.Finished loop = ChildProcess.run(cmd, Duration.ofSeconds(warmup + seconds + 120L));
+        if (loop.status() < 0) {
             throw new IllegalStateException("Python SDK loop timed out");
         }
-        String text = Files.readString(log).strip();
-        Files.delete(log);
+        String text = loop.output().strip();
         String last = text.substring(text.lastIndexOf('\n') + 1);
-        if (proc.exitValue() != 0 || !last.startsWith("{")) {
-            System.out.println("Python SDK loop, " + threads + " threads: exit " + proc.exitValue() + ": " + text);
+        if (!loop.ok() || !last.startsWith("{")) {
+            System.out.println("Python SDK loop, " + threads + " threads: exit " + loop.status() + ": " + text);
             return new double[] {Double.NaN, Double.NaN};
         }
         var json = new com.fasterxml.jackson.databind.ObjectMapper().readTree(last);

@@ -1,6 +1,9 @@
 package org.trustload.bench;
 
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.trustload.harness.ChildProcess;
 
 /** Small helpers of the benches: their arguments, the machine's load, a page section they write. */
 public final class BenchRuns {
@@ -33,9 +36,11 @@ public final class BenchRuns {
     /** The machine's load averages, to print beside every figure. */
     public static String uptime() {
         try {
-            return new String(new ProcessBuilder("uptime").start().getInputStream().readAllBytes()).trim()
-                    .replaceAll(".*load average: ", "");
+            return ChildProcess.run(List.of("uptime"), Duration.ofSeconds(10)).output().trim().replaceAll(".*load average: ", "");
         } catch (java.io.IOException e) {
+            return "?";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
             return "?";
         }
     }

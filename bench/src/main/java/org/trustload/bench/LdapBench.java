@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
@@ -22,6 +23,7 @@ import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.trustload.harness.ChildProcess;
 
 /**
  * LDAP benchmark: our sampler inside JMeter vs a raw UnboundID loop vs JMeter's stock LDAP
@@ -692,14 +694,8 @@ public final class LdapBench {
                             cmd.add(pr[3]);
                         }
                     }
-                    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-                    String outText;
-                    if (!p.waitFor(700, TimeUnit.SECONDS)) {
-                        p.destroyForcibly();
-                        outText = "timeout";
-                    } else {
-                        outText = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
-                    }
+                    ChildProcess.Finished ran = ChildProcess.run(cmd, Duration.ofSeconds(700));
+                    String outText = ran.status() < 0 ? "timeout" : ran.output().trim();
                     System.out.printf("perl %s N=%d: %s%n", pr[0], perlN, outText);
                     String[] f = outText.split("\\s+");
                     try {
@@ -757,9 +753,8 @@ public final class LdapBench {
 
     private static boolean perlAvailable(boolean tls) {
         try {
-            Process p = new ProcessBuilder(tls ? List.of("perl", "-MNet::LDAP", "-MIO::Socket::SSL", "-e1")
-                    : List.of("perl", "-MNet::LDAP", "-e1")).redirectErrorStream(true).start();
-            return p.waitFor(20, TimeUnit.SECONDS) && p.exitValue() == 0;
+            return ChildProcess.run(tls ? List.of("perl", "-MNet::LDAP", "-MIO::Socket::SSL", "-e1")
+                    : List.of("perl", "-MNet::LDAP", "-e1"), Duration.ofSeconds(20)).ok();
         } catch (IOException | InterruptedException e) {
             return false;
         }
@@ -845,9 +840,9 @@ public final class LdapBench {
 
     private static String slapdVersion() {
         try {
-            Process p = new ProcessBuilder("dpkg-query", "-W", "-f=${Version}", "slapd").redirectErrorStream(true).start();
-            if (p.waitFor(10, TimeUnit.SECONDS)) {
-                return new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+            ChildProcess.Finished dpkg = ChildProcess.run(List.of("dpkg-query", "-W", "-f=${Version}", "slapd"), Duration.ofSeconds(10));
+            if (dpkg.status() >= 0) {
+                return dpkg.output().trim();
             }
         } catch (IOException | InterruptedException ignored) {
             // unknown

@@ -23,6 +23,7 @@ import java.util.concurrent.TimeUnit;
 import org.apache.jorphan.collections.HashTree;
 import org.trustload.common.Percentiles;
 import org.trustload.harness.Catalog;
+import org.trustload.harness.ChildProcess;
 import org.trustload.harness.JMeter;
 import org.trustload.harness.Jtl;
 import org.trustload.harness.Layout;
@@ -504,9 +505,7 @@ final class SearchRateCompare {
 
     static void taskset(String cpus, long pid) {
         try {
-            Process p = new ProcessBuilder("taskset", "-a", "-p", "-c", cpus, Long.toString(pid))
-                    .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-            p.waitFor(10, TimeUnit.SECONDS);
+            ChildProcess.run(List.of("taskset", "-a", "-p", "-c", cpus, Long.toString(pid)), Duration.ofSeconds(10));
         } catch (IOException e) {
             throw new IllegalStateException("taskset failed: " + e.getMessage(), e);
         } catch (InterruptedException e) {

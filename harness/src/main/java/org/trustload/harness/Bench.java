@@ -1,11 +1,7 @@
 package org.trustload.harness;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.PrintStream;
-import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -15,7 +11,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 /**
  * {@code ./trustload bench NAME [key=value ...]}: starts a bench of the bench module in its own JVM
@@ -135,37 +130,18 @@ final class Bench {
             cmd.add("out=" + dir);
         }
         cmd.addAll(args);
-        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
-                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
-        if (name.equals("pki")) {
-            softHsm(dir, pb);
-        }
-        Process p = pb.start();
-        try (BufferedReader in = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
-             PrintWriter tee = new PrintWriter(Files.newBufferedWriter(dir.resolve("bench.txt")), true)) {
-            Thread pump = new Thread(() -> {
-                try {
-                    for (String line; (line = in.readLine()) != null; ) {
-                        out.println(line);
-                        tee.println(line);
-                    }
-                } catch (IOException e) {
-                    // output ended
-                }
-            }, "bench-output");
-            pump.setDaemon(true);
-            pump.start();
-            if (!p.waitFor(limit.toSeconds(), TimeUnit.SECONDS)) {
-                p.descendants().forEach(ProcessHandle::destroyForcibly);
-                p.destroyForcibly();
+        try (ChildProcess p = ChildProcess.launch("bench " + name, cmd, null, name.equals("pki") ? softHsm(dir) : Map.of(),
+                dir.resolve("bench.txt"), null, out::println)) {
+            if (!p.waitFor(limit)) {
+                p.handle().descendants().forEach(ProcessHandle::destroyForcibly);
                 err.println("trustload: bench " + name + " did not finish within " + limit.toMinutes() + " min");
                 return ExitStatus.NOT_EXECUTED.code();
             }
-            pump.join(5000);
+            rc = p.exitValue() == 0 ? rc : ExitStatus.NOT_EXECUTED.code();
         }
         Files.writeString(dir.resolve("machine.txt"), "load (1/5/15 min) at end: " + loadAverage() + "\n",
                 java.nio.file.StandardOpenOption.APPEND);
-        return p.exitValue() == 0 ? rc : ExitStatus.NOT_EXECUTED.code();
+        return rc;
     }
 
     /** A server {@code ./trustload fixture NAME} runs in the foreground until Ctrl-C; returns the exit status. */
@@ -194,16 +170,7 @@ final class Bench {
         return (layout, args) -> {
             List<String> cmd = new ArrayList<>(List.of(Layout.java(), "-Xmx256m", "-cp", classPath(layout), main));
             cmd.addAll(args);
-            Process p = new ProcessBuilder(cmd).inheritIO().start();
-            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-                p.destroy();
-                try {
-                    p.waitFor(30, TimeUnit.SECONDS);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }, "fixture-stop"));
-            return p.waitFor() == 0 ? 0 : ExitStatus.NOT_EXECUTED.code();
+            return ChildProcess.inTerminal(main, cmd).stopWithLauncher(() -> { }).waitFor() == 0 ? 0 : ExitStatus.NOT_EXECUTED.code();
         };
     }
 
@@ -268,13 +235,14 @@ final class Bench {
      * SoftHSM reads SOFTHSM2_CONF when its library initialises: the bench JVM and its children get a
      * token directory of their own (never the system one).
      */
-    private static void softHsm(Path dir, ProcessBuilder pb) throws IOException {
-        if (Files.exists(Path.of("/usr/lib/softhsm/libsofthsm2.so"))) {
-            Path tokens = Files.createDirectories(dir.resolve("softhsm/tokens"));
-            Path conf = dir.resolve("softhsm/softhsm2.conf");
-            Files.writeString(conf, "directories.tokendir = " + tokens + "\nobjectstore.backend = file\nlog.level = ERROR\n");
-            pb.environment().put("SOFTHSM2_CONF", conf.toString());
+    private static Map<String, String> softHsm(Path dir) throws IOException {
+        if (!Files.exists(Path.of("/usr/lib/softhsm/libsofthsm2.so"))) {
+            return Map.of();
         }
+        Path tokens = Files.createDirectories(dir.resolve("softhsm/tokens"));
+        Path conf = dir.resolve("softhsm/softhsm2.conf");
+        Files.writeString(conf, "directories.tokendir = " + tokens + "\nobjectstore.backend = file\nlog.level = ERROR\n");
+        return Map.of("SOFTHSM2_CONF", conf.toString());
     }
 
     private static String machine() {

@@ -4,18 +4,23 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintWriter;
+import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 
 /**
- * A server the harness runs as a child process (the lab, a fixture): started in its own directory with
- * its output pumped into a log file, ready once it prints a line starting with its READY word (within a
- * timeout, or it is stopped), alive until it exits, stopped with SIGTERM and SIGKILL 15 s later.
+ * Every process the harness starts (the lab, a fixture, JMeter engines and runs, tools such as keytool): started in
+ * its own directory with its output pumped into its log file (and to a listener), ready once it printed a line
+ * starting with its READY word and a check holds (its port accepts), within a timeout or it is stopped; alive
+ * until it exits; stopped with SIGTERM and SIGKILL 30 s later, also when the launcher is stopped (a server in the
+ * foreground). Nothing else in the harness starts a process.
  */
 public final class ChildProcess implements AutoCloseable {
 
@@ -23,21 +28,23 @@ public final class ChildProcess implements AutoCloseable {
     private final Process process;
     private final Path log;
     private final Thread pump;
-    private volatile String readyLine = "";
+    private volatile String readyLine;
+    private volatile Thread stopHook;
 
-    private ChildProcess(String name, Process process, Path log, String ready, CountDownLatch seen) {
+    private ChildProcess(String name, Process process, Path log, String ready, Consumer<String> lines) {
         this.name = name;
         this.process = process;
         this.log = log;
+        this.readyLine = ready == null ? "" : null;
         this.pump = new Thread(() -> {
             try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
-                 PrintWriter out = new PrintWriter(Files.newBufferedWriter(log), true)) {
+                 PrintWriter out = new PrintWriter(log == null ? Writer.nullWriter() : Files.newBufferedWriter(log), true)) {
                 for (String line; (line = in.readLine()) != null; ) {
                     out.println(line);
-                    if (seen.getCount() > 0 && line.startsWith(ready)) {
+                    if (readyLine == null && line.startsWith(ready)) {
                         readyLine = line;
-                        seen.countDown();
                     }
+                    lines.accept(line);
                 }
             } catch (IOException e) {
                 // the output ended; readiness (or its absence) decides
@@ -56,29 +63,111 @@ public final class ChildProcess implements AutoCloseable {
      */
     public static ChildProcess start(String name, List<String> command, Path dir, Path log, String ready, Duration timeout)
             throws HarnessException, IOException, InterruptedException {
-        Files.createDirectories(log.toAbsolutePath().getParent());
+        ChildProcess child = launch(name, command, dir, Map.of(), log, ready, line -> { });
+        if (!child.awaitReady(() -> true, timeout)) {
+            throw HarnessException.notExecuted(name + " exited (status " + child.exitValue() + ") before it was ready; see " + log
+                    + child.tail());
+        }
+        return child;
+    }
+
+    /**
+     * Starts {@code command} in {@code dir} (null: the harness's own) with {@code env} added to its environment (never
+     * a secret on a command line), each line of its output (stdout and stderr) into {@code log} (null: none) and to
+     * {@code lines}; does not wait.
+     *
+     * @param ready the start of the line that says it is ready ({@link #awaitReady}); null when none is awaited
+     */
+    public static ChildProcess launch(String name, List<String> command, Path dir, Map<String, String> env, Path log, String ready,
+                               Consumer<String> lines) throws IOException {
+        if (log != null) {
+            Files.createDirectories(log.toAbsolutePath().getParent());
+        }
         ProcessBuilder b = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+        b.environment().putAll(env);
         if (dir != null) {
             Files.createDirectories(dir);
             b.directory(dir.toAbsolutePath().toFile());
         }
-        CountDownLatch seen = new CountDownLatch(1);
-        ChildProcess child = new ChildProcess(name, b.start(), log, ready, seen);
+        return new ChildProcess(name, b.start(), log, ready, lines);
+    }
+
+    /**
+     * Runs a tool ({@code keytool}, {@code jcmd}, {@code taskset}, ...) to its end, at most {@code timeout} (then it is
+     * stopped), with {@code env} added to its environment.
+     */
+    public static Finished run(List<String> command, Map<String, String> env, Duration timeout) throws IOException,
+            InterruptedException {
+        StringBuffer out = new StringBuffer();
+        int status;
+        try (ChildProcess p = launch(command.get(0), command, null, env, null, null, line -> out.append(line).append('\n'))) {
+            status = p.waitFor(timeout) ? p.exitValue() : -1;
+        }
+        return new Finished(status, out.toString());
+    }
+
+    /** {@link #run(List, Map, Duration)} with the harness's environment. */
+    public static Finished run(List<String> command, Duration timeout) throws IOException, InterruptedException {
+        return run(command, Map.of(), timeout);
+    }
+
+    /**
+     * How a tool ended.
+     *
+     * @param status its exit status; -1 when it was stopped at its timeout
+     * @param output its output, stdout and stderr, line by line
+     */
+    public record Finished(int status, String output) {
+
+        public boolean ok() {
+            return status == 0;
+        }
+    }
+
+    /** Starts {@code command} on the launcher's terminal (its input and output: the lab or a fixture in the foreground). */
+    static ChildProcess inTerminal(String name, List<String> command) throws IOException {
+        return new ChildProcess(name, new ProcessBuilder(command).inheritIO().start(), null, null, line -> { });
+    }
+
+    /**
+     * Stops it, then closes {@code alsoOnStop} (its lab, its files), should the launcher be stopped (SIGTERM, Ctrl-C)
+     * before it exits; {@link #waitFor()} ends that.
+     */
+    ChildProcess stopWithLauncher(AutoCloseable alsoOnStop) {
+        stopHook = new Thread(() -> {
+            try {
+                close();
+                alsoOnStop.close();
+            } catch (Exception e) {
+                // the launcher is going: nothing to tell
+            }
+        }, name + "-stop");
+        Runtime.getRuntime().addShutdownHook(stopHook);
+        return this;
+    }
+
+    /**
+     * Waits up to {@code timeout} until it printed its READY line and then {@code check} holds (e.g. its port accepts).
+     *
+     * @return whether it is ready; false when it exited first (its whole output is in the log by then)
+     * @throws HarnessException (not executed) when it is still not ready when the time is up (it is then stopped); the
+     *         message shows the log's tail
+     */
+    boolean awaitReady(BooleanSupplier check, Duration timeout) throws HarnessException, InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
-        while (!seen.await(200, TimeUnit.MILLISECONDS)) {
-            if (!child.process.isAlive()) {
-                child.pump.join(2000);
-                throw HarnessException.notExecuted(name + " exited (status " + child.process.exitValue()
-                        + ") before it was ready; see " + log + child.tail());
+        while (readyLine == null || !check.getAsBoolean()) {
+            if (process.waitFor(200, TimeUnit.MILLISECONDS)) {
+                pump.join(2000);
+                return false;
             }
             if (System.nanoTime() > deadline) {
-                child.close();
+                close();
                 throw HarnessException.notExecuted(name + " was not ready within " + timeout.toSeconds() + " s; see " + log
-                        + child.tail());
+                        + tail());
             }
         }
-        return child;
+        return true;
     }
 
     /** The log's last 20 lines, indented, after a line break ("" when it cannot be read). */
@@ -86,7 +175,7 @@ public final class ChildProcess implements AutoCloseable {
         try {
             List<String> lines = Files.readAllLines(log);
             return "\n  " + String.join("\n  ", lines.subList(Math.max(0, lines.size() - 20), lines.size()));
-        } catch (IOException e) {
+        } catch (IOException | RuntimeException e) {
             return "";
         }
     }
@@ -122,23 +211,41 @@ public final class ChildProcess implements AutoCloseable {
 
     /** Waits until it exits by itself (a server in the foreground) and returns its status. */
     public int waitFor() throws InterruptedException {
-        return process.waitFor();
+        int status = process.waitFor();
+        pump.join(5000);
+        if (stopHook != null) {
+            try {
+                Runtime.getRuntime().removeShutdownHook(stopHook);
+            } catch (IllegalStateException shuttingDown) {
+                // the hook runs anyway
+            }
+        }
+        return status;
+    }
+
+    /** Waits up to {@code timeout} for it to exit; once it has, also for the rest of its output. Whether it has exited. */
+    public boolean waitFor(Duration timeout) throws InterruptedException {
+        boolean exited = process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        if (exited) {
+            pump.join(10_000);
+        }
+        return exited;
     }
 
     public ProcessHandle handle() {
         return process.toHandle();
     }
 
-    /** SIGTERM, SIGKILL after 15 s; returns once the log holds its last lines (what a server prints as it stops). */
+    /** SIGTERM, SIGKILL after 30 s; returns once the log holds its last lines (what a server prints as it stops). */
     @Override
     public void close() throws InterruptedException {
         if (process.isAlive()) {
             // the handle's SIGTERM: Process.destroy() would also close its output pipe at once, and the log
             // then misses what it says while it stops
             process.toHandle().destroy();
-            if (!process.waitFor(15, TimeUnit.SECONDS)) {
+            if (!process.waitFor(30, TimeUnit.SECONDS)) {
                 process.destroyForcibly();
-                process.waitFor(15, TimeUnit.SECONDS);
+                process.waitFor(30, TimeUnit.SECONDS);
             }
         }
         pump.join(5000);

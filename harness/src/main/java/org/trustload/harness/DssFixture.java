@@ -152,20 +152,13 @@ public final class DssFixture implements AutoCloseable {
             out.println("  ./trustload run pki/cades -q " + file + " -Jmode=server-key -Jpki.server.key=user0001");
             out.println("  ./trustload run pki/timestamp -q " + file + " -Jtsa_protocol=api");
             out.println("Ctrl-C stops DSS" + (lab == null ? "." : " and its lab."));
-            DssFixture running = dss;
             Lab runningLab = lab;
-            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-                try {
-                    running.close();
-                    if (runningLab != null) {
-                        runningLab.close();
-                    }
-                    Files.deleteIfExists(file);
-                } catch (InterruptedException | IOException e) {
-                    // stopping anyway
+            int status = dss.process.stopWithLauncher(() -> {
+                if (runningLab != null) {
+                    runningLab.close();
                 }
-            }, "dss-fixture-stop"));
-            int status = dss.process.waitFor();
+                Files.deleteIfExists(file);
+            }).waitFor();
             return status == 0 || status == 143 ? 0 : ExitStatus.NOT_EXECUTED.code();
         } catch (HarnessException | IOException | RuntimeException e) {
             if (dss != null) {
@@ -178,7 +171,7 @@ public final class DssFixture implements AutoCloseable {
         }
     }
 
-    /** SIGTERM (the server stops its endpoints), SIGKILL after 15 s. */
+    /** SIGTERM (the server stops its endpoints), SIGKILL after 30 s. */
     @Override
     public void close() throws InterruptedException {
         process.close();

@@ -29,7 +29,6 @@ import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLException;
@@ -71,7 +70,7 @@ public final class Engines implements AutoCloseable {
     /** How long a connection to a remote engine may take to open. */
     private static final int CONNECT_TIMEOUT_MS = 5000;
 
-    private final List<Process> processes = new ArrayList<>();
+    private final List<ChildProcess> processes = new ArrayList<>();
     private final List<String> hosts = new ArrayList<>();
     private final List<Path> dirs = new ArrayList<>();
     private final Path rmiDir;
@@ -102,8 +101,8 @@ public final class Engines implements AutoCloseable {
                 for (int attempt = 1; attempt <= ATTEMPTS && !ready; attempt++) {
                     int port = freePort(taken);
                     int objectPort = freePort(taken);
-                    Process p = launch(jmeter, "127.0.0.1", port, objectPort, rmiDir, edir, workDir);
-                    ready = awaitReady(p, edir, "127.0.0.1", port, timeout);
+                    ChildProcess p = launch(jmeter, "127.0.0.1", port, objectPort, rmiDir, edir, workDir);
+                    ready = ready(p, "127.0.0.1", port, timeout);
                     if (ready) {
                         engines.processes.add(p);
                         engines.hosts.add("127.0.0.1:" + port);
@@ -125,18 +124,15 @@ public final class Engines implements AutoCloseable {
     }
 
     /** An engine JVM: {@code -s} on these ports, RMI bound to {@code address}, its log and console in {@code edir}. */
-    private static Process launch(JMeter jmeter, String address, int port, int objectPort, Path rmiDir, Path edir, Path workDir)
-            throws IOException {
+    private static ChildProcess launch(JMeter jmeter, String address, int port, int objectPort, Path rmiDir, Path edir,
+                                       Path workDir) throws IOException {
         Layout.deleteRecursively(edir);
-        Files.createDirectories(edir);
-        List<String> cmd = new ArrayList<>(jmeter.command(address));
-        cmd.addAll(List.of("-s", "-Jserver_port=" + port, "-Jserver.rmi.localport=" + objectPort,
+        List<String> args = new ArrayList<>(List.of("-s", "-Jserver_port=" + port, "-Jserver.rmi.localport=" + objectPort,
                 "-j", edir.resolve("jmeter-server.log").toString()));
-        cmd.addAll(rmiArgs(rmiDir));
-        cmd.addAll(QUIET_LOGGERS);
-        return new ProcessBuilder(cmd).directory(workDir.toFile()).redirectErrorStream(true)
-                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
-                .redirectOutput(edir.resolve("console.txt").toFile()).start();
+        args.addAll(rmiArgs(rmiDir));
+        args.addAll(QUIET_LOGGERS);
+        return jmeter.start("engine " + address + ":" + port, address, args, workDir, edir.resolve("console.txt"), CREATED,
+                line -> { });
     }
 
     /**
@@ -155,21 +151,10 @@ public final class Engines implements AutoCloseable {
             out.println("trustload: created a new RMI keystore in " + rmiDir + ": copy that folder to the controller and to"
                     + " every other engine (the same keystore everywhere; TRUSTLOAD_RMI_DIR names it)");
         }
-        Process p = launch(jmeter, address, port, objectPort, rmiDir, dir, workDir);
-        Thread stop = new Thread(() -> {
-            p.destroy();
-            try {
-                if (!p.waitFor(15, TimeUnit.SECONDS)) {
-                    p.destroyForcibly();
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }, "engine-stop");
-        Runtime.getRuntime().addShutdownHook(stop);
-        if (!awaitReady(p, dir, address, port, timeout)) {
+        ChildProcess p = launch(jmeter, address, port, objectPort, rmiDir, dir, workDir).stopWithLauncher(() -> { });
+        if (!ready(p, address, port, timeout)) {
             throw HarnessException.notExecuted("the engine exited while starting (ports " + port + " and " + objectPort
-                    + " on " + address + " free?); see " + dir.resolve("console.txt") + tail(dir.resolve("console.txt")));
+                    + " on " + address + " free?); see " + p.log() + p.tail());
         }
         out.println(READY + " " + address + ":" + port + " (JMeter " + Preflight.jmeterVersion(jmeter.layout()) + ", TrustLoad "
                 + Preflight.trustloadVersion(jmeter.layout()) + "; RMI over SSL on " + address + ": registry " + port
@@ -179,13 +164,7 @@ public final class Engines implements AutoCloseable {
                 + " open to it, and this host able to reach the controller back): ./trustload run PLAN --remote " + address + ":"
                 + port + ",...");
         out.flush();
-        int status = p.waitFor();
-        try {
-            Runtime.getRuntime().removeShutdownHook(stop);
-        } catch (IllegalStateException shuttingDown) {
-            // the hook runs anyway
-        }
-        return status;
+        return p.waitFor();
     }
 
     /** The line {@link #serve} prints once the engine is ready, followed by its {@code ADDRESS:PORT}. */
@@ -268,7 +247,7 @@ public final class Engines implements AutoCloseable {
 
     /** The engine processes (e.g. to check what they listen on); none for remote engines. */
     public List<ProcessHandle> processes() {
-        return processes.stream().map(Process::toHandle).toList();
+        return processes.stream().map(ChildProcess::handle).toList();
     }
 
     /** CPUs each remote engine's JVM may use, as its preflight said (empty before). */
@@ -408,33 +387,19 @@ public final class Engines implements AutoCloseable {
 
     @Override
     public void close() throws InterruptedException {
-        for (Process p : processes) {
-            p.destroy();
-        }
-        for (Process p : processes) {
-            if (!p.waitFor(15, TimeUnit.SECONDS)) {
-                p.destroyForcibly();
-            }
+        for (ChildProcess p : processes) {
+            p.close();
         }
     }
 
     /** False when the engine exited while starting; throws when it is alive but not ready in time. */
-    private static boolean awaitReady(Process engine, Path dir, String address, int registryPort, Duration timeout)
-            throws HarnessException, IOException, InterruptedException {
-        Path console = dir.resolve("console.txt");
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (System.nanoTime() < deadline) {
-            if (!engine.isAlive()) {
-                return false;
-            }
-            if (Files.exists(console) && Files.readString(console).contains(CREATED) && accepts(address, registryPort)) {
-                Thread.sleep(500); // "Cannot start" comes right after a failed registry bind: make sure it stays up
-                return engine.isAlive();
-            }
-            Thread.sleep(200);
+    private static boolean ready(ChildProcess engine, String address, int registryPort, Duration timeout)
+            throws HarnessException, InterruptedException {
+        if (!engine.awaitReady(() -> accepts(address, registryPort), timeout)) {
+            return false;
         }
-        engine.destroyForcibly();
-        throw HarnessException.notExecuted("engine was not ready within " + timeout.toSeconds() + " s; see " + dir);
+        Thread.sleep(500); // "Cannot start" comes right after a failed registry bind: make sure it stays up
+        return engine.isAlive();
     }
 
     private static boolean accepts(String address, int port) {
@@ -443,15 +408,6 @@ public final class Engines implements AutoCloseable {
             return true;
         } catch (IOException e) {
             return false;
-        }
-    }
-
-    private static String tail(Path file) {
-        try {
-            List<String> lines = Files.readAllLines(file);
-            return "\n  " + String.join("\n  ", lines.subList(Math.max(0, lines.size() - 15), lines.size()));
-        } catch (IOException e) {
-            return "";
         }
     }
 
@@ -513,16 +469,13 @@ public final class Engines implements AutoCloseable {
         byte[] random = new byte[18];
         new SecureRandom().nextBytes(random);
         String password = Base64.getUrlEncoder().withoutPadding().encodeToString(random);
-        ProcessBuilder keytool = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "keytool").toString(),
+        ChildProcess.Finished keytool = ChildProcess.run(List.of(Path.of(System.getProperty("java.home"), "bin", "keytool").toString(),
                 "-genkeypair", "-alias", "rmi", "-keyalg", "RSA", "-keysize", "2048", "-validity", "3650",
                 "-dname", "CN=TrustLoad RMI", "-ext", "san=ip:127.0.0.1", "-storetype", "PKCS12",
-                "-keystore", keystore.toString(), "-storepass:env", "RMI_PASS", "-keypass:env", "RMI_PASS")
-                .redirectErrorStream(true);
-        keytool.environment().put("RMI_PASS", password);
-        Process p = keytool.start();
-        String out = new String(p.getInputStream().readAllBytes());
-        if (p.waitFor() != 0) {
-            throw new IOException("keytool could not create " + keystore + ": " + out);
+                "-keystore", keystore.toString(), "-storepass:env", "RMI_PASS", "-keypass:env", "RMI_PASS"),
+                Map.of("RMI_PASS", password), Duration.ofMinutes(2));
+        if (!keytool.ok()) {
+            throw new IOException("keytool could not create " + keystore + ": " + keytool.output());
         }
         Files.setPosixFilePermissions(keystore, PosixFilePermissions.fromString("rw-------"));
         String text = String.join("\n",

@@ -1,7 +1,11 @@
 package org.trustload.harness;
 
+import java.io.IOException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
 
 /**
  * How every JMeter JVM the harness starts (controller, distributed engines, GUI) is launched: the same
@@ -37,5 +41,18 @@ public record JMeter(Layout layout, List<String> heap, List<String> jvmArgs) {
         cmd.addAll(jvmArgs);
         cmd.addAll(List.of("-Djava.rmi.server.hostname=" + rmiHost, "-jar", layout.jmeterJar().toString()));
         return cmd;
+    }
+
+    /**
+     * Starts a JMeter JVM ({@link #command(String)} and {@code args}: {@code -n -t plan ...} or {@code -s ...}) in
+     * {@code workDir} (relative data-file paths resolve there), its output into {@code console} and to {@code lines}.
+     *
+     * @param ready the start of the line that says it is ready (an engine's), or null
+     */
+    ChildProcess start(String name, String rmiHost, List<String> args, Path workDir, Path console, String ready,
+                       Consumer<String> lines) throws IOException {
+        List<String> cmd = new ArrayList<>(command(rmiHost));
+        cmd.addAll(args);
+        return ChildProcess.launch(name, cmd, workDir, Map.of(), console, ready, lines);
     }
 }

@@ -313,13 +313,8 @@ public final class Main {
         Path props = dir.resolve("lab.properties");
         cmd.addAll(List.of("--out", props.toString()));
         err.println("trustload: lab in the foreground, endpoints in " + props + " (the READY line repeats it); Ctrl-C stops it");
-        Process p = new ProcessBuilder(cmd).inheritIO().start();
         // SIGTERM to the launcher stops the lab, which removes its lab.properties before we exit
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            stop(p);
-            removeQuietly(dir);
-        }, "lab-stop"));
-        int rc = p.waitFor();
+        int rc = ChildProcess.inTerminal("the lab", cmd).stopWithLauncher(() -> removeQuietly(dir)).waitFor();
         removeQuietly(dir);
         return rc;
     }
@@ -361,41 +356,17 @@ public final class Main {
                 cmd.addAll(List.of("-t", o.jmx.toString()));
             }
             cmd.addAll(r.jmeterArgs());
-            Process gui = new ProcessBuilder(cmd).inheritIO().start();
             Lab started = lab;
-            Thread hook = new Thread(() -> {
-                stop(gui);
+            return ChildProcess.inTerminal("the GUI", cmd).stopWithLauncher(() -> {
                 if (started != null) {
-                    try {
-                        started.close();
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                    }
+                    started.close();
                 }
-            }, "gui-stop");
-            Runtime.getRuntime().addShutdownHook(hook);
-            int rc = gui.waitFor();
-            Runtime.getRuntime().removeShutdownHook(hook);
-            return rc;
+            }).waitFor();
         } finally {
             if (lab != null) {
                 lab.close();
             }
             removeQuietly(labDir);
-        }
-    }
-
-    /** SIGTERM, then SIGKILL after 15 s. */
-    private static void stop(Process p) {
-        if (p.isAlive()) {
-            p.destroy();
-            try {
-                if (!p.waitFor(15, java.util.concurrent.TimeUnit.SECONDS)) {
-                    p.destroyForcibly();
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
         }
     }
 

@@ -7,9 +7,6 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.security.DigestInputStream;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -20,8 +17,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
-import java.util.concurrent.TimeUnit;
 import java.util.jar.JarFile;
+import org.trustload.common.Sha256;
 import org.trustload.common.Version;
 
 /**
@@ -126,7 +123,7 @@ final class Preflight {
             }
             if (Files.isRegularFile(p) && Files.isReadable(p)) {
                 long size = Files.size(p);
-                out.add(new DataFile(p, f.namedBy(), sha256(p), size, size <= MAX_SHIPPED_BYTES));
+                out.add(new DataFile(p, f.namedBy(), Sha256.ofFile(p), size, size <= MAX_SHIPPED_BYTES));
             } else {
                 out.add(new DataFile(p, f.namedBy(), "", -1, false));
             }
@@ -258,20 +255,14 @@ final class Preflight {
                 Files.setPosixFilePermissions(props, PosixFilePermissions.fromString("rw-------"));
                 p.store(out, "TrustLoad engine check (" + mode + ")");
             }
-            List<String> cmd = new ArrayList<>(jmeter.command(engines.rmiHost()));
-            cmd.addAll(List.of("-n", "-t", plan.toString()));
-            cmd.addAll(engines.controllerArgs());
-            cmd.addAll(List.of("-G" + props, "-l", dir.resolve("results.jtl").toString(), "-j", dir.resolve("jmeter.log").toString(),
+            List<String> args = new ArrayList<>(List.of("-n", "-t", plan.toString()));
+            args.addAll(engines.controllerArgs());
+            args.addAll(List.of("-G" + props, "-l", dir.resolve("results.jtl").toString(), "-j", dir.resolve("jmeter.log").toString(),
                     "-Jjmeterengine.nongui.port=0", "-Jsummariser.name=", "-Jjmeter.save.saveservice.subresults=true"));
-            cmd.addAll(Engines.QUIET_LOGGERS);
-            Process proc = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true)
-                    .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
-                    .redirectOutput(dir.resolve("console.txt").toFile()).start();
-            if (!proc.waitFor(timeout.toSeconds(), TimeUnit.SECONDS)) {
-                proc.destroy();
-                if (!proc.waitFor(15, TimeUnit.SECONDS)) {
-                    proc.destroyForcibly();
-                }
+            args.addAll(Engines.QUIET_LOGGERS);
+            try (ChildProcess check = jmeter.start("the engine check", engines.rmiHost(), args, dir, dir.resolve("console.txt"),
+                    null, line -> { })) {
+                check.waitFor(timeout); // then stopped, if it still runs
             }
         } finally {
             Layout.deleteRecursively(secret);
@@ -301,19 +292,6 @@ final class Preflight {
             }
         }
         return rows;
-    }
-
-    static String sha256(Path file) throws IOException {
-        MessageDigest md;
-        try {
-            md = MessageDigest.getInstance("SHA-256");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
-        try (InputStream in = new DigestInputStream(Files.newInputStream(file), md)) {
-            in.transferTo(OutputStream.nullOutputStream());
-        }
-        return HexFormat.of().formatHex(md.digest());
     }
 
     private static String read(Path p) {

@@ -1,13 +1,9 @@
 package org.trustload.harness;
 
 import org.trustload.common.Percentiles;
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
 import java.io.PrintStream;
-import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -467,16 +463,17 @@ public final class Run {
             }
             log.println("trustload: running " + o.planId + (engines == null ? "" : " on engines " + String.join(",", engines.hosts()))
                     + " -> " + dir);
-            List<String> cmd = new ArrayList<>(jmeter.command(engines == null ? "127.0.0.1" : engines.rmiHost()));
-            cmd.addAll(args);
             Progress progress = new Progress(scheduledSeconds(o), log, o.echo);
-            Process p = new ProcessBuilder(cmd).directory(o.workDir.toFile()).redirectErrorStream(true)
-                    .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
+            ChildProcess p = jmeter.start("JMeter", engines == null ? "127.0.0.1" : engines.rmiHost(), args, o.workDir,
+                    dir.resolve("console.txt"), null, line -> {
+                        if (o.echo) {
+                            o.out.println(line);
+                        }
+                        progress.line(line);
+                    });
             children.jmeter = p;
-            Thread pump = pump(p, dir.resolve("console.txt"), o.out, o.echo, progress);
             jmeterStatus = waitFor(p, runLab, engines != null && engines.isRemote() ? engines : null, dir.resolve("jmeter.log"),
                     o.timeout, labDied, lost, log, dir.resolve("threads.txt"));
-            pump.join(10_000);
             if (engines != null && engines.isRemote() && Files.exists(dir.resolve("results.jtl"))) {
                 watcher.readRemote(dir.resolve("results.jtl"), PlanFile.ENGINE_LOAD_COLUMN, engines.hosts());
             }
@@ -590,44 +587,16 @@ public final class Run {
         }
     }
 
-    private static Thread pump(Process p, Path console, PrintStream log, boolean echo, Progress progress) {
-        Thread t = new Thread(() -> {
-            try (BufferedReader in = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
-                 PrintWriter out = new PrintWriter(Files.newBufferedWriter(console), true)) {
-                for (String line; (line = in.readLine()) != null; ) {
-                    out.println(line);
-                    if (echo) {
-                        log.println(line);
-                    }
-                    progress.line(line);
-                }
-            } catch (IOException e) {
-                // JMeter's output ended
-            }
-        }, "jmeter-output");
-        t.setDaemon(true);
-        t.start();
-        return t;
-    }
-
     /** A hung JMeter's thread dump (jcmd Thread.print of its JVM), so that the hang can be diagnosed. */
-    private static void dumpThreads(Process p, Path file) {
+    private static void dumpThreads(ChildProcess p, Path file) {
         StringBuilder out = new StringBuilder();
         List<ProcessHandle> jvms = new ArrayList<>();
-        jvms.add(p.toHandle());
-        p.toHandle().descendants().forEach(jvms::add);
+        jvms.add(p.handle());
+        p.handle().descendants().forEach(jvms::add);
         for (ProcessHandle h : jvms) {
+            out.append("== pid ").append(h.pid()).append(' ').append(h.info().command().orElse("")).append('\n');
             try {
-                Path part = Files.createTempFile("trustload-threads", ".txt");
-                Process jcmd = new ProcessBuilder("jcmd", Long.toString(h.pid()), "Thread.print").redirectErrorStream(true)
-                        .redirectOutput(part.toFile())
-                        .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
-                if (!jcmd.waitFor(30, TimeUnit.SECONDS)) {
-                    jcmd.destroyForcibly();
-                }
-                out.append("== pid ").append(h.pid()).append(' ').append(h.info().command().orElse("")).append('\n')
-                        .append(Files.readString(part));
-                Files.deleteIfExists(part);
+                out.append(ChildProcess.run(List.of("jcmd", Long.toString(h.pid()), "Thread.print"), Duration.ofSeconds(30)).output());
             } catch (IOException | InterruptedException e) {
                 out.append("== pid ").append(h.pid()).append(": ").append(e).append('\n');
             }
@@ -649,12 +618,12 @@ public final class Run {
      * log) the controller is stopped (its results file is flushed on the way out) and {@code lost} says which engine
      * went and when. Returns JMeter's exit status.
      */
-    private static int waitFor(Process p, Lab lab, Engines remote, Path jmeterLog, Duration timeout, AtomicReference<String> labDied,
+    private static int waitFor(ChildProcess p, Lab lab, Engines remote, Path jmeterLog, Duration timeout, AtomicReference<String> labDied,
                                Map<String, Long> lost, PrintStream log, Path threadDump) throws InterruptedException {
         long deadline = timeout == null ? Long.MAX_VALUE : System.nanoTime() + timeout.toNanos();
         Map<String, Integer> misses = new LinkedHashMap<>();
         long nextProbe = System.nanoTime();
-        while (!p.waitFor(1, TimeUnit.SECONDS)) {
+        while (!p.waitFor(Duration.ofSeconds(1))) {
             if (remote != null && System.nanoTime() >= nextProbe) {
                 nextProbe = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
                 for (String h : remote.hosts()) {
@@ -675,14 +644,14 @@ public final class Run {
                     if (waiting.isEmpty() && p.isAlive()) {
                         log.println("trustload: the other engines have ended: stopping the controller, which would wait for "
                                 + String.join(", ", lost.keySet()) + " for ever");
-                        stop(p);
+                        p.close();
                         return p.exitValue();
                     }
                 }
             }
             if (lab != null && !lab.isAlive()) {
                 log.println("trustload: the lab exited during the run: stopping JMeter (" + lab.exitReport() + ")");
-                stop(p);
+                p.close();
                 labDied.set(lab.exitReport()); // again: the log may have grown
                 break;
             }
@@ -690,7 +659,7 @@ public final class Run {
                 log.println("trustload: JMeter did not finish within " + timeout.toSeconds() + " s: its threads are in "
                         + threadDump + "; stopping it");
                 dumpThreads(p, threadDump);
-                stop(p);
+                p.close();
                 return -1;
             }
         }
@@ -698,14 +667,6 @@ public final class Run {
             labDied.set(lab.exitReport()); // JMeter ended on its own (e.g. errors stopped the test) as the lab died
         }
         return p.exitValue();
-    }
-
-    private static void stop(Process p) throws InterruptedException {
-        p.destroy();
-        if (!p.waitFor(30, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            p.waitFor(30, TimeUnit.SECONDS);
-        }
     }
 
     /** What a TrustLoad element's fail-fast check writes to the console and jmeter.log. */
@@ -1086,15 +1047,14 @@ public final class Run {
 
     /** What a run started, for its shutdown hook. */
     static final class Started {
-        volatile Process jmeter;
+        volatile ChildProcess jmeter;
         volatile Engines engines;
         volatile Lab lab;
 
         void stop() {
             try {
-                Process p = jmeter;
-                if (p != null && p.isAlive()) {
-                    Run.stop(p);
+                if (jmeter != null) {
+                    jmeter.close();
                 }
                 if (engines != null) {
                     engines.close();

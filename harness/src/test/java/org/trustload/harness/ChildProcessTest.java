@@ -7,6 +7,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -51,5 +53,28 @@ class ChildProcessTest {
                 .isInstanceOf(HarnessException.class)
                 .hasMessageContaining("DSS was not ready within 0 s")
                 .hasMessageContaining("starting");
+    }
+
+    @Test
+    void isReadyOnceItsCheckHoldsAfterItsReadyLineWithItsEnvironmentAndEveryLineToTheListener() throws Exception {
+        Path flag = dir.resolve("flag");
+        List<String> seen = new CopyOnWriteArrayList<>();
+        try (ChildProcess c = ChildProcess.launch("the engine", bash("echo \"READY $WORD\"; touch " + flag + "; echo more; exec sleep 600"),
+                null, Map.of("WORD", "here"), null, "READY", seen::add)) {
+            assertThat(c.awaitReady(() -> Files.exists(flag), Duration.ofMinutes(2))).isTrue();
+            assertThat(c.readyLine()).isEqualTo("READY here");
+        }
+        assertThat(seen).containsExactly("READY here", "more");
+    }
+
+    @Test
+    void exitBeforeItsCheckHoldsIsNotReadyAndWaitForSaysItExited() throws Exception {
+        try (ChildProcess c = ChildProcess.launch("keytool", bash("echo READY; exit 4"), null, Map.of(), dir.resolve("k.log"), "READY",
+                line -> { })) {
+            assertThat(c.awaitReady(() -> false, Duration.ofMinutes(2))).isFalse();
+            assertThat(c.waitFor(Duration.ofMinutes(2))).isTrue();
+            assertThat(c.exitValue()).isEqualTo(4);
+            assertThat(c.tail()).contains("READY");
+        }
     }
 }

@@ -31,6 +31,7 @@ import software.amazon.awssdk.services.kms.KmsClient;
 import org.trustload.harness.Lab;
 import org.trustload.harness.Layout;
 import org.trustload.bench.JMeterRun;
+import org.trustload.harness.ChildProcess;
 
 /**
  * KMS bench: AES-256 Encrypt of 32 bytes against the lab's AWS emulator (its own JVM), at 1, 8 and 32
@@ -402,10 +403,7 @@ public final class KmsBench {
         List<String> cmd = new ArrayList<>(List.of(Paths.get(System.getProperty("java.home"), "bin", "jcmd").toString(),
                 String.valueOf(pid)));
         cmd.addAll(List.of(args));
-        Process j = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-        if (!j.waitFor(60, TimeUnit.SECONDS)) {
-            j.destroyForcibly();
-        }
+        ChildProcess.run(cmd, Duration.ofSeconds(60));
     }
 
     private static long processCpuNanos() {

@@ -36,6 +36,7 @@ import java.util.regex.Pattern;
 import org.trustload.bench.JMeterRun;
 import org.trustload.bench.ProcCpu;
 import org.trustload.bench.ThreadCpuTrace;
+import org.trustload.harness.ChildProcess;
 import org.trustload.harness.DssFixture;
 import org.trustload.harness.Lab;
 import org.trustload.harness.Layout;
@@ -345,17 +346,12 @@ public final class PkiBench {
     }
 
     private static String exec(int timeoutSeconds, String... cmd) throws Exception {
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        byte[] o = p.getInputStream().readAllBytes();
-        if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            throw new IllegalStateException(String.join(" ", cmd) + ": timed out");
+        ChildProcess.Finished f = ChildProcess.run(List.of(cmd), Duration.ofSeconds(timeoutSeconds));
+        if (!f.ok()) {
+            throw new IllegalStateException(String.join(" ", cmd) + (f.status() < 0 ? ": timed out" : ": exit " + f.status())
+                    + "\n" + f.output());
         }
-        String s = new String(o, StandardCharsets.UTF_8);
-        if (p.exitValue() != 0) {
-            throw new IllegalStateException(String.join(" ", cmd) + ": exit " + p.exitValue() + "\n" + s);
-        }
-        return s;
+        return f.output();
     }
 
     /** Each implementation's output once: both CMS verify with BC, and their sizes. */

@@ -19,6 +19,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.trustload.bench.BenchRuns;
 import org.trustload.bench.ProcCpu;
+import org.trustload.harness.ChildProcess;
 import org.trustload.harness.Layout;
 import org.trustload.pki.TestPki;
 import org.trustload.testing.MariaDb;
@@ -443,10 +444,9 @@ public final class ReferenceBench {
     private static void taskset(String... args) throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>(List.of("taskset"));
         cmd.addAll(List.of(args));
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        String text = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        if (!p.waitFor(30, TimeUnit.SECONDS) || p.exitValue() != 0) {
-            throw new IllegalStateException(String.join(" ", cmd) + " failed: " + text);
+        ChildProcess.Finished f = ChildProcess.run(cmd, Duration.ofSeconds(30));
+        if (!f.ok()) {
+            throw new IllegalStateException(String.join(" ", cmd) + " failed: " + f.output());
         }
     }
 
@@ -464,10 +464,7 @@ public final class ReferenceBench {
 
     private static String firstMatch(List<String> cmd, String regex) {
         try {
-            Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-            String text = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            p.waitFor(30, TimeUnit.SECONDS);
-            Matcher m = Pattern.compile(regex).matcher(text);
+            Matcher m = Pattern.compile(regex).matcher(ChildProcess.run(cmd, Duration.ofSeconds(30)).output());
             return m.find() ? m.group(1) : "?";
         } catch (IOException e) {
             return "?";

@@ -3,12 +3,14 @@ package org.trustload.harness.sizing;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Predicate;
+import org.trustload.harness.ChildProcess;
 import org.trustload.harness.Jtl;
 import org.trustload.jvmstats.PerfData;
 import org.trustload.jvmstats.ProcessSource;
@@ -244,9 +246,7 @@ public final class Watcher implements AutoCloseable {
 
     private void pin(long pid) {
         try {
-            Process p = new ProcessBuilder("taskset", "-a", "-p", "-c", loadCpus, Long.toString(pid))
-                    .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-            p.waitFor();
+            ChildProcess.run(List.of("taskset", "-a", "-p", "-c", loadCpus, Long.toString(pid)), Duration.ofSeconds(30));
         } catch (IOException e) {
             serverError = "taskset failed: " + e.getMessage();
         } catch (InterruptedException e) {

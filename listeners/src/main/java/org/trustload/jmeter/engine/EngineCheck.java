@@ -1,19 +1,14 @@
 package org.trustload.jmeter.engine;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.security.DigestInputStream;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Deque;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -23,6 +18,7 @@ import org.apache.jmeter.samplers.AbstractSampler;
 import org.apache.jmeter.samplers.Entry;
 import org.apache.jmeter.samplers.SampleResult;
 import org.apache.jmeter.util.JMeterUtils;
+import org.trustload.common.Sha256;
 import org.trustload.common.Version;
 
 /**
@@ -122,7 +118,7 @@ public class EngineCheck extends AbstractSampler {
                 if (sha.isEmpty()) {
                     return item(true, "present " + path);
                 }
-                String have = sha256(p);
+                String have = Sha256.ofFile(p);
                 if (have.equals(sha)) {
                     return item(true, "same " + path);
                 }
@@ -136,7 +132,7 @@ public class EngineCheck extends AbstractSampler {
                 return item(false, "missing " + path);
             }
             byte[] bytes = Base64.getDecoder().decode(data);
-            if (!HexFormat.of().formatHex(digest().digest(bytes)).equals(sha)) {
+            if (!Sha256.of(bytes).equals(sha)) {
                 return item(false, "unwritable " + path + ": the content received does not match its sha256");
             }
             ship(run, p, bytes);
@@ -221,21 +217,5 @@ public class EngineCheck extends AbstractSampler {
         r.setResponseMessage(message);
         r.setStampAndTime(System.currentTimeMillis(), 0);
         return r;
-    }
-
-    static String sha256(Path file) throws IOException {
-        MessageDigest md = digest();
-        try (InputStream in = new DigestInputStream(Files.newInputStream(file), md)) {
-            in.transferTo(java.io.OutputStream.nullOutputStream());
-        }
-        return HexFormat.of().formatHex(md.digest());
-    }
-
-    private static MessageDigest digest() {
-        try {
-            return MessageDigest.getInstance("SHA-256");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
     }
 }
