@@ -925,7 +925,8 @@ public final class Run {
         OptionalLong secs = tg.scheduledSeconds(props);
         OptionalLong ramp = tg.rampUpSeconds(props);
         StringBuilder line = new StringBuilder(tg.name()).append(": ")
-                .append(threads.isPresent() ? plural(threads.getAsLong(), "thread") : tg.threads() + " threads")
+                .append(threads.isPresent() ? plural(threads.getAsLong(), "thread")
+                        : tg.threads().isBlank() ? "threads as its arrivals need (open model)" : tg.threads() + " threads")
                 .append(engines > 1 ? " on each of " + engines + " engines" : "")
                 .append(loops.isPresent() ? (loops.getAsLong() < 0 ? ", loops until stopped" : ", " + plural(loops.getAsLong(), "loop"))
                         : "")

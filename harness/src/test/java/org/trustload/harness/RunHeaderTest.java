@@ -30,6 +30,9 @@ class RunHeaderTest {
         assertThat(Run.threadsLine(searches, Map.of("threads", "20", "rampup", "5"), null, 2))
                 .startsWith("200 users x 10 searches: 20 threads on each of 2 engines, 10 loops, ramp-up 5 s, at most ");
         assertThat(Run.inside(searches, Map.of())).isEmpty();
+        PlanFile.ThreadGroup open = new PlanFile.ThreadGroup("size-s03 arrivals", "OpenModelThreadGroup", "", "", false, "",
+                "", true, 1);
+        assertThat(Run.threadsLine(open, Map.of(), null, 1)).isEqualTo("size-s03 arrivals: threads as its arrivals need (open model)");
     }
 
     @Test
