@@ -4,13 +4,8 @@ import com.aliyun.dkms.gcs.openapi.models.Config;
 import com.aliyun.dkms.gcs.openapi.util.models.RuntimeOptions;
 import com.aliyun.dkms.gcs.sdk.Client;
 import com.aliyun.dkms.gcs.sdk.models.EncryptRequest;
-import com.sun.management.OperatingSystemMXBean;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.Reader;
-import java.lang.management.ManagementFactory;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -46,8 +41,6 @@ import java.time.Duration;
  * <pre>java -cp … org.trustload.bench.AliyunKmsBench out=DIR [threads=1,8,32] [seconds=20] [warmup=20] [python=PATH]</pre>
  */
 public final class AliyunKmsBench {
-    private static final OperatingSystemMXBean OS =
-            (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
 
     private AliyunKmsBench() {
     }
@@ -139,11 +132,11 @@ public final class AliyunKmsBench {
         }
         Thread.sleep(warmup * 1000L);
         long ops0 = ops.get();
-        long cpu0 = OS.getProcessCpuTime();
+        long cpu0 = ProcCpu.selfNanos();
         long t0 = System.nanoTime();
         Thread.sleep(seconds * 1000L);
         long ops1 = ops.get();
-        long cpu1 = OS.getProcessCpuTime();
+        long cpu1 = ProcCpu.selfNanos();
         long t1 = System.nanoTime();
         stop.set(true);
         done.await(60, TimeUnit.SECONDS);

@@ -125,6 +125,15 @@ public final class NativeTlcpPeer {
         return run("client", args, timeout);
     }
 
+    /** Runs {@code n} {@code tlcp-peer client}s with {@code args} at once (one process each), each as {@link #client}. */
+    public static List<Result> clients(int n, List<String> args, Duration timeout) {
+        List<CompletableFuture<Result>> fs = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            fs.add(CompletableFuture.supplyAsync(() -> client(args, timeout)));
+        }
+        return fs.stream().map(CompletableFuture::join).toList();
+    }
+
     /** Runs {@code tlcp-peer kat} (Tongsuo's known answers; {@code args}: the server's double certificate) to its end. */
     public static Result kat(List<String> args, Duration timeout) {
         return run("kat", args, timeout);

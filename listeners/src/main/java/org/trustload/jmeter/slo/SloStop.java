@@ -1,7 +1,6 @@
 package org.trustload.jmeter.slo;
 
 import java.util.ArrayDeque;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Deque;
 import java.util.List;
