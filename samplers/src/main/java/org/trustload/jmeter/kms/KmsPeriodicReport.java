@@ -22,6 +22,7 @@ import org.apache.jmeter.testelement.TestStateListener;
 import org.apache.jmeter.visualizers.Visualizer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.trustload.common.Closeables;
 import org.trustload.kms.KmsReportStats;
 
 /**
@@ -155,14 +156,8 @@ public class KmsPeriodicReport extends AbstractTestElement
     }
 
     private void closeFile() {
-        if (out != null) {
-            try {
-                out.close();
-            } catch (IOException ignored) {
-                // nothing left to report it to
-            }
-            out = null;
-        }
+        Closeables.closeQuietly(out); // nothing left to report a failure to
+        out = null;
     }
 
     @Override
