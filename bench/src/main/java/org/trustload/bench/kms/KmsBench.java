@@ -57,7 +57,7 @@ public final class KmsBench {
     private KmsBench() {
     }
 
-    record Cell(String impl, int threads, long requests, double seconds, double cpuMs, long errors, double serverCpuMs,
+    public record Cell(String impl, int threads, long requests, double seconds, double cpuMs, long errors, double serverCpuMs,
             double workerCpuMs, double jitCpuMs) {
         double rps() {
             return requests / seconds;
@@ -315,12 +315,12 @@ public final class KmsBench {
     }
 
     /** One request of a loop thread. */
-    interface Call {
+    public interface Call {
         void call() throws Exception;
     }
 
     /** The call of loop thread {@code t}. */
-    interface Calls {
+    public interface Calls {
         Call of(int t) throws Exception;
     }
 
@@ -328,7 +328,7 @@ public final class KmsBench {
      * {@code threads} threads, each making the call {@code calls} gives it until stopped; the figures of the
      * window that follows the warm-up (this JVM's CPU, the workers', the JIT's and the lab's).
      */
-    private static Cell loop(String impl, int threads, int warmup, int window, long labPid,
+    public static Cell loop(String impl, int threads, int warmup, int window, long labPid,
                              Calls calls) throws Exception {
         AtomicBoolean stop = new AtomicBoolean();
         AtomicLong done = new AtomicLong();
