@@ -4,10 +4,8 @@ import com.aliyun.dkms.gcs.openapi.models.Config;
 import com.aliyun.dkms.gcs.openapi.util.models.RuntimeOptions;
 import com.aliyun.dkms.gcs.sdk.Client;
 import com.aliyun.dkms.gcs.sdk.models.EncryptRequest;
-import com.sun.management.OperatingSystemMXBean;
 import java.io.IOException;
 import java.io.Reader;
-import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -16,10 +14,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
+import org.trustload.bench.kms.KmsBench;
 import org.trustload.harness.Jtl;
 import org.trustload.harness.Lab;
 import org.trustload.harness.Layout;
@@ -44,8 +40,6 @@ import org.trustload.harness.ChildProcess;
  * <pre>java -cp … org.trustload.bench.AliyunKmsBench out=DIR [threads=1,8,32] [seconds=20] [warmup=20] [python=PATH]</pre>
  */
 public final class AliyunKmsBench {
-    private static final OperatingSystemMXBean OS =
-            (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
 
     private AliyunKmsBench() {
     }
@@ -111,45 +105,17 @@ public final class AliyunKmsBench {
         Client client = new Client(config);
         RuntimeOptions noRetry = new RuntimeOptions().setAutoretry(false).setMaxIdleConns(threads);
         String keyId = p.getProperty("kms.aliyun.key_id");
-        AtomicLong ops = new AtomicLong();
-        AtomicLong errors = new AtomicLong();
-        AtomicBoolean stop = new AtomicBoolean();
-        CountDownLatch done = new CountDownLatch(threads);
-        for (int i = 0; i < threads; i++) {
+        // the KMS bench's loop and window; a request that failed counts as an error, not as a request
+        KmsBench.Cell c = KmsBench.loop("aliyun", threads, warmup, seconds, -1, t -> {
             byte[] data = new byte[32];
-            data[0] = (byte) i;
-            Thread th = new Thread(() -> {
-                try {
-                    while (!stop.get()) {
-                        try {
-                            client.encryptWithOptions(new EncryptRequest().setKeyId(keyId).setPlaintext(data), noRetry);
-                            ops.incrementAndGet();
-                        } catch (Exception e) {
-                            errors.incrementAndGet();
-                        }
-                    }
-                } finally {
-                    done.countDown();
-                }
-            });
-            th.setDaemon(true);
-            th.start();
+            data[0] = (byte) t;
+            return () -> client.encryptWithOptions(new EncryptRequest().setKeyId(keyId).setPlaintext(data), noRetry);
+        });
+        if (c.errors() > 0) {
+            System.out.println("raw loop, " + threads + " threads: " + c.errors() + " errors");
         }
-        Thread.sleep(warmup * 1000L);
-        long ops0 = ops.get();
-        long cpu0 = OS.getProcessCpuTime();
-        long t0 = System.nanoTime();
-        Thread.sleep(seconds * 1000L);
-        long ops1 = ops.get();
-        long cpu1 = OS.getProcessCpuTime();
-        long t1 = System.nanoTime();
-        stop.set(true);
-        done.await(60, TimeUnit.SECONDS);
-        if (errors.get() > 0) {
-            System.out.println("raw loop, " + threads + " threads: " + errors.get() + " errors");
-        }
-        long n = ops1 - ops0;
-        return new double[] {n * 1e9 / (t1 - t0), (cpu1 - cpu0) / 1e6 / Math.max(1, n)};
+        long n = c.requests() - c.errors();
+        return new double[] {n / c.seconds(), c.cpuMs() / Math.max(1, n)};
     }
 
     /** The vendor's Python SDK loop in its own process: {requests/s, process CPU ms per request}. */

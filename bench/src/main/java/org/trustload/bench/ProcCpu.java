@@ -1,16 +1,23 @@
 package org.trustload.bench;
 
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.function.BiConsumer;
 
 /** CPU time of a process, or of some of its threads, from Linux's {@code /proc} (clock ticks of 10 ms). */
 public final class ProcCpu {
     private static final long MS_PER_TICK = 10; // CLK_TCK 100
 
     private ProcCpu() {
+    }
+
+    /** This JVM's CPU time in ns (the JVM's own counter, finer than {@code /proc}'s ticks). */
+    public static long selfNanos() {
+        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
     }
 
     /** utime + stime of a process in ms, -1 once it is gone. */
@@ -37,23 +44,12 @@ public final class ProcCpu {
      * first 15 characters of a thread's name); 0 when none.
      */
     public static long threadsMs(long pid, String prefix) {
-        long sum = 0;
-        try (var tasks = Files.list(Path.of("/proc/" + pid + "/task"))) {
-            for (Path t : (Iterable<Path>) tasks::iterator) {
-                try {
-                    String stat = Files.readString(t.resolve("stat"));
-                    String comm = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-                    if (comm.startsWith(prefix)) {
-                        sum += ticksMs(stat);
-                    }
-                } catch (IOException | RuntimeException gone) {
-                    // a thread that ended meanwhile
-                }
+        long[] sum = {0};
+        return eachThread(pid, (task, stat) -> {
+            if (comm(stat).startsWith(prefix)) {
+                sum[0] += ticksMs(stat);
             }
-        } catch (IOException | RuntimeException e) {
-            return 0;
-        }
-        return sum;
+        }) ? sum[0] : 0;
     }
 
     /** One thread's name (Linux keeps its first 15 characters) and CPU time. */
@@ -66,27 +62,37 @@ public final class ProcCpu {
      */
     public static Map<Long, ThreadCpu> threads(long pid) {
         Map<Long, ThreadCpu> m = new HashMap<>();
+        boolean alive = eachThread(pid, (task, stat) -> {
+            long ns;
+            try {
+                String sched = Files.readString(task.resolve("schedstat"));
+                ns = Long.parseLong(sched.substring(0, sched.indexOf(' ')));
+            } catch (IOException | RuntimeException noSchedstat) {
+                ns = ticksMs(stat) * 1_000_000L;
+            }
+            m.put(Long.parseLong(task.getFileName().toString()), new ThreadCpu(comm(stat), ns));
+        });
+        return alive ? m : Map.of();
+    }
+
+    /** Visits every live thread of a process (one that ends meanwhile is skipped); false once the process is gone. */
+    private static boolean eachThread(long pid, BiConsumer<Path, String> visitor) {
         try (var tasks = Files.list(Path.of("/proc/" + pid + "/task"))) {
             for (Path t : (Iterable<Path>) tasks::iterator) {
                 try {
-                    String stat = Files.readString(t.resolve("stat"));
-                    String comm = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-                    long ns;
-                    try {
-                        String sched = Files.readString(t.resolve("schedstat"));
-                        ns = Long.parseLong(sched.substring(0, sched.indexOf(' ')));
-                    } catch (IOException | RuntimeException noSchedstat) {
-                        ns = ticksMs(stat) * 1_000_000L;
-                    }
-                    m.put(Long.parseLong(t.getFileName().toString()), new ThreadCpu(comm, ns));
+                    visitor.accept(t, Files.readString(t.resolve("stat")));
                 } catch (IOException | RuntimeException gone) {
                     // a thread that ended meanwhile
                 }
             }
+            return true;
         } catch (IOException | RuntimeException e) {
-            return Map.of();
+            return false;
         }
-        return m;
+    }
+
+    private static String comm(String stat) {
+        return stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')')); // the name: ( and ) may be in it
     }
 
     private static long ticksMs(String stat) {

@@ -12,7 +12,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicLong;
 import org.trustload.gmssl.TlcpClient;
@@ -121,7 +120,7 @@ public final class TongsuoBench {
                     List<double[]> ratios = new ArrayList<>();
                     for (int r = 1; r <= rounds; r++) {
                         // interleaved, one cell each per round: the machine's load hits all three alike
-                        double[] nat = cps ? nativeCps(threads, opt("count", 200)) : nativeThroughput(threads, opt("requests", 60));
+                        double[] nat = nativeClients(threads, cps, cps ? opt("count", 200) : opt("requests", 60));
                         double[] ts = raw("tongsuo", threads, seconds, cps);
                         // bgm (TLS 1.3 SM too) for scale where it runs: Java 17 to 21
                         double[] bgm = BGM ? raw("bgm", threads, seconds, cps) : new double[] {Double.NaN, Double.NaN};
@@ -187,11 +186,13 @@ public final class TongsuoBench {
 
     // ---- native C client: one process per thread ----
 
-    private double[] nativeCps(int threads, int count) throws Exception {
+    /** cps: each process opens {@code n} connections (GET /1k each); else {@code n} GET /1m on one connection. */
+    private double[] nativeClients(int threads, boolean cps, int n) throws Exception {
         long srv0 = serverCpuMs();
-        List<NativeTlcpPeer.Result> rs = parallel(threads, () -> NativeTlcpPeer.client(List.of("--proto", "tls13",
-                "--port", String.valueOf(port), "--cipher", "TLS_SM4_GCM_SM3", "--ca", caFile(), "--path", "/1k",
-                "--count", String.valueOf(count)), Duration.ofMinutes(5)));
+        List<NativeTlcpPeer.Result> rs = NativeTlcpPeer.clients(threads, List.of("--proto", "tls13", "--port",
+                String.valueOf(port), "--cipher", "TLS_SM4_GCM_SM3", "--ca", caFile(), "--path", cps ? "/1k" : "/1m",
+                cps ? "--count" : "--requests", String.valueOf(n)), Duration.ofMinutes(5));
+        // cps: one op = one connection; throughput: one op = one MiB
         double ops = 0;
         double span = 0;
         double cpu = 0;
@@ -199,36 +200,14 @@ public final class TongsuoBench {
             if (r.exit() != 0) {
                 throw new IllegalStateException("native client failed: " + r);
             }
-            String[] rate = r.line("RATE").split(" ");
-            ops += Double.parseDouble(rate[1]);
+            String[] rate = r.line(cps ? "RATE" : "THROUGHPUT").split(" ");
+            ops += Double.parseDouble(rate[1]) / (cps ? 1 : 1048576.0);
             span = Math.max(span, Double.parseDouble(rate[2]));
             cpu += Double.parseDouble(r.line("CPU"));
         }
-        double srv = serverMsPerOp(srv0, ops);
-        row("cps", "native C client (Tongsuo 8.3.2)", threads, ops / span, "conn/s", cpu * 1000 / ops, srv, (long) ops, 0);
+        row(cps ? "cps" : "throughput", "native C client (Tongsuo 8.3.2)", threads, ops / span, cps ? "conn/s" : "MiB/s",
+                cpu * 1000 / ops, serverMsPerOp(srv0, ops), cps ? (long) ops : (long) n * threads, 0);
         return new double[] {ops / span, cpu * 1000 / ops};
-    }
-
-    private double[] nativeThroughput(int threads, int requests) throws Exception {
-        long srv0 = serverCpuMs();
-        List<NativeTlcpPeer.Result> rs = parallel(threads, () -> NativeTlcpPeer.client(List.of("--proto", "tls13",
-                "--port", String.valueOf(port), "--cipher", "TLS_SM4_GCM_SM3", "--ca", caFile(), "--path", "/1m",
-                "--requests", String.valueOf(requests)), Duration.ofMinutes(5)));
-        double mib = 0;
-        double span = 0;
-        double cpu = 0;
-        for (NativeTlcpPeer.Result r : rs) {
-            if (r.exit() != 0) {
-                throw new IllegalStateException("native client failed: " + r);
-            }
-            String[] t = r.line("THROUGHPUT").split(" ");
-            mib += Double.parseDouble(t[1]) / 1048576.0;
-            span = Math.max(span, Double.parseDouble(t[2]));
-            cpu += Double.parseDouble(r.line("CPU"));
-        }
-        row("throughput", "native C client (Tongsuo 8.3.2)", threads, mib / span, "MiB/s", cpu * 1000 / mib,
-                serverMsPerOp(srv0, mib), (long) (requests * threads), 0);
-        return new double[] {mib / span, cpu * 1000 / mib};
     }
 
     // ---- the engines' raw loops in this JVM ----
@@ -302,7 +281,7 @@ public final class TongsuoBench {
             t.start();
             ts.add(t);
         }
-        long cpu0 = cpuNanos();
+        long cpu0 = ProcCpu.selfNanos();
         long t0 = System.nanoTime();
         deadline[0] = t0 + seconds * 1_000_000_000L;
         start.countDown();
@@ -310,11 +289,7 @@ public final class TongsuoBench {
             t.join();
         }
         long t1 = System.nanoTime();
-        return new long[] {ops.get(), errors.get(), t1 - t0, cpuNanos() - cpu0 };
-    }
-
-    private static long cpuNanos() {
-        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
+        return new long[] {ops.get(), errors.get(), t1 - t0, ProcCpu.selfNanos() - cpu0 };
     }
 
     // ---- the sampler in JMeter, through the gmssl plans ----
@@ -360,22 +335,6 @@ public final class TongsuoBench {
 
     private String caFile() {
         return pki.dir().resolve("ca-1.pem").toString();
-    }
-
-    private interface Job {
-        NativeTlcpPeer.Result run();
-    }
-
-    private static List<NativeTlcpPeer.Result> parallel(int n, Job job) throws Exception {
-        List<CompletableFuture<NativeTlcpPeer.Result>> fs = new ArrayList<>();
-        for (int i = 0; i < n; i++) {
-            fs.add(CompletableFuture.supplyAsync(job::run));
-        }
-        List<NativeTlcpPeer.Result> out = new ArrayList<>();
-        for (CompletableFuture<NativeTlcpPeer.Result> f : fs) {
-            out.add(f.get());
-        }
-        return out;
     }
 
     private void row(String metric, String who, int threads, double value, String unit, double cpuMsPerOp,

@@ -318,11 +318,6 @@ public final class Lab implements AutoCloseable {
         return dir == null ? null : dir.path();
     }
 
-    /** The written {@code lab.properties} file (absolute). */
-    public Path propertiesFile() {
-        return options.out();
-    }
-
     /** Every entry written to {@code lab.properties}, in file order. */
     public synchronized Map<String, String> properties() {
         return Collections.unmodifiableMap(new LinkedHashMap<>(properties));

@@ -3,6 +3,7 @@ package org.trustload.gmssl;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import org.trustload.common.Closeables;
 
 /** What every engine's {@link TlcpConnection} records about its opening, and the TCP connect they share. */
 public abstract class AbstractTlcpConnection implements TlcpConnection {
@@ -56,11 +57,7 @@ public abstract class AbstractTlcpConnection implements TlcpConnection {
             tcp.connect(new InetSocketAddress(host, port), timeoutMillis);
             return tcp;
         } catch (IOException | IllegalArgumentException e) {
-            try {
-                tcp.close();
-            } catch (IOException ignored) {
-                // best effort
-            }
+            Closeables.closeQuietly(tcp);
             if (e instanceof IllegalArgumentException) {
                 throw new TlcpException(TlcpException.CONFIG_ERROR, "bad address", host + ":" + port + ": " + e, e);
             }

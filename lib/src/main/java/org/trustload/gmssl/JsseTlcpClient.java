@@ -1,5 +1,7 @@
 package org.trustload.gmssl;
 
+import static org.trustload.common.Closeables.closeQuietly;
+
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -179,16 +181,6 @@ public final class JsseTlcpClient implements TlcpClient {
     public void close() {
         // nothing held beyond the contexts, which the garbage collector reclaims
         idle.clear();
-    }
-
-    static void closeQuietly(Socket s) {
-        if (s != null) {
-            try {
-                s.close();
-            } catch (IOException | RuntimeException ignored) {
-                // closing is best effort
-            }
-        }
     }
 
     /** A handshaken JSSE socket. */

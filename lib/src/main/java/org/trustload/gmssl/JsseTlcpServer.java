@@ -1,5 +1,7 @@
 package org.trustload.gmssl;
 
+import static org.trustload.common.Closeables.closeQuietly;
+
 import java.io.IOException;
 import java.net.Socket;
 import java.util.function.UnaryOperator;
@@ -59,8 +61,8 @@ public final class JsseTlcpServer implements TlcpServer {
             s.setSoTimeout(settings.handshakeTimeoutMillis());
             s.startHandshake();
         } catch (IOException | RuntimeException e) {
-            JsseTlcpClient.closeQuietly(s);
-            JsseTlcpClient.closeQuietly(socket);
+            closeQuietly(s);
+            closeQuietly(socket);
             if (e instanceof IllegalArgumentException) {
                 throw new TlcpException(TlcpException.CONFIG_ERROR, "engine refused the settings", TlcpErrors.chain(e), e);
             }
@@ -68,7 +70,7 @@ public final class JsseTlcpServer implements TlcpServer {
         }
         SSLSession session = s.getSession();
         if (!session.isValid() && JsseTlcpClient.noSession(session)) {
-            JsseTlcpClient.closeQuietly(s);
+            closeQuietly(s);
             throw new TlcpException(TlcpException.HANDSHAKE_FAILED, "handshake failure: no session negotiated",
                     peer + ": handshake returned without an exception but with session " + session.getCipherSuite()
                     + " (the client closed or sent no acceptable hello)", null);

@@ -135,9 +135,4 @@ public final class Sm2TrustManager implements X509TrustManager {
         }
         return List.of(k);
     }
-
-    /** Chains remembered as valid (tests). */
-    int rememberedChains() {
-        return passed.size();
-    }
 }

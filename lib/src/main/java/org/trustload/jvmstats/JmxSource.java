@@ -1,5 +1,7 @@
 package org.trustload.jvmstats;
 
+import static org.trustload.common.Closeables.closeQuietly;
+
 import java.io.IOException;
 import java.io.Serializable;
 import java.net.InetSocketAddress;
@@ -174,16 +176,6 @@ public final class JmxSource implements StatsSource {
     public void close() {
         closeQuietly(connector);
         calls.shutdownNow();
-    }
-
-    private static void closeQuietly(JMXConnector c) {
-        if (c != null) {
-            try {
-                c.close();
-            } catch (IOException | RuntimeException e) {
-                // closing a dead connection fails; nothing left to release
-            }
-        }
     }
 
     private static ObjectName name(String s) {

@@ -31,6 +31,7 @@ import com.unboundid.util.ssl.HostNameSSLSocketVerifier;
 import com.unboundid.util.ssl.SSLSocketVerifier;
 import org.newsclub.net.unix.AFUNIXSocket;
 import org.newsclub.net.unix.AFUNIXSocketAddress;
+import org.trustload.common.Closeables;
 
 import javax.net.SocketFactory;
 import javax.net.ssl.SSLContext;
@@ -191,13 +192,7 @@ public final class LdapClient implements Closeable {
             }
             return socket;
         } catch (IOException | RuntimeException e) {
-            if (socket != null) {
-                try {
-                    socket.close();
-                } catch (IOException ignored) {
-                    // nothing was connected
-                }
-            }
+            Closeables.closeQuietly(socket); // nothing was connected
             throw withTarget(new LDAPException(ResultCode.CONNECT_ERROR, "An error occurred while attempting to connect to server "
                     + s.target() + ": " + LdapClientException.readable(e), e), s);
         }

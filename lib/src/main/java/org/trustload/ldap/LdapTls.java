@@ -47,11 +47,6 @@ public final class LdapTls {
         return create(new Key(s.trustMode(), s.trustStorePath(), s.trustStoreType(), s.trustStorePassword()));
     }
 
-    /** Forgets every cached context (a test changed a trust store file in place). */
-    public static void clearCache() {
-        CONTEXTS.clear();
-    }
-
     private static SSLContext create(Key key) throws LdapClientException {
         TrustManager[] tms;
         switch (key.mode) {

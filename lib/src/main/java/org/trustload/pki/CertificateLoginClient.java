@@ -1,5 +1,7 @@
 package org.trustload.pki;
 
+import static org.trustload.common.Closeables.closeQuietly;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.ByteArrayOutputStream;
@@ -319,14 +321,6 @@ public final class CertificateLoginClient {
 
     private static String truncate(String s) {
         return s.length() > 500 ? s.substring(0, 500) + "…" : s;
-    }
-
-    private static void closeQuietly(Socket s) {
-        try {
-            s.close();
-        } catch (IOException ignored) {
-            // closing a failed connection
-        }
     }
 
     // ------------------------------------------------------------------ key manager

@@ -161,11 +161,6 @@ public final class PadesSigner {
             this.contentsEnd = contentsEnd;
         }
 
-        /** Bytes reserved for the CMS. */
-        public int reservedSignatureSize() {
-            return (contentsEnd - contentsStart - 2) / 2;
-        }
-
         @Override
         byte[] encapsulated() {
             return null;

@@ -110,16 +110,6 @@ public final class TimestampClient implements TimestampSource {
         }
     }
 
-    /**
-     * Requests a token and returns it parsed.
-     *
-     * @throws PkiException {@link PkiException#TSA_ERROR} for every TSA failure; {@link
-     *                      PkiException#CONFIG_ERROR} for an unknown digest algorithm
-     */
-    public TimeStampToken requestToken(byte[] imprint, String digestAlgorithm) throws PkiException {
-        return fetch(imprint, digestAlgorithm).token();
-    }
-
     private Answer fetch(byte[] imprint, String digestAlgorithm) throws PkiException {
         AlgorithmIdentifier alg = digestAlgorithm(digestAlgorithm);
         TimeStampRequestGenerator g = new TimeStampRequestGenerator();

@@ -15,6 +15,7 @@ import java.security.cert.CertificateParsingException;
 import java.security.cert.X509CRL;
 import java.security.cert.X509CRLEntry;
 import java.security.cert.X509Certificate;
+import java.security.cert.X509Extension;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.Date;
@@ -109,12 +110,37 @@ final class VerificationCache {
         return ok;
     }
 
+    /** The extension queries of a certificate or CRL view: the original's, written once for both. */
+    private interface Delegating extends X509Extension {
+        X509Extension original();
+
+        @Override
+        default boolean hasUnsupportedCriticalExtension() {
+            return original().hasUnsupportedCriticalExtension();
+        }
+
+        @Override
+        default Set<String> getCriticalExtensionOIDs() {
+            return original().getCriticalExtensionOIDs();
+        }
+
+        @Override
+        default Set<String> getNonCriticalExtensionOIDs() {
+            return original().getNonCriticalExtensionOIDs();
+        }
+
+        @Override
+        default byte[] getExtensionValue(String oid) {
+            return original().getExtensionValue(oid);
+        }
+    }
+
     /**
      * A certificate whose {@code verify} asks the cache; the rest is the original's. It is a
      * {@link BCX509Certificate} so that BouncyCastle's PKIX takes its parsed TBSCertificate and names
      * instead of parsing the encoding again; a JDK certificate (the lab's) is parsed once per view.
      */
-    private static final class Cert extends X509Certificate implements BCX509Certificate {
+    private static final class Cert extends X509Certificate implements BCX509Certificate, Delegating {
         private static final long serialVersionUID = 1L;
         private final X509Certificate c;
         private final transient VerificationCache cache;
@@ -319,23 +345,8 @@ final class VerificationCache {
         }
 
         @Override
-        public boolean hasUnsupportedCriticalExtension() {
-            return c.hasUnsupportedCriticalExtension();
-        }
-
-        @Override
-        public Set<String> getCriticalExtensionOIDs() {
-            return c.getCriticalExtensionOIDs();
-        }
-
-        @Override
-        public Set<String> getNonCriticalExtensionOIDs() {
-            return c.getNonCriticalExtensionOIDs();
-        }
-
-        @Override
-        public byte[] getExtensionValue(String oid) {
-            return c.getExtensionValue(oid);
+        public X509Extension original() {
+            return c;
         }
 
         @Override
@@ -355,7 +366,7 @@ final class VerificationCache {
     }
 
     /** A CRL whose {@code verify} is remembered per key; the rest is the original's. */
-    private static final class Crl extends X509CRL {
+    private static final class Crl extends X509CRL implements Delegating {
         private final X509CRL crl;
         private final Map<ByteBuffer, Boolean> verified = new ConcurrentHashMap<>();
         // BouncyCastle's CRL parses its dates again on every call (JFR: 2% of an assertion), PKIX asks often
@@ -476,23 +487,8 @@ final class VerificationCache {
         }
 
         @Override
-        public boolean hasUnsupportedCriticalExtension() {
-            return crl.hasUnsupportedCriticalExtension();
-        }
-
-        @Override
-        public Set<String> getCriticalExtensionOIDs() {
-            return crl.getCriticalExtensionOIDs();
-        }
-
-        @Override
-        public Set<String> getNonCriticalExtensionOIDs() {
-            return crl.getNonCriticalExtensionOIDs();
-        }
-
-        @Override
-        public byte[] getExtensionValue(String oid) {
-            return crl.getExtensionValue(oid);
+        public X509Extension original() {
+            return crl;
         }
 
         @Override

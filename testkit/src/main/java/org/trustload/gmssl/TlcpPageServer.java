@@ -28,6 +28,7 @@ import org.apache.http.impl.io.HttpTransportMetricsImpl;
 import org.apache.http.impl.io.SessionInputBufferImpl;
 import org.apache.http.impl.io.SessionOutputBufferImpl;
 import org.apache.http.message.BasicHttpResponse;
+import org.trustload.common.Closeables;
 
 /**
  * A small HTTPS-over-GM-SSL page server for the lab, tests and benchmarks, on one port for every
@@ -108,11 +109,6 @@ public final class TlcpPageServer implements AutoCloseable {
     /** Connections currently open (tests check that held connections are released). */
     public int openConnections() {
         return open.size();
-    }
-
-    /** Connections accepted since the start. */
-    public int acceptedConnections() {
-        return accepted.get();
     }
 
     /** Handshakes completed since the start (every protocol). */
@@ -258,11 +254,7 @@ public final class TlcpPageServer implements AutoCloseable {
 
     private void close(Socket s) {
         open.remove(s);
-        try {
-            s.close();
-        } catch (IOException ignored) {
-            // best effort
-        }
+        Closeables.closeQuietly(s);
     }
 
     private static byte[] body(int n) {
@@ -277,11 +269,7 @@ public final class TlcpPageServer implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
-        try {
-            listener.close();
-        } catch (IOException ignored) {
-            // best effort
-        }
+        Closeables.closeQuietly(listener);
         for (Socket s : open) {
             close(s);
         }

@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
+import org.trustload.common.Closeables;
 
 /**
  * Free ports for the fixtures' servers, chosen below the kernel's ephemeral port range
@@ -56,13 +57,7 @@ public final class FixturePorts {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } finally {
-            for (ServerSocket s : held) {
-                try {
-                    s.close();
-                } catch (IOException ignored) {
-                    // closing a listening socket that never accepted does not fail in practice
-                }
-            }
+            held.forEach(Closeables::closeQuietly);
         }
     }
 

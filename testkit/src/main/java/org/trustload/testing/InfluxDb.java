@@ -14,8 +14,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Assertions;
-import org.junit.jupiter.api.Assumptions;
 
 /**
  * A throwaway InfluxDB 1.x (Debian's {@code influxdb} package, {@code /usr/bin/influxd}) on loopback, for the
@@ -47,14 +45,8 @@ public final class InfluxDb implements AutoCloseable {
 
     /** Skips the calling test where the package is missing, fails it in CI ({@code CI=true}). */
     public static void assumeOrFailInCi() {
-        if (isAvailable()) {
-            return;
-        }
-        String why = "the InfluxDB fixture needs " + BINARY + " (apt-get install influxdb)";
-        if ("true".equals(System.getenv("CI"))) {
-            Assertions.fail(why + " and CI=true, so this is not skipped");
-        }
-        Assumptions.assumeTrue(false, why);
+        Requirements.assumeOrFailInCi(isAvailable(),
+                "the InfluxDB fixture needs " + BINARY + " (apt-get install influxdb)");
     }
 
     /** Starts it on free loopback ports and waits (at most 60 s) until {@code /ping} answers. */

@@ -9,8 +9,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Assertions;
-import org.junit.jupiter.api.Assumptions;
 
 /**
  * A throwaway MariaDB server (Debian's mariadb-server) on 127.0.0.1 for the JDBC plans: a fresh data
@@ -42,15 +40,9 @@ public final class MariaDb implements AutoCloseable {
 
     /** Skips outside CI when MariaDB is missing; on CI ({@code CI=true}) a missing server fails the test. */
     public static void assumeOrFailInCi() {
-        if (Files.isExecutable(INSTALL_DB) && Files.isExecutable(SERVER) && Files.isExecutable(CLIENT)) {
-            return;
-        }
-        String why = "the MariaDB fixture needs " + INSTALL_DB + ", " + SERVER + " and " + CLIENT
-                + " (apt-get install mariadb-server)";
-        if ("true".equals(System.getenv("CI"))) {
-            Assertions.fail(why + " and CI=true, so this is not skipped");
-        }
-        Assumptions.assumeTrue(false, why);
+        Requirements.assumeOrFailInCi(Files.isExecutable(INSTALL_DB) && Files.isExecutable(SERVER) && Files.isExecutable(CLIENT),
+                "the MariaDB fixture needs " + INSTALL_DB + ", " + SERVER + " and " + CLIENT
+                        + " (apt-get install mariadb-server)");
     }
 
     /** Creates the data directory, starts the server and creates the database and its user. */

@@ -18,8 +18,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import org.junit.jupiter.api.Assertions;
-import org.junit.jupiter.api.Assumptions;
 
 /**
  * The independent TLCP / TLS 1.3 SM peer of the interop tests: {@code ci/fixtures/tongsuo/tlcp-peer.c}
@@ -54,14 +52,7 @@ public final class NativeTlcpPeer {
      * compiler is a broken machine and fails the test instead of silently dropping interop coverage.
      */
     public static void assumeOrFailInCi() {
-        if (gccAvailable()) {
-            return;
-        }
-        String why = "the native TLCP peer needs gcc (apt-get install gcc)";
-        if ("true".equals(System.getenv("CI"))) {
-            Assertions.fail(why + " and CI=true, so this is not skipped");
-        }
-        Assumptions.assumeTrue(false, why);
+        Requirements.assumeOrFailInCi(gccAvailable(), "the native TLCP peer needs gcc (apt-get install gcc)");
     }
 
     /** The compiled program (compiling it on first use). Call {@link #assumeOrFailInCi()} first. */
@@ -123,6 +114,15 @@ public final class NativeTlcpPeer {
     /** Runs {@code tlcp-peer client} with {@code args} to its end (killed after {@code timeout}). */
     public static Result client(List<String> args, Duration timeout) {
         return run("client", args, timeout);
+    }
+
+    /** Runs {@code n} {@code tlcp-peer client}s with {@code args} at once (one process each), each as {@link #client}. */
+    public static List<Result> clients(int n, List<String> args, Duration timeout) {
+        List<CompletableFuture<Result>> fs = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            fs.add(CompletableFuture.supplyAsync(() -> client(args, timeout)));
+        }
+        return fs.stream().map(CompletableFuture::join).toList();
     }
 
     /** Runs {@code tlcp-peer kat} (Tongsuo's known answers; {@code args}: the server's double certificate) to its end. */

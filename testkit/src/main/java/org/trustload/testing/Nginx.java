@@ -8,8 +8,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Assertions;
-import org.junit.jupiter.api.Assumptions;
 
 /**
  * A throwaway nginx (Debian's package) on 127.0.0.1 serving the given pages, for running the HTTP
@@ -34,14 +32,8 @@ public final class Nginx implements AutoCloseable {
 
     /** Skips outside CI when nginx is missing; on CI ({@code CI=true}) a missing nginx fails the test. */
     public static void assumeOrFailInCi() {
-        if (Files.isExecutable(BINARY)) {
-            return;
-        }
-        String why = "the nginx fixture needs " + BINARY + " (apt-get install nginx)";
-        if ("true".equals(System.getenv("CI"))) {
-            Assertions.fail(why + " and CI=true, so this is not skipped");
-        }
-        Assumptions.assumeTrue(false, why);
+        Requirements.assumeOrFailInCi(Files.isExecutable(BINARY),
+                "the nginx fixture needs " + BINARY + " (apt-get install nginx)");
     }
 
     /** Writes {@code pages} (path to body) under a fresh root and starts nginx on a free port. */

@@ -10,8 +10,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Assertions;
-import org.junit.jupiter.api.Assumptions;
 
 /**
  * A throwaway Prometheus {@code node_exporter} (Debian's {@code prometheus-node-exporter}) on loopback,
@@ -38,14 +36,8 @@ public final class NodeExporter implements AutoCloseable {
 
     /** Skips the calling test where the package is missing, fails it in CI ({@code CI=true}). */
     public static void assumeOrFailInCi() {
-        if (isAvailable()) {
-            return;
-        }
-        String why = "node_exporter fixture needs " + BINARY + " (apt-get install prometheus-node-exporter)";
-        if ("true".equals(System.getenv("CI"))) {
-            Assertions.fail(why + " and CI=true, so this is not skipped");
-        }
-        Assumptions.assumeTrue(false, why);
+        Requirements.assumeOrFailInCi(isAvailable(),
+                "node_exporter fixture needs " + BINARY + " (apt-get install prometheus-node-exporter)");
     }
 
     /** Starts it on a free loopback port and waits (at most 15 s) until its metrics page answers. */

@@ -23,8 +23,6 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.Assertions;
-import org.junit.jupiter.api.Assumptions;
 
 /**
  * A throwaway OpenLDAP {@code slapd} for tests and benchmarks.
@@ -214,15 +212,9 @@ public final class Slapd implements AutoCloseable {
      * missing slapd is a broken machine and fails the test instead of silently skipping coverage.
      */
     public static void assumeOrFailInCi() {
-        if (isAvailable()) {
-            return;
-        }
-        String why = "slapd fixture needs " + SLAPD + ", " + SLAPADD + ", prlimit and openssl"
-                + " (apt-get install slapd ldap-utils)";
-        if ("true".equals(System.getenv("CI"))) {
-            Assertions.fail(why + " and CI=true, so this is not skipped");
-        }
-        Assumptions.assumeTrue(false, why);
+        Requirements.assumeOrFailInCi(isAvailable(),
+                "slapd fixture needs " + SLAPD + ", " + SLAPADD + ", prlimit and openssl"
+                        + " (apt-get install slapd ldap-utils)");
     }
 
     public String host() {

@@ -1,6 +1,5 @@
 package org.trustload.bench.gmssl;
 
-import java.lang.management.ManagementFactory;
 import java.security.cert.X509Certificate;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -10,6 +9,7 @@ import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
+import org.trustload.bench.ProcCpu;
 import org.trustload.gmssl.TlcpClient;
 import org.trustload.gmssl.TlcpClientCrypto;
 import org.trustload.gmssl.TlcpClientSettings;
@@ -157,7 +157,7 @@ final class CostRatio {
             ts.add(t);
         }
         long srv0 = serverCpu.getAsLong();
-        long cpu0 = cpuNanos();
+        long cpu0 = ProcCpu.selfNanos();
         long t0 = System.nanoTime();
         deadline[0] = t0 + secs * 1_000_000_000L;
         start.countDown();
@@ -165,14 +165,10 @@ final class CostRatio {
             t.join();
         }
         long wall = System.nanoTime() - t0;
-        double clientMs = (cpuNanos() - cpu0) / 1e6;
+        double clientMs = (ProcCpu.selfNanos() - cpu0) / 1e6;
         double serverMs = serverCpu.getAsLong() - srv0;
         long n = Math.max(1, ops.get());
         return new Cell(ops.get() * 1e9 / wall, clientMs / n, serverMs / n, ops.get(), errors.get());
-    }
-
-    static long cpuNanos() {
-        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
     }
 
     /** Every cell. */

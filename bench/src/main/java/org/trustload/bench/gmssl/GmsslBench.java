@@ -15,8 +15,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import jdk.jfr.Configuration;
 import jdk.jfr.Recording;
 import org.trustload.bench.ProcCpu;
@@ -243,19 +241,6 @@ public final class GmsslBench {
             if (!s.isBlank()) {
                 out.add(TlcpSuite.parse(s));
             }
-        }
-        return out;
-    }
-
-    /** Runs {@code n} native C clients at once (one process each); returns their results. */
-    static List<NativeTlcpPeer.Result> nativeClients(int n, List<String> args) throws Exception {
-        List<CompletableFuture<NativeTlcpPeer.Result>> fs = new ArrayList<>();
-        for (int i = 0; i < n; i++) {
-            fs.add(CompletableFuture.supplyAsync(() -> NativeTlcpPeer.client(args, Duration.ofMinutes(5))));
-        }
-        List<NativeTlcpPeer.Result> out = new ArrayList<>();
-        for (CompletableFuture<NativeTlcpPeer.Result> f : fs) {
-            out.add(f.get(6, TimeUnit.MINUTES));
         }
         return out;
     }

@@ -1,6 +1,7 @@
 package org.trustload.bench.gmssl;
 
 import java.security.cert.X509Certificate;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -8,6 +9,7 @@ import java.util.Properties;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
+import org.trustload.bench.ProcCpu;
 import org.trustload.gmssl.TlcpClient;
 import org.trustload.gmssl.TlcpClientCrypto;
 import org.trustload.gmssl.TlcpClientSettings;
@@ -41,14 +43,14 @@ final class Saturation {
                 "--ca", lab.getProperty("gmssl.ca.file"), "--path", "/64b");
         List<String> probe = new ArrayList<>(nativeArgs);
         probe.addAll(List.of("--count", "100"));
-        double probeRate = GmsslBench.nativeClients(threads, probe).stream()
+        double probeRate = NativeTlcpPeer.clients(threads, probe, Duration.ofMinutes(5)).stream()
                 .mapToDouble(r -> Double.parseDouble(r.line("RATE").split(" ")[0])).sum();
         int count = (int) Math.max(50, probeRate / threads * seconds);
         List<String> measured = new ArrayList<>(nativeArgs);
         measured.addAll(List.of("--count", String.valueOf(count)));
         long srv0 = serverCpuMs.getAsLong();
         long t0 = System.nanoTime();
-        List<NativeTlcpPeer.Result> rs = GmsslBench.nativeClients(threads, measured);
+        List<NativeTlcpPeer.Result> rs = NativeTlcpPeer.clients(threads, measured, Duration.ofMinutes(5));
         double wall = (System.nanoTime() - t0) / 1e9;
         double srv = serverCpuMs.getAsLong() - srv0;
         double ops = 0;
@@ -69,11 +71,11 @@ final class Saturation {
             try (TlcpClient c = TlcpEngines.get("bc").newClient(s)) {
                 loop(c, port, threads, warmup);
                 long s0 = serverCpuMs.getAsLong();
-                long c0 = CostRatio.cpuNanos();
+                long c0 = ProcCpu.selfNanos();
                 long w0 = System.nanoTime();
                 long[] r = loop(c, port, threads, seconds);
                 double w = (System.nanoTime() - w0) / 1e9;
-                double cms = (CostRatio.cpuNanos() - c0) / 1e6;
+                double cms = (ProcCpu.selfNanos() - c0) / 1e6;
                 double sms = serverCpuMs.getAsLong() - s0;
                 long n = Math.max(1, r[0]);
                 row(b, "bc engine, raw loop, " + mode.id(), r[0] / w, cms / n, sms / n, cms / 1000 / w, sms / 1000 / w, r[0], r[1]);

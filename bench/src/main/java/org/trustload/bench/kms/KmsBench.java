@@ -3,7 +3,6 @@ package org.trustload.bench.kms;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
-import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -28,6 +27,7 @@ import software.amazon.awssdk.http.SdkHttpClient;
 import software.amazon.awssdk.http.apache.ApacheHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.kms.KmsClient;
+import org.trustload.bench.ProcCpu;
 import org.trustload.harness.Lab;
 import org.trustload.harness.Layout;
 import org.trustload.bench.JMeterRun;
@@ -58,7 +58,7 @@ public final class KmsBench {
     private KmsBench() {
     }
 
-    record Cell(String impl, int threads, long requests, double seconds, double cpuMs, long errors, double serverCpuMs,
+    public record Cell(String impl, int threads, long requests, double seconds, double cpuMs, long errors, double serverCpuMs,
             double workerCpuMs, double jitCpuMs) {
         double rps() {
             return requests / seconds;
@@ -316,12 +316,12 @@ public final class KmsBench {
     }
 
     /** One request of a loop thread. */
-    interface Call {
+    public interface Call {
         void call() throws Exception;
     }
 
     /** The call of loop thread {@code t}. */
-    interface Calls {
+    public interface Calls {
         Call of(int t) throws Exception;
     }
 
@@ -329,7 +329,7 @@ public final class KmsBench {
      * {@code threads} threads, each making the call {@code calls} gives it until stopped; the figures of the
      * window that follows the warm-up (this JVM's CPU, the workers', the JIT's and the lab's).
      */
-    private static Cell loop(String impl, int threads, int warmup, int window, long labPid,
+    public static Cell loop(String impl, int threads, int warmup, int window, long labPid,
                              Calls calls) throws Exception {
         AtomicBoolean stop = new AtomicBoolean();
         AtomicLong done = new AtomicLong();
@@ -356,18 +356,18 @@ public final class KmsBench {
         long n0 = done.get();
         long e0 = errors.get();
         jdk.jfr.Recording rec = startRecording();
-        long c0 = processCpuNanos();
-        long k0 = org.trustload.bench.ProcCpu.threadsMs(ProcessHandle.current().pid(), WORKER);
+        long c0 = ProcCpu.selfNanos();
+        long k0 = ProcCpu.threadsMs(ProcessHandle.current().pid(), WORKER);
         long j0 = jitMs(ProcessHandle.current().pid());
-        long l0 = procCpuMs(labPid);
+        long l0 = ProcCpu.processMs(labPid);
         long t0 = System.nanoTime();
         Thread.sleep(window * 1000L);
         long n1 = done.get();
         long e1 = errors.get();
-        long c1 = processCpuNanos();
-        long k1 = org.trustload.bench.ProcCpu.threadsMs(ProcessHandle.current().pid(), WORKER);
+        long c1 = ProcCpu.selfNanos();
+        long k1 = ProcCpu.threadsMs(ProcessHandle.current().pid(), WORKER);
         long j1 = jitMs(ProcessHandle.current().pid());
-        long l1 = procCpuMs(labPid);
+        long l1 = ProcCpu.processMs(labPid);
         long t1 = System.nanoTime();
         stopRecording(rec);
         stop.set(true);
@@ -406,9 +406,6 @@ public final class KmsBench {
         ChildProcess.run(cmd, Duration.ofSeconds(60));
     }
 
-    private static long processCpuNanos() {
-        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
-    }
 
     /** The sampler in the assembled JMeter running the real plan; CPU from /proc/PID/stat over the window. */
     static Cell jmeter(Path root, Path out, String kase, int threads, int warmup, int window, long labPid, Path jfrFile,
@@ -440,17 +437,17 @@ public final class KmsBench {
             jcmd(pid, jfrFile, "JFR.start", "name=window", "settings=profile");
             Thread.sleep(JFR_SETTLE_MS);
         }
-        long c0 = procCpuMs(pid);
-        long k0 = org.trustload.bench.ProcCpu.threadsMs(pid, JMETER_WORKER);
+        long c0 = ProcCpu.processMs(pid);
+        long k0 = ProcCpu.threadsMs(pid, JMETER_WORKER);
         long j0 = jitMs(pid);
-        long l0 = procCpuMs(labPid);
+        long l0 = ProcCpu.processMs(labPid);
         long w0 = System.currentTimeMillis();
         long[] r0 = lastReport(report);
         Thread.sleep(window * 1000L);
-        long c1 = procCpuMs(pid);
-        long k1 = org.trustload.bench.ProcCpu.threadsMs(pid, JMETER_WORKER);
+        long c1 = ProcCpu.processMs(pid);
+        long k1 = ProcCpu.threadsMs(pid, JMETER_WORKER);
         long j1 = jitMs(pid);
-        long l1 = procCpuMs(labPid);
+        long l1 = ProcCpu.processMs(labPid);
         long w1 = System.currentTimeMillis();
         long[] r1 = lastReport(report);
         if (jfrFile != null) {
@@ -516,11 +513,6 @@ public final class KmsBench {
 
     /** CPU ms of a JVM's JIT compiler threads (HotSpot names them "C1/C2 CompilerThreadN"; /proc keeps 15 characters). */
     static long jitMs(long pid) {
-        return org.trustload.bench.ProcCpu.threadsMs(pid, "C1 CompilerThre") + org.trustload.bench.ProcCpu.threadsMs(pid, "C2 CompilerThre");
-    }
-
-    /** utime + stime of a process, ms; -1 once it is gone. */
-    private static long procCpuMs(long pid) {
-        return org.trustload.bench.ProcCpu.processMs(pid);
+        return ProcCpu.threadsMs(pid, "C1 CompilerThre") + ProcCpu.threadsMs(pid, "C2 CompilerThre");
     }
 }

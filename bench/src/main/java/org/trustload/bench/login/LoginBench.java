@@ -1,11 +1,7 @@
 package org.trustload.bench.login;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.lang.management.ManagementFactory;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -22,6 +18,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import org.trustload.bench.ProcCpu;
 import org.trustload.pki.Flow;
 import org.trustload.pki.LoginRefusal;
 import org.trustload.pki.SignatureServer;
@@ -134,9 +131,8 @@ public final class LoginBench {
         AtomicLong errors = new AtomicLong();
         String[] firstError = new String[1];
         List<long[]> lat = new ArrayList<>();
-        long serverCpu0 = procCpuNanos(labPid);
-        long clientCpu0 = ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
-                .getProcessCpuTime();
+        long serverCpu0 = ProcCpu.processMs(labPid) * 1_000_000L;
+        long clientCpu0 = ProcCpu.selfNanos();
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
         CountDownLatch done = new CountDownLatch(threads);
         long t0 = System.nanoTime();
@@ -180,9 +176,8 @@ public final class LoginBench {
         }
         done.await();
         double secs = (System.nanoTime() - t0) / 1e9;
-        long clientCpu = ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
-                .getProcessCpuTime() - clientCpu0;
-        long serverCpu = procCpuNanos(labPid) - serverCpu0;
+        long clientCpu = ProcCpu.selfNanos() - clientCpu0;
+        long serverCpu = ProcCpu.processMs(labPid) * 1_000_000L - serverCpu0;
         List<Long> all = new ArrayList<>();
         for (long[] a : lat) {
             for (int i = 1; i <= a[0] && i < a.length; i++) {
@@ -195,18 +190,6 @@ public final class LoginBench {
         long total = Math.max(1, ok.get() + refused.get() + errors.get());
         return new Outcome(c, ok.get(), refused.get(), errors.get(), secs, avg, p95, clientCpu / 1e6 / total,
                 serverCpu < 0 ? -1 : serverCpu / 1e6 / total, firstError[0]);
-    }
-
-    /** utime + stime of a process from /proc, in ns (-1 when unreadable). */
-    private static long procCpuNanos(long pid) {
-        try {
-            String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
-            String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-            long ticks = Long.parseLong(f[11]) + Long.parseLong(f[12]);
-            return ticks * (1_000_000_000L / 100); // USER_HZ = 100 on Linux
-        } catch (IOException | RuntimeException e) {
-            return -1;
-        }
     }
 
     private static void write(Path out, List<Outcome> outcomes, int threads, int seconds) throws IOException {

@@ -69,7 +69,6 @@ import org.bouncycastle.tsp.TimeStampRequestGenerator;
 import org.bouncycastle.tsp.TimeStampResponse;
 import org.trustload.pki.SignatureServer;
 import org.trustload.pki.api.SignRequest;
-import org.trustload.pki.KeyStores;
 import org.trustload.pki.TimestampClient;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -848,8 +847,8 @@ public final class PkiBench {
             }
             long self = ProcessHandle.current().pid();
             Map<Long, ProcCpu.ThreadCpu> threads0 = ProcCpu.threads(self);
-            long cpu0 = processCpuNanos();
-            long lab0 = server ? org.trustload.bench.ProcCpu.processMs(serverPid()) : -1;
+            long cpu0 = ProcCpu.selfNanos();
+            long lab0 = server ? ProcCpu.processMs(serverPid()) : -1;
             long t0 = System.nanoTime();
             deadline[0] = t0 + maxSeconds * 1_000_000_000L;
             go.countDown();
@@ -857,7 +856,7 @@ public final class PkiBench {
                 w.join(maxSeconds * 1000L + 30_000);
             }
             long ns = System.nanoTime() - t0;
-            long cpu1 = processCpuNanos();
+            long cpu1 = ProcCpu.selfNanos();
             cpuMsPerOp = done.get() == 0 ? Double.NaN : (cpu1 - cpu0) / 1e6 / done.get();
             if (done.get() > 0) {
                 // the loop threads have ended: their CPU is the one they measured themselves
@@ -867,7 +866,7 @@ public final class PkiBench {
                 threadMsPerOp = perOp(byThread, (cpu1 - cpu0) / 1e6, done.get());
             }
             if (server && lab0 >= 0 && done.get() > 0) {
-                serverMsPerOp = (org.trustload.bench.ProcCpu.processMs(serverPid()) - lab0) / (double) done.get();
+                serverMsPerOp = (ProcCpu.processMs(serverPid()) - lab0) / (double) done.get();
             }
             workerMsPerOp = done.get() == 0 ? Double.NaN : workerNanos.get() / 1e6 / done.get();
             if (errors.get() > 0) {
@@ -936,14 +935,14 @@ public final class PkiBench {
             List<long[]> labTrace = new ArrayList<>();
             ThreadCpuTrace threadTrace = new ThreadCpuTrace(pid); // every other poll: 100 ms
             int polls = 0;
-            for (long c; pid > 0 && (c = org.trustload.bench.ProcCpu.processMs(pid)) >= 0; Thread.sleep(50)) {
+            for (long c; pid > 0 && (c = ProcCpu.processMs(pid)) >= 0; Thread.sleep(50)) {
                 cpuTrace.add(new long[] {System.currentTimeMillis(), c});
-                workerTrace.add(new long[] {System.currentTimeMillis(), org.trustload.bench.ProcCpu.threadsMs(pid, "measure")});
+                workerTrace.add(new long[] {System.currentTimeMillis(), ProcCpu.threadsMs(pid, "measure")});
                 if (polls++ % 2 == 0) {
                     threadTrace.snapshot();
                 }
                 if (server) {
-                    labTrace.add(new long[] {System.currentTimeMillis(), org.trustload.bench.ProcCpu.processMs(serverPid())});
+                    labTrace.add(new long[] {System.currentTimeMillis(), ProcCpu.processMs(serverPid())});
                 }
             }
             JMeterRun.Result result = run.await();
@@ -1109,10 +1108,6 @@ public final class PkiBench {
         return prev[1];
     }
 
-    static long processCpuNanos() {
-        return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
-                .getOperatingSystemMXBean()).getProcessCpuTime();
-    }
 
     /** openssl speed -seconds 3 (2 threads: -multi 2); sign/s from the summary lines. */
     final class OpensslCell extends Cell {

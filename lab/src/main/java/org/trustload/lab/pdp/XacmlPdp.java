@@ -89,10 +89,6 @@ final class XacmlPdp implements AutoCloseable {
         return removed;
     }
 
-    synchronized boolean isDeployed(OnapPolicy p) {
-        return deployed.containsKey(p.policyId());
-    }
-
     synchronized int deployedCount() {
         return deployed.size();
     }

@@ -15,14 +15,10 @@ final class ApiException extends LabHttp.Refusal {
     static final String UNTRUSTED_CERTIFICATE = "untrustedCertificate";
     static final String CERTIFICATE_EXPIRED = "certificateExpired";
     static final String CERTIFICATE_REVOKED = "certificateRevoked";
-    static final String UNKNOWN_TOKEN = "unknownToken";
-    static final String UNKNOWN_NONCE = "unknownNonce";
     static final String FORBIDDEN = "forbidden";
     static final String CRL_UNAVAILABLE = "crlUnavailable";
     static final String INVALID_SIGNATURE = "invalidSignature";
     static final String NOT_FOUND = "notFound";
-    static final String METHOD_NOT_ALLOWED = "methodNotAllowed";
-    static final String TOO_LARGE = "requestTooLarge";
     static final String BUSY = "busy";
     static final String REVOCATION_UNAVAILABLE = "revocationUnavailable";
     static final String TSA_ERROR = "tsaError";

@@ -23,7 +23,6 @@ final class RestPkiError extends Exception {
     static final String TIMESTAMPING_UNAVAILABLE = "TimestampingUnavailable";
     static final String INVALID_PDF = "InvalidPdf";
     static final String SIGNATURE_POLICY_REQUIRED = "SignaturePolicyRequired";
-    static final String MISSING_DATA_HASH = "MissingDataHash";
     static final String UNSUPPORTED_DIGEST_ALGORITHM = "UnsupportedDigestAlgorithm";
     static final String CLIENT_SIGNATURE_NOT_SET = "ClientSignatureNotSet";
 

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
+import org.trustload.common.Closeables;
 import org.trustload.gmssl.AbstractTlcpConnection;
 import org.trustload.gmssl.TlcpProtocol;
 
@@ -56,11 +57,7 @@ final class BcConnection extends AbstractTlcpConnection {
                 records.sendCloseNotify();
             }
         }
-        try {
-            socket.close();
-        } catch (IOException ignored) {
-            // best effort
-        }
+        Closeables.closeQuietly(socket);
     }
 
     private final class AppInput extends InputStream {

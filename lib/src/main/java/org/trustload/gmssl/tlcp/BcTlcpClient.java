@@ -1,5 +1,7 @@
 package org.trustload.gmssl.tlcp;
 
+import static org.trustload.common.Closeables.closeQuietly;
+
 import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.net.Socket;
@@ -79,7 +81,7 @@ final class BcTlcpClient implements TlcpClient {
             if (records != null && e instanceof TlcpAlert && !((TlcpAlert) e).received) {
                 records.sendAlert(((TlcpAlert) e).description);
             }
-            close(tcp);
+            closeQuietly(tcp);
             throw TlcpErrors.map(TlcpErrors.Phase.HANDSHAKE, host + ":" + port, e);
         }
     }
@@ -105,14 +107,6 @@ final class BcTlcpClient implements TlcpClient {
             map.clear();
         }
         map.put(key, value);
-    }
-
-    private static void close(Socket s) {
-        try {
-            s.close();
-        } catch (IOException ignored) {
-            // best effort
-        }
     }
 
     @Override

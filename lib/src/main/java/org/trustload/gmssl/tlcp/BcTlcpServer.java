@@ -10,6 +10,7 @@ import java.nio.ByteBuffer;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.trustload.common.Closeables;
 import org.trustload.gmssl.Sm2TrustManager;
 import org.trustload.gmssl.TlcpConnection;
 import org.trustload.gmssl.TlcpErrors;
@@ -72,11 +73,7 @@ final class BcTlcpServer implements TlcpServer {
             if (records != null && e instanceof TlcpAlert && !((TlcpAlert) e).received) {
                 records.sendAlert(((TlcpAlert) e).description);
             }
-            try {
-                socket.close();
-            } catch (IOException ignored) {
-                // best effort
-            }
+            Closeables.closeQuietly(socket);
             throw TlcpErrors.map(TlcpErrors.Phase.HANDSHAKE, peer, e);
         }
     }

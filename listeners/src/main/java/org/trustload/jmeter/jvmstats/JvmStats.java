@@ -73,9 +73,6 @@ public class JvmStats extends AbstractTestElement
     /** Directory for relative summary files (the launcher sets it to the run's results folder). */
     public static final String RESULTS_DIR_PROPERTY = "trustload.results.dir";
 
-    /** JMeter property: InfluxDB write URL; when set, every poll is written there too ({@link JvmStatsInflux}). */
-    public static final String INFLUX_URL_PROPERTY = JvmStatsInflux.URL_PROPERTY;
-
     /** Variable name suffixes, in the order of {@link #values(StatsSnapshot, StatsSnapshot)}. */
     public static final List<String> VARIABLES = List.of("cpu_ms", "cpu_pct", "heap_used_mb", "gc_count",
             "gc_time_ms", "ygc", "fgc", "rss_mb", "threads");

@@ -1,7 +1,6 @@
 package org.trustload.jmeter.slo;
 
 import java.util.ArrayDeque;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Deque;
 import java.util.List;
@@ -11,15 +10,12 @@ import org.trustload.common.Percentiles;
 import org.apache.jmeter.engine.StandardJMeterEngine;
 import org.apache.jmeter.engine.util.NoThreadClone;
 import org.apache.jmeter.samplers.SampleEvent;
-import org.apache.jmeter.samplers.SampleListener;
 import org.apache.jmeter.samplers.SampleResult;
 import org.apache.jmeter.testbeans.TestBean;
-import org.apache.jmeter.testelement.AbstractTestElement;
-import org.apache.jmeter.testelement.TestStateListener;
 import org.apache.jmeter.threads.JMeterContextService;
-import org.apache.jmeter.visualizers.Visualizer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.trustload.jmeter.common.EndedSampleListener;
 import org.trustload.slo.Objective;
 
 /**
@@ -34,8 +30,7 @@ import org.trustload.slo.Objective;
  * test, as JMeter's own "stop test" on error does. One instance serves all threads ({@link NoThreadClone}).
  * Sub-results are not counted (JMeter hands listeners the parent sample).
  */
-public class SloStop extends AbstractTestElement
-        implements TestBean, Visualizer, SampleListener, TestStateListener, NoThreadClone {
+public class SloStop extends EndedSampleListener {
 
     private static final long serialVersionUID = 1L;
     private static final Logger log = LoggerFactory.getLogger(SloStop.class);
@@ -82,11 +77,6 @@ public class SloStop extends AbstractTestElement
 
     @Override
     public void testStarted() {
-        testStarted(null);
-    }
-
-    @Override
-    public void testStarted(String host) {
         seconds = new ArrayDeque<>();
         lock = new ReentrantLock();
         brokenSince = 0;
@@ -262,35 +252,10 @@ public class SloStop extends AbstractTestElement
 
     @Override
     public void testEnded() {
-        testEnded(null);
-    }
-
-    @Override
-    public void testEnded(String host) {
         if (brokenSince != 0 && !stopped) {
             log.info("SLO Stop {}: the test ended while the objective was broken ({})", getName(), lastBreach);
         }
         seconds = null;
-    }
-
-    @Override
-    public void sampleStarted(SampleEvent e) {
-        // only ended samples count
-    }
-
-    @Override
-    public void sampleStopped(SampleEvent e) {
-        // only ended samples count
-    }
-
-    @Override
-    public void add(SampleResult sample) {
-        // no display: the verdict goes to jmeter.log and the console
-    }
-
-    @Override
-    public boolean isStats() {
-        return false;
     }
 
     public String getObjective() {

@@ -12,16 +12,13 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
-import org.apache.jmeter.engine.util.NoThreadClone;
 import org.apache.jmeter.samplers.SampleEvent;
-import org.apache.jmeter.samplers.SampleListener;
 import org.apache.jmeter.samplers.SampleResult;
-import org.apache.jmeter.testbeans.TestBean;
-import org.apache.jmeter.testelement.AbstractTestElement;
-import org.apache.jmeter.testelement.TestStateListener;
 import org.apache.jmeter.visualizers.Visualizer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.trustload.common.Closeables;
+import org.trustload.jmeter.common.EndedSampleListener;
 import org.trustload.kms.KmsReportStats;
 
 /**
@@ -32,8 +29,7 @@ import org.trustload.kms.KmsReportStats;
  * each engine prints its own report. Implements {@link Visualizer} only so that JMeter lists it in the
  * Listeners menu.
  */
-public class KmsPeriodicReport extends AbstractTestElement
-        implements TestBean, SampleListener, TestStateListener, NoThreadClone, Visualizer {
+public class KmsPeriodicReport extends EndedSampleListener {
     private static final long serialVersionUID = 1L;
     private static final Logger LOG = LoggerFactory.getLogger(KmsPeriodicReport.class);
     /** Default report file name, written beside the JMeter log. */
@@ -133,11 +129,6 @@ public class KmsPeriodicReport extends AbstractTestElement
     }
 
     @Override
-    public void testStarted(String host) {
-        testStarted();
-    }
-
-    @Override
     public synchronized void testEnded() {
         if (timer != null) {
             timer.shutdownNow();
@@ -155,35 +146,8 @@ public class KmsPeriodicReport extends AbstractTestElement
     }
 
     private void closeFile() {
-        if (out != null) {
-            try {
-                out.close();
-            } catch (IOException ignored) {
-                // nothing left to report it to
-            }
-            out = null;
-        }
-    }
-
-    @Override
-    public void testEnded(String host) {
-        testEnded();
-    }
-
-    @Override
-    public void sampleStarted(SampleEvent e) {
-        // counted when it ends
-    }
-
-    @Override
-    public void sampleStopped(SampleEvent e) {
-        // counted when it ends
-    }
-
-    /** Visualizer (menu placement only): samples arrive through {@link #sampleOccurred}. */
-    @Override
-    public void add(SampleResult sample) {
-        // the generated TestBean GUI never calls it
+        Closeables.closeQuietly(out); // nothing left to report a failure to
+        out = null;
     }
 
     @Override

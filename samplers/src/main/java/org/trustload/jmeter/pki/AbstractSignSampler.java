@@ -1,10 +1,7 @@
 package org.trustload.jmeter.pki;
 
-import java.util.Base64;
 import java.util.Locale;
 import org.apache.jmeter.samplers.SampleResult;
-import org.apache.jmeter.threads.JMeterContextService;
-import org.apache.jmeter.threads.JMeterVariables;
 import org.trustload.common.ClientException;
 import org.trustload.jmeter.common.PropertyParser;
 import org.trustload.pki.KeyMaterial;
@@ -161,20 +158,11 @@ public abstract class AbstractSignSampler extends PkiSampler<AbstractSignSampler
     }
 
     private void publish(byte[] signature, byte[] document) throws ClientException {
-        JMeterVariables vars = JMeterContextService.getContext().getVariables();
-        if (vars != null) {
-            vars.putObject(LAST_SIGNATURE, signature);
-            vars.putObject(LAST_FORMAT, format());
-            vars.putObject(LAST_CONTENT, document);
-            if (outputVariable != null && !outputVariable.isBlank()) {
-                vars.put(outputVariable.trim(), Base64.getEncoder().encodeToString(signature));
-            }
-        }
         if (output == null) {
             output = new PkiResults.Output();
         }
-        output.write(new PropertyParser(element()), "outputFile", outputFile, "outputDirectory", outputDirectory,
-                getName(), format().equals("pades") ? ".pdf" : ".p7s", signature);
+        output.publish(new PropertyParser(element()), format(), signature, document, outputVariable, outputFile,
+                outputDirectory, getName(), format().equals("pades") ? ".pdf" : ".p7s");
     }
 
     public String getConfigName() {

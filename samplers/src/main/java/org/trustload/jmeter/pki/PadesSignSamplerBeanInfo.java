@@ -1,6 +1,5 @@
 package org.trustload.jmeter.pki;
 
-import org.trustload.jmeter.common.BeanInfoHelper;
 import org.trustload.jmeter.common.gui.ElementForm;
 
 /** GUI of {@link PadesSignSampler}. */

@@ -129,19 +129,39 @@ final class PkiResults {
         private long count;
 
         /**
+         * Publishes a signature or time-stamp token: the thread's variables the Signature Assertion reads, {@code
+         * variable} (base64, when set), then {@link #write}.
+         *
+         * @throws ClientException a configuration error naming the property when a file cannot be written
+         */
+        void publish(PropertyParser p, String format, byte[] bytes, byte[] content, String variable, String file,
+                String directory, String element, String extension) throws ClientException {
+            JMeterVariables vars = JMeterContextService.getContext().getVariables();
+            if (vars != null) {
+                vars.putObject(AbstractSignSampler.LAST_SIGNATURE, bytes);
+                vars.putObject(AbstractSignSampler.LAST_FORMAT, format);
+                vars.putObject(AbstractSignSampler.LAST_CONTENT, content);
+                if (variable != null && !variable.isBlank()) {
+                    vars.put(variable.trim(), Base64.getEncoder().encodeToString(bytes));
+                }
+            }
+            write(p, file, directory, element, extension, bytes);
+        }
+
+        /**
          * Writes {@code bytes} to {@code file} and into {@code directory} (each empty: not written).
          *
          * @throws ClientException a configuration error naming the property when the file cannot be written
          */
-        void write(PropertyParser p, String fileProperty, String file, String dirProperty, String directory,
-                String element, String extension, byte[] bytes) throws ClientException {
+        private void write(PropertyParser p, String file, String directory, String element, String extension,
+                byte[] bytes) throws ClientException {
             String f = file == null ? "" : file.trim();
             if (!f.isEmpty()) {
                 File out = PropertyParser.resolve(f);
                 try {
                     Files.write(out.toPath(), bytes);
                 } catch (IOException e) {
-                    throw p.error(fileProperty, out.getPath(), "cannot be written", e);
+                    throw p.error("outputFile", out.getPath(), "cannot be written", e);
                 }
             }
             String d = directory == null ? "" : directory.trim();
@@ -154,7 +174,7 @@ final class PkiResults {
                     Files.createDirectories(dir.toPath());
                     Files.write(dir.toPath().resolve(name), bytes);
                 } catch (IOException e) {
-                    throw p.error(dirProperty, dir.getPath(), "cannot be written", e);
+                    throw p.error("outputDirectory", dir.getPath(), "cannot be written", e);
                 }
             }
         }

@@ -3,10 +3,7 @@ package org.trustload.jmeter.pki;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
-import java.util.Base64;
 import org.apache.jmeter.samplers.SampleResult;
-import org.apache.jmeter.threads.JMeterContextService;
-import org.apache.jmeter.threads.JMeterVariables;
 import org.trustload.common.ClientException;
 import org.trustload.jmeter.common.PropertyParser;
 import org.trustload.pki.Flow;
@@ -121,20 +118,11 @@ public class TimestampRequestSampler extends PkiSampler<TimestampRequestSampler.
             body = summary + "\npolicy: " + t.policy() + "\ntsa: " + t.tsa() + "\ntoken: " + token.length + " bytes\n";
         }
         reached();
-        JMeterVariables vars = JMeterContextService.getContext().getVariables();
-        if (vars != null) {
-            vars.putObject(AbstractSignSampler.LAST_SIGNATURE, token);
-            vars.putObject(AbstractSignSampler.LAST_FORMAT, "timestamp");
-            vars.putObject(AbstractSignSampler.LAST_CONTENT, r.data());
-            if (outputVariable != null && !outputVariable.isBlank()) {
-                vars.put(outputVariable.trim(), Base64.getEncoder().encodeToString(token));
-            }
-        }
         if (output == null) {
             output = new PkiResults.Output();
         }
-        output.write(new PropertyParser(element()), "outputFile", outputFile, "outputDirectory", outputDirectory,
-                getName(), ".tst", token);
+        output.publish(new PropertyParser(element()), "timestamp", token, r.data(), outputVariable, outputFile,
+                outputDirectory, getName(), ".tst");
         PkiResults.ok(res, summary, body);
     }
 
