@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.io.Reader;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -16,11 +17,10 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import org.trustload.bench.kms.KmsBench;
+import org.trustload.harness.ChildProcess;
 import org.trustload.harness.Jtl;
 import org.trustload.harness.Lab;
 import org.trustload.harness.Layout;
-import java.time.Duration;
-import org.trustload.harness.ChildProcess;
 
 /**
  * Alibaba KMS instance encrypt benchmark against the lab emulator: requests/s and client CPU ms per
