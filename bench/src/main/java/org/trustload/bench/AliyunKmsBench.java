@@ -1,5 +1,6 @@
 package org.trustload.bench;
 
+import org.trustload.common.ChildProcess;
 import com.aliyun.dkms.gcs.openapi.models.Config;
 import com.aliyun.dkms.gcs.openapi.util.models.RuntimeOptions;
 import com.aliyun.dkms.gcs.sdk.Client;

@@ -1,5 +1,6 @@
 package org.trustload.bench;
 
+import org.trustload.common.ChildProcess;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;

@@ -1,5 +1,6 @@
 package org.trustload.bench;
 
+import org.trustload.common.ChildProcess;
 import org.trustload.testing.Slapd;
 import org.trustload.harness.Jtl;
 import org.trustload.harness.PlanTree;

@@ -1,5 +1,6 @@
 package org.trustload.harness;
 
+import org.trustload.common.ChildProcess;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
@@ -394,8 +395,8 @@ public final class Engines implements AutoCloseable {
 
     /** False when the engine exited while starting; throws when it is alive but not ready in time. */
     private static boolean ready(ChildProcess engine, String address, int registryPort, Duration timeout)
-            throws HarnessException, InterruptedException {
-        if (!engine.awaitReady(() -> accepts(address, registryPort), timeout)) {
+            throws HarnessException, IOException, InterruptedException {
+        if (!HarnessException.ready(() -> engine.awaitReady(() -> accepts(address, registryPort), timeout))) {
             return false;
         }
         Thread.sleep(500); // "Cannot start" comes right after a failed registry bind: make sure it stays up

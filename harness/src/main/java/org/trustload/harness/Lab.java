@@ -1,5 +1,6 @@
 package org.trustload.harness;
 
+import org.trustload.common.ChildProcess;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -55,7 +56,7 @@ public final class Lab implements AutoCloseable {
         }
         cmd.addAll(extraArgs);
         cmd.addAll(List.of("--out", properties.toString()));
-        Lab lab = new Lab(ChildProcess.start("the lab", cmd, null, log, READY, timeout), properties,
+        Lab lab = new Lab(HarnessException.ready(() -> ChildProcess.start("the lab", cmd, null, log, READY, timeout)), properties,
                 services.isBlank() ? "the lab's default services" : services);
         if (!Files.exists(properties) || Files.size(properties) == 0) {
             lab.close();

@@ -1,5 +1,6 @@
 package org.trustload.harness;
 
+import org.trustload.common.ChildProcess;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;

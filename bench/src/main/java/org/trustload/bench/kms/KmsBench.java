@@ -1,5 +1,6 @@
 package org.trustload.bench.kms;
 
+import org.trustload.common.ChildProcess;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;

@@ -1,5 +1,6 @@
 package org.trustload.bench.pki;
 
+import org.trustload.common.ChildProcess;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.StringWriter;

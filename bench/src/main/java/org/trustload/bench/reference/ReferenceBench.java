@@ -1,5 +1,6 @@
 package org.trustload.bench.reference;
 
+import org.trustload.common.ChildProcess;
 import com.unboundid.ldap.sdk.ResultCode;
 import com.unboundid.ldap.sdk.examples.SearchRate;
 import java.io.ByteArrayOutputStream;

@@ -1,5 +1,6 @@
 package org.trustload.harness.sizing;
 
+import org.trustload.common.ChildProcess;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
