@@ -1,6 +1,5 @@
 package org.trustload.bench;
 
-import org.trustload.common.ChildProcess;
 import com.aliyun.dkms.gcs.openapi.models.Config;
 import com.aliyun.dkms.gcs.openapi.util.models.RuntimeOptions;
 import com.aliyun.dkms.gcs.sdk.Client;
@@ -21,11 +20,11 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import org.trustload.common.ChildProcess;
 import org.trustload.harness.Jtl;
 import org.trustload.harness.Lab;
 import org.trustload.harness.Layout;
 import java.time.Duration;
-import org.trustload.harness.ChildProcess;
 
 /**
  * Alibaba KMS instance encrypt benchmark against the lab emulator: requests/s and client CPU ms per

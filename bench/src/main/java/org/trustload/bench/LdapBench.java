@@ -24,7 +24,6 @@ import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.trustload.harness.ChildProcess;
 
 /**
  * LDAP benchmark: our sampler inside JMeter vs a raw UnboundID loop vs JMeter's stock LDAP

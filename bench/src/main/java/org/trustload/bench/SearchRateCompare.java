@@ -1,6 +1,5 @@
 package org.trustload.bench;
 
-import org.trustload.common.ChildProcess;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -22,9 +21,9 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import org.apache.jorphan.collections.HashTree;
+import org.trustload.common.ChildProcess;
 import org.trustload.common.Percentiles;
 import org.trustload.harness.Catalog;
-import org.trustload.harness.ChildProcess;
 import org.trustload.harness.JMeter;
 import org.trustload.harness.Jtl;
 import org.trustload.harness.Layout;

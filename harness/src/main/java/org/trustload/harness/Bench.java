@@ -1,6 +1,5 @@
 package org.trustload.harness;
 
-import org.trustload.common.ChildProcess;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -12,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.trustload.common.ChildProcess;
 
 /**
  * {@code ./trustload bench NAME [key=value ...]}: starts a bench of the bench module in its own JVM

@@ -1,6 +1,5 @@
 package org.trustload.harness;
 
-import org.trustload.common.ChildProcess;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
@@ -35,6 +34,7 @@ import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLException;
 import javax.net.ssl.SSLSocket;
 import javax.net.ssl.TrustManagerFactory;
+import org.trustload.common.ChildProcess;
 
 /**
  * JMeter engines ({@code ApacheJMeter.jar -s}) with RMI over SSL (never {@code server.rmi.ssl.disable}, which

@@ -1,12 +1,12 @@
 package org.trustload.harness;
 
-import org.trustload.common.ChildProcess;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
+import org.trustload.common.ChildProcess;
 
 /**
  * How every JMeter JVM the harness starts (controller, distributed engines, GUI) is launched: the same

@@ -1,6 +1,5 @@
 package org.trustload.harness;
 
-import org.trustload.common.ChildProcess;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -10,6 +9,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
+import org.trustload.common.ChildProcess;
 
 /**
  * The lab ({@code java -jar lab/target/trustload-lab.jar}) as a child process: started with the

@@ -1,6 +1,5 @@
 package org.trustload.harness;
 
-import org.trustload.common.ChildProcess;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -11,6 +10,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import org.trustload.common.ChildProcess;
 import org.trustload.slo.Objective;
 
 /**

@@ -1,6 +1,5 @@
 package org.trustload.harness;
 
-import org.trustload.common.ChildProcess;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -19,6 +18,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.jar.JarFile;
+import org.trustload.common.ChildProcess;
 import org.trustload.common.Sha256;
 import org.trustload.common.Version;
 
