@@ -20,7 +20,7 @@ import java.util.function.Consumer;
  * its own directory with its output pumped into its log file (and to a listener), ready once it printed a line
  * starting with its READY word and a check holds (its port accepts), within a timeout or it is stopped; alive
  * until it exits; stopped with SIGTERM and SIGKILL 30 s later, also when the launcher is stopped (a server in the
- * foreground). Nothing else starts a process.
+ * foreground). Nothing else in the harness starts a process; the testkit fixtures start their servers with it too.
  */
 public final class ChildProcess implements AutoCloseable {
 
@@ -81,7 +81,7 @@ public final class ChildProcess implements AutoCloseable {
     /**
      * {@link #start(String, List, Path, Path, String, Duration)}, ready once {@code check} holds too (its port answers).
      *
-     * @param lines each line of its output; null: none, nor a READY line, and it writes its log (appended) itself
+     * @param lines each line of its output; null: none (nor a READY line), and it appends to its log itself
      */
     public static ChildProcess start(String name, List<String> command, Path dir, Path log, String ready, Consumer<String> lines,
             BooleanSupplier check, Duration timeout) throws IOException, InterruptedException {
@@ -95,8 +95,8 @@ public final class ChildProcess implements AutoCloseable {
 
     /**
      * Starts {@code command} in {@code dir} (null: the harness's own) with {@code env} added to its environment (never
-     * a secret on a command line; a null value removes the variable), each line of its output (stdout and stderr) into {@code log} (null: none) and to
-     * {@code lines}; does not wait.
+     * a secret on a command line; a null value removes the variable), each line of its output (stdout and stderr) into
+     * {@code log} (null: none) and to {@code lines}; does not wait.
      *
      * @param ready the start of the line that says it is ready ({@link #awaitReady}); null when none is awaited
      */
