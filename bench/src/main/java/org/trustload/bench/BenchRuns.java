@@ -3,7 +3,7 @@ package org.trustload.bench;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import org.trustload.harness.ChildProcess;
+import org.trustload.common.ChildProcess;
 
 /** Small helpers of the benches: their arguments, the machine's load, a page section they write. */
 public final class BenchRuns {

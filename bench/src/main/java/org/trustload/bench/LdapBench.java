@@ -1,5 +1,6 @@
 package org.trustload.bench;
 
+import org.trustload.common.ChildProcess;
 import org.trustload.testing.Slapd;
 import org.trustload.harness.Jtl;
 import org.trustload.harness.PlanTree;
@@ -23,7 +24,6 @@ import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.trustload.harness.ChildProcess;
 
 /**
  * LDAP benchmark: our sampler inside JMeter vs a raw UnboundID loop vs JMeter's stock LDAP

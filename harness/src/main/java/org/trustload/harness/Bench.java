@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.trustload.common.ChildProcess;
 
 /**
  * {@code ./trustload bench NAME [key=value ...]}: starts a bench of the bench module in its own JVM

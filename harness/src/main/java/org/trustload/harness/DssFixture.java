@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import org.trustload.common.ChildProcess;
 
 /**
  * EU DSS 6.4's REST signature server (module {@code fixtures/dss}) as a child process, the one way the
@@ -56,7 +57,7 @@ public final class DssFixture implements AutoCloseable {
                 "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-cp", jar + ":" + Files.readString(cp).strip(), MAIN,
                 "lab=" + labProperties.toAbsolutePath(), "port=" + port, "out=" + out.toAbsolutePath()));
         // its working directory is its own: DSS and CXF leave files (temp/) where they run
-        DssFixture dss = new DssFixture(ChildProcess.start("DSS", cmd, dir, dir.resolve("dss.log"), READY, timeout));
+        DssFixture dss = new DssFixture(HarnessException.ready(() -> ChildProcess.start("DSS", cmd, dir, dir.resolve("dss.log"), READY, timeout)));
         Properties lab = load(labProperties);
         for (String k : FROM_LAB) {
             if (lab.getProperty(k) != null) {

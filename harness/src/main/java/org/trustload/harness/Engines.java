@@ -34,6 +34,7 @@ import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLException;
 import javax.net.ssl.SSLSocket;
 import javax.net.ssl.TrustManagerFactory;
+import org.trustload.common.ChildProcess;
 
 /**
  * JMeter engines ({@code ApacheJMeter.jar -s}) with RMI over SSL (never {@code server.rmi.ssl.disable}, which
@@ -394,8 +395,8 @@ public final class Engines implements AutoCloseable {
 
     /** False when the engine exited while starting; throws when it is alive but not ready in time. */
     private static boolean ready(ChildProcess engine, String address, int registryPort, Duration timeout)
-            throws HarnessException, InterruptedException {
-        if (!engine.awaitReady(() -> accepts(address, registryPort), timeout)) {
+            throws HarnessException, IOException, InterruptedException {
+        if (!HarnessException.ready(() -> engine.awaitReady(() -> accepts(address, registryPort), timeout))) {
             return false;
         }
         Thread.sleep(500); // "Cannot start" comes right after a failed registry bind: make sure it stays up

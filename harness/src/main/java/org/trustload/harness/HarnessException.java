@@ -1,5 +1,8 @@
 package org.trustload.harness;
 
+import java.io.IOException;
+import org.trustload.common.ChildProcess;
+
 /** Something the harness could not do, with the exit status it means and a message for the user. */
 public class HarnessException extends Exception {
 
@@ -28,5 +31,19 @@ public class HarnessException extends Exception {
     /** Could not execute (exit 2). */
     static HarnessException notExecuted(String message) {
         return new HarnessException(ExitStatus.NOT_EXECUTED, message);
+    }
+
+    /** What {@code start} returns; a process that is not ready ({@link ChildProcess.NotReady}) is not executed. */
+    static <T> T ready(Starting<T> start) throws HarnessException, IOException, InterruptedException {
+        try {
+            return start.get();
+        } catch (ChildProcess.NotReady e) {
+            throw notExecuted(e.getMessage());
+        }
+    }
+
+    /** Starting a process, or waiting for it to be ready. */
+    interface Starting<T> {
+        T get() throws IOException, InterruptedException;
     }
 }

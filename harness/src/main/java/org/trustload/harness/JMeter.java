@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
+import org.trustload.common.ChildProcess;
 
 /**
  * How every JMeter JVM the harness starts (controller, distributed engines, GUI) is launched: the same

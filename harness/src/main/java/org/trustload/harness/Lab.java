@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
+import org.trustload.common.ChildProcess;
 
 /**
  * The lab ({@code java -jar lab/target/trustload-lab.jar}) as a child process: started with the
@@ -55,7 +56,7 @@ public final class Lab implements AutoCloseable {
         }
         cmd.addAll(extraArgs);
         cmd.addAll(List.of("--out", properties.toString()));
-        Lab lab = new Lab(ChildProcess.start("the lab", cmd, null, log, READY, timeout), properties,
+        Lab lab = new Lab(HarnessException.ready(() -> ChildProcess.start("the lab", cmd, null, log, READY, timeout)), properties,
                 services.isBlank() ? "the lab's default services" : services);
         if (!Files.exists(properties) || Files.size(properties) == 0) {
             lab.close();

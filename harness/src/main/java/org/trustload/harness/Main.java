@@ -10,6 +10,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import org.trustload.common.ChildProcess;
 import org.trustload.slo.Objective;
 
 /**

@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.jar.JarFile;
+import org.trustload.common.ChildProcess;
 import org.trustload.common.Sha256;
 import org.trustload.common.Version;
 

@@ -1,5 +1,6 @@
 package org.trustload.harness;
 
+import org.trustload.common.ChildProcess;
 import org.trustload.common.Percentiles;
 import java.io.IOException;
 import java.io.InputStream;

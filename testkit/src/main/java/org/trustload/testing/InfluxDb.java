@@ -12,8 +12,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
+import java.util.Map;
+import org.trustload.common.ChildProcess;
 
 /**
  * A throwaway InfluxDB 1.x (Debian's {@code influxdb} package, {@code /usr/bin/influxd}) on loopback, for the
@@ -28,12 +30,12 @@ public final class InfluxDb implements AutoCloseable {
     public static final Path BINARY = Path.of("/usr/bin/influxd");
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private final Process process;
+    private final ChildProcess process;
     private final Path dir;
     private final int port;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
-    private InfluxDb(Process process, Path dir, int port) {
+    private InfluxDb(ChildProcess process, Path dir, int port) {
         this.process = process;
         this.dir = dir;
         this.port = port;
@@ -55,13 +57,14 @@ public final class InfluxDb implements AutoCloseable {
         int port = FixturePorts.free("127.0.0.1");
         int rpc = FixturePorts.free("127.0.0.1");
         Files.writeString(dir.resolve("influxdb.conf"), config(dir, port, rpc));
-        ProcessBuilder pb = new ProcessBuilder(List.of(BINARY.toString(), "run", "-config", dir.resolve("influxdb.conf").toString()))
-                .redirectErrorStream(true).redirectOutput(dir.resolve("influxd.log").toFile())
-                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
-        pb.environment().keySet().removeIf(k -> k.startsWith("INFLUXDB_"));
-        InfluxDb db = new InfluxDb(pb.start(), dir, port);
+        Map<String, String> unset = new HashMap<>();
+        System.getenv().keySet().stream().filter(k -> k.startsWith("INFLUXDB_")).forEach(k -> unset.put(k, null));
+        InfluxDb db = new InfluxDb(ChildProcess.launch("influxd", List.of(BINARY.toString(), "run", "-config",
+                dir.resolve("influxdb.conf").toString()), null, unset, dir.resolve("influxd.log"), null, null), dir, port);
         try {
-            db.awaitPing(Duration.ofSeconds(60));
+            if (!db.process.awaitReady(db::pings, Duration.ofSeconds(60))) {
+                throw new IOException("influxd exited (status " + db.process.exitValue() + "): " + db.log());
+            }
         } catch (IOException | RuntimeException e) {
             db.close();
             throw e;
@@ -114,28 +117,17 @@ public final class InfluxDb implements AutoCloseable {
                 """.formatted(dir, httpPort, rpcPort) + off;
     }
 
-    private void awaitPing(Duration timeout) throws IOException, InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (true) {
-            if (!process.isAlive()) {
-                throw new IOException("influxd exited (status " + process.exitValue() + "): " + log());
-            }
-            try {
-                HttpResponse<Void> r = http.send(HttpRequest.newBuilder(URI.create(base() + "/ping")).timeout(Duration.ofSeconds(2))
-                        .build(), HttpResponse.BodyHandlers.discarding());
-                if (r.statusCode() == 204) {
-                    return;
-                }
-            } catch (IOException notYet) {
-                // not listening yet
-            }
-            if (System.nanoTime() > deadline) {
-                throw new IOException("influxd did not answer " + base() + "/ping within " + timeout.toSeconds() + " s: " + log());
-            }
-            Thread.sleep(100);
+    private boolean pings() {
+        try {
+            return http.send(HttpRequest.newBuilder(URI.create(base() + "/ping")).timeout(Duration.ofSeconds(2)).build(),
+                    HttpResponse.BodyHandlers.discarding()).statusCode() == 204;
+        } catch (IOException notYet) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
         }
     }
-
 
     private String log() {
         try {
@@ -190,7 +182,7 @@ public final class InfluxDb implements AutoCloseable {
     }
 
     public long pid() {
-        return process.pid();
+        return process.handle().pid();
     }
 
     /** Its private directory (configuration, log, data). */
@@ -200,12 +192,8 @@ public final class InfluxDb implements AutoCloseable {
 
     @Override
     public void close() {
-        process.destroy();
         try {
-            if (!process.waitFor(15, TimeUnit.SECONDS)) {
-                process.destroyForcibly();
-                process.waitFor(15, TimeUnit.SECONDS);
-            }
+            process.stop(Duration.ofSeconds(15));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

@@ -4,11 +4,12 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
+import java.time.Duration;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
+import org.trustload.common.ChildProcess;
 
 /**
  * A throwaway MariaDB server (Debian's mariadb-server) on 127.0.0.1 for the JDBC plans: a fresh data
@@ -30,7 +31,7 @@ public final class MariaDb implements AutoCloseable {
     private final Path dir;
     private final int port;
     private final String password;
-    private Process process;
+    private ChildProcess process;
 
     private MariaDb(Path dir, int port, String password) {
         this.dir = dir;
@@ -64,23 +65,19 @@ public final class MariaDb implements AutoCloseable {
         String me = System.getProperty("user.name");
         run(List.of(INSTALL_DB.toString(), "--no-defaults", "--datadir=" + dir.resolve("data"), "--user=" + me,
                 "--auth-root-authentication-method=normal", "--skip-test-db"), dir.resolve("install.log"), 120);
-        process = new ProcessBuilder(SERVER.toString(), "--no-defaults", "--user=" + me,
+        List<String> cmd = List.of(SERVER.toString(), "--no-defaults", "--user=" + me,
                 "--datadir=" + dir.resolve("data"), "--socket=" + socket(), "--port=" + port,
                 "--bind-address=" + HOST, "--pid-file=" + dir.resolve("mariadbd.pid"),
                 "--log-error=" + dir.resolve("error.log"), "--skip-name-resolve", "--skip-log-bin",
                 // MariaDB's own advice: a buffer pool that holds the working set (the scenario's table is
                 // ~30 MB, bench reference's sysbench table ~2 MB); no binary log on a server that replicates
                 // to nobody; no reverse DNS per connection (docs/fixtures.md)
-                "--innodb-buffer-pool-size=128M", "--max-connections=500")
-                .redirectErrorStream(true).redirectOutput(dir.resolve("console.txt").toFile()).start();
-        for (int i = 0; i < 600 && !Files.exists(socket()); i++) {
-            if (!process.isAlive()) {
-                throw new IOException("mariadbd exited with " + process.exitValue() + ": " + log());
-            }
-            Thread.sleep(100);
-        }
-        if (!Files.exists(socket())) {
-            throw new IOException("mariadbd not ready within 60 s: " + log());
+                "--innodb-buffer-pool-size=128M", "--max-connections=500");
+        try {
+            process = ChildProcess.start("mariadbd", cmd, null, dir.resolve("console.txt"), null, null, () -> Files.exists(socket()),
+                    Duration.ofSeconds(60));
+        } catch (ChildProcess.NotReady e) {
+            throw new IOException(e.getMessage() + "\n" + log(), e);
         }
         // Root over the socket creates the user the plans log in with over TCP.
         sql("CREATE DATABASE " + DATABASE + "; CREATE USER '" + USER + "'@'" + HOST + "' IDENTIFIED BY '" + password
@@ -89,21 +86,19 @@ public final class MariaDb implements AutoCloseable {
 
     /** Runs SQL as root over the Unix socket with the {@code mariadb} client; returns its output. */
     public String sql(String statements) throws Exception {
-        Path out = Files.createTempFile(dir, "sql", ".txt");
-        run(List.of(CLIENT.toString(), "--no-defaults", "-S", socket().toString(), "-u", "root", "-N", "-B",
-                "-e", statements), out, 60);
-        return Files.readString(out);
+        return run(List.of(CLIENT.toString(), "--no-defaults", "-S", socket().toString(), "-u", "root", "-N", "-B",
+                "-e", statements), Files.createTempFile(dir, "sql", ".txt"), 60);
     }
 
-    private static void run(List<String> cmd, Path log, int seconds) throws Exception {
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-        if (!p.waitFor(seconds, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            throw new IOException(cmd.get(0) + " did not finish in " + seconds + " s, see " + log);
+    /** Runs a tool to its end (at most {@code seconds}), its output in {@code log}; returns its output. */
+    private static String run(List<String> cmd, Path log, int seconds) throws Exception {
+        ChildProcess.Finished f = ChildProcess.run(cmd, Duration.ofSeconds(seconds));
+        Files.writeString(log, f.output());
+        if (!f.ok()) {
+            throw new IOException(cmd.get(0) + (f.status() == -1 ? " did not finish in " + seconds + " s, see " + log
+                    : " exited with " + f.status() + ": " + f.output()));
         }
-        if (p.exitValue() != 0) {
-            throw new IOException(cmd.get(0) + " exited with " + p.exitValue() + ": " + Files.readString(log));
-        }
+        return f.output();
     }
 
     private String log() throws IOException {
@@ -141,10 +136,7 @@ public final class MariaDb implements AutoCloseable {
     @Override
     public void close() throws Exception {
         if (process != null) {
-            process.destroy(); // SIGTERM: a clean shutdown
-            if (!process.waitFor(30, TimeUnit.SECONDS)) {
-                process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-            }
+            process.stop(Duration.ofSeconds(30)); // SIGTERM: a clean shutdown
         }
         if (Files.exists(dir)) {
             try (var files = Files.walk(dir)) {

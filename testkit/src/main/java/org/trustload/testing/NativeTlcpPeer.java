@@ -1,9 +1,7 @@
 package org.trustload.testing;
 
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
@@ -14,10 +12,12 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.trustload.common.ChildProcess;
 
 /**
  * The independent TLCP / TLS 1.3 SM peer of the interop tests: {@code ci/fixtures/tongsuo/tlcp-peer.c}
@@ -102,12 +102,12 @@ public final class NativeTlcpPeer {
         cmd.add("server");
         cmd.addAll(args);
         try {
-            Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-            Server s = new Server(p);
-            s.awaitListening(Duration.ofSeconds(10));
-            return s;
+            return new Server(cmd, Duration.ofSeconds(10));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
         }
     }
 
@@ -187,44 +187,20 @@ public final class NativeTlcpPeer {
 
     /** A running native server; {@link #close()} kills it. */
     public static final class Server implements AutoCloseable {
-        private final Process process;
         private final List<String> lines = Collections.synchronizedList(new ArrayList<>());
-        private volatile int port = -1;
+        private final ChildProcess process;
+        private final int port;
 
-        private Server(Process process) {
-            this.process = process;
-            Thread t = new Thread(this::pump, "tlcp-peer-server-output");
-            t.setDaemon(true);
-            t.start();
-        }
-
-        private void pump() {
-            try (BufferedReader r = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-                for (String l = r.readLine(); l != null; l = r.readLine()) {
-                    if (l.startsWith("LISTENING ")) {
-                        port = Integer.parseInt(l.substring(10).trim());
-                    }
-                    lines.add(l);
-                }
-            } catch (IOException ignored) {
-                // the process ended
-            }
-        }
-
-        private void awaitListening(Duration timeout) {
-            long end = System.nanoTime() + timeout.toNanos();
-            while (port < 0 && System.nanoTime() < end) {
-                if (!process.isAlive() && port < 0) {
-                    sleep(100); // let the pump read the last lines
-                    close();
+        private Server(List<String> cmd, Duration timeout) throws IOException, InterruptedException {
+            process = ChildProcess.launch("tlcp-peer server", cmd, null, Map.of(), null, "LISTENING ", lines::add);
+            try {
+                if (!process.awaitReady(() -> true, timeout)) {
                     throw new IllegalStateException("tlcp-peer server exited " + process.exitValue() + ": " + lines);
                 }
-                sleep(20);
-            }
-            if (port < 0) {
-                close();
+            } catch (ChildProcess.NotReady e) {
                 throw new IllegalStateException("tlcp-peer server did not listen within " + timeout + ": " + lines);
             }
+            port = Integer.parseInt(process.readyLine().substring(10).trim());
         }
 
         public int port() {
@@ -273,11 +249,8 @@ public final class NativeTlcpPeer {
 
         @Override
         public void close() {
-            process.destroy();
             try {
-                if (!process.waitFor(5, TimeUnit.SECONDS)) {
-                    process.destroyForcibly();
-                }
+                process.stop(Duration.ofSeconds(5));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }

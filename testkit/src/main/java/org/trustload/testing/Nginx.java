@@ -6,8 +6,9 @@ import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
+import org.trustload.common.ChildProcess;
 
 /**
  * A throwaway nginx (Debian's package) on 127.0.0.1 serving the given pages, for running the HTTP
@@ -22,9 +23,9 @@ public final class Nginx implements AutoCloseable {
 
     private final Path dir;
     private final int port;
-    private final Process process;
+    private final ChildProcess process;
 
-    private Nginx(Path dir, int port, Process process) {
+    private Nginx(Path dir, int port, ChildProcess process) {
         this.dir = dir;
         this.port = port;
         this.process = process;
@@ -72,15 +73,14 @@ public final class Nginx implements AutoCloseable {
         for (int attempt = 0; attempt < 5; attempt++) {
             int port = FixturePorts.free(HOST);
             Files.writeString(dir.resolve("nginx.conf"), config(dir, root, port, tls));
-            Process p = new ProcessBuilder(BINARY.toString(), "-p", dir + "/", "-c", dir.resolve("nginx.conf").toString(),
-                    "-e", dir.resolve("error.log").toString())
-                    .redirectErrorStream(true).redirectOutput(dir.resolve("console.txt").toFile()).start();
-            Nginx nginx = new Nginx(dir, port, p);
-            if (nginx.awaitReady(Duration.ofSeconds(15))) {
-                return nginx;
+            List<String> cmd = List.of(BINARY.toString(), "-p", dir + "/", "-c", dir.resolve("nginx.conf").toString(),
+                    "-e", dir.resolve("error.log").toString());
+            try {
+                return new Nginx(dir, port, ChildProcess.start("nginx", cmd, null, dir.resolve("console.txt"), null, null,
+                        () -> accepts(port), Duration.ofSeconds(15)));
+            } catch (ChildProcess.NotReady e) {
+                last = new IOException("nginx did not start on port " + port + ": " + Files.readString(dir.resolve("error.log")), e);
             }
-            nginx.close(false);
-            last = new IOException("nginx did not start on port " + port + ": " + Files.readString(dir.resolve("error.log")));
         }
         Slapd.deleteTree(dir);
         throw last;
@@ -121,17 +121,13 @@ public final class Nginx implements AutoCloseable {
                 """.formatted(System.getProperty("user.name"), dir, HOST, port, root, tls.isEmpty() ? "" : " ssl", tls);
     }
 
-    private boolean awaitReady(Duration timeout) throws InterruptedException {
-        long end = System.nanoTime() + timeout.toNanos();
-        while (System.nanoTime() < end && process.isAlive()) {
-            try (Socket s = new Socket()) {
-                s.connect(new InetSocketAddress(HOST, port), 500);
-                return true;
-            } catch (IOException notYet) {
-                Thread.sleep(100);
-            }
+    private static boolean accepts(int port) {
+        try (Socket s = new Socket()) {
+            s.connect(new InetSocketAddress(HOST, port), 500);
+            return true;
+        } catch (IOException notYet) {
+            return false;
         }
-        return false;
     }
 
 
@@ -149,23 +145,15 @@ public final class Nginx implements AutoCloseable {
 
     /** The master's pid (its workers are its children). */
     public long pid() {
-        return process.pid();
+        return process.handle().pid();
     }
 
     @Override
     public void close() throws Exception {
-        close(true);
-    }
-
-    private void close(boolean delete) throws IOException, InterruptedException {
-        // SIGTERM is nginx's fast shutdown; the master stops its workers before it exits.
-        process.destroy();
-        if (!process.waitFor(15, TimeUnit.SECONDS)) {
-            process.toHandle().descendants().forEach(ProcessHandle::destroyForcibly);
-            process.destroyForcibly();
-        }
-        if (delete) {
-            Slapd.deleteTree(dir);
-        }
+        // SIGTERM is nginx's fast shutdown; the master stops its workers before it exits (SIGKILL'd ones stay)
+        List<ProcessHandle> workers = process.handle().descendants().toList();
+        process.stop(Duration.ofSeconds(15));
+        workers.forEach(ProcessHandle::destroyForcibly);
+        Slapd.deleteTree(dir);
     }
 }

@@ -9,7 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
+import org.trustload.common.ChildProcess;
 
 /**
  * A throwaway Prometheus {@code node_exporter} (Debian's {@code prometheus-node-exporter}) on loopback,
@@ -20,11 +20,12 @@ import java.util.concurrent.TimeUnit;
 public final class NodeExporter implements AutoCloseable {
 
     private static final Path BINARY = Path.of("/usr/bin/prometheus-node-exporter");
-    private final Process process;
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private final ChildProcess process;
     private final int port;
     private final Path log;
 
-    private NodeExporter(Process process, int port, Path log) {
+    private NodeExporter(ChildProcess process, int port, Path log) {
         this.process = process;
         this.port = port;
         this.log = log;
@@ -44,37 +45,23 @@ public final class NodeExporter implements AutoCloseable {
     public static NodeExporter start() throws IOException, InterruptedException {
         int port = FixturePorts.free("127.0.0.1");
         Path log = Files.createTempFile("trustload-node-exporter", ".log");
-        Process p = new ProcessBuilder(List.of(BINARY.toString(), "--web.listen-address=127.0.0.1:" + port,
-                "--collector.disable-defaults", "--collector.cpu", "--collector.stat", "--collector.loadavg",
-                "--collector.meminfo")).redirectErrorStream(true).redirectOutput(log.toFile())
-                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
-        NodeExporter n = new NodeExporter(p, port, log);
-        n.awaitMetrics(Duration.ofSeconds(15));
-        return n;
+        List<String> cmd = List.of(BINARY.toString(), "--web.listen-address=127.0.0.1:" + port, "--collector.disable-defaults",
+                "--collector.cpu", "--collector.stat", "--collector.loadavg", "--collector.meminfo");
+        String url = "http://127.0.0.1:" + port + "/metrics";
+        return new NodeExporter(ChildProcess.start("node_exporter", cmd, null, log, null, null, () -> serves(url),
+                Duration.ofSeconds(15)), port, log);
     }
 
-    private void awaitMetrics(Duration timeout) throws IOException, InterruptedException {
-        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (true) {
-            if (!process.isAlive()) {
-                throw new IOException("node_exporter exited (status " + process.exitValue() + "): " + Files.readString(log));
-            }
-            try {
-                HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(url())).timeout(Duration.ofSeconds(2)).build(),
-                        HttpResponse.BodyHandlers.ofString());
-                if (r.statusCode() == 200 && r.body().contains("node_cpu_seconds_total")) {
-                    return;
-                }
-            } catch (IOException e) {
-                // not listening yet
-            }
-            if (System.nanoTime() > deadline) {
-                close();
-                throw new IOException("node_exporter did not serve " + url() + " within " + timeout.toSeconds() + " s: "
-                        + Files.readString(log));
-            }
-            Thread.sleep(100);
+    private static boolean serves(String url) {
+        try {
+            HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(2)).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            return r.statusCode() == 200 && r.body().contains("node_cpu_seconds_total");
+        } catch (IOException e) {
+            return false; // not listening yet
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
         }
     }
 
@@ -84,16 +71,13 @@ public final class NodeExporter implements AutoCloseable {
     }
 
     public long pid() {
-        return process.pid();
+        return process.handle().pid();
     }
 
     @Override
     public void close() {
-        process.destroy();
         try {
-            if (!process.waitFor(10, TimeUnit.SECONDS)) {
-                process.destroyForcibly();
-            }
+            process.stop(Duration.ofSeconds(10));
             Files.deleteIfExists(log);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -21,8 +21,9 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
+import java.util.Map;
 import java.util.stream.Stream;
+import org.trustload.common.ChildProcess;
 
 /**
  * A throwaway OpenLDAP {@code slapd} for tests and benchmarks.
@@ -150,7 +151,7 @@ public final class Slapd implements AutoCloseable {
     private final Thread shutdownHook;
     private int ldapPort;
     private int ldapsPort;
-    private Process process;
+    private ChildProcess process;
     private Duration startupTime;
     private boolean closed;
 
@@ -307,13 +308,13 @@ public final class Slapd implements AutoCloseable {
 
     public synchronized long pid() {
         requireRunning();
-        return process.pid();
+        return process.handle().pid();
     }
 
     /** Number of descriptors slapd currently holds ({@code /proc/<pid>/fd}). */
     public synchronized int openFiles() {
         requireRunning();
-        try (Stream<Path> fds = Files.list(Path.of("/proc", Long.toString(process.pid()), "fd"))) {
+        try (Stream<Path> fds = Files.list(Path.of("/proc", Long.toString(process.handle().pid()), "fd"))) {
             return (int) fds.count();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -349,15 +350,12 @@ public final class Slapd implements AutoCloseable {
         if (process == null) {
             return;
         }
-        Process p = process;
+        ChildProcess p = process;
         process = null;
-        p.destroy();
         try {
-            if (!p.waitFor(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
-                p.destroyForcibly().waitFor(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-            }
+            p.stop(STOP_TIMEOUT);
         } catch (InterruptedException e) {
-            p.destroyForcibly();
+            p.handle().destroyForcibly();
             Thread.currentThread().interrupt();
         }
         // After SIGKILL slapd leaves the socket behind and a restart would fail to bind it.
@@ -378,7 +376,7 @@ public final class Slapd implements AutoCloseable {
      */
     public synchronized void freeze() {
         requireRunning();
-        long pid = process.pid();
+        long pid = process.handle().pid();
         signal(pid, "STOP");
         awaitThreads(pid, true);
     }
@@ -386,18 +384,16 @@ public final class Slapd implements AutoCloseable {
     /** SIGCONT after {@link #freeze()}; returns once no thread of slapd is stopped any more. */
     public synchronized void thaw() {
         requireRunning();
-        long pid = process.pid();
+        long pid = process.handle().pid();
         signal(pid, "CONT");
         awaitThreads(pid, false);
     }
 
     private static void signal(long pid, String signal) {
         try {
-            Process p = new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).redirectErrorStream(true).start();
-            if (!p.waitFor(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS) || p.exitValue() != 0) {
-                p.destroyForcibly();
-                throw new IllegalStateException("kill -" + signal + " " + pid + " failed: "
-                        + new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
+            ChildProcess.Finished kill = ChildProcess.run(List.of("kill", "-" + signal, Long.toString(pid)), STOP_TIMEOUT);
+            if (!kill.ok()) {
+                throw new IllegalStateException("kill -" + signal + " " + pid + " failed: " + kill.output());
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -614,53 +610,47 @@ public final class Slapd implements AutoCloseable {
         List<String> cmd = List.of("prlimit", "--nofile=" + options.openFilesLimit + ":" + options.openFilesLimit,
                 SLAPD.toString(), "-d", options.statsLog ? "stats" : "none", "-f", dir.resolve("slapd.conf").toString(),
                 "-h", String.join(" ", urls));
-        ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+        LDAPException[] lastFailure = {null};
         try {
-            process = pb.start();
-        } catch (IOException e) {
-            throw new IllegalStateException("cannot run " + cmd, e);
-        }
-        awaitReady();
-    }
-
-    private void awaitReady() {
-        long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
-        LDAPConnectionOptions quick = new LDAPConnectionOptions();
-        quick.setConnectTimeoutMillis(500);
-        quick.setResponseTimeoutMillis(1000);
-        LDAPException lastFailure = null;
-        while (System.nanoTime() < deadline) {
-            if (!process.isAlive()) {
+            process = ChildProcess.launch("slapd", cmd, dir, Map.of(), log, null, null);
+            if (!process.awaitReady(() -> answers(lastFailure), READY_TIMEOUT)) {
                 int rc = process.exitValue();
                 process = null;
                 throw new IllegalStateException("slapd exited with " + rc + " during start" + logTail());
             }
-            // The socket appears when listeners open; the root DSE answers only once the database is open.
-            if (Files.exists(socket)) {
-                try (LDAPConnection c = new LDAPConnection(quick, HOST, ldapPort)) {
-                    if (c.getRootDSE() != null) {
-                        return;
-                    }
-                } catch (LDAPException e) {
-                    lastFailure = e;
-                }
-            }
-            sleep(10);
+        } catch (ChildProcess.NotReady e) {
+            long pid = process.handle().pid();
+            stop();
+            throw new IllegalStateException("slapd (pid " + pid + ") not ready within " + READY_TIMEOUT
+                    + (lastFailure[0] == null ? "" : ", last error " + lastFailure[0].getMessage()) + logTail());
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot run " + cmd, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted waiting for slapd", e);
         }
-        Process p = process;
-        stop();
-        throw new IllegalStateException("slapd (pid " + p.pid() + ") not ready within " + READY_TIMEOUT
-                + (lastFailure == null ? "" : ", last error " + lastFailure.getMessage()) + logTail());
+    }
+
+    /** Whether it answers LDAP: the socket appears when listeners open, the root DSE once the database is open. */
+    private boolean answers(LDAPException[] lastFailure) {
+        LDAPConnectionOptions quick = new LDAPConnectionOptions();
+        quick.setConnectTimeoutMillis(500);
+        quick.setResponseTimeoutMillis(1000);
+        if (!Files.exists(socket)) {
+            return false;
+        }
+        try (LDAPConnection c = new LDAPConnection(quick, HOST, ldapPort)) {
+            return c.getRootDSE() != null;
+        } catch (LDAPException e) {
+            lastFailure[0] = e;
+            return false;
+        }
     }
 
     private void run(List<String> cmd, String what) {
         Path out = dir.resolve(what + ".out");
-        try {
-            Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true)
-                    .redirectOutput(out.toFile()).start();
-            if (!p.waitFor(2, TimeUnit.MINUTES)) {
-                p.destroyForcibly();
+        try (ChildProcess p = ChildProcess.launch(what, cmd, dir, Map.of(), out, null, null)) {
+            if (!p.waitFor(Duration.ofMinutes(2))) {
                 throw new IllegalStateException(what + " timed out: " + cmd);
             }
             if (p.exitValue() != 0) {
@@ -706,9 +696,9 @@ public final class Slapd implements AutoCloseable {
     }
 
     private void destroyQuietly() {
-        Process p = process;
+        ChildProcess p = process;
         if (p != null) {
-            p.destroyForcibly();
+            p.handle().destroyForcibly();
         }
         deleteTree(dir);
     }

@@ -18,6 +18,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import org.trustload.common.ChildProcess;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.SdkBytes;
@@ -31,7 +32,6 @@ import org.trustload.bench.ProcCpu;
 import org.trustload.harness.Lab;
 import org.trustload.harness.Layout;
 import org.trustload.bench.JMeterRun;
-import org.trustload.harness.ChildProcess;
 
 /**
  * KMS bench: AES-256 Encrypt of 32 bytes against the lab's AWS emulator (its own JVM), at 1, 8 and 32

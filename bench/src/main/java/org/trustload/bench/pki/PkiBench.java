@@ -36,7 +36,7 @@ import java.util.regex.Pattern;
 import org.trustload.bench.JMeterRun;
 import org.trustload.bench.ProcCpu;
 import org.trustload.bench.ThreadCpuTrace;
-import org.trustload.harness.ChildProcess;
+import org.trustload.common.ChildProcess;
 import org.trustload.harness.DssFixture;
 import org.trustload.harness.Lab;
 import org.trustload.harness.Layout;

@@ -19,7 +19,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.trustload.bench.BenchRuns;
 import org.trustload.bench.ProcCpu;
-import org.trustload.harness.ChildProcess;
+import org.trustload.common.ChildProcess;
 import org.trustload.harness.Layout;
 import org.trustload.pki.TestPki;
 import org.trustload.testing.MariaDb;

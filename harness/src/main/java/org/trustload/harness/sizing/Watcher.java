@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Predicate;
-import org.trustload.harness.ChildProcess;
+import org.trustload.common.ChildProcess;
 import org.trustload.harness.Jtl;
 import org.trustload.jvmstats.PerfData;
 import org.trustload.jvmstats.ProcessSource;

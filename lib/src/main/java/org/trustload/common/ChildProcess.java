@@ -1,4 +1,4 @@
-package org.trustload.harness;
+package org.trustload.common;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -16,13 +16,23 @@ import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
 /**
- * Every process the harness starts (the lab, a fixture, JMeter engines and runs, tools such as keytool): started in
+ * Every process TrustLoad starts (the lab, a fixture, JMeter engines and runs, tools such as keytool): started in
  * its own directory with its output pumped into its log file (and to a listener), ready once it printed a line
  * starting with its READY word and a check holds (its port accepts), within a timeout or it is stopped; alive
  * until it exits; stopped with SIGTERM and SIGKILL 30 s later, also when the launcher is stopped (a server in the
- * foreground). Nothing else in the harness starts a process.
+ * foreground). Nothing else in the harness starts a process; the testkit fixtures start their servers with it too.
  */
 public final class ChildProcess implements AutoCloseable {
+
+    /** It exited, or stayed silent, before it was ready; the message shows its log's tail. */
+    public static final class NotReady extends IOException {
+
+        private static final long serialVersionUID = 1L;
+
+        NotReady(String message) {
+            super(message);
+        }
+    }
 
     private final String name;
     private final Process process;
@@ -36,7 +46,7 @@ public final class ChildProcess implements AutoCloseable {
         this.process = process;
         this.log = log;
         this.readyLine = ready == null ? "" : null;
-        this.pump = new Thread(() -> {
+        this.pump = lines == null ? null : new Thread(() -> {
             try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
                  PrintWriter out = new PrintWriter(log == null ? Writer.nullWriter() : Files.newBufferedWriter(log), true)) {
                 for (String line; (line = in.readLine()) != null; ) {
@@ -50,8 +60,10 @@ public final class ChildProcess implements AutoCloseable {
                 // the output ended; readiness (or its absence) decides
             }
         }, name + "-output");
-        pump.setDaemon(true);
-        pump.start();
+        if (pump != null) {
+            pump.setDaemon(true);
+            pump.start();
+        }
     }
 
     /**
@@ -59,13 +71,23 @@ public final class ChildProcess implements AutoCloseable {
      * up to {@code timeout} for a line starting with {@code ready}.
      *
      * @param name what the messages call it ("the lab", "DSS"; its log: "lab log")
-     * @throws HarnessException (not executed) when it exits or stays silent first; the message shows the log's tail
+     * @throws NotReady when it exits or stays silent first
      */
     public static ChildProcess start(String name, List<String> command, Path dir, Path log, String ready, Duration timeout)
-            throws HarnessException, IOException, InterruptedException {
-        ChildProcess child = launch(name, command, dir, Map.of(), log, ready, line -> { });
-        if (!child.awaitReady(() -> true, timeout)) {
-            throw HarnessException.notExecuted(name + " exited (status " + child.exitValue() + ") before it was ready; see " + log
+            throws IOException, InterruptedException {
+        return start(name, command, dir, log, ready, line -> { }, () -> true, timeout);
+    }
+
+    /**
+     * {@link #start(String, List, Path, Path, String, Duration)}, ready once {@code check} holds too (its port answers).
+     *
+     * @param lines each line of its output; null: none (nor a READY line), and it appends to its log itself
+     */
+    public static ChildProcess start(String name, List<String> command, Path dir, Path log, String ready, Consumer<String> lines,
+            BooleanSupplier check, Duration timeout) throws IOException, InterruptedException {
+        ChildProcess child = launch(name, command, dir, Map.of(), log, ready, lines);
+        if (!child.awaitReady(check, timeout)) {
+            throw new NotReady(name + " exited (status " + child.exitValue() + ") before it was ready; see " + log
                     + child.tail());
         }
         return child;
@@ -73,8 +95,8 @@ public final class ChildProcess implements AutoCloseable {
 
     /**
      * Starts {@code command} in {@code dir} (null: the harness's own) with {@code env} added to its environment (never
-     * a secret on a command line), each line of its output (stdout and stderr) into {@code log} (null: none) and to
-     * {@code lines}; does not wait.
+     * a secret on a command line; a null value removes the variable), each line of its output (stdout and stderr) into
+     * {@code log} (null: none) and to {@code lines}; does not wait.
      *
      * @param ready the start of the line that says it is ready ({@link #awaitReady}); null when none is awaited
      */
@@ -85,7 +107,10 @@ public final class ChildProcess implements AutoCloseable {
         }
         ProcessBuilder b = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
-        b.environment().putAll(env);
+        env.forEach((k, v) -> b.environment().compute(k, (key, old) -> v));
+        if (lines == null) {
+            b.redirectOutput(log == null ? ProcessBuilder.Redirect.DISCARD : ProcessBuilder.Redirect.appendTo(log.toFile()));
+        }
         if (dir != null) {
             Files.createDirectories(dir);
             b.directory(dir.toAbsolutePath().toFile());
@@ -126,15 +151,15 @@ public final class ChildProcess implements AutoCloseable {
     }
 
     /** Starts {@code command} on the launcher's terminal (its input and output: the lab or a fixture in the foreground). */
-    static ChildProcess inTerminal(String name, List<String> command) throws IOException {
-        return new ChildProcess(name, new ProcessBuilder(command).inheritIO().start(), null, null, line -> { });
+    public static ChildProcess inTerminal(String name, List<String> command) throws IOException {
+        return new ChildProcess(name, new ProcessBuilder(command).inheritIO().start(), null, null, null);
     }
 
     /**
      * Stops it, then closes {@code alsoOnStop} (its lab, its files), should the launcher be stopped (SIGTERM, Ctrl-C)
      * before it exits; {@link #waitFor()} ends that.
      */
-    ChildProcess stopWithLauncher(AutoCloseable alsoOnStop) {
+    public ChildProcess stopWithLauncher(AutoCloseable alsoOnStop) {
         stopHook = new Thread(() -> {
             try {
                 close();
@@ -151,19 +176,18 @@ public final class ChildProcess implements AutoCloseable {
      * Waits up to {@code timeout} until it printed its READY line and then {@code check} holds (e.g. its port accepts).
      *
      * @return whether it is ready; false when it exited first (its whole output is in the log by then)
-     * @throws HarnessException (not executed) when it is still not ready when the time is up (it is then stopped); the
-     *         message shows the log's tail
+     * @throws NotReady when it is still not ready when the time is up (it is then stopped)
      */
-    boolean awaitReady(BooleanSupplier check, Duration timeout) throws HarnessException, InterruptedException {
+    public boolean awaitReady(BooleanSupplier check, Duration timeout) throws NotReady, InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (readyLine == null || !check.getAsBoolean()) {
             if (process.waitFor(200, TimeUnit.MILLISECONDS)) {
-                pump.join(2000);
+                drain(2000);
                 return false;
             }
             if (System.nanoTime() > deadline) {
                 close();
-                throw HarnessException.notExecuted(name + " was not ready within " + timeout.toSeconds() + " s; see " + log
+                throw new NotReady(name + " was not ready within " + timeout.toSeconds() + " s; see " + log
                         + tail());
             }
         }
@@ -212,7 +236,7 @@ public final class ChildProcess implements AutoCloseable {
     /** Waits until it exits by itself (a server in the foreground) and returns its status. */
     public int waitFor() throws InterruptedException {
         int status = process.waitFor();
-        pump.join(5000);
+        drain(5000);
         if (stopHook != null) {
             try {
                 Runtime.getRuntime().removeShutdownHook(stopHook);
@@ -227,7 +251,7 @@ public final class ChildProcess implements AutoCloseable {
     public boolean waitFor(Duration timeout) throws InterruptedException {
         boolean exited = process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
         if (exited) {
-            pump.join(10_000);
+            drain(10_000);
         }
         return exited;
     }
@@ -239,15 +263,27 @@ public final class ChildProcess implements AutoCloseable {
     /** SIGTERM, SIGKILL after 30 s; returns once the log holds its last lines (what a server prints as it stops). */
     @Override
     public void close() throws InterruptedException {
+        stop(Duration.ofSeconds(30));
+    }
+
+    /** {@link #close()} with SIGKILL after {@code grace}. */
+    public void stop(Duration grace) throws InterruptedException {
         if (process.isAlive()) {
             // the handle's SIGTERM: Process.destroy() would also close its output pipe at once, and the log
             // then misses what it says while it stops
             process.toHandle().destroy();
-            if (!process.waitFor(30, TimeUnit.SECONDS)) {
+            if (!process.waitFor(grace.toMillis(), TimeUnit.MILLISECONDS)) {
                 process.destroyForcibly();
                 process.waitFor(30, TimeUnit.SECONDS);
             }
         }
-        pump.join(5000);
+        drain(5000);
+    }
+
+    /** Waits up to {@code millis} for the rest of its output to be in its log. */
+    private void drain(long millis) throws InterruptedException {
+        if (pump != null) {
+            pump.join(millis);
+        }
     }
 }

@@ -1,4 +1,4 @@
-package org.trustload.harness;
+package org.trustload.common;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -41,7 +41,7 @@ class ChildProcessTest {
     void exitBeforeReadyIsNotExecutedWithTheLogsTail() {
         assertThatThrownBy(() -> ChildProcess.start("the lab", bash("echo 'no such option'; exit 3"), null,
                 dir.resolve("lab.log"), "READY", Duration.ofMinutes(2)))
-                .isInstanceOf(HarnessException.class)
+                .isInstanceOf(ChildProcess.NotReady.class)
                 .hasMessageContaining("the lab exited (status 3) before it was ready")
                 .hasMessageContaining("no such option");
     }
@@ -50,7 +50,7 @@ class ChildProcessTest {
     void silenceUntilTheTimeoutStopsIt() {
         assertThatThrownBy(() -> ChildProcess.start("DSS", bash("echo starting; exec sleep 600"), null,
                 dir.resolve("dss.log"), "READY", Duration.ofMillis(300)))
-                .isInstanceOf(HarnessException.class)
+                .isInstanceOf(ChildProcess.NotReady.class)
                 .hasMessageContaining("DSS was not ready within 0 s")
                 .hasMessageContaining("starting");
     }
