@@ -3,6 +3,7 @@ package org.trustload.testing;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.HexFormat;
@@ -84,10 +85,19 @@ public final class MariaDb implements AutoCloseable {
                 + "'; GRANT ALL ON " + DATABASE + ".* TO '" + USER + "'@'" + HOST + "';");
     }
 
-    /** Runs SQL as root over the Unix socket with the {@code mariadb} client; returns its output. */
+    /**
+     * Runs SQL as root over the Unix socket with the {@code mariadb} client; returns its output. The statements go
+     * through a file only this user can read ({@code source}), never the command line: they may hold a password.
+     */
     public String sql(String statements) throws Exception {
-        return run(List.of(CLIENT.toString(), "--no-defaults", "-S", socket().toString(), "-u", "root", "-N", "-B",
-                "-e", statements), Files.createTempFile(dir, "sql", ".txt"), 60);
+        Path file = Files.createTempFile(dir, "sql", ".sql", PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+        try {
+            Files.writeString(file, statements);
+            return run(List.of(CLIENT.toString(), "--no-defaults", "-S", socket().toString(), "-u", "root", "-N", "-B",
+                    "-e", "source " + file), Files.createTempFile(dir, "sql", ".txt"), 60);
+        } finally {
+            Files.deleteIfExists(file);
+        }
     }
 
     /** Runs a tool to its end (at most {@code seconds}), its output in {@code log}; returns its output. */
