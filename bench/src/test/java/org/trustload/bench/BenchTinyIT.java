@@ -27,7 +27,8 @@ class BenchTinyIT {
 
     private static Process harness(Path log, String... args) throws Exception {
         List<String> cmd = new java.util.ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", ROOT.resolve("harness/target/trustload-harness.jar").toString(),
+                "-cp", String.join(":", ROOT.resolve("harness/target/trustload-harness.jar").toString(), // as ./trustload gives it
+                        ROOT.resolve("dist/target/jmeter/lib") + "/*", ROOT.resolve("dist/target/jmeter/lib/ext") + "/*"),
                 "-Dtrustload.root=" + ROOT, "org.trustload.harness.Main"));
         cmd.addAll(List.of(args));
         return new ProcessBuilder(cmd).directory(ROOT.toFile()).redirectErrorStream(true)

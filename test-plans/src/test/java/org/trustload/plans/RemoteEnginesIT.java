@@ -351,10 +351,15 @@ class RemoteEnginesIT {
         return p;
     }
 
-    /** The harness's Main with {@code jvm} options, in e2's namespace (the launcher script takes no JVM options). */
+    /**
+     * The harness's Main with {@code jvm} options, in e2's namespace (the launcher script takes no JVM options), on the
+     * class path the launcher gives it: the harness jar and the JMeter home's lib/ and lib/ext/.
+     */
     private Process startJava(String name, Path console, List<String> jvm, String... args) throws IOException {
+        String classPath = String.join(":", Plans.ROOT.resolve("harness/target/trustload-harness.jar").toString(),
+                Plans.HOME.resolve("lib") + "/*", Plans.HOME.resolve("lib/ext") + "/*");
         List<String> cmd = new ArrayList<>(List.of("ip", "netns", "exec", ns("e2"), Path.of(System.getProperty("java.home"), "bin", "java")
-                .toString(), "-cp", Plans.ROOT.resolve("harness/target/trustload-harness.jar").toString(), "-Dtrustload.root=" + Plans.ROOT));
+                .toString(), "-cp", classPath, "-Dtrustload.root=" + Plans.ROOT));
         cmd.addAll(jvm);
         cmd.add("org.trustload.harness.Main");
         cmd.addAll(List.of(args));
