@@ -23,15 +23,17 @@ import org.trustload.jvmstats.StatsSource;
  * Polls, once a second on a daemon thread, the CPU of the load generator (every local JMeter JVM of
  * the current phase, found among this process's descendants by a word of their command line), of the
  * watched server (any JVM Stats source: a local JVM or process, JMX, a Prometheus exporter) and of this
- * machine ({@code /proc/stat}). Each reading is kept with its time, so a load step's CPU is the
- * difference between its start and end. Optionally pins the load generator to some CPUs
- * ({@code taskset}), so that it and the server do not share them.
+ * machine ({@code /proc/stat}), and the run-queue wait ({@link RunQueue}) of the JMeter JVMs and of a
+ * local server. Each reading is kept with its time, so a load step's CPU is the difference between its
+ * start and end. Optionally pins the load generator to some CPUs ({@code taskset}), so that it and the
+ * server do not share them.
  */
 public final class Watcher implements AutoCloseable {
 
     /**
      * One reading: wall time, CPU ms since the process started, GC count and GC ms (-1/NaN unknown), and for
-     * the load generator the ms its threads spent runnable but waiting for a CPU (the run queue; NaN unknown).
+     * the load generator and a local server the ms its threads spent runnable but waiting for a CPU (the run
+     * queue, since the first reading; NaN unknown).
      */
     public record Point(long t, double cpuMs, long gcCount, double gcMs, double waitMs) {
 
@@ -140,6 +142,9 @@ public final class Watcher implements AutoCloseable {
     private final StatsSource server;
     private final Series serverSeries;
     private final Map<Long, Series> load = new LinkedHashMap<>();
+    /** Run queues of the local load generator JVMs, and of a local server (by pid). */
+    private final Map<Long, RunQueue> queues = new LinkedHashMap<>();
+    private final long serverPid;
     /** Remote engines' JVMs, by engine, from the readings their sample rows carried. */
     private final Map<String, Series> remote = new LinkedHashMap<>();
     /** The load generator JVMs' hsperfdata files (their GC counters), once they exist. */
@@ -157,7 +162,18 @@ public final class Watcher implements AutoCloseable {
      * @param loadCpus {@code taskset} CPU list for the load generator, or null
      */
     public Watcher(StatsSource server, int serverCpus, String loadCpus) {
+        this(server, serverCpus, 0, loadCpus);
+    }
+
+    /**
+     * @param server the server's stats source, or null when it is not watched
+     * @param serverCpus CPUs the server's CPU is counted against
+     * @param serverPid the server's process on this machine, whose run-queue wait is read too; 0 when remote
+     * @param loadCpus {@code taskset} CPU list for the load generator, or null
+     */
+    public Watcher(StatsSource server, int serverCpus, long serverPid, String loadCpus) {
         this.server = server;
+        this.serverPid = server == null ? 0 : serverPid;
         this.serverSeries = server == null ? null : new Series(server.describe(), serverCpus);
         this.loadCpus = loadCpus;
         thread = new Thread(this::loop, "trustload-watcher");
@@ -192,7 +208,8 @@ public final class Watcher implements AutoCloseable {
         if (server != null) {
             try {
                 StatsSnapshot s = server.poll();
-                serverSeries.points.add(new Point(s.epochMillis(), s.cpuMs(), s.gcCount(), s.gcTimeMs()));
+                serverSeries.points.add(new Point(s.epochMillis(), s.cpuMs(), s.gcCount(), s.gcTimeMs(),
+                        serverPid > 0 ? queue(serverPid).waitMs() : Double.NaN));
             } catch (StatsException e) {
                 serverError = e.getMessage();
             }
@@ -215,12 +232,16 @@ public final class Watcher implements AutoCloseable {
                     double cpuMs = p.poll().cpuMs();
                     StatsSnapshot gc = gcOf(h.pid());
                     s.points.add(new Point(System.currentTimeMillis(), cpuMs, gc == null ? -1 : gc.gcCount(),
-                            gc == null ? Double.NaN : gc.gcTimeMs(), RunQueue.waitMs(h.pid())));
+                            gc == null ? Double.NaN : gc.gcTimeMs(), queue(h.pid()).waitMs()));
                 } catch (StatsException e) {
                     // it exited between the listing and the read
                 }
             }
         });
+    }
+
+    private RunQueue queue(long pid) {
+        return queues.computeIfAbsent(pid, RunQueue::new);
     }
 
     /**
