@@ -120,11 +120,12 @@ public final class Steps {
         boolean loadKnown = false;
         boolean waitKnown = false;
         for (Watcher.Series s : watcher.load()) {
-            double used = s.cpuMs(from, to);
+            Watcher.Usage u = s.usage(from, to);
+            double used = u == null ? Double.NaN : u.cpuMs();
             if (!Double.isNaN(used)) {
                 loadKnown = true;
                 loadMs += used;
-                double w = s.waitMs(from, to);
+                double w = u.waitMs();
                 if (!Double.isNaN(w)) {
                     waitKnown = true;
                     waitMs += w;
@@ -140,11 +141,12 @@ public final class Steps {
         double gcMs = Double.NaN;
         Watcher.Series server = watcher.server();
         if (server != null) {
-            double used = server.cpuMs(from, to);
+            Watcher.Usage u = server.usage(from, to);
+            double used = u == null ? Double.NaN : u.cpuMs();
             if (!Double.isNaN(used)) {
                 serverPct = 100.0 * used / ((to - from) * (double) server.cpus());
                 serverMsPerOp = n == 0 ? Double.NaN : used / n;
-                serverWaitPct = 100.0 * server.waitMs(from, to) / ((to - from) * (double) server.cpus());
+                serverWaitPct = 100.0 * u.waitMs() / ((to - from) * (double) server.cpus());
             }
             Watcher.Point[] span = server.span(from, to);
             if (span != null && span[0].gcCount() >= 0) {

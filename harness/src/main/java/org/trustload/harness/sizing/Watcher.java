@@ -42,6 +42,13 @@ public final class Watcher implements AutoCloseable {
         }
     }
 
+    /** CPU ms and run-queue wait ms (NaN unknown) over a window. */
+    public record Usage(double cpuMs, double waitMs) {
+    }
+
+    /** Readings covering less of a window than this tell nothing of it. */
+    static final long MIN_COVERED_MS = 500;
+
     /** A watched process's readings. */
     public static final class Series {
         final String name;
@@ -103,6 +110,22 @@ public final class Watcher implements AutoCloseable {
             Point pa = at(a);
             Point pb = at(b);
             return pa == null || pb == null ? Double.NaN : pb.waitMs() - pa.waitMs();
+        }
+
+        /**
+         * CPU and run-queue wait ms from {@code a} to {@code b} at the rate of the part the readings cover: once a
+         * second, the last reading can come before {@code b} (a JMeter that exited at the end of its last step, a
+         * phase measured right after it ended), and that last part would count as idle. Null when they cover less
+         * than {@link #MIN_COVERED_MS}.
+         */
+        public Usage usage(long a, long b) {
+            long a1 = Math.max(a, firstReading());
+            long b1 = Math.min(b, lastReading());
+            if (b1 - a1 < Math.min(MIN_COVERED_MS, b - a) || b1 <= a1) {
+                return null;
+            }
+            double f = (double) (b - a) / (b1 - a1);
+            return new Usage(cpuMs(a1, b1) * f, waitMs(a1, b1) * f);
         }
 
         /** GC ms from {@code a} to {@code b} (the readings within, or just around); NaN when unknown. */
@@ -375,9 +398,9 @@ public final class Watcher implements AutoCloseable {
     public double machineBusyPct(long a, long b) {
         Series m = new Series("machine", Runtime.getRuntime().availableProcessors());
         m.points.addAll(machine);
-        double ms = m.cpuMs(a, b);
+        Usage u = m.usage(a, b);
         // /proc/stat ticks and wall time are read a moment apart: a saturated machine can read a little above 100%
-        return Double.isNaN(ms) || b <= a ? Double.NaN : Math.min(100, 100.0 * ms / ((b - a) * (double) m.cpus()));
+        return u == null || b <= a ? Double.NaN : Math.min(100, 100.0 * u.cpuMs() / ((b - a) * (double) m.cpus()));
     }
 
     @Override

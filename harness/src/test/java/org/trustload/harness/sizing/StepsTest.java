@@ -40,6 +40,19 @@ class StepsTest {
         }
     }
 
+    /** Readings once a second: the last one can come before the last step's end (JMeter exited at once). */
+    @Test
+    void aWindowPastTheLastReadingIsMeasuredAtTheRateOfThePartTheyCover() {
+        Watcher.Series s = new Watcher.Series("pid 7", 1);
+        s.points.add(new Watcher.Point(10_000, 5_000, -1, Double.NaN, 100));
+        s.points.add(new Watcher.Point(11_000, 5_990, -1, Double.NaN, 110));
+        s.points.add(new Watcher.Point(12_000, 6_980, -1, Double.NaN, 120));
+        Watcher.Usage u = s.usage(10_500, 12_500);
+        assertThat(u.cpuMs()).as("99% of one CPU over 2 s, not 74%").isCloseTo(1980, org.assertj.core.data.Offset.offset(0.01));
+        assertThat(u.waitMs()).isCloseTo(20, org.assertj.core.data.Offset.offset(0.01));
+        assertThat(s.usage(12_100, 14_000)).as("after the process exited").isNull();
+    }
+
     @Test
     void samplesEndingAfterSloStopActedAreLeftOut(@TempDir Path dir) throws Exception {
         StringBuilder csv = new StringBuilder("timeStamp,elapsed,label,responseCode,responseMessage,threadName,success,failureMessage,bytes\n");
