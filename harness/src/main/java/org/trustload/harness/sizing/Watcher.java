@@ -113,19 +113,28 @@ public final class Watcher implements AutoCloseable {
         }
 
         /**
-         * CPU and run-queue wait ms from {@code a} to {@code b} at the rate of the part the readings cover: once a
-         * second, the last reading can come before {@code b} (a JMeter that exited at the end of its last step, a
-         * phase measured right after it ended), and that last part would count as idle. Null when they cover less
-         * than {@link #MIN_COVERED_MS}.
+         * CPU and run-queue wait ms from {@code a} to {@code b} at the rate the readings within it show (from the
+         * first at or after {@code a} to the last at or before {@code b}). Interpolating across the window's ends
+         * mixes in what came before or after it: readings come once a second, and after a phase's last step the
+         * server goes idle (a step that kept it 100% busy read 89%) or JMeter has exited (no reading after it).
+         * With less than {@link #MIN_COVERED_MS} between the readings within, the interpolated difference
+         * ({@link #cpuMs}); null when that is unknown too.
          */
         public Usage usage(long a, long b) {
-            long a1 = Math.max(a, firstReading());
-            long b1 = Math.min(b, lastReading());
-            if (b1 - a1 < Math.min(MIN_COVERED_MS, b - a) || b1 <= a1) {
-                return null;
+            Point first = null;
+            Point last = null;
+            for (Point p : points) {
+                if (p.t() >= a && p.t() <= b) {
+                    first = first == null ? p : first;
+                    last = p;
+                }
             }
-            double f = (double) (b - a) / (b1 - a1);
-            return new Usage(cpuMs(a1, b1) * f, waitMs(a1, b1) * f);
+            if (first != null && last.t() - first.t() >= Math.min(MIN_COVERED_MS, b - a)) {
+                double f = (double) (b - a) / (last.t() - first.t());
+                return new Usage((last.cpuMs() - first.cpuMs()) * f, (last.waitMs() - first.waitMs()) * f);
+            }
+            double cpu = cpuMs(a, b);
+            return Double.isNaN(cpu) || b > lastReading() ? null : new Usage(cpu, waitMs(a, b));
         }
 
         /** GC ms from {@code a} to {@code b} (the readings within, or just around); NaN when unknown. */
