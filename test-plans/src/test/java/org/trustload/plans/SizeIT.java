@@ -212,8 +212,10 @@ class SizeIT {
      * stops growing at 1 / (its CPU per request) with the server at its CPU's limit: the server's CPU, never
      * "client-bound" because JMeter's threads waited for a CPU about as long as they ran (under 1 ms per request
      * against a median of tens of ms). Other work on both CPUs takes part of the server's CPU and its capacity
-     * falls with it; the server's CPU per request still holds, and the verdict then says host busy: the test
-     * checks what holds and stops there with the reason (an assumption, not a failure).
+     * falls with it (the share it got over its CPU per request): the verdict then says host busy, or the server
+     * waited for its CPU, and the test stops there with the reason (an assumption, not a failure); with 2-s
+     * windows at tens of requests per second and the server's own figure taken over idle time too, its CPU per
+     * request is then too noisy to hold to 10%.
      */
     @Test
     @org.junit.jupiter.api.Order(4)
@@ -231,30 +233,34 @@ class SizeIT {
             double own = server.stats().cpuMsPerRequestSince(before);
             System.out.printf(java.util.Locale.ROOT, "SizeIT: the spin server measured %.3f ms of CPU per request%n", own);
             assertThat(r.md()).as("a wait ratio alone is never the verdict").doesNotContain("times as long as they ran");
+            assertReport(r);
             Matcher best = Pattern.compile("(?m)^\\| best step \\| (\\S+) ([0-9.,]+) threads: ").matcher(r.md());
-            assertThat(best.find()).as("a best step in\n" + r.md()).isTrue();
-            List<String> row = row(r.md(), best.group(1), best.group(2));
-            double serverMsPerOp = Double.parseDouble(row.get(12));
-            assertThat(serverMsPerOp).as("server CPU per request at the best step vs the server's own " + own)
-                    .isBetween(0.9 * own, 1.1 * own);
-            double serverWait = Double.parseDouble(row.get(11).replace("%", ""));
-            if (r.status() == 7 && r.md().contains("| verdict | host busy: ")
-                    || r.status() == 6 && r.md().contains("material from 20%") && !r.md().contains("of the CPUs it may use")) {
-                // other work took the server's CPU (or JMeter's): its capacity here is the share it got, not its own
-                org.junit.jupiter.api.Assumptions.abort("this machine's other work took the server's or JMeter's CPU (the server"
-                        + " waited for its CPU " + row.get(11) + " of the time at the best step): " + r.md());
+            List<String> row = best.find() ? row(r.md(), best.group(1), best.group(2)) : null;
+            // other work on this machine took the server's CPU (its capacity here is the share it got) or JMeter's
+            String otherWork = r.status() == 7 && r.md().contains("| verdict | host busy: ") ? "the verdict is host busy"
+                    : r.status() == 6 && r.md().contains("material from 20%") && !r.md().contains("of the CPUs it may use")
+                    ? "JMeter's threads waited for CPU 0" : row != null && percent(row.get(11)) >= 5
+                    ? "the server waited for its CPU " + row.get(11) + " of the best step" : null;
+            if (otherWork != null) {
+                org.junit.jupiter.api.Assumptions.abort("this machine's other work took the CPUs the test pins the server and"
+                        + " JMeter to (" + otherWork + "; the server's own CPU per request " + String.format(java.util.Locale.ROOT,
+                        "%.3f", own) + " ms): its capacity here is not its own\n" + r.md());
             }
             assertThat(r.status()).as("a capacity, see " + r.sizing() + "\n" + r.md()).isZero();
-            assertReport(r);
             assertThat(r.md()).contains("| verdict | server: the server's CPU (");
+            assertThat(row).as("the best step's row in\n" + r.md()).isNotNull();
+            assertThat(Double.parseDouble(row.get(12))).as("server CPU per request at the best step vs the server's own " + own)
+                    .isBetween(0.9 * own, 1.1 * own);
             Matcher m = Pattern.compile("(?m)^\\*\\*([0-9,.]+) requests/s at ").matcher(r.md());
             assertThat(m.find()).as("the sizing sentence in " + r.md()).isTrue();
             double found = Double.parseDouble(m.group(1).replace(",", ""));
-            // the server ran the rest of the time unless other work took its CPU: then its capacity is that share of 1 / cost
-            org.junit.jupiter.api.Assumptions.assumeTrue(serverWait < 5, "the server waited for its CPU " + row.get(11)
-                    + " of the best step: other work took that share of its capacity");
             assertThat(found).as("capacity vs 1 / the server's own CPU per request").isBetween(0.9 * 1000 / own, 1.1 * 1000 / own);
         }
+    }
+
+    /** {@code 12%} as 12; {@code -} (unknown) as NaN. */
+    private static double percent(String cell) {
+        return cell.equals("-") ? Double.NaN : Double.parseDouble(cell.replace("%", ""));
     }
 
     /** The cells of the steps table's row of {@code phase} at load {@code offered}. */

@@ -241,7 +241,7 @@ public final class Watcher implements AutoCloseable {
             try {
                 StatsSnapshot s = server.poll();
                 serverSeries.points.add(new Point(s.epochMillis(), s.cpuMs(), s.gcCount(), s.gcTimeMs(),
-                        serverPid > 0 ? queue(serverPid).waitMs() : Double.NaN));
+                        serverPid > 0 ? queues.computeIfAbsent(serverPid, RunQueue::new).waitMs() : Double.NaN));
             } catch (StatsException e) {
                 serverError = e.getMessage();
             }
@@ -264,16 +264,13 @@ public final class Watcher implements AutoCloseable {
                     double cpuMs = p.poll().cpuMs();
                     StatsSnapshot gc = gcOf(h.pid());
                     s.points.add(new Point(System.currentTimeMillis(), cpuMs, gc == null ? -1 : gc.gcCount(),
-                            gc == null ? Double.NaN : gc.gcTimeMs(), queue(h.pid()).waitMs()));
+                            gc == null ? Double.NaN : gc.gcTimeMs(),
+                            queues.computeIfAbsent(h.pid(), RunQueue::ofLoadGenerator).waitMs()));
                 } catch (StatsException e) {
                     // it exited between the listing and the read
                 }
             }
         });
-    }
-
-    private RunQueue queue(long pid) {
-        return queues.computeIfAbsent(pid, RunQueue::new);
     }
 
     /**

@@ -66,7 +66,7 @@ public class EngineLoad extends AbstractTestElement implements TestStateListener
     public synchronized void testStarted(String host) {
         reading = "";
         value = new Reading(this);
-        queue = new RunQueue(ProcessHandle.current().pid());
+        queue = RunQueue.ofLoadGenerator(ProcessHandle.current().pid());
         try {
             self = new SelfSource();
         } catch (StatsException e) {
