@@ -127,13 +127,7 @@ public final class SpinServer implements AutoCloseable {
     @Override
     public void close() throws InterruptedException {
         process.close();
-        try (var files = Files.walk(dir)) {
-            for (Path f : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(f);
-            }
-        } catch (IOException e) {
-            // a temporary file left behind
-        }
+        Slapd.deleteTree(dir);
     }
 
     /** {@code SpinServer cpu-us=N [port=P]}: the server itself, until SIGTERM. */
