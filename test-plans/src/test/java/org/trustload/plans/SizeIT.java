@@ -39,7 +39,7 @@ import org.trustload.testing.SpinServer;
  * the verdict, the report and the exit status hold together, not a figure); the KMS emulator throttled
  * to a known rate is found within 10%; a load generator that is its own bottleneck gets the client-bound
  * verdict and no capacity; a server whose limit is its CPU ({@link SpinServer}, pinned apart from JMeter)
- * gets the server's-CPU verdict and its known capacity (that case adds ~30 s: a JVM start, 300 warm-up
+ * gets the server's-CPU verdict and its known capacity (that case adds ~30 s on a quiet machine, 50 s at load 40: a JVM start, 300 warm-up
  * requests and one JMeter run of four 3-s steps); the report page renders in Debian's headless Chromium.
  */
 @org.junit.jupiter.api.TestMethodOrder(org.junit.jupiter.api.MethodOrderer.OrderAnnotation.class)
