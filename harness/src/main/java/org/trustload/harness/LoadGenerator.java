@@ -29,8 +29,8 @@ import org.trustload.harness.sizing.Watcher;
  * @param p50Ms their median response time (Total's), NaN unknown
  * @param meanMs their mean response time, NaN unknown
  */
-public record LoadGenerator(List<Jvm> jvms, double machineBusyPct, long fromMs, long toMs, boolean wholeLife, long samples,
-                            double p50Ms, double meanMs) {
+public record LoadGenerator(List<Jvm> jvms, double machineBusyPct, long fromMs, long toMs, boolean wholeLife,
+                            long samples, double p50Ms, double meanMs) {
 
     /** Windows shorter than this tell little of a JVM's CPU share (readings come once a second). */
     static final long MIN_WINDOW_MS = 2000;
@@ -71,7 +71,8 @@ public record LoadGenerator(List<Jvm> jvms, double machineBusyPct, long fromMs, 
             }
             double wait = s.waitMs(a, b);
             double gc = s.gcMs(a, b);
-            jvms.add(new Jvm(s.name(), s.cpus(), 100.0 * cpu / ((b - a) * (double) s.cpus()), gc, 100.0 * gc / (b - a), wait));
+            jvms.add(new Jvm(s.name(), s.cpus(), 100.0 * cpu / ((b - a) * (double) s.cpus()), gc, 100.0 * gc / (b - a),
+                    wait));
             a0 = whole ? Math.min(a0, a) : Math.max(a0, a);
             b0 = whole ? Math.max(b0, b) : Math.min(b0, b);
             if (!s.remote()) {
@@ -82,7 +83,8 @@ public record LoadGenerator(List<Jvm> jvms, double machineBusyPct, long fromMs, 
         }
         jvms.sort(Comparator.comparingDouble(Jvm::cpuPct).reversed());
         return new LoadGenerator(List.copyOf(jvms), local ? watcher.machineBusyPct(m0, m1) : Double.NaN,
-                whole && !jvms.isEmpty() ? a0 : from, whole && !jvms.isEmpty() ? b0 : to, whole, samples, p50Ms, meanMs);
+                whole && !jvms.isEmpty() ? a0 : from, whole && !jvms.isEmpty() ? b0 : to, whole, samples, p50Ms,
+                meanMs);
     }
 
     /** The JVMs' run-queue wait per sample, ms: the mean time a sample's thread waited for a CPU; NaN unknown. */
@@ -119,12 +121,15 @@ public record LoadGenerator(List<Jvm> jvms, double machineBusyPct, long fromMs, 
         String who = jvms.size() == 1 ? "JMeter (" + top.name() + ")"
                 : "the busiest of " + jvms.size() + " JMeter JVMs (" + top.name() + ")";
         double wait = waitMsPerSample();
+        String waited = Double.isNaN(wait) || Double.isNaN(Verdict.reference(p50Ms, meanMs))
+                ? "its threads' wait for a CPU (unknown)"
+                : (jvms.size() == 1 ? "its threads " : "their threads ")
+                        + Verdict.waitFigures(wait, p50Ms, meanMs, "sample");
         Summary.wrap(sb, String.format(Locale.ROOT, "Load generator: %s used %.0f%% of the %d CPU%s it may use over %s; GC %s;"
                 + " %s; this machine was %s busy.", who, top.cpuPct(), top.cpus(),
                 top.cpus() == 1 ? "" : "s", wholeLife ? "its whole life (" + Run.hms(seconds) + ", start-up and report included:"
                         + " the samples spanned under " + MIN_WINDOW_MS / 1000 + " s)" : "the " + Run.hms(seconds) + " of samples", gc(top),
-                Double.isNaN(wait) || Double.isNaN(Verdict.reference(p50Ms, meanMs)) ? "its threads' wait for a CPU (unknown)"
-                        : (jvms.size() == 1 ? "its threads " : "their threads ") + Verdict.waitFigures(wait, p50Ms, meanMs, "sample"),
+                waited,
                 Double.isNaN(machineBusyPct) ? "(unknown)" : String.format(Locale.ROOT, "%.0f%%", machineBusyPct)));
         for (Jvm j : jvms.subList(1, jvms.size())) {
             Summary.wrap(sb, String.format(Locale.ROOT, "  %s: %.0f%% of %d CPU%s, GC %s", j.name(), j.cpuPct(), j.cpus(),
@@ -133,8 +138,8 @@ public record LoadGenerator(List<Jvm> jvms, double machineBusyPct, long fromMs, 
         if (saturated()) {
             String why = cpuLimit()
                     ? String.format(Locale.ROOT, "JMeter used %.0f%% of its CPUs", top.cpuPct())
-                    : String.format(Locale.ROOT, "JMeter's threads waited for a CPU a material share of the response times"
-                            + " (%.0f%%)", 100 * wait / Verdict.reference(p50Ms, meanMs));
+                    : String.format(Locale.ROOT, "JMeter's threads waited for a CPU a material share of the response"
+                            + " times (%.0f%%)", 100 * wait / Verdict.reference(p50Ms, meanMs));
             Summary.wrap(sb, "Warning: " + why + ": the figures above may be the load generator's limit, not the server's"
                     + " (docs/results.md#is-the-figure-the-servers).");
         }

@@ -430,7 +430,8 @@ public final class Size {
         if (s.server != null) {
             int colon = s.server.indexOf(':');
             if (colon <= 0) {
-                return new ServerWatch(null, 0, false, 0, "--server takes KIND:TARGET (" + String.join(", ", StatsSources.names())
+                return new ServerWatch(null, 0, false, 0, "--server takes KIND:TARGET ("
+                        + String.join(", ", StatsSources.names())
                         + "), e.g. jvm-pid:1234 or prometheus:http://host:9100/metrics");
             }
             kind = s.server.substring(0, colon);
@@ -456,10 +457,11 @@ public final class Size {
                         : local ? Watcher.allowedCpus(Long.parseLong(target.strip())) : Runtime.getRuntime().availableProcessors();
             }
             boolean shared = local || loopback(target);
-            return new ServerWatch(src, cpus, shared, local && target.strip().matches("[0-9]+") ? Long.parseLong(target.strip()) : 0,
-                    null);
+            long pid = local && target.strip().matches("[0-9]+") ? Long.parseLong(target.strip()) : 0;
+            return new ServerWatch(src, cpus, shared, pid, null);
         } catch (StatsException | RuntimeException e) {
-            return new ServerWatch(null, 0, false, 0, "cannot watch the server (" + kind + " '" + target + "'): " + e.getMessage());
+            return new ServerWatch(null, 0, false, 0, "cannot watch the server (" + kind + " '" + target + "'): "
+                    + e.getMessage());
         }
     }
 
@@ -688,11 +690,13 @@ public final class Size {
                     ? shape.samplersPerIteration() : Double.NaN, s.stepMs, s.warmupMs, s.slo, watcher, stopped);
             for (Step st : measured) {
                 boolean warmup = name.equals("ramp-1") && st.index() == 0;
-                log.println(String.format(Locale.ROOT, "trustload:   %s%s %s: %s %s/s, p50 %s ms, p99 %s ms, errors %.2f%%, load CPU %s%%"
-                        + " (wait %s ms/op), server CPU %s%%%s", name, warmup ? " warm-up (not judged)" : "", fmt(st.offered()),
-                        fmt(st.achieved()), s.unit, fmt(st.p50()), fmt(st.p99()), st.errorPct(), fmt(st.loadCpuPct()),
-                        fmt(st.loadWaitMsPerOp()), fmt(st.serverCpuPct()), st.good() || warmup ? "" : "  BROKEN: " + String.join(", ", st.broken())
-                                + (st.stoppedBy().isEmpty() ? "" : " (" + st.stoppedBy() + ")")));
+                String broken = st.good() || warmup ? "" : "  BROKEN: " + String.join(", ", st.broken())
+                        + (st.stoppedBy().isEmpty() ? "" : " (" + st.stoppedBy() + ")");
+                log.println(String.format(Locale.ROOT, "trustload:   %s%s %s: %s %s/s, p50 %s ms, p99 %s ms,"
+                        + " errors %.2f%%, load CPU %s%% (wait %s ms/op), server CPU %s%%%s", name,
+                        warmup ? " warm-up (not judged)" : "", fmt(st.offered()), fmt(st.achieved()), s.unit,
+                        fmt(st.p50()), fmt(st.p99()), st.errorPct(), fmt(st.loadCpuPct()), fmt(st.loadWaitMsPerOp()),
+                        fmt(st.serverCpuPct()), broken));
             }
             got.addAll(measured);
             if (measured.isEmpty()) {

@@ -17,10 +17,10 @@ class LoadGeneratorTest {
     @Test
     void everySummarySaysWhatTheBusiestJvmUsedWithinTheWidth() {
         String text = of(new LoadGenerator.Jvm("pid 7", 2, 38.4, 120, 0.3, 2_100)).text();
-        assertThat(text.replaceAll("\\s+", " ")).contains("Load generator: JMeter (pid 7) used 38% of the 2 CPUs it may use"
-                + " over the 00:00:42 of samples; GC 0.12 s (0.3% of the time); its threads waited for a CPU 0.210 ms per sample"
-                + " against a median response time of 34.0 ms (1%; material from 20%); this machine was 71% busy.")
-                .doesNotContain("Warning");
+        assertThat(text.replaceAll("\\s+", " ")).contains("Load generator: JMeter (pid 7) used 38% of the 2 CPUs it"
+                + " may use over the 00:00:42 of samples; GC 0.12 s (0.3% of the time); its threads waited for a CPU"
+                + " 0.210 ms per sample against a median response time of 34.0 ms (1%; material from 20%); this"
+                + " machine was 71% busy.").doesNotContain("Warning");
         assertThat(text.lines()).allSatisfy(l -> assertThat(l.length()).isLessThanOrEqualTo(Summary.WIDTH));
     }
 
@@ -35,23 +35,27 @@ class LoadGeneratorTest {
         // 8 ms per sample against p50 34 ms
         LoadGenerator starved = of(new LoadGenerator.Jvm("pid 7", 2, 20, Double.NaN, Double.NaN, 80_000));
         assertThat(starved.saturated()).isTrue();
-        assertThat(starved.text().replaceAll("\\s+", " ")).contains("GC (unknown)", "Warning: JMeter's threads waited for a CPU a"
-                + " material share of the response times (24%): the figures above may be the load generator's limit");
+        assertThat(starved.text().replaceAll("\\s+", " ")).contains("GC (unknown)", "Warning: JMeter's threads"
+                + " waited for a CPU a material share of the response times (24%): the figures above may be the load"
+                + " generator's limit");
     }
 
     /** FACTS 2026-12-07: a JVM that waited as long as it ran, under a millisecond per sample against a 34 ms median. */
     @Test
     void aWaitRatioAloneIsNoWarning() {
-        assertThat(of(new LoadGenerator.Jvm("pid 7", 1, 36, 0, 0, 8_000)).saturated()).as("0.8 ms per sample, p50 34 ms").isFalse();
-        assertThat(of(new LoadGenerator.Jvm("pid 7", 2, 89.9, 0, 0, 60_000)).saturated()).as("6 ms per sample, p50 34 ms").isFalse();
-        assertThat(new LoadGenerator(List.of(new LoadGenerator.Jvm("pid 7", 2, 30, 0, 0, 1_000)), 50, T0, T0 + 42_000, false, 0,
-                Double.NaN, Double.NaN).text()).contains("its threads' wait for a CPU (unknown)").doesNotContain("Warning");
+        assertThat(of(new LoadGenerator.Jvm("pid 7", 1, 36, 0, 0, 8_000)).saturated())
+                .as("0.8 ms per sample, p50 34 ms").isFalse();
+        assertThat(of(new LoadGenerator.Jvm("pid 7", 2, 89.9, 0, 0, 60_000)).saturated())
+                .as("6 ms per sample, p50 34 ms").isFalse();
+        LoadGenerator.Jvm jvm = new LoadGenerator.Jvm("pid 7", 2, 30, 0, 0, 1_000);
+        assertThat(new LoadGenerator(List.of(jvm), 50, T0, T0 + 42_000, false, 0, Double.NaN, Double.NaN).text())
+                .contains("its threads' wait for a CPU (unknown)").doesNotContain("Warning");
     }
 
     @Test
     void aShortRunIsMeasuredOverTheJvmsWholeLifeAndSaysSo() {
-        String text = new LoadGenerator(List.of(new LoadGenerator.Jvm("pid 7", 2, 60, 0, 0, 10)), 50, T0, T0 + 9000, true, 100, 3,
-                3).text();
+        LoadGenerator.Jvm jvm = new LoadGenerator.Jvm("pid 7", 2, 60, 0, 0, 10);
+        String text = new LoadGenerator(List.of(jvm), 50, T0, T0 + 9000, true, 100, 3, 3).text();
         assertThat(text.replaceAll("\\s+", " ")).contains("over its whole life (00:00:09, start-up and report included: the"
                 + " samples spanned under 2 s)");
         assertThat(new LoadGenerator(List.of(), Double.NaN, T0, T0, true, 0, Double.NaN, Double.NaN).text())

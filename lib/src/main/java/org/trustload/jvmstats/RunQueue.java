@@ -24,7 +24,7 @@ public final class RunQueue {
     private Map<String, Long> lastNs = new HashMap<>();
     private double totalNs;
 
-    /** The run queue of every thread of process {@code pid}; call {@link #waitMs()} regularly (each call reads them all). */
+    /** The run queue of every thread of process {@code pid}; call {@link #waitMs()} regularly (each reads them all). */
     public RunQueue(long pid) {
         this(pid, false);
     }
@@ -42,7 +42,10 @@ public final class RunQueue {
         return new RunQueue(pid, true);
     }
 
-    /** Run-queue wait of the process's threads since the first reading's threads started, ms; NaN when {@code /proc} does not tell. */
+    /**
+     * Run-queue wait of the process's threads since the first reading's threads started, ms; NaN when {@code /proc}
+     * does not tell.
+     */
     public synchronized double waitMs() {
         Map<String, Long> now = new HashMap<>();
         try (var tasks = Files.list(Path.of("/proc/" + pid + "/task"))) {
@@ -50,7 +53,8 @@ public final class RunQueue {
                 try {
                     String tid = t.getFileName().toString();
                     Long before = lastNs.get(tid);
-                    if (before == null && skipCompilers && Files.readString(t.resolve("comm")).contains("CompilerThre")) {
+                    if (before == null && skipCompilers
+                            && Files.readString(t.resolve("comm")).contains("CompilerThre")) {
                         before = -1L;
                     }
                     if (before != null && before < 0) {

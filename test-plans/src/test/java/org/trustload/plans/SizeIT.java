@@ -39,8 +39,9 @@ import org.trustload.testing.SpinServer;
  * the verdict, the report and the exit status hold together, not a figure); the KMS emulator throttled
  * to a known rate is found within 10%; a load generator that is its own bottleneck gets the client-bound
  * verdict and no capacity; a server whose limit is its CPU ({@link SpinServer}, pinned apart from JMeter)
- * gets the server's-CPU verdict and its known capacity (that case adds ~30 s on a quiet machine, 50 s at load 40: a JVM start, 300 warm-up
- * requests and one JMeter run of four 3-s steps); the report page renders in Debian's headless Chromium.
+ * gets the server's-CPU verdict and its known capacity (that case adds ~30 s on a quiet machine, 50 s at load
+ * 40: a JVM start, 300 warm-up requests and one JMeter run of four or five 3-s steps); the report page renders
+ * in Debian's headless Chromium.
  */
 @org.junit.jupiter.api.TestMethodOrder(org.junit.jupiter.api.MethodOrderer.OrderAnnotation.class)
 class SizeIT {
@@ -225,36 +226,43 @@ class SizeIT {
         try (SpinServer server = SpinServer.start(Duration.ofMillis(4), "1")) {
             server.warm(300);
             SpinServer.Stats before = server.stats();
-            Sized r = size("http/http-100x10", "cpu-bound-server", List.of("--model", "closed", "--slo", "p99<=2000ms,errors<=1%",
-                    "--start", "2", "--factor", "2", "--step-time", "3s", "--warmup", "1s", "--max-time", "40s", "--steps-per-run",
-                    "4", "--plateau", "2", "--refine", "0", "--no-confirm", "--server", "process:" + server.pid(),
-                    "--server-cpus", "1", "--load-cpus", "0", "-Jhttp.host=127.0.0.1", "-Jhttp.port=" + server.port(),
-                    "-Jhttp.path=/"), false);
+            Sized r = size("http/http-100x10", "cpu-bound-server", List.of("--model", "closed", "--slo",
+                    "p99<=2000ms,errors<=1%", "--start", "2", "--factor", "2", "--step-time", "3s", "--warmup", "1s",
+                    "--max-time", "40s", "--steps-per-run", "4", "--plateau", "2", "--refine", "0", "--no-confirm",
+                    "--server", "process:" + server.pid(), "--server-cpus", "1", "--load-cpus", "0",
+                    "-Jhttp.host=127.0.0.1", "-Jhttp.port=" + server.port(), "-Jhttp.path=/"), false);
             double own = server.stats().cpuMsPerRequestSince(before);
-            System.out.printf(java.util.Locale.ROOT, "SizeIT: the spin server measured %.3f ms of CPU per request%n", own);
-            assertThat(r.md()).as("a wait ratio alone is never the verdict").doesNotContain("times as long as they ran");
+            String ownMs = String.format(java.util.Locale.ROOT, "%.3f", own);
+            System.out.println("SizeIT: the spin server measured " + ownMs + " ms of CPU per request");
+            assertThat(r.md()).as("a wait ratio alone is never the verdict")
+                    .doesNotContain("times as long as they ran");
             assertReport(r);
             Matcher best = Pattern.compile("(?m)^\\| best step \\| (\\S+) ([0-9.,]+) threads: ").matcher(r.md());
             List<String> row = best.find() ? row(r.md(), best.group(1), best.group(2)) : null;
             // other work on this machine took the server's CPU (its capacity here is the share it got) or JMeter's
-            String otherWork = r.status() == 7 && r.md().contains("| verdict | host busy: ") ? "the verdict is host busy"
-                    : r.status() == 6 && r.md().contains("material from 20%") && !r.md().contains("of the CPUs it may use")
-                    ? "JMeter's threads waited for CPU 0" : row != null && percent(row.get(11)) >= 5
-                    ? "the server waited for its CPU " + row.get(11) + " of the best step" : null;
+            boolean jmeterWaited = r.status() == 6 && r.md().contains("material from 20%")
+                    && !r.md().contains("of the CPUs it may use");
+            boolean hostBusy = r.status() == 7 && r.md().contains("| verdict | host busy: ");
+            boolean serverWaited = row != null && percent(row.get(11)) >= 5;
+            String otherWork = hostBusy ? "the verdict is host busy"
+                    : jmeterWaited ? "JMeter's threads waited for CPU 0"
+                    : serverWaited ? "the server waited for its CPU " + row.get(11) + " of the best step" : null;
             if (otherWork != null) {
-                org.junit.jupiter.api.Assumptions.abort("this machine's other work took the CPUs the test pins the server and"
-                        + " JMeter to (" + otherWork + "; the server's own CPU per request " + String.format(java.util.Locale.ROOT,
-                        "%.3f", own) + " ms): its capacity here is not its own\n" + r.md());
+                org.junit.jupiter.api.Assumptions.abort("this machine's other work took the CPUs the test pins the"
+                        + " server and JMeter to (" + otherWork + "; the server's own CPU per request " + ownMs
+                        + " ms): its capacity here is not its own\n" + r.md());
             }
             assertThat(r.status()).as("a capacity, see " + r.sizing() + "\n" + r.md()).isZero();
             assertThat(r.md()).contains("| verdict | server: the server's CPU (");
             assertThat(row).as("the best step's row in\n" + r.md()).isNotNull();
-            assertThat(Double.parseDouble(row.get(12))).as("server CPU per request at the best step vs the server's own " + own)
+            assertThat(Double.parseDouble(row.get(12)))
+                    .as("server CPU per request at the best step vs the server's own " + ownMs)
                     .isBetween(0.9 * own, 1.1 * own);
             Matcher m = Pattern.compile("(?m)^\\*\\*([0-9,.]+) requests/s at ").matcher(r.md());
             assertThat(m.find()).as("the sizing sentence in " + r.md()).isTrue();
             double found = Double.parseDouble(m.group(1).replace(",", ""));
-            assertThat(found).as("capacity vs 1 / the server's own CPU per request").isBetween(0.9 * 1000 / own, 1.1 * 1000 / own);
+            assertThat(found).as("capacity vs 1 / the server's own CPU per request")
+                    .isBetween(0.9 * 1000 / own, 1.1 * 1000 / own);
         }
     }
 

@@ -73,8 +73,10 @@ public final class SpinServer implements AutoCloseable {
         // the lean JVM: C1 only (compiled within a few hundred requests, no later C2 recompilation), serial GC, one
         // CPU's worth of helper threads
         cmd.addAll(List.of(java, "-Xmx64m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-XX:ActiveProcessorCount=1",
-                "-Xshare:auto", "-cp", codeSource(), SpinServer.class.getName(), "cpu-us=" + cpuPerRequest.toNanos() / 1000));
-        ChildProcess p = ChildProcess.start("the spin server", cmd, dir, dir.resolve("spin.log"), READY, Duration.ofSeconds(60));
+                "-Xshare:auto", "-cp", codeSource(), SpinServer.class.getName(),
+                "cpu-us=" + cpuPerRequest.toNanos() / 1000));
+        ChildProcess p = ChildProcess.start("the spin server", cmd, dir, dir.resolve("spin.log"), READY,
+                Duration.ofSeconds(60));
         return new SpinServer(p, URI.create(p.readyLine().substring(READY.length()).strip()), dir);
     }
 
@@ -101,8 +103,8 @@ public final class SpinServer implements AutoCloseable {
 
     /** What it measured so far ({@code GET /stats}). */
     public Stats stats() throws IOException, InterruptedException {
-        HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(uri.resolve("/stats")).timeout(Duration.ofSeconds(30)).build(),
-                HttpResponse.BodyHandlers.ofString());
+        HttpRequest get = HttpRequest.newBuilder(uri.resolve("/stats")).timeout(Duration.ofSeconds(30)).build();
+        HttpResponse<String> r = HTTP.send(get, HttpResponse.BodyHandlers.ofString());
         if (r.statusCode() != 200) {
             throw new IOException("spin server /stats answered " + r.statusCode());
         }
@@ -159,7 +161,8 @@ public final class SpinServer implements AutoCloseable {
                 drain(exchange);
                 long x = t0;
                 while (threads.getCurrentThreadCpuTime() - t0 < spin) {
-                    x = x * 6364136223846793005L + 1442695040888963407L; // work the JIT cannot remove: it is printed below
+                    // work the JIT cannot remove: its result is used below
+                    x = x * 6364136223846793005L + 1442695040888963407L;
                 }
                 if (x == 42) {
                     System.out.println("unlikely");
@@ -173,22 +176,25 @@ public final class SpinServer implements AutoCloseable {
         server.createContext("/stats", exchange -> {
             try (exchange) {
                 drain(exchange);
-                reply(exchange, stats(requests.get(), os.getProcessCpuTime(), handlerNs.get()).getBytes(StandardCharsets.US_ASCII));
+                String text = stats(requests.get(), os.getProcessCpuTime(), handlerNs.get());
+                reply(exchange, text.getBytes(StandardCharsets.US_ASCII));
             }
         });
         server.start(); // no executor: the dispatcher thread serves every request itself, one at a time
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             server.stop(0);
             long n = requests.get();
-            System.out.printf(Locale.ROOT, "SPIN-SERVER STOPPED served %d requests, %.3f ms process CPU per request (%s)%n", n,
-                    n == 0 ? Double.NaN : os.getProcessCpuTime() / 1e6 / n, stats(n, os.getProcessCpuTime(), handlerNs.get())
-                            .replace('\n', ' ').strip());
+            long cpu = os.getProcessCpuTime();
+            System.out.printf(Locale.ROOT, "SPIN-SERVER STOPPED served %d requests, %.3f ms process CPU per request"
+                    + " (%s)%n", n, n == 0 ? Double.NaN : cpu / 1e6 / n,
+                    stats(n, cpu, handlerNs.get()).replace('\n', ' ').strip());
         }, "spin-server-stop"));
         System.out.println(READY + "http://127.0.0.1:" + server.getAddress().getPort() + "/");
     }
 
     private static String stats(long requests, long cpuNs, long handlerNs) {
-        return String.format(Locale.ROOT, "requests=%d%ncpu_ms=%.3f%nhandler_cpu_ms=%.3f%n", requests, cpuNs / 1e6, handlerNs / 1e6);
+        return String.format(Locale.ROOT, "requests=%d%ncpu_ms=%.3f%nhandler_cpu_ms=%.3f%n", requests, cpuNs / 1e6,
+                handlerNs / 1e6);
     }
 
     private static void drain(HttpExchange exchange) throws IOException {

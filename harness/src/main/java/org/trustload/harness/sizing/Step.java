@@ -28,9 +28,9 @@ import org.trustload.slo.Objective;
  */
 public record Step(String phase, int index, double offered, double offeredOps, double windowSeconds, double achieved,
                    long samples, long errors, double mean, double p50, double p90, double p95, double p99, double max,
-                   double loadCpuPct, double loadCpuMsPerOp, double loadWaitMsPerOp, double serverCpuPct, double serverWaitPct,
-                   double serverCpuMsPerOp, long serverGcs, double serverGcMs, double machinePct, List<String> broken,
-                   String stoppedBy) {
+                   double loadCpuPct, double loadCpuMsPerOp, double loadWaitMsPerOp, double serverCpuPct,
+                   double serverWaitPct, double serverCpuMsPerOp, long serverGcs, double serverGcMs, double machinePct,
+                   List<String> broken, String stoppedBy) {
 
     public double errorPct() {
         return samples == 0 ? 0 : 100.0 * errors / samples;

@@ -98,9 +98,10 @@ public record Verdict(Kind kind, Optional<Step> best, Optional<Step> knee, Strin
         // the knee: where the search stopped climbing (first bad step above the best, or the plateau after it)
         Optional<Step> knee = firstBad.filter(s -> s.offered() > b.offered());
         if (knee.isEmpty() && plateau) {
-            // the plateau's last step; the best itself when it is that step (throughput crept up by less than --min-gain)
-            knee = measured.stream().filter(s -> s.offered() > b.offered()).max(Comparator.comparingDouble(Step::offered))
-                    .or(() -> Optional.of(b));
+            // the plateau's last step; the best itself when it is that step (throughput crept up, by less than
+            // --min-gain a step, to the end)
+            knee = measured.stream().filter(s -> s.offered() > b.offered())
+                    .max(Comparator.comparingDouble(Step::offered)).or(() -> Optional.of(b));
         }
         if (knee.isEmpty()) {
             return new Verdict(Kind.NOT_REACHED, best, Optional.empty(), "no limit reached",
@@ -158,9 +159,10 @@ public record Verdict(Kind kind, Optional<Step> best, Optional<Step> knee, Strin
     }
 
     private static String serverCpuLimit(Step b, Step k, int serverCpus, String unit) {
-        String wait = Double.isNaN(k.loadWaitMsPerOp()) ? "" : "; the load generator's threads " + waited(k, singular(unit));
-        return String.format(Locale.ROOT, "the server's CPU (%.0f%% of %s at the knee: %s %s/s there, %s at the best step%s)",
-                k.serverCpuPct(), cpus(serverCpus), num(k.achieved()), unit, num(b.achieved()), wait);
+        String wait = Double.isNaN(k.loadWaitMsPerOp()) ? ""
+                : "; the load generator's threads " + waited(k, singular(unit));
+        return String.format(Locale.ROOT, "the server's CPU (%.0f%% of %s at the knee: %s %s/s there, %s at the best"
+                + " step%s)", k.serverCpuPct(), cpus(serverCpus), num(k.achieved()), unit, num(b.achieved()), wait);
     }
 
     /**
@@ -181,15 +183,17 @@ public record Verdict(Kind kind, Optional<Step> best, Optional<Step> knee, Strin
             Step s = waitMaterial(knee) ? knee : best;
             why = "the load generator's threads " + waited(s, one);
         } else if (serverShortOfCpu(knee, busy - nan0(load) - nan0(server))) {
-            why = String.format(Locale.ROOT, "the server ran %.0f%% of its CPUs and was ready to run another %.0f%% of their time"
-                    + " but waited for a CPU (its capacity here is the share other work left it)", knee.serverCpuPct(),
-                    Math.min(100 - knee.serverCpuPct(), knee.serverWaitPct()));
+            why = String.format(Locale.ROOT, "the server ran %.0f%% of its CPUs and was ready to run another %.0f%% of"
+                    + " their time but waited for a CPU (its capacity here is the share other work left it)",
+                    knee.serverCpuPct(), Math.min(100 - knee.serverCpuPct(), knee.serverWaitPct()));
         } else {
             return Optional.empty();
         }
-        String limit = String.format(Locale.ROOT, "this machine was %.0f%% busy at the knee, mostly with other processes (the load"
-                + " generator used %.2f CPUs%s of %.2f busy), and %s", knee.machinePct(), nan0(load),
-                sharedHost && !Double.isNaN(server) ? String.format(Locale.ROOT, ", the server %.2f", server) : "", busy, why);
+        String serverCores = sharedHost && !Double.isNaN(server)
+                ? String.format(Locale.ROOT, ", the server %.2f", server) : "";
+        String limit = String.format(Locale.ROOT, "this machine was %.0f%% busy at the knee, mostly with other"
+                + " processes (the load generator used %.2f CPUs%s of %.2f busy), and %s", knee.machinePct(),
+                nan0(load), serverCores, busy, why);
         return Optional.of(new Verdict(Kind.HOST_BUSY, Optional.empty(), Optional.of(knee), limit,
                 "No verdict: " + limit + "; neither the server nor the load generator reached a limit of its own."
                         + " Size on a quiet machine, or with the load generator elsewhere.", 0));
@@ -204,7 +208,9 @@ public record Verdict(Kind kind, Optional<Step> best, Optional<Step> knee, Strin
                 || s.serverCpuPct() + s.serverWaitPct() < SERVER_CPU_PCT) {
             return false;
         }
-        double waitedCores = cores(s.serverCpuMsPerOp(), s.achieved()) / Math.max(1e-9, s.serverCpuPct()) * s.serverWaitPct();
+        // the server's CPUs from what it used and its share of them, times the share it waited
+        double waitedCores = cores(s.serverCpuMsPerOp(), s.achieved()) / Math.max(1e-9, s.serverCpuPct())
+                * s.serverWaitPct();
         return !Double.isNaN(waitedCores) && othersCores >= waitedCores;
     }
 
@@ -245,9 +251,9 @@ public record Verdict(Kind kind, Optional<Step> best, Optional<Step> knee, Strin
         if (Double.isNaN(ref)) {
             return String.format(Locale.ROOT, "waited for a CPU %s ms per %s", ms(waitMsPerOp), one);
         }
-        return String.format(Locale.ROOT, "waited for a CPU %s ms per %s against a %s response time of %s ms (%.0f%%; material"
-                + " from %.0f%%)", ms(waitMsPerOp), one, ref == p50 ? "median" : "mean", num(ref), 100 * waitMsPerOp / ref,
-                100 * WAIT_SHARE);
+        return String.format(Locale.ROOT, "waited for a CPU %s ms per %s against a %s response time of %s ms (%.0f%%;"
+                + " material from %.0f%%)", ms(waitMsPerOp), one, ref == p50 ? "median" : "mean", num(ref),
+                100 * waitMsPerOp / ref, 100 * WAIT_SHARE);
     }
 
     private static String waited(Step s, String one) {
@@ -262,8 +268,8 @@ public record Verdict(Kind kind, Optional<Step> best, Optional<Step> knee, Strin
     private static Optional<String> clientCpu(Step best, Step knee) {
         for (Step s : List.of(best, knee)) {
             if (!Double.isNaN(s.loadCpuPct()) && s.loadCpuPct() >= CLIENT_CPU_PCT) {
-                return Optional.of(String.format(Locale.ROOT, "its JVM at %.0f%% of the CPUs it may use at %s", s.loadCpuPct(),
-                        num(s.offered())));
+                return Optional.of(String.format(Locale.ROOT, "its JVM at %.0f%% of the CPUs it may use at %s",
+                        s.loadCpuPct(), num(s.offered())));
             }
         }
         return Optional.empty();
@@ -273,8 +279,9 @@ public record Verdict(Kind kind, Optional<Step> best, Optional<Step> knee, Strin
     private static Optional<String> arrivalsBehind(Step best, Step knee, boolean open) {
         if (open && !Double.isNaN(knee.offeredOps()) && knee.achieved() < 0.9 * knee.offeredOps()
                 && knee.p50() <= Math.max(2, 1.5 * best.p50())) {
-            return Optional.of(String.format(Locale.ROOT, "arrivals fell behind the schedule (%s of %s/s) while the median"
-                    + " response time stayed at %s ms", num(knee.achieved()), num(knee.offeredOps()), num(knee.p50())));
+            return Optional.of(String.format(Locale.ROOT, "arrivals fell behind the schedule (%s of %s/s) while the"
+                    + " median response time stayed at %s ms", num(knee.achieved()), num(knee.offeredOps()),
+                    num(knee.p50())));
         }
         return Optional.empty();
     }
@@ -285,8 +292,8 @@ public record Verdict(Kind kind, Optional<Step> best, Optional<Step> knee, Strin
         clientCpu(best, knee).ifPresent(why::add);
         for (Step s : List.of(best, knee)) {
             if (waitMaterial(s)) {
-                why.add(String.format(Locale.ROOT, "its threads %s at %s (the response times are its own queueing)", waited(s, one),
-                        num(s.offered())));
+                why.add(String.format(Locale.ROOT, "its threads %s at %s (the response times are its own queueing)",
+                        waited(s, one), num(s.offered())));
                 break;
             }
         }

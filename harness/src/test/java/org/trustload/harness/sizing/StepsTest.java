@@ -52,7 +52,8 @@ class StepsTest {
         s.points.add(new Watcher.Point(12_000, 6_980, -1, Double.NaN, 120));
         s.points.add(new Watcher.Point(13_000, 7_000, -1, Double.NaN, 120)); // idle after 12.02 s
         Watcher.Usage u = s.usage(10_600, 12_600);
-        assertThat(u.cpuMs()).as("99% of one CPU over 2 s, not 84%").isCloseTo(1980, org.assertj.core.data.Offset.offset(0.01));
+        assertThat(u.cpuMs()).as("99% of one CPU over 2 s, not 84%")
+                .isCloseTo(1980, org.assertj.core.data.Offset.offset(0.01));
         assertThat(u.waitMs()).isCloseTo(20, org.assertj.core.data.Offset.offset(0.01));
         assertThat(s.usage(13_100, 14_000)).as("after the process's last reading").isNull();
         assertThat(s.usage(11_100, 11_900).cpuMs()).as("no two readings within: interpolated").isCloseTo(792,

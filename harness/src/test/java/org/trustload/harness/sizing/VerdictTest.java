@@ -16,7 +16,8 @@ class VerdictTest {
 
     /** The same with the load generator's run-queue wait per operation and the server's run-queue wait share. */
     private static Step full(double offered, double achieved, double p50, double p99, double loadPct, double loadWaitMs,
-                             double serverPct, double serverWaitPct, double serverMs, double machine, String... broken) {
+                             double serverPct, double serverWaitPct, double serverMs, double machine,
+                             String... broken) {
         return new Step("ramp-1", 0, offered, Double.NaN, 10, achieved, (long) (achieved * 10), 0, p50, p50, p99, p99, p99, p99,
                 loadPct, 0.01, loadWaitMs, serverPct, serverWaitPct, serverMs, 0, 0, machine, List.of(broken), "");
     }
@@ -43,10 +44,11 @@ class VerdictTest {
                 full(16, 221, 70, 160, 36, 0.9, 99, 0.5, 4.5, 66));
         Verdict v = Verdict.of(steps, Optional.empty(), true, true, false, 1, "requests", "p99<=200ms", 1);
         assertThat(v.kind()).isEqualTo(Verdict.Kind.SERVER);
-        assertThat(v.limit()).startsWith("the server's CPU (99% of 1 CPU at the knee: 221 requests/s there, 222 at the best step")
-                .contains("the load generator's threads waited for a CPU 0.900 ms per request against a median response time"
-                        + " of 70.0 ms (1%; material from 20%)");
-        assertThat(v.sentence()).startsWith("222 requests/s at p99<=200ms with the server at 99% of 1 CPU: ~4.50 ms CPU per request");
+        assertThat(v.limit()).startsWith("the server's CPU (99% of 1 CPU at the knee: 221 requests/s there, 222 at"
+                + " the best step").contains("the load generator's threads waited for a CPU 0.900 ms per request"
+                + " against a median response time of 70.0 ms (1%; material from 20%)");
+        assertThat(v.sentence()).startsWith("222 requests/s at p99<=200ms with the server at 99% of 1 CPU: ~4.50 ms"
+                + " CPU per request");
     }
 
     @Test
@@ -62,7 +64,8 @@ class VerdictTest {
     void aWaitUnderItsShareOfTheMedianIsNoEvidence() {
         // the server plateaus at 60% CPU (a limit of its own); JMeter waits 1 ms per request against p50 20 ms
         List<Step> steps = List.of(full(4, 100, 10, 30, 30, 0.5, 55, Double.NaN, 6, 50),
-                full(8, 101, 20, 60, 31, 1, 60, Double.NaN, 6, 52), full(16, 101, 40, 120, 32, 1, 60, Double.NaN, 6, 52));
+                full(8, 101, 20, 60, 31, 1, 60, Double.NaN, 6, 52),
+                full(16, 101, 40, 120, 32, 1, 60, Double.NaN, 6, 52));
         Verdict v = Verdict.of(steps, Optional.empty(), true, true, false, 1, "requests", "p99<=500ms", 1);
         assertThat(v.kind()).isEqualTo(Verdict.Kind.SERVER);
         assertThat(v.limit()).contains("a limit other than CPU");
@@ -77,7 +80,7 @@ class VerdictTest {
         assertThat(v.enginesNext()).isEqualTo(2);
     }
 
-    /** A step whose load generator's threads waited for a CPU 9 ms per request against p50 16 ms, on a machine this busy. */
+    /** A step whose load generator's threads waited 9 ms for a CPU per request, p50 16 ms, the machine this busy. */
     private static Step starved(double machine) {
         return new Step("ramp-1", 0, 60, 60, 2, 59.7, 119, 0, 19, 16, 30, 35, 40, 50, 34, 0.5, 9.0,
                 Double.NaN, Double.NaN, Double.NaN, -1, Double.NaN, machine, List.of("p99 40 ms > 20 ms"), "");
@@ -85,19 +88,21 @@ class VerdictTest {
 
     @Test
     void aLoadGeneratorWaitingForACpuAMaterialShareOfTheMedianMeasuresItsOwnQueueing() {
-        Verdict v = Verdict.of(List.of(starved(60)), Optional.empty(), false, false, true, 1, "requests", "p99<=20ms", 0);
+        Verdict v = Verdict.of(List.of(starved(60)), Optional.empty(), false, false, true, 1, "requests", "p99<=20ms",
+                0);
         assertThat(v.kind()).isEqualTo(Verdict.Kind.CLIENT);
-        assertThat(v.limit()).contains("its threads waited for a CPU 9.00 ms per request against a median response time of 16.0 ms"
-                + " (56%; material from 20%)");
+        assertThat(v.limit()).contains("its threads waited for a CPU 9.00 ms per request against a median response"
+                + " time of 16.0 ms (56%; material from 20%)");
         assertThat(v.best()).isEmpty();
     }
 
     @Test
     void aMachineSaturatedByOtherWorkGivesNoVerdict() {
-        Verdict v = Verdict.of(List.of(starved(100)), Optional.empty(), false, false, true, 1, "requests", "p99<=20ms", 0);
+        Verdict v = Verdict.of(List.of(starved(100)), Optional.empty(), false, false, true, 1, "requests", "p99<=20ms",
+                0);
         assertThat(v.kind()).isEqualTo(Verdict.Kind.HOST_BUSY);
-        assertThat(v.sentence()).startsWith("No verdict: this machine was 100% busy").contains("mostly with other processes",
-                "waited for a CPU 9.00 ms per request");
+        assertThat(v.sentence()).startsWith("No verdict: this machine was 100% busy")
+                .contains("mostly with other processes", "waited for a CPU 9.00 ms per request");
     }
 
     @Test
