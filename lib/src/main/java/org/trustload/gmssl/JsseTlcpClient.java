@@ -94,12 +94,12 @@ public final class JsseTlcpClient implements TlcpClient {
     }
 
     /** Builds the contexts of this client (tests). */
-    ContextFactory contextFactory() {
+    public ContextFactory contextFactory() {
         return contexts;
     }
 
     /** Contexts built so far without session reuse (at most the number of concurrent handshakes). */
-    int pooledContexts() {
+    public int pooledContexts() {
         return idle.size();
     }
 

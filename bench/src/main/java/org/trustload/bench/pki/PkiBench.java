@@ -77,9 +77,9 @@ import org.trustload.pki.CadesSigner;
 import org.trustload.pki.KeyMaterial;
 import org.trustload.pki.KeySource;
 import org.trustload.pki.PadesSigner;
-import org.trustload.pki.SamplePdf;
+import org.trustload.labkit.pki.SamplePdf;
 import org.trustload.pki.SignOptions;
-import org.trustload.pki.TestPki;
+import org.trustload.labkit.pki.TestPki;
 
 /**
  * Signatures per second on this machine, 1 and 2 threads, as ratios within one run:

@@ -21,7 +21,7 @@ import org.trustload.bench.BenchRuns;
 import org.trustload.bench.ProcCpu;
 import org.trustload.common.ChildProcess;
 import org.trustload.harness.Layout;
-import org.trustload.pki.TestPki;
+import org.trustload.labkit.pki.TestPki;
 import org.trustload.testing.MariaDb;
 import org.trustload.testing.NativeTlcpPeer;
 import org.trustload.testing.Nginx;

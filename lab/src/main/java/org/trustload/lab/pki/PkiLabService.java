@@ -40,9 +40,9 @@ import org.trustload.lab.LabSecrets;
 import org.trustload.lab.LabService;
 import org.trustload.pki.KeyStores;
 import org.trustload.pki.PkiException;
-import org.trustload.pki.SamplePdf;
-import org.trustload.pki.TestPki;
-import org.trustload.pki.TimestampResponder;
+import org.trustload.labkit.pki.SamplePdf;
+import org.trustload.labkit.pki.TestPki;
+import org.trustload.labkit.pki.TimestampResponder;
 
 /**
  * The {@code pki} lab service: a test PKI (3 CAs, N users, CRLs), served over HTTP on
