@@ -59,6 +59,11 @@ class CertificateLoginClientTest {
         final Thread thread;
 
         TlsServer(Function<String, byte[]> answer) throws Exception {
+            this(answer, 0);
+        }
+
+        /** Holds each connection open {@code holdMillis} after its answer (a server that stalls mid-body). */
+        TlsServer(Function<String, byte[]> answer, long holdMillis) throws Exception {
             KeyManagerFactory kmf = KeyManagerFactory.getInstance("SunX509");
             kmf.init(pki.serverKeyStore(), pki.password().toCharArray());
             SSLContext ctx = SSLContext.getInstance("TLS");
@@ -80,6 +85,9 @@ class CertificateLoginClientTest {
                             o.write(out);
                             o.flush();
                         }
+                        if (holdMillis > 0) {
+                            Thread.sleep(holdMillis);
+                        }
                     } catch (Exception e) {
                         // next connection
                     }
@@ -96,6 +104,7 @@ class CertificateLoginClientTest {
         @Override
         public void close() throws Exception {
             socket.close();
+            thread.interrupt();
             thread.join(5000);
         }
     }
@@ -214,6 +223,18 @@ class CertificateLoginClientTest {
             assertThat(f.code()).isEqualTo(PkiException.CONNECT_ERROR);
             assertThat(f.failure().getMessage()).isEqualTo("login server did not answer in time");
             assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofMillis(3500));
+        }
+    }
+
+    @Test
+    void aBodyThatStallsAfterTheHeadersHitsTheDeadline() throws Exception {
+        // 100 bytes announced, 5 sent, then nothing until long after the 2 s response timeout
+        try (TlsServer server = new TlsServer(r -> bytes("HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n{\"ok\""),
+                30_000)) {
+            Flow f = login(server, "/");
+            assertThat(f.code()).isEqualTo(PkiException.CONNECT_ERROR);
+            // not "connection failed": the client gave up at its deadline, not when the server closed
+            assertThat(f.failure().getMessage()).isEqualTo("login server did not answer in time");
         }
     }
 
