@@ -40,20 +40,10 @@ import org.bouncycastle.pkcs.jcajce.JcePKCSPBEOutputEncryptorBuilder;
 import org.trustload.pki.KeyStores;
 
 /**
- * Writes the PKCS#12 files of a test PKI with BouncyCastle's PFX builder, because the JDK's writer
- * gives every key the {@code localKeyID} {@code "Time <millis>"}: keys stored in the same
- * millisecond share one, and a tool that pairs key and certificate by that attribute (as PKCS#12
- * intends) can pick the wrong certificate.
- *
- * <p>Here each key and its end-entity certificate carry a {@code localKeyID} equal to the SHA-1 of
- * the certificate's subjectPublicKey bits, which is also the certificate's Subject Key Identifier
- * (RFC 5280 section 4.2.1.2, method 1): distinct per key and checkable against the certificate. The
- * other certificates of the chains (the CAs) are written once each, without a {@code localKeyID}, as
- * the JDK does. The file opens with the JDK's and BouncyCastle's key stores and with OpenSSL.
- *
- * <p>Keys: PBES2 (PBKDF2 with HMAC-SHA256, AES-256-CBC), iteration count 1 (see {@link TestPki});
- * certificates unencrypted (public data); integrity: HMAC-SHA256 MAC, 10,000 iterations (the JDK's
- * default, paid once per file opened).
+ * Writes a test PKI's PKCS#12 files with BouncyCastle's PFX builder, so that every key gets a
+ * {@code localKeyID} of its own (its certificate's subject key identifier), which the JDK's writer does not
+ * give. Keys under PBES2 at iteration count 1 ({@link TestPki}); not a general-purpose key store writer.
+ * Why and how: docs/lab.md, "Certificate profile".
  */
 public final class Pkcs12Writer {
     private static final int MAC_ITERATIONS = 10_000;

@@ -68,46 +68,11 @@ import org.trustload.pki.KeyStores;
 import org.trustload.pki.PkiException;
 
 /**
- * A reproducible test PKI: a few CAs, many users spread round-robin over them, CRLs with loopback
- * distribution points, a TSA and a TLS server certificate — what load tests of signature servers
- * need so that the server sees many certificates from several CAs, as in real traffic.
- *
- * <p>{@link #generate(Spec, Path)} writes into a directory:
- *
- * <ul>
- *   <li>{@code ca-<n>.pem}: self-signed CA certificates; {@code trust-anchors.pem}: all of them;
- *   <li>{@code ca-<n>.crl}: DER CRLs listing that CA's revoked users (nextUpdate 7 days after
- *       thisUpdate); {@code ca-<n>.p12}: the CA key (alias {@code ca-<n>}), so the lab can re-sign CRLs;
- *   <li>{@code users.p12}: every user (aliases {@code user0001} …) with its chain [user, CA];
- *   <li>{@code tsa.p12}/{@code tsa.pem}: a timestamping key issued by CA 1 (critical EKU
- *       id-kp-timeStamping); {@code server.p12}: a TLS server certificate for 127.0.0.1/localhost
- *       issued by CA 1;
- *   <li>{@code users.csv}: {@code alias,ca,serial,status} with status {@code valid|revoked|expired};
- *   <li>{@code pki.properties}: password, counts, key type, seed, file names.
- * </ul>
- *
- * <p><b>Determinism.</b> Every key, serial number and certificate (including its signature) comes from
- * a SHA1PRNG seeded from {@code (seed, purpose, index)} before first use, so two generations with
- * the same {@link Spec} produce the same certificates byte for byte, and each user is independent
- * of the others. Validity starts at a fixed base date ({@link Spec#notBefore}, default 2025-01-01)
- * and lasts 10 years, so it covers "now" without depending on it. Only CRLs depend on the clock:
- * their thisUpdate is the start of the current UTC day (a fixed date would leave verifiers with an
- * expired CRL), unless {@link Spec#crlDate} fixes it.
- *
- * <p><b>Password.</b> Every key store uses the fixed lab password {@value #PASSWORD}: this is test
- * material, never to be trusted for anything. The PKCS#12 files protect each key with PBES2
- * (HMAC-SHA256, AES-256) and an iteration count of 1, because opening 1000 keys with the default
- * count (10,000) costs ~11 s per JVM versus ~0.04 s — a cost that would land in every load-test
- * start-up for no security benefit on throwaway keys. Each key and its certificate share a
- * {@code localKeyID} equal to the certificate's Subject Key Identifier, distinct per key.
- *
- * <p><b>Certificates strict validators accept.</b> CA certificates: critical BasicConstraints
- * cA=true, critical keyUsage keyCertSign+cRLSign, subject and authority key identifiers.
- * End-entity certificates carry no BasicConstraints extension (RFC 5280 section 4.2.1.9 makes it
- * optional there; the DER of cA=false is an empty SEQUENCE, which GmSSL 3 refuses to parse), a
- * critical keyUsage, subject and authority key identifiers. SM2 TLCP signing and encryption
- * certificates differ by key usage: digitalSignature+nonRepudiation versus
- * keyEncipherment+dataEncipherment+keyAgreement.
+ * A reproducible test PKI written to a directory: CAs, users round-robin over them, CRLs, a TSA and TLS and
+ * TLCP server keys, so that a signature server under load sees many certificates from several CAs. Throwaway
+ * material under the fixed password {@value #PASSWORD}: never for anything to trust. The files, the
+ * certificate profile and how generation stays byte-for-byte reproducible: docs/lab.md, "The test PKI and its
+ * cache".
  */
 public final class TestPki {
 
