@@ -7,18 +7,12 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * The verdict of a search: the capacity (the highest load that met the objective) and what limited it.
- * Evidence that the load generator limited the run must explain the response times: at the knee its busiest
- * JVM used at least {@link #CLIENT_CPU_PCT}% of the CPUs it may use, the open model's arrivals fell behind the
- * schedule while response times stayed flat (JMeter could not start them), its threads' run-queue wait per
- * operation was at least {@link #WAIT_SHARE} of the median response time, or it shares a machine saturated by
- * the search's own processes and used more of it than the server. A wait ratio alone (wait per CPU ms) is no
- * evidence: a JVM that runs 1 ms per request and waits 1 ms for it did not make a 34 ms response slow. Such a
- * number is never reported as the server's capacity: the verdict says how many engines the next try needs
- * instead. A server at {@link #SERVER_CPU_PCT}% of its CPUs whose throughput stopped growing is limited by its
- * CPU, whatever the load generator's wait. A local server that was ready to run but waited for CPUs other work
- * took is no verdict (host busy). Otherwise the limit is the server's other limits (latency or errors rose
- * while its CPU had room: threads, locks, I/O, throttling).
+ * The verdict of a search: the capacity (the highest load that met the objective) and what limited it. A server
+ * at its CPU limit whose throughput stopped growing is limited by its CPU; evidence that the load generator
+ * limited the run must explain the response times (its CPU at its limit, arrivals behind a flat median, or a
+ * run-queue wait that is a material share of the median — never a wait per CPU ms alone), and then no capacity
+ * is reported; a machine whose other work took the CPUs is no verdict. The rules, their order and why:
+ * docs/sizing.md#the-method.
  */
 public record Verdict(Kind kind, Optional<Step> best, Optional<Step> knee, String limit, String sentence, int enginesNext) {
 
@@ -28,10 +22,8 @@ public record Verdict(Kind kind, Optional<Step> best, Optional<Step> knee, Strin
     public static final double SERVER_CPU_PCT = 90;
     /**
      * Share of the median response time at which the load generator's run-queue wait per operation is its own
-     * limit. Below a fifth, taking all of that wait out of every response would lower the response times less
-     * than one refine step of the search raises the load (2^(1/4) = 1.19 between a good and a bad step twice as
-     * high), so it cannot move the knee by a step; and it stays well clear of the noise of a pinned JMeter on a
-     * busy machine (0.5-3% measured on a CPU-bound server, docs/sizing.md).
+     * limit: below a fifth, taking all of it out of every response would move the response times less than one
+     * refine step moves the load (2^(1/4) = 1.19), so it cannot move the knee by a step.
      */
     public static final double WAIT_SHARE = 0.20;
     /** Busy share of a machine shared by server and load generator at which the machine is the limit. */
