@@ -21,7 +21,8 @@ import org.junit.jupiter.api.TestFactory;
 class BenchTinyIT {
 
     /** The benches of {@code ./trustload bench} (the help text must list the same). */
-    static final List<String> BENCHES = List.of("ldap", "pki", "login", "kms", "kms-aliyun", "gmssl", "tongsuo", "cost", "reference", "jvmstats");
+    static final List<String> BENCHES = List.of("ldap", "pki", "login", "kms", "kms-aliyun", "gmssl", "tongsuo",
+            "cost", "reference", "faults", "soak", "jvmstats");
 
     private static final Path ROOT = Path.of(System.getProperty("trustload.root", "..")).toAbsolutePath().normalize();
 

@@ -45,6 +45,10 @@ final class Bench {
         SPECS.put("tongsuo", new Spec("org.trustload.bench.TongsuoBench", "-Xmx512m", false, "rounds=1", "seconds=1", "warmup=1", "count=20", "requests=5", "sampler=false", "doc=false"));
         SPECS.put("cost", new Spec("org.trustload.bench.cost.CostBench", "-Xmx1g", true, "families=ldap-per-thread", "seconds=3", "warmup=0", "threads=1", "jfr=false", "doc=false"));
         SPECS.put("reference", new Spec("org.trustload.bench.reference.ReferenceBench", "-Xmx384m", true, "seconds=1", "warmup=0", "entries=1000", "rows=1000", "count=20", "doc=false"));
+        SPECS.put("faults", new Spec("org.trustload.bench.faults.FaultBench", "-Xmx1g", true, "families=ldap",
+                "faults=latency,restart",
+                "hold=1.5", "threads=1"));
+        SPECS.put("soak", new Spec("org.trustload.bench.faults.SoakBench", "-Xmx1g", true, "seconds=5", "threads=1"));
         SPECS.put("jvmstats", new Spec("org.trustload.bench.jvmstats.JvmStatsBench", "-Xmx1g", false, "rounds=1", "seconds=2", "threads=1", "jfr=false"));
     }
 

@@ -194,6 +194,10 @@ public final class Size {
         if (s.stepMs < 1000) {
             throw HarnessException.usage("--step-time must be at least 1 s");
         }
+        if (s.slo.rules().stream().anyMatch(r -> r.kind() == Objective.Kind.OUTAGE)) {
+            throw HarnessException.usage("outage is judged over a whole run (./trustload run --slo),"
+                    + " not per load step");
+        }
         boolean cpuRule = s.slo.rules().stream().anyMatch(r -> r.kind() == Objective.Kind.SERVER_CPU);
         if (cpuRule && s.server == null && s.noLab) {
             throw HarnessException.usage("server.cpu needs a watched server: --server KIND:TARGET (or the lab)");

@@ -88,6 +88,8 @@ public final class Summary {
         private long[] ends;
         private BitSet failed;
         private Percentiles percentiles;
+        /** The steady window only: its longest outage in ms ({@link Outages}); NaN for other stats. */
+        private double outageMs = Double.NaN;
 
         Stats(String label, Kind kind) {
             this.label = label;
@@ -228,6 +230,11 @@ public final class Summary {
                 public double serverCpuPct() {
                     return Double.NaN;
                 }
+
+                @Override
+                public double outageMs() {
+                    return s.outageMs;
+                }
             };
         }
     }
@@ -285,6 +292,7 @@ public final class Summary {
             return size() > RECENT_EVENTS;
         }
     };
+    private final Outages outages = new Outages();
     private boolean exact = true;
     private long configErrors;
     private long rows;
@@ -343,6 +351,10 @@ public final class Summary {
         }
         b.samples.computeIfAbsent(row.label(), l -> new Stats(l, Kind.SAMPLE)).add(row);
         b.total.add(row);
+        if (b == main) {
+            outages.add(row.label(), row.timeStamp(), row.elapsed(), row.success(), row.success() ? null
+                    : errorText(row));
+        }
         topLevelOfThread.merge(row.threadName(), 1L, Long::sum);
         String group = threadGroupOf(row.threadName());
         threadGroups.computeIfAbsent(group, g -> new Stats(g, Kind.SAMPLE)).add(row);
@@ -424,7 +436,7 @@ public final class Summary {
      * serials, durations, numbers of five digits or more) replaced, so one cause is one row. Short numbers
      * stay: HTTP statuses, ports and result codes tell causes apart.
      */
-    static String errorKey(String text) {
+    public static String errorKey(String text) {
         String key = text;
         for (Map.Entry<Pattern, String> v : VARYING) {
             key = v.getKey().matcher(key).replaceAll(v.getValue());
@@ -493,7 +505,8 @@ public final class Summary {
 
     /**
      * Total's samples (warm-up left out) that ended more than {@code skipMs} after Total's first sample
-     * started: the run's steady window when {@code skipMs} is its ramp-up.
+     * started: the run's steady window when {@code skipMs} is its ramp-up. Its {@link Stats#measured()} gives the
+     * longest outage that ended in that window ({@link Outages}).
      */
     public Stats steady(long skipMs) {
         Stats all = main.total;
@@ -504,7 +517,13 @@ public final class Summary {
                 out.add(all.ends[i] - all.times[i], all.times[i], !all.failed.get(i));
             }
         }
+        out.outageMs = outages.longestMsEndingAfter(skipMs <= 0 ? Long.MIN_VALUE : from);
         return out;
+    }
+
+    /** The outages of Total's labels (warm-up left out): {@link Outages}. */
+    public Outages outages() {
+        return outages;
     }
 
     /** Whether sub-results were known from the {@value Jtl#EVENT_COLUMN} column rather than inferred from names. */
@@ -773,7 +792,10 @@ public final class Summary {
         return String.format(Locale.ROOT, v >= 100_000 ? "%.0f" : "%.2f", v);
     }
 
-    /** The top errors, one line each, untruncated, with one full example where the grouping hid values. */
+    /**
+     * The top errors, one line each, untruncated, with one full example where the grouping hid values; then the
+     * outages, when the run had any ({@link Outages#text()}).
+     */
     public String errorTable() {
         List<ErrorGroup> top = main.topErrors();
         StringBuilder sb = new StringBuilder();
@@ -790,6 +812,7 @@ public final class Summary {
                     warmUp.total.count()));
             errorLines(sb, warm.subList(0, Math.min(3, warm.size())));
         }
+        sb.append(outages.text());
         return sb.toString();
     }
 

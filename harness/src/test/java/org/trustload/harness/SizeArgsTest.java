@@ -36,6 +36,8 @@ class SizeArgsTest {
         assertThatThrownBy(() -> Size.parse(List.of("--model", "open"))).hasMessageContaining("needs --slo");
         assertThatThrownBy(() -> Size.parse(List.of("--slo", "p99>5"))).hasMessageContaining("--slo: cannot read the rule");
         assertThatThrownBy(() -> Size.parse(List.of("--slo", "p99<=5ms", "--model", "both"))).hasMessageContaining("open or closed");
+        assertThatThrownBy(() -> Size.parse(List.of("--slo", "p99<=5ms,outage<=5s")))
+                .hasMessageContaining("judged over a whole run");
         assertThatThrownBy(() -> Size.parse(List.of("--slo", "p99<=5ms", "--warmup", "30s"))).hasMessageContaining("shorter");
         assertThatThrownBy(() -> Size.parse(List.of("--slo", "p99<=5ms", "--factor", "1"))).hasMessageContaining("above 1.05");
         assertThatThrownBy(() -> Size.parse(List.of("--slo", "p99<=5ms", "--load-cpus", "all"))).hasMessageContaining("CPU list");

@@ -46,11 +46,28 @@ public class ClientException extends Exception {
      */
     protected ClientException(String category, String message, String detail, String setting, String file,
             Throwable cause) {
-        super(message, cause);
+        super(bounded(message, MAX_MESSAGE), cause);
         this.category = category;
-        this.detail = detail == null || detail.isEmpty() ? message : detail;
+        this.detail = bounded(detail == null || detail.isEmpty() ? message : detail, MAX_DETAIL);
         this.setting = setting == null ? "" : setting;
-        this.file = file == null ? "" : file;
+        this.file = bounded(file == null ? "" : file, MAX_MESSAGE);
+    }
+
+    /** The longest message kept: a message quotes what a user typed, which may be a megabyte (a wrong property). */
+    public static final int MAX_MESSAGE = 300;
+    /** The longest detail kept: one readable cause, not the value it is about. */
+    public static final int MAX_DETAIL = 2000;
+
+    /**
+     * {@code text} cut to {@code max} characters, saying how long it was: the same text always gives the same
+     * result, so a message stays stable. Every message and detail goes through it.
+     */
+    public static String bounded(String text, int max) {
+        if (text == null || text.length() <= max) {
+            return text;
+        }
+        String tail = "... (" + text.length() + " characters)";
+        return text.substring(0, Math.max(0, max - tail.length())) + tail;
     }
 
     /** A failure of the given category; detail is one readable cause. */

@@ -17,6 +17,8 @@ public final class TlcpTarget implements AutoCloseable {
     /** Connections kept between samples, by any worker. */
     private final Set<TlcpConnection> kept = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
+    /** Whether any worker of this test completed a handshake: a refusal after that is an outage, not a wrong target. */
+    private volatile boolean reached;
 
     /**
      * @param client the engine's client; closed with this target
@@ -27,6 +29,15 @@ public final class TlcpTarget implements AutoCloseable {
         this.host = host;
         this.port = port;
         this.engine = engine;
+    }
+
+    /** True once a worker of this test completed a handshake with the server. */
+    public boolean reached() {
+        return reached;
+    }
+
+    void markReached() {
+        reached = true;
     }
 
     /** A new per-thread mode machine on this target. */

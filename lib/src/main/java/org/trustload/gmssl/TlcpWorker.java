@@ -28,9 +28,12 @@ public final class TlcpWorker implements AutoCloseable {
         return target;
     }
 
-    /** True once this thread completed a handshake with the server: a later refusal is load, not a wrong target. */
+    /**
+     * True once this thread, or another of the test, completed a handshake with the server: a later refusal is an
+     * outage or load, not a wrong target (a thread that starts during an outage must not stop for good).
+     */
     public boolean reached() {
-        return reached;
+        return reached || target.reached();
     }
 
     /** Connections this thread holds (hold mode). */
@@ -86,6 +89,7 @@ public final class TlcpWorker implements AutoCloseable {
         TlcpConnection c = target.connect();
         inFlight = c;
         reached = true;
+        target.markReached();
         return new Step(new TlcpHttp(c), true);
     }
 

@@ -9,6 +9,8 @@ public final class KmsConnection implements KmsClient {
     private final KmsBackend backend;
     private final KmsSettings settings;
     private final KmsClient client;
+    /** Whether a request of this test got an answer: a refusal after that is an outage, not a wrong endpoint. */
+    private volatile boolean reached;
 
     KmsConnection(KmsBackend backend, KmsSettings settings, KmsClient client) {
         this.backend = backend;
@@ -38,7 +40,21 @@ public final class KmsConnection implements KmsClient {
     @Override
     public KmsResult execute(KmsRequest request) throws KmsException {
         requireOperation(request.operation());
-        return client.execute(request);
+        try {
+            KmsResult r = client.execute(request);
+            reached = true;
+            return r;
+        } catch (KmsException e) {
+            if (e.httpStatus() > 0) {
+                reached = true; // the service answered, with an error
+            }
+            throw e;
+        }
+    }
+
+    /** True once any thread of this test got an answer from the service. */
+    public boolean reached() {
+        return reached;
     }
 
     @Override

@@ -47,6 +47,11 @@ public final class LdapClientException extends ClientException {
         return reason != null && DEFINITIVE.contains(reason);
     }
 
+    /** True when the server's port or socket refused the connect (nothing listens there now). */
+    public boolean isRefusal() {
+        return "connection refused".equals(reason) || "no such socket".equals(reason);
+    }
+
     /** A bad setting: the request is never sent. The message says what is wrong. */
     public static LdapClientException config(String message) {
         return config("", "", message, null);

@@ -54,6 +54,11 @@ public final class LdapConnections implements Closeable, LdapValue.Source {
     /** Keeps UnboundID's write-timeout timer thread from being ended and restarted per connection. */
     private final WriteTimerPin timerPin;
     private volatile boolean closed;
+    /**
+     * Whether a connection of this test ever reached the server: a refusal after that is an outage, not a wrong
+     * target.
+     */
+    private volatile boolean reached;
 
     private LdapConnections(LdapConnectionSettings settings, Mode mode, SSLContext tls) {
         this.settings = settings;
@@ -112,7 +117,7 @@ public final class LdapConnections implements Closeable, LdapValue.Source {
                 discard(current);
             }
         }
-        LdapClient c = LdapClient.connect(settings, tls);
+        LdapClient c = connect();
         open.add(c);
         try {
             if (bind) {
@@ -126,6 +131,54 @@ public final class LdapConnections implements Closeable, LdapValue.Source {
             perThread.put(Thread.currentThread(), c);
         }
         return c;
+    }
+
+    /**
+     * Longest pause between two connects while the server refuses: about its restart time, well under a connect
+     * timeout.
+     */
+    static final long MAX_RETRY_PAUSE_MS = 1000;
+    /**
+     * First pause between two connects while the server refuses; doubled each time up to {@link #MAX_RETRY_PAUSE_MS}.
+     */
+    static final long FIRST_RETRY_PAUSE_MS = 50;
+
+    /**
+     * Opens a connection. Once this test has reached the server, a refused connect (the port closed, the ldapi
+     * socket gone: a server stopped or restarting) is tried again, with growing pauses, until the connect timeout
+     * has passed since the first try; then the refusal is the sample's failure. A user's client waits for its
+     * directory so, as a connection pool does; a thread that retried at once would fill the results with
+     * thousands of refusals a second (16,581 in a 6-s slapd restart at 4 threads), an error rate that measures
+     * how fast a port refuses rather than how long the outage lasted. Before the first success a refusal fails
+     * at once: a wrong port or socket is a setting to fix, not an outage to wait out.
+     */
+    private LdapClient connect() throws LdapClientException {
+        long deadline = System.nanoTime() + settings.connectTimeoutMs() * 1_000_000L;
+        long pause = FIRST_RETRY_PAUSE_MS;
+        while (true) {
+            try {
+                LdapClient c = LdapClient.connect(settings, tls);
+                reached = true;
+                return c;
+            } catch (LdapClientException e) {
+                long leftMs = (deadline - System.nanoTime()) / 1_000_000;
+                if (!reached || closed || !e.isRefusal() || leftMs <= 0) {
+                    throw e;
+                }
+                try {
+                    Thread.sleep(Math.min(pause, leftMs));
+                } catch (InterruptedException stop) {
+                    Thread.currentThread().interrupt(); // the test is stopping
+                    throw e;
+                }
+                pause = Math.min(pause * 2, MAX_RETRY_PAUSE_MS);
+            }
+        }
+    }
+
+    /** Whether a connection of this test ever reached the server (then refusals are waited out: {@link #connect()}). */
+    public boolean reachedServer() {
+        return reached;
     }
 
     /** True when {@link #acquire} will reuse the calling thread's connection instead of opening one. */

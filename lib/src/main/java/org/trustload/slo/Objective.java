@@ -14,6 +14,9 @@ import java.util.regex.Pattern;
  *   <li>{@code pNN<=T} — the NN-th percentile of the response times (the dashboard's method), T in
  *       {@code ms} (default) or {@code s}; {@code avg<=T} the mean, {@code max<=T} the largest;</li>
  *   <li>{@code errors<=P%} — the share of failed samples;</li>
+ *   <li>{@code outage<=T} — the longest outage: a stretch in which every sample of a label failed, until its
+ *       first success after (T in {@code s} or {@code ms}; judged by {@code ./trustload run --slo} from the
+ *       results file, not inside JMeter nor by {@code size});</li>
  *   <li>{@code server.cpu<=P%} — the watched server's CPU, as a share of its CPUs (only where the
  *       server is watched: {@code ./trustload size}).</li>
  * </ul>
@@ -22,7 +25,7 @@ import java.util.regex.Pattern;
 public final class Objective {
 
     /** What a rule measures. */
-    public enum Kind { PERCENTILE, AVERAGE, MAX, ERRORS, SERVER_CPU }
+    public enum Kind { PERCENTILE, AVERAGE, MAX, ERRORS, SERVER_CPU, OUTAGE }
 
     /**
      * One rule.
@@ -40,15 +43,19 @@ public final class Objective {
                 case MAX -> "max";
                 case ERRORS -> "errors";
                 case SERVER_CPU -> "server.cpu";
+                case OUTAGE -> "outage";
             };
         }
 
         public boolean isTime() {
-            return kind == Kind.PERCENTILE || kind == Kind.AVERAGE || kind == Kind.MAX;
+            return kind == Kind.PERCENTILE || kind == Kind.AVERAGE || kind == Kind.MAX || kind == Kind.OUTAGE;
         }
 
-        /** {@code "p99 812 ms > 500 ms"}. */
+        /** {@code "p99 812 ms > 500 ms"}; an outage in seconds: {@code "outage 6.33 s > 5 s"}. */
         public String breach(double observed) {
+            if (kind == Kind.OUTAGE) {
+                return String.format(Locale.ROOT, "outage %s s > %s s", fmt(observed / 1000), fmt(limit / 1000));
+            }
             String unit = isTime() ? " ms" : "%";
             return String.format(Locale.ROOT, "%s %s%s > %s%s", name(), fmt(observed), unit, fmt(limit), unit);
         }
@@ -69,10 +76,16 @@ public final class Objective {
 
         /** The server's CPU in percent of its CPUs; NaN when not watched. */
         double serverCpuPct();
+
+        /** The longest outage in ms (0 when none); NaN where it is not measured (inside JMeter, sizing steps). */
+        default double outageMs() {
+            return Double.NaN;
+        }
     }
 
     private static final Pattern RULE = Pattern.compile(
-            "(p(\\d{1,2}(?:\\.\\d+)?)|avg|mean|max|errors|server\\.cpu)\\s*(<=|<)\\s*([0-9]+(?:\\.[0-9]+)?)\\s*(ms|s|%)?");
+            "(p(\\d{1,2}(?:\\.\\d+)?)|avg|mean|max|errors|server\\.cpu|outage)"
+                    + "\\s*(<=|<)\\s*([0-9]+(?:\\.[0-9]+)?)\\s*(ms|s|%)?");
 
     private final List<Rule> rules;
 
@@ -91,7 +104,7 @@ public final class Objective {
             Matcher m = RULE.matcher(r);
             if (!m.matches()) {
                 throw new IllegalArgumentException("cannot read the rule '" + part.strip()
-                        + "' (rules: pNN<=Tms, avg<=Tms, max<=Tms, errors<=P%, server.cpu<=P%)");
+                        + "' (rules: pNN<=Tms, avg<=Tms, max<=Tms, errors<=P%, server.cpu<=P%, outage<=Ts)");
             }
             double v = Double.parseDouble(m.group(4));
             String unit = m.group(5) == null ? "" : m.group(5);
@@ -116,6 +129,8 @@ public final class Objective {
                         throw new IllegalArgumentException("'" + part.strip() + "': a percentile lies between 0 and 100");
                     }
                     rule = new Rule(Kind.PERCENTILE, p, ms, part.strip());
+                } else if (what.equals("outage")) {
+                    rule = new Rule(Kind.OUTAGE, Double.NaN, ms, part.strip());
                 } else {
                     rule = new Rule(what.equals("max") ? Kind.MAX : Kind.AVERAGE, Double.NaN, ms, part.strip());
                 }
@@ -134,9 +149,12 @@ public final class Objective {
         return rules.stream().filter(r -> r.kind() == Kind.ERRORS).mapToDouble(Rule::limit).min().orElse(Double.NaN);
     }
 
-    /** This objective without the rules a load generator cannot check ({@code server.cpu}); null when none is left. */
+    /**
+     * This objective without the rules a load generator cannot check as it runs ({@code server.cpu}, and
+     * {@code outage}, judged from the whole results file); null when none is left.
+     */
     public Objective withoutServerRules() {
-        List<Rule> kept = rules.stream().filter(r -> r.kind() != Kind.SERVER_CPU).toList();
+        List<Rule> kept = rules.stream().filter(r -> r.kind() != Kind.SERVER_CPU && r.kind() != Kind.OUTAGE).toList();
         return kept.isEmpty() ? null : new Objective(kept);
     }
 
@@ -163,6 +181,7 @@ public final class Objective {
             case MAX -> m.max();
             case ERRORS -> m.samples() == 0 ? Double.NaN : 100.0 * m.errors() / m.samples();
             case SERVER_CPU -> m.serverCpuPct();
+            case OUTAGE -> m.outageMs();
         };
     }
 

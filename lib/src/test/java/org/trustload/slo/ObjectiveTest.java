@@ -51,6 +51,54 @@ class ObjectiveTest {
     }
 
     @Test
+    void anOutageRuleTakesSecondsOrMillisecondsAndIsJudgedOnlyWhereItIsMeasured() {
+        Objective o = Objective.parse("outage<=5s,errors<=50%");
+        assertThat(o.rules()).extracting(Objective.Rule::name).containsExactly("outage", "errors");
+        assertThat(o.rules().get(0).limit()).isEqualTo(5000.0);
+        assertThat(Objective.parse("outage<1500ms").rules().get(0).limit()).isEqualTo(1500.0);
+        assertThatThrownBy(() -> Objective.parse("outage<=5%")).hasMessageContaining("a time takes ms or s");
+        Objective.Measured base = window(1, Double.NaN, 10, 20, 30);
+        assertThat(o.broken(base)).as("not measured (inside JMeter, a sizing step): never broken").isEmpty();
+        assertThat(o.broken(withOutage(base, 4999))).isEmpty();
+        assertThat(o.broken(withOutage(base, 6330))).containsExactly("outage 6.33 s > 5 s");
+        assertThat(o.withoutServerRules().toString()).as("SLO Stop cannot judge an outage as it runs")
+                .isEqualTo("errors<=50%");
+    }
+
+    private static Objective.Measured withOutage(Objective.Measured m, double outageMs) {
+        return new Objective.Measured() {
+            public long samples() {
+                return m.samples();
+            }
+
+            public long errors() {
+                return m.errors();
+            }
+
+            public double percentile(double p) {
+                return m.percentile(p);
+            }
+
+            public double mean() {
+                return m.mean();
+            }
+
+            public double max() {
+                return m.max();
+            }
+
+            public double serverCpuPct() {
+                return m.serverCpuPct();
+            }
+
+            @Override
+            public double outageMs() {
+                return outageMs;
+            }
+        };
+    }
+
+    @Test
     void saysWhichRuleBrokeWithTheObservedValue() {
         Objective o = Objective.parse("p99<=500ms,errors<=1%,server.cpu<=90%");
         assertThat(o.broken(window(0, 50, 10, 20, 30))).isEmpty();

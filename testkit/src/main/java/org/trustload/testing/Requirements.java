@@ -22,4 +22,18 @@ final class Requirements {
         }
         Assumptions.assumeTrue(false, why);
     }
+
+    /** Whether {@code program} is an executable in a directory of {@code PATH}. */
+    static boolean onPath(String program) {
+        String path = System.getenv("PATH");
+        if (path == null) {
+            return false;
+        }
+        for (String d : path.split(":")) {
+            if (!d.isEmpty() && java.nio.file.Files.isExecutable(java.nio.file.Path.of(d, program))) {
+                return true;
+            }
+        }
+        return false;
+    }
 }

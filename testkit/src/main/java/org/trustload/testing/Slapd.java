@@ -46,8 +46,6 @@ public final class Slapd implements AutoCloseable {
     private static final int MAX_SOCKET_PATH_BYTES = 107;
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(15);
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(15);
-    /** How long {@link #freeze()} and {@link #thaw()} wait for every thread: generous, for a machine at load 10+. */
-    private static final Duration FREEZE_TIMEOUT = Duration.ofSeconds(60);
     private static final int PORT_ATTEMPTS = 5;
 
     /** Start-up settings; immutable, change with the {@code with…} methods. */
@@ -187,8 +185,8 @@ public final class Slapd implements AutoCloseable {
                 && Files.isExecutable(SLAPADD)
                 && Files.isDirectory(MODULE_DIR)
                 && Files.isRegularFile(SCHEMA_DIR.resolve("nis.schema"))
-                && onPath("prlimit")
-                && onPath("openssl");
+                && Requirements.onPath("prlimit")
+                && Requirements.onPath("openssl");
     }
 
     /**
@@ -350,75 +348,30 @@ public final class Slapd implements AutoCloseable {
     }
 
     /**
-     * Freezes slapd with SIGSTOP and returns once <em>every</em> thread of it is stopped ({@code T} in
-     * {@code /proc/PID/task/TID/stat}). {@code kill} returning is not enough: Linux queues SIGSTOP and wakes
-     * one thread, and the others stop only after that thread has run, so on a busy machine another thread
-     * can still read a request and answer it meanwhile (measured: 22 of 40 times not every thread was
-     * stopped when {@code kill} returned, and 1 of 40 searches sent at once was answered). A frozen slapd
-     * accepts TCP connections in the kernel and never answers. {@link #thaw()} undoes it.
+     * Freezes slapd with SIGSTOP and returns once every thread of it is stopped ({@link ProcessFaults#pause}: on a
+     * busy machine another thread could otherwise still answer a request). A frozen slapd accepts TCP connections
+     * in the kernel and never answers. {@link #thaw()} undoes it.
      */
     public synchronized void freeze() {
         requireRunning();
-        long pid = process.handle().pid();
-        signal(pid, "STOP");
-        awaitThreads(pid, true);
+        ProcessFaults.pause(process.handle().pid());
     }
 
     /** SIGCONT after {@link #freeze()}; returns once no thread of slapd is stopped any more. */
     public synchronized void thaw() {
         requireRunning();
-        long pid = process.handle().pid();
-        signal(pid, "CONT");
-        awaitThreads(pid, false);
+        ProcessFaults.resume(process.handle().pid());
     }
 
-    private static void signal(long pid, String signal) {
-        try {
-            ChildProcess.Finished kill = ChildProcess.run(List.of("kill", "-" + signal, Long.toString(pid)), STOP_TIMEOUT);
-            if (!kill.ok()) {
-                throw new IllegalStateException("kill -" + signal + " " + pid + " failed: " + kill.output());
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted sending SIG" + signal, e);
-        }
-    }
-
-    /** Waits (at most {@link #FREEZE_TIMEOUT}) until all of slapd's threads are stopped, or none is. */
-    private static void awaitThreads(long pid, boolean stopped) {
-        long deadline = System.nanoTime() + FREEZE_TIMEOUT.toNanos();
-        String states = "";
-        while (System.nanoTime() < deadline) {
-            states = threadStates(pid);
-            boolean allStopped = !states.isEmpty() && states.chars().allMatch(c -> c == 'T');
-            boolean noneStopped = states.chars().noneMatch(c -> c == 'T');
-            if (stopped ? allStopped : noneStopped) {
-                return;
-            }
-            sleep(2);
-        }
-        throw new IllegalStateException("slapd (pid " + pid + ") threads not " + (stopped ? "all stopped" : "running again")
-                + " within " + FREEZE_TIMEOUT + ": states " + states);
-    }
-
-    /** One state letter per thread of the process ({@code /proc/PID/task/TID/stat}, field 3). */
-    static String threadStates(long pid) {
-        StringBuilder b = new StringBuilder();
-        try (Stream<Path> tasks = Files.list(Path.of("/proc", Long.toString(pid), "task"))) {
-            for (Path t : (Iterable<Path>) tasks::iterator) {
-                try {
-                    String stat = Files.readString(t.resolve("stat"));
-                    b.append(stat.charAt(stat.lastIndexOf(')') + 2));
-                } catch (IOException | RuntimeException gone) {
-                    // a thread that ended meanwhile
-                }
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return b.toString();
+    /**
+     * Kills slapd with SIGKILL, as a crash or the OOM killer does: its ports refuse connections, its Unix socket
+     * file stays behind (removed here, so {@link #restart()} can bind it again). {@link #restart()} brings it back
+     * on the same addresses with the same data.
+     */
+    public synchronized void kill() {
+        requireRunning();
+        ProcessFaults.kill(process.handle().pid());
+        stop();
     }
 
     /** Stops and starts slapd again on the same ports and socket, with the data as it was left. */
@@ -686,20 +639,6 @@ public final class Slapd implements AutoCloseable {
         deleteTree(dir);
     }
 
-
-    private static boolean onPath(String program) {
-        String path = System.getenv("PATH");
-        if (path == null) {
-            return false;
-        }
-        for (String d : path.split(":")) {
-            if (!d.isEmpty() && Files.isExecutable(Path.of(d, program))) {
-                return true;
-            }
-        }
-        return false;
-    }
-
     static void deleteTree(Path root) {
         if (!Files.exists(root)) {
             return;
@@ -723,14 +662,6 @@ public final class Slapd implements AutoCloseable {
         return HexFormat.of().formatHex(b);
     }
 
-    private static void sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted waiting for slapd", e);
-        }
-    }
 
     /**
      * Runs a slapd in the foreground until SIGTERM or Ctrl-C, for clients run by hand ({@code ldapsearch},

@@ -87,7 +87,8 @@ public class SloStop extends EndedSampleListener {
             Objective all = Objective.parse(objective);
             rules = all.withoutServerRules();
             if (rules == null || rules.rules().size() < all.rules().size()) {
-                log.warn("SLO Stop {}: server.cpu rules are checked by ./trustload size (it watches the server), not here",
+                log.warn("SLO Stop {}: server.cpu rules are checked by ./trustload size (it watches the server)"
+                        + " and outage rules by ./trustload run --slo (from the whole results file), not here",
                         getName());
             }
         } catch (IllegalArgumentException e) {

@@ -105,7 +105,7 @@ public class KmsRequestSampler extends ClientSampler<KmsRequestSampler.Prepared>
                 // data seeded per thread and key: requests differ across threads and keys
                 prepared[i] = KmsWorkload.prepareCase(c, spec.withKeyId(keys.get(i)), thread * 1_000_003L + i);
             } catch (KmsException e) {
-                stopIfUnreachable(e, res);
+                stopIfUnreachable(e, c.reached(), res);
                 throw e;
             }
             samplerData[i] = c.backend() + " " + prepared[i].request();
@@ -147,20 +147,21 @@ public class KmsRequestSampler extends ClientSampler<KmsRequestSampler.Prepared>
     @Override
     protected void onFailure(Prepared r, ClientException e, SampleResult res) {
         if (e instanceof KmsException k) {
-            stopIfUnreachable(k, res);
+            stopIfUnreachable(k, r.connection().reached(), res);
         }
     }
 
     /**
      * A thread that never reached the KMS and whose connect can only fail the same way (refused, no
      * route, TLS trust) stops after this sample: one failed sample per thread says it. Timeouts are
-     * not definitive: under load they come and go.
+     * not definitive: under load they come and go. Once another thread of the test got an answer
+     * ({@code anyReached}), a refusal is an outage: a thread that starts during it goes on.
      */
-    private void stopIfUnreachable(KmsException e, SampleResult res) {
+    private void stopIfUnreachable(KmsException e, boolean anyReached, SampleResult res) {
         boolean definitive = e.kind() == Category.TLS_ERROR || (e.kind() == Category.CONNECTION_ERROR
                 && (e.errorCode().equals("ConnectionRefused") || e.errorCode().equals("UnknownHost")
                         || e.errorCode().equals("NoRouteToHost")));
-        if (definitive && !reached) {
+        if (definitive && !reached && !anyReached) {
             res.setStopThread(true);
         } else if (e.httpStatus() > 0) {
             reached = true;

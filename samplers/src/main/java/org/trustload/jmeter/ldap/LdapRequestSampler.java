@@ -176,10 +176,12 @@ public class LdapRequestSampler extends ClientSampler<LdapRequestSampler.Prepare
             boolean lost = !(e instanceof LdapClientException) || ((LdapClientException) e).connectionLost() || !c.isBound();
             r.connections.release(c, lost);
         }
-        if (!reached && e instanceof LdapClientException && ((LdapClientException) e).isDefinitiveConnectFailure()) {
-            // This thread never reached the server, and the same connect can only fail the same way
+        if (!reached && !r.connections.reachedServer() && e instanceof LdapClientException
+                && ((LdapClientException) e).isDefinitiveConnectFailure()) {
+            // No thread of this test ever reached the server, and the same connect can only fail the same way
             // (refused, no such socket, unknown host, TLS trust): one failed sample per thread says it.
-            // Timeouts are not definitive: under load they come and go.
+            // Timeouts are not definitive: under load they come and go. Once the server was reached, a refusal
+            // is an outage (a restart): the thread goes on and its next connect waits for the server.
             res.setStopThread(true);
         }
     }

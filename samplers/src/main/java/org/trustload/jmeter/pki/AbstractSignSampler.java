@@ -78,6 +78,11 @@ public abstract class AbstractSignSampler extends PkiSampler<AbstractSignSampler
         String m = p.oneOf("mode", mode, MODE_LOCAL, MODE_LOCAL, MODE_REMOTE, MODE_SERVER_KEY);
         boolean timestamped = p.oneOf("level", level, "b", "b", "bes", "t").equals("t");
         String d = p.required("digest", digest);
+        try {
+            SignOptions.builder().digest(d); // a wrong name is a configuration error before anything is signed
+        } catch (IllegalArgumentException e) {
+            throw p.error("digest", "", e.getMessage(), null);
+        }
         SignatureServer server = null;
         String policy = "";
         String alias = serverKeyAlias == null ? "" : serverKeyAlias.trim();

@@ -160,7 +160,8 @@ final class PkiResults {
                 File out = PropertyParser.resolve(f);
                 try {
                     Files.write(out.toPath(), bytes);
-                } catch (IOException e) {
+                } catch (IOException | java.nio.file.InvalidPathException e) {
+                    // InvalidPathException: a NUL or an unmappable character in the name
                     throw p.error("outputFile", out.getPath(), "cannot be written", e);
                 }
             }
@@ -173,7 +174,8 @@ final class PkiResults {
                 try {
                     Files.createDirectories(dir.toPath());
                     Files.write(dir.toPath().resolve(name), bytes);
-                } catch (IOException e) {
+                } catch (IOException | java.nio.file.InvalidPathException e) {
+                    // InvalidPathException: a NUL or an unmappable character in the name
                     throw p.error("outputDirectory", dir.getPath(), "cannot be written", e);
                 }
             }

@@ -166,6 +166,35 @@ class TlcpRequestSamplerTest {
 
     static final List<TlcpPair> PAIRS = new ArrayList<>();
 
+    static Stream<Arguments> hostileInputs() {
+        return org.trustload.jmeter.common.HostileInputChecks.everyTextProperty(TlcpClientConfig.class,
+                TlcpRequestSampler.class);
+    }
+
+    /**
+     * The generated corpus of bad input in every text property of the pair, one at a time ({@code
+     * HostileInputChecks}).
+     */
+    @ParameterizedTest(name = "{0} = {1}")
+    @MethodSource("hostileInputs")
+    void everyTextPropertyTakesTheHostileCorpusWithOneClearOutcome(String property,
+            org.trustload.testing.HostileInputs.Input input) throws Exception {
+        TlcpPair p = pair(x -> { });
+        Object target = p.request;
+        java.lang.reflect.Method setter;
+        try {
+            setter = TlcpRequestSampler.class.getMethod("set" + property, String.class);
+        } catch (NoSuchMethodException e) {
+            setter = TlcpClientConfig.class.getMethod("set" + property, String.class);
+            target = p.config;
+        }
+        setter.invoke(target, input.value());
+        long t0 = System.nanoTime();
+        SampleResult r = p.sample();
+        org.trustload.jmeter.common.HostileInputChecks.assertOneClearOutcome(r, (System.nanoTime() - t0) / 1_000_000,
+                property, input);
+    }
+
     @AfterEach
     void endTest() {
         for (TlcpPair p : PAIRS) {
@@ -327,6 +356,25 @@ class TlcpRequestSamplerTest {
         assertThat(r.getResponseCode()).isEqualTo("connectError");
         assertThat(r.getResponseMessage()).isEqualTo("connection refused");
         assertThat(r.isStopThread()).as("a refusal after the thread reached the server is load: it goes on").isFalse();
+        // a thread that starts only now (a ramp-up during the outage) goes on too: another thread reached the server
+        TlcpRequestSampler late = new TlcpRequestSampler();
+        late.setName(p.request.getName());
+        late.setConfigName(p.request.getConfigName());
+        late.setMode(p.request.getMode());
+        late.setPath(p.request.getPath());
+        SampleResult[] lr = new SampleResult[1];
+        // JMeter hands each thread the variables the configs published in
+        org.apache.jmeter.threads.JMeterVariables vars = org.apache.jmeter.threads.JMeterContextService.getContext()
+                .getVariables();
+        Thread t = new Thread(() -> {
+            org.apache.jmeter.threads.JMeterContextService.getContext().setVariables(vars);
+            lr[0] = late.sample(null);
+        }, "late thread");
+        t.start();
+        t.join(30_000);
+        assertThat(lr[0].getResponseMessage()).isEqualTo("connection refused");
+        assertThat(lr[0].isStopThread()).as("a late thread's refusal during an outage does not stop it for good")
+                .isFalse();
     }
 
     // ------------------------------------------------------------ connections closed at thread and test end

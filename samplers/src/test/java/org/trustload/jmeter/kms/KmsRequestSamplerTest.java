@@ -183,6 +183,35 @@ class KmsRequestSamplerTest {
         assertNoSecrets(r);
     }
 
+    static java.util.stream.Stream<org.junit.jupiter.params.provider.Arguments> hostileInputs() {
+        return org.trustload.jmeter.common.HostileInputChecks.everyTextProperty(KmsRequestSampler.class,
+                KmsClientConfig.class);
+    }
+
+    /**
+     * The generated corpus of bad input in every text property of the pair, one at a time ({@code
+     * HostileInputChecks}).
+     */
+    @ParameterizedTest(name = "{0} = {1}")
+    @org.junit.jupiter.params.provider.MethodSource("hostileInputs")
+    void everyTextPropertyTakesTheHostileCorpusWithOneClearOutcome(String property,
+            org.trustload.testing.HostileInputs.Input input) throws Exception {
+        Pair p = pair("");
+        Object target = p.sampler;
+        Method setter;
+        try {
+            setter = KmsRequestSampler.class.getMethod("set" + property, String.class);
+        } catch (NoSuchMethodException e) {
+            setter = KmsClientConfig.class.getMethod("set" + property, String.class);
+            target = p.config;
+        }
+        setter.invoke(target, input.value());
+        long t0 = System.nanoTime();
+        SampleResult r = p.sample();
+        org.trustload.jmeter.common.HostileInputChecks.assertOneClearOutcome(r, (System.nanoTime() - t0) / 1_000_000,
+                property, input, "unit-secret-key", "unit-client-password");
+    }
+
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', value = {
         "nothing listens      | endpoint=http://127.0.0.1:PORT | KMS.ConnectionError | -:ConnectionRefused | true",

@@ -86,6 +86,38 @@ class LdapRequestSamplerTest {
         return s;
     }
 
+    static Stream<Arguments> hostileInputs() {
+        return org.trustload.jmeter.common.HostileInputChecks.everyTextProperty(LdapPair.class);
+    }
+
+    /**
+     * The generated corpus of bad input (empty, huge, malformed, hostile: {@code HostileInputs}) in every text
+     * property, one at a time, the rest a working configuration: one clear outcome ({@code HostileInputChecks}).
+     */
+    @ParameterizedTest(name = "{0} = {1}")
+    @MethodSource("hostileInputs")
+    void everyTextPropertyTakesTheHostileCorpusWithOneClearOutcome(String property,
+            org.trustload.testing.HostileInputs.Input input) throws Exception {
+        Method setter = LdapPair.class.getMethod("set" + property, String.class);
+        LdapPair s = sampler(x -> {
+            try {
+                setter.invoke(x, input.value());
+            } catch (ReflectiveOperationException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        try {
+            long t0 = System.nanoTime();
+            SampleResult[] r = new SampleResult[1];
+            assertThatCode(() -> r[0] = s.sample(null)).doesNotThrowAnyException();
+            org.trustload.jmeter.common.HostileInputChecks.assertOneClearOutcome(r[0],
+                    (System.nanoTime() - t0) / 1_000_000,
+                    property, input, SECRET);
+        } finally {
+            s.end();
+        }
+    }
+
     static void assertNoSecret(SampleResult r, String secret) {
         assertThat(Stream.of(r.getSamplerData(), r.getResponseHeaders(), r.getRequestHeaders(),
                 r.getResponseDataAsString(), r.getResponseMessage(), r.getResponseCode(), r.getSampleLabel(),

@@ -176,6 +176,77 @@ class PkiElementsTest {
         c.testEnded();
     }
 
+    static java.util.stream.Stream<org.junit.jupiter.params.provider.Arguments> hostileInputs() {
+        return org.trustload.jmeter.common.HostileInputChecks.everyTextProperty(CadesSignSampler.class,
+                SignatureServerConfig.class, KeyStoreConfig.class);
+    }
+
+    /**
+     * The generated corpus of bad input in every text property of a CAdES-T signature (Key Store Config, Signature
+     * Server Config with a TSA, CAdES Sign), one at a time ({@code HostileInputChecks}): no key store password or key
+     * echoed either.
+     */
+    @org.junit.jupiter.params.ParameterizedTest(name = "{0} = {1}")
+    @org.junit.jupiter.params.provider.MethodSource("hostileInputs")
+    void everyTextPropertyTakesTheHostileCorpusWithOneClearOutcome(String property,
+            org.trustload.testing.HostileInputs.Input input) throws Exception {
+        // Output files are written where the user says, as JMeter's own "Save Responses to a file" does: the corpus
+        // writes them only inside this test's folder (relative names resolve against the plan's, set here), never
+        // to an absolute path or above the folder (the tests run as root on CI: /etc/passwd was overwritten once).
+        boolean output = property.startsWith("Output");
+        String v = input.value();
+        org.junit.jupiter.api.Assumptions.assumeFalse(output && (v.strip().startsWith("/") || v.contains("..")
+                || v.contains(":") || v.strip().startsWith("~") || v.contains("${")),
+                "an output path outside the test's folder is not written");
+        Path sandbox = Files.createDirectories(dir.resolve("corpus-out"));
+        String baseBefore = org.apache.jmeter.services.FileServer.getFileServer().getBaseDir();
+        org.apache.jmeter.services.FileServer.getFileServer().setBasedir(sandbox.resolve("plan.jmx").toString());
+        KeyStoreConfig c = new KeyStoreConfig();
+        c.setName("keys");
+        c.setPoolName("corpus");
+        c.setSourceType("pkcs12");
+        c.setKeyStoreFile(pki.usersFile().toString());
+        c.setKeyStorePassword(pki.password());
+        c.setExcludeAliases(String.join(",", pki.revokedAliases()));
+        c.setAssignment(KeyStoreConfig.ASSIGN_FIRST);
+        SignatureServerConfig server = new SignatureServerConfig();
+        server.setName("corpus-server");
+        server.setConfigName("corpus-server");
+        server.setServerUrl("");
+        server.setTsaUrl(tsa.uri("/tsa").toString());
+        server.setConnectTimeout("2000");
+        server.setResponseTimeout("5000");
+        CadesSignSampler s = new CadesSignSampler();
+        s.setName("cades corpus");
+        s.setLevel("T");
+        s.setConfigName("corpus-server");
+        s.setKeyPool("corpus");
+        s.setInputFile(text.toString());
+        for (Object target : List.of(s, server, c)) {
+            try {
+                target.getClass().getMethod("set" + property, String.class).invoke(target, input.value());
+                break;
+            } catch (NoSuchMethodException e) {
+                // the property of another element
+            }
+        }
+        long t0 = System.nanoTime();
+        SampleResult r;
+        try {
+            c.testStarted();
+            server.testStarted();
+            c.iterationStart(null);
+            r = s.sample(null);
+        } finally {
+            server.testEnded();
+            c.testEnded();
+            org.apache.jmeter.services.FileServer.getFileServer().setBasedir(
+                    baseBefore == null ? "." : baseBefore + "/x.jmx");
+        }
+        org.trustload.jmeter.common.HostileInputChecks.assertOneClearOutcome(r, (System.nanoTime() - t0) / 1_000_000,
+                property, input, pki.password());
+    }
+
     @Test
     void cadesTAndPadesTWithATimestampFromTheTsaAreAssertedAsTimestamped() throws Exception {
         KeyStoreConfig c = keys("default", KeyStoreConfig.ASSIGN_FIRST);

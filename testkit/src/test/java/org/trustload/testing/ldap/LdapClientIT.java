@@ -30,6 +30,7 @@ import org.trustload.ldap.BindType;
 import org.trustload.ldap.LdapClient;
 import org.trustload.ldap.LdapClientException;
 import org.trustload.ldap.LdapConnectionSettings;
+import org.trustload.ldap.LdapConnections;
 import org.trustload.ldap.LdapOperation;
 import org.trustload.ldap.LdapOutcome;
 import org.trustload.ldap.LdapRequest;
@@ -626,6 +627,72 @@ class LdapClientIT {
             own.restart();
             try (LdapClient again = boundClient(admin(over(own, t), own))) {
                 assertFindsFulano1(again);
+            }
+        }
+    }
+
+    /**
+     * A server killed mid-test (SIGKILL, as a crash) refuses the next connects: once the test's connections had
+     * reached it, {@link LdapConnections#acquire} waits the refusal out (growing pauses, at most the connect
+     * timeout) and returns the connection the restarted server accepts, instead of failing thousands of times a
+     * second; a server that stays down fails it with "connection refused" after the connect timeout. The
+     * restart happens while a connect is seen waiting (its thread asleep between two tries), never after a
+     * fixed sleep.
+     */
+    @ParameterizedTest
+    @EnumSource(value = Transport.class, names = {"LDAP", "LDAPS", "LDAPI"})
+    void aServerKilledAndRestartedIsWaitedForWithinTheConnectTimeoutOnceReached(Transport t) throws Exception {
+        try (Slapd own = smallSlapd();
+             LdapConnections conns = LdapConnections.start(over(own, t).connectTimeoutMs(60_000).build(),
+                     LdapConnections.Mode.PER_ITERATION)) {
+            conns.discard(conns.acquire(true));
+            assertThat(conns.reachedServer()).isTrue();
+            own.kill();
+            assertThat(connectFailure(over(own, t)).isRefusal()).as("the port refuses now").isTrue();
+            LdapClient[] got = new LdapClient[1];
+            LdapClientException[] failed = new LdapClientException[1];
+            Thread waiter = new Thread(() -> {
+                try {
+                    got[0] = conns.acquire(true);
+                } catch (LdapClientException e) {
+                    failed[0] = e;
+                }
+            }, "acquire-during-outage");
+            waiter.start();
+            // waiting between two refused connects: asleep (TIMED_WAITING) in the retry
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(50);
+            while (waiter.getState() != Thread.State.TIMED_WAITING && System.nanoTime() < deadline) {
+                Thread.onSpinWait();
+            }
+            assertThat(waiter.getState()).as("a connect waiting out the refusal").isEqualTo(Thread.State.TIMED_WAITING);
+            own.restart();
+            waiter.join(TimeUnit.SECONDS.toMillis(60));
+            assertThat(failed[0]).as("no failure once the server is back").isNull();
+            assertThat(got[0]).isNotNull();
+            assertFindsFulano1(got[0]);
+            conns.discard(got[0]);
+        }
+    }
+
+    @Test
+    void aRefusalBeforeTheServerWasEverReachedFailsAtOnceAndOneThatLastsFailsAfterTheConnectTimeout() throws Exception {
+        try (Slapd own = smallSlapd()) {
+            LdapConnectionSettings settings = over(own, Transport.LDAP).connectTimeoutMs(1500).build();
+            try (LdapConnections never = LdapConnections.start(settings, LdapConnections.Mode.PER_ITERATION)) {
+                own.kill();
+                LdapClientException e = failure(() -> never.acquire(true));
+                assertThat(e.getMessage()).isEqualTo("LDAP 91 connectError: connection refused");
+                assertThat(never.reachedServer()).as("a wrong port is a setting, not an outage to wait out").isFalse();
+            }
+            own.restart();
+            try (LdapConnections conns = LdapConnections.start(settings, LdapConnections.Mode.PER_ITERATION)) {
+                conns.discard(conns.acquire(true));
+                own.kill();
+                long t0 = System.nanoTime();
+                LdapClientException e = failure(() -> conns.acquire(true));
+                assertThat(e.getMessage()).isEqualTo("LDAP 91 connectError: connection refused");
+                assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0)).as("waited the connect timeout out")
+                        .isGreaterThanOrEqualTo(1500);
             }
         }
     }
