@@ -65,32 +65,16 @@ class DistributedRunIT {
         if (!System.getProperty("trustload.plans", "").isBlank() || Boolean.getBoolean("trustload.distributed.all")) {
             return selected;
         }
-        java.util.Map<Catalog.Entry, Set<String>> features = new java.util.LinkedHashMap<>();
+        java.util.Map<Catalog.Entry, Set<String>> features = new java.util.HashMap<>();
         for (Catalog.Entry e : selected) {
-            Set<String> f = new LinkedHashSet<>();
             Path jmx = Plans.DIR.resolve(e.id() + ".jmx");
-            Matcher m = TESTCLASS.matcher(Files.readString(jmx));
-            while (m.find()) {
-                f.add(m.group(1));
-            }
-            f.add("family " + e.id().substring(0, e.id().indexOf('/') + 1));
+            Set<String> f = new LinkedHashSet<>(Plans.elementClasses(jmx));
+            f.add("family " + Plans.family(e.id()));
             f.add("fixture " + Plans.load(new Plans.Plan(e.id(), jmx).smokeProperties()).getProperty("fixture", "").strip());
             features.put(e, f);
         }
-        Set<String> uncovered = new LinkedHashSet<>();
-        features.values().forEach(uncovered::addAll);
-        List<Catalog.Entry> chosen = new ArrayList<>();
-        while (!uncovered.isEmpty()) {
-            Catalog.Entry best = features.keySet().stream()
-                    .max(java.util.Comparator.comparingLong(e -> features.get(e).stream().filter(uncovered::contains).count()))
-                    .orElseThrow();
-            chosen.add(best);
-            uncovered.removeAll(features.remove(best));
-        }
-        return selected.stream().filter(chosen::contains).toList();
+        return Plans.cover(selected, features::get);
     }
-
-    private static final Pattern TESTCLASS = Pattern.compile("testclass=\"([^\"]+)\"");
 
     @BeforeAll
     void startLabAndEngines() throws Exception {

@@ -44,8 +44,10 @@ import org.trustload.harness.Summary;
  *
  * <p>{@code -Dtrustload.plans=http/,jdbc/} runs only the plans whose id starts with one of the
  * comma-separated prefixes (for development; CI runs them all), {@code -Dtrustload.plans.exclude=...} leaves
- * some out. CI runs it twice: on Java 17 with the rest of the build, and on Java 25 (test-plans/pom.xml,
- * profile {@code java25}): JMeter and the lab run on the java of the test JVM ({@code Layout.java()}).
+ * some out. CI runs it twice: on Java 17 with the rest of the build, every plan, and on Java 25 (test-plans/pom.xml,
+ * profile {@code java25}) the plans of {@code test-plans/java25.plans} ({@code -Dtrustload.plans.set}), which run
+ * every element class and family ({@link Java25PlansTest}): JMeter and the lab run on the java of the test JVM
+ * ({@code Layout.java()}).
  */
 class PlanRunIT {
 

@@ -37,7 +37,9 @@ import org.trustload.harness.Size;
  * plan of each family, open and closed models among them, at a tiny scale (a check that the search,
  * the verdict, the report and the exit status hold together, not a figure); the KMS emulator throttled
  * to a known rate is found within 10%; a load generator that is its own bottleneck gets the client-bound
- * verdict and no capacity; the report page renders in Debian's headless Chromium.
+ * verdict and no capacity; the report page renders in Debian's headless Chromium. The two cases that read a rate or a
+ * CPU share are skipped, saying why, when size finds the host busy with other work (its "host busy" verdict is then
+ * the right one). It measures: CI runs it alone, after the classes that run side by side (test-plans/pom.xml).
  */
 @org.junit.jupiter.api.TestMethodOrder(org.junit.jupiter.api.MethodOrderer.OrderAnnotation.class)
 class SizeIT {
@@ -154,9 +156,8 @@ class SizeIT {
                     System.out.println("SizeIT: host busy, no verdict; the best step reached the known capacity: " + best.group(1));
                     return;
                 }
-                if (!"true".equals(System.getenv("CI"))) {
-                    org.junit.jupiter.api.Assumptions.abort("this machine is too busy with other work to reach the capacity: " + r.md());
-                }
+                // the verdict is right for a busy machine (CI under a CPU hog too); the capacity is checked on a quiet one
+                org.junit.jupiter.api.Assumptions.abort("this machine is too busy with other work to reach the capacity: " + r.md());
             }
             assertThat(r.status()).as("a capacity is found, see " + r.sizing() + "\n" + r.md()).isZero();
             assertReport(r);
@@ -187,8 +188,9 @@ class SizeIT {
         String out = buf.toString(StandardCharsets.UTF_8);
         System.out.println(out);
         Sized r = new Sized(status, dir.resolve("sizing"), Files.readString(dir.resolve("sizing/sizing.md")), out);
-        if (status == 7 && r.md().contains("| verdict | host busy: ") && !"true".equals(System.getenv("CI"))) {
-            // a machine saturated by other builders starves the pinned JMeter below its own limit: no verdict is right
+        if (status == 7 && r.md().contains("| verdict | host busy: ")) {
+            // a machine saturated by other work (builders, CI's CPU hog) starves the pinned JMeter below its own limit: no
+            // verdict is the right answer there; the client-bound verdict is checked on a quiet machine
             org.junit.jupiter.api.Assumptions.abort("this machine is busy with other work: " + r.md());
         }
         assertThat(status).as("client-bound exit status\n" + r.md()).isEqualTo(6);
