@@ -163,9 +163,13 @@ class PlanRunIT {
         return most;
     }
 
-    /** Lab options of the tests: a free port range and this JVM's private socket directory. */
+    /**
+     * Lab options of the tests: a free port range, this JVM's private socket directory and 1000 LDAP entries (the
+     * plans search the lab's users, {@code ldap.users}; importing the default 10,000 costs 10-20 s per lab start).
+     */
     static List<String> labArgs() throws IOException {
-        return List.of("--port-base", Integer.toString(Lab.freePortBase()), "--socket-dir", socketDir().toString());
+        return List.of("--port-base", Integer.toString(Lab.freePortBase()), "--socket-dir", socketDir().toString(),
+                "--users", "1000");
     }
 
     /** Starts the lab with {@code services} on a free port range and waits for its READY line. */
