@@ -117,8 +117,8 @@ def main(argv):
     over = [c for c in ranked if c[3] > FLAG]
     for c in over[10:]:
         print(f"{c[3]:8.0f}  {c[0]}/{c[1].rsplit('.', 1)[-1]}  ** over {FLAG} s")
-    print(f"{len(over)} classes over {FLAG} s; a class over {BUDGET} s says why in a 'CI budget' line of its class comment"
-          " (docs/ci.md)")
+    print(f"{len(over)} classes over {FLAG} s; a class over {BUDGET} s says why in a 'CI budget' line of its"
+          " class comment (docs/ci.md)")
     silent = sorted({c[0] + "/" + c[1].rsplit(".", 1)[-1] for c in classes
                      if c[3] > BUDGET and not says_why(root, c[0], c[1])})
     if silent:
