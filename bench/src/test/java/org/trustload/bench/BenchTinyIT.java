@@ -17,6 +17,9 @@ import org.junit.jupiter.api.TestFactory;
  * Every bench runs once at its tiny scale ({@code ./trustload bench NAME --tiny}: the harness holds each
  * bench's tiny arguments), through the harness as a user runs it, so that no bench rots between the
  * measurements. Nothing here reads a figure: a tiny run measures nothing.
+ *
+ * <p>CI budget: ~4 min: ten benches, each its own JVMs and servers (labs, slapd, nginx, MariaDB, the Tongsuo peer)
+ * started as a user's bench starts them.
  */
 class BenchTinyIT {
 

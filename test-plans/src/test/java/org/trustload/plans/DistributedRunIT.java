@@ -39,6 +39,9 @@ import org.junit.jupiter.api.TestInstance;
  * server the lab cannot stand in for, e.g. MariaDB) gets it for its run, its properties sent to the
  * engines in a -q/-G file as {@link PlanRunIT} passes them. {@code ./trustload run --engines 2} is checked end to end,
  * including the case where the controller exits 0 although the engines never ran the plan.
+ *
+ * <p>CI budget: ~3-4 min: a controller JVM and a dashboard per plan on two engines that one lab serves, for the plans
+ * that together run every element class and family ({@link #plans()}), and two launcher runs that start their own.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class DistributedRunIT {

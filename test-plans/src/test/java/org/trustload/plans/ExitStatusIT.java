@@ -23,6 +23,8 @@ import org.trustload.harness.Run;
  * {@link Run}, the class {@code ./trustload} hands over to; two runs go through the script itself (4, and 8 for
  * {@code --slo}). Two runs at once from one working directory both write their report (each its own scratch
  * folder).
+ *
+ * <p>CI budget: ~1 min: one JMeter run per exit status (no dashboard unless the case is about the report).
  */
 class ExitStatusIT {
 

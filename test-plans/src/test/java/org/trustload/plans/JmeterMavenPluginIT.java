@@ -37,6 +37,9 @@ import org.trustload.testing.ConflictCheck;
  * {@code ~/.m2/repository} and kept between runs, so only the first run downloads the plugin's and
  * JMeter's dependency trees (247 MB on the machine of docs/jmeter-maven-plugin.md). Its
  * {@code org/trustload} folder is laid out afresh from this build's poms and jars on every run.
+ *
+ * <p>CI budget: ~2 min, ~1.5 min more on a new machine (the plugin's downloads): five nested Maven builds, each
+ * assembling the plugin's JMeter home, as a user of the plugin runs them.
  */
 class JmeterMavenPluginIT {
 

@@ -48,6 +48,9 @@ import org.trustload.harness.Summary;
  * profile {@code java25}) the plans of {@code test-plans/java25.plans} ({@code -Dtrustload.plans.set}), which run
  * every element class and family ({@link Java25PlansTest}): JMeter and the lab run on the java of the test JVM
  * ({@code Layout.java()}).
+ *
+ * <p>CI budget: ~4 min on Java 17 and ~2 min on Java 25 (a lab of the plan's services, a JMeter JVM and a dashboard per
+ * plan, ~10 s each): every plan runs end to end once, with its own lab, whose stop line in lab.log is the plan's own.
  */
 class PlanRunIT {
 

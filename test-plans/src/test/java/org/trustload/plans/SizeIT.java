@@ -40,6 +40,9 @@ import org.trustload.harness.Size;
  * verdict and no capacity; the report page renders in Debian's headless Chromium. The two cases that read a rate or a
  * CPU share are skipped, saying why, when size finds the host busy with other work (its "host busy" verdict is then
  * the right one). It measures: CI runs it alone, after the classes that run side by side (test-plans/pom.xml).
+ *
+ * <p>CI budget: ~2.5 min: size's steps are timed (3-4 s each, one lab for every case); it proves the search, the
+ * verdict and the report together, which no shorter run can.
  */
 @org.junit.jupiter.api.TestMethodOrder(org.junit.jupiter.api.MethodOrderer.OrderAnnotation.class)
 class SizeIT {
