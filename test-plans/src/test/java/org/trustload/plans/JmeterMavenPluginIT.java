@@ -173,9 +173,10 @@ class JmeterMavenPluginIT {
         cmd.addAll(List.of(props));
         cmd.add("verify");
         Path log = dir.resolve("mvn.log");
-        Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true)
-                .redirectOutput(log.toFile()).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
-                .start();
+        ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true)
+                .redirectOutput(log.toFile()).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+        pb.environment().put("MAVEN_OPTS", Plans.QUICK_JVM_ARGS); // the nested Maven's JVM lives a few seconds
+        Process p = pb.start();
         if (!p.waitFor(10, TimeUnit.MINUTES)) {
             p.descendants().forEach(ProcessHandle::destroyForcibly);
             p.destroyForcibly();

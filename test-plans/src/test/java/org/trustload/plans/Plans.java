@@ -47,8 +47,15 @@ final class Plans {
     static final Path LAB_JAR = ROOT.resolve("lab/target/trustload-lab.jar");
     /** The checkout as the harness sees it. */
     static final Layout LAYOUT = new Layout(ROOT, HOME);
-    /** JMeter JVMs of the tests: the launcher's flags, a smaller heap (several run side by side on CI). */
-    static final JMeter JMETER = new JMeter(LAYOUT, List.of("-Xms256m", "-Xmx1g"), List.of());
+    /**
+     * JVM options of the JMeter JVMs the tests start that measure nothing: the client compiler only. A smoke run is
+     * over before the server compiler's work pays back; without it a run takes about half the CPU (docs/ci.md).
+     */
+    static final String QUICK_JVM_ARGS = "-XX:TieredStopAtLevel=1";
+    /** JMeter JVMs of the tests: the launcher's flags, a smaller heap (several run side by side), {@link #QUICK_JVM_ARGS}. */
+    static final JMeter JMETER = new JMeter(LAYOUT, List.of("-Xms256m", "-Xmx1g"), List.of(QUICK_JVM_ARGS));
+    /** JMeter JVMs of the tests that read a rate or a CPU share (SizeIT): the launcher's JIT compilers. */
+    static final JMeter MEASURING_JMETER = new JMeter(LAYOUT, List.of("-Xms256m", "-Xmx1g"), List.of());
 
     /** A plan file and its id (path under test-plans/ without .jmx, e.g. ldap/ldap-search-200x10). */
     record Plan(String id, Path jmx) {

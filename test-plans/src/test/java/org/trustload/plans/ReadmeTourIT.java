@@ -244,6 +244,7 @@ class ReadmeTourIT {
         env.put("TRUSTLOAD_LAB_ARGS", "--port-base " + Lab.freePortBase() + " --socket-dir " + PlanRunIT.socketDir()
                 + " --users 1000");
         env.put("HEAP", "-Xms256m -Xmx1g");
+        env.put("TRUSTLOAD_JVM_ARGS", Plans.QUICK_JVM_ARGS); // JMeter's JIT: a tour run measures nothing
         env.put("JAVA_HOME", System.getProperty("java.home"));
         env.putAll(moreEnv);
         return pb.start();

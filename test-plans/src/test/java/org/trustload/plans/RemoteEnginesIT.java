@@ -369,6 +369,7 @@ class RemoteEnginesIT {
         ProcessBuilder pb = new ProcessBuilder(cmd).directory(OUT.toFile()).redirectErrorStream(true)
                 .redirectOutput(console.toFile()).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
         pb.environment().put("HEAP", "-Xms128m -Xmx512m");
+        pb.environment().put("TRUSTLOAD_JVM_ARGS", Plans.QUICK_JVM_ARGS);
         pb.environment().put("TRUSTLOAD_RMI_DIR", OUT.resolve("rmi").toString());
         pb.environment().put("TRUSTLOAD_RESULTS", OUT.resolve(name).toString());
         Process p = pb.start();
@@ -390,6 +391,7 @@ class RemoteEnginesIT {
         ProcessBuilder pb = new ProcessBuilder(cmd).directory(OUT.toFile()).redirectErrorStream(true)
                 .redirectOutput(console.toFile()).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
         pb.environment().put("HEAP", "-Xms128m -Xmx512m");
+        pb.environment().put("TRUSTLOAD_JVM_ARGS", Plans.QUICK_JVM_ARGS);
         // one RMI keystore for every host (users copy the folder from one host to the others)
         pb.environment().put("TRUSTLOAD_RMI_DIR", OUT.resolve("rmi").toString());
         pb.environment().putAll(env);

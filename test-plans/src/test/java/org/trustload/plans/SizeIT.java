@@ -88,7 +88,7 @@ class SizeIT {
         if (Files.exists(smoke)) {
             all.addAll(List.of("-q", smoke.toString()));
         }
-        int status = Size.run(Plans.JMETER, o, all, both, both);
+        int status = Size.run(Plans.MEASURING_JMETER, o, all, both, both);
         Path sizing = dir.resolve("sizing");
         String md = Files.exists(sizing.resolve("sizing.md")) ? Files.readString(sizing.resolve("sizing.md")) : "";
         return new Sized(status, sizing, md, console.toString(StandardCharsets.UTF_8));
@@ -185,7 +185,7 @@ class SizeIT {
         // pinned to one CPU, each sample spins it for 4 ms (with JMeter's own work, ~70% of that CPU at 60/s): 30/s is
         // below the limit, 90 and 270/s at or past it, where the queue of random arrivals grows without bound. The objective
         // is loose enough that the lowest step never breaks on queueing alone (CI saw p99 50.4 ms at 60/s).
-        int status = Size.run(Plans.JMETER, o, List.of("--model", "open", "--slo", "p99<=100ms,errors<=1%", "--start", "30",
+        int status = Size.run(Plans.MEASURING_JMETER, o, List.of("--model", "open", "--slo", "p99<=100ms,errors<=1%", "--start", "30",
                 "--factor", "3", "--step-time", "3s", "--warmup", "1s", "--max-time", "20s", "--steps-per-run", "3",
                 "--refine", "0", "--no-confirm", "--load-cpus", "0", "-Jbusy_ms=4"), ps, ps);
         String out = buf.toString(StandardCharsets.UTF_8);
