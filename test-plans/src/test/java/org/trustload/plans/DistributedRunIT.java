@@ -220,7 +220,8 @@ class DistributedRunIT {
                 .redirectOutput(dir.resolve("console.txt").toFile());
         pb.environment().put("TRUSTLOAD_RESULTS", dir.resolve("results").toString());
         pb.environment().put("HEAP", "-Xms256m -Xmx512m");
-        pb.environment().put("TRUSTLOAD_JVM_ARGS", Plans.QUICK_JVM_ARGS);
+        Plans.launcherEnvironment(pb.environment());
+        pb.environment().put("TRUSTLOAD_ENGINE_TIMEOUT", "600"); // its own engines: waited for, never expected to fail
         Process p = pb.start();
         if (!p.waitFor(5, TimeUnit.MINUTES)) {
             p.descendants().forEach(ProcessHandle::destroy);

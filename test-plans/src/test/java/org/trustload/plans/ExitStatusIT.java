@@ -197,7 +197,7 @@ class ExitStatusIT {
                 .redirectOutput(dir.resolve("console.txt").toFile());
         pb.environment().put("TRUSTLOAD_RESULTS", dir.resolve("results").toString());
         pb.environment().put("HEAP", "-Xms256m -Xmx512m");
-        pb.environment().put("TRUSTLOAD_JVM_ARGS", Plans.QUICK_JVM_ARGS);
+        Plans.launcherEnvironment(pb.environment());
         Process p = pb.start();
         assertThat(p.waitFor(5, TimeUnit.MINUTES)).as("./trustload finished, see " + dir).isTrue();
         return new Launched(p.exitValue(), Files.readString(dir.resolve("console.txt")));

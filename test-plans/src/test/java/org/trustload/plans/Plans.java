@@ -54,6 +54,15 @@ final class Plans {
     static final String QUICK_JVM_ARGS = "-XX:TieredStopAtLevel=1";
     /** JMeter JVMs of the tests: the launcher's flags, a smaller heap (several run side by side), {@link #QUICK_JVM_ARGS}. */
     static final JMeter JMETER = new JMeter(LAYOUT, List.of("-Xms256m", "-Xmx1g"), List.of(QUICK_JVM_ARGS));
+    /**
+     * The environment of a {@code ./trustload} the tests start: JMeter's JVMs with {@link #QUICK_JVM_ARGS}, and 10
+     * minutes for a lab to be ready (the launcher's 2 are short on a machine under a CPU hog, with two test JVMs).
+     */
+    static void launcherEnvironment(Map<String, String> env) {
+        env.put("TRUSTLOAD_JVM_ARGS", QUICK_JVM_ARGS);
+        env.put("TRUSTLOAD_LAB_TIMEOUT", "600");
+    }
+
     /** JMeter JVMs of the tests that read a rate or a CPU share (SizeIT): the launcher's JIT compilers. */
     static final JMeter MEASURING_JMETER = new JMeter(LAYOUT, List.of("-Xms256m", "-Xmx1g"), List.of());
 
@@ -246,7 +255,7 @@ final class Plans {
      * them), logs under {@code dir/engine-I/}, the RMI keystore under test-plans/target/rmi.
      */
     static Engines startEngines(int n, Path dir) throws Exception {
-        return Engines.start(JMETER, n, dir, DIR.resolve("target/rmi"), DIR, Duration.ofMinutes(2), System.out);
+        return Engines.start(JMETER, n, dir, DIR.resolve("target/rmi"), DIR, Duration.ofMinutes(5), System.out);
     }
 
     /** {@code -q file -Gfile}: properties for the controller and, as JMeter's -J is local, the engines. */

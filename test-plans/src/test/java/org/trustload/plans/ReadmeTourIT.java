@@ -149,11 +149,11 @@ class ReadmeTourIT {
         try {
             Path labLog = dir.resolve("results/gui/lab.log");
             waitFor(() -> Files.exists(labLog) && Files.readString(labLog).contains("TRUSTLOAD-LAB READY"),
-                    120, p, dir);
+                    600, p, dir);
             // the GUI is up when JMeter has loaded the plan (it logs the file name): waited for, not a fixed time
             String plan = Path.of(words.get(2)).getFileName().toString();
             waitFor(() -> Files.exists(jmeterLog) && Files.readString(jmeterLog).lines()
-                    .anyMatch(l -> l.contains("Loading file: ") && l.contains(plan)), 120, p, dir);
+                    .anyMatch(l -> l.contains("Loading file: ") && l.contains(plan)), 600, p, dir);
             assertThat(p.isAlive()).as("the GUI keeps running, see " + dir.resolve("console.txt")).isTrue();
             Path props = readyPath(Files.readString(labLog));
             assertThat(props).as("the lab's endpoints for the GUI session, in a folder of the lab's own").exists()
@@ -179,8 +179,8 @@ class ReadmeTourIT {
         Process p2 = start(words, dir2, Map.of("TRUSTLOAD_LAB_ARGS", "--port-base " + Lab.freePortBase() + " --socket-dir "
                 + socketDir2 + " --users 10"));
         try {
-            waitFor(() -> Files.readString(dir.resolve("console.txt")).contains("TRUSTLOAD-LAB READY"), 120, p, dir);
-            waitFor(() -> Files.readString(dir2.resolve("console.txt")).contains("TRUSTLOAD-LAB READY"), 120, p2, dir2);
+            waitFor(() -> Files.readString(dir.resolve("console.txt")).contains("TRUSTLOAD-LAB READY"), 600, p, dir);
+            waitFor(() -> Files.readString(dir2.resolve("console.txt")).contains("TRUSTLOAD-LAB READY"), 600, p2, dir2);
             Path props = readyPath(Files.readString(dir.resolve("console.txt")));
             Path props2 = readyPath(Files.readString(dir2.resolve("console.txt")));
             assertThat(props).exists().isNotEqualTo(props2);
@@ -244,7 +244,7 @@ class ReadmeTourIT {
         env.put("TRUSTLOAD_LAB_ARGS", "--port-base " + Lab.freePortBase() + " --socket-dir " + PlanRunIT.socketDir()
                 + " --users 1000");
         env.put("HEAP", "-Xms256m -Xmx1g");
-        env.put("TRUSTLOAD_JVM_ARGS", Plans.QUICK_JVM_ARGS); // JMeter's JIT: a tour run measures nothing
+        Plans.launcherEnvironment(env); // JMeter's JIT (a tour run measures nothing), a lab's time to start
         env.put("JAVA_HOME", System.getProperty("java.home"));
         env.putAll(moreEnv);
         return pb.start();

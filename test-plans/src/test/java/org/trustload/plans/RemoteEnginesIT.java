@@ -369,7 +369,7 @@ class RemoteEnginesIT {
         ProcessBuilder pb = new ProcessBuilder(cmd).directory(OUT.toFile()).redirectErrorStream(true)
                 .redirectOutput(console.toFile()).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
         pb.environment().put("HEAP", "-Xms128m -Xmx512m");
-        pb.environment().put("TRUSTLOAD_JVM_ARGS", Plans.QUICK_JVM_ARGS);
+        Plans.launcherEnvironment(pb.environment());
         pb.environment().put("TRUSTLOAD_RMI_DIR", OUT.resolve("rmi").toString());
         pb.environment().put("TRUSTLOAD_RESULTS", OUT.resolve(name).toString());
         Process p = pb.start();
@@ -391,7 +391,7 @@ class RemoteEnginesIT {
         ProcessBuilder pb = new ProcessBuilder(cmd).directory(OUT.toFile()).redirectErrorStream(true)
                 .redirectOutput(console.toFile()).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
         pb.environment().put("HEAP", "-Xms128m -Xmx512m");
-        pb.environment().put("TRUSTLOAD_JVM_ARGS", Plans.QUICK_JVM_ARGS);
+        Plans.launcherEnvironment(pb.environment());
         // one RMI keystore for every host (users copy the folder from one host to the others)
         pb.environment().put("TRUSTLOAD_RMI_DIR", OUT.resolve("rmi").toString());
         pb.environment().putAll(env);
