@@ -56,7 +56,8 @@ class BenchTinyIT {
     void theTwoClassesRunEveryBenchOnce() {
         List<String> both = new java.util.ArrayList<>(HERE);
         both.addAll(BenchTinyPeersIT.HERE);
-        assertThat(both).as("the benches of BenchTinyIT and BenchTinyPeersIT").containsExactlyInAnyOrderElementsOf(BENCHES);
+        assertThat(both).as("the benches of BenchTinyIT and BenchTinyPeersIT")
+                .containsExactlyInAnyOrderElementsOf(BENCHES);
     }
 
     @TestFactory

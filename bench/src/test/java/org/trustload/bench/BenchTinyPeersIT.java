@@ -6,7 +6,8 @@ import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 
 /**
- * The other half of {@link BenchTinyIT}: these benches at their tiny scale, in a JVM of their own beside it (bench/pom.xml).
+ * The other half of {@link BenchTinyIT}: these benches at their tiny scale, in a JVM of their own beside it
+ * (bench/pom.xml).
  *
  * <p>CI budget: ~2 min: five benches, each its own JVMs and servers (labs, nginx, MariaDB, slapd, the Tongsuo peer).
  */

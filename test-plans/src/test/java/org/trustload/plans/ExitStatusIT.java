@@ -105,7 +105,8 @@ class ExitStatusIT {
                     Path console = OUT.resolve("lab-dies/console.txt");
                     Thread killer = new Thread(() -> {
                         try {
-                            while (!(Files.exists(console) && Files.readString(console).contains("Starting standalone test"))) {
+                            while (!(Files.exists(console)
+                                    && Files.readString(console).contains("Starting standalone test"))) {
                                 TimeUnit.MILLISECONDS.sleep(100);
                             }
                         } catch (InterruptedException | java.io.IOException e) {

@@ -37,7 +37,8 @@ class Java25PlansTest {
             }
         }));
         List<String> fewest = Plans.cover(List.copyOf(features.keySet()), features::get);
-        assertThat(missing).as("element classes and families that no plan of " + Plans.JAVA25_SET + " runs (and the plans"
-                + " that do): add one of those plans; the fewest plans covering the library are " + fewest).isEmpty();
+        assertThat(missing).as("element classes and families that no plan of " + Plans.JAVA25_SET
+                + " runs (and the plans that do): add one of those plans; the fewest plans covering the library are "
+                + fewest).isEmpty();
     }
 }

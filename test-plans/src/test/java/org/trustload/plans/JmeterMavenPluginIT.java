@@ -174,7 +174,8 @@ class JmeterMavenPluginIT {
         cmd.add("verify");
         Path log = dir.resolve("mvn.log");
         ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true)
-                .redirectOutput(log.toFile()).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+                .redirectOutput(log.toFile())
+                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
         pb.environment().put("MAVEN_OPTS", Plans.QUICK_JVM_ARGS); // the nested Maven's JVM lives a few seconds
         Process p = pb.start();
         if (!p.waitFor(10, TimeUnit.MINUTES)) {

@@ -179,7 +179,8 @@ class KmsBadConfigIT {
                 return body;
             });
             Path dir = OUT.resolve("decrypt-other-plaintext");
-            Plans.runWithoutReport(AWS, dir, List.of("-q", lab.properties().toString(), "-Jkms.aws.endpoint=" + relay.uri(""),
+            Plans.runWithoutReport(AWS, dir, List.of("-q", lab.properties().toString(),
+                    "-Jkms.aws.endpoint=" + relay.uri(""),
                     "-Jthreads=2", "-Jloops=4", "-Jrampup=0", "-Jduration=120", "-Jcase=decrypt"), Duration.ofMinutes(3));
             List<Jtl.Sample> samples = Jtl.read(dir.resolve("results.jtl"));
             assertThat(samples).as("see " + dir).hasSize(8).allMatch(x -> x.label().equals("decrypt"));

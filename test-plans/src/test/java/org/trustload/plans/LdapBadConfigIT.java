@@ -104,7 +104,8 @@ class LdapBadConfigIT {
                 "-Jmax_duration=120", "-Jconnect_timeout=2000", "-Jresponse_timeout=5000"));
         args.addAll(bad);
         // A bounded wait: without fail-fast this is 600 samples per run, thousands with a longer plan.
-        Run.Result result = Plans.runWithoutReport(plan == null ? PLAN : files.resolve(plan), dir, args, Duration.ofMinutes(3));
+        Run.Result result = Plans.runWithoutReport(plan == null ? PLAN : files.resolve(plan), dir, args,
+                Duration.ofMinutes(3));
         BadConfigRuns.check(result, dir, THREADS, code, message, property, file,
                 property == null ? null : message.substring(0, message.indexOf(':')));
     }

@@ -121,7 +121,8 @@ class PkiBadConfigIT {
                 "-Jduration=120", "-Jconnect_timeout=2000", "-Jresponse_timeout=5000", "-Jmode=remote"));
         args.addAll(bad);
         // A bounded wait: without fail-fast this is 600 samples per run, hundreds of thousands with a longer plan.
-        Run.Result result = Plans.runWithoutReport(plan == null ? PLAN : files.resolve(plan), dir, args, Duration.ofMinutes(3));
+        Run.Result result = Plans.runWithoutReport(plan == null ? PLAN : files.resolve(plan), dir, args,
+                Duration.ofMinutes(3));
         // the remote flow's step rows (here only "start") are the parent's sub-results, not samples of their own
         BadConfigRuns.check(result, dir, THREADS, code, message, property, file,
                 property == null ? null : message.substring(0, message.indexOf(':')), s -> !s.label().endsWith(" start"));

@@ -52,7 +52,7 @@ final class Plans {
      * over before the server compiler's work pays back; without it a run takes about half the CPU (docs/ci.md).
      */
     static final String QUICK_JVM_ARGS = "-XX:TieredStopAtLevel=1";
-    /** JMeter JVMs of the tests: the launcher's flags, a smaller heap (several run side by side), {@link #QUICK_JVM_ARGS}. */
+    /** JMeter JVMs of the tests: the launcher's flags, a smaller heap (several run side by side), C1 only. */
     static final JMeter JMETER = new JMeter(LAYOUT, List.of("-Xms256m", "-Xmx1g"), List.of(QUICK_JVM_ARGS));
     /**
      * The environment of a {@code ./trustload} the tests start: JMeter's JVMs with {@link #QUICK_JVM_ARGS}, and 10
@@ -111,7 +111,7 @@ final class Plans {
                 && (set.isEmpty() || planSet(DIR.resolve(set)).contains(id));
     }
 
-    /** The plans of the Java 25 pass (test-plans/pom.xml, profile java25): Java25PlansTest proves they cover the library. */
+    /** The plans of the Java 25 pass (test-plans/pom.xml, profile java25): Java25PlansTest proves they cover all. */
     static final String JAVA25_SET = "java25.plans";
 
     /** The plan ids a set file lists, one per line ({@code #} starts a comment). */
@@ -161,7 +161,8 @@ final class Plans {
         Set<P> chosen = new HashSet<>();
         while (!uncovered.isEmpty()) {
             P best = left.keySet().stream()
-                    .max(Comparator.comparingLong(p -> left.get(p).stream().filter(uncovered::contains).count())).orElseThrow();
+                    .max(Comparator.comparingLong(p -> left.get(p).stream().filter(uncovered::contains).count()))
+                    .orElseThrow();
             chosen.add(best);
             uncovered.removeAll(left.remove(best));
         }
@@ -243,7 +244,8 @@ final class Plans {
         return run(plan, dir, args, timeout, false);
     }
 
-    private static Run.Result run(Path plan, Path dir, List<String> args, Duration timeout, boolean dashboard) throws Exception {
+    private static Run.Result run(Path plan, Path dir, List<String> args, Duration timeout, boolean dashboard)
+            throws Exception {
         Run.Result r = Run.execute(JMETER, Run.Options.of(LAYOUT, DIR.relativize(plan).toString(), plan).noLab(true)
                 .args(args).dir(dir).timeout(timeout).echo(false).maxErrorPct(100).dashboard(dashboard), System.out);
         assertThat(r.status()).as(r.message() + ", see " + dir).isNotEqualTo(ExitStatus.NOT_EXECUTED);
