@@ -5,7 +5,6 @@ import org.trustload.harness.Layout;
 import org.trustload.harness.Catalog;
 import org.trustload.harness.Engines;
 import org.trustload.harness.ExitStatus;
-import org.trustload.harness.HarnessException;
 import org.trustload.harness.Lab;
 import org.trustload.harness.Run;
 
@@ -87,16 +86,7 @@ class DistributedRunIT {
         plans().forEach(p -> services.addAll(p.services()));
         if (!services.isEmpty()) {
             labProperties = OUT.resolve("lab.properties");
-            // a port found free can be taken by another lab on a busy machine before ours binds it: retry
-            for (int attempt = 1; lab == null; attempt++) {
-                try {
-                    lab = PlanRunIT.startLab(String.join(",", services), labProperties, OUT.resolve("lab.log"));
-                } catch (HarnessException e) {
-                    if (attempt == 3 || !Files.readString(OUT.resolve("lab.log")).contains("already in use")) {
-                        throw e;
-                    }
-                }
-            }
+            lab = PlanRunIT.startLab(String.join(",", services), labProperties, OUT.resolve("lab.log"));
         }
         engines = Plans.startEngines(2, OUT);
         watcher = new Thread(this::watchListeners, "listener-watch");
