@@ -31,6 +31,9 @@ import org.trustload.testing.Slapd;
  *   <li>a {@code -Jduration=N} above {@value #MAX_DURATION} s is shortened to {@value #MAX_DURATION} s,
  *       and {@code -Jrampup=1} is added where a command sets no ramp-up (200 users otherwise take 10 s
  *       to start);</li>
+ *   <li>{@code -Jresponse_timeout=}{@value #RESPONSE_TIMEOUT_MS} (ms) where a command sets none: on a machine
+ *       busy with other work (load 35) the lab PDP took 49 s to build its engine for the 300 policies of
+ *       {@code -Jloops=100}, and the decisions asked meanwhile waited past the plan's 30 s;</li>
  *   <li>the labs get {@code --users 1000} instead of 10,000 LDAP entries (the plans search the lab's
  *       users, {@code ldap.users} in lab.properties; importing 10,000 entries costs 10-20 s per lab start);</li>
  *   <li>the one line that targets "your own directory" gets a throwaway OpenLDAP slapd in place of
@@ -47,6 +50,7 @@ import org.trustload.testing.Slapd;
 class ReadmeTourIT {
 
     private static final int MAX_DURATION = 6;
+    private static final int RESPONSE_TIMEOUT_MS = 120_000;
     private static final Path OUT = Plans.DIR.resolve("target/readme-tour");
     private static final Pattern DURATION = Pattern.compile("-Jduration=(\\d+)");
 
@@ -253,6 +257,9 @@ class ReadmeTourIT {
     private static void shorten(List<String> words) {
         if (words.stream().noneMatch(w -> w.startsWith("-Jrampup="))) {
             words.add("-Jrampup=1");
+        }
+        if (words.stream().noneMatch(w -> w.startsWith("-Jresponse_timeout="))) {
+            words.add("-Jresponse_timeout=" + RESPONSE_TIMEOUT_MS);
         }
         for (int i = 0; i < words.size(); i++) {
             Matcher m = DURATION.matcher(words.get(i));
