@@ -22,19 +22,10 @@ import org.trustload.harness.Lab;
 import org.trustload.harness.Layout;
 
 /**
- * Alibaba KMS instance encrypt benchmark against the lab emulator: requests/s and client CPU ms per
- * request at 1, 8 and 32 threads, for (a) a raw loop on the unmodified SDK in this JVM and (b) the
- * plan {@code kms/kms-benchmark-aliyun} (KMS Request sampler + KMS Periodic Report) in the assembled
- * JMeter. The lab runs in its own process, so its CPU is not counted.
- *
- * <p>JMeter's CPU includes its start-up and report generation: each thread count runs the plan twice
- * (a short and a long duration) and the difference of CPU over the difference of samples is the
- * per-request cost; requests/s is the long run's rate over its last {@code seconds}. Everything is bounded in time; the lab and JMeter have kill timeouts.
- *
- * <p>With {@code python=PATH} (a Python with Alibaba's {@code alibabacloud-dkms-gcs} SDK; default
- * {@code bench/target/py-kms/bin/python} when it exists) a third peer runs: the same Encrypt loop on the
- * vendor's Python SDK ({@code bench/src/main/python/kms_aliyun_loop.py}), its requests/s and process CPU
- * per request over the same window.
+ * {@code ./trustload bench kms-aliyun}: Alibaba KMS instance Encrypt against the lab's emulator, requests/s and
+ * client CPU per request at each thread count: the unmodified SDK in a raw loop, the plan
+ * {@code kms/kms-benchmark-aliyun} in JMeter (CPU from the difference of a short and a long run), and with
+ * {@code python=PATH} the vendor's Python SDK. Method and figures: docs/scenarios/kms-benchmark.md, "Bench".
  *
  * <pre>java -cp … org.trustload.bench.AliyunKmsBench out=DIR [threads=1,8,32] [seconds=20] [warmup=20] [python=PATH]</pre>
  */

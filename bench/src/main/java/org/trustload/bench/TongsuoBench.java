@@ -21,7 +21,7 @@ import org.trustload.gmssl.TlcpEngines;
 import org.trustload.gmssl.TlcpHttp;
 import org.trustload.gmssl.TlcpProtocol;
 import org.trustload.gmssl.TlcpSuite;
-import org.trustload.pki.TestPki;
+import org.trustload.labkit.pki.TestPki;
 import org.trustload.testing.NativeTlcpPeer;
 import org.trustload.harness.Jtl;
 import jdk.jfr.Configuration;

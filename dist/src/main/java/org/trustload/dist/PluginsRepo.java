@@ -18,27 +18,11 @@ import java.util.stream.Stream;
 import org.apache.jmeter.testbeans.TestBean;
 
 /**
- * Writes the jmeter-plugins-manager repository for TrustLoad: {@code trustload-plugins.json} (the
- * descriptor, a JSON array of plugins) beside the jars it names, built from the drop-in folder.
- *
- * <p>Three plugin ids, because the manager installs exactly one jar per plugin into {@code lib/ext} and
- * every {@code libs} entry into {@code lib/}, where JMeter does not look for menu elements:
- * <ul>
- *   <li>{@code trustload}: {@code trustload-samplers} (samplers, config elements, pre-processors,
- *       assertions) with {@code trustload-lib} and every third-party jar as libs, depending on
- *       {@code trustload-setup};</li>
- *   <li>{@code trustload-listeners}: {@code trustload-listeners}, depending on {@code trustload};</li>
- *   <li>{@code trustload-setup}: one class, the plugin's {@code installerClass}, which the manager runs after
- *       installing: it writes {@code bin/trustload.properties} and the bgm JVM options into
- *       {@code bin/setenv.sh} (the manager installs jars only).</li>
- * </ul>
- * The component classes are the concrete TestBeans of each jar, so new elements are listed without
- * editing anything here ({@code install-for-jmx} finds plugins by them).
- *
- * <p>Usage: {@code PluginsRepo DROPIN_DIR OUT_DIR BASE_URL PROJECT_URL SETUP_JAR}. With an empty base URL,
- * download URLs are file names relative to the descriptor (the manager reads a local file given as
- * {@code jpgc.repo.address} that way); otherwise they are {@code BASE_URL/<jar>} for a published
- * repository. The project URL gives the help and screenshot links the manager's GUI shows.
+ * Writes the jmeter-plugins-manager repository for TrustLoad from the drop-in folder: {@code
+ * trustload-plugins.json} beside the jars it names, three plugins because the manager puts one jar per plugin
+ * into {@code lib/ext} and the rest into {@code lib/} (docs/install.md, "jmeter-plugins-manager"). Usage:
+ * {@code PluginsRepo DROPIN_DIR OUT_DIR BASE_URL PROJECT_URL SETUP_JAR}; an empty base URL gives download URLs
+ * relative to the descriptor.
  */
 public final class PluginsRepo {
 

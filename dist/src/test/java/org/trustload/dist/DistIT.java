@@ -86,17 +86,20 @@ class DistIT {
         }
     }
 
-    /** The testkit (test PKI, TSA responder, TLCP page server, fixtures) is for the lab and tests only. */
+    /** labkit (test PKI, TSA responder, TLCP page server) and testkit (fixtures) are for the lab and tests only. */
     @Test
     void noTestkitJarOrClassInTheHomeTheDropinOrThePluginsRepository() throws IOException {
-        Path sources = ROOT.resolve("testkit/src/main/java");
-        Set<String> testkitClasses;
-        try (Stream<Path> s = Files.walk(sources)) {
-            testkitClasses = s.filter(f -> f.toString().endsWith(".java"))
-                    .map(f -> sources.relativize(f).toString().replace(".java", ".class"))
-                    .collect(Collectors.toCollection(TreeSet::new));
+        Set<String> testkitClasses = new TreeSet<>();
+        for (String module : List.of("labkit", "testkit")) {
+            Path sources = ROOT.resolve(module + "/src/main/java");
+            try (Stream<Path> s = Files.walk(sources)) {
+                s.filter(f -> f.toString().endsWith(".java"))
+                        .map(f -> sources.relativize(f).toString().replace(".java", ".class"))
+                        .forEach(testkitClasses::add);
+            }
         }
-        assertThat(testkitClasses).contains("org/trustload/pki/TestPki.class", "org/trustload/testing/Slapd.class");
+        assertThat(testkitClasses).contains("org/trustload/labkit/pki/TestPki.class",
+                "org/trustload/testing/Slapd.class");
         List<Path> jars = new java.util.ArrayList<>();
         for (Path dir : List.of(HOME.resolve("lib"), DROPIN, REPO)) {
             try (Stream<Path> s = Files.walk(dir)) {
@@ -105,9 +108,10 @@ class DistIT {
         }
         assertThat(jars).extracting(j -> HOME.relativize(j).toString())
                 .anyMatch(n -> n.matches("lib/ext/trustload-samplers-.*\\.jar"))
-                .noneMatch(n -> n.contains("testkit"));
+                .noneMatch(n -> n.contains("testkit") || n.contains("labkit"));
         try (ZipFile zip = new ZipFile(ZIP.toFile())) {
-            assertThat(zip.stream().map(ZipEntry::getName)).noneMatch(n -> n.contains("testkit"));
+            assertThat(zip.stream().map(ZipEntry::getName))
+                    .noneMatch(n -> n.contains("testkit") || n.contains("labkit"));
         }
         for (Path jar : jars) {
             try (ZipFile zip = new ZipFile(jar.toFile())) {

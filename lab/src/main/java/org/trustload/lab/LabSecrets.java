@@ -16,7 +16,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.trustload.pki.Pkcs12Writer;
+import org.trustload.labkit.pki.Pkcs12Writer;
 
 /**
  * The lab's credentials: every password and secret a service writes to {@code lab.properties} is drawn

@@ -15,6 +15,8 @@ import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipFile;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.newsclub.net.unix.AFSocketFactory;
@@ -48,6 +50,18 @@ class LabJarIT {
         List<String> cmd = new ArrayList<>(List.of(javaBinary(), "-jar", JAR.toString()));
         cmd.addAll(List.of(extra));
         return new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+    }
+
+    /** The lab's JVM carries what it serves from (labkit) and nothing of the tests: no JUnit, no testkit fixture. */
+    @Test
+    void jarCarriesLabkitButNoTestLibraryAndNoTestkitClass() throws Exception {
+        try (ZipFile zip = new ZipFile(JAR.toFile())) {
+            assertThat(zip.stream().map(ZipEntry::getName).toList())
+                    .contains("org/trustload/labkit/pki/TestPki.class",
+                            "org/trustload/labkit/gmssl/TlcpPageServer.class")
+                    .noneMatch(n -> n.startsWith("org/junit/") || n.startsWith("org/opentest4j/")
+                            || n.startsWith("org/assertj/") || n.startsWith("org/trustload/testing/"));
+        }
     }
 
     @Test

@@ -15,24 +15,11 @@ import java.util.concurrent.Flow;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * A response body for {@code java.net.http} with a deadline and a size limit, for {@code HttpClient.send}
- * on the calling thread: every TrustLoad HTTP client reads its answers with it.
- *
- * <p>Why: the JDK 17 request timeout ({@code HttpRequest.timeout}) stops at the response headers. A server
- * that sends the headers and then stalls keeps {@code send} waiting until it closes the connection
- * (checked: a 2 s timeout, headers then a 20 s stall, {@code send} returned after 20 s). {@code sendAsync}
- * + {@code get(timeout)} bounds the whole exchange, but the JDK completes every {@code sendAsync} answer on
- * the client's executor: a thread hand-off per answer, measured at 0.3–0.4 ms of client CPU per request
- * (the raw RFC 3161 loop of {@code ./trustload bench pki}, send vs sendAsync). Here the body fails itself
- * at the deadline instead: one daemon watchdog thread per JVM looks at the bodies in flight every
- * {@value #TICK_MS} ms, runs only while bodies are being read and for {@value #LINGER_MS} ms after the
- * last one started, and costs no timer or lock per request. (A body is in flight for microseconds between
- * its headers and its end: a watchdog that ended as soon as none was in flight was started again for
- * nearly every 50 ms of a steady load, ~20 thread starts a second.)
- *
- * <p>A body past its deadline completes with an {@link HttpTimeoutException} (so {@code send} throws an
- * {@code HttpTimeoutException}, like a request timeout) and closes the exchange; one larger than the limit
- * with {@link TooLarge} as the cause of the {@code IOException} that {@code send} throws.
+ * A response body for {@code HttpClient.send} with a deadline and a size limit, for TrustLoad's java.net.http
+ * clients (timestamps, the signature servers' APIs): JDK 17's request timeout stops at the headers, and
+ * {@code sendAsync} costs a thread hand-off per answer. One watchdog thread per JVM fails a body past its
+ * deadline ({@link HttpTimeoutException}, as a request timeout would); a body over the limit fails with
+ * {@link TooLarge} as the cause. Measured causes: docs/bench.md, "Certificate login and timestamp".
  */
 public final class BoundedBody implements HttpResponse.BodySubscriber<byte[]> {
     /** How often the watchdog looks at the bodies in flight. */

@@ -15,19 +15,11 @@ import javax.net.ssl.SSLSession;
 import javax.net.ssl.SSLSocket;
 
 /**
- * A {@link TlcpClient} over any JSSE-style provider's {@link SSLContext} (bgm and tongsuo-openjdk
- * both are): plain TCP connect first, so connect and handshake are timed apart, then the handshake
- * on the layered socket.
- *
- * <p>Without session reuse every connection must make a full handshake, and a JSSE context caches
- * every client session by host and port the moment its handshake ends. Invalidating the session
- * afterwards is not enough when threads share one context: between the cache put and the
- * invalidation another thread's handshake can pick the session up, the server resumes it, and the
- * first thread's invalidation then leaves the second one holding an invalid session (issue 16: 0.1 to
- * 0.3% of connections at 8 threads and more, reported as handshake failures; see
- * docs/scenarios/gmssl.md). So without session reuse each handshake borrows a context of its own from
- * a pool and gives it back only once its session is invalidated: no session is ever visible to
- * another handshake. With session reuse one context is shared, and resuming across threads is wanted.
+ * A {@link TlcpClient} over any JSSE-style provider's {@link SSLContext} (bgm and tongsuo-openjdk both are):
+ * plain TCP connect first, so connect and handshake are timed apart, then the handshake on the layered socket.
+ * Without session reuse each handshake borrows a context of its own from a pool, so no other thread can
+ * resume its session; why (issue 16): docs/scenarios/gmssl.md, "Fixed on 2026-11-24: handshake failures
+ * that were not there".
  */
 public final class JsseTlcpClient implements TlcpClient {
 
@@ -94,12 +86,12 @@ public final class JsseTlcpClient implements TlcpClient {
     }
 
     /** Builds the contexts of this client (tests). */
-    ContextFactory contextFactory() {
+    public ContextFactory contextFactory() {
         return contexts;
     }
 
     /** Contexts built so far without session reuse (at most the number of concurrent handshakes). */
-    int pooledContexts() {
+    public int pooledContexts() {
         return idle.size();
     }
 

@@ -22,19 +22,10 @@ import javax.net.ssl.X509TrustManager;
 import org.trustload.pki.KeyStores;
 
 /**
- * Validates a peer's SM2 chain with BouncyCastle's PKIX validator (no revocation checking): the
- * JDK cannot parse SM2 public keys, and the tongsuo provider's own trust manager does not find
- * anchors for BouncyCastle-decoded chains. Messages name the cause ("certificate expired",
- * "not trusted") so handshake failures group well.
- *
- * <p>A chain that passed is remembered (by its certificates' encodings, at most {@value #REMEMBERED}
- * chains): the same server sends the same chain on every handshake, and validating it again (an SM2
- * signature check per certificate in BouncyCastle) was the largest part of the tongsuo engine's Java
- * CPU per new connection once the per-handshake provider was gone (JFR, docs/bench.md "TLCP"). Every
- * handshake still checks every certificate's dates; revocation is not checked at all, so nothing else
- * in the result can change. A chain that failed is validated again each time (its error is reported).
- * One instance serves all the contexts of a client. The {@code bc} engine's full mode, a normal
- * client, builds it without the memory ({@code remember} false): every chain is validated every time.
+ * Validates a peer's SM2 chain with BouncyCastle's PKIX validator, no revocation: the JDK cannot parse SM2
+ * public keys, and tongsuo's own trust manager finds no anchors for BouncyCastle-decoded chains. Messages name
+ * the cause ("certificate expired", "not trusted"). With {@code remember}, a chain that passed is not validated
+ * again (its dates are, every handshake): docs/bench.md, "TLCP (tongsuo engine): causes and fixes".
  */
 public final class Sm2TrustManager implements X509TrustManager {
     static final int REMEMBERED = 64;

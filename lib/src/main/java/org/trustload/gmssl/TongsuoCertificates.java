@@ -43,7 +43,7 @@ public final class TongsuoCertificates {
     }
 
     /** Certificates decoded so far and still remembered (tests). */
-    static int remembered() {
+    public static int remembered() {
         return DECODED.size();
     }
 

@@ -104,7 +104,7 @@ public final class TongsuoEngine implements TlcpEngine {
      * True when the provider decodes peer certificates with the JVM's one BouncyCastle provider
      * instead of a new one per handshake ({@link TongsuoLoader}); false before the engine started.
      */
-    static boolean certificateProviderCached() {
+    public static boolean certificateProviderCached() {
         TongsuoLoader l = providerLoader;
         return l != null && l.patched();
     }

@@ -11,19 +11,10 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * A server seen through a Prometheus exporter's {@code /metrics} page, so CPU per operation works for
- * remote and non-JVM servers. What the page holds decides what is read:
- * <ul>
- *   <li><b>node_exporter</b> (it serves {@code node_cpu_seconds_total}): the <em>host's</em> CPU, the sum
- *       over every CPU of all modes but {@code idle} and {@code iowait} — run it on the server's own
- *       machine; {@link StatsSnapshot#cpuCount()} is the number of CPUs it lists. (Its own
- *       {@code process_*} metrics describe the exporter, not the server, and are ignored.)</li>
- *   <li><b>the JMX exporter agent</b> or any client-library exporter inside the server's process
- *       ({@code process_cpu_seconds_total}): that process's CPU, resident memory, open files, and for
- *       a JVM its GC counts and times ({@code jvm_gc_collection_seconds_count/_sum}, sorted into young
- *       and full like the JMX source), heap ({@code jvm_memory_used_bytes{area="heap"}}) and threads.</li>
- * </ul>
- * Every poll is one HTTP GET bounded by the config's timeouts.
+ * A server seen through a Prometheus exporter's {@code /metrics} page, so CPU per operation works for remote
+ * and non-JVM servers: node_exporter's page gives the host's CPU, a JMX exporter agent's (or any in-process
+ * exporter's) that process's CPU, memory, files and JVM GC. Every poll is one HTTP GET bounded by the config's
+ * timeouts. Which metrics and what they mean: docs/elements/jvm-stats.md, "Prometheus exporters".
  */
 public final class PrometheusSource implements StatsSource {
 

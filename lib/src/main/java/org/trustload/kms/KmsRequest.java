@@ -1,21 +1,9 @@
 package org.trustload.kms;
 
 /**
- * One KMS call. Which fields an operation reads:
- * <ul>
- *   <li>ENCRYPT: keyId, data;</li>
- *   <li>DECRYPT: keyId (some backends ignore it), ciphertext;</li>
- *   <li>SIGN: keyId, algorithm, messageType, data;</li>
- *   <li>VERIFY: keyId, algorithm, messageType, data, signature;</li>
- *   <li>GET_SECRET_VALUE: secretName;</li>
- *   <li>GENERATE_DATA_KEY, GENERATE_DATA_KEY_WITHOUT_PLAINTEXT: keyId, dataKeyBytes, context;</li>
- *   <li>RE_ENCRYPT: keyId (source and destination), ciphertext, context (source and destination);</li>
- *   <li>GENERATE_RANDOM: dataKeyBytes (the number of random bytes);</li>
- *   <li>GET_PUBLIC_KEY, DESCRIBE_KEY: keyId;</li>
- *   <li>GENERATE_MAC: keyId, algorithm (MAC algorithm), data; VERIFY_MAC: also signature (the MAC).</li>
- * </ul>
- * ENCRYPT and DECRYPT also read context.
- * Byte arrays are not copied: callers must not change them while a call runs.
+ * One KMS call: the operation and what it reads. Each {@link KmsOperation} names its inputs; the "reads" column
+ * of docs/elements/kms-request.md lists them per operation. Byte arrays are not copied: callers must not change
+ * them while a call runs.
  *
  * @param operation the operation
  * @param keyId key id, ARN or alias

@@ -36,23 +36,12 @@ import org.apache.http.impl.DefaultBHttpClientConnection;
 import org.apache.http.message.BasicHttpRequest;
 
 /**
- * Certificate login by mutual TLS: a new TCP connection and a TLS handshake presenting the user's
- * certificate, then a GET of the login URL. Without session reuse (the default) every login builds a
- * new {@link SSLContext} — a new, empty client session cache — so every login is a full handshake;
- * with reuse, each user keeps one context and resumes its session. (Challenge–response login goes
- * through a signature server's API: {@code org.trustload.pki.api.SignatureApiClient#login}.)
- *
- * <p>The handshake is done on a plain {@link SSLSocket} (java.net.http pools connections, so a "login"
- * would often be a request on an old connection, and gives no separate handshake time); the HTTP/1.1
- * exchange on it is httpcore's ({@link DefaultBHttpClientConnection}: chunked and fixed-length bodies,
- * keep-alive or close). A login never throws for what the server or the network did: the {@link Flow}
- * lists the steps {@code handshake} and {@code get} and, on failure, a {@link PkiException} whose
- * category is {@code handshakeFailed} (the TLS layer refused, or the server closed the connection right
- * after the handshake, as TLS 1.3 servers refusing a client certificate do), {@code connectError}, the
- * server's own code when it answers a JSON {@code {"error": code}}, {@code requestRefused} (another 4xx)
- * or {@code serverError} (5xx, garbage). The HTTP status and the answer text stay in the flow for the
- * expected-refusal rules ({@link LoginRefusal}). Connect, handshake and response timeouts always apply.
- * Thread-safe.
+ * Certificate login by mutual TLS: a new connection and a full TLS handshake presenting the user's certificate
+ * (a new {@link SSLContext} per login unless sessions are reused), then a GET of the login URL, read with
+ * httpcore on that {@link SSLSocket}. A login never throws for what the server or the network did: the
+ * {@link Flow} names the steps and the failure's category; {@link LoginRefusal} judges expected refusals.
+ * Timeouts always apply; thread-safe. Challenge–response login is the signature server APIs' (SignatureApiClient).
+ * Categories and why not java.net.http: docs/elements/certificate-login.md.
  */
 public final class CertificateLoginClient {
     /** TLS failed: the server refused the client certificate, or its own certificate is not trusted. */

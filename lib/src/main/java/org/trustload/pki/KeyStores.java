@@ -467,7 +467,11 @@ public final class KeyStores {
         return t.getClass().getName();
     }
 
-    static byte[] read(Path file, String what) throws PkiException {
+    /**
+     * The bytes of {@code file}, a {@code what} (named in the error): a missing or unreadable file is a
+     * {@link PkiException#CONFIG_ERROR}.
+     */
+    public static byte[] read(Path file, String what) throws PkiException {
         try {
             return Files.readAllBytes(file);
         } catch (NoSuchFileException e) {

@@ -7,20 +7,10 @@ import java.util.regex.PatternSyntaxException;
 import java.util.stream.Collectors;
 
 /**
- * What an expected refusal of a certificate login looks like. Real relying parties refuse a revoked or
- * expired certificate their own way: a product's API says so in its answer (Rest PKI's validation
- * results: {@code certificateRevoked}, {@code certificateExpired}, another validation error), nginx with
- * {@code ssl_verify_client on} answers {@code 400 The SSL certificate error}, others answer 401 or 403 or
- * end the TLS handshake with an alert. A failed login is the expected refusal when one of these holds:
- * <ul>
- * <li>the product said the certificate is revoked or expired ({@link #PRODUCT_CODES}: Rest PKI's
- * validation results, the lab's JSON codes); another refusal (an unknown CA, a revocation status it
- * could not learn, a bad signature) is not the one expected;</li>
- * <li>the HTTP status is one of {@link #statuses()} and, when a {@link #body()} pattern is set, the
- * answer contains a match of it;</li>
- * <li>the TLS handshake failed ({@code handshakeFailed}: an alert, or the connection closed right
- * after it) and {@link #tlsAlert()} allows it.</li>
- * </ul>
+ * What an expected refusal of a certificate login looks like, since real relying parties refuse a revoked or
+ * expired certificate their own way: the product's own code ({@link #PRODUCT_CODES}), an HTTP status of
+ * {@link #statuses()} whose answer matches {@link #body()} when set, or a failed TLS handshake when
+ * {@link #tlsAlert()} allows it. The rule in full: docs/elements/certificate-login.md, "Expected refusals".
  *
  * @param statuses the HTTP statuses of a refusal
  * @param tlsAlert whether a failed TLS handshake is a refusal

@@ -47,20 +47,11 @@ import org.bouncycastle.tsp.TimeStampToken;
 import org.bouncycastle.util.Store;
 
 /**
- * Validates CAdES signatures, every signature of a PDF, and RFC 3161 timestamp tokens against given trust
- * anchors and (optionally) CRLs, at a fixed or the current time: the signature value, the digest of the
- * content, the signing-certificate attribute, and the signer's certificate path by PKIX
- * ({@link ChainValidator}: BouncyCastle's {@code CertPathValidator}, with the signer's key usage checked
- * for the format). No DSS, no rendering, no network. Thread-safe; build one per trust configuration and
- * share it.
- *
- * <p>Validation time: a signature with a valid signature timestamp (CAdES-T, PAdES-T) has its signer's
- * path validated at the timestamp's genTime — the time the TSA proves the signature existed, so a
- * certificate that expired later still validates (a revocation for key compromise still fails it: it is
- * retroactive); every other path (-B signatures, the TSA's own) at the validation time (the fixed time,
- * else now). The claimed signing time (signing-time attribute, PDF /M) is never trusted for this.
- *
- * <p>Not checked: OCSP, DocMDP permissions of PDF revisions added after an earlier signature.
+ * Validates CAdES signatures, every signature of a PDF and RFC 3161 tokens against given trust anchors and
+ * optional CRLs: signature value, content digest, signing-certificate attribute, and the signer's path by PKIX
+ * ({@link ChainValidator}), a -T signature's at its timestamp's time. No DSS, no rendering, no network, no OCSP.
+ * Thread-safe: build one per trust configuration and share it. What is checked and when:
+ * docs/elements/signature-assertion.md.
  */
 public final class SignatureValidator {
     private static final int CACHE_LIMIT = 8192;

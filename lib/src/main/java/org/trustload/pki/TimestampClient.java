@@ -150,7 +150,7 @@ public final class TimestampClient implements TimestampSource {
      * The bytes of the token in a {@code TimeStampResp} (SEQUENCE { status PKIStatusInfo, timeStampToken
      * ContentInfo }) when every length on the way is definite and the token ends the answer; else null.
      */
-    static byte[] tokenBytes(byte[] resp) {
+    public static byte[] tokenBytes(byte[] resp) {
         int[] outer = header(resp, 0);
         if (outer == null || resp[0] != 0x30 || outer[0] + outer[1] != resp.length) {
             return null;

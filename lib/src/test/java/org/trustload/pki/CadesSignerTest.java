@@ -20,10 +20,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-class CadesSignerTest {
-    static final byte[] DATA = "TrustLoad CAdES test content\n".repeat(50).getBytes(StandardCharsets.UTF_8);
+public class CadesSignerTest {
+    public static final byte[] DATA = "TrustLoad CAdES test content\n".repeat(50).getBytes(StandardCharsets.UTF_8);
 
-    static TestTsa tsa() {
+    public static TestTsa tsa() {
         return Holder.TSA;
     }
 
@@ -31,7 +31,7 @@ class CadesSignerTest {
         static final TestTsa TSA = new TestTsa(TestKeys.tsa(TestKeys.ca(TestKeys.Type.P256), TestKeys.Type.P256));
     }
 
-    static SignatureValidator validator() {
+    public static SignatureValidator validator() {
         return new SignatureValidator(List.of(TestKeys.ca(TestKeys.Type.RSA).cert(),
                 TestKeys.ca(TestKeys.Type.P256).cert(), TestKeys.ca(TestKeys.Type.SM2).cert()));
     }
@@ -51,7 +51,7 @@ class CadesSignerTest {
         return out.stream();
     }
 
-    static SignOptions options(String digest, boolean attached, SignOptions.Level level) {
+    public static SignOptions options(String digest, boolean attached, SignOptions.Level level) {
         SignOptions.Builder b = SignOptions.builder().digest(digest).attached(attached).level(level);
         if (level == SignOptions.Level.T) {
             b.timestampSource(tsa());
@@ -253,7 +253,7 @@ class CadesSignerTest {
         return out;
     }
 
-    static int indexOf(byte[] haystack, byte[] needle) {
+    public static int indexOf(byte[] haystack, byte[] needle) {
         outer:
         for (int i = 0; i <= haystack.length - needle.length; i++) {
             for (int j = 0; j < needle.length; j++) {

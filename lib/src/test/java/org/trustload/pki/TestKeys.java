@@ -42,16 +42,16 @@ import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
  * a CA and users for RSA-2048, P-256 and SM2, a TSA certificate, CRLs, PEM files. Keys are cached per
  * type because RSA generation is slow.
  */
-final class TestKeys {
-    static final Provider BC = new BouncyCastleProvider();
+public final class TestKeys {
+    public static final Provider BC = new BouncyCastleProvider();
     private static final AtomicLong SERIAL = new AtomicLong(System.currentTimeMillis());
     private static final SecureRandom RANDOM = new SecureRandom();
 
     /** A CA: key + certificate. */
-    record Ca(KeyPair keys, X509Certificate cert, String sigAlg) {
+    public record Ca(KeyPair keys, X509Certificate cert, String sigAlg) {
     }
 
-    enum Type {
+    public enum Type {
         RSA, P256, SM2
     }
 
@@ -61,7 +61,7 @@ final class TestKeys {
     private TestKeys() {
     }
 
-    static KeyPair keyPair(Type t) {
+    public static KeyPair keyPair(Type t) {
         try {
             KeyPairGenerator g;
             switch (t) {
@@ -83,15 +83,15 @@ final class TestKeys {
         }
     }
 
-    static String sigAlg(Type t) {
+    public static String sigAlg(Type t) {
         return t == Type.RSA ? "SHA256withRSA" : t == Type.P256 ? "SHA256withECDSA" : "SM3withSM2";
     }
 
-    static Ca ca(Type t) {
+    public static Ca ca(Type t) {
         return CAS.computeIfAbsent(t, k -> newCa(k, "TrustLoad Test CA " + k));
     }
 
-    static Ca newCa(Type t, String cn) {
+    public static Ca newCa(Type t, String cn) {
         KeyPair kp = keyPair(t);
         Instant now = Instant.now();
         X509Certificate cert = certificate(new X500Name("CN=" + cn + ",O=TrustLoad"), kp.getPublic(),
@@ -101,12 +101,12 @@ final class TestKeys {
     }
 
     /** The cached user of type {@code t}, issued by {@link #ca(Type)}. */
-    static KeyMaterial user(Type t) {
+    public static KeyMaterial user(Type t) {
         return USERS.computeIfAbsent(t, k -> newUser(ca(k), k, "User " + k, Instant.now().minus(Duration.ofDays(1)),
                 Instant.now().plus(Duration.ofDays(365))));
     }
 
-    static KeyMaterial newUser(Ca ca, Type t, String cn, Instant from, Instant to) {
+    public static KeyMaterial newUser(Ca ca, Type t, String cn, Instant from, Instant to) {
         KeyPair kp = keyPair(t);
         X509Certificate cert = certificate(new X500Name("CN=" + cn + ",O=TrustLoad"), kp.getPublic(),
                 X500Name.getInstance(ca.cert().getSubjectX500Principal().getEncoded()), ca.keys().getPrivate(),
@@ -116,7 +116,7 @@ final class TestKeys {
     }
 
     /** A TSA certificate (critical EKU timeStamping) and key, issued by {@code ca}. */
-    static KeyMaterial tsa(Ca ca, Type t) {
+    public static KeyMaterial tsa(Ca ca, Type t) {
         KeyPair kp = keyPair(t);
         Instant now = Instant.now();
         X509Certificate cert = certificate(new X500Name("CN=TrustLoad Test TSA,O=TrustLoad"), kp.getPublic(),
@@ -126,7 +126,7 @@ final class TestKeys {
         return new KeyMaterial("tsa", kp.getPrivate(), List.of(cert, ca.cert()), BC);
     }
 
-    static X509Certificate certificate(X500Name subject, PublicKey key, X500Name issuer, PrivateKey issuerKey,
+    public static X509Certificate certificate(X500Name subject, PublicKey key, X500Name issuer, PrivateKey issuerKey,
             PublicKey issuerPublic, String sigAlg, Instant from, Instant to, boolean ca, boolean tsa) {
         try {
             JcaX509ExtensionUtils ext = new JcaX509ExtensionUtils();
@@ -150,7 +150,7 @@ final class TestKeys {
         }
     }
 
-    static X509CRL crl(Ca ca, X509Certificate... revoked) {
+    public static X509CRL crl(Ca ca, X509Certificate... revoked) {
         try {
             Instant now = Instant.now();
             X509v2CRLBuilder b = new X509v2CRLBuilder(
@@ -166,7 +166,7 @@ final class TestKeys {
         }
     }
 
-    static String pem(Object o) {
+    public static String pem(Object o) {
         try {
             StringWriter w = new StringWriter();
             try (JcaPEMWriter pw = new JcaPEMWriter(w)) {
@@ -178,7 +178,7 @@ final class TestKeys {
         }
     }
 
-    static Path writePem(Path file, Object... objects) throws IOException {
+    public static Path writePem(Path file, Object... objects) throws IOException {
         StringBuilder sb = new StringBuilder();
         for (Object o : objects) {
             sb.append(pem(o));

@@ -19,7 +19,7 @@ import org.bouncycastle.tsp.TimeStampResponseGenerator;
 import org.bouncycastle.tsp.TimeStampTokenGenerator;
 
 /** An in-process RFC 3161 TSA on BouncyCastle's TimeStampResponseGenerator, for CAdES-T/PAdES-T tests. */
-final class TestTsa implements TimestampSource {
+public final class TestTsa implements TimestampSource {
     private final KeyMaterial key;
     private final AtomicLong serial = new AtomicLong(1);
     private final TimeStampResponseGenerator generator;

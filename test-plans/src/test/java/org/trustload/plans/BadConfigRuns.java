@@ -45,7 +45,7 @@ final class BadConfigRuns {
      */
     static String check(Run.Result result, Path dir, int threads, String code, String message, String property,
             String file, String logPart, Predicate<Jtl.Sample> counted) throws Exception {
-        // exit status (DESIGN section 5): a configuration error is 3; a refused port is an ordinary error
+        // exit status (docs/results.md, "Exit status"): a configuration error is 3; a refused port is an ordinary error
         assertThat(result.status()).as(result.message() + ", see " + dir)
                 .isEqualTo(property == null ? ExitStatus.OK : ExitStatus.CONFIG_ERROR);
         List<Jtl.Sample> samples = (Files.exists(dir.resolve("results.jtl")) ? Jtl.read(dir.resolve("results.jtl"))

@@ -32,7 +32,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.trustload.jmeter.pki.CertificateLoginSampler;
 import org.trustload.jmeter.pki.KeyStoreConfig;
 import org.trustload.jmeter.pki.SignatureServerConfig;
-import org.trustload.pki.TestPki;
+import org.trustload.labkit.pki.TestPki;
 import org.trustload.testing.TestHttpServer;
 
 /**

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.trustload.jmeter.pki.CertificateLoginSampler;
 import org.trustload.jmeter.pki.KeyStoreConfig;
 import org.trustload.jmeter.pki.SignatureServerConfig;
-import org.trustload.pki.TestPki;
+import org.trustload.labkit.pki.TestPki;
 import org.trustload.testing.Nginx;
 
 /**

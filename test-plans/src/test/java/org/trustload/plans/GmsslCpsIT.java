@@ -26,7 +26,7 @@ import org.trustload.harness.Jtl;
 import org.trustload.harness.Lab;
 import org.trustload.harness.Run;
 import org.trustload.harness.Layout;
-import org.trustload.pki.TestPki;
+import org.trustload.labkit.pki.TestPki;
 import org.trustload.testing.NativeTlcpPeer;
 
 /**

@@ -276,13 +276,13 @@ class JmeterMavenPluginIT {
         Path ours = REPO.resolve("org/trustload");
         Layout.deleteRecursively(ours);
         put(Plans.ROOT.resolve("pom.xml"), "trustload", "trustload-" + VERSION + ".pom");
-        for (String module : List.of("lib", "testkit", "samplers", "listeners")) {
+        for (String module : List.of("lib", "labkit", "testkit", "samplers", "listeners")) {
             String id = "trustload-" + module;
             put(Plans.ROOT.resolve(module + "/pom.xml"), id, id + "-" + VERSION + ".pom");
             put(Plans.ROOT.resolve(module + "/target/" + id + "-" + VERSION + ".jar"), id, id + "-" + VERSION + ".jar");
         }
-        // testkit is samplers' test-scope dependency (the plugin resolves it too, and testkit's own
-        // test-scope dependency on lib's test-jar with it)
+        // testkit is samplers' test-scope dependency (the plugin resolves it too, with labkit, and testkit's
+        // own test-scope dependency on lib's test-jar)
         put(Plans.ROOT.resolve("lib/target/trustload-lib-" + VERSION + "-tests.jar"), "trustload-lib",
                 "trustload-lib-" + VERSION + "-tests.jar");
     }

@@ -19,8 +19,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.trustload.harness.Run;
-import org.trustload.pki.SamplePdf;
-import org.trustload.pki.TestPki;
+import org.trustload.labkit.pki.SamplePdf;
+import org.trustload.labkit.pki.TestPki;
 
 /**
  * The pki/cades plan with a wrong setting, run headless through the assembled JMeter as users run

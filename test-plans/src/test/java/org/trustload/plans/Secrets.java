@@ -22,7 +22,7 @@ import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
-import org.trustload.pki.TestPki;
+import org.trustload.labkit.pki.TestPki;
 
 /**
  * The secrets a plan run used, and where they must not appear.

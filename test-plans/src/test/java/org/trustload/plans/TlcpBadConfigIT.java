@@ -17,7 +17,7 @@ import org.trustload.harness.JMeter;
 import org.trustload.harness.Jtl;
 import org.trustload.harness.Layout;
 import org.trustload.harness.Run;
-import org.trustload.pki.TestPki;
+import org.trustload.labkit.pki.TestPki;
 
 /**
  * {@code gmssl/gmssl-cps} with a wrong setting, run headless through the assembled JMeter as users
@@ -39,7 +39,7 @@ class TlcpBadConfigIT {
     private static Path files;
     private static TestPki pki;
     /** A gateway that speaks TLCP only (bc), for the forced protocol mismatch. */
-    private static org.trustload.gmssl.TlcpPageServer tlcpOnly;
+    private static org.trustload.labkit.gmssl.TlcpPageServer tlcpOnly;
 
     @BeforeAll
     static void files() throws Exception {
@@ -60,7 +60,7 @@ class TlcpBadConfigIT {
         if (tlcpOnly != null) {
             return;
         }
-        tlcpOnly = org.trustload.gmssl.TlcpPageServer.start(org.trustload.gmssl.TlcpEngines.get("bc").newServer(
+        tlcpOnly = org.trustload.labkit.gmssl.TlcpPageServer.start(org.trustload.gmssl.TlcpEngines.get("bc").newServer(
                 new org.trustload.gmssl.TlcpServerSettings().withCredentials(new org.trustload.gmssl.TlcpCredentials(
                         pki.tlcpKey(TestPki.TLCP_SERVER, "sign"), pki.tlcpKey(TestPki.TLCP_SERVER, "enc")))),
                 new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0), 10_000);

@@ -20,26 +20,11 @@ import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
 
 /**
- * Fails the distribution when a jar we add clashes with what JMeter ships.
- *
- * <p>Three kinds of clash, each of which makes a plugin behave differently depending on class
- * path order:
- * <ul>
- *   <li>the same artifact (Maven groupId:artifactId, or the file name without version) on both sides;</li>
- *   <li>the same class or resource file in a jar of ours and a jar of JMeter's (module-info,
- *       {@code META-INF/versions} and other {@code META-INF/} metadata are ignored);</li>
- *   <li>in the Maven graph (a verbose {@code dependency:tree}), an artifact that our modules ask for
- *       in another version than the one the home gets, while JMeter brings it too: Maven would
- *       silently pick one and such a jar never shows up as "ours".</li>
- * </ul>
- *
- * <p>Root-level legal files (LICENSE.txt, NOTICE, about.html…) are ignored as well.
- *
- * <p>{@link #duplicates} checks a home whose jars cannot be told apart (jmeter-maven-plugin's) for any file
- * or artifact held twice.
- *
- * <p>Usage: {@code ConflictCheck <jmeter home> <drop-in dir> [dependency-tree.txt]}. The home may
- * already contain the drop-in; files at the drop-in's relative paths count as ours.
+ * Fails the distribution when a jar we add clashes with what JMeter ships: the same artifact, the same class
+ * or resource, or another version of a library JMeter brings (the kinds: docs/install.md, "Drop-in archive").
+ * {@link #duplicates} checks a home whose jars cannot be told apart (jmeter-maven-plugin's) for anything held
+ * twice. Usage: {@code ConflictCheck <jmeter home> <drop-in dir> [dependency-tree.txt]}; files at the drop-in's
+ * relative paths count as ours.
  */
 public final class ConflictCheck {
 

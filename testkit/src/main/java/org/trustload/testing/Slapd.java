@@ -26,28 +26,11 @@ import java.util.stream.Stream;
 import org.trustload.common.ChildProcess;
 
 /**
- * A throwaway OpenLDAP {@code slapd} for tests and benchmarks.
- *
- * <p>{@link #start(Options)} creates a short temporary directory under {@code /tmp}, writes a
- * {@code slapd.conf} following the OpenLDAP admin guide's tuning chapter (back_mdb, suffix {@value #BASE_DN},
- * equality indexes on {@code objectClass}, {@code cn} and {@code uid}, 4 server threads per core), with no
- * per-operation logging unless asked for (there is no syslog to log to) and anonymous read; each choice and
- * its source are on docs/fixtures.md. It loads {@code dc=testeperformance} plus {@code cn=fulano1 …
- * cn=fulanoN} offline with {@code slapadd -q} (which builds the configured indexes as it loads), optionally
- * generates a self-signed certificate for
- * 127.0.0.1 with a PKCS#12 trust store for Java clients, and runs slapd in the foreground as a child
- * process with the requested open-files limit, listening on
- *
- * <ul>
- *   <li>{@code ldap://127.0.0.1:}{@link #ldapPort()} (StartTLS available when TLS is enabled),
- *   <li>{@code ldaps://127.0.0.1:}{@link #ldapsPort()} when TLS is enabled,
- *   <li>{@link #ldapiUrl()}, the Unix socket {@link #socketPath()}, where SASL EXTERNAL maps this
- *       process's uid/gid to {@link #externalDn()}.
- * </ul>
- *
- * <p>{@link #stop()} and {@link #restart()} let tests simulate a server going away and coming back
- * on the same addresses with the same data; {@link #close()} stops it and deletes everything.
- * Outside CI, tests call {@link #assumeOrFailInCi()} first so that machines without slapd skip them.
+ * A throwaway OpenLDAP {@code slapd} for tests and benchmarks: configured as the admin guide's tuning chapter
+ * says (docs/fixtures.md lists each setting and its source), {@code dc=testeperformance} with {@code cn=fulano1
+ * … N} loaded offline, listening on ldap and, with TLS, ldaps on 127.0.0.1, and on ldapi, where SASL EXTERNAL
+ * maps this process to {@link #externalDn()}. {@link #stop()} and {@link #restart()} make a server go away and
+ * come back with the same data; {@link #close()} deletes everything. Call {@link #assumeOrFailInCi()} first.
  */
 public final class Slapd implements AutoCloseable {
 

@@ -35,19 +35,10 @@ import org.trustload.testing.Nginx;
 import org.trustload.testing.Slapd;
 
 /**
- * {@code ./trustload bench cost}: the client's CPU per operation against the server's for each plan
- * family, i.e. how many server cores one load-generator core keeps busy. Each family runs its real plan
- * of test-plans/ through the launcher's own run ({@link Run#execute}) for a fixed time with a few threads
- * against a real server: slapd and nginx (the tests' fixtures), the lab for PKI, KMS, TLCP and PDP, EU DSS
- * (its fixture, beside the lab) for CAdES through DSS's API. The
- * launcher's sizing {@link Watcher} reads the JMeter JVM's and the server's CPU from /proc once a second;
- * a family's figures are the CPU of both over the same window (the samples after a warm-up) divided by
- * the top-level samples started in it. With {@code jfr=true} the JMeter JVM records a JFR profile and the
- * table names its hottest methods (top frames of the execution samples). Writes {@code cost.md} into
- * {@code out=DIR} and, with {@code doc=true} (default), the section of docs/bench.md between its markers.
- *
- * <p>Arguments: {@code families=} (comma list of {@link #FAMILIES}), {@code seconds=30} per family,
- * {@code warmup=10} seconds left out at the start (the JIT of a loaded machine needs them), {@code threads=4}, {@code jfr=true}, {@code doc=true}.
+ * {@code ./trustload bench cost}: the client's CPU per operation against the server's for each plan family,
+ * i.e. how many server cores one load-generator core keeps busy, each family's real plan run through the
+ * launcher's own {@link Run#execute} with the sizing {@link Watcher} reading both CPUs. Families, window and
+ * options: docs/bench.md, "Client ÷ server cost of every plan family".
  */
 public final class CostBench {
 

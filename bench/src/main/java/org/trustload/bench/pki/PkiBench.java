@@ -77,33 +77,15 @@ import org.trustload.pki.CadesSigner;
 import org.trustload.pki.KeyMaterial;
 import org.trustload.pki.KeySource;
 import org.trustload.pki.PadesSigner;
-import org.trustload.pki.SamplePdf;
+import org.trustload.labkit.pki.SamplePdf;
 import org.trustload.pki.SignOptions;
-import org.trustload.pki.TestPki;
+import org.trustload.labkit.pki.TestPki;
 
 /**
- * Signatures per second on this machine, 1 and 2 threads, as ratios within one run:
- * <ul>
- * <li>our CAdES Sign / PAdES Sign samplers (local mode, Key Store Config) in the assembled JMeter
- * (headless child process; throughput from the JTL of the measured thread group only, after a setUp
- * warm-up group: JVM start and warm-up are excluded);</li>
- * <li>our engine without JMeter ({@link CadesSigner#sign}, {@link PadesSigner#sign}) in this JVM;</li>
- * <li>a raw BouncyCastle loop: {@code CMSSignedDataGenerator} + {@code JcaContentSignerBuilder}, same key,
- * same 137 KB content, attached; for PAdES a raw PDFBox 3 + BC loop (load, addSignature,
- * saveIncremental, detached CMS);</li>
- * <li>the raw JCA sign rate over the same content ({@code SHA256withECDSA}, {@code SHA256withRSA});</li>
- * <li>{@code openssl speed -seconds 3 rsa2048 ecdsap256} (2 threads: {@code -multi 2});</li>
- * <li>the same P-256 key in memory (PKCS#12) and on a SoftHSM2 token (PKCS#11 via
- * {@link KeySource#pkcs11}), when {@code SOFTHSM2_CONF} is set (./trustload bench pki does it);</li>
- * <li>with {@code server=true} (default), against the lab's pki service started for the run: the
- * Certificate Login sampler (challenge–response, one P-256 user of the lab) and the Timestamp Request
- * sampler (SHA-256 of 1 KB of fresh random bytes per sample) in JMeter, our engines without JMeter
- * ({@link CertificateLoginClient}, {@link TimestampClient}) and raw loops (the JDK's HttpClient + Jackson +
- * JCA for the nonce → sign → login exchange; BouncyCastle's TSP classes + the JDK's HttpClient for RFC 3161),
- * each with the lab's CPU per operation beside the client's.</li>
- * </ul>
- * Cells are interleaved and their order rotated each round; the tables show medians over rounds. Every
- * loop is bounded by a count and by {@code maxSeconds}; every child process by a kill timeout.
+ * {@code ./trustload bench pki}: signatures per second and client CPU per signature as ratios within one run
+ * (our samplers in JMeter, our engines without JMeter, raw BouncyCastle/PDFBox and JCA loops, openssl,
+ * SoftHSM2; timestamps and server APIs against the lab and EU DSS). Cells interleaved and rotated, medians over
+ * rounds, every loop and child bounded. Cells and options: docs/bench.md, "PKI (CAdES, PAdES)".
  */
 public final class PkiBench {
     static final String PIN = "4321";

@@ -21,40 +21,17 @@ import org.trustload.bench.BenchRuns;
 import org.trustload.bench.ProcCpu;
 import org.trustload.common.ChildProcess;
 import org.trustload.harness.Layout;
-import org.trustload.pki.TestPki;
+import org.trustload.labkit.pki.TestPki;
 import org.trustload.testing.MariaDb;
 import org.trustload.testing.NativeTlcpPeer;
 import org.trustload.testing.Nginx;
 import org.trustload.testing.Slapd;
 
 /**
- * {@code ./trustload bench reference}: each real server the tests, the lab and the benches use (testkit's
- * fixtures) against the field's own load tool, beside the figure the product's makers or a named study
- * publish for comparable hardware. A fixture far from its published class is misconfigured (or the machine
- * is): no server figure of ours should come from it before this table says so.
- *
- * <ul>
- *   <li>slapd (10,000 entries): UnboundID's {@code searchrate} (in the SDK jar we ship), a subtree equality
- *       search {@code (uid=fulano[1-N])} and a base-scope read of one entry; their ratio in one run is the
- *       check that the search is answered from the index (an unindexed one costs ~100×);
- *   <li>nginx: {@code wrk} on a 1 KiB page over 50 kept-alive connections, and a new connection per request
- *       (0-byte page) as the nginx blog measured;
- *   <li>MariaDB: {@code sysbench oltp_point_select};
- *   <li>the native TLCP peer (Tongsuo's library): its own C client, {@code tlcp-peer client --count N}, full
- *       ECC_SM4_CBC_SM3 handshakes + GET /1k. Tongsuo's {@code s_time} has no NTLS mode (Tongsuo issue
- *       #431) and no Tongsuo command-line tool installs here.
- * </ul>
- *
- * <p>Per row: operations/s, the server's CPU per operation (its process tree, {@code /proc}), operations/s per
- * server core (1000 ÷ that), the published figure per core and the ratio published ÷ ours; a row more than
- * 3× off either way is flagged. With {@code pin=true} (default, 2+ CPUs) the tools run on CPU 0 and the
- * server on the last CPU, so the tool does not starve the server on a 2-core machine. Writes
- * {@code reference.md} into {@code out=DIR} and, with {@code doc=true}, the section of docs/bench.md between
- * its markers.
- *
- * <p>Arguments: {@code parts=slapd,nginx,mariadb,tlcp}, {@code seconds=10} per row, {@code warmup=3},
- * {@code entries=10000}, {@code rows=10000} (sysbench's table), {@code threads=1} (searchrate and sysbench
- * threads), {@code pin=true}, {@code doc=true}.
+ * {@code ./trustload bench reference}: each real server of the tests and benches (slapd, nginx, MariaDB, the
+ * native TLCP peer) against its field's own load tool and the figure its makers publish, so a misconfigured
+ * fixture shows before any server figure of ours comes from it. Not a benchmark of TrustLoad's clients.
+ * Tools, rows, options: docs/bench.md, "The fixtures against the field's own tools".
  */
 public final class ReferenceBench {
 

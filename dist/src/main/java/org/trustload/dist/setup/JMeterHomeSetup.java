@@ -9,19 +9,11 @@ import java.nio.file.Path;
 import java.util.regex.Pattern;
 
 /**
- * Completes a JMeter home into which jmeter-plugins-manager installed TrustLoad (the manager runs this
- * class as the {@code installerClass} of the {@code trustload-setup} plugin, with only its own jar on the
- * class path; JDK classes only). It writes what the manager cannot install, the same files the drop-in
- * and the assembled home carry:
- * <ul>
- *   <li>{@code bin/trustload.properties}: sample_variables and dashboard graphs of the JVM Stats listener
- *       (used with {@code jmeter -q bin/trustload.properties});</li>
- *   <li>the JVM options of the GM-SSL engine bgm: TrustLoad's {@code setenv.sh}, appended to
- *       {@code bin/setenv.sh} (which JMeter's start script sources) between two marker lines, replaced
- *       on a second run, removable by hand.</li>
- * </ul>
- * Usage: {@code JMeterHomeSetup [JMETER_HOME]}; without an argument, the home this jar lies in
- * ({@code lib/ext/trustload-setup-*.jar}).
+ * Completes a JMeter home into which jmeter-plugins-manager installed TrustLoad (the manager runs it as the
+ * {@code trustload-setup} plugin's {@code installerClass}, with only its own jar: JDK classes only). It writes
+ * what the manager cannot install: {@code bin/trustload.properties} and the bgm JVM options in a marked block of
+ * {@code bin/setenv.sh}, replaced on a second run. Usage: {@code JMeterHomeSetup [JMETER_HOME]}, by default the
+ * home this jar lies in.
  */
 public final class JMeterHomeSetup {
 

@@ -11,7 +11,7 @@ import org.trustload.gmssl.TlcpCredentials;
 import org.trustload.gmssl.TlcpEngine;
 import org.trustload.gmssl.TlcpEngines;
 import org.trustload.gmssl.TlcpException;
-import org.trustload.gmssl.TlcpPageServer;
+import org.trustload.labkit.gmssl.TlcpPageServer;
 import org.trustload.gmssl.TlcpProtocol;
 import org.trustload.gmssl.TlcpServer;
 import org.trustload.gmssl.TlcpServerSettings;
@@ -22,7 +22,7 @@ import org.trustload.lab.LabSecrets;
 import org.trustload.lab.LabService;
 import org.trustload.pki.KeySource;
 import org.trustload.pki.KeyStores;
-import org.trustload.pki.TestPki;
+import org.trustload.labkit.pki.TestPki;
 
 /**
  * The {@code gmssl} lab service: a GM-SSL gateway on 127.0.0.1 with SM2 double certificates (an SM2

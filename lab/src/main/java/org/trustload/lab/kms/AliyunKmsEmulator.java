@@ -45,29 +45,11 @@ import org.trustload.lab.LabHttp;
 import org.trustload.lab.Tally;
 
 /**
- * An emulator of the Alibaba Cloud KMS instance API (the protocol of {@code alibabacloud-dkms-gcs-sdk}
- * 0.5.2): {@code POST /} with a protobuf body, over HTTPS and HTTP, on 127.0.0.1 only.
- *
- * <p>It parses and writes the SDK's own protobuf classes ({@link ApiModels}), so the wire format is
- * the SDK's by construction. Every request must carry a valid signature: the {@code authorization:
- * Bearer} value is an RSA-SHA256 signature over the SDK's string-to-sign, checked with the public key
- * of the client key named in {@code x-kms-acccesskeyid} (the SDK's spelling), and {@code content-sha256}
- * must match the body. Operations: Encrypt, Decrypt, GenerateDataKey (AES-256-GCM), Sign, Verify
- * (RSA_PKCS1_SHA_256, RSA_PSS_SHA_256, ECDSA_SHA_256; {@code RAW} messages or {@code DIGEST}s),
- * GetPublicKey, GenerateRandom, GetSecretValue. Encrypt and GenerateDataKey bind the request's {@code Aad}
- * into the GCM tag; Decrypt with another {@code Aad} fails like a tampered ciphertext. Errors are the SDK's protobuf {@code Error} with a 4xx/5xx status and
- * the service's error codes. It holds {@value AwsKmsEmulator#KEYS_PER_KIND} keys of each kind (AES, RSA, EC;
- * the first with the ids below, the others ending in -2, -3, ...: {@code kms.aliyun.key_ids},
- * {@code kms.aliyun.rsa_key_ids}, {@code kms.aliyun.ec_key_ids}) and prints at stop how many requests named each.
- *
- * <p>Fault injection through {@link KmsFaults} (system properties, {@code POST /admin/faults},
- * per-request headers): beyond the per-second limit a request gets {@code 429 Rejected.Throttling},
- * the answer the real service gives; a delay holds every answer back.
- *
- * <p>At start it generates the client key file the SDK reads (JSON {@code {KeyId, PrivateKeyData}},
- * the data being a password-protected PKCS#12 with an RSA-2048 key) and its password, in the lab's
- * private directory; {@link #properties()} names them. They are throw-away test material. HTTPS uses
- * the kms service's certificate, whose PEM ({@code kms.ca.file}) is the SDK's CA file.
+ * The Alibaba Cloud KMS instance API ({@code alibabacloud-dkms-gcs-sdk} 0.5.2: {@code POST /} with a protobuf
+ * body) on 127.0.0.1, HTTPS and HTTP, built on the SDK's own message classes ({@link ApiModels}) and checking
+ * every request's signature, so the unmodified SDK is its client. A load target, not a KMS: throwaway keys
+ * ({@value AwsKmsEmulator#KEYS_PER_KIND} per kind), faults through {@link KmsFaults}. Operations, keys,
+ * errors and what is faithful: docs/lab.md, "Alibaba KMS instance emulator".
  */
 public final class AliyunKmsEmulator implements KmsEmulator {
 

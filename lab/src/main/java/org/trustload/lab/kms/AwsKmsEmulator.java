@@ -34,21 +34,11 @@ import org.trustload.lab.LabSecrets;
 import org.trustload.lab.Tally;
 
 /**
- * AWS KMS + Secrets Manager emulator speaking the AWS JSON 1.1 protocol ({@code POST /},
- * {@code X-Amz-Target: TrentService.<Op>} or {@code secretsmanager.<Op>}) on HTTP
- * base+{@value #HTTP_OFFSET} and HTTPS base+{@value #HTTPS_OFFSET}. It serves the data-plane calls a KMS
- * load test makes ({@link #OPERATIONS}): Encrypt, Decrypt, ReEncrypt, GenerateDataKey(WithoutPlaintext),
- * GenerateDataKeyPair(WithoutPlaintext), GenerateRandom, Sign, Verify (RAW and DIGEST, as AWS does them),
- * GenerateMac, VerifyMac, GetPublicKey, DescribeKey, ListKeys, ListAliases, and Secrets Manager
- * GetSecretValue. Keys are looked up by id, key ARN, alias name or alias ARN. Ciphertexts are AES-256-GCM
- * with the key id and the request's EncryptionContext as additional authenticated data, so a Decrypt or
- * ReEncrypt with another context fails with {@code InvalidCiphertextException}, as on AWS. Keys and the
- * secret are created at start (fixed ids, fresh key material): {@value #KEYS_PER_KIND} of each kind (AES, RSA,
- * EC) so that plans spread their requests over several keys, as real tenants do ({@code kms.aws.key_ids},
- * {@code kms.aws.rsa_key_ids}, {@code kms.aws.ec_key_ids} in lab.properties; the first of each also under
- * its old single-key property and alias). At stop it prints how many requests named each key. The caller's access key id is checked;
- * the SigV4 signature is not (the lab is a load target, not an authentication test).
- * Throttling answers HTTP 429 {@code ThrottlingException}; see {@link KmsFaults}.
+ * AWS KMS and Secrets Manager over the AWS JSON 1.1 protocol on HTTP base+{@value #HTTP_OFFSET} and HTTPS
+ * base+{@value #HTTPS_OFFSET}: the data-plane calls a KMS load test makes ({@link #OPERATIONS}), with
+ * EncryptionContext bound into ciphertexts as on AWS. A load target, not an authentication test: the access
+ * key id is checked, the SigV4 signature is not. Keys, operations and what is faithful: docs/lab.md, "AWS KMS
+ * and Secrets Manager emulator".
  */
 public final class AwsKmsEmulator implements KmsEmulator {
     /** Port offset of the HTTP listener. */

@@ -10,21 +10,10 @@ import java.util.Map;
 import org.trustload.lab.LabHttp;
 
 /**
- * Throttling and delay injection for a KMS emulator, so tests and demos can produce
- * {@code KMS.LimitExceeded} and {@code KMS.Timeout} on purpose, and a server of known capacity for
- * {@code ./trustload size}. Three switches, the strongest wins:
- * <ul>
- *   <li>system properties at start: {@code -Dtrustload.lab.kms.tps-limit=N} (requests per second
- *       admitted, the rest refused as throttled, 0 = unlimited), {@code -Dtrustload.lab.kms.rate-limit=R}
- *       (requests <em>served</em> per second: each waits for its turn, one every 1/R s in arrival order,
- *       like a server whose capacity is R/s; a request that would wait more than 30 s is refused as
- *       throttled; 0 = unlimited) and {@code -Dtrustload.lab.kms.delay-ms=M} (added to every response);</li>
- *   <li>at run time: {@code POST /admin/faults?tps_limit=N&rate_limit=R&delay_ms=M} on the emulator's
- *       listeners ({@link #handleAdmin}); the answer is the current values as JSON;</li>
- *   <li>per request: header {@value #DELAY_HEADER}{@code : M} delays that request,
- *       {@value #THROTTLE_HEADER}{@code : true} refuses it as throttled.</li>
- * </ul>
- * Thread-safe.
+ * Throttling and delay injection for a KMS emulator: {@code KMS.LimitExceeded} and {@code KMS.Timeout} on
+ * purpose, and a server of known capacity for {@code ./trustload size}. Set by system properties at start,
+ * {@code POST /admin/faults} at run time ({@link #handleAdmin}) or the request headers {@value #DELAY_HEADER}
+ * and {@value #THROTTLE_HEADER}; the strongest wins. Thread-safe. docs/lab.md, "Throttling and delay injection".
  */
 public final class KmsFaults {
     /** Request header: delay this request by the given milliseconds. */

@@ -40,24 +40,15 @@ import org.trustload.lab.LabSecrets;
 import org.trustload.lab.LabService;
 import org.trustload.pki.KeyStores;
 import org.trustload.pki.PkiException;
-import org.trustload.pki.SamplePdf;
-import org.trustload.pki.TestPki;
-import org.trustload.pki.TimestampResponder;
+import org.trustload.labkit.pki.SamplePdf;
+import org.trustload.labkit.pki.TestPki;
+import org.trustload.labkit.pki.TimestampResponder;
 
 /**
- * The {@code pki} lab service: a test PKI (3 CAs, N users, CRLs), served over HTTP on
- * 127.0.0.1:base+{@value #HTTP_OFFSET} (and HTTPS on base+{@value #HTTPS_OFFSET}, with the PKI's server
- * certificate; mutual TLS on base+{@value #MTLS_OFFSET}):
- * <ul>
- *   <li>{@code /Api/...} and {@code /api/...}: Lacuna Rest PKI's classic and Core APIs for CAdES, PAdES,
- *       authentication and timestamps ({@link RestPkiApi}), with a credential random per start;</li>
- *   <li>{@code GET /auth/mtls} (mTLS listener only): certificate login by TLS client authentication;</li>
- *   <li>{@code POST /admin/crl}: switches the CRL server off and on (for tests and demos);</li>
- *   <li>{@code GET /crl/ca-<n>.crl}: DER CRLs;</li>
- *   <li>{@code POST /tsa}: an RFC 3161 TSA;</li>
- *   <li>{@code GET /api/health}, {@code GET /documents/sample.pdf}.</li>
- * </ul>
- * See {@code docs/lab.md} for the API.
+ * The {@code pki} lab service: a test PKI (3 CAs, N users, CRLs) behind Lacuna Rest PKI's classic and Core APIs
+ * ({@link RestPkiApi}), an RFC 3161 TSA, CRLs over HTTP and a mutual-TLS login, on 127.0.0.1:
+ * base+{@value #HTTP_OFFSET} (HTTP), base+{@value #HTTPS_OFFSET} (HTTPS), base+{@value #MTLS_OFFSET} (mutual
+ * TLS). Routes and what is faithful: docs/lab.md, "The pki service".
  */
 public final class PkiLabService implements LabService {
     static {

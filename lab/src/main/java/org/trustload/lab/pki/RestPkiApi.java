@@ -23,23 +23,10 @@ import org.trustload.pki.PkiException;
 import org.trustload.pki.TimestampSource;
 
 /**
- * The Rest PKI routes of the pki service: Lacuna Rest PKI's classic API (under {@code /Api/}, an access
- * token as {@code Authorization: Bearer}) and Rest PKI Core's (under {@code /api/}, {@code X-Api-Key}), on
- * one base URL as a Rest PKI Core server serves both. Paths match case-insensitively, as on Lacuna's
- * ASP.NET servers; a trailing slash is ignored. Request and answer fields, status codes and error bodies
- * follow Lacuna's API description and client libraries (see {@code docs/lab.md}, "Rest PKI API").
- *
- * <table>
- *   <caption>routes</caption>
- *   <tr><td>{@code POST /Api/CadesSignatures}, {@code /Api/PadesSignatures}</td><td>classic start, 201</td></tr>
- *   <tr><td>{@code POST /Api/CadesSignatures/{token}/SignedBytes}, {@code /Api/PadesSignatures/...}</td><td>classic complete</td></tr>
- *   <tr><td>{@code GET|POST /Api/Authentication}</td><td>classic authentication</td></tr>
- *   <tr><td>{@code POST /Api/TimestampPlans/{id}/Issue}</td><td>classic timestamp</td></tr>
- *   <tr><td>{@code POST /api/cades-signatures}, {@code /api/pades-signatures}</td><td>Core start, 201</td></tr>
- *   <tr><td>{@code POST /api/cades-signatures/{token}}, {@code /api/pades-signatures/{token}}</td><td>Core complete</td></tr>
- *   <tr><td>{@code POST /api/v2/authentication}, {@code .../completion}</td><td>Core authentication</td></tr>
- *   <tr><td>{@code POST /api/tsp/{id}}</td><td>Core timestamp</td></tr>
- * </table>
+ * The Rest PKI routes of the pki service: Lacuna Rest PKI's classic API (under {@code /Api/}, an access token as
+ * {@code Authorization: Bearer}) and Rest PKI Core's (under {@code /api/}, {@code X-Api-Key}) on one base URL,
+ * as a Rest PKI Core server serves both; paths case-insensitive, as on Lacuna's ASP.NET servers. Fields, status
+ * codes and error bodies follow Lacuna's API description and clients: docs/lab.md, "Rest PKI API".
  */
 final class RestPkiApi {
     /** Largest request body accepted (base64 of a ~48 MiB document). */

@@ -98,7 +98,7 @@ class GmsslLabServiceTest {
     void servesEveryPageOnOneKeptAliveConnectionForEverySuite(TlcpSuite suite) throws Exception {
         try (TlcpConnection c = client(suite, suite.needsClientCertificates()).connect(p.get("gmssl.host"), port(suite))) {
             TlcpHttp http = new TlcpHttp(c);
-            for (Map.Entry<String, Integer> page : org.trustload.gmssl.TlcpPageServer.PAGES.entrySet()) {
+            for (Map.Entry<String, Integer> page : org.trustload.labkit.gmssl.TlcpPageServer.PAGES.entrySet()) {
                 TlcpHttp.Response r = http.get("127.0.0.1", page.getKey(), true);
                 assertThat(r.status()).isEqualTo(200);
                 assertThat(r.bodyBytes()).isEqualTo(page.getValue().longValue());

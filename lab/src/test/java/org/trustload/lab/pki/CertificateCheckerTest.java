@@ -3,9 +3,12 @@ package org.trustload.lab.pki;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.sun.net.httpserver.HttpServer;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.math.BigInteger;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.cert.X509Certificate;
@@ -28,9 +31,9 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.trustload.lab.LabHttp;
 import org.trustload.pki.KeyMaterial;
-import org.trustload.pki.TestPki;
-import org.trustload.testing.TestHttpServer;
+import org.trustload.labkit.pki.TestPki;
 
 /**
  * The lab's certificate checks (signature service, certificate login): every user of the lab's own PKI
@@ -40,7 +43,9 @@ import org.trustload.testing.TestHttpServer;
 class CertificateCheckerTest {
     @TempDir
     static Path dir;
-    static TestHttpServer crlServer;
+    static HttpServer crlServer;
+    /** The served CRLs' base URL, {@code http://127.0.0.1:port/crl/}. */
+    static String crlBase;
     static TestPki pki;
     static CrlCache crlCache;
     static CertificateChecker checker;
@@ -49,20 +54,22 @@ class CertificateCheckerTest {
 
     @BeforeAll
     static void setUp() throws Exception {
-        crlServer = new TestHttpServer().on("/crl/", (body, ex) -> {
-            String name = ex.getRequestURI().getPath().substring("/crl/".length());
-            byte[] crl = CRLS.get(name);
-            TestHttpServer.reply(ex, crl == null ? 404 : 200, "application/pkix-crl", crl == null ? new byte[0] : crl);
+        crlServer = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        crlServer.createContext("/crl/", ex -> {
+            byte[] crl = CRLS.get(ex.getRequestURI().getPath().substring("/crl/".length()));
+            LabHttp.send(ex, LabHttp.threadCpu(), crl == null ? 404 : 200, "application/pkix-crl",
+                    crl == null ? new byte[0] : crl);
         });
-        String base = crlServer.uri("/crl/").toString();
+        crlServer.start();
+        crlBase = "http://127.0.0.1:" + crlServer.getAddress().getPort() + "/crl/";
         long t0 = System.nanoTime();
-        pki = TestPki.generate(PkiLabService.spec(PkiLabService.SEED, 1000, base), dir.resolve("pki"));
+        pki = TestPki.generate(PkiLabService.spec(PkiLabService.SEED, 1000, crlBase), dir.resolve("pki"));
         System.err.printf(Locale.ROOT, "lab PKI (3 CAs x 1000 users) generated in %d ms%n", (System.nanoTime() - t0) / 1_000_000);
         for (int n = 1; n <= 3; n++) {
             CRLS.put("ca-" + n + ".crl", Files.readAllBytes(pki.crlFile(n)));
         }
         crlCache = new CrlCache();
-        checker = new CertificateChecker(pki.caCertificates(), crlCache, base);
+        checker = new CertificateChecker(pki.caCertificates(), crlCache, crlBase);
     }
 
     @AfterAll
@@ -71,7 +78,7 @@ class CertificateCheckerTest {
             crlCache.close();
         }
         if (crlServer != null) {
-            crlServer.close();
+            crlServer.stop(0);
         }
     }
 
@@ -130,8 +137,8 @@ class CertificateCheckerTest {
             if (oddCriticalExtension) {
                 b.addExtension(new ASN1ObjectIdentifier("1.3.6.1.4.1.99999.25.2"), true, new DEROctetString(new byte[] {1}));
             }
-            String url = issuer.alias().startsWith("ca-") ? crlServer.uri("/crl/" + issuer.alias() + ".crl").toString()
-                    : crlServer.uri("/crl/" + issuerCrl).toString();
+            String url = issuer.alias().startsWith("ca-") ? crlBase + issuer.alias() + ".crl"
+                    : crlBase + issuerCrl;
             b.addExtension(Extension.cRLDistributionPoints, false, new CRLDistPoint(new DistributionPoint[] {
                 new DistributionPoint(new DistributionPointName(new GeneralNames(
                         new GeneralName(GeneralName.uniformResourceIdentifier, url))), null, null)}));

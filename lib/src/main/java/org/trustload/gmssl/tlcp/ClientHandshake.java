@@ -9,22 +9,11 @@ import org.bouncycastle.math.ec.ECPoint;
 import org.trustload.gmssl.TlcpSuite;
 
 /**
- * One TLCP handshake, client side (GB/T 38636-2020): ClientHello; ServerHello, Certificate (sign +
- * enc), ServerKeyExchange, [CertificateRequest], ServerHelloDone; [Certificate], ClientKeyExchange,
- * [CertificateVerify], ChangeCipherSpec, Finished; ChangeCipherSpec, Finished. With a session to
- * resume and a server that accepts it, the abbreviated handshake.
- *
- * <p>ECC suites: the pre-master secret (version 0x0101 + 46 random bytes) is SM2-encrypted to the
- * server's encryption certificate; the server signs both randoms and its encryption certificate.
- * ECDHE suites: the SM2 key exchange of both sides' encryption keys and ephemeral keys (the server
- * is the initiator); the server signs both randoms and its ephemeral parameters, and always asks for
- * the client's certificates.
- *
- * <p>Minimal mode ({@link BcTlcpClient#minimal}) changes only what the client alone computes: a
- * server chain is checked the first time it is seen, the ServerKeyExchange signature is not
- * verified, ECC suites reuse the encrypted pre-master secret of that server key, ECDHE suites reuse
- * one ephemeral key pair. The messages on the wire are complete and valid: the server decrypts,
- * exchanges, verifies CertificateVerify and checks Finished as it always does.
+ * One TLCP handshake, client side (GB/T 38636-2020), full or abbreviated when a session is resumed. ECC suites
+ * SM2-encrypt the pre-master secret to the server's encryption certificate; ECDHE suites run the SM2 key
+ * exchange (the server initiates, and always asks for the client's certificates). Minimal mode
+ * ({@link BcTlcpClient#minimal}) skips or reuses only what the client alone computes; the messages stay complete
+ * and valid, so the server does all its work: docs/elements/tlcp-client-config.md, "Client crypto".
  */
 final class ClientHandshake {
     private static final int NAMED_CURVE = 3;

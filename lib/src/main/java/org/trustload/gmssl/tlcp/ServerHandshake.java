@@ -164,9 +164,10 @@ final class ServerHandshake {
         byte[] expected = Prf.finished(master, Prf.CLIENT_FINISHED, io.transcriptHash());
         ClientHandshake.checkFinished(io.expect(HandshakeIo.FINISHED, "Finished"), expected);
         io.records.changeWriteCipher(c[1]);
+        // remembered before our Finished leaves: a client that resumes at once must find it (BcEngineTest)
+        server.remember(sessionId, new BcTlcpServer.Session(master, suite));
         io.write(HandshakeIo.FINISHED, new HandshakeIo.Writer().bytes(Prf.finished(master, Prf.SERVER_FINISHED, io.transcriptHash())));
         io.records.flush();
-        server.remember(sessionId, new BcTlcpServer.Session(master, suite));
     }
 
     private HandshakeIo.Writer serverHello(byte[] serverRandom, byte[] sessionId, boolean secureRenegotiation) {

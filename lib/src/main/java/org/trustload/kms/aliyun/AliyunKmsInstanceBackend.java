@@ -8,21 +8,12 @@ import org.trustload.kms.KmsOperation;
 import org.trustload.kms.KmsSettings;
 
 /**
- * The {@code aliyun-kms-instance} backend: Alibaba Cloud KMS instances (dedicated KMS) through the
- * official SDK {@code com.aliyun:alibabacloud-dkms-gcs-sdk} 0.5.2, authenticated with a client key
- * file (JSON {@code {KeyId, PrivateKeyData}}) and its password.
- *
- * <p>Settings read: endpoint ({@code host:port}, or {@code https://host:port} / {@code http://host:port};
- * HTTPS when no scheme is given), client key file and password, CA file (PEM) or trust-all (HTTPS
- * needs one of them: the SDK trusts nothing else), connect and response timeouts, max connections
- * (the idle pool size), retries (0 by default; the SDK's own default is on and would hide throttling).
- * The SDK never checks the server's host name, whatever is configured.
- *
- * <p>The encryption context ({@link org.trustload.kms.EncryptionContext#aad()}) is sent as the {@code Aad}
- * of Encrypt, Decrypt and GenerateDataKey.
- *
- * <p>Ciphertexts are opaque to callers: ENCRYPT and GENERATE_DATA_KEY return the service's IV and
- * ciphertext blob in one envelope that DECRYPT takes back (see {@link AliyunKmsInstanceClient}).
+ * The {@code aliyun-kms-instance} backend: Alibaba Cloud KMS instances through the official SDK
+ * ({@code alibabacloud-dkms-gcs-sdk} 0.5.2), authenticated with a client key file and its password. HTTPS needs
+ * a CA file or trust-all (the SDK trusts nothing else and never checks host names); retries are off by default
+ * (the SDK's would hide throttling); the encryption context goes as {@code Aad}. Ciphertexts are opaque: the
+ * service's IV and blob in one envelope ({@link AliyunKmsInstanceClient}). Settings:
+ * docs/elements/kms-client-config.md.
  */
 public final class AliyunKmsInstanceBackend implements KmsBackend {
 

@@ -20,22 +20,11 @@ import org.trustload.pki.PkiException;
 import org.trustload.pki.TimestampClient;
 
 /**
- * EU DSS's REST services (DSS 6.4, mounted as in DSS's demonstration under a base such as
- * {@code http://host:8080/services/rest}):
- * <ul>
- * <li>{@code signature/one-document/getDataToSign} → the client signs the bytes → {@code …/signDocument}.
- * DSS is stateless: the second call resends the document and the same {@code parameters}, signing date
- * included ({@code blevelParams.signingDate}, that spelling);</li>
- * <li>server-held keys: {@code server-signing/key/{alias}} (the certificate chain, read once per alias),
- * then getDataToSign → {@code server-signing/sign/{alias}/{digestAlgorithm}} → signDocument;</li>
- * <li>{@code timestamp-service/getTimestampResponse} {@code {algorithm, value}} → {@code {binaries}}.</li>
- * </ul>
- * Levels are DSS's {@code SignatureLevel} names ({@code CAdES_BASELINE_B}, {@code PAdES_BASELINE_T}, …),
- * digests its {@code DigestAlgorithm} names ({@code SHA256}), signature values its
- * {@code SignatureAlgorithm} names ({@code ECDSA_SHA256}). DSS answers every failure with HTTP 500 and its
- * exception's message as the body. It has no certificate login. At level B, signDocument does not check
- * the signature value: a wrong key gives HTTP 200 and an invalid signature (the Signature Assertion
- * catches it).
+ * EU DSS's REST services (DSS 6.4, under a base such as {@code http://host:8080/services/rest}): one-document
+ * getDataToSign → the client signs → signDocument, server-held keys ({@code server-signing}), and the timestamp
+ * service; levels, digests and algorithms in DSS's own enum names. DSS is stateless: the second call resends the
+ * document and the same parameters, signing date included ({@code blevelParams.signingDate}, that spelling).
+ * Routes, errors and what DSS does not check: docs/elements/signature-server-config.md and cades-sign.md.
  */
 public final class DssApi implements SignatureApi {
     /** DSS 6.4's CAdES and PAdES {@code SignatureLevel} names (the server refuses others with HTTP 500). */

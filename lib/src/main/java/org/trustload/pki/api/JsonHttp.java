@@ -287,8 +287,8 @@ public final class JsonHttp {
 
     /**
      * Puts a document as a base64 JSON string: encoded, quoted and turned into UTF-8 again only when the
-     * thread signs another array than last time. JFR: the base64 of a 137 KB PDF per sample was a quarter of
-     * the API engine's own samples, and then Jackson's character-by-character escape check of that
+     * thread signs another array than last time. JFR: the base64 of the 140,576-byte sample PDF per sample was a
+     * quarter of the API engine's own samples, and then Jackson's character-by-character escape check of that
      * string (which base64 never needs) a sixth of the CAdES Sign sampler's thread; written raw, it is one copy.
      */
     static void putDocument(ObjectNode node, String field, byte[] document) {

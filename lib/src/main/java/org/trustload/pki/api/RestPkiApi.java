@@ -10,23 +10,10 @@ import org.trustload.pki.PkiException;
 import org.trustload.pki.TimestampClient;
 
 /**
- * Lacuna Rest PKI's classic API (1.x, the API of the published study), as its openapi document and
- * Lacuna's Java clients publish it, with {@code Authorization: Bearer <token>}:
- * <ul>
- * <li>CAdES: {@code POST Api/CadesSignatures} {@code {contentToSign, encapsulateContent, certificate,
- * signaturePolicyId, securityContextId}} → 201 {@code {token, toSignData, toSignHash, digestAlgorithmOid}}
- * → the client signs → {@code POST Api/CadesSignatures/{token}/SignedBytes} {@code {signature}} →
- * {@code {cms}};</li>
- * <li>PAdES: {@code POST Api/PadesSignatures} {@code {pdfToSign, certificate, signaturePolicyId, …}} → … →
- * {@code Api/PadesSignatures/{token}/SignedBytes} → {@code {signedPdf}};</li>
- * <li>the level is the signature policy (CAdES-BES, PAdES basic; -T: the standard timestamped policies);</li>
- * <li>login: {@code GET Api/Authentication} → {@code {nonce}} → the client signs the nonce →
- * {@code POST Api/Authentication} {@code {nonce, certificate, signature, securityContextId}} → 200
- * {@code {certificate, validationResults}}, which holds the refusal (errors) when the login failed;</li>
- * <li>timestamps: {@code POST Api/TimestampPlans/{identifier}/Issue} {@code {algorithm, value}} →
- * {@code {encodedValue}};</li>
- * <li>errors: 422 {@code {code, message, detail, validationResults}} ({@link Lacuna#error}).</li>
- * </ul>
+ * Lacuna Rest PKI's classic API (1.x, the API of the published study) as its openapi document and Lacuna's Java
+ * clients publish it, with {@code Authorization: Bearer <token>}: CAdES and PAdES start → the client signs →
+ * {@code SignedBytes}, login by a signed nonce, timestamps, errors as 422 {@code {code, message, detail,
+ * validationResults}} ({@link Lacuna#error}). Routes and fields: docs/elements/signature-server-config.md.
  */
 public class RestPkiApi implements SignatureApi {
     /** How both Rest PKI APIs' error bodies read (for callers of {@link JsonHttp} on Rest PKI routes). */

@@ -8,21 +8,10 @@ import org.trustload.pki.KeyMaterial;
 import org.trustload.pki.PkiException;
 
 /**
- * Lacuna Rest PKI Core's API, as Lacuna's own Java client ({@code restpkicore-client} 1.4.0) calls it,
- * with {@code X-Api-Key: <key>}:
- * <ul>
- * <li>CAdES: {@code POST api/cades-signatures} (the classic start body) → {@code {token, toSignData,
- * toSignHash, digestAlgorithmOid}} → the client signs → {@code POST api/cades-signatures/{token}}
- * {@code {signature}} → {@code {cms}};</li>
- * <li>PAdES: {@code POST api/pades-signatures} with {@code pdfToSign} a FileModel
- * ({@code {content, mimeType}}) → … → {@code POST api/pades-signatures/{token}} → {@code {signedPdf}};</li>
- * <li>login: {@code POST api/v2/authentication/} → {@code {state, toSignHash {algorithm, value}}} → the
- * client signs the hash → {@code POST api/v2/authentication/completion/} {@code {state, certificate,
- * signature}} → {@code {success, failure, certificate, validationResults}} ({@code failure}
- * {@code StaleSession}: the state expired);</li>
- * <li>timestamps: {@code POST api/tsp/{identifier}} {@code {algorithm, value}} → {@code {encodedValue}};</li>
- * <li>errors, features and signature policies: as the classic API ({@link Lacuna#error}, {@link Lacuna#policy}).</li>
- * </ul>
+ * Lacuna Rest PKI Core's API as Lacuna's own Java client ({@code restpkicore-client} 1.4.0) calls it, with
+ * {@code X-Api-Key: <key>}: the classic start bodies under {@code api/…} (PAdES's PDF as a FileModel), login by
+ * a signed hash with {@code api/v2/authentication} (failure {@code StaleSession}: the state expired), timestamps
+ * at {@code api/tsp/{identifier}}; errors and policies as the classic API. docs/elements/signature-server-config.md.
  */
 public final class RestPkiCoreApi extends RestPkiApi {
 

@@ -30,7 +30,7 @@ import org.junit.jupiter.api.Test;
  * </ul>
  * TongsuoKnownAnswersIT (testkit) checks fresh output of the same program with {@link #check}.
  */
-class TlcpKnownAnswerTest {
+public class TlcpKnownAnswerTest {
     private static final HexFormat HEX = HexFormat.of();
     /** The type of an application-data record. */
     private static final int APPLICATION_DATA = 23;
@@ -82,7 +82,7 @@ class TlcpKnownAnswerTest {
     }
 
     /** The recorded answers, comments stripped. */
-    static String recorded() throws IOException {
+    public static String recorded() throws IOException {
         try (InputStream in = TlcpKnownAnswerTest.class.getResourceAsStream("tongsuo-kat.txt")) {
             return new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().filter(l -> !l.startsWith("#"))
                     .reduce("", (a, b) -> a + b + "\n");
@@ -94,7 +94,7 @@ class TlcpKnownAnswerTest {
      * master secret with {@link KeySchedule#master}), every RECORD line by opening its records with the key
      * schedule of the SESSION before it. Returns how many PRF lines, sessions and record lines it checked.
      */
-    static List<Integer> check(String output) throws TlcpAlert {
+    public static List<Integer> check(String output) throws TlcpAlert {
         int prfs = 0;
         int sessions = 0;
         int records = 0;

@@ -22,24 +22,12 @@ import org.trustload.common.Sha256;
 import org.trustload.common.Version;
 
 /**
- * The preflight of {@code ./trustload run|size --remote}, run once on every engine through JMeter's own
- * distributed mode before the test (and once after it, to tidy up). The harness sends what to do as JMeter
- * properties in a {@code -G} file (so nothing travels outside JMeter's RMI over SSL, and nothing of it is a
- * command-line argument); this sampler answers with one sample per engine, which reaches the controller like
- * any other: its response message says which JMeter, TrustLoad and Java the engine runs and how many CPUs it
- * may use ({@code jmeter=5.6.3 trustload=0.1.0 java=17.0.13 cpus=2}), and one sub-result per data file the
- * plan names says what the engine has at that path:
- * <ul>
- *   <li>{@code same PATH} (a copy identical to the controller's: SHA-256), {@code present PATH} (the controller
- *       has none to compare with), {@code shipped PATH} (it was missing; written from the controller's copy, mode
- *       600, missing folders 700) — successful;</li>
- *   <li>{@code missing PATH}, {@code differs PATH: …}, {@code unreadable PATH: …}, {@code unwritable PATH: …}
- *       — failed: the harness stops before the test and names the engine. An existing file is never
- *       overwritten, unless this engine shipped it itself for a run that was never tidied up.</li>
- * </ul>
- * In {@code tidy} mode it removes what it shipped for the run (the folders it made too, when empty) and says
- * {@code removed PATH}; files it shipped are removed as well when the engine's JVM exits. The data never lands
- * in a results file: the sample carries paths and verdicts, never contents. No GUI: users never add it.
+ * The preflight of {@code ./trustload run|size --remote} (docs/distributed.md, step 4), run once on every engine
+ * through JMeter's distributed mode before the test and once after it ({@code tidy}). What to do arrives as
+ * {@code -G} properties; the answer is one sample per engine: versions and CPUs in its message, one sub-result
+ * per data file ({@code same}, {@code present}, {@code shipped} succeed; {@code missing}, {@code differs},
+ * {@code unreadable}, {@code unwritable} fail; {@code removed} when tidying). Paths and verdicts only, never
+ * contents. No GUI: users never add it.
  */
 public class EngineCheck extends AbstractSampler {
 

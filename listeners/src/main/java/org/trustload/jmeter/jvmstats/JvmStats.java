@@ -38,28 +38,11 @@ import org.trustload.jvmstats.StatsSources;
 import org.trustload.jvmstats.StatsSummary;
 
 /**
- * JVM Stats listener: polls a {@link StatsSource} (this JVM, a JVM over JMX, a local JVM by PID, a
- * process by PID) once per interval on a daemon thread, puts the latest values into every thread's
- * JMeter variables ({@code <prefix>_cpu_ms}, …) so {@code sample_variables} writes them into the
- * results and the dashboard graphs them, and writes {@code <summaryFile>.txt/.json} at test end.
- *
- * <p>It is deliberately not {@code Remoteable}: it runs on every engine, next to the samplers whose
- * variables it fills. A source watching the load generator ({@code self}) is polled by every engine;
- * a separate target (JMX, PID) only where {@link #shouldPoll} says so, so it is polled exactly once.
- * One instance serves all threads ({@link NoThreadClone}).
- *
- * <p>It is deliberately no {@code SampleListener}: JMeter calls {@code TestBeanHelper.prepare} on every
- * TestBean listener for every sample (reflection over all its properties), which cost more than the
- * samples of a cheap sampler (./trustload bench jvmstats measured a 3x throughput loss). Instead each
- * thread gets, once, variables whose value is a {@link LiveValue}: JMeter's {@code JMeterVariables.get}
- * calls {@code toString()}, which reads the latest poll from a volatile array, and {@code sample_variables}
- * reads the variables once per sample event. The first variable also counts requests there.
- *
- * <p>The summary covers the measured thread groups only: its start and end figures are read when the
- * first thread of a thread group that is not setUp/tearDown starts and when the last one ends, and
- * setUp/tearDown samples are not counted, so CPU per request is the main phase's. The element adds its
- * variable names to {@code sample_variables} itself, so results carry its columns only in plans that
- * use it.
+ * JVM Stats listener: polls a {@link StatsSource} (this JVM, a JVM over JMX, a local JVM or process by PID)
+ * once per interval, puts the latest values into JMeter variables that {@code sample_variables} writes into
+ * the results, and writes {@code <summaryFile>.txt/.json} at test end. Neither {@code Remoteable} (it runs on
+ * every engine; a separate target is polled once) nor a {@code SampleListener} (JMeter's per-sample bean
+ * preparation cost 3x the throughput): why and how, docs/elements/jvm-stats.md.
  */
 public class JvmStats extends AbstractTestElement
         implements TestBean, Visualizer, TestStateListener, ThreadListener, NoThreadClone {

@@ -7,21 +7,11 @@ import org.apache.jmeter.testelement.ThreadListener;
 import org.apache.jmeter.threads.JMeterContextService;
 
 /**
- * Marks the rows of one sample event in the results file, so a reader tells a sample's sub-results from
- * the thread's next sample (JMeter's CSV links no row to its parent, and their times overlap by a
- * millisecond or two). {@code ./trustload run} adds it to the plan it runs and lists {@value #VARIABLE} in
- * {@code sample_variables}; users never add it themselves (it has no GUI).
- *
- * <p>Each thread gets, once, the variable {@value #VARIABLE} whose value is a per-thread counter,
- * {@code T.N} (T numbers the thread in this JVM, N counts): {@code JMeterVariables.get} calls its
- * {@code toString()}, which counts up. T keeps values of different threads apart even in a results file
- * saved without thread names. JMeter builds one
- * {@code SampleEvent} per sample (and per Transaction Controller result) and reads the
- * {@code sample_variables} into it once; the CSV writer puts that one value on the sample's row and on
- * the rows of its sub-results. So the rows of one event share a number and the thread's next event has
- * another. No per-sample work beyond that {@code toString()}: no listener callback, no lock (the value
- * is read on the sample's own thread). Works on distributed engines, which send the values with each
- * event.
+ * Marks the rows of one sample event in the results file, so a reader tells a sample's sub-results from the
+ * thread's next sample (JMeter's CSV links no row to its parent). Each thread's variable {@value #VARIABLE}
+ * reads {@code T.N} (T the thread in this JVM, so threads stay apart without thread names; N counts up per
+ * read). {@code ./trustload run} adds the element and lists the variable in {@code sample_variables}; users
+ * never add it (no GUI). How: docs/harness.md, "Sub-results, known from the file".
  */
 public class SampleEventMarker extends AbstractTestElement implements ThreadListener, NoThreadClone {
     private static final long serialVersionUID = 1L;

@@ -10,8 +10,9 @@ import org.slf4j.LoggerFactory;
 import org.trustload.common.ClientException;
 
 /**
- * Configuration errors stop a run instead of flooding it with failed samples (DESIGN §2). Each
- * distinct error is logged once per test as one ERROR line that tools can find:
+ * Configuration errors stop a run instead of flooding it with failed samples ("fail fast" on each element's
+ * page in docs/elements/; exit status 3, docs/results.md). Each distinct error is logged once per test as one
+ * ERROR line that tools can find:
  * {@code TrustLoad configuration error in <element>, property <p>, file <f>: <message>}.
  */
 public final class FailFast {

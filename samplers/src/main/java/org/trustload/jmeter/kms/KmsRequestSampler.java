@@ -22,24 +22,12 @@ import org.trustload.kms.KmsWorkload;
 import org.trustload.kms.MessageType;
 
 /**
- * KMS Request (TrustLoad): one KMS call (any {@link KmsOperation} the backend serves: Encrypt, Decrypt,
- * ReEncrypt, Sign, Verify, GetSecretValue, GenerateDataKey[WithoutPlaintext], GenerateRandom, GetPublicKey,
- * DescribeKey, GenerateMac, VerifyMac) on the client of the {@link KmsClientConfig} it names
- * ({@code configName}), with an optional encryption context ({@link EncryptionContext}). Holds only what
- * varies per request. Each thread prepares its request once per key (random data, different per thread
- * and key; for decrypt one Encrypt, for verify one Sign, outside any sample) and then times only the
- * repeated call, like the reference benchmark. {@code keyId} may list several keys separated by commas:
- * each thread takes them in turn, starting at a different one, so the load spreads over a tenant's keys.
- *
- * <p>Failures carry a category response code ({@code KMS.Timeout}, {@code KMS.LimitExceeded},
- * {@code KMS.ClientError}, …) and the message {@code <http status or ->:<service error code>}; a wrong
- * setting is a {@code configError} that stops the thread. A Verify that answers "invalid" is a failure
- * ({@code KMS.VerifyFailed}); so are a Decrypt whose plaintext is not the one encrypted and an operation
- * that returns no bytes where it must ({@code KMS.WrongOutput}, {@link KmsWorkload.Case#check}). A thread
- * that never reached the KMS and cannot (connection refused, TLS trust) stops after its first failed
- * sample. Key material, plaintexts, secret values and passwords never reach the result: only lengths.
- *
- * <p>Property names are stored in users' plans: never rename them.
+ * KMS Request (TrustLoad): one KMS call (any {@link KmsOperation} the backend serves) on the client of the
+ * {@link KmsClientConfig} it names, holding only what varies per request. Each thread prepares its data once
+ * per key outside the clock and times only the repeated call; failures carry a category code ({@code
+ * KMS.Timeout}, {@code KMS.LimitExceeded}, …), a wrong setting stops the thread, and results carry lengths,
+ * never key material or secrets. docs/elements/kms-request.md. Property names are stored in users' plans:
+ * never rename them.
  */
 public class KmsRequestSampler extends ClientSampler<KmsRequestSampler.Prepared> implements ThreadListener {
     private static final long serialVersionUID = 1L;

@@ -30,12 +30,12 @@ import org.junit.jupiter.params.provider.MethodSource;
 import org.trustload.gmssl.TlcpCredentials;
 import org.trustload.gmssl.TlcpEngine;
 import org.trustload.gmssl.TlcpEngines;
-import org.trustload.gmssl.TlcpPageServer;
+import org.trustload.labkit.gmssl.TlcpPageServer;
 import org.trustload.gmssl.TlcpProtocol;
 import org.trustload.gmssl.TlcpServerSettings;
 import org.trustload.gmssl.TlcpSuite;
 import org.trustload.jmeter.ldap.JMeterTestSupportAccess;
-import org.trustload.pki.TestPki;
+import org.trustload.labkit.pki.TestPki;
 
 /**
  * TLCP Client Config + TLCP Request against real page servers in this JVM (bc for TLCP and tongsuo for

@@ -33,7 +33,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.trustload.jmeter.ldap.JMeterTestSupportAccess;
-import org.trustload.pki.TestPki;
+import org.trustload.labkit.pki.TestPki;
 import org.trustload.testing.TestHttpServer;
 
 /**

@@ -23,9 +23,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.trustload.jmeter.ldap.JMeterTestSupportAccess;
-import org.trustload.pki.SamplePdf;
-import org.trustload.pki.TestPki;
-import org.trustload.pki.TimestampResponder;
+import org.trustload.labkit.pki.SamplePdf;
+import org.trustload.labkit.pki.TestPki;
+import org.trustload.labkit.pki.TimestampResponder;
 import org.trustload.testing.TestHttpServer;
 
 /**

@@ -34,10 +34,10 @@ import org.trustload.jmeter.ldap.JMeterTestSupportAccess;
 import org.trustload.pki.CadesSigner;
 import org.trustload.pki.KeyMaterial;
 import org.trustload.pki.PadesSigner;
-import org.trustload.pki.SamplePdf;
+import org.trustload.labkit.pki.SamplePdf;
 import org.trustload.pki.SignOptions;
-import org.trustload.pki.TestPki;
-import org.trustload.pki.TimestampResponder;
+import org.trustload.labkit.pki.TestPki;
+import org.trustload.labkit.pki.TimestampResponder;
 
 /**
  * The certificate-path negative table, through the Signature Assertion element: each row is a JMeter

@@ -30,14 +30,14 @@ import org.trustload.jmeter.ldap.JMeterTestSupportAccess;
 import org.trustload.pki.CadesSigner;
 import org.trustload.pki.KeyMaterial;
 import org.trustload.pki.PadesSigner;
-import org.trustload.pki.SamplePdf;
+import org.trustload.labkit.pki.SamplePdf;
 import org.trustload.pki.SignOptions;
-import org.trustload.pki.TestPki;
-import org.trustload.pki.TimestampResponder;
+import org.trustload.labkit.pki.TestPki;
+import org.trustload.labkit.pki.TimestampResponder;
 
 /**
  * Prints the CPU time (this thread, ThreadMXBean) the Signature Assertion element spends per sample on
- * CAdES-B/-T and PAdES-B/-T signatures of a 137 KB PDF, as the pki plans check them: 3 CAs, signers
+ * CAdES-B/-T and PAdES-B/-T signatures of the 140,576-byte sample PDF, as the pki plans check them: 3 CAs, signers
  * rotating over 60 users, trust anchors and the CAs' CRLs configured — beside a raw floor measured in
  * the same blocks (interleaved, so a loaded machine moves both alike): BouncyCastle's CMS verification of
  * the same signature (PDFBox loading the PDF and cutting the signed ranges for PAdES; the timestamp token's
