@@ -37,6 +37,8 @@ import org.trustload.testing.TestHttpServer;
  * before the KMS is called. A refused port or an untrusted server certificate is no configuration
  * error: one failed sample per thread ({@code -:ConnectionRefused}, {@code -:TlsHandshake}), then the
  * threads stop.
+ *
+ * <p>CI budget: ~1 min: twelve JMeter runs (no dashboard), one per wrong setting, on one lab.
  */
 class KmsBadConfigIT {
 

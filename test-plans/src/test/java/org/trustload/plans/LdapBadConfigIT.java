@@ -32,6 +32,8 @@ import org.trustload.harness.Run;
  * {@code TrustLoad configuration error in <element>, property <p>, file <f>}; one found at test start
  * stops the test before any sample. No server is needed: each case fails before reaching one, or
  * targets a loopback port nothing listens on.
+ *
+ * <p>CI budget: ~1 min: eleven JMeter runs (no dashboard), one per wrong setting.
  */
 class LdapBadConfigIT {
 

@@ -29,6 +29,8 @@ import org.trustload.labkit.pki.TestPki;
  * in <element>, property <p>, file <f>} and the run exits with status 3; one found at test start
  * (Key Store Config, Signature Server Config) stops the test before any sample. No server is needed:
  * each case fails before reaching one, or targets a loopback port nothing listens on.
+ *
+ * <p>CI budget: ~1 min: ten JMeter runs (no dashboard), one per wrong setting.
  */
 class PkiBadConfigIT {
 

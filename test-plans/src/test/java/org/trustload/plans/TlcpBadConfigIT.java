@@ -28,6 +28,8 @@ import org.trustload.labkit.pki.TestPki;
  * reaching one, or targets a loopback port nothing listens on, or (a forced protocol mismatch) a
  * TLCP-only gateway in this JVM that a TLS 1.3 plan reaches. Those two are ordinary failures that stop a
  * thread which never completed a handshake: exit 0 with one failed sample per thread.
+ *
+ * <p>CI budget: ~1 min: ten JMeter runs (no dashboard), one per wrong setting.
  */
 class TlcpBadConfigIT {
 
