@@ -23,6 +23,8 @@ import org.trustload.common.ChildProcess;
 public final class DssFixture implements AutoCloseable {
     /** The line the server prints once its endpoints listen. */
     public static final String READY = "READY ";
+    /** What {@code ./trustload fixture dss} prints, with its properties file, once DSS is ready. */
+    public static final String FOREGROUND_READY = "TRUSTLOAD-DSS READY ";
     /** The fixture's main class. */
     static final String MAIN = "org.trustload.fixtures.dss.DssServer";
     /** The lab properties a plan needs besides the DSS endpoint (the users, the document, the trust anchors). */
@@ -116,8 +118,10 @@ public final class DssFixture implements AutoCloseable {
     /**
      * {@code ./trustload fixture dss [lab=FILE] [port=N] [out=FILE]}: DSS in the foreground until Ctrl-C,
      * against the running lab whose properties are {@code lab=FILE}, or against a lab of its own (the pki
-     * service, {@code TRUSTLOAD_LAB_ARGS} applies) stopped with it. Writes the properties a plan needs to
-     * {@code out} (default {@code dss.properties}) and prints the command.
+     * service, {@code TRUSTLOAD_LAB_ARGS} applies) stopped with it. Writes the properties a plan needs (the
+     * lab's key store password among them) to {@code out}, by default {@code dss.properties} in a private folder
+     * of its own, as the lab does (so two fixtures never share a file and none lands in the checkout), names it
+     * in its {@value #FOREGROUND_READY} line and removes the folder (and {@code out}) when it stops.
      */
     static int foreground(Layout layout, List<String> args, java.io.PrintStream out)
             throws HarnessException, IOException, InterruptedException {
@@ -130,7 +134,8 @@ public final class DssFixture implements AutoCloseable {
             }
             a.put(arg.substring(0, eq), arg.substring(eq + 1));
         }
-        Path work = Files.createTempDirectory("trustload-dss");
+        // private: it holds the properties file with the lab's key store password, the lab's and DSS's logs
+        Path work = Layout.privateTempDir("trustload-dss");
         Lab lab = null;
         DssFixture dss = null;
         try {
@@ -144,7 +149,9 @@ public final class DssFixture implements AutoCloseable {
                         Layout.words(System.getenv("TRUSTLOAD_LAB_ARGS")), Duration.ofMinutes(5));
             }
             dss = start(layout, labProperties, work, Integer.parseInt(a.getOrDefault("port", "0")), Duration.ofMinutes(2));
-            Path file = dss.writeProperties(Path.of(a.getOrDefault("out", "dss.properties")).toAbsolutePath());
+            Path file = dss.writeProperties(a.containsKey("out") ? Path.of(a.get("out")).toAbsolutePath()
+                    : work.resolve("dss.properties"));
+            out.println(FOREGROUND_READY + file);
             out.println("EU DSS 6.4 REST services at " + dss.url() + " (log " + dss.log() + ")");
             out.println("  signature/one-document, server-signing (keys: the lab's users), timestamp-service");
             out.println("Point a pki plan at it (" + file + " holds the lab's keystore password: keep it to yourself):");
@@ -152,14 +159,29 @@ public final class DssFixture implements AutoCloseable {
             out.println("  ./trustload run pki/pades-t -q " + file);
             out.println("  ./trustload run pki/cades -q " + file + " -Jmode=server-key -Jpki.server.key=user0001");
             out.println("  ./trustload run pki/timestamp -q " + file + " -Jtsa_protocol=api");
-            out.println("Ctrl-C stops DSS" + (lab == null ? "." : " and its lab."));
+            out.println("Ctrl-C stops DSS" + (lab == null ? "" : " and its lab") + " and removes " + work
+                    + (a.containsKey("out") ? " and " + file : "") + ".");
             Lab runningLab = lab;
-            int status = dss.process.stopWithLauncher(() -> {
-                if (runningLab != null) {
-                    runningLab.close();
+            java.util.concurrent.atomic.AtomicBoolean tidied = new java.util.concurrent.atomic.AtomicBoolean();
+            AutoCloseable tidy = () -> {
+                // once: Ctrl-C runs it in the launcher's hook while this thread, DSS gone, runs it too
+                synchronized (tidied) {
+                    if (!tidied.getAndSet(true)) {
+                        if (runningLab != null) {
+                            runningLab.close();
+                        }
+                        Files.deleteIfExists(file);
+                        Layout.deleteRecursively(work);
+                    }
                 }
-                Files.deleteIfExists(file);
-            }).waitFor();
+            };
+            int status = dss.process.stopWithLauncher(tidy).waitFor();
+            // DSS ended by itself, or the hook stopped it: the same tidying, once
+            try {
+                tidy.close();
+            } catch (Exception e) {
+                // a file left in the private temporary folder
+            }
             return status == 0 || status == 143 ? 0 : ExitStatus.NOT_EXECUTED.code();
         } catch (HarnessException | IOException | RuntimeException e) {
             if (dss != null) {
@@ -167,6 +189,11 @@ public final class DssFixture implements AutoCloseable {
             }
             if (lab != null) {
                 lab.close();
+            }
+            try {
+                Layout.deleteRecursively(work);
+            } catch (IOException left) {
+                // the folder is private and in the temporary directory
             }
             throw e;
         }

@@ -10,13 +10,14 @@ import org.trustload.harness.sizing.Watcher;
 /**
  * What the load generator used over a run, for every summary: each JMeter JVM the {@link Watcher} saw (the
  * controller, and with {@code --engines} each engine), its CPU as a share of the CPUs it may use, its GC
- * time and the time its threads waited for a CPU; the machine's busy share. The busiest JVM decides the
- * warning: at {@link Verdict#CLIENT_CPU_PCT}% or more of its CPUs, or waiting for a CPU as long as it ran
- * ({@link Verdict#WAIT_RATIO}), the run's figures may be the load generator's limit rather than the
- * server's — the rule {@code ./trustload size} applies to its steps.
+ * time and the time its threads waited for a CPU; the machine's busy share. The warning follows the rule
+ * {@code ./trustload size} applies to its steps ({@link Verdict}): the busiest JVM at
+ * {@link Verdict#CLIENT_CPU_PCT}% or more of its CPUs, or the JVMs' run-queue wait per sample a material share
+ * ({@link Verdict#WAIT_SHARE}) of the median response time — then the run's figures may be the load
+ * generator's limit rather than the server's. A wait per CPU ms alone is not evidence.
  *
  * <p>Several engines: one {@link Jvm} each; a source of readings beyond this machine (remote engines) adds
- * its own {@link Jvm}s and the same judgement applies to the busiest.
+ * its own {@link Jvm}s, the busiest is judged by its CPU and the wait of all of them over all samples.
  *
  * @param jvms the JMeter JVMs measured over the window, busiest first
  * @param machineBusyPct this machine's busy share over the window (every process), NaN unknown
@@ -24,8 +25,12 @@ import org.trustload.harness.sizing.Watcher;
  * @param toMs end of the window (the last sample's end)
  * @param wholeLife the samples spanned less than {@link #MIN_WINDOW_MS}: the JVMs were measured over their whole
  *        life (start-up and report included)
+ * @param samples top-level samples in the window (warm-up included), 0 unknown
+ * @param p50Ms their median response time (Total's), NaN unknown
+ * @param meanMs their mean response time, NaN unknown
  */
-public record LoadGenerator(List<Jvm> jvms, double machineBusyPct, long fromMs, long toMs, boolean wholeLife) {
+public record LoadGenerator(List<Jvm> jvms, double machineBusyPct, long fromMs, long toMs, boolean wholeLife,
+                            long samples, double p50Ms, double meanMs) {
 
     /** Windows shorter than this tell little of a JVM's CPU share (readings come once a second). */
     static final long MIN_WINDOW_MS = 2000;
@@ -36,21 +41,16 @@ public record LoadGenerator(List<Jvm> jvms, double machineBusyPct, long fromMs, 
      * @param cpuPct CPU as a share of {@code cpus}, percent
      * @param gcMs GC time (ms) over the window, NaN when its hsperfdata was not readable
      * @param gcPct that GC time as a share of the window, percent
-     * @param waitRatio ms its threads waited for a CPU per ms of CPU they used, NaN unknown
+     * @param waitMs ms its threads were ready to run but waited for a CPU over the window, NaN unknown
      */
-    public record Jvm(String name, int cpus, double cpuPct, double gcMs, double gcPct, double waitRatio) {
-
-        /** Whether this JVM may have been the run's limit. */
-        public boolean saturated() {
-            return cpuPct >= Verdict.CLIENT_CPU_PCT || waitRatio >= Verdict.WAIT_RATIO;
-        }
+    public record Jvm(String name, int cpus, double cpuPct, double gcMs, double gcPct, double waitMs) {
     }
 
     /**
      * The JVMs {@code watcher} saw over [from, to], clamped to their readings; over their whole life when the
      * samples spanned less than {@link #MIN_WINDOW_MS}.
      */
-    public static LoadGenerator of(Watcher watcher, long from, long to) {
+    public static LoadGenerator of(Watcher watcher, long from, long to, long samples, double p50Ms, double meanMs) {
         boolean whole = to - from < MIN_WINDOW_MS;
         List<Jvm> jvms = new ArrayList<>();
         long a0 = whole ? Long.MAX_VALUE : from;
@@ -72,7 +72,7 @@ public record LoadGenerator(List<Jvm> jvms, double machineBusyPct, long fromMs, 
             double wait = s.waitMs(a, b);
             double gc = s.gcMs(a, b);
             jvms.add(new Jvm(s.name(), s.cpus(), 100.0 * cpu / ((b - a) * (double) s.cpus()), gc, 100.0 * gc / (b - a),
-                    cpu > 0 && !Double.isNaN(wait) ? wait / cpu : Double.NaN));
+                    wait));
             a0 = whole ? Math.min(a0, a) : Math.max(a0, a);
             b0 = whole ? Math.max(b0, b) : Math.min(b0, b);
             if (!s.remote()) {
@@ -83,12 +83,30 @@ public record LoadGenerator(List<Jvm> jvms, double machineBusyPct, long fromMs, 
         }
         jvms.sort(Comparator.comparingDouble(Jvm::cpuPct).reversed());
         return new LoadGenerator(List.copyOf(jvms), local ? watcher.machineBusyPct(m0, m1) : Double.NaN,
-                whole && !jvms.isEmpty() ? a0 : from, whole && !jvms.isEmpty() ? b0 : to, whole);
+                whole && !jvms.isEmpty() ? a0 : from, whole && !jvms.isEmpty() ? b0 : to, whole, samples, p50Ms,
+                meanMs);
     }
 
-    /** Whether the busiest JVM may have been the run's limit. */
+    /** The JVMs' run-queue wait per sample, ms: the mean time a sample's thread waited for a CPU; NaN unknown. */
+    public double waitMsPerSample() {
+        double wait = 0;
+        boolean known = false;
+        for (Jvm j : jvms) {
+            if (!Double.isNaN(j.waitMs())) {
+                wait += j.waitMs();
+                known = true;
+            }
+        }
+        return known && samples > 0 ? wait / samples : Double.NaN;
+    }
+
+    private boolean cpuLimit() {
+        return !jvms.isEmpty() && jvms.get(0).cpuPct() >= Verdict.CLIENT_CPU_PCT;
+    }
+
+    /** Whether the load generator may have been the run's limit: its busiest JVM at its CPUs, or a material wait. */
     public boolean saturated() {
-        return !jvms.isEmpty() && jvms.get(0).saturated();
+        return cpuLimit() || Verdict.waitMaterial(waitMsPerSample(), p50Ms, meanMs);
     }
 
     /** The lines of the summary (at most {@value Summary#WIDTH} columns each). */
@@ -102,21 +120,26 @@ public record LoadGenerator(List<Jvm> jvms, double machineBusyPct, long fromMs, 
         Jvm top = jvms.get(0);
         String who = jvms.size() == 1 ? "JMeter (" + top.name() + ")"
                 : "the busiest of " + jvms.size() + " JMeter JVMs (" + top.name() + ")";
+        double wait = waitMsPerSample();
+        String waited = Double.isNaN(wait) || Double.isNaN(Verdict.reference(p50Ms, meanMs))
+                ? "its threads' wait for a CPU (unknown)"
+                : (jvms.size() == 1 ? "its threads " : "their threads ")
+                        + Verdict.waitFigures(wait, p50Ms, meanMs, "sample");
         Summary.wrap(sb, String.format(Locale.ROOT, "Load generator: %s used %.0f%% of the %d CPU%s it may use over %s; GC %s;"
-                + " its threads waited for a CPU %s; this machine was %s busy.", who, top.cpuPct(), top.cpus(),
+                + " %s; this machine was %s busy.", who, top.cpuPct(), top.cpus(),
                 top.cpus() == 1 ? "" : "s", wholeLife ? "its whole life (" + Run.hms(seconds) + ", start-up and report included:"
                         + " the samples spanned under " + MIN_WINDOW_MS / 1000 + " s)" : "the " + Run.hms(seconds) + " of samples", gc(top),
-                Double.isNaN(top.waitRatio()) ? "(unknown)" : String.format(Locale.ROOT, "%.2f ms per ms of CPU", top.waitRatio()),
+                waited,
                 Double.isNaN(machineBusyPct) ? "(unknown)" : String.format(Locale.ROOT, "%.0f%%", machineBusyPct)));
         for (Jvm j : jvms.subList(1, jvms.size())) {
             Summary.wrap(sb, String.format(Locale.ROOT, "  %s: %.0f%% of %d CPU%s, GC %s", j.name(), j.cpuPct(), j.cpus(),
                     j.cpus() == 1 ? "" : "s", gc(j)));
         }
         if (saturated()) {
-            String why = top.cpuPct() >= Verdict.CLIENT_CPU_PCT
+            String why = cpuLimit()
                     ? String.format(Locale.ROOT, "JMeter used %.0f%% of its CPUs", top.cpuPct())
-                    : String.format(Locale.ROOT, "JMeter's threads waited for a CPU at least as long as they ran (%.2f ms per ms)",
-                            top.waitRatio());
+                    : String.format(Locale.ROOT, "JMeter's threads waited for a CPU a material share of the response"
+                            + " times (%.0f%%)", 100 * wait / Verdict.reference(p50Ms, meanMs));
             Summary.wrap(sb, "Warning: " + why + ": the figures above may be the load generator's limit, not the server's"
                     + " (docs/results.md#is-the-figure-the-servers).");
         }

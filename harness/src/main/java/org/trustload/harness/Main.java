@@ -456,8 +456,9 @@ public final class Main {
                                                it): slapd [entries=N] [nofile=N] (OpenLDAP), mariadb (for
                                                jdbc/mysql-select-insert), node-exporter (Prometheus, loopback),
                                                dss [lab=FILE] [port=N] [out=FILE] (EU DSS 6.4, with a lab of its
-                                               own unless lab= names a running one's lab.properties); prints how
-                                               to point a plan at it
+                                               own unless lab= names a running one's lab.properties; its -q file
+                                               in a private folder of its own, named in its READY line, removed
+                                               at stop); prints how to point a plan at it
                   help                         this text
 
                 Exit status of run and size (docs/harness.md):

@@ -769,7 +769,8 @@ public final class Run {
             sloStopped.ifPresent(l -> text.append(System.lineSeparator()).append(l).append(System.lineSeparator()));
             long from = Math.min(summary.total().firstStart(), summary.warmUp().firstStart());
             long to = Math.max(summary.total().lastEnd(), summary.warmUp().lastEnd());
-            text.append(LoadGenerator.of(watcher, from, to).text());
+            text.append(LoadGenerator.of(watcher, from, to, summary.total().count() + summary.warmUp().count(),
+                    summary.total().percentile(50), summary.total().mean()).text());
         }
         text.append(Summary.jvmStats(dir));
         if (o.dashboard) {

@@ -355,13 +355,13 @@ public final class Size {
             ServerWatch sw = serverWatch(s, lab);
             if (engines != null && engines.isRemote() && sw.sharedHost) {
                 // the load is offered from other hosts: this machine holds the server (and the controller) only
-                sw = new ServerWatch(sw.source, sw.cpus, false, sw.error);
+                sw = new ServerWatch(sw.source, sw.cpus, false, sw.pid, sw.error);
             }
             if (sw.error != null) {
                 err.println("trustload: " + sw.error);
                 return ExitStatus.USAGE.code();
             }
-            watcher = new Watcher(sw.source, sw.cpus, s.loadCpus);
+            watcher = new Watcher(sw.source, sw.cpus, sw.pid, s.loadCpus);
             err.println("trustload: size " + o.planId + ", " + s.model.name().toLowerCase(Locale.ROOT) + " model, objective "
                     + s.slo + ", steps of " + s.stepMs / 1000.0 + " s (" + s.warmupMs / 1000.0 + " s warm-up), at most "
                     + Run.hms(s.maxTimeMs / 1000) + "; server: " + (sw.source == null ? "not watched" : sw.source.describe()));
@@ -417,8 +417,11 @@ public final class Size {
         }
     }
 
-    /** The watched server: its source, its CPUs, whether it shares this machine with the load generator. */
-    private record ServerWatch(StatsSource source, int cpus, boolean sharedHost, String error) {
+    /**
+     * The watched server: its source, its CPUs, whether it shares this machine with the load generator, its local
+     * process (0: none) whose run-queue wait the watcher reads.
+     */
+    private record ServerWatch(StatsSource source, int cpus, boolean sharedHost, long pid, String error) {
     }
 
     private static ServerWatch serverWatch(Settings s, Lab lab) {
@@ -427,7 +430,8 @@ public final class Size {
         if (s.server != null) {
             int colon = s.server.indexOf(':');
             if (colon <= 0) {
-                return new ServerWatch(null, 0, false, "--server takes KIND:TARGET (" + String.join(", ", StatsSources.names())
+                return new ServerWatch(null, 0, false, 0, "--server takes KIND:TARGET ("
+                        + String.join(", ", StatsSources.names())
                         + "), e.g. jvm-pid:1234 or prometheus:http://host:9100/metrics");
             }
             kind = s.server.substring(0, colon);
@@ -436,12 +440,12 @@ public final class Size {
             Optional<ProcessHandle> p = ProcessHandle.current().descendants()
                     .filter(h -> h.info().commandLine().orElse("").contains(lab.properties().toString())).findFirst();
             if (p.isEmpty()) {
-                return new ServerWatch(null, 0, true, null);
+                return new ServerWatch(null, 0, true, 0, null);
             }
             kind = "jvm-pid";
             target = Long.toString(p.get().pid());
         } else {
-            return new ServerWatch(null, 0, false, null);
+            return new ServerWatch(null, 0, false, 0, null);
         }
         try {
             StatsSource src = StatsSources.open(kind, SourceConfig.of(target));
@@ -453,9 +457,11 @@ public final class Size {
                         : local ? Watcher.allowedCpus(Long.parseLong(target.strip())) : Runtime.getRuntime().availableProcessors();
             }
             boolean shared = local || loopback(target);
-            return new ServerWatch(src, cpus, shared, null);
+            long pid = local && target.strip().matches("[0-9]+") ? Long.parseLong(target.strip()) : 0;
+            return new ServerWatch(src, cpus, shared, pid, null);
         } catch (StatsException | RuntimeException e) {
-            return new ServerWatch(null, 0, false, "cannot watch the server (" + kind + " '" + target + "'): " + e.getMessage());
+            return new ServerWatch(null, 0, false, 0, "cannot watch the server (" + kind + " '" + target + "'): "
+                    + e.getMessage());
         }
     }
 
@@ -684,10 +690,13 @@ public final class Size {
                     ? shape.samplersPerIteration() : Double.NaN, s.stepMs, s.warmupMs, s.slo, watcher, stopped);
             for (Step st : measured) {
                 boolean warmup = name.equals("ramp-1") && st.index() == 0;
-                log.println(String.format(Locale.ROOT, "trustload:   %s%s %s: %s %s/s, p99 %s ms, errors %.2f%%, load CPU %s%%, server CPU %s%%%s",
-                        name, warmup ? " warm-up (not judged)" : "", fmt(st.offered()), fmt(st.achieved()), s.unit, fmt(st.p99()), st.errorPct(), fmt(st.loadCpuPct()),
-                        fmt(st.serverCpuPct()), st.good() || warmup ? "" : "  BROKEN: " + String.join(", ", st.broken())
-                                + (st.stoppedBy().isEmpty() ? "" : " (" + st.stoppedBy() + ")")));
+                String broken = st.good() || warmup ? "" : "  BROKEN: " + String.join(", ", st.broken())
+                        + (st.stoppedBy().isEmpty() ? "" : " (" + st.stoppedBy() + ")");
+                log.println(String.format(Locale.ROOT, "trustload:   %s%s %s: %s %s/s, p50 %s ms, p99 %s ms,"
+                        + " errors %.2f%%, load CPU %s%% (wait %s ms/op), server CPU %s%%%s", name,
+                        warmup ? " warm-up (not judged)" : "", fmt(st.offered()), fmt(st.achieved()), s.unit,
+                        fmt(st.p50()), fmt(st.p99()), st.errorPct(), fmt(st.loadCpuPct()), fmt(st.loadWaitMsPerOp()),
+                        fmt(st.serverCpuPct()), broken));
             }
             got.addAll(measured);
             if (measured.isEmpty()) {

@@ -88,6 +88,13 @@ public final class SizingReport {
         confirm.ifPresent(c -> sb.append("| confirm | ").append(Verdict.num(c.achieved())).append(" ").append(info.unit())
                 .append("/s, p99 ").append(Verdict.num(c.p99())).append(" ms: ").append(c.good() ? "met the objective" : "broke it")
                 .append(" |\n"));
+        v.knee().or(v::best)
+                .filter(k -> !Double.isNaN(k.loadWaitMsPerOp()) && !Double.isNaN(Verdict.reference(k.p50(), k.mean())))
+                .ifPresent(k -> sb.append("| load generator's wait | ")
+                        .append(v.knee().isPresent() ? "at the knee" : "at the best step").append(": its threads ")
+                        .append(Verdict.waitFigures(k.loadWaitMsPerOp(), k.p50(), k.mean(),
+                                Verdict.singular(info.unit())))
+                        .append(" |\n"));
         if (v.enginesNext() > 0) {
             sb.append("| next try | ").append(v.enginesNext()).append(" engines on other machines (--remote HOST,...) |\n");
         }
@@ -111,17 +118,22 @@ public final class SizingReport {
         sb.append(mdTable(steps, info));
         sb.append("\nPercentiles by the JMeter dashboard's method (commons-math3, LEGACY estimator) over the steady window;"
                 + " CPU shares are of the CPUs each process may use; CPU per operation is CPU used in the window divided by the"
-                + " top-level samples in it. See docs/sizing.md.\n");
+                + " top-level samples in it. Load wait ms/op: the time the load generator's threads were ready"
+                + " to run but waited for a CPU (the run queue), over the samples: its own queueing inside a"
+                + " response time, material from " + Math.round(100 * Verdict.WAIT_SHARE) + "% of the median;"
+                + " server wait: a local server's run-queue wait, % of its CPUs' time. See docs/sizing.md.\n");
         return sb.toString();
     }
 
     private static String mdTable(List<Step> steps, Info info) {
         StringBuilder sb = new StringBuilder("| phase | offered | achieved/s | p50 ms | p90 ms | p95 ms | p99 ms | errors | load CPU | "
-                + "server CPU | server ms/op | GCs (ms) | machine | verdict |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+                + "load wait ms/op | server CPU | server wait | server ms/op | GCs (ms) | machine | verdict |\n"
+                + "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
         for (Step s : steps) {
             sb.append(String.join(" | ", "| " + s.phase(), Verdict.num(s.offered()), Verdict.num(s.achieved()), Verdict.num(s.p50()),
                     Verdict.num(s.p90()), Verdict.num(s.p95()), Verdict.num(s.p99()), String.format(Locale.ROOT, "%.2f%%", s.errorPct()),
-                    pct(s.loadCpuPct()), pct(s.serverCpuPct()), Double.isNaN(s.serverCpuMsPerOp()) ? "-" : Verdict.ms(s.serverCpuMsPerOp()),
+                    pct(s.loadCpuPct()), msOrDash(s.loadWaitMsPerOp()), pct(s.serverCpuPct()), pct(s.serverWaitPct()),
+                    Double.isNaN(s.serverCpuMsPerOp()) ? "-" : Verdict.ms(s.serverCpuMsPerOp()),
                     s.serverGcs() < 0 ? "-" : s.serverGcs() + " (" + Verdict.num(s.serverGcMs()) + ")", pct(s.machinePct()),
                     verdict(s))).append(" |\n");
         }
@@ -140,15 +152,21 @@ public final class SizingReport {
     }
 
     private static String table(List<Step> steps, Info info) {
-        StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "%-8s %9s %11s %8s %8s %8s %7s %8s %8s %9s  %s%n", "phase",
-                "offered", info.unit() + "/s", "p50 ms", "p99 ms", "errors", "load", "server", "ms/op", "machine", "verdict"));
+        StringBuilder sb = new StringBuilder(String.format(Locale.ROOT,
+                "%-8s %9s %11s %8s %8s %8s %7s %8s %8s %8s %9s  %s%n", "phase", "offered", info.unit() + "/s",
+                "p50 ms", "p99 ms", "errors", "load", "wait/op", "server", "ms/op", "machine", "verdict"));
         for (Step s : steps) {
-            sb.append(String.format(Locale.ROOT, "%-8s %9s %11s %8s %8s %7.2f%% %7s %8s %8s %9s  %s%n", s.phase(), Verdict.num(s.offered()),
-                    Verdict.num(s.achieved()), Verdict.num(s.p50()), Verdict.num(s.p99()), s.errorPct(), pct(s.loadCpuPct()),
-                    pct(s.serverCpuPct()), Double.isNaN(s.serverCpuMsPerOp()) ? "-" : Verdict.ms(s.serverCpuMsPerOp()),
+            sb.append(String.format(Locale.ROOT, "%-8s %9s %11s %8s %8s %7.2f%% %7s %8s %8s %8s %9s  %s%n", s.phase(),
+                    Verdict.num(s.offered()), Verdict.num(s.achieved()), Verdict.num(s.p50()), Verdict.num(s.p99()),
+                    s.errorPct(), pct(s.loadCpuPct()), msOrDash(s.loadWaitMsPerOp()), pct(s.serverCpuPct()),
+                    Double.isNaN(s.serverCpuMsPerOp()) ? "-" : Verdict.ms(s.serverCpuMsPerOp()),
                     pct(s.machinePct()), verdict(s)));
         }
         return sb.toString();
+    }
+
+    private static String msOrDash(double v) {
+        return Double.isNaN(v) ? "-" : Verdict.ms(v);
     }
 
     private static String pct(double v) {
@@ -178,12 +196,14 @@ public final class SizingReport {
         sb.append("<img src=\"cpu.png\" alt=\"CPU per operation and CPU shares against offered load\">\n");
         sb.append("<h2>Steps</h2>\n<table><tr><th>phase</th><th>offered</th><th>").append(esc(info.unit()))
                 .append("/s</th><th>p50 ms</th><th>p90 ms</th><th>p95 ms</th><th>p99 ms</th><th>errors</th><th>load CPU</th>"
-                        + "<th>server CPU</th><th>server ms/op</th><th>GCs (ms)</th><th>machine</th><th>verdict</th></tr>\n");
+                        + "<th>load wait ms/op</th><th>server CPU</th><th>server wait</th><th>server ms/op</th>"
+                        + "<th>GCs (ms)</th><th>machine</th><th>verdict</th></tr>\n");
         for (Step s : steps) {
             sb.append("<tr").append(s.good() ? "" : " class=\"bad\"").append("><td>").append(esc(s.phase())).append("</td>");
             for (String c : List.of(Verdict.num(s.offered()), Verdict.num(s.achieved()), Verdict.num(s.p50()), Verdict.num(s.p90()),
                     Verdict.num(s.p95()), Verdict.num(s.p99()), String.format(Locale.ROOT, "%.2f%%", s.errorPct()), pct(s.loadCpuPct()),
-                    pct(s.serverCpuPct()), Double.isNaN(s.serverCpuMsPerOp()) ? "-" : Verdict.ms(s.serverCpuMsPerOp()),
+                    msOrDash(s.loadWaitMsPerOp()), pct(s.serverCpuPct()), pct(s.serverWaitPct()),
+                    Double.isNaN(s.serverCpuMsPerOp()) ? "-" : Verdict.ms(s.serverCpuMsPerOp()),
                     s.serverGcs() < 0 ? "-" : s.serverGcs() + " (" + Verdict.num(s.serverGcMs()) + ")", pct(s.machinePct()))) {
                 sb.append("<td>").append(esc(c)).append("</td>");
             }

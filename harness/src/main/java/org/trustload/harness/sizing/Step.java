@@ -15,9 +15,11 @@ import org.trustload.slo.Objective;
  * @param p50 percentiles of their response times, ms (the dashboard's method)
  * @param loadCpuPct the busiest load-generator JVM's CPU, % of the CPUs it may use; NaN unknown
  * @param loadCpuMsPerOp load-generator CPU per sample, ms
- * @param loadWaitRatio the load generator's run-queue wait over its CPU time (its threads waited for a CPU
- *                      this many times as long as they ran); NaN unknown
+ * @param loadWaitMsPerOp the load generator's run-queue wait per sample, ms: the time its threads were ready to
+ *                        run but waited for a CPU, over the samples (by Little's law the mean such wait inside
+ *                        one response time, when its threads wait only while sampling); NaN unknown
  * @param serverCpuPct the server's CPU, % of its CPUs; NaN when not watched
+ * @param serverWaitPct the server's run-queue wait, % of its CPUs' time (a local server); NaN unknown
  * @param serverCpuMsPerOp the server's CPU per sample, ms
  * @param serverGcs collections during the window (-1 unknown); serverGcMs their time
  * @param machinePct this machine's busy CPU, %
@@ -26,8 +28,9 @@ import org.trustload.slo.Objective;
  */
 public record Step(String phase, int index, double offered, double offeredOps, double windowSeconds, double achieved,
                    long samples, long errors, double mean, double p50, double p90, double p95, double p99, double max,
-                   double loadCpuPct, double loadCpuMsPerOp, double loadWaitRatio, double serverCpuPct, double serverCpuMsPerOp, long serverGcs,
-                   double serverGcMs, double machinePct, List<String> broken, String stoppedBy) {
+                   double loadCpuPct, double loadCpuMsPerOp, double loadWaitMsPerOp, double serverCpuPct,
+                   double serverWaitPct, double serverCpuMsPerOp, long serverGcs, double serverGcMs, double machinePct,
+                   List<String> broken, String stoppedBy) {
 
     public double errorPct() {
         return samples == 0 ? 0 : 100.0 * errors / samples;

@@ -118,27 +118,35 @@ public final class Steps {
         double loadMs = 0;
         double waitMs = 0;
         boolean loadKnown = false;
+        boolean waitKnown = false;
         for (Watcher.Series s : watcher.load()) {
-            double used = s.cpuMs(from, to);
+            Watcher.Usage u = s.usage(from, to);
+            double used = u == null ? Double.NaN : u.cpuMs();
             if (!Double.isNaN(used)) {
                 loadKnown = true;
                 loadMs += used;
-                double w = s.waitMs(from, to);
-                waitMs += Double.isNaN(w) ? 0 : w;
+                double w = u.waitMs();
+                if (!Double.isNaN(w)) {
+                    waitKnown = true;
+                    waitMs += w;
+                }
                 double pct = 100.0 * used / ((to - from) * (double) s.cpus());
                 loadPct = Double.isNaN(loadPct) ? pct : Math.max(loadPct, pct);
             }
         }
         double serverPct = Double.NaN;
+        double serverWaitPct = Double.NaN;
         double serverMsPerOp = Double.NaN;
         long gcs = -1;
         double gcMs = Double.NaN;
         Watcher.Series server = watcher.server();
         if (server != null) {
-            double used = server.cpuMs(from, to);
+            Watcher.Usage u = server.usage(from, to);
+            double used = u == null ? Double.NaN : u.cpuMs();
             if (!Double.isNaN(used)) {
                 serverPct = 100.0 * used / ((to - from) * (double) server.cpus());
                 serverMsPerOp = n == 0 ? Double.NaN : used / n;
+                serverWaitPct = 100.0 * u.waitMs() / ((to - from) * (double) server.cpus());
             }
             Watcher.Point[] span = server.span(from, to);
             if (span != null && span[0].gcCount() >= 0) {
@@ -151,7 +159,7 @@ public final class Steps {
         double mean = m.mean();
         return new Step(phase, i, offered, Double.isNaN(opsPerUnit) ? Double.NaN : offered * opsPerUnit, seconds, achieved, n,
                 errors, mean, p.get(50), p.get(90), p.get(95), p.get(99), p.max(), loadPct,
-                loadKnown && n > 0 ? loadMs / n : Double.NaN, loadKnown && loadMs > 0 ? waitMs / loadMs : Double.NaN, serverPct, serverMsPerOp, gcs, gcMs,
-                watcher.machineBusyPct(from, to), broken, stopped);
+                loadKnown && n > 0 ? loadMs / n : Double.NaN, waitKnown && n > 0 ? waitMs / n : Double.NaN, serverPct,
+                serverWaitPct, serverMsPerOp, gcs, gcMs, watcher.machineBusyPct(from, to), broken, stopped);
     }
 }

@@ -7,14 +7,12 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * The verdict of a search: the capacity (the highest load that met the objective) and what limited it.
- * A limit is the load generator's when, at the knee, its busiest JVM used at least
- * {@link #CLIENT_CPU_PCT}% of the CPUs it may use, when the open model's arrivals fell behind the
- * schedule while response times stayed flat (JMeter could not start them), or when the generator shares
- * a saturated machine with the server and uses a large part of it. Such a number is never reported as
- * the server's capacity: the verdict says how many engines the next try needs instead. Otherwise the
- * limit is the server's — CPU-bound when its CPU was near saturation, else another of its limits
- * (latency or errors rose while its CPU had room: threads, locks, I/O, throttling).
+ * The verdict of a search: the capacity (the highest load that met the objective) and what limited it. A server
+ * at its CPU limit whose throughput stopped growing is limited by its CPU; evidence that the load generator
+ * limited the run must explain the response times (its CPU at its limit, arrivals behind a flat median, or a
+ * run-queue wait that is a material share of the median — never a wait per CPU ms alone), and then no capacity
+ * is reported; a machine whose other work took the CPUs is no verdict. The rules, their order and why:
+ * docs/sizing.md#the-method.
  */
 public record Verdict(Kind kind, Optional<Step> best, Optional<Step> knee, String limit, String sentence, int enginesNext) {
 
@@ -22,10 +20,16 @@ public record Verdict(Kind kind, Optional<Step> best, Optional<Step> knee, Strin
     public static final double CLIENT_CPU_PCT = 90;
     /** CPU share of the server at which it is called CPU-bound. */
     public static final double SERVER_CPU_PCT = 90;
-    /** Run-queue wait of the load generator's threads per CPU time at which its own queueing is the limit. */
-    public static final double WAIT_RATIO = 1.0;
+    /**
+     * Share of the median response time at which the load generator's run-queue wait per operation is its own
+     * limit: below a fifth, taking all of it out of every response would move the response times less than one
+     * refine step moves the load (2^(1/4) = 1.19), so it cannot move the knee by a step.
+     */
+    public static final double WAIT_SHARE = 0.20;
     /** Busy share of a machine shared by server and load generator at which the machine is the limit. */
     public static final double HOST_BUSY_PCT = 90;
+    /** Throughput growth from the best step to the knee below which it stopped growing. */
+    static final double FLAT_GAIN = 0.10;
 
     /** The outcome. */
     public enum Kind {
@@ -61,13 +65,14 @@ public record Verdict(Kind kind, Optional<Step> best, Optional<Step> knee, Strin
                 && confirm.get().offered() == best.get().offered()) {
             best = Optional.of(confirm.get().achieved() < best.get().achieved() ? confirm.get() : best.get());
         }
+        String one = singular(unit);
         if (best.isEmpty()) {
             Step first = measured.isEmpty() ? null : measured.get(0);
-            Optional<Verdict> busy = first == null ? Optional.empty() : hostBusy(first, first, sharedHost);
+            Optional<Verdict> busy = first == null ? Optional.empty() : hostBusy(first, first, sharedHost, one);
             if (busy.isPresent()) {
                 return busy.get();
             }
-            List<String> clientWhy = first == null ? List.of() : clientEvidence(first, first, open, sharedHost);
+            List<String> clientWhy = first == null ? List.of() : clientEvidence(first, first, open, sharedHost, one);
             if (!clientWhy.isEmpty()) {
                 int next = Math.max(engines + 1, (int) Math.ceil(Math.max(1, engines) * Math.max(CLIENT_CPU_PCT,
                         Double.isNaN(first.loadCpuPct()) ? 0 : first.loadCpuPct()) / 60.0));
@@ -85,7 +90,10 @@ public record Verdict(Kind kind, Optional<Step> best, Optional<Step> knee, Strin
         // the knee: where the search stopped climbing (first bad step above the best, or the plateau after it)
         Optional<Step> knee = firstBad.filter(s -> s.offered() > b.offered());
         if (knee.isEmpty() && plateau) {
-            knee = measured.stream().filter(s -> s.offered() > b.offered()).max(Comparator.comparingDouble(Step::offered));
+            // the plateau's last step; the best itself when it is that step (throughput crept up, by less than
+            // --min-gain a step, to the end)
+            knee = measured.stream().filter(s -> s.offered() > b.offered())
+                    .max(Comparator.comparingDouble(Step::offered)).or(() -> Optional.of(b));
         }
         if (knee.isEmpty()) {
             return new Verdict(Kind.NOT_REACHED, best, Optional.empty(), "no limit reached",
@@ -93,11 +101,16 @@ public record Verdict(Kind kind, Optional<Step> best, Optional<Step> knee, Strin
                             + " bounds; raise --max-time or --max-load).", num(b.achieved()), unit, slo), 0);
         }
         Step k = knee.get();
-        Optional<Verdict> hostBusy = hostBusy(b, k, sharedHost);
+        String sentence = sentence(b, slo, unit, serverCpus);
+        if (clientCpu(b, k).isEmpty() && arrivalsBehind(b, k, open).isEmpty() && serverCpuFlat(b, k)) {
+            // the server's CPU explains the throughput: the load generator's queueing does not change it
+            return new Verdict(Kind.SERVER, best, knee, serverCpuLimit(b, k, serverCpus, unit), sentence, 0);
+        }
+        Optional<Verdict> hostBusy = hostBusy(b, k, sharedHost, one);
         if (hostBusy.isPresent()) {
             return new Verdict(Kind.HOST_BUSY, best, knee, hostBusy.get().limit(), hostBusy.get().sentence(), 0);
         }
-        List<String> clientWhy = clientEvidence(b, k, open, sharedHost);
+        List<String> clientWhy = clientEvidence(b, k, open, sharedHost, one);
         if (!clientWhy.isEmpty()) {
             double cpu = Double.isNaN(k.loadCpuPct()) ? CLIENT_CPU_PCT : Math.max(k.loadCpuPct(), b.loadCpuPct());
             int next = Math.max(engines + 1, (int) Math.ceil(Math.max(1, engines) * cpu / 60.0));
@@ -115,9 +128,8 @@ public record Verdict(Kind kind, Optional<Step> best, Optional<Step> knee, Strin
                 && !Double.isNaN(server) && server + (Double.isNaN(load) ? 0 : load) >= 0.5 * busy) {
             limit = String.format(Locale.ROOT, "the server's CPU on a saturated shared machine (%.0f%% busy at the knee: the server"
                     + " %.2f CPUs, the load generator %.2f, other processes the rest)", k.machinePct(), server, load);
-        } else if (!Double.isNaN(k.serverCpuPct()) && k.serverCpuPct() >= SERVER_CPU_PCT
-                || !Double.isNaN(b.serverCpuPct()) && b.serverCpuPct() >= SERVER_CPU_PCT) {
-            limit = String.format(Locale.ROOT, "the server's CPU (%.0f%% of %s at the knee)", k.serverCpuPct(), cpus(serverCpus));
+        } else if (serverCpuBound(b, k)) {
+            limit = serverCpuLimit(b, k, serverCpus, unit);
         } else {
             List<String> r = reasons(k);
             limit = "the server" + (r.isEmpty() ? "" : " (" + String.join(", ", r) + ")")
@@ -125,32 +137,73 @@ public record Verdict(Kind kind, Optional<Step> best, Optional<Step> knee, Strin
                     : String.format(Locale.ROOT, " with its CPU at %.0f%%: a limit other than CPU (threads, locks, I/O, throttling)",
                     k.serverCpuPct()));
         }
-        return new Verdict(Kind.SERVER, best, knee, limit, sentence(b, slo, unit, serverCpus), 0);
+        return new Verdict(Kind.SERVER, best, knee, limit, sentence, 0);
+    }
+
+    /** The server at its CPU limit at the best step or the knee. */
+    static boolean serverCpuBound(Step best, Step knee) {
+        return knee.serverCpuPct() >= SERVER_CPU_PCT || best.serverCpuPct() >= SERVER_CPU_PCT;
+    }
+
+    /** The server at its CPU limit, and the knee's throughput within {@link #FLAT_GAIN} of the best step's. */
+    static boolean serverCpuFlat(Step best, Step knee) {
+        return serverCpuBound(best, knee) && knee.achieved() < best.achieved() * (1 + FLAT_GAIN);
+    }
+
+    private static String serverCpuLimit(Step b, Step k, int serverCpus, String unit) {
+        String wait = Double.isNaN(k.loadWaitMsPerOp()) ? ""
+                : "; the load generator's threads " + waited(k, singular(unit));
+        return String.format(Locale.ROOT, "the server's CPU (%.0f%% of %s at the knee: %s %s/s there, %s at the best"
+                + " step%s)", k.serverCpuPct(), cpus(serverCpus), num(k.achieved()), unit, num(b.achieved()), wait);
     }
 
     /**
-     * No verdict when this machine was saturated mostly by other work at the knee and the load generator's
-     * threads waited for a CPU at least as long as they ran: its response times hold the others' CPU
-     * time, and neither side reached a limit of its own.
-     * A load generator at its own CPU limit is still the load generator's verdict.
+     * No verdict when this machine was saturated mostly by other work at the knee and, the load generator below its
+     * CPU limit, either its run-queue wait was a material share of the response times (they hold the others' CPU
+     * time) or a local server was ready to run but waited for CPUs the others took: neither side reached a limit of
+     * its own. A load generator at its own CPU limit is still the load generator's verdict.
      */
-    static Optional<Verdict> hostBusy(Step best, Step knee, boolean sharedHost) {
-        boolean starved = best.loadWaitRatio() >= WAIT_RATIO || knee.loadWaitRatio() >= WAIT_RATIO;
-        if (!starved || !othersDominate(knee, sharedHost)
-                || !Double.isNaN(knee.loadCpuPct()) && knee.loadCpuPct() >= CLIENT_CPU_PCT
-                || !Double.isNaN(best.loadCpuPct()) && best.loadCpuPct() >= CLIENT_CPU_PCT) {
+    static Optional<Verdict> hostBusy(Step best, Step knee, boolean sharedHost, String one) {
+        if (!clientCpu(best, knee).isEmpty()) {
             return Optional.empty();
         }
         double busy = knee.machinePct() / 100 * Runtime.getRuntime().availableProcessors();
         double load = cores(knee.loadCpuMsPerOp(), knee.achieved());
         double server = sharedHost ? cores(knee.serverCpuMsPerOp(), knee.achieved()) : 0;
-        String limit = String.format(Locale.ROOT, "this machine was %.0f%% busy at the knee, mostly with other processes (the load"
-                + " generator used %.2f CPUs%s of %.2f busy), and the load generator's threads waited for a CPU longer than"
-                + " they ran", knee.machinePct(), Double.isNaN(load) ? 0 : load,
-                sharedHost && !Double.isNaN(server) ? String.format(Locale.ROOT, ", the server %.2f", server) : "", busy);
+        String why;
+        if (othersDominate(knee, sharedHost) && (waitMaterial(best) || waitMaterial(knee))) {
+            Step s = waitMaterial(knee) ? knee : best;
+            why = "the load generator's threads " + waited(s, one);
+        } else if (serverShortOfCpu(knee, busy - nan0(load) - nan0(server))) {
+            why = String.format(Locale.ROOT, "the server ran %.0f%% of its CPUs and was ready to run another %.0f%% of"
+                    + " their time but waited for a CPU (its capacity here is the share other work left it)",
+                    knee.serverCpuPct(), Math.min(100 - knee.serverCpuPct(), knee.serverWaitPct()));
+        } else {
+            return Optional.empty();
+        }
+        String serverCores = sharedHost && !Double.isNaN(server)
+                ? String.format(Locale.ROOT, ", the server %.2f", server) : "";
+        String limit = String.format(Locale.ROOT, "this machine was %.0f%% busy at the knee, mostly with other"
+                + " processes (the load generator used %.2f CPUs%s of %.2f busy), and %s", knee.machinePct(),
+                nan0(load), serverCores, busy, why);
         return Optional.of(new Verdict(Kind.HOST_BUSY, Optional.empty(), Optional.of(knee), limit,
                 "No verdict: " + limit + "; neither the server nor the load generator reached a limit of its own."
                         + " Size on a quiet machine, or with the load generator elsewhere.", 0));
+    }
+
+    /**
+     * A local server below its CPU limit that was ready to run for the rest of its CPUs' time but waited for a CPU,
+     * while other processes used at least that much CPU ({@code othersCores}): its CPU went to them.
+     */
+    static boolean serverShortOfCpu(Step s, double othersCores) {
+        if (Double.isNaN(s.serverWaitPct()) || Double.isNaN(s.serverCpuPct()) || s.serverCpuPct() >= SERVER_CPU_PCT
+                || s.serverCpuPct() + s.serverWaitPct() < SERVER_CPU_PCT) {
+            return false;
+        }
+        // the server's CPUs from what it used and its share of them, times the share it waited
+        double waitedCores = cores(s.serverCpuMsPerOp(), s.achieved()) / Math.max(1e-9, s.serverCpuPct())
+                * s.serverWaitPct();
+        return !Double.isNaN(waitedCores) && othersCores >= waitedCores;
     }
 
     /** This machine was saturated at the step, and not by the search's own processes (the load generator, a local server). */
@@ -165,27 +218,78 @@ public record Verdict(Kind kind, Optional<Step> best, Optional<Step> knee, Strin
         return ours < 0.5 * busy;
     }
 
-    /** The load generator's part in the limit, if any. */
-    static List<String> clientEvidence(Step best, Step knee, boolean open, boolean sharedHost) {
-        List<String> why = new ArrayList<>();
+    /**
+     * The median response time a step's run-queue wait is weighed against: p50, or the mean when JMeter's whole
+     * milliseconds round the median below 1 ms; NaN when neither is above 0.
+     */
+    public static double reference(double p50, double mean) {
+        double ref = p50 >= 1 || Double.isNaN(mean) ? p50 : mean;
+        return ref > 0 ? ref : Double.NaN;
+    }
+
+    /** Whether a run-queue wait per operation is a material share ({@link #WAIT_SHARE}) of the response times. */
+    public static boolean waitMaterial(double waitMsPerOp, double p50, double mean) {
+        double ref = reference(p50, mean);
+        return !Double.isNaN(waitMsPerOp) && !Double.isNaN(ref) && waitMsPerOp > 0 && waitMsPerOp >= WAIT_SHARE * ref;
+    }
+
+    static boolean waitMaterial(Step s) {
+        return waitMaterial(s.loadWaitMsPerOp(), s.p50(), s.mean());
+    }
+
+    /** "waited for a CPU 0.82 ms per request against a median response time of 34 ms (2%; material from 20%)". */
+    public static String waitFigures(double waitMsPerOp, double p50, double mean, String one) {
+        double ref = reference(p50, mean);
+        if (Double.isNaN(ref)) {
+            return String.format(Locale.ROOT, "waited for a CPU %s ms per %s", ms(waitMsPerOp), one);
+        }
+        return String.format(Locale.ROOT, "waited for a CPU %s ms per %s against a %s response time of %s ms (%.0f%%;"
+                + " material from %.0f%%)", ms(waitMsPerOp), one, ref == p50 ? "median" : "mean", num(ref),
+                100 * waitMsPerOp / ref, 100 * WAIT_SHARE);
+    }
+
+    private static String waited(Step s, String one) {
+        return waitFigures(s.loadWaitMsPerOp(), s.p50(), s.mean(), one);
+    }
+
+    private static double nan0(double d) {
+        return Double.isNaN(d) ? 0 : d;
+    }
+
+    /** The load generator's busiest JVM at its CPU limit at the best step or the knee. */
+    private static Optional<String> clientCpu(Step best, Step knee) {
         for (Step s : List.of(best, knee)) {
             if (!Double.isNaN(s.loadCpuPct()) && s.loadCpuPct() >= CLIENT_CPU_PCT) {
-                why.add(String.format(Locale.ROOT, "its JVM at %.0f%% of the CPUs it may use at %s", s.loadCpuPct(), num(s.offered())));
-                break;
+                return Optional.of(String.format(Locale.ROOT, "its JVM at %.0f%% of the CPUs it may use at %s",
+                        s.loadCpuPct(), num(s.offered())));
             }
         }
-        for (Step s : List.of(best, knee)) {
-            if (!Double.isNaN(s.loadWaitRatio()) && s.loadWaitRatio() >= WAIT_RATIO) {
-                why.add(String.format(Locale.ROOT, "its threads waited for a CPU %.1f times as long as they ran at %s (the"
-                        + " response times are its own queueing)", s.loadWaitRatio(), num(s.offered())));
-                break;
-            }
-        }
+        return Optional.empty();
+    }
+
+    /** Open model: arrivals fell behind the schedule while the median response time stayed flat. */
+    private static Optional<String> arrivalsBehind(Step best, Step knee, boolean open) {
         if (open && !Double.isNaN(knee.offeredOps()) && knee.achieved() < 0.9 * knee.offeredOps()
                 && knee.p50() <= Math.max(2, 1.5 * best.p50())) {
-            why.add(String.format(Locale.ROOT, "arrivals fell behind the schedule (%s of %s/s) while the median response time"
-                    + " stayed at %s ms", num(knee.achieved()), num(knee.offeredOps()), num(knee.p50())));
+            return Optional.of(String.format(Locale.ROOT, "arrivals fell behind the schedule (%s of %s/s) while the"
+                    + " median response time stayed at %s ms", num(knee.achieved()), num(knee.offeredOps()),
+                    num(knee.p50())));
         }
+        return Optional.empty();
+    }
+
+    /** The load generator's part in the limit, if any: only evidence that explains the response times. */
+    static List<String> clientEvidence(Step best, Step knee, boolean open, boolean sharedHost, String one) {
+        List<String> why = new ArrayList<>();
+        clientCpu(best, knee).ifPresent(why::add);
+        for (Step s : List.of(best, knee)) {
+            if (waitMaterial(s)) {
+                why.add(String.format(Locale.ROOT, "its threads %s at %s (the response times are its own queueing)",
+                        waited(s, one), num(s.offered())));
+                break;
+            }
+        }
+        arrivalsBehind(best, knee, open).ifPresent(why::add);
         if (sharedHost && why.isEmpty() && !Double.isNaN(knee.machinePct()) && knee.machinePct() >= HOST_BUSY_PCT) {
             // one machine, saturated: the side that used more of it limited the other
             double load = cores(knee.loadCpuMsPerOp(), knee.achieved());
@@ -237,7 +341,7 @@ public record Verdict(Kind kind, Optional<Step> best, Optional<Step> knee, Strin
         return unit.endsWith("s") ? unit.substring(0, unit.length() - 1) : unit;
     }
 
-    private static String cpus(int n) {
+    static String cpus(int n) {
         return n <= 0 ? "its CPUs" : n == 1 ? "1 CPU" : n + " CPUs";
     }
 

@@ -23,15 +23,17 @@ import org.trustload.jvmstats.StatsSource;
  * Polls, once a second on a daemon thread, the CPU of the load generator (every local JMeter JVM of
  * the current phase, found among this process's descendants by a word of their command line), of the
  * watched server (any JVM Stats source: a local JVM or process, JMX, a Prometheus exporter) and of this
- * machine ({@code /proc/stat}). Each reading is kept with its time, so a load step's CPU is the
- * difference between its start and end. Optionally pins the load generator to some CPUs
- * ({@code taskset}), so that it and the server do not share them.
+ * machine ({@code /proc/stat}), and the run-queue wait ({@link RunQueue}) of the JMeter JVMs and of a
+ * local server. Each reading is kept with its time, so a load step's CPU is the difference between its
+ * start and end. Optionally pins the load generator to some CPUs ({@code taskset}), so that it and the
+ * server do not share them.
  */
 public final class Watcher implements AutoCloseable {
 
     /**
      * One reading: wall time, CPU ms since the process started, GC count and GC ms (-1/NaN unknown), and for
-     * the load generator the ms its threads spent runnable but waiting for a CPU (the run queue; NaN unknown).
+     * the load generator and a local server the ms its threads spent runnable but waiting for a CPU (the run
+     * queue, since the first reading; NaN unknown).
      */
     public record Point(long t, double cpuMs, long gcCount, double gcMs, double waitMs) {
 
@@ -39,6 +41,13 @@ public final class Watcher implements AutoCloseable {
             this(t, cpuMs, gcCount, gcMs, Double.NaN);
         }
     }
+
+    /** CPU ms and run-queue wait ms (NaN unknown) over a window. */
+    public record Usage(double cpuMs, double waitMs) {
+    }
+
+    /** Readings covering less of a window than this tell nothing of it. */
+    static final long MIN_COVERED_MS = 500;
 
     /** A watched process's readings. */
     public static final class Series {
@@ -103,6 +112,31 @@ public final class Watcher implements AutoCloseable {
             return pa == null || pb == null ? Double.NaN : pb.waitMs() - pa.waitMs();
         }
 
+        /**
+         * CPU and run-queue wait ms from {@code a} to {@code b} at the rate the readings within it show (from the
+         * first at or after {@code a} to the last at or before {@code b}). Interpolating across the window's ends
+         * mixes in what came before or after it: readings come once a second, and after a phase's last step the
+         * server goes idle (a step that kept it 100% busy read 89%) or JMeter has exited (no reading after it).
+         * With less than {@link #MIN_COVERED_MS} between the readings within, the interpolated difference
+         * ({@link #cpuMs}); null when that is unknown too.
+         */
+        public Usage usage(long a, long b) {
+            Point first = null;
+            Point last = null;
+            for (Point p : points) {
+                if (p.t() >= a && p.t() <= b) {
+                    first = first == null ? p : first;
+                    last = p;
+                }
+            }
+            if (first != null && last.t() - first.t() >= Math.min(MIN_COVERED_MS, b - a)) {
+                double f = (double) (b - a) / (last.t() - first.t());
+                return new Usage((last.cpuMs() - first.cpuMs()) * f, (last.waitMs() - first.waitMs()) * f);
+            }
+            double cpu = cpuMs(a, b);
+            return Double.isNaN(cpu) || b > lastReading() ? null : new Usage(cpu, waitMs(a, b));
+        }
+
         /** GC ms from {@code a} to {@code b} (the readings within, or just around); NaN when unknown. */
         public double gcMs(long a, long b) {
             Point pa = at(a);
@@ -140,6 +174,9 @@ public final class Watcher implements AutoCloseable {
     private final StatsSource server;
     private final Series serverSeries;
     private final Map<Long, Series> load = new LinkedHashMap<>();
+    /** Run queues of the local load generator JVMs, and of a local server (by pid). */
+    private final Map<Long, RunQueue> queues = new LinkedHashMap<>();
+    private final long serverPid;
     /** Remote engines' JVMs, by engine, from the readings their sample rows carried. */
     private final Map<String, Series> remote = new LinkedHashMap<>();
     /** The load generator JVMs' hsperfdata files (their GC counters), once they exist. */
@@ -157,7 +194,18 @@ public final class Watcher implements AutoCloseable {
      * @param loadCpus {@code taskset} CPU list for the load generator, or null
      */
     public Watcher(StatsSource server, int serverCpus, String loadCpus) {
+        this(server, serverCpus, 0, loadCpus);
+    }
+
+    /**
+     * @param server the server's stats source, or null when it is not watched
+     * @param serverCpus CPUs the server's CPU is counted against
+     * @param serverPid the server's process on this machine, whose run-queue wait is read too; 0 when remote
+     * @param loadCpus {@code taskset} CPU list for the load generator, or null
+     */
+    public Watcher(StatsSource server, int serverCpus, long serverPid, String loadCpus) {
         this.server = server;
+        this.serverPid = server == null ? 0 : serverPid;
         this.serverSeries = server == null ? null : new Series(server.describe(), serverCpus);
         this.loadCpus = loadCpus;
         thread = new Thread(this::loop, "trustload-watcher");
@@ -192,7 +240,8 @@ public final class Watcher implements AutoCloseable {
         if (server != null) {
             try {
                 StatsSnapshot s = server.poll();
-                serverSeries.points.add(new Point(s.epochMillis(), s.cpuMs(), s.gcCount(), s.gcTimeMs()));
+                serverSeries.points.add(new Point(s.epochMillis(), s.cpuMs(), s.gcCount(), s.gcTimeMs(),
+                        serverPid > 0 ? queues.computeIfAbsent(serverPid, RunQueue::new).waitMs() : Double.NaN));
             } catch (StatsException e) {
                 serverError = e.getMessage();
             }
@@ -215,7 +264,8 @@ public final class Watcher implements AutoCloseable {
                     double cpuMs = p.poll().cpuMs();
                     StatsSnapshot gc = gcOf(h.pid());
                     s.points.add(new Point(System.currentTimeMillis(), cpuMs, gc == null ? -1 : gc.gcCount(),
-                            gc == null ? Double.NaN : gc.gcTimeMs(), RunQueue.waitMs(h.pid())));
+                            gc == null ? Double.NaN : gc.gcTimeMs(),
+                            queues.computeIfAbsent(h.pid(), RunQueue::ofLoadGenerator).waitMs()));
                 } catch (StatsException e) {
                     // it exited between the listing and the read
                 }
@@ -354,9 +404,9 @@ public final class Watcher implements AutoCloseable {
     public double machineBusyPct(long a, long b) {
         Series m = new Series("machine", Runtime.getRuntime().availableProcessors());
         m.points.addAll(machine);
-        double ms = m.cpuMs(a, b);
+        Usage u = m.usage(a, b);
         // /proc/stat ticks and wall time are read a moment apart: a saturated machine can read a little above 100%
-        return Double.isNaN(ms) || b <= a ? Double.NaN : Math.min(100, 100.0 * ms / ((b - a) * (double) m.cpus()));
+        return u == null || b <= a ? Double.NaN : Math.min(100, 100.0 * u.cpuMs() / ((b - a) * (double) m.cpus()));
     }
 
     @Override

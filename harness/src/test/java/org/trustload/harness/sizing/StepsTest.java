@@ -40,6 +40,26 @@ class StepsTest {
         }
     }
 
+    /**
+     * Readings once a second: after the last step the server goes idle, and JMeter exits at once (no reading after
+     * it). A window is measured at the rate of the readings within it, not interpolated across its ends.
+     */
+    @Test
+    void aWindowIsMeasuredAtTheRateOfTheReadingsWithinIt() {
+        Watcher.Series s = new Watcher.Series("pid 7", 1);
+        s.points.add(new Watcher.Point(10_000, 5_000, -1, Double.NaN, 100));
+        s.points.add(new Watcher.Point(11_000, 5_990, -1, Double.NaN, 110));
+        s.points.add(new Watcher.Point(12_000, 6_980, -1, Double.NaN, 120));
+        s.points.add(new Watcher.Point(13_000, 7_000, -1, Double.NaN, 120)); // idle after 12.02 s
+        Watcher.Usage u = s.usage(10_600, 12_600);
+        assertThat(u.cpuMs()).as("99% of one CPU over 2 s, not 84%")
+                .isCloseTo(1980, org.assertj.core.data.Offset.offset(0.01));
+        assertThat(u.waitMs()).isCloseTo(20, org.assertj.core.data.Offset.offset(0.01));
+        assertThat(s.usage(13_100, 14_000)).as("after the process's last reading").isNull();
+        assertThat(s.usage(11_100, 11_900).cpuMs()).as("no two readings within: interpolated").isCloseTo(792,
+                org.assertj.core.data.Offset.offset(0.01));
+    }
+
     @Test
     void samplesEndingAfterSloStopActedAreLeftOut(@TempDir Path dir) throws Exception {
         StringBuilder csv = new StringBuilder("timeStamp,elapsed,label,responseCode,responseMessage,threadName,success,failureMessage,bytes\n");

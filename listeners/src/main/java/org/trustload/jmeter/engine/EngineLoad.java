@@ -39,6 +39,7 @@ public class EngineLoad extends AbstractTestElement implements TestStateListener
     private transient volatile String reading;
     private transient ScheduledExecutorService poller;
     private transient SelfSource self;
+    private transient RunQueue queue;
     private transient Object value;
 
     /** The variable's value: the latest reading. */
@@ -65,6 +66,7 @@ public class EngineLoad extends AbstractTestElement implements TestStateListener
     public synchronized void testStarted(String host) {
         reading = "";
         value = new Reading(this);
+        queue = RunQueue.ofLoadGenerator(ProcessHandle.current().pid());
         try {
             self = new SelfSource();
         } catch (StatsException e) {
@@ -86,7 +88,7 @@ public class EngineLoad extends AbstractTestElement implements TestStateListener
         }
         try {
             StatsSnapshot snap = s.poll();
-            reading = format(snap.epochMillis(), snap.cpuMs(), snap.gcTimeMs(), RunQueue.waitMs(ProcessHandle.current().pid()),
+            reading = format(snap.epochMillis(), snap.cpuMs(), snap.gcTimeMs(), queue.waitMs(),
                     Runtime.getRuntime().availableProcessors());
         } catch (StatsException | RuntimeException e) {
             // keep the last reading
