@@ -16,17 +16,24 @@ import org.junit.jupiter.api.TestFactory;
 /**
  * Every bench runs once at its tiny scale ({@code ./trustload bench NAME --tiny}: the harness holds each
  * bench's tiny arguments), through the harness as a user runs it, so that no bench rots between the
- * measurements. Nothing here reads a figure: a tiny run measures nothing.
+ * measurements. Nothing here reads a figure: a tiny run measures nothing. The benches of {@link #HERE} run here,
+ * the others in {@link BenchTinyPeersIT}, in a second JVM at the same time (bench/pom.xml); the halves take about
+ * as long (2026-12-07, load 20: ldap 156 s, pki 165 s, the others 26-65 s).
+ *
+ * <p>CI budget: ~2.5 min: five benches, each its own JVMs and servers (labs, slapd, the Tongsuo peer) started as a
+ * user's bench starts them.
  */
 class BenchTinyIT {
 
     /** The benches of {@code ./trustload bench} (the help text must list the same). */
     static final List<String> BENCHES = List.of("ldap", "pki", "login", "kms", "kms-aliyun", "gmssl", "tongsuo",
             "cost", "reference", "faults", "soak", "jvmstats");
+    /** The benches this class runs; {@link BenchTinyPeersIT#HERE} the rest. */
+    static final List<String> HERE = List.of("ldap", "kms", "kms-aliyun", "tongsuo", "jvmstats", "soak");
 
     private static final Path ROOT = Path.of(System.getProperty("trustload.root", "..")).toAbsolutePath().normalize();
 
-    private static Process harness(Path log, String... args) throws Exception {
+    static Process harness(Path log, String... args) throws Exception {
         List<String> cmd = new java.util.ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-cp", String.join(":", ROOT.resolve("harness/target/trustload-harness.jar").toString(), // as ./trustload gives it
                         ROOT.resolve("dist/target/jmeter/lib") + "/*", ROOT.resolve("dist/target/jmeter/lib/ext") + "/*"),
@@ -46,9 +53,22 @@ class BenchTinyIT {
         assertThat(bench).as("help line of bench").contains(String.join(", ", BENCHES));
     }
 
+    @Test
+    void theTwoClassesRunEveryBenchOnce() {
+        List<String> both = new java.util.ArrayList<>(HERE);
+        both.addAll(BenchTinyPeersIT.HERE);
+        assertThat(both).as("the benches of BenchTinyIT and BenchTinyPeersIT")
+                .containsExactlyInAnyOrderElementsOf(BENCHES);
+    }
+
     @TestFactory
     Stream<DynamicTest> everyBenchRunsAtTinyScale() {
-        return BENCHES.stream().map(name -> DynamicTest.dynamicTest(name, () -> {
+        return tiny(HERE);
+    }
+
+    /** A dynamic test per bench of {@code names}: {@code ./trustload bench NAME --tiny} exits 0. */
+    static Stream<DynamicTest> tiny(List<String> names) {
+        return names.stream().map(name -> DynamicTest.dynamicTest(name, () -> {
             Path dir = ROOT.resolve("bench/target/tiny");
             Files.createDirectories(dir);
             Path log = dir.resolve(name + ".txt");

@@ -5,7 +5,6 @@ import org.trustload.harness.Layout;
 import org.trustload.harness.Catalog;
 import org.trustload.harness.Engines;
 import org.trustload.harness.ExitStatus;
-import org.trustload.harness.HarnessException;
 import org.trustload.harness.Lab;
 import org.trustload.harness.Run;
 
@@ -39,6 +38,9 @@ import org.junit.jupiter.api.TestInstance;
  * server the lab cannot stand in for, e.g. MariaDB) gets it for its run, its properties sent to the
  * engines in a -q/-G file as {@link PlanRunIT} passes them. {@code ./trustload run --engines 2} is checked end to end,
  * including the case where the controller exits 0 although the engines never ran the plan.
+ *
+ * <p>CI budget: ~3-4 min: a controller JVM and a dashboard per plan on two engines that one lab serves, for the plans
+ * that together run every element class and family ({@link #plans()}), and two launcher runs that start their own.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class DistributedRunIT {
@@ -65,32 +67,16 @@ class DistributedRunIT {
         if (!System.getProperty("trustload.plans", "").isBlank() || Boolean.getBoolean("trustload.distributed.all")) {
             return selected;
         }
-        java.util.Map<Catalog.Entry, Set<String>> features = new java.util.LinkedHashMap<>();
+        java.util.Map<Catalog.Entry, Set<String>> features = new java.util.HashMap<>();
         for (Catalog.Entry e : selected) {
-            Set<String> f = new LinkedHashSet<>();
             Path jmx = Plans.DIR.resolve(e.id() + ".jmx");
-            Matcher m = TESTCLASS.matcher(Files.readString(jmx));
-            while (m.find()) {
-                f.add(m.group(1));
-            }
-            f.add("family " + e.id().substring(0, e.id().indexOf('/') + 1));
+            Set<String> f = new LinkedHashSet<>(Plans.elementClasses(jmx));
+            f.add("family " + Plans.family(e.id()));
             f.add("fixture " + Plans.load(new Plans.Plan(e.id(), jmx).smokeProperties()).getProperty("fixture", "").strip());
             features.put(e, f);
         }
-        Set<String> uncovered = new LinkedHashSet<>();
-        features.values().forEach(uncovered::addAll);
-        List<Catalog.Entry> chosen = new ArrayList<>();
-        while (!uncovered.isEmpty()) {
-            Catalog.Entry best = features.keySet().stream()
-                    .max(java.util.Comparator.comparingLong(e -> features.get(e).stream().filter(uncovered::contains).count()))
-                    .orElseThrow();
-            chosen.add(best);
-            uncovered.removeAll(features.remove(best));
-        }
-        return selected.stream().filter(chosen::contains).toList();
+        return Plans.cover(selected, features::get);
     }
-
-    private static final Pattern TESTCLASS = Pattern.compile("testclass=\"([^\"]+)\"");
 
     @BeforeAll
     void startLabAndEngines() throws Exception {
@@ -100,16 +86,7 @@ class DistributedRunIT {
         plans().forEach(p -> services.addAll(p.services()));
         if (!services.isEmpty()) {
             labProperties = OUT.resolve("lab.properties");
-            // a port found free can be taken by another lab on a busy machine before ours binds it: retry
-            for (int attempt = 1; lab == null; attempt++) {
-                try {
-                    lab = PlanRunIT.startLab(String.join(",", services), labProperties, OUT.resolve("lab.log"));
-                } catch (HarnessException e) {
-                    if (attempt == 3 || !Files.readString(OUT.resolve("lab.log")).contains("already in use")) {
-                        throw e;
-                    }
-                }
-            }
+            lab = PlanRunIT.startLab(String.join(",", services), labProperties, OUT.resolve("lab.log"));
         }
         engines = Plans.startEngines(2, OUT);
         watcher = new Thread(this::watchListeners, "listener-watch");
@@ -233,6 +210,8 @@ class DistributedRunIT {
                 .redirectOutput(dir.resolve("console.txt").toFile());
         pb.environment().put("TRUSTLOAD_RESULTS", dir.resolve("results").toString());
         pb.environment().put("HEAP", "-Xms256m -Xmx512m");
+        Plans.launcherEnvironment(pb.environment());
+        pb.environment().put("TRUSTLOAD_ENGINE_TIMEOUT", "600"); // its own engines: waited for, never expected to fail
         Process p = pb.start();
         if (!p.waitFor(5, TimeUnit.MINUTES)) {
             p.descendants().forEach(ProcessHandle::destroy);

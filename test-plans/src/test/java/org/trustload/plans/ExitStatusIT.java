@@ -23,15 +23,18 @@ import org.trustload.harness.Run;
  * {@link Run}, the class {@code ./trustload} hands over to; two runs go through the script itself (4, and 8 for
  * {@code --slo}). Two runs at once from one working directory both write their report (each its own scratch
  * folder).
+ *
+ * <p>CI budget: ~1 min: one JMeter run per exit status (no dashboard unless the case is about the report).
  */
 class ExitStatusIT {
 
     private static final Path OUT = Plans.DIR.resolve("target/exit-status");
     private static final Path PLANS = Plans.DIR.resolve("src/test/resources/exit");
 
+    /** A run without the HTML dashboard (the cases about the report turn it on). */
     private static Run.Options options(String name, Path jmx) {
         return Run.Options.of(Plans.LAYOUT, "exit/" + name, jmx).dir(OUT.resolve(name)).echo(false)
-                .timeout(Duration.ofMinutes(3)).labArgs(List.of());
+                .timeout(Duration.ofMinutes(3)).labArgs(List.of()).dashboard(false);
     }
 
     private static Run.Result run(Run.Options o) throws Exception {
@@ -98,10 +101,15 @@ class ExitStatusIT {
                 .labArgs(PlanRunIT.labArgs()).args(List.of("-Jloops=-1")) // runs until stopped
                 .onLabReady(lab -> {
                     labProperties[0] = lab.properties();
+                    // once JMeter has started the test (its console says so), not after a fixed time
+                    Path console = OUT.resolve("lab-dies/console.txt");
                     Thread killer = new Thread(() -> {
                         try {
-                            TimeUnit.SECONDS.sleep(8);
-                        } catch (InterruptedException e) {
+                            while (!(Files.exists(console)
+                                    && Files.readString(console).contains("Starting standalone test"))) {
+                                TimeUnit.MILLISECONDS.sleep(100);
+                            }
+                        } catch (InterruptedException | java.io.IOException e) {
                             return;
                         }
                         lab.handle().destroyForcibly();
@@ -139,7 +147,7 @@ class ExitStatusIT {
         // a scratch folder JMeter cannot create (its parent is a file): the dashboard fails, the results are there
         Path file = Files.createDirectories(OUT).resolve("a-file");
         Files.writeString(file, "not a folder");
-        Run.Result r = run(options("no-report", PLANS.resolve("errors.jmx")).maxErrorPct(100)
+        Run.Result r = run(options("no-report", PLANS.resolve("errors.jmx")).maxErrorPct(100).dashboard(true)
                 .args(List.of("-Jloops=2", "-Jjmeter.reportgenerator.temp_dir=" + file.resolve("temp"))));
         assertThat(r.status()).as(r.summaryText()).isEqualTo(ExitStatus.REPORT_FAILED);
         assertThat(r.dir().resolve("results.jtl")).isNotEmptyFile();
@@ -152,7 +160,7 @@ class ExitStatusIT {
         Path work = Files.createDirectories(OUT.resolve("shared-work-dir"));
         List<Callable<Run.Result>> runs = List.of("together-1", "together-2").stream()
                 .map(name -> (Callable<Run.Result>) () -> run(options(name, PLANS.resolve("errors.jmx"))
-                        .maxErrorPct(100).workDir(work).args(List.of("-Jloops=20", "-Jthreads=4"))))
+                        .maxErrorPct(100).dashboard(true).workDir(work).args(List.of("-Jloops=20", "-Jthreads=4"))))
                 .toList();
         ExecutorService pool = Executors.newFixedThreadPool(2);
         try {
@@ -190,6 +198,7 @@ class ExitStatusIT {
                 .redirectOutput(dir.resolve("console.txt").toFile());
         pb.environment().put("TRUSTLOAD_RESULTS", dir.resolve("results").toString());
         pb.environment().put("HEAP", "-Xms256m -Xmx512m");
+        Plans.launcherEnvironment(pb.environment());
         Process p = pb.start();
         assertThat(p.waitFor(5, TimeUnit.MINUTES)).as("./trustload finished, see " + dir).isTrue();
         return new Launched(p.exitValue(), Files.readString(dir.resolve("console.txt")));

@@ -48,7 +48,7 @@ class JvmStatsDistributedIT {
                     "-Gthreads=2", "-Gloops=100", "-Gpace_ms=10", "-Gjvmstats.interval_ms=500",
                     "-Gjvmstats.source=jvm-pid", "-Gjvmstats.target=" + idle.pid(),
                     "-Gtrustload.jvmstats.remote_poller=" + first, "-Gtrustload.results.dir=" + results));
-            Plans.run(JvmStatsIT.PLAN, client, args, Duration.ofMinutes(4));
+            Plans.runWithoutReport(JvmStatsIT.PLAN, client, args, Duration.ofMinutes(4));
 
             // 2 engines x 2 threads x 100 iterations x (2 samples + 1 transaction row)
             List<String> rows = Files.readAllLines(client.resolve("results.jtl"));

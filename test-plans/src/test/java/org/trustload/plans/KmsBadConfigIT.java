@@ -37,6 +37,8 @@ import org.trustload.testing.TestHttpServer;
  * before the KMS is called. A refused port or an untrusted server certificate is no configuration
  * error: one failed sample per thread ({@code -:ConnectionRefused}, {@code -:TlsHandshake}), then the
  * threads stop.
+ *
+ * <p>CI budget: ~1 min: twelve JMeter runs (no dashboard), one per wrong setting, on one lab.
  */
 class KmsBadConfigIT {
 
@@ -142,7 +144,7 @@ class KmsBadConfigIT {
                 "-Jresponse_timeout=5000"));
         args.addAll(bad);
         // A bounded wait: without fail-fast this is 600 failed samples per run (the plans loop for 120 s).
-        Run.Result result = Plans.run(jmx, dir, args, Duration.ofMinutes(3));
+        Run.Result result = Plans.runWithoutReport(jmx, dir, args, Duration.ofMinutes(3));
         String f = file == null ? null : file.startsWith("LAB:") ? labProps.get(file.substring(4)) : file;
         BadConfigRuns.check(result, dir, THREADS, code, message, property, f,
                 property == null ? null : message.substring(0, message.indexOf(':')));
@@ -179,7 +181,8 @@ class KmsBadConfigIT {
                 return body;
             });
             Path dir = OUT.resolve("decrypt-other-plaintext");
-            Plans.run(AWS, dir, List.of("-q", lab.properties().toString(), "-Jkms.aws.endpoint=" + relay.uri(""),
+            Plans.runWithoutReport(AWS, dir, List.of("-q", lab.properties().toString(),
+                    "-Jkms.aws.endpoint=" + relay.uri(""),
                     "-Jthreads=2", "-Jloops=4", "-Jrampup=0", "-Jduration=120", "-Jcase=decrypt"), Duration.ofMinutes(3));
             List<Jtl.Sample> samples = Jtl.read(dir.resolve("results.jtl"));
             assertThat(samples).as("see " + dir).hasSize(8).allMatch(x -> x.label().equals("decrypt"));

@@ -32,6 +32,8 @@ import org.trustload.harness.Run;
  * {@code TrustLoad configuration error in <element>, property <p>, file <f>}; one found at test start
  * stops the test before any sample. No server is needed: each case fails before reaching one, or
  * targets a loopback port nothing listens on.
+ *
+ * <p>CI budget: ~1 min: eleven JMeter runs (no dashboard), one per wrong setting.
  */
 class LdapBadConfigIT {
 
@@ -104,7 +106,8 @@ class LdapBadConfigIT {
                 "-Jmax_duration=120", "-Jconnect_timeout=2000", "-Jresponse_timeout=5000"));
         args.addAll(bad);
         // A bounded wait: without fail-fast this is 600 samples per run, thousands with a longer plan.
-        Run.Result result = Plans.run(plan == null ? PLAN : files.resolve(plan), dir, args, Duration.ofMinutes(3));
+        Run.Result result = Plans.runWithoutReport(plan == null ? PLAN : files.resolve(plan), dir, args,
+                Duration.ofMinutes(3));
         BadConfigRuns.check(result, dir, THREADS, code, message, property, file,
                 property == null ? null : message.substring(0, message.indexOf(':')));
     }
@@ -121,7 +124,7 @@ class LdapBadConfigIT {
         Run.Result result = Run.execute(Plans.JMETER, Run.Options.of(Plans.LAYOUT, Plans.catalog().get("ldap/ldap-search-200x10"))
                 .labArgs(PlanRunIT.labArgs()).labTimeout(Duration.ofMinutes(5))
                 .args(List.of("-Jfilter=(uid=nobody)", "-Jthreads=" + THREADS, "-Jloops=200", "-Jrampup=0", "-Jmax_duration=120"))
-                .dir(dir).timeout(Duration.ofMinutes(5)).echo(false), System.out);
+                .dir(dir).timeout(Duration.ofMinutes(5)).echo(false).dashboard(false), System.out);
         String line = BadConfigRuns.check(result, dir, THREADS, "configError",
                 "LDAP Request 'search (uid=nobody)': filter: search finds no entries: filter (uid=nobody), base dc=testeperformance,"
                         + " server ldap://127.0.0.1:", "filter", "-", "LDAP Request 'search (uid=nobody)'");
@@ -145,7 +148,7 @@ class LdapBadConfigIT {
             Thread tcpAccept = acceptForever(tcp, held);
             Thread unixAccept = acceptForever(unix, held);
             Path dir = OUT.resolve("never-answers");
-            Plans.run(Plans.DIR.resolve("ldap/ldap-vs-ldaps-vs-ldapi.jmx"), dir, List.of(
+            Plans.runWithoutReport(Plans.DIR.resolve("ldap/ldap-vs-ldaps-vs-ldapi.jmx"), dir, List.of(
                     "-Jldap.port=" + tcp.getLocalPort(), "-Jldaps.port=" + tcp.getLocalPort(),
                     "-Jldapi.socket=" + socket, "-Jldap.trust=trust-all",
                     "-Jmax_duration=8", "-Jconnect_timeout=1000", "-Jresponse_timeout=1000"),

@@ -17,6 +17,8 @@ import org.trustload.testing.Slapd;
  * The LDAP plans against a real OpenLDAP slapd (Debian's package, a throwaway instance per test):
  * every scheme, the published 500 x 25 scenario at a 1024 open-files limit (where stock JMeter's
  * LDAP Request sampler hangs), and a slapd that refuses connections.
+ *
+ * <p>CI budget: ~1 min: five plan runs, each against a slapd configured for its case (its start costs ~0.1 s).
  */
 class LdapPlansSlapdIT {
 

@@ -36,7 +36,7 @@ class PdpAnswerWithoutDecisionIT {
             relay.relay("/", URI.create("http://127.0.0.1:" + labProps.getProperty("pdp.port")), PdpAnswerWithoutDecisionIT::withoutDecision);
             for (String plan : List.of("pdp/onap-pdpx-decisions", "pdp/pdpx-decisions-current-api")) {
                 Path dir = OUT.resolve(plan.substring(4));
-                Plans.run(Plans.DIR.resolve(plan + ".jmx"), dir, List.of("-q", lab.properties().toString(),
+                Plans.runWithoutReport(Plans.DIR.resolve(plan + ".jmx"), dir, List.of("-q", lab.properties().toString(),
                         "-Jpdp.host=127.0.0.1", "-Jpdp.protocol=http", "-Jpdp.port=" + relay.uri("/").getPort(),
                         "-Jsetup_threads=1", "-Jsetup_loops=1", "-Jthreads=1", "-Jloops=3", "-Jduration=120"),
                         Duration.ofMinutes(5));

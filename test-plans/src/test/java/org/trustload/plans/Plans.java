@@ -11,17 +11,25 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Function;
 import java.util.stream.Stream;
+import org.apache.jmeter.testelement.TestElement;
+import org.apache.jorphan.collections.HashTree;
 import org.trustload.harness.Catalog;
 import org.trustload.harness.Engines;
 import org.trustload.harness.ExitStatus;
 import org.trustload.harness.JMeter;
 import org.trustload.harness.Layout;
+import org.trustload.harness.PlanTree;
 import org.trustload.harness.Run;
 import org.trustload.harness.Summary;
 import org.trustload.testing.MariaDb;
@@ -39,8 +47,24 @@ final class Plans {
     static final Path LAB_JAR = ROOT.resolve("lab/target/trustload-lab.jar");
     /** The checkout as the harness sees it. */
     static final Layout LAYOUT = new Layout(ROOT, HOME);
-    /** JMeter JVMs of the tests: the launcher's flags, a smaller heap (several run side by side on CI). */
-    static final JMeter JMETER = new JMeter(LAYOUT, List.of("-Xms256m", "-Xmx1g"), List.of());
+    /**
+     * JVM options of the JMeter JVMs the tests start that measure nothing: the client compiler only. A smoke run is
+     * over before the server compiler's work pays back; without it a run takes about half the CPU (docs/ci.md).
+     */
+    static final String QUICK_JVM_ARGS = "-XX:TieredStopAtLevel=1";
+    /** JMeter JVMs of the tests: the launcher's flags, a smaller heap (several run side by side), C1 only. */
+    static final JMeter JMETER = new JMeter(LAYOUT, List.of("-Xms256m", "-Xmx1g"), List.of(QUICK_JVM_ARGS));
+    /**
+     * The environment of a {@code ./trustload} the tests start: JMeter's JVMs with {@link #QUICK_JVM_ARGS}, and 10
+     * minutes for a lab to be ready (the launcher's 2 are short on a machine under a CPU hog, with two test JVMs).
+     */
+    static void launcherEnvironment(Map<String, String> env) {
+        env.put("TRUSTLOAD_JVM_ARGS", QUICK_JVM_ARGS);
+        env.put("TRUSTLOAD_LAB_TIMEOUT", "600");
+    }
+
+    /** JMeter JVMs of the tests that read a rate or a CPU share (SizeIT): the launcher's JIT compilers. */
+    static final JMeter MEASURING_JMETER = new JMeter(LAYOUT, List.of("-Xms256m", "-Xmx1g"), List.of());
 
     /** A plan file and its id (path under test-plans/ without .jmx, e.g. ldap/ldap-search-200x10). */
     record Plan(String id, Path jmx) {
@@ -75,13 +99,74 @@ final class Plans {
 
     /**
      * Whether {@code -Dtrustload.plans=http/,jdbc/} (comma-separated plan id prefixes, for development;
-     * unset: every plan) selects the plan {@code id}, and {@code -Dtrustload.plans.exclude=gmssl/} (the
-     * same form) does not leave it out.
+     * unset: every plan) selects the plan {@code id}, {@code -Dtrustload.plans.exclude=gmssl/} (the
+     * same form) does not leave it out, and {@code -Dtrustload.plans.set=FILE} (a list of plan ids under
+     * test-plans/, such as {@value #JAVA25_SET}) holds it.
      */
     static boolean selected(String id) {
         List<String> only = prefixes("trustload.plans");
+        String set = System.getProperty("trustload.plans.set", "").strip();
         return (only.isEmpty() || only.stream().anyMatch(id::startsWith))
-                && prefixes("trustload.plans.exclude").stream().noneMatch(id::startsWith);
+                && prefixes("trustload.plans.exclude").stream().noneMatch(id::startsWith)
+                && (set.isEmpty() || planSet(DIR.resolve(set)).contains(id));
+    }
+
+    /** The plans of the Java 25 pass (test-plans/pom.xml, profile java25): Java25PlansTest proves they cover all. */
+    static final String JAVA25_SET = "java25.plans";
+
+    /** The plan ids a set file lists, one per line ({@code #} starts a comment). */
+    static List<String> planSet(Path file) {
+        try {
+            return Files.readAllLines(file).stream().map(l -> l.replaceAll("#.*", "").strip()).filter(l -> !l.isEmpty())
+                    .toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** A plan's family: the folder of its id ({@code ldap/ldap-search-200x10}: {@code ldap}). */
+    static String family(String id) {
+        return id.substring(0, id.indexOf('/'));
+    }
+
+    /**
+     * The classes of the elements a plan runs, as JMeter loads it (SaveService): every enabled element whose
+     * parents are enabled, stock JMeter's and TrustLoad's alike.
+     */
+    static Set<String> elementClasses(Path jmx) throws IOException {
+        PlanTree.init(HOME);
+        Set<String> classes = new TreeSet<>();
+        enabledClasses(PlanTree.load(jmx), classes);
+        return classes;
+    }
+
+    private static void enabledClasses(HashTree tree, Set<String> out) {
+        for (Object node : tree.list()) {
+            if (node instanceof TestElement e && e.isEnabled()) {
+                out.add(e.getClass().getName());
+                enabledClasses(tree.getTree(node), out);
+            }
+        }
+    }
+
+    /**
+     * The fewest plans, found greedily (each time the one that adds the most), that together hold every feature
+     * (element class, family, fixture...) that any of {@code plans} holds; in the order of {@code plans}.
+     */
+    static <P> List<P> cover(List<P> plans, Function<P, Set<String>> features) {
+        Map<P, Set<String>> left = new LinkedHashMap<>();
+        plans.forEach(p -> left.put(p, new HashSet<>(features.apply(p))));
+        Set<String> uncovered = new HashSet<>();
+        left.values().forEach(uncovered::addAll);
+        Set<P> chosen = new HashSet<>();
+        while (!uncovered.isEmpty()) {
+            P best = left.keySet().stream()
+                    .max(Comparator.comparingLong(p -> left.get(p).stream().filter(uncovered::contains).count()))
+                    .orElseThrow();
+            chosen.add(best);
+            uncovered.removeAll(left.remove(best));
+        }
+        return plans.stream().filter(chosen::contains).toList();
     }
 
     private static List<String> prefixes(String property) {
@@ -148,8 +233,21 @@ final class Plans {
      * Fails the test when it could not execute; the caller checks the status beyond that.
      */
     static Run.Result run(Path plan, Path dir, List<String> args, Duration timeout) throws Exception {
+        return run(plan, dir, args, timeout, true);
+    }
+
+    /**
+     * {@link #run} without the HTML dashboard (about a second of JMeter's time per run), for the tests that read the
+     * results, the log and the summary only.
+     */
+    static Run.Result runWithoutReport(Path plan, Path dir, List<String> args, Duration timeout) throws Exception {
+        return run(plan, dir, args, timeout, false);
+    }
+
+    private static Run.Result run(Path plan, Path dir, List<String> args, Duration timeout, boolean dashboard)
+            throws Exception {
         Run.Result r = Run.execute(JMETER, Run.Options.of(LAYOUT, DIR.relativize(plan).toString(), plan).noLab(true)
-                .args(args).dir(dir).timeout(timeout).echo(false).maxErrorPct(100), System.out);
+                .args(args).dir(dir).timeout(timeout).echo(false).maxErrorPct(100).dashboard(dashboard), System.out);
         assertThat(r.status()).as(r.message() + ", see " + dir).isNotEqualTo(ExitStatus.NOT_EXECUTED);
         return r;
     }
@@ -159,7 +257,7 @@ final class Plans {
      * them), logs under {@code dir/engine-I/}, the RMI keystore under test-plans/target/rmi.
      */
     static Engines startEngines(int n, Path dir) throws Exception {
-        return Engines.start(JMETER, n, dir, DIR.resolve("target/rmi"), DIR, Duration.ofMinutes(2), System.out);
+        return Engines.start(JMETER, n, dir, DIR.resolve("target/rmi"), DIR, Duration.ofMinutes(5), System.out);
     }
 
     /** {@code -q file -Gfile}: properties for the controller and, as JMeter's -J is local, the engines. */

@@ -44,6 +44,9 @@ import org.trustload.harness.Layout;
  * its own) shipped there and used by the run; the failure table (unreachable engine, another RMI keystore, another TrustLoad version, a
  * data file missing on the engines), each stopped before the test with the engine named; an engine killed mid-run reported with its samples.
  * Needs root and {@code ip netns}: skipped outside CI when they are not there, failed in CI.
+ *
+ * <p>CI budget: ~3.5 min: eight launcher runs across the namespaces (each a controller JVM, most with a preflight on
+ * both engines) on one lab and one pair of engines started once.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -366,6 +369,7 @@ class RemoteEnginesIT {
         ProcessBuilder pb = new ProcessBuilder(cmd).directory(OUT.toFile()).redirectErrorStream(true)
                 .redirectOutput(console.toFile()).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
         pb.environment().put("HEAP", "-Xms128m -Xmx512m");
+        Plans.launcherEnvironment(pb.environment());
         pb.environment().put("TRUSTLOAD_RMI_DIR", OUT.resolve("rmi").toString());
         pb.environment().put("TRUSTLOAD_RESULTS", OUT.resolve(name).toString());
         Process p = pb.start();
@@ -387,6 +391,7 @@ class RemoteEnginesIT {
         ProcessBuilder pb = new ProcessBuilder(cmd).directory(OUT.toFile()).redirectErrorStream(true)
                 .redirectOutput(console.toFile()).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
         pb.environment().put("HEAP", "-Xms128m -Xmx512m");
+        Plans.launcherEnvironment(pb.environment());
         // one RMI keystore for every host (users copy the folder from one host to the others)
         pb.environment().put("TRUSTLOAD_RMI_DIR", OUT.resolve("rmi").toString());
         pb.environment().putAll(env);

@@ -41,7 +41,12 @@ import org.trustload.testing.SpinServer;
  * verdict and no capacity; a server whose limit is its CPU ({@link SpinServer}, pinned apart from JMeter)
  * gets the server's-CPU verdict and its known capacity (that case adds ~30 s on a quiet machine, 50 s at load
  * 40: a JVM start, 300 warm-up requests and one JMeter run of four or five 3-s steps); the report page renders
- * in Debian's headless Chromium.
+ * in Debian's headless Chromium. The cases that read a rate or a CPU share are skipped, saying why, when size
+ * finds the host busy with other work (its "host busy" verdict is then the right one). It measures: CI runs it
+ * alone, after the classes that run side by side (test-plans/pom.xml).
+ *
+ * <p>CI budget: ~3 min: size's steps are timed (3-4 s each, one lab for every case); it proves the search, the
+ * verdict and the report together, which no shorter run can.
  */
 @org.junit.jupiter.api.TestMethodOrder(org.junit.jupiter.api.MethodOrderer.OrderAnnotation.class)
 class SizeIT {
@@ -95,7 +100,7 @@ class SizeIT {
         if (Files.exists(smoke)) {
             all.addAll(List.of("-q", smoke.toString()));
         }
-        int status = Size.run(Plans.JMETER, o, all, both, both);
+        int status = Size.run(Plans.MEASURING_JMETER, o, all, both, both);
         Path sizing = dir.resolve("sizing");
         String md = Files.exists(sizing.resolve("sizing.md")) ? Files.readString(sizing.resolve("sizing.md")) : "";
         return new Sized(status, sizing, md, console.toString(StandardCharsets.UTF_8));
@@ -166,9 +171,10 @@ class SizeIT {
                     System.out.println("SizeIT: host busy, no verdict; the best step reached the known capacity: " + best.group(1));
                     return;
                 }
-                if (!"true".equals(System.getenv("CI"))) {
-                    org.junit.jupiter.api.Assumptions.abort("this machine is too busy with other work to reach the capacity: " + r.md());
-                }
+                // the verdict is right for a busy machine (CI under a CPU hog too); the capacity is checked on a
+                // quiet one
+                org.junit.jupiter.api.Assumptions.abort(
+                        "this machine is too busy with other work to reach the capacity: " + r.md());
             }
             assertThat(r.status()).as("a capacity is found, see " + r.sizing() + "\n" + r.md()).isZero();
             assertReport(r);
@@ -193,14 +199,15 @@ class SizeIT {
         // pinned to one CPU, each sample spins it for 4 ms (with JMeter's own work, ~70% of that CPU at 60/s): 30/s is
         // below the limit, 90 and 270/s at or past it, where the queue of random arrivals grows without bound. The objective
         // is loose enough that the lowest step never breaks on queueing alone (CI saw p99 50.4 ms at 60/s).
-        int status = Size.run(Plans.JMETER, o, List.of("--model", "open", "--slo", "p99<=100ms,errors<=1%", "--start", "30",
-                "--factor", "3", "--step-time", "3s", "--warmup", "1s", "--max-time", "20s", "--steps-per-run", "3",
-                "--refine", "0", "--no-confirm", "--load-cpus", "0", "-Jbusy_ms=4"), ps, ps);
+        int status = Size.run(Plans.MEASURING_JMETER, o, List.of("--model", "open", "--slo", "p99<=100ms,errors<=1%",
+                "--start", "30", "--factor", "3", "--step-time", "3s", "--warmup", "1s", "--max-time", "20s",
+                "--steps-per-run", "3", "--refine", "0", "--no-confirm", "--load-cpus", "0", "-Jbusy_ms=4"), ps, ps);
         String out = buf.toString(StandardCharsets.UTF_8);
         System.out.println(out);
         Sized r = new Sized(status, dir.resolve("sizing"), Files.readString(dir.resolve("sizing/sizing.md")), out);
-        if (status == 7 && r.md().contains("| verdict | host busy: ") && !"true".equals(System.getenv("CI"))) {
-            // a machine saturated by other builders starves the pinned JMeter below its own limit: no verdict is right
+        if (status == 7 && r.md().contains("| verdict | host busy: ")) {
+            // a machine saturated by other work (builders, CI's CPU hog) starves the pinned JMeter below its own
+            // limit: no verdict is the right answer there; the client-bound verdict is checked on a quiet machine
             org.junit.jupiter.api.Assumptions.abort("this machine is busy with other work: " + r.md());
         }
         assertThat(status).as("client-bound exit status\n" + r.md()).isEqualTo(6);

@@ -23,6 +23,8 @@ import org.trustload.harness.Summary;
  * them for sub-results), the LDAP protocol comparison with its Transaction Controllers and its warm-up (Total
  * = summariser - warm-up, rows in the order the plan ran them), and stock HTTP requests. PlanRunIT checks every
  * plan the same way at its smoke scale (pki/pades for sub-results). One lab for all runs.
+ *
+ * <p>CI budget: ~1 min: five JMeter runs with their dashboards, the figures compared.
  */
 class SummaryAgreementIT {
 

@@ -27,6 +27,9 @@ import software.amazon.awssdk.services.kms.model.KeyUsageType;
  * context, GenerateRandom, GetPublicKey, DescribeKey, GenerateMac/VerifyMac, RAW Sign/Verify (RSA and
  * ECDSA), GetSecretValue and its error codes. Not DIGEST signatures (moto hashes the digest again) nor
  * throttling (moto has none): the lab emulator covers those ({@link AwsKmsEmulatorTest}).
+ *
+ * <p>CI budget: seconds, but ~1 min the first time on a machine: moto's install from PyPI (ci/test starts it in the
+ * background while Maven builds, and this test waits for it).
  */
 class AwsKmsBackendMotoIT {
     static MotoServer moto;
