@@ -153,6 +153,8 @@ class FaultHarnessIT {
             ProcessFaults.resume(pid);
             assertThat(ProcessFaults.threadStates(pid)).doesNotContain("T");
             ProcessFaults.kill(pid);
+            // gone for the kernel once kill returns; the JVM's own Process learns it when its reaper thread has run
+            assertThat(p.waitFor(Duration.ofSeconds(60))).isTrue();
             assertThat(p.isAlive()).isFalse();
         }
     }
