@@ -17,7 +17,7 @@ import java.util.Map;
 import java.util.Properties;
 import org.trustload.bench.kms.KmsBench;
 import org.trustload.common.ChildProcess;
-import org.trustload.harness.Jtl;
+import org.trustload.harness.results.Jtl;
 import org.trustload.harness.Lab;
 import org.trustload.harness.Layout;
 

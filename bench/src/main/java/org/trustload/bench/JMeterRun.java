@@ -17,7 +17,8 @@ import java.util.regex.Pattern;
 import org.trustload.harness.ExitStatus;
 import org.trustload.harness.JMeter;
 import org.trustload.harness.Layout;
-import org.trustload.harness.Run;
+import org.trustload.harness.run.Run;
+import org.trustload.harness.run.RunSpec;
 
 /**
  * A bench's JMeter run, through the harness's runner ({@link Run#execute}: the launcher's command line,
@@ -40,7 +41,7 @@ public final class JMeterRun {
     private volatile Run.Result result;
     private volatile Exception failure;
 
-    private JMeterRun(JMeter jmeter, Run.Options options, Path dir) {
+    private JMeterRun(JMeter jmeter, RunSpec.Builder options, Path dir) {
         this.dir = dir;
         this.thread = new Thread(() -> {
             try {
@@ -69,7 +70,7 @@ public final class JMeterRun {
                 "-Jjmeter.save.saveservice.output_format=csv", "-Jjmeter.save.saveservice.timestamp_format=ms",
                 "-Jsummariser.interval=10"));
         args.addAll(props);
-        Run.Options o = Run.Options.of(layout, plan.getFileName().toString().replaceFirst("\\.jmx$", ""), plan).dir(dir)
+        RunSpec.Builder o = RunSpec.of(layout, plan.getFileName().toString().replaceFirst("\\.jmx$", ""), plan).dir(dir)
                 .args(args).echo(false).dashboard(false).maxErrorPct(100).timeout(Duration.ofSeconds(timeoutSeconds))
                 .resultsFile(resultsFile);
         JMeterRun run = new JMeterRun(new JMeter(layout, jvmArgs, List.of()), o, dir);

@@ -2,8 +2,8 @@ package org.trustload.bench;
 
 import org.trustload.common.ChildProcess;
 import org.trustload.testing.Slapd;
-import org.trustload.harness.Jtl;
-import org.trustload.harness.PlanTree;
+import org.trustload.harness.results.Jtl;
+import org.trustload.harness.jmx.PlanTree;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -592,7 +592,7 @@ public final class LdapBench {
         int rounds = intArg("jsRounds", 5);
         Path probe = LdapCellPlan.write(work.resolve("jvmstats/with.jmx"), LdapCellPlan.Impl.OURS, cell, target,
                 intArg("warmup", 200), intArg("warmupSeconds", 0), true);
-        String columns = "-Jsample_variables=" + org.trustload.harness.PlanFile.jvmStatsColumns(probe).orElseThrow();
+        String columns = "-Jsample_variables=" + org.trustload.harness.jmx.PlanFile.jvmStatsColumns(probe).orElseThrow();
         String[] variants = {"none", "columns", "listener"};
         Map<String, List<Measurement>> m = new LinkedHashMap<>();
         List<Double> listener = new ArrayList<>();

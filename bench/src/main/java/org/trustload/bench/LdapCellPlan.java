@@ -9,7 +9,7 @@ import org.apache.jmeter.testelement.property.TestElementProperty;
 import org.apache.jmeter.threads.SetupThreadGroup;
 import org.apache.jmeter.threads.ThreadGroup;
 import org.apache.jorphan.collections.HashTree;
-import org.trustload.harness.PlanTree;
+import org.trustload.harness.jmx.PlanTree;
 
 /**
  * The LDAP bench's one-cell plans (with {@link PlanTree}: JMeter's own tree and SaveService): an optional

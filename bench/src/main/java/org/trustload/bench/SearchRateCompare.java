@@ -25,10 +25,11 @@ import org.trustload.common.ChildProcess;
 import org.trustload.common.Percentiles;
 import org.trustload.harness.Catalog;
 import org.trustload.harness.JMeter;
-import org.trustload.harness.Jtl;
+import org.trustload.harness.results.Jtl;
 import org.trustload.harness.Layout;
-import org.trustload.harness.PlanTree;
-import org.trustload.harness.Run;
+import org.trustload.harness.jmx.PlanTree;
+import org.trustload.harness.run.Run;
+import org.trustload.harness.run.RunSpec;
 import org.trustload.testing.Slapd;
 
 /**
@@ -223,8 +224,8 @@ final class SearchRateCompare {
     private Cell ours(String peer, Layout layout, String plan, int t, Path dir, boolean record, boolean dashboard,
                       Map<Integer, JfrShares.Shares> shares, List<String> dashboardNotes) throws Exception {
         Files.createDirectories(dir);
-        Run.Options o0 = plan.endsWith(".jmx") ? Run.Options.of(layout, peer, Path.of(plan))
-                : Run.Options.of(layout, Catalog.read(layout.catalogFile()).get(plan).orElseThrow());
+        RunSpec.Builder o0 = plan.endsWith(".jmx") ? RunSpec.of(layout, peer, Path.of(plan))
+                : RunSpec.of(layout, Catalog.read(layout.catalogFile()).get(plan).orElseThrow());
         List<String> jvm = new ArrayList<>();
         Path recording = dir.resolve("jmeter.jfr");
         if (record) {
@@ -238,7 +239,7 @@ final class SearchRateCompare {
         List<String> props = List.of("-Jthreads=" + t, "-Jloops=2000000000", "-Jrampup=0", "-Jduration=" + (warmup + seconds),
                 "-Jconnection_mode=per-thread", "-Jldap.host=" + slapd.host(), "-Jldap.port=" + slapd.ldapPort(),
                 "-Jldap.base=" + slapd.baseDn(), "-Jldap.users=" + entries);
-        Run.Options o = o0.dir(dir).args(props).echo(false).dashboard(dashboard).maxErrorPct(100)
+        RunSpec.Builder o = o0.dir(dir).args(props).echo(false).dashboard(dashboard).maxErrorPct(100)
                 .timeout(Duration.ofSeconds(warmup + seconds + 300L));
         String word = dir.toString();
         Watch watch = Watch.start(() -> ProcessHandle.current().descendants()

@@ -23,7 +23,7 @@ import org.trustload.gmssl.TlcpProtocol;
 import org.trustload.gmssl.TlcpSuite;
 import org.trustload.labkit.pki.TestPki;
 import org.trustload.testing.NativeTlcpPeer;
-import org.trustload.harness.Jtl;
+import org.trustload.harness.results.Jtl;
 import jdk.jfr.Configuration;
 import jdk.jfr.Recording;
 

@@ -13,7 +13,7 @@ import org.apache.jorphan.collections.HashTree;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.trustload.harness.PlanTree;
+import org.trustload.harness.jmx.PlanTree;
 
 /** The LDAP bench's cell plans are JMeter plans that JMeter loads back as built. */
 class LdapCellPlanTest {

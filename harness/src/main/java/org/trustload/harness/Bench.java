@@ -1,5 +1,8 @@
 package org.trustload.harness;
 
+import org.trustload.harness.results.Summary;
+import org.trustload.harness.run.Run;
+import org.trustload.harness.run.RunSpec;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -217,7 +220,7 @@ final class Bench {
             Catalog.Entry e = catalog.get("pki/" + f[0]).orElseThrow(() -> HarnessException.usage("no plan pki/" + f[0]));
             String threads = f.length > 1 ? f[1] : "20";
             out.printf(Locale.ROOT, "-- pki/%s threads=%s load-before=%s%n", f[0], threads, loadAverage());
-            Run.Options o = Run.Options.of(layout, e).resultsRoot(results).echo(false).maxErrorPct(100)
+            RunSpec.Builder o = RunSpec.of(layout, e).resultsRoot(results).echo(false).maxErrorPct(100)
                     .property("duration", duration).property("threads", threads)
                     .labArgs(Layout.words(System.getenv("TRUSTLOAD_LAB_ARGS")))
                     .timeout(Duration.ofSeconds(Long.parseLong(duration) + 240));

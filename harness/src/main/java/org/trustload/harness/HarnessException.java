@@ -24,17 +24,17 @@ public class HarnessException extends Exception {
     }
 
     /** Bad usage (exit 1). */
-    static HarnessException usage(String message) {
+    public static HarnessException usage(String message) {
         return new HarnessException(ExitStatus.USAGE, message);
     }
 
     /** Could not execute (exit 2). */
-    static HarnessException notExecuted(String message) {
+    public static HarnessException notExecuted(String message) {
         return new HarnessException(ExitStatus.NOT_EXECUTED, message);
     }
 
     /** What {@code start} returns; a process that is not ready ({@link ChildProcess.NotReady}) is not executed. */
-    static <T> T ready(Starting<T> start) throws HarnessException, IOException, InterruptedException {
+    public static <T> T ready(Starting<T> start) throws HarnessException, IOException, InterruptedException {
         try {
             return start.get();
         } catch (ChildProcess.NotReady e) {
@@ -43,7 +43,7 @@ public class HarnessException extends Exception {
     }
 
     /** Starting a process, or waiting for it to be ready. */
-    interface Starting<T> {
+    public interface Starting<T> {
         T get() throws IOException, InterruptedException;
     }
 }

@@ -50,7 +50,7 @@ public record JMeter(Layout layout, List<String> heap, List<String> jvmArgs) {
      *
      * @param ready the start of the line that says it is ready (an engine's), or null
      */
-    ChildProcess start(String name, String rmiHost, List<String> args, Path workDir, Path console, String ready,
+    public ChildProcess start(String name, String rmiHost, List<String> args, Path workDir, Path console, String ready,
                        Consumer<String> lines) throws IOException {
         List<String> cmd = new ArrayList<>(command(rmiHost));
         cmd.addAll(args);

@@ -111,7 +111,7 @@ public final class Lab implements AutoCloseable {
      * 32768 where it cannot be read): the kernel hands ports from there up to every outgoing connection,
      * so a server port chosen there can be taken at random between the check and the bind.
      */
-    static int ephemeralLow() {
+    public static int ephemeralLow() {
         try {
             // readAllLines, not readString: Java 17's readString of this /proc file (size 0) returned "3", one byte,
             // so every base was 2000 and a second lab or bench found no free range

@@ -1,5 +1,8 @@
 package org.trustload.harness;
 
+import org.trustload.harness.results.Jtl;
+import org.trustload.harness.run.Run;
+import org.trustload.harness.run.RunSpec;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;
@@ -50,7 +53,7 @@ public final class LiveRun {
         all.add("-Jjmeter.save.saveservice.autoflush=true");
         CompletableFuture<Run.Result> f = CompletableFuture.supplyAsync(() -> {
             try {
-                return Run.execute(jmeter, Run.Options.of(layout, id, jmx).noLab(true).args(all).dir(dir)
+                return Run.execute(jmeter, RunSpec.of(layout, id, jmx).noLab(true).args(all).dir(dir)
                         .timeout(timeout).echo(false).maxErrorPct(100).dashboard(false), System.out);
             } catch (Exception e) {
                 throw new IllegalStateException("run of " + id + " failed: " + e, e);

@@ -1,5 +1,8 @@
 package org.trustload.harness;
 
+import org.trustload.harness.engine.Engines;
+import org.trustload.harness.run.Run;
+import org.trustload.harness.run.RunSpec;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -97,7 +100,7 @@ public final class Main {
         List<String> jmeterArgs = new ArrayList<>();
         boolean noLab = false;
         int engines = 0;
-        double maxErrorPct = Run.DEFAULT_MAX_ERROR_PCT;
+        double maxErrorPct = RunSpec.DEFAULT_MAX_ERROR_PCT;
         Objective slo = null;
         List<String> remote = List.of();
         String controller = null;
@@ -176,7 +179,7 @@ public final class Main {
     }
 
     /** A catalog id ({@code ldap/ldap-search-200x10}) or a path to a .jmx (its catalog row when it is one of ours). */
-    Run.Options resolve(String plan) throws IOException, HarnessException {
+    RunSpec.Builder resolve(String plan) throws IOException, HarnessException {
         Catalog catalog = catalog();
         Path file = Path.of(plan);
         if (plan.endsWith(".jmx") && Files.isRegularFile(file)) {
@@ -185,26 +188,26 @@ public final class Main {
             if (jmx.startsWith(layout.plans())) {
                 Optional<Catalog.Entry> e = catalog.get(layout.plans().relativize(jmx).toString().replaceFirst("\\.jmx$", ""));
                 if (e.isPresent()) {
-                    return Run.Options.of(layout, e.get());
+                    return RunSpec.of(layout, e.get());
                 }
             }
-            return Run.Options.of(layout, id, jmx);
+            return RunSpec.of(layout, id, jmx);
         }
         String id = plan.replaceFirst("\\.jmx$", "");
         Catalog.Entry e = catalog.get(id).orElseThrow(() -> HarnessException.usage("unknown plan '" + plan
                 + "'. Known plans:\n" + catalog.table()));
-        Run.Options o = Run.Options.of(layout, e);
-        if (!Files.exists(o.jmx)) {
-            throw HarnessException.usage("plan '" + id + "' is in the catalog but " + o.jmx + " does not exist (yet)");
+        Path jmx = layout.plans().resolve(e.id() + ".jmx");
+        if (!Files.exists(jmx)) {
+            throw HarnessException.usage("plan '" + id + "' is in the catalog but " + jmx + " does not exist (yet)");
         }
-        return o;
+        return RunSpec.of(layout, e);
     }
 
     private int run(List<String> args) throws IOException, InterruptedException, HarnessException {
         if (args.isEmpty()) {
             throw HarnessException.usage("run needs a PLAN (./trustload list shows them)");
         }
-        Run.Options o = resolve(args.remove(0));
+        RunSpec.Builder o = resolve(args.remove(0));
         RunArgs r = parse(args);
         o.args(r.jmeterArgs()).noLab(r.noLab()).engines(r.engines()).maxErrorPct(r.maxErrorPct()).slo(r.slo()).remote(r.remote())
                 .controller(r.controller());
@@ -224,7 +227,7 @@ public final class Main {
         if (args.isEmpty() || args.get(0).startsWith("-")) {
             throw HarnessException.usage("size needs a PLAN (./trustload list shows them) and --slo RULES");
         }
-        Run.Options o = resolve(args.remove(0));
+        RunSpec.Builder o = resolve(args.remove(0));
         env("TRUSTLOAD_RESULTS").ifPresent(v -> o.resultsRoot(Path.of(v).toAbsolutePath()));
         env("TRUSTLOAD_RMI_DIR").ifPresent(v -> o.rmiDir(Path.of(v).toAbsolutePath()));
         o.labArgs(Layout.words(System.getenv("TRUSTLOAD_LAB_ARGS")));
@@ -329,7 +332,7 @@ public final class Main {
     }
 
     private int gui(List<String> args) throws IOException, InterruptedException, HarnessException {
-        Run.Options o = null;
+        RunSpec.Builder o = null;
         if (!args.isEmpty() && !args.get(0).startsWith("-")) {
             o = resolve(args.remove(0));
         }
@@ -346,15 +349,15 @@ public final class Main {
         Path labDir = Layout.privateTempDir("trustload-lab");
         try {
             if (o != null) {
-                o.args(r.jmeterArgs()).noLab(r.noLab());
-                if (o.useLab(err)) {
+                RunSpec spec = o.args(r.jmeterArgs()).noLab(r.noLab()).build();
+                if (spec.useLab(err)) {
                     Path log = Path.of(env("TRUSTLOAD_RESULTS").orElse(layout.root().resolve("results").toString()), "gui", "lab.log");
-                    lab = Lab.start(layout, String.join(",", o.services), labDir.resolve("lab.properties"), log,
+                    lab = Lab.start(layout, String.join(",", spec.services()), labDir.resolve("lab.properties"), log,
                             Layout.words(System.getenv("TRUSTLOAD_LAB_ARGS")), Duration.ofSeconds(seconds("TRUSTLOAD_LAB_TIMEOUT", 120)));
                     err.println("trustload: " + lab.readyLine());
                     cmd.addAll(List.of("-q", lab.properties().toString()));
                 }
-                cmd.addAll(List.of("-t", o.jmx.toString()));
+                cmd.addAll(List.of("-t", spec.jmx().toString()));
             }
             cmd.addAll(r.jmeterArgs());
             Lab started = lab;

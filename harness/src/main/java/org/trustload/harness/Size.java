@@ -1,5 +1,11 @@
 package org.trustload.harness;
 
+import org.trustload.harness.results.Summary;
+import org.trustload.harness.engine.Engines;
+import org.trustload.harness.jmx.PlanFile;
+import org.trustload.harness.run.Environment;
+import org.trustload.harness.run.Run;
+import org.trustload.harness.run.RunSpec;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.URI;
@@ -19,7 +25,7 @@ import org.trustload.harness.sizing.SizingReport;
 import org.trustload.harness.sizing.Step;
 import org.trustload.harness.sizing.Steps;
 import org.trustload.harness.sizing.Verdict;
-import org.trustload.harness.sizing.Watcher;
+import org.trustload.harness.host.HostMonitor;
 import org.trustload.jmeter.slo.SloStop;
 import org.trustload.jvmstats.SourceConfig;
 import org.trustload.jvmstats.StatsException;
@@ -40,7 +46,7 @@ import org.trustload.slo.Objective;
  * </ol>
  * all within {@code --max-time}. Each step is measured over its steady window ({@link Steps}): offered
  * and achieved throughput, percentiles by the dashboard's method, errors, the load generator's CPU and
- * the server's CPU per operation and GC ({@link Watcher}). The {@link Verdict} names what limited the
+ * the server's CPU per operation and GC ({@link HostMonitor}). The {@link Verdict} names what limited the
  * run; a client-bound number is never reported as capacity. Writes {@code sizing/} (index.html,
  * sizing.md, charts) beside the phases' results. Exit status: 0 a capacity, 6 client-bound, 7 no
  * verdict, 2 and 3 as {@code run}.
@@ -262,18 +268,18 @@ public final class Size {
     }
 
     /** Runs the search for plan {@code o} (resolved by Main) with the size options {@code args}. */
-    static int run(Layout layout, Run.Options o, List<String> args, PrintStream out, PrintStream err)
+    static int run(Layout layout, RunSpec.Builder o, List<String> args, PrintStream out, PrintStream err)
             throws IOException, InterruptedException, HarnessException {
         return run(JMeter.fromEnvironment(layout), o, args, out, err);
     }
 
     /**
-     * The search as the launcher runs it, for tests: {@code o} may carry a running lab ({@link Run.Options#lab}),
+     * The search as the launcher runs it, for tests: {@code o} may carry a running lab ({@link RunSpec.Builder#lab}),
      * which every phase then uses and whose JVM is the watched server.
      *
      * @return the exit status (a usage error is printed to {@code err} and returned as 1)
      */
-    public static int run(JMeter jmeter, Run.Options o, List<String> args, PrintStream out, PrintStream err)
+    public static int run(JMeter jmeter, RunSpec.Builder o, List<String> args, PrintStream out, PrintStream err)
             throws IOException, InterruptedException {
         try {
             return search(jmeter, o, args, out, err);
@@ -283,79 +289,36 @@ public final class Size {
         }
     }
 
-    private static int search(JMeter jmeter, Run.Options o, List<String> args, PrintStream out, PrintStream err)
+    private static int search(JMeter jmeter, RunSpec.Builder o, List<String> args, PrintStream out, PrintStream err)
             throws IOException, InterruptedException, HarnessException {
         Layout layout = jmeter.layout();
         Settings s = parse(args);
-        o.args(s.jmeterArgs).noLab(s.noLab);
+        RunSpec spec = o.args(s.jmeterArgs).noLab(s.noLab).engines(s.remote.isEmpty() ? s.engines : 0).remote(s.remote)
+                .controller(s.controller).build();
         SizingPlan.init(layout.jmeterHome());
         Instant started = Instant.now();
         long deadline = System.currentTimeMillis() + s.maxTimeMs;
-        Path dir = o.dir != null ? o.dir : o.resultsRoot.resolve(o.planId).resolve("size-" + Run.STAMP.format(started));
+        Path dir = spec.dir() != null ? spec.dir() : spec.resultsRoot().resolve(spec.planId()).resolve("size-" + Run.STAMP.format(started));
         Files.createDirectories(dir);
         Path sizing = dir.resolve("sizing");
         Files.createDirectories(sizing.resolve("plans"));
         Map<String, Long> threads = new LinkedHashMap<>();
-        Map<String, String> props = o.userProperties(false);
-        for (PlanFile.ThreadGroup tg : PlanFile.threadGroups(o.jmx)) {
-            tg.threads(props).ifPresent(t -> threads.put(tg.name(), t));
+        for (PlanFile.ThreadGroup tg : spec.plan().threadGroups()) {
+            tg.threads(spec.properties()).ifPresent(t -> threads.put(tg.name(), t));
         }
-        SizingPlan.Shape shape = SizingPlan.shape(o.jmx, threads);
-        Lab lab = o.sharedLab;
-        Engines engines = null;
-        Watcher watcher = null;
-        Preflight.Result checked = null;
-        Path labDir = Layout.privateTempDir("trustload-lab");
+        SizingPlan.Shape shape = SizingPlan.shape(spec.jmx(), threads);
+        Environment env;
         try {
-            List<String> labArgs = new ArrayList<>(o.labArgs);
-            if (!s.remote.isEmpty()) {
-                err.println("trustload: checking the remote engines " + String.join(",", s.remote));
-                Engines.Probe probe = Engines.probe(s.remote, o.rmiDir);
-                if (!probe.problems().isEmpty()) {
-                    err.println("trustload: " + Run.problems("the remote engines cannot run the search", probe.problems().entrySet()
-                            .stream().map(e -> "engine " + e.getKey() + ": " + e.getValue()).toList()));
-                    return ExitStatus.NOT_EXECUTED.code();
-                }
-                if (s.controller == null && !probe.differing().isEmpty()) {
-                    err.println("trustload: the engines reach this host at different addresses (" + probe.differing()
-                            + "): JMeter announces one; give it with --controller ADDRESS");
-                    return ExitStatus.NOT_EXECUTED.code();
-                }
-                engines = Engines.remote(s.remote, o.rmiDir, s.controller != null ? s.controller : probe.controller().orElseThrow());
-                labArgs.addAll(List.of("--bind", engines.rmiHost()));
-            }
-            if (o.useLab(err)) {
-                String services = String.join(",", o.services);
-                err.println("trustload: starting lab services '" + services + "' for the whole search (log: " + dir.resolve("lab.log") + ")");
-                try {
-                    lab = Lab.start(layout, services, labDir.resolve("lab.properties"), dir.resolve("lab.log"), labArgs, o.labTimeout);
-                } catch (HarnessException e) {
-                    err.println("trustload: " + e.getMessage());
-                    return ExitStatus.NOT_EXECUTED.code();
-                }
-            }
-            if (engines != null) {
-                Map<String, String> checkProps = new LinkedHashMap<>();
-                if (lab != null) {
-                    checkProps.putAll(Run.load(lab.properties()));
-                }
-                checkProps.putAll(o.userProperties(false));
-                // the sizing plans are the plan reshaped: the same elements, so the same data files
-                checked = Preflight.check(jmeter, engines, o.jmx, checkProps, dir.resolve("preflight"), o.engineTimeout, err);
-                if (!checked.ok()) {
-                    err.println("trustload: " + Run.problems("the remote engines cannot run the search (checked before it started;"
-                            + " see " + dir.resolve("preflight") + ")", checked.problems()));
-                    return ExitStatus.NOT_EXECUTED.code();
-                }
-            } else if (s.engines > 0) {
-                err.println("trustload: starting " + s.engines + " JMeter engines for the whole search");
-                try {
-                    engines = Engines.start(jmeter, s.engines, dir, o.rmiDir, o.workDir, o.engineTimeout, err);
-                } catch (HarnessException e) {
-                    err.println("trustload: " + e.getMessage());
-                    return ExitStatus.NOT_EXECUTED.code();
-                }
-            }
+            // the lab and the engines serve every phase of the search
+            env = Environment.open(jmeter, spec, dir, "the search", err);
+        } catch (HarnessException e) {
+            err.println("trustload: " + e.getMessage());
+            return ExitStatus.NOT_EXECUTED.code();
+        }
+        Lab lab = env.lab();
+        Engines engines = env.engines();
+        HostMonitor watcher = null;
+        try {
             ServerWatch sw = serverWatch(s, lab);
             if (engines != null && engines.isRemote() && sw.sharedHost) {
                 // the load is offered from other hosts: this machine holds the server (and the controller) only
@@ -365,11 +328,11 @@ public final class Size {
                 err.println("trustload: " + sw.error);
                 return ExitStatus.USAGE.code();
             }
-            watcher = new Watcher(sw.source, sw.cpus, sw.pid, s.loadCpus);
-            err.println("trustload: size " + o.planId + ", " + s.model.name().toLowerCase(Locale.ROOT) + " model, objective "
+            watcher = new HostMonitor(sw.source, sw.cpus, sw.pid, s.loadCpus);
+            err.println("trustload: size " + spec.planId() + ", " + s.model.name().toLowerCase(Locale.ROOT) + " model, objective "
                     + s.slo + ", steps of " + s.stepMs / 1000.0 + " s (" + s.warmupMs / 1000.0 + " s warm-up), at most "
-                    + Run.hms(s.maxTimeMs / 1000) + "; server: " + (sw.source == null ? "not watched" : sw.source.describe()));
-            Search search = new Search(layout, jmeter, o, s, shape, sizing, dir, lab, engines, watcher, deadline, err);
+                    + Summary.hms(s.maxTimeMs / 1000) + "; server: " + (sw.source == null ? "not watched" : sw.source.describe()));
+            Search search = new Search(layout, jmeter, spec, s, shape, sizing, dir, lab, engines, watcher, deadline, err);
             int status = search.run();
             if (status != 0) {
                 return status;
@@ -381,11 +344,11 @@ public final class Size {
             }
             Verdict v = Verdict.of(search.steps, search.confirmed, search.plateau, sw.sharedHost, s.model == SizingPlan.Model.OPEN,
                     Math.max(1, s.engines), s.unit, s.slo.toString(), sw.cpus);
-            SizingReport.Info info = new SizingReport.Info(o.planId, o.jmx.toString(), s.model.name().toLowerCase(Locale.ROOT),
+            SizingReport.Info info = new SizingReport.Info(spec.planId(), spec.jmx().toString(), s.model.name().toLowerCase(Locale.ROOT),
                     s.slo.toString(), s.unit, sw.source == null ? "not watched" : sw.source.describe(), sw.cpus, sw.sharedHost,
                     Math.max(1, s.engines), s.stepMs, s.warmupMs, shape.samplersPerIteration(), uptime(),
                     Duration.between(started, Instant.now()).toSeconds(), search.notes, String.join(" ",
-                            o.userProperties(true).entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).toList()));
+                            spec.maskedProperties().entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).toList()));
             String text = SizingReport.write(sizing, info, search.steps, search.confirmed, v);
             out.print(text);
             out.println("trustload: sizing report in " + sizing.resolve("index.html"));
@@ -395,19 +358,10 @@ public final class Size {
                 default -> ExitStatus.NO_VERDICT.code();
             };
         } finally {
-            if (checked != null) {
-                Preflight.tidy(jmeter, engines, checked, dir.resolve("preflight-tidy"), o.engineTimeout, err);
-            }
             if (watcher != null) {
                 watcher.close();
             }
-            if (engines != null) {
-                engines.close();
-            }
-            if (lab != null && lab != o.sharedLab) {
-                lab.close();
-            }
-            Layout.deleteRecursively(labDir);
+            env.close();
         }
     }
 
@@ -458,7 +412,7 @@ public final class Size {
             boolean local = kind.equals("jvm-pid") || kind.equals("process");
             if (cpus <= 0) {
                 cpus = first.cpuCount() > 0 ? first.cpuCount()
-                        : local ? Watcher.allowedCpus(Long.parseLong(target.strip())) : Runtime.getRuntime().availableProcessors();
+                        : local ? HostMonitor.allowedCpus(Long.parseLong(target.strip())) : Runtime.getRuntime().availableProcessors();
             }
             boolean shared = local || loopback(target);
             long pid = local && target.strip().matches("[0-9]+") ? Long.parseLong(target.strip()) : 0;
@@ -482,14 +436,14 @@ public final class Size {
     static final class Search {
         private final Layout layout;
         private final JMeter jmeter;
-        private final Run.Options o;
+        private final RunSpec o;
         private final Settings s;
         private final SizingPlan.Shape shape;
         private final Path sizing;
         private final Path dir;
         private final Lab lab;
         private final Engines engines;
-        private final Watcher watcher;
+        private final HostMonitor watcher;
         private final long deadline;
         private final PrintStream log;
         final List<Step> steps = new ArrayList<>();
@@ -501,8 +455,8 @@ public final class Size {
         /** Open model: the schedule's lead-in, longer than the test's start-up (measured after each phase). */
         private long leadInMs;
 
-        Search(Layout layout, JMeter jmeter, Run.Options o, Settings s, SizingPlan.Shape shape, Path sizing, Path dir, Lab lab,
-               Engines engines, Watcher watcher, long deadline, PrintStream log) {
+        Search(Layout layout, JMeter jmeter, RunSpec o, Settings s, SizingPlan.Shape shape, Path sizing, Path dir, Lab lab,
+               Engines engines, HostMonitor watcher, long deadline, PrintStream log) {
             this.layout = layout;
             this.jmeter = jmeter;
             this.o = o;
@@ -515,12 +469,7 @@ public final class Size {
             this.watcher = watcher;
             this.deadline = deadline;
             this.log = log;
-            boolean setUp = false;
-            try {
-                setUp = PlanFile.threadGroups(o.jmx).stream().anyMatch(t -> t.kind().equals("SetupThreadGroup") && t.hasSampler());
-            } catch (IOException e) {
-                // the plan was read before; no setUp then
-            }
+            boolean setUp = o.plan().threadGroups().stream().anyMatch(t -> t.kind().equals("SetupThreadGroup") && t.hasSampler());
             leadInMs = s.model == SizingPlan.Model.OPEN ? (setUp ? 15_000 : 5_000) : 0;
         }
 
@@ -645,13 +594,13 @@ public final class Size {
         private int phase(String name, List<Double> loads, List<Step> got) throws IOException, InterruptedException {
             Path jmx = sizing.resolve("plans").resolve(name + ".jmx");
             Objective listenerSlo = s.slo.withoutServerRules();
-            SizingPlan.write(o.jmx, jmx, s.model, loads, Math.max(1, s.engines), shape.groups(), s.stepMs, s.warmupMs, leadInMs,
+            SizingPlan.write(o.jmx(), jmx, s.model, loads, Math.max(1, s.engines), shape.groups(), s.stepMs, s.warmupMs, leadInMs,
                     listenerSlo == null ? null : listenerSlo.toString(), s.guardErrorsPct(), name.equals("ramp-1") ? 1 : 0);
             Path phaseDir = dir.resolve(name);
-            Run.Options r = Run.Options.of(layout, o.planId + " (size " + name + ")", jmx).args(o.jmeterArgs)
+            RunSpec.Builder r = RunSpec.of(layout, o.planId() + " (size " + name + ")", jmx).args(o.jmeterArgs())
                     .property("jmeter.save.saveservice.subresults", "false").dashboard(false).echo(false)
-                    .maxErrorPct(100).dir(phaseDir).rmiDir(o.rmiDir).workDir(o.workDir).noLab(true)
-                    .timeout(Duration.ofMillis(loads.size() * s.stepMs + 300_000)).watcher(watcher);
+                    .maxErrorPct(100).dir(phaseDir).rmiDir(o.rmiDir()).workDir(o.workDir()).noLab(true)
+                    .timeout(Duration.ofMillis(loads.size() * s.stepMs + 300_000)).monitor(watcher);
             if (lab != null) {
                 r.lab(lab);
             }

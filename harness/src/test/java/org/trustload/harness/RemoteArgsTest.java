@@ -1,5 +1,6 @@
 package org.trustload.harness;
 
+import org.trustload.harness.engine.Engines;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

@@ -12,8 +12,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
 import org.trustload.harness.ExitStatus;
-import org.trustload.harness.Jtl;
-import org.trustload.harness.Run;
+import org.trustload.harness.results.Jtl;
+import org.trustload.harness.run.Run;
 
 /**
  * The checks every bad-configuration run shares (LDAP, TLCP, KMS, PKI): the exit status, at most one failed

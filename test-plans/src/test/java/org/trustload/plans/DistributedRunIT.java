@@ -3,10 +3,11 @@ package org.trustload.plans;
 import static org.assertj.core.api.Assertions.assertThat;
 import org.trustload.harness.Layout;
 import org.trustload.harness.Catalog;
-import org.trustload.harness.Engines;
+import org.trustload.harness.engine.Engines;
 import org.trustload.harness.ExitStatus;
 import org.trustload.harness.Lab;
-import org.trustload.harness.Run;
+import org.trustload.harness.run.Run;
+import org.trustload.harness.run.RunSpec;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
@@ -118,7 +119,7 @@ class DistributedRunIT {
         Path smoke = new Plans.Plan(plan.id(), jmx).smokeProperties();
         long expected = Long.parseLong(Plans.load(smoke).getProperty("expect.samples").strip());
         Path dir = OUT.resolve(plan.id());
-        Run.Options options = Run.Options.of(Plans.LAYOUT, plan).lab(lab).engines(engines).dir(dir).echo(false)
+        RunSpec.Builder options = RunSpec.of(Plans.LAYOUT, plan).lab(lab).engines(engines).dir(dir).echo(false)
                 .timeout(Duration.ofMinutes(5));
         String fixtureName = Plans.load(smoke).getProperty("fixture", "").strip();
         Run.Result run;
@@ -147,7 +148,7 @@ class DistributedRunIT {
         // results.jtl may hold more rows than the dashboard counts (e.g. transaction parents): the engines
         // must each have written half of them. Distributed thread names are "<host:port>-<group> 1-1".
         // Read as CSV: a thread name with a comma (the PDP plans' setUp) is quoted.
-        List<org.trustload.harness.Jtl.Sample> rows = org.trustload.harness.Jtl.read(dir.resolve("results.jtl"));
+        List<org.trustload.harness.results.Jtl.Sample> rows = org.trustload.harness.results.Jtl.read(dir.resolve("results.jtl"));
         for (String host : engines.hosts()) {
             assertThat(2 * rows.stream().filter(r -> r.threadName().startsWith(host + "-")).count())
                     .as("rows from engine " + host + " x 2 in " + dir.resolve("results.jtl")).isEqualTo(rows.size());
@@ -173,7 +174,7 @@ class DistributedRunIT {
         Launched run = launch("debug", "-Jthreads=2", "-Jloops=3");
         assertThat(run.status).as("./trustload exit status, output:\n" + run.output).isZero();
         Path results = runDir(run.dir).resolve("results.jtl");
-        List<org.trustload.harness.Jtl.Sample> rows = org.trustload.harness.Jtl.read(results);
+        List<org.trustload.harness.results.Jtl.Sample> rows = org.trustload.harness.results.Jtl.read(results);
         assertThat(rows).as("2 engines x 2 threads x 3 loops").hasSize(12);
         assertThat(rows.stream().map(r -> r.threadName().replaceFirst("-.*", "")).distinct().count())
                 .as("distinct engines in the thread names of " + results).isEqualTo(2);

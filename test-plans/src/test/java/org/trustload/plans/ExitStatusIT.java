@@ -16,7 +16,8 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.trustload.harness.ExitStatus;
 import org.trustload.harness.Layout;
-import org.trustload.harness.Run;
+import org.trustload.harness.run.Run;
+import org.trustload.harness.run.RunSpec;
 
 /**
  * Each exit status of {@code ./trustload run} (docs/harness.md) with a real run through the harness's
@@ -32,12 +33,12 @@ class ExitStatusIT {
     private static final Path PLANS = Plans.DIR.resolve("src/test/resources/exit");
 
     /** A run without the HTML dashboard (the cases about the report turn it on). */
-    private static Run.Options options(String name, Path jmx) {
-        return Run.Options.of(Plans.LAYOUT, "exit/" + name, jmx).dir(OUT.resolve(name)).echo(false)
+    private static RunSpec.Builder options(String name, Path jmx) {
+        return RunSpec.of(Plans.LAYOUT, "exit/" + name, jmx).dir(OUT.resolve(name)).echo(false)
                 .timeout(Duration.ofMinutes(3)).labArgs(List.of()).dashboard(false);
     }
 
-    private static Run.Result run(Run.Options o) throws Exception {
+    private static Run.Result run(RunSpec.Builder o) throws Exception {
         return Run.execute(Plans.JMETER, o, System.out);
     }
 
@@ -70,7 +71,7 @@ class ExitStatusIT {
     void threeWhenASampleReportsAConfigurationError() throws Exception {
         // an unknown URL scheme is a configuration error of LDAP Request (response code configError)
         Path jmx = Plans.DIR.resolve("ldap/ldap-search-200x10.jmx");
-        Run.Result r = run(Run.Options.of(Plans.LAYOUT, "ldap/ldap-search-200x10", jmx).dir(OUT.resolve("config-error"))
+        Run.Result r = run(RunSpec.of(Plans.LAYOUT, "ldap/ldap-search-200x10", jmx).dir(OUT.resolve("config-error"))
                 .echo(false).timeout(Duration.ofMinutes(3)).noLab(true)
                 .args(List.of("-Jscheme=gopher", "-Jthreads=1", "-Jloops=1", "-Jrampup=0")));
         assertThat(r.status()).as(r.summaryText()).isEqualTo(ExitStatus.CONFIG_ERROR);
@@ -97,7 +98,7 @@ class ExitStatusIT {
     @Test
     void twoWhenTheLabDiesDuringTheRunAndItsPropertiesAreGone() throws Exception {
         Path[] labProperties = new Path[1];
-        Run.Options o = options("lab-dies", PLANS.resolve("errors.jmx")).services(List.of("http")).maxErrorPct(100)
+        RunSpec.Builder o = options("lab-dies", PLANS.resolve("errors.jmx")).services(List.of("http")).maxErrorPct(100)
                 .labArgs(PlanRunIT.labArgs()).args(List.of("-Jloops=-1")) // runs until stopped
                 .onLabReady(lab -> {
                     labProperties[0] = lab.properties();

@@ -18,8 +18,9 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.trustload.harness.ExitStatus;
-import org.trustload.harness.Jtl;
-import org.trustload.harness.Run;
+import org.trustload.harness.results.Jtl;
+import org.trustload.harness.run.Run;
+import org.trustload.harness.run.RunSpec;
 import org.trustload.testing.InfluxDb;
 
 /**
@@ -47,7 +48,7 @@ class InfluxDbIT {
         try (InfluxDb influx = InfluxDb.start()) {
             influx.createDatabase(DB);
             Path dir = OUT.resolve("run");
-            Run.Result r = Run.execute(Plans.JMETER, Run.Options.of(Plans.LAYOUT, Plans.catalog().get(PLAN))
+            Run.Result r = Run.execute(Plans.JMETER, RunSpec.of(Plans.LAYOUT, Plans.catalog().get(PLAN))
                     .args(List.of("-Jinflux.url=" + influx.writeUrl(DB), "-q", secrets.toString(), "-Jthreads=2",
                             "-Jloops=150", "-Jpace_ms=10", "-Jjvmstats.interval_ms=500", "-Jduration=60"))
                     .dir(dir).timeout(Duration.ofMinutes(5)).echo(false), System.out);

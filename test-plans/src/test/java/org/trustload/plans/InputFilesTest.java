@@ -17,7 +17,7 @@ import org.apache.jmeter.testbeans.gui.FileEditor;
 import org.apache.jmeter.util.JMeterUtils;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.trustload.harness.PlanFile;
+import org.trustload.harness.jmx.PlanFile;
 
 /**
  * The data files {@code run --remote} checks and ships on the engines ({@link PlanFile#TRUSTLOAD_INPUT_FILES}) are every

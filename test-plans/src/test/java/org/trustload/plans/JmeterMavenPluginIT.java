@@ -19,7 +19,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.trustload.harness.Jtl;
+import org.trustload.harness.results.Jtl;
 import org.trustload.harness.Lab;
 import org.trustload.harness.Layout;
 import org.trustload.testing.ConflictCheck;

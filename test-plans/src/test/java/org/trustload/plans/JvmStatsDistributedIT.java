@@ -2,7 +2,7 @@ package org.trustload.plans;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import org.trustload.harness.Layout;
-import org.trustload.harness.Engines;
+import org.trustload.harness.engine.Engines;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -41,8 +41,8 @@ class JvmStatsDistributedIT {
             List<String> args = new ArrayList<>(engines.controllerArgs());
             // the controller does not run JVM Stats: it lists the columns itself (./trustload run --engines N does
             // the same) and JMeter sends the list to the engines
-            org.trustload.harness.PlanTree.init(Plans.HOME);
-            String columns = org.trustload.harness.PlanFile.jvmStatsColumns(JvmStatsIT.PLAN).orElseThrow();
+            org.trustload.harness.jmx.PlanTree.init(Plans.HOME);
+            String columns = org.trustload.harness.jmx.PlanFile.jvmStatsColumns(JvmStatsIT.PLAN).orElseThrow();
             assertThat(columns.split(",")).hasSize(18);
             args.addAll(List.of("-Jsample_variables=" + columns,
                     "-Gthreads=2", "-Gloops=100", "-Gpace_ms=10", "-Gjvmstats.interval_ms=500",

@@ -57,7 +57,7 @@ class JvmStatsIT {
         try {
             String pid = Long.toString(idle.pid());
             // the harness passes bin/trustload.properties, which sets no sample_variables: the element adds its columns
-            org.trustload.harness.Run.Result result = Plans.run(PLAN, dir, List.of(
+            org.trustload.harness.run.Run.Result result = Plans.run(PLAN, dir, List.of(
                     "-q", Plans.DIR.resolve("jvmstats/jvm-stats-demo.smoke.properties").toString(),
                     "-Jjvmstats.source=jvm-pid", "-Jjvmstats.target=" + pid), Duration.ofMinutes(3));
             List<String> jstat = run("jstat", "-gc", pid);
@@ -118,7 +118,7 @@ class JvmStatsIT {
         assertThat(plan).doesNotContain("JvmStats").contains("DebugSampler");
         Path jmx = Files.createDirectories(dir.resolveSibling("without-plan")).resolve("no-jvm-stats.jmx");
         Files.writeString(jmx, plan);
-        org.trustload.harness.Run.Result result = Plans.run(jmx, dir, List.of(
+        org.trustload.harness.run.Run.Result result = Plans.run(jmx, dir, List.of(
                 "-q", Plans.DIR.resolve("jvmstats/jvm-stats-demo.smoke.properties").toString()), Duration.ofMinutes(3));
         assertThat(result.status()).isEqualTo(org.trustload.harness.ExitStatus.OK);
         String header = Files.readAllLines(dir.resolve("results.jtl")).get(0);

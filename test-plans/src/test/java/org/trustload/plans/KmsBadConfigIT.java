@@ -22,9 +22,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.trustload.harness.ExitStatus;
-import org.trustload.harness.Jtl;
+import org.trustload.harness.results.Jtl;
 import org.trustload.harness.Lab;
-import org.trustload.harness.Run;
+import org.trustload.harness.run.Run;
 import org.trustload.testing.TestHttpServer;
 
 /**

@@ -22,8 +22,9 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.newsclub.net.unix.AFUNIXServerSocket;
 import org.newsclub.net.unix.AFUNIXSocketAddress;
-import org.trustload.harness.Jtl;
-import org.trustload.harness.Run;
+import org.trustload.harness.results.Jtl;
+import org.trustload.harness.run.Run;
+import org.trustload.harness.run.RunSpec;
 
 /**
  * The LDAP plans with a wrong setting, run headless through the assembled JMeter as users run them:
@@ -121,7 +122,7 @@ class LdapBadConfigIT {
     @Test
     void aFilterThatFindsNothingStopsEachThreadWithOneConfigurationErrorNamingFilterBaseAndServer() throws Exception {
         Path dir = OUT.resolve("filter-finds-nothing");
-        Run.Result result = Run.execute(Plans.JMETER, Run.Options.of(Plans.LAYOUT, Plans.catalog().get("ldap/ldap-search-200x10"))
+        Run.Result result = Run.execute(Plans.JMETER, RunSpec.of(Plans.LAYOUT, Plans.catalog().get("ldap/ldap-search-200x10"))
                 .labArgs(PlanRunIT.labArgs()).labTimeout(Duration.ofMinutes(5))
                 .args(List.of("-Jfilter=(uid=nobody)", "-Jthreads=" + THREADS, "-Jloops=200", "-Jrampup=0", "-Jmax_duration=120"))
                 .dir(dir).timeout(Duration.ofMinutes(5)).echo(false).dashboard(false), System.out);

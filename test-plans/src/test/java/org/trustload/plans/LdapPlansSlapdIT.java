@@ -177,7 +177,7 @@ class LdapPlansSlapdIT {
 
     private static Map<String, Integer> responseCodes(Path jtl) throws Exception {
         Map<String, Integer> codes = new HashMap<>();
-        org.trustload.harness.Jtl.forEach(jtl, r -> codes.merge(r.responseCode(), 1, Integer::sum));
+        org.trustload.harness.results.Jtl.forEach(jtl, r -> codes.merge(r.responseCode(), 1, Integer::sum));
         return codes;
     }
 

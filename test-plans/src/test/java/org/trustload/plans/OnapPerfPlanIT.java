@@ -17,7 +17,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.trustload.harness.Lab;
-import org.trustload.harness.Run;
+import org.trustload.harness.run.Run;
 
 /**
  * ONAP's own current performance plan for the xacml-pdp, {@code perf.jmx} as ONAP ships it

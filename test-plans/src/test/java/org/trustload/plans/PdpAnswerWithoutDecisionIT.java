@@ -12,7 +12,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Properties;
 import org.junit.jupiter.api.Test;
-import org.trustload.harness.Jtl;
+import org.trustload.harness.results.Jtl;
 import org.trustload.harness.Lab;
 import org.trustload.testing.TestHttpServer;
 

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.trustload.harness.Run;
+import org.trustload.harness.run.Run;
 import org.trustload.labkit.pki.SamplePdf;
 import org.trustload.labkit.pki.TestPki;
 

@@ -28,7 +28,8 @@ import org.trustload.harness.Catalog;
 import org.trustload.harness.DssFixture;
 import org.trustload.harness.ExitStatus;
 import org.trustload.harness.Lab;
-import org.trustload.harness.Run;
+import org.trustload.harness.run.Run;
+import org.trustload.harness.run.RunSpec;
 import org.trustload.jmeter.pki.AbstractSignSampler;
 import org.trustload.jmeter.pki.CadesSignSampler;
 import org.trustload.jmeter.pki.CertificateLoginSampler;
@@ -89,7 +90,7 @@ class PkiDssIT {
 
     private static Run.Result plan(String id, Path out, String... props) throws Exception {
         Catalog.Entry e = Plans.catalog().get(id);
-        Run.Options o = Run.Options.of(Plans.LAYOUT, e).dir(DIR.resolve("runs").resolve(out.getFileName()))
+        RunSpec.Builder o = RunSpec.of(Plans.LAYOUT, e).dir(DIR.resolve("runs").resolve(out.getFileName()))
                 .echo(false).timeout(Duration.ofMinutes(6)).lab(lab)
                 .properties(Plans.DIR.resolve(id + ".smoke.properties")).properties(dssProps)
                 .property("pki.output.dir", out.toString());

@@ -17,11 +17,12 @@ import org.junit.jupiter.api.TestFactory;
 import org.trustload.harness.Catalog;
 import org.trustload.harness.ExitStatus;
 import org.trustload.harness.HarnessException;
-import org.trustload.harness.Jtl;
+import org.trustload.harness.results.Jtl;
 import org.trustload.harness.Lab;
 import org.trustload.harness.Layout;
-import org.trustload.harness.Run;
-import org.trustload.harness.Summary;
+import org.trustload.harness.run.Run;
+import org.trustload.harness.run.RunSpec;
+import org.trustload.harness.results.Summary;
 
 /**
  * Runs every plan headless at tiny scale, as a user would, against the lab services its catalog
@@ -80,7 +81,7 @@ class PlanRunIT {
         Files.deleteIfExists(fixtureProperties);
         String fixtureName = Plans.load(smoke).getProperty("fixture", "").strip();
         Secrets secrets = new Secrets();
-        Run.Options options = Run.Options.of(Plans.LAYOUT, entry)
+        RunSpec.Builder options = RunSpec.of(Plans.LAYOUT, entry)
                 .dir(dir).echo(false).timeout(Duration.ofMinutes(10)).labTimeout(Duration.ofMinutes(5))
                 .labArgs(labArgs())
                 // collected while the lab runs: its key files are gone once it stops

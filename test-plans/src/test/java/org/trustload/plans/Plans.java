@@ -25,13 +25,14 @@ import java.util.stream.Stream;
 import org.apache.jmeter.testelement.TestElement;
 import org.apache.jorphan.collections.HashTree;
 import org.trustload.harness.Catalog;
-import org.trustload.harness.Engines;
+import org.trustload.harness.engine.Engines;
 import org.trustload.harness.ExitStatus;
 import org.trustload.harness.JMeter;
 import org.trustload.harness.Layout;
-import org.trustload.harness.PlanTree;
-import org.trustload.harness.Run;
-import org.trustload.harness.Summary;
+import org.trustload.harness.jmx.PlanTree;
+import org.trustload.harness.run.Run;
+import org.trustload.harness.run.RunSpec;
+import org.trustload.harness.results.Summary;
 import org.trustload.testing.MariaDb;
 
 /**
@@ -246,7 +247,7 @@ final class Plans {
 
     private static Run.Result run(Path plan, Path dir, List<String> args, Duration timeout, boolean dashboard)
             throws Exception {
-        Run.Result r = Run.execute(JMETER, Run.Options.of(LAYOUT, DIR.relativize(plan).toString(), plan).noLab(true)
+        Run.Result r = Run.execute(JMETER, RunSpec.of(LAYOUT, DIR.relativize(plan).toString(), plan).noLab(true)
                 .args(args).dir(dir).timeout(timeout).echo(false).maxErrorPct(100).dashboard(dashboard), System.out);
         assertThat(r.status()).as(r.message() + ", see " + dir).isNotEqualTo(ExitStatus.NOT_EXECUTED);
         return r;

@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
-import org.trustload.harness.Engines;
+import org.trustload.harness.engine.Engines;
 import org.trustload.harness.ExitStatus;
 import org.trustload.harness.Lab;
 import org.trustload.harness.Layout;
@@ -152,7 +152,7 @@ class RemoteEnginesIT {
                 labProperties.toString(), "-q", creds.toString(), "-Jthreads=2", "-Jloops=3", "-Jrampup=0");
         assertThat(run.status).as("exit status, output:\n" + run.output).isZero();
         Path dir = run.runDir();
-        List<org.trustload.harness.Jtl.Sample> rows = org.trustload.harness.Jtl.read(dir.resolve("results.jtl"));
+        List<org.trustload.harness.results.Jtl.Sample> rows = org.trustload.harness.results.Jtl.read(dir.resolve("results.jtl"));
         assertThat(rows).as("2 engines x 2 threads x 3 loops in " + dir).hasSize(12);
         for (String e : List.of(E1, E2)) {
             assertThat(rows.stream().filter(r -> r.threadName().startsWith(e + "-"))).as("rows of engine " + e).hasSize(6);
@@ -206,8 +206,8 @@ class RemoteEnginesIT {
                 "-Jloops=2", "-Jrampup=0");
         assertThat(run.status).as("exit status, output:\n" + run.output).isZero();
         assertThat(run.output).contains("engine " + E1 + ": shipped " + trustStore).doesNotContain("engine " + E2 + ": shipped");
-        List<org.trustload.harness.Jtl.Sample> rows = org.trustload.harness.Jtl.read(run.runDir().resolve("results.jtl"));
-        assertThat(rows).as("LDAPS searches, both engines").hasSize(4).allMatch(org.trustload.harness.Jtl.Sample::success);
+        List<org.trustload.harness.results.Jtl.Sample> rows = org.trustload.harness.results.Jtl.read(run.runDir().resolve("results.jtl"));
+        assertThat(rows).as("LDAPS searches, both engines").hasSize(4).allMatch(org.trustload.harness.results.Jtl.Sample::success);
         assertThat(rows.stream().filter(r -> r.threadName().startsWith(E1 + "-"))).as("engine 1 used the shipped trust store").hasSize(2);
     }
 

@@ -29,7 +29,8 @@ import org.junit.jupiter.api.TestFactory;
 import org.trustload.harness.Catalog;
 import org.trustload.harness.Lab;
 import org.trustload.harness.Layout;
-import org.trustload.harness.Run;
+import org.trustload.harness.run.Run;
+import org.trustload.harness.run.RunSpec;
 import org.trustload.harness.Size;
 import org.trustload.testing.SpinServer;
 
@@ -83,7 +84,7 @@ class SizeIT {
     private static Sized size(String plan, String name, List<String> args, boolean withLab) throws Exception {
         Catalog.Entry e = Catalog.read(Plans.LAYOUT.catalogFile()).get(plan).orElseThrow();
         Path dir = OUT.resolve(name);
-        Run.Options o = Run.Options.of(Plans.LAYOUT, e).dir(dir);
+        RunSpec.Builder o = RunSpec.of(Plans.LAYOUT, e).dir(dir);
         if (withLab) {
             o.lab(lab);
         }
@@ -193,7 +194,7 @@ class SizeIT {
     void aLoadGeneratorThatIsItsOwnBottleneckGetsTheClientBoundVerdict() throws Exception {
         Path plan = Plans.ROOT.resolve("test-plans/src/test/resources/sizing/busy-client.jmx");
         Path dir = OUT.resolve("busy-client");
-        Run.Options o = Run.Options.of(Plans.LAYOUT, "sizing/busy-client", plan).dir(dir);
+        RunSpec.Builder o = RunSpec.of(Plans.LAYOUT, "sizing/busy-client", plan).dir(dir);
         ByteArrayOutputStream buf = new ByteArrayOutputStream();
         PrintStream ps = new PrintStream(buf, true, StandardCharsets.UTF_8);
         // pinned to one CPU, each sample spins it for 4 ms (with JMeter's own work, ~70% of that CPU at 60/s): 30/s is

@@ -13,8 +13,9 @@ import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 import org.trustload.harness.ExitStatus;
 import org.trustload.harness.Lab;
-import org.trustload.harness.Run;
-import org.trustload.harness.Summary;
+import org.trustload.harness.run.Run;
+import org.trustload.harness.run.RunSpec;
+import org.trustload.harness.results.Summary;
 
 /**
  * The run summary agrees with JMeter at several thread counts ({@link Plans#assertSummaryMatchesJMeter}:
@@ -63,7 +64,7 @@ class SummaryAgreementIT {
 
     private static void run(Case c) throws Exception {
         Path dir = OUT.resolve(c.name().replaceAll("[^A-Za-z0-9=.-]+", "_"));
-        Run.Result r = Run.execute(Plans.JMETER, Run.Options.of(Plans.LAYOUT, Plans.catalog().get(c.plan()))
+        Run.Result r = Run.execute(Plans.JMETER, RunSpec.of(Plans.LAYOUT, Plans.catalog().get(c.plan()))
                 .lab(lab).args(c.args()).args(List.of("-Jrampup=0", "-Jduration=120")).dir(dir).echo(false)
                 .timeout(Duration.ofMinutes(4)), System.out);
         assertThat(r.status()).as(r.message() + "\n" + r.summaryText()).isEqualTo(ExitStatus.OK);

@@ -14,9 +14,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.trustload.harness.JMeter;
-import org.trustload.harness.Jtl;
+import org.trustload.harness.results.Jtl;
 import org.trustload.harness.Layout;
-import org.trustload.harness.Run;
+import org.trustload.harness.run.Run;
+import org.trustload.harness.run.RunSpec;
 import org.trustload.labkit.pki.TestPki;
 
 /**
@@ -160,7 +161,7 @@ class TlcpBadConfigIT {
             Layout layout = new Layout(Plans.ROOT, withoutBgmOptions);
             assertThat(layout.jvmFlags()).isEmpty();
             result = Run.execute(new JMeter(layout, List.of("-Xms256m", "-Xmx1g"), List.of()),
-                    Run.Options.of(layout, "gmssl/gmssl-cps", jmx).noLab(true).args(args).dir(dir)
+                    RunSpec.of(layout, "gmssl/gmssl-cps", jmx).noLab(true).args(args).dir(dir)
                             .timeout(Duration.ofMinutes(3)).echo(false).maxErrorPct(100).dashboard(false), System.out);
         } else {
             result = Plans.runWithoutReport(jmx, dir, args, Duration.ofMinutes(3));

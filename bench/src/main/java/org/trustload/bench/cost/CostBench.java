@@ -26,9 +26,10 @@ import org.trustload.harness.DssFixture;
 import org.trustload.harness.JMeter;
 import org.trustload.harness.Lab;
 import org.trustload.harness.Layout;
-import org.trustload.harness.Run;
-import org.trustload.harness.Summary;
-import org.trustload.harness.sizing.Watcher;
+import org.trustload.harness.run.Run;
+import org.trustload.harness.run.RunSpec;
+import org.trustload.harness.results.Summary;
+import org.trustload.harness.host.HostMonitor;
 import org.trustload.jvmstats.StatsSnapshot;
 import org.trustload.jvmstats.StatsSource;
 import org.trustload.testing.Nginx;
@@ -37,7 +38,7 @@ import org.trustload.testing.Slapd;
 /**
  * {@code ./trustload bench cost}: the client's CPU per operation against the server's for each plan family,
  * i.e. how many server cores one load-generator core keeps busy, each family's real plan run through the
- * launcher's own {@link Run#execute} with the sizing {@link Watcher} reading both CPUs. Families, window and
+ * launcher's own {@link Run#execute} with the sizing {@link HostMonitor} reading both CPUs. Families, window and
  * options: docs/bench.md, "Client ÷ server cost of every plan family".
  */
 public final class CostBench {
@@ -192,7 +193,7 @@ public final class CostBench {
     }
 
     /**
-     * Runs the family's plan for {@link #seconds} with {@link #threads} threads while the Watcher follows
+     * Runs the family's plan for {@link #seconds} with {@link #threads} threads while the HostMonitor follows
      * the JMeter JVM and the server (pid and its children, e.g. nginx's workers).
      */
     private Row measure(Family f, Lab lab, List<String> target, String serverName, long serverPid) throws Exception {
@@ -209,7 +210,7 @@ public final class CostBench {
                 "-Jloops=100000000"));
         props.addAll(f.props());
         props.addAll(target);
-        Run.Options o = Run.Options.of(layout, entry).dir(dir).args(props).echo(false).dashboard(false)
+        RunSpec.Builder o = RunSpec.of(layout, entry).dir(dir).args(props).echo(false).dashboard(false)
                 .maxErrorPct(100).timeout(Duration.ofSeconds(seconds + 180L));
         if (lab != null) {
             o.lab(lab);
@@ -224,7 +225,7 @@ public final class CostBench {
         Thread.sleep(REST_MS);
         double restMsPerS = (tree.poll().cpuMs() - rest0) * 1000.0 / (System.currentTimeMillis() - t0);
         Run.Result r;
-        Watcher w = new Watcher(tree, 1, null);
+        HostMonitor w = new HostMonitor(tree, 1, null);
         try {
             w.watchLoad(dir.toString());
             r = Run.execute(jmeter, o, log);
@@ -236,7 +237,7 @@ public final class CostBench {
             log.println("cost bench: " + f.id() + " " + note);
             return new Row(f, serverName.replaceAll(" \\d+$", ""), Double.NaN, Double.NaN, restMsPerS, 0, 0, 0, "—", note);
         }
-        List<String> groups = org.trustload.harness.PlanFile.threadGroups(layout.plans().resolve(f.plan() + ".jmx")).stream()
+        List<String> groups = org.trustload.harness.jmx.PlanFile.threadGroups(layout.plans().resolve(f.plan() + ".jmx")).stream()
                 .filter(g -> !g.kind().equals("SetupThreadGroup") && !g.kind().equals("PostThreadGroup"))
                 .map(g -> g.name() + " ").toList();
         Window win = Window.of(r.jtl(), groups, warmup, dir.resolve("window.jtl"));
@@ -262,7 +263,7 @@ public final class CostBench {
     /** How long the server is watched at rest before each family. */
     private static final long REST_MS = 3000;
 
-    /** The server's CPU for the Watcher: a process and its children ({@code /proc}), as a JVM Stats source. */
+    /** The server's CPU for the HostMonitor: a process and its children ({@code /proc}), as a JVM Stats source. */
     private record TreeCpu(long pid, String name) implements StatsSource {
         @Override
         public StatsSnapshot poll() {
@@ -295,7 +296,7 @@ public final class CostBench {
         static Window of(Path jtl, List<String> groups, int warmup, Path kept) throws IOException {
             long first = Long.MAX_VALUE;
             long last = Long.MIN_VALUE;
-            for (var s : org.trustload.harness.Jtl.read(jtl)) {
+            for (var s : org.trustload.harness.results.Jtl.read(jtl)) {
                 if (measured(s.threadName(), groups)) {
                     first = Math.min(first, s.timeStamp());
                     last = Math.max(last, s.end());

@@ -11,11 +11,11 @@ import java.util.Locale;
 import java.util.stream.Stream;
 import org.trustload.bench.BenchRuns;
 import org.trustload.harness.JMeter;
-import org.trustload.harness.Jtl;
+import org.trustload.harness.results.Jtl;
 import org.trustload.harness.Layout;
 import org.trustload.harness.LiveRun;
-import org.trustload.harness.Run;
-import org.trustload.harness.Summary;
+import org.trustload.harness.run.Run;
+import org.trustload.harness.results.Summary;
 import org.trustload.testing.Slapd;
 
 /**

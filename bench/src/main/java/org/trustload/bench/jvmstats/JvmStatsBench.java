@@ -11,8 +11,8 @@ import java.util.Locale;
 import org.trustload.bench.BenchRuns;
 import org.trustload.bench.JMeterRun;
 import org.apache.jorphan.collections.HashTree;
-import org.trustload.harness.Jtl;
-import org.trustload.harness.PlanTree;
+import org.trustload.harness.results.Jtl;
+import org.trustload.harness.jmx.PlanTree;
 import org.trustload.jvmstats.JvmPidSource;
 import org.trustload.jvmstats.SelfSource;
 import org.trustload.jvmstats.SourceConfig;
@@ -59,7 +59,7 @@ public final class JvmStatsBench {
         // three variants alternated: no listener; no listener but the listener's 9 sample_variables columns
         // (empty; the listener adds them itself); the listener with its columns.
         // listener cost = with / columns-only; columns cost = columns-only / none
-        List<String> columns = List.of("-Jsample_variables=" + org.trustload.harness.PlanFile.jvmStatsColumns(with).orElseThrow());
+        List<String> columns = List.of("-Jsample_variables=" + org.trustload.harness.jmx.PlanFile.jvmStatsColumns(with).orElseThrow());
         List<Double> listener = new ArrayList<>();
         List<Double> cols = new ArrayList<>();
         List<Double> cpuDelta = new ArrayList<>();

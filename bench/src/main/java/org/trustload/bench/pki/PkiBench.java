@@ -40,7 +40,7 @@ import org.trustload.common.ChildProcess;
 import org.trustload.harness.DssFixture;
 import org.trustload.harness.Lab;
 import org.trustload.harness.Layout;
-import org.trustload.harness.PlanTree;
+import org.trustload.harness.jmx.PlanTree;
 
 import org.apache.jmeter.testelement.TestElement;
 import org.apache.jmeter.threads.SetupThreadGroup;
@@ -934,8 +934,8 @@ public final class PkiBench {
             Path jtl = result.jtl();
             // one reader of results files (the harness's; quoted fields too), rows of the measured label only:
             // Certificate Login's step sub-results carry other labels
-            List<org.trustload.harness.Jtl.Sample> rows = new ArrayList<>();
-            org.trustload.harness.Jtl.forEach(jtl, x -> {
+            List<org.trustload.harness.results.Jtl.Sample> rows = new ArrayList<>();
+            org.trustload.harness.results.Jtl.forEach(jtl, x -> {
                 if (x.label().equals(MEASURED)) {
                     rows.add(x);
                 }

@@ -23,7 +23,7 @@ import org.apache.jmeter.threads.ThreadGroup;
 import org.apache.jmeter.threads.openmodel.OpenModelThreadGroup;
 import org.apache.jorphan.collections.HashTree;
 import org.apache.jorphan.collections.ListedHashTree;
-import org.trustload.harness.PlanTree;
+import org.trustload.harness.jmx.PlanTree;
 import org.trustload.jmeter.slo.SloStop;
 
 /**

@@ -1,5 +1,6 @@
 package org.trustload.harness.sizing;
 
+import org.trustload.harness.host.HostMonitor;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -7,7 +8,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import org.trustload.harness.Jtl;
+import org.trustload.harness.results.Jtl;
 import org.trustload.common.Percentiles;
 import org.trustload.slo.Objective;
 
@@ -36,7 +37,7 @@ public final class Steps {
      * @param stoppedLine the SLO Stop line of the phase's console, or empty
      */
     public static List<Step> of(String phase, Path jtl, List<Double> offered, double opsPerUnit, long stepMs, long warmupMs,
-                                Objective slo, Watcher watcher, String stoppedLine) throws IOException {
+                                Objective slo, HostMonitor watcher, String stoppedLine) throws IOException {
         Map<Integer, Rows> byStep = new TreeMap<>();
         // samples that ended once SLO Stop stopped the run were interrupted by it: they tell nothing of the server
         java.util.regex.Matcher at = java.util.regex.Pattern.compile(" at (\\d{13})$").matcher(stoppedLine.strip());
@@ -104,7 +105,7 @@ public final class Steps {
     }
 
     private static Step step(String phase, int i, double offered, double opsPerUnit, List<Jtl.Sample> window, long from,
-                             long to, double achieved, Objective slo, Watcher watcher, String stopped) {
+                             long to, double achieved, Objective slo, HostMonitor watcher, String stopped) {
         long errors = window.stream().filter(s -> !s.success()).count();
         double[] ms = new double[window.size()];
         for (int k = 0; k < ms.length; k++) {
@@ -119,8 +120,8 @@ public final class Steps {
         double waitMs = 0;
         boolean loadKnown = false;
         boolean waitKnown = false;
-        for (Watcher.Series s : watcher.load()) {
-            Watcher.Usage u = s.usage(from, to);
+        for (HostMonitor.Series s : watcher.load()) {
+            HostMonitor.Usage u = s.usage(from, to);
             double used = u == null ? Double.NaN : u.cpuMs();
             if (!Double.isNaN(used)) {
                 loadKnown = true;
@@ -139,16 +140,16 @@ public final class Steps {
         double serverMsPerOp = Double.NaN;
         long gcs = -1;
         double gcMs = Double.NaN;
-        Watcher.Series server = watcher.server();
+        HostMonitor.Series server = watcher.server();
         if (server != null) {
-            Watcher.Usage u = server.usage(from, to);
+            HostMonitor.Usage u = server.usage(from, to);
             double used = u == null ? Double.NaN : u.cpuMs();
             if (!Double.isNaN(used)) {
                 serverPct = 100.0 * used / ((to - from) * (double) server.cpus());
                 serverMsPerOp = n == 0 ? Double.NaN : used / n;
                 serverWaitPct = 100.0 * u.waitMs() / ((to - from) * (double) server.cpus());
             }
-            Watcher.Point[] span = server.span(from, to);
+            HostMonitor.Point[] span = server.span(from, to);
             if (span != null && span[0].gcCount() >= 0) {
                 gcs = span[1].gcCount() - span[0].gcCount();
                 gcMs = span[1].gcMs() - span[0].gcMs();

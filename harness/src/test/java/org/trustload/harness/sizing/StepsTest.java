@@ -1,5 +1,6 @@
 package org.trustload.harness.sizing;
 
+import org.trustload.harness.host.HostMonitor;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
@@ -29,7 +30,7 @@ class StepsTest {
         engine(csv, "127.0.0.1:1000-", 1_000_000);
         engine(csv, "127.0.0.1:2000-", 1_010_000); // started 10 s later: its steps do not overlap the first's
         Path jtl = Files.writeString(dir.resolve("results.jtl"), csv);
-        try (Watcher w = new Watcher(null, 2, null)) {
+        try (HostMonitor w = new HostMonitor(null, 2, null)) {
             List<Step> steps = Steps.of("ramp-1", jtl, List.of(2.0, 4.0), Double.NaN, 4000, 1000,
                     Objective.parse("p99<=50ms"), w, "");
             assertThat(steps).hasSize(2);
@@ -46,12 +47,12 @@ class StepsTest {
      */
     @Test
     void aWindowIsMeasuredAtTheRateOfTheReadingsWithinIt() {
-        Watcher.Series s = new Watcher.Series("pid 7", 1);
-        s.points.add(new Watcher.Point(10_000, 5_000, -1, Double.NaN, 100));
-        s.points.add(new Watcher.Point(11_000, 5_990, -1, Double.NaN, 110));
-        s.points.add(new Watcher.Point(12_000, 6_980, -1, Double.NaN, 120));
-        s.points.add(new Watcher.Point(13_000, 7_000, -1, Double.NaN, 120)); // idle after 12.02 s
-        Watcher.Usage u = s.usage(10_600, 12_600);
+        HostMonitor.Series s = new HostMonitor.Series("pid 7", 1);
+        s.points.add(new HostMonitor.Point(10_000, 5_000, -1, Double.NaN, 100));
+        s.points.add(new HostMonitor.Point(11_000, 5_990, -1, Double.NaN, 110));
+        s.points.add(new HostMonitor.Point(12_000, 6_980, -1, Double.NaN, 120));
+        s.points.add(new HostMonitor.Point(13_000, 7_000, -1, Double.NaN, 120)); // idle after 12.02 s
+        HostMonitor.Usage u = s.usage(10_600, 12_600);
         assertThat(u.cpuMs()).as("99% of one CPU over 2 s, not 84%")
                 .isCloseTo(1980, org.assertj.core.data.Offset.offset(0.01));
         assertThat(u.waitMs()).isCloseTo(20, org.assertj.core.data.Offset.offset(0.01));
@@ -66,7 +67,7 @@ class StepsTest {
         engine(csv, "", 1_000_000);
         csv.append("1004500,9,op,KMS.ClientError,-:AbortedException,size-s01 g 1-2,false,,0\n");
         Path jtl = Files.writeString(dir.resolve("results.jtl"), csv);
-        try (Watcher w = new Watcher(null, 2, null)) {
+        try (HostMonitor w = new HostMonitor(null, 2, null)) {
             List<Step> steps = Steps.of("ramp-1", jtl, List.of(2.0, 4.0), Double.NaN, 4000, 1000, Objective.parse("errors<=1%"), w,
                     "TrustLoad SLO broken: errors 5% > 1% (...); stopping the test at 1004505");
             assertThat(steps.get(1).errors()).as("the interrupted sample").isZero();

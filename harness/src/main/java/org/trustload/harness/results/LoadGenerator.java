@@ -1,14 +1,15 @@
-package org.trustload.harness;
+package org.trustload.harness.results;
 
+import org.trustload.harness.run.Run;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import org.trustload.harness.sizing.Verdict;
-import org.trustload.harness.sizing.Watcher;
+import org.trustload.harness.host.HostMonitor;
 
 /**
- * What the load generator used over a run, for every summary: each JMeter JVM the {@link Watcher} saw (the
+ * What the load generator used over a run, for every summary: each JMeter JVM the {@link HostMonitor} saw (the
  * controller, and with {@code --engines} each engine), its CPU as a share of the CPUs it may use, its GC
  * time and the time its threads waited for a CPU; the machine's busy share. The warning follows the rule
  * {@code ./trustload size} applies to its steps ({@link Verdict}): the busiest JVM at
@@ -50,7 +51,7 @@ public record LoadGenerator(List<Jvm> jvms, double machineBusyPct, long fromMs, 
      * The JVMs {@code watcher} saw over [from, to], clamped to their readings; over their whole life when the
      * samples spanned less than {@link #MIN_WINDOW_MS}.
      */
-    public static LoadGenerator of(Watcher watcher, long from, long to, long samples, double p50Ms, double meanMs) {
+    public static LoadGenerator of(HostMonitor watcher, long from, long to, long samples, double p50Ms, double meanMs) {
         boolean whole = to - from < MIN_WINDOW_MS;
         List<Jvm> jvms = new ArrayList<>();
         long a0 = whole ? Long.MAX_VALUE : from;
@@ -59,7 +60,7 @@ public record LoadGenerator(List<Jvm> jvms, double machineBusyPct, long fromMs, 
         long m0 = whole ? Long.MAX_VALUE : from;
         long m1 = whole ? Long.MIN_VALUE : to;
         boolean local = false;
-        for (Watcher.Series s : watcher.load()) {
+        for (HostMonitor.Series s : watcher.load()) {
             long a = whole ? s.firstReading() : Math.max(from, s.firstReading());
             long b = whole ? s.lastReading() : Math.min(to, s.lastReading());
             if (b - a < 1000) {
@@ -127,8 +128,8 @@ public record LoadGenerator(List<Jvm> jvms, double machineBusyPct, long fromMs, 
                         + Verdict.waitFigures(wait, p50Ms, meanMs, "sample");
         Summary.wrap(sb, String.format(Locale.ROOT, "Load generator: %s used %.0f%% of the %d CPU%s it may use over %s; GC %s;"
                 + " %s; this machine was %s busy.", who, top.cpuPct(), top.cpus(),
-                top.cpus() == 1 ? "" : "s", wholeLife ? "its whole life (" + Run.hms(seconds) + ", start-up and report included:"
-                        + " the samples spanned under " + MIN_WINDOW_MS / 1000 + " s)" : "the " + Run.hms(seconds) + " of samples", gc(top),
+                top.cpus() == 1 ? "" : "s", wholeLife ? "its whole life (" + Summary.hms(seconds) + ", start-up and report included:"
+                        + " the samples spanned under " + MIN_WINDOW_MS / 1000 + " s)" : "the " + Summary.hms(seconds) + " of samples", gc(top),
                 waited,
                 Double.isNaN(machineBusyPct) ? "(unknown)" : String.format(Locale.ROOT, "%.0f%%", machineBusyPct)));
         for (Jvm j : jvms.subList(1, jvms.size())) {

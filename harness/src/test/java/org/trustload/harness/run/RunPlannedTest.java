@@ -1,5 +1,8 @@
-package org.trustload.harness;
+package org.trustload.harness.run;
 
+import org.trustload.harness.jmx.PlanFile;
+import org.trustload.harness.results.Summary;
+import org.trustload.harness.run.Run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
@@ -28,11 +31,11 @@ class RunPlannedTest {
     @Test
     void aLoopCountPlanCutByItsNestedCapSaysSo(@TempDir Path dir) throws Exception {
         Map<String, String> props = Map.of("threads", "4", "loops", "25", "duration", "20");
-        assertThat(Run.planned(SEARCHES, props, summary(dir, 80, 20_000), 1))
+        assertThat(RunHeader.planned(SEARCHES, props, summary(dir, 80, 20_000), 1))
                 .hasValue("planned 100, ran 80, cut by the cap (00:00:20)");
-        assertThat(Run.planned(SEARCHES, props, summary(dir, 100, 3_000), 1)).hasValue("planned 100, ran 100");
-        assertThat(Run.planned(SEARCHES, props, summary(dir, 4, 100), 1)).hasValue("planned 100, ran 4, 96 not run (the test stopped early)");
-        assertThat(Run.planned(SEARCHES, props, summary(dir, 100, 3_000), 2)).hasValue("planned 200, ran 100, 100 not run (the test stopped early)");
-        assertThat(Run.planned(SEARCHES, Map.of("loops", "-1"), summary(dir, 100, 3_000), 1)).isEmpty();
+        assertThat(RunHeader.planned(SEARCHES, props, summary(dir, 100, 3_000), 1)).hasValue("planned 100, ran 100");
+        assertThat(RunHeader.planned(SEARCHES, props, summary(dir, 4, 100), 1)).hasValue("planned 100, ran 4, 96 not run (the test stopped early)");
+        assertThat(RunHeader.planned(SEARCHES, props, summary(dir, 100, 3_000), 2)).hasValue("planned 200, ran 100, 100 not run (the test stopped early)");
+        assertThat(RunHeader.planned(SEARCHES, Map.of("loops", "-1"), summary(dir, 100, 3_000), 1)).isEmpty();
     }
 }

@@ -1,5 +1,9 @@
-package org.trustload.harness;
+package org.trustload.harness.engine;
 
+import org.trustload.harness.HarnessException;
+import org.trustload.harness.JMeter;
+import org.trustload.harness.Lab;
+import org.trustload.harness.Layout;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
@@ -349,7 +353,7 @@ public final class Engines implements AutoCloseable {
     }
 
     /** Whether a remote engine still accepts connections on its registry port (during a run). */
-    static boolean answering(String host) {
+    public static boolean answering(String host) {
         try (Socket s = new Socket()) {
             s.connect(address(host), 2000);
             return true;

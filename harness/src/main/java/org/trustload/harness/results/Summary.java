@@ -1,4 +1,4 @@
-package org.trustload.harness;
+package org.trustload.harness.results;
 
 import org.trustload.common.Percentiles;
 import java.io.IOException;
@@ -771,7 +771,12 @@ public final class Summary {
     }
 
     /** {@code text} folded at blanks into lines of at most {@value #WIDTH} columns, the lines after the first indented. */
-    static void wrap(StringBuilder sb, String text) {
+    /** {@code HH:MM:SS}. */
+    public static String hms(long seconds) {
+        return String.format(Locale.ROOT, "%02d:%02d:%02d", seconds / 3600, seconds / 60 % 60, seconds % 60);
+    }
+
+    public static void wrap(StringBuilder sb, String text) {
         String indent = "";
         String rest = text;
         while (indent.length() + rest.length() > WIDTH) {

@@ -1,5 +1,9 @@
-package org.trustload.harness;
+package org.trustload.harness.run;
 
+import org.trustload.harness.Layout;
+import org.trustload.harness.TestHome;
+import org.trustload.harness.jmx.PlanFile;
+import org.trustload.harness.run.Run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -42,9 +46,9 @@ class InfluxTest {
     @Test
     void theCopyOfThePlanGetsJMetersBackendListenerNamingPropertiesNotValues(@TempDir Path dir) throws Exception {
         Path plan = Files.copy(ROOT.resolve("test-plans/ldap/ldap-search-500x25.jmx"), dir.resolve("plan.jmx"));
-        Path copy = PlanFile.withHarnessElements(plan, false).orElseThrow();
-        Run.Options o = Run.Options.of(new Layout(ROOT, dir), "ldap/ldap-search-500x25", plan)
-                .args(List.of("-Jinflux.url=http://127.0.0.1:8086/write?db=tl&u=me&p=secret-in-url", "-Jinflux.token=tok-123"));
+        RunSpec o = RunSpec.of(new Layout(ROOT, dir), "ldap/ldap-search-500x25", plan)
+                .args(List.of("-Jinflux.url=http://127.0.0.1:8086/write?db=tl&u=me&p=secret-in-url", "-Jinflux.token=tok-123")).build();
+        Path copy = o.plan().runCopy(false, t -> Influx.addBackendListener(t, o.planId())).orElseThrow();
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         List<String> args = Influx.stream(o, Optional.of(copy), true, new PrintStream(out, true, StandardCharsets.UTF_8));
         assertThat(args).containsExactly("-Jinflux.application=ldap/ldap-search-500x25", "-Ginflux.application=ldap/ldap-search-500x25");
@@ -65,12 +69,14 @@ class InfluxTest {
     @Test
     void nothingChangesWithoutInfluxUrlAndAGivenApplicationIsKept(@TempDir Path dir) throws Exception {
         Path plan = Files.copy(ROOT.resolve("test-plans/ldap/ldap-search-500x25.jmx"), dir.resolve("plan.jmx"));
-        Path copy = PlanFile.withHarnessElements(plan, false).orElseThrow();
+        Path copy = PlanFile.load(plan).runCopy(false, t -> { }).orElseThrow();
         PrintStream quiet = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
-        assertThat(Influx.stream(Run.Options.of(new Layout(ROOT, dir), "x", plan), Optional.of(copy), false, quiet)).isEmpty();
+        assertThat(Influx.stream(RunSpec.of(new Layout(ROOT, dir), "x", plan).build(), Optional.of(copy), false, quiet)).isEmpty();
         assertThat(Files.readString(copy)).doesNotContain("BackendListener");
-        Run.Options named = Run.Options.of(new Layout(ROOT, dir), "x", plan)
-                .args(List.of("-Jinflux.url=http://127.0.0.1:8086/write?db=tl", "-Jinflux.application=nightly"));
+        RunSpec named = RunSpec.of(new Layout(ROOT, dir), "x", plan)
+                .args(List.of("-Jinflux.url=http://127.0.0.1:8086/write?db=tl", "-Jinflux.application=nightly")).build();
+        Files.delete(copy);
+        copy = named.plan().runCopy(false, t -> Influx.addBackendListener(t, named.planId())).orElseThrow();
         assertThat(Influx.stream(named, Optional.of(copy), false, quiet)).isEmpty();
         assertThat(Files.readString(copy)).contains("BackendListener");
         ByteArrayOutputStream out = new ByteArrayOutputStream();

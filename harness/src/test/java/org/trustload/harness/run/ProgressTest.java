@@ -1,5 +1,6 @@
-package org.trustload.harness;
+package org.trustload.harness.run;
 
+import org.trustload.harness.run.Run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.ByteArrayOutputStream;
@@ -15,7 +16,7 @@ class ProgressTest {
 
     private static String feed(long scheduledSeconds, String... lines) {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        Run.Progress p = new Run.Progress(scheduledSeconds, new PrintStream(bytes, true, StandardCharsets.UTF_8), true);
+        Supervisor.Progress p = new Supervisor.Progress(scheduledSeconds, new PrintStream(bytes, true, StandardCharsets.UTF_8), true);
         for (String l : lines) {
             p.line(l);
         }

@@ -1,4 +1,4 @@
-package org.trustload.harness;
+package org.trustload.harness.jmx;
 
 import java.io.IOException;
 import java.io.OutputStream;

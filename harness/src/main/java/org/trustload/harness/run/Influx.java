@@ -1,5 +1,6 @@
-package org.trustload.harness;
+package org.trustload.harness.run;
 
+import org.trustload.harness.jmx.PlanTree;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.URI;
@@ -24,7 +25,7 @@ import org.trustload.influx.InfluxWriter;
  * neither the URL nor the token is written into the copy, and the token comes from a {@code -q} file: JMeter
  * puts {@code -J} values on its command line. docs/influxdb.md shows the series and the Grafana dashboard.
  */
-final class Influx {
+public final class Influx {
     /** The write URL, as the Backend Listener's {@code influxdbUrl}. */
     static final String URL = "influx.url";
     /** Sent as {@code Authorization: Token …} (InfluxDB 2's token, or 1.8+'s {@code user:password}). */
@@ -42,29 +43,32 @@ final class Influx {
     private Influx() {
     }
 
+    /** Whether the run streams to InfluxDB: {@value #URL} is set. */
+    public static boolean wanted(Map<String, String> props) {
+        return !props.getOrDefault(URL, "").isBlank();
+    }
+
     /**
-     * When {@value #URL} is set: adds the Backend Listener to {@code copy} (the run's marked copy of the plan) and
-     * returns the JMeter arguments that name the application ({@code -J}, and {@code -G} for engines' JVM Stats);
+     * When {@value #URL} is set: the JMeter arguments that name the application ({@code -J}, and {@code -G} for engines'
+     * JVM Stats), the Backend Listener being in {@code copy} (the run's copy of the plan, {@link #addBackendListener});
      * nothing otherwise. Without a copy (the plan's folder is not writable) it says that nothing is streamed.
      */
-    static List<String> stream(Run.Options o, Optional<Path> copy, boolean distributed, PrintStream log) throws IOException {
-        Map<String, String> props = o.userProperties(false);
-        String url = props.getOrDefault(URL, "").strip();
-        if (url.isEmpty()) {
+    public static List<String> stream(RunSpec spec, Optional<Path> copy, boolean distributed, PrintStream log) {
+        Map<String, String> props = spec.properties();
+        if (!wanted(props)) {
             return List.of();
         }
-        String where = where(url);
+        String where = where(props.get(URL).strip());
         if (copy.isEmpty()) {
             log.println("trustload: " + URL + " is set, but the plan runs without its working copy (is its folder writable?):"
                     + " nothing is streamed to InfluxDB; add JMeter's Backend Listener to the plan instead (docs/influxdb.md)");
             return List.of();
         }
-        if (o.jmeterArgs.stream().anyMatch(a -> a.startsWith("-J" + TOKEN + "="))) {
+        if (spec.jmeterArgs().stream().anyMatch(a -> a.startsWith("-J" + TOKEN + "="))) {
             log.println("trustload: " + TOKEN + " given with -J is on JMeter's command line for anyone to see: put it in a"
                     + " properties file and pass -q FILE");
         }
-        String application = props.getOrDefault(APPLICATION, o.planId);
-        addBackendListener(copy.get(), o.planId);
+        String application = props.getOrDefault(APPLICATION, spec.planId());
         log.println("trustload: streaming results to InfluxDB at " + where + " (measurement "
                 + props.getOrDefault(MEASUREMENT, MEASUREMENT_DEFAULT) + ", application " + application
                 + "; JVM Stats elements: measurement jvmstats)");
@@ -103,9 +107,8 @@ final class Influx {
         return p;
     }
 
-    /** Adds the Backend Listener last under the test plan of {@code plan}, rewriting the file. */
-    static void addBackendListener(Path plan, String planId) throws IOException {
-        HashTree tree = PlanTree.load(plan);
+    /** Adds the Backend Listener last under the test plan of {@code tree}. */
+    public static void addBackendListener(HashTree tree, String planId) {
         Arguments arguments = PlanTree.element(new Arguments(), "org.apache.jmeter.config.gui.ArgumentsPanel", "");
         parameters(planId).forEach((name, value) -> arguments.addArgument(new Argument(name, value, "=")));
         TestElement listener = PlanTree.element("org.apache.jmeter.visualizers.backend.BackendListener",
@@ -113,6 +116,5 @@ final class Influx {
                 "classname", CLIENT, "QUEUE_SIZE", "5000");
         listener.setProperty(new TestElementProperty("arguments", arguments));
         PlanTree.planNode(tree).add(listener);
-        PlanTree.save(tree, plan);
     }
 }

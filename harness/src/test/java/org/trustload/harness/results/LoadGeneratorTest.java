@@ -1,5 +1,7 @@
-package org.trustload.harness;
+package org.trustload.harness.results;
 
+import org.trustload.harness.results.LoadGenerator;
+import org.trustload.harness.results.Summary;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;

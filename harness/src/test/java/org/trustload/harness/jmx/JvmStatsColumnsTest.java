@@ -1,5 +1,8 @@
-package org.trustload.harness;
+package org.trustload.harness.jmx;
 
+import org.trustload.harness.TestHome;
+import org.trustload.harness.jmx.PlanFile;
+import org.trustload.harness.jmx.PlanTree;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;

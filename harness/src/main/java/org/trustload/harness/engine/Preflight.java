@@ -1,5 +1,9 @@
-package org.trustload.harness;
+package org.trustload.harness.engine;
 
+import org.trustload.harness.JMeter;
+import org.trustload.harness.Layout;
+import org.trustload.harness.jmx.PlanFile;
+import org.trustload.harness.results.Jtl;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -46,7 +50,7 @@ import org.trustload.common.Version;
  * engine, the engine's samples reach the controller), and no second credential or service is needed. After the
  * run, {@link #tidy} runs the same plan to remove what was shipped.
  */
-final class Preflight {
+public final class Preflight {
 
     /** Files above this are not sent (they travel as a JMeter property): the engines must hold an identical copy. */
     static final long MAX_SHIPPED_BYTES = 64L << 20;
@@ -69,9 +73,9 @@ final class Preflight {
      * @param shipped what each engine received, by engine
      * @param run the id to tidy up with
      */
-    record Result(List<String> problems, Map<String, List<String>> shipped, String run) {
+    public record Result(List<String> problems, Map<String, List<String>> shipped, String run) {
 
-        boolean ok() {
+        public boolean ok() {
             return problems.isEmpty();
         }
     }
@@ -110,9 +114,10 @@ final class Preflight {
      * The data files of {@code jmx} with the run's properties, as this controller has them, and the problems found
      * here already (relative paths).
      */
-    static List<DataFile> dataFiles(Path jmx, Map<String, String> props, Path jmeterHome, List<String> problems) throws IOException {
+    static List<DataFile> dataFiles(PlanFile plan, Map<String, String> props, Path jmeterHome, List<String> problems)
+            throws IOException {
         List<DataFile> out = new ArrayList<>();
-        for (PlanFile.InputFile f : PlanFile.inputFiles(jmx, props)) {
+        for (PlanFile.InputFile f : plan.inputFiles(props)) {
             Path p = Path.of(f.path());
             if (!p.isAbsolute()) {
                 problems.add("the controller: " + f.namedBy() + " names '" + f.path() + "', a relative path: remote engines"
@@ -133,13 +138,13 @@ final class Preflight {
     }
 
     /**
-     * Checks every engine of {@code engines} for the plan {@code jmx} run with {@code props}, shipping its data
+     * Checks every engine of {@code engines} for {@code plan} run with {@code props}, shipping its data
      * files; the check's results.jtl, jmeter.log and console go to {@code dir}.
      */
-    static Result check(JMeter jmeter, Engines engines, Path jmx, Map<String, String> props, Path dir, Duration timeout,
+    public static Result check(JMeter jmeter, Engines engines, PlanFile plan, Map<String, String> props, Path dir, Duration timeout,
                         PrintStream log) throws IOException, InterruptedException {
         List<String> problems = new ArrayList<>();
-        List<DataFile> files = dataFiles(jmx, props, jmeter.layout().jmeterHome(), problems);
+        List<DataFile> files = dataFiles(plan, props, jmeter.layout().jmeterHome(), problems);
         String run = HexFormat.of().formatHex(new SecureRandom().generateSeed(8));
         Map<String, Row> rows = runCheck(jmeter, engines, dir, "check", run, files, timeout);
         String jmeterVersion = jmeterVersion(jmeter.layout());
@@ -179,7 +184,7 @@ final class Preflight {
     }
 
     /** Removes what {@link #check} shipped (what is left when an engine cannot, it says in the log). */
-    static void tidy(JMeter jmeter, Engines engines, Result checked, Path dir, Duration timeout, PrintStream log)
+    public static void tidy(JMeter jmeter, Engines engines, Result checked, Path dir, Duration timeout, PrintStream log)
             throws IOException, InterruptedException {
         if (checked == null || checked.shipped().isEmpty()) {
             return;

@@ -1,4 +1,4 @@
-package org.trustload.harness.sizing;
+package org.trustload.harness.host;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -11,7 +11,7 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Predicate;
 import org.trustload.common.ChildProcess;
-import org.trustload.harness.Jtl;
+import org.trustload.harness.results.Jtl;
 import org.trustload.jvmstats.PerfData;
 import org.trustload.jvmstats.ProcessSource;
 import org.trustload.jvmstats.RunQueue;
@@ -28,7 +28,7 @@ import org.trustload.jvmstats.StatsSource;
  * start and end. Optionally pins the load generator to some CPUs ({@code taskset}), so that it and the
  * server do not share them.
  */
-public final class Watcher implements AutoCloseable {
+public final class HostMonitor implements AutoCloseable {
 
     /**
      * One reading: wall time, CPU ms since the process started, GC count and GC ms (-1/NaN unknown), and for
@@ -54,9 +54,9 @@ public final class Watcher implements AutoCloseable {
         final String name;
         final int cpus;
         final boolean remote;
-        final List<Point> points = new CopyOnWriteArrayList<>();
+        public final List<Point> points = new CopyOnWriteArrayList<>();
 
-        Series(String name, int cpus) {
+        public Series(String name, int cpus) {
             this(name, cpus, false);
         }
 
@@ -156,7 +156,7 @@ public final class Watcher implements AutoCloseable {
         }
 
         /** Readings whose time lies in [a, b]: first and last, for GC deltas. */
-        Point[] span(long a, long b) {
+        public Point[] span(long a, long b) {
             Point first = null;
             Point last = null;
             for (Point p : points) {
@@ -193,7 +193,7 @@ public final class Watcher implements AutoCloseable {
      * @param serverCpus CPUs the server's CPU is counted against
      * @param loadCpus {@code taskset} CPU list for the load generator, or null
      */
-    public Watcher(StatsSource server, int serverCpus, String loadCpus) {
+    public HostMonitor(StatsSource server, int serverCpus, String loadCpus) {
         this(server, serverCpus, 0, loadCpus);
     }
 
@@ -203,7 +203,7 @@ public final class Watcher implements AutoCloseable {
      * @param serverPid the server's process on this machine, whose run-queue wait is read too; 0 when remote
      * @param loadCpus {@code taskset} CPU list for the load generator, or null
      */
-    public Watcher(StatsSource server, int serverCpus, long serverPid, String loadCpus) {
+    public HostMonitor(StatsSource server, int serverCpus, long serverPid, String loadCpus) {
         this.server = server;
         this.serverPid = server == null ? 0 : serverPid;
         this.serverSeries = server == null ? null : new Series(server.describe(), serverCpus);

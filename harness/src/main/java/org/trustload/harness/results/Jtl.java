@@ -1,4 +1,4 @@
-package org.trustload.harness;
+package org.trustload.harness.results;
 
 import java.io.BufferedReader;
 import java.io.IOException;

@@ -1,5 +1,6 @@
-package org.trustload.harness;
+package org.trustload.harness.jmx;
 
+import org.trustload.harness.results.Jtl;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -12,6 +13,7 @@ import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiConsumer;
+import java.util.function.Consumer;
 import org.apache.jmeter.control.LoopController;
 import org.apache.jmeter.control.RunTime;
 import org.apache.jmeter.samplers.Sampler;
@@ -20,6 +22,7 @@ import org.apache.jmeter.testelement.property.JMeterProperty;
 import org.apache.jmeter.testelement.property.MultiProperty;
 import org.apache.jmeter.threads.AbstractThreadGroup;
 import org.apache.jorphan.collections.HashTree;
+import org.trustload.jmeter.engine.EngineEnds;
 import org.trustload.jmeter.engine.EngineLoad;
 import org.trustload.jmeter.jvmstats.JvmStats;
 import org.trustload.jmeter.results.SampleEventMarker;
@@ -94,7 +97,44 @@ public final class PlanFile {
         }
     }
 
-    private PlanFile() {
+    private final Path file;
+    /** Null when the file is not a plan JMeter loads (its log says why when it runs). */
+    private final HashTree tree;
+    private List<ThreadGroup> threadGroups;
+
+    private PlanFile(Path file, HashTree tree) {
+        this.file = file;
+        this.tree = tree;
+    }
+
+    /** {@code plan} loaded once, for everything a run reads of it; an unreadable plan reads as one without elements. */
+    public static PlanFile load(Path plan) {
+        try {
+            return new PlanFile(plan, PlanTree.load(plan));
+        } catch (IOException | RuntimeException | LinkageError e) {
+            return new PlanFile(plan, null);
+        }
+    }
+
+    public Path file() {
+        return file;
+    }
+
+    /** Whether JMeter could load the file. */
+    public boolean readable() {
+        return tree != null;
+    }
+
+    /** The enabled thread groups, in file order. */
+    public List<ThreadGroup> threadGroups() {
+        if (threadGroups == null) {
+            List<ThreadGroup> out = new ArrayList<>();
+            if (tree != null) {
+                collect(tree, out);
+            }
+            threadGroups = List.copyOf(out);
+        }
+        return threadGroups;
     }
 
     /** The enabled thread groups of {@code plan}, in file order. */
@@ -191,7 +231,7 @@ public final class PlanFile {
      * expression when nested ({@code ${__P(max_duration,${__P(duration,600)})}}); empty when it is anything
      * else (another function, a variable).
      */
-    static OptionalLong resolve(String value, Map<String, String> props) {
+    public static OptionalLong resolve(String value, Map<String, String> props) {
         String v = evaluate(value == null ? "" : value.strip(), props);
         if (v == null) {
             return OptionalLong.empty();
@@ -314,8 +354,16 @@ public final class PlanFile {
      * engine and left out.
      */
     public static List<InputFile> inputFiles(Path plan, Map<String, String> props) throws IOException {
+        return new PlanFile(plan, PlanTree.load(plan)).inputFiles(props);
+    }
+
+    /** {@link #inputFiles(Path, Map)} of this plan. */
+    public List<InputFile> inputFiles(Map<String, String> props) {
         List<InputFile> out = new ArrayList<>();
-        enabled(PlanTree.load(plan), (e, children) -> {
+        if (tree == null) {
+            return out;
+        }
+        enabled(tree, (e, children) -> {
             String type = e.getClass().getName();
             if (type.equals("org.apache.jmeter.config.CSVDataSet")) {
                 add(out, e.getPropertyAsString("filename"), props, "CSV Data Set Config '" + e.getName() + "' (filename)");
@@ -355,8 +403,16 @@ public final class PlanFile {
 
     /** The {@code sample_variables} of the plan's enabled JVM Stats elements ({@code <prefix>_cpu_ms,…}), if it has any. */
     public static Optional<String> jvmStatsColumns(Path plan) throws IOException {
+        return new PlanFile(plan, PlanTree.load(plan)).jvmStatsColumns();
+    }
+
+    /** {@link #jvmStatsColumns(Path)} of this plan. */
+    public Optional<String> jvmStatsColumns() {
         Set<String> names = new LinkedHashSet<>();
-        enabled(PlanTree.load(plan), (e, children) -> {
+        if (tree == null) {
+            return Optional.empty();
+        }
+        enabled(tree, (e, children) -> {
             if (e instanceof JvmStats) {
                 String prefix = e.getPropertyAsString("variablePrefix").strip();
                 JvmStats.VARIABLES.forEach(v -> names.add((prefix.isEmpty() ? "jvm" : prefix) + "_" + v));
@@ -369,26 +425,32 @@ public final class PlanFile {
     public static final String ENGINE_LOAD_COLUMN = EngineLoad.VARIABLE;
 
     /**
-     * A copy of {@code plan} with elements of the harness first under the test plan: the {@link SampleEventMarker}
-     * and, for remote engines, {@link EngineLoad}. Written beside the plan (JMeter resolves a plan's relative file
-     * names from the plan's folder) under a name no plan listing picks up ({@code .NAME.trustload-PID-N.jmx.run}); the
-     * caller deletes it. Empty when the plan cannot be read as a plan or its folder is not writable: the run then uses
-     * the plan itself.
+     * A copy of the plan with elements of the harness first under the test plan: the {@link SampleEventMarker} and,
+     * for remote engines, {@link EngineLoad} and {@link EngineEnds}; {@code more} then adds what else the run needs
+     * (e.g. a Backend Listener). Written beside the plan (JMeter resolves a plan's relative file names from the
+     * plan's folder) under a name no plan listing picks up ({@code .NAME.trustload-PID-N.jmx.run}); the caller deletes
+     * it. Empty when the plan cannot be read or its folder is not writable: the run then uses the plan itself.
      */
-    static Optional<Path> withHarnessElements(Path plan, boolean engineLoad) {
-        Path copy = plan.resolveSibling("." + plan.getFileName() + ".trustload-" + ProcessHandle.current().pid() + "-"
+    public Optional<Path> runCopy(boolean remote, Consumer<HashTree> more) {
+        if (tree == null) {
+            return Optional.empty();
+        }
+        Path copy = file.resolveSibling("." + file.getFileName() + ".trustload-" + ProcessHandle.current().pid() + "-"
                 + COPIES.incrementAndGet() + ".jmx.run");
         try {
-            HashTree tree = PlanTree.load(plan);
+            HashTree run = (HashTree) tree.clone();
             List<TestElement> first = new ArrayList<>();
             first.add(PlanTree.element(new SampleEventMarker(), SampleEventMarker.class.getName(),
                     "TrustLoad event marker (added by the harness: " + Jtl.EVENT_COLUMN + " column)"));
-            if (engineLoad) {
+            if (remote) {
                 first.add(PlanTree.element(new EngineLoad(), EngineLoad.class.getName(),
                         "TrustLoad engine load (added by the harness: " + ENGINE_LOAD_COLUMN + " column)"));
+                first.add(PlanTree.element(new EngineEnds(), EngineEnds.class.getName(),
+                        "TrustLoad engine ends (added by the harness: tells it when each engine has ended)"));
             }
-            PlanTree.addFirst(PlanTree.planNode(tree), first);
-            return Optional.of(PlanTree.save(tree, copy));
+            PlanTree.addFirst(PlanTree.planNode(run), first);
+            more.accept(run);
+            return Optional.of(PlanTree.save(run, copy));
         } catch (IOException | RuntimeException | LinkageError e) { // LinkageError: a JMeter home without the elements
             try {
                 Files.deleteIfExists(copy);

@@ -1,4 +1,4 @@
-package org.trustload.harness;
+package org.trustload.harness.results;
 
 import java.time.Instant;
 import java.time.ZoneOffset;

@@ -1,5 +1,7 @@
-package org.trustload.harness;
+package org.trustload.harness.results;
 
+import org.trustload.harness.Main;
+import org.trustload.harness.results.Summary;
 import org.trustload.common.Percentiles;
 import static org.assertj.core.api.Assertions.assertThat;
 

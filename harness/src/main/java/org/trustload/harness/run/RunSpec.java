@@ -1,0 +1,463 @@
+package org.trustload.harness.run;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.function.Consumer;
+import java.util.regex.Pattern;
+import org.trustload.harness.Catalog;
+import org.trustload.harness.Lab;
+import org.trustload.harness.Layout;
+import org.trustload.harness.engine.Engines;
+import org.trustload.harness.host.HostMonitor;
+import org.trustload.harness.jmx.PlanFile;
+import org.trustload.slo.Objective;
+
+/**
+ * What one run is to do, fixed before it starts: the plan (loaded once), its properties (the {@code -q} files read
+ * once), the environment it asks for and what the run writes. Built with {@link Builder}; defaults are the launcher's.
+ */
+public final class RunSpec {
+
+    /** Property names whose values the summary header never shows. */
+    static final Pattern SECRET_NAME = Pattern.compile("(?i).*(password|secret|token|key|credential|auth).*");
+    /** Default of {@code --max-error-pct}: see docs/harness.md. */
+    public static final double DEFAULT_MAX_ERROR_PCT = 1.0;
+
+    private final Builder b;
+    private final List<String> jmeterArgs;
+    private final Map<String, String> properties;
+    private final Map<String, String> masked;
+    private PlanFile plan;
+
+    private RunSpec(Builder b) throws IOException {
+        this.b = b.copy();
+        this.jmeterArgs = List.copyOf(b.jmeterArgs);
+        this.properties = userProperties(jmeterArgs, false);
+        this.masked = userProperties(jmeterArgs, true);
+    }
+
+    /** A catalog plan. */
+    public static Builder of(Layout layout, Catalog.Entry entry) {
+        Builder o = of(layout, entry.id(), layout.plans().resolve(entry.id() + ".jmx"));
+        o.services = entry.services();
+        o.targets = entry.targets();
+        return o;
+    }
+
+    /** A plan file outside the catalog (no lab unless {@link Builder#services} says so). */
+    public static Builder of(Layout layout, String id, Path jmx) {
+        Builder o = new Builder();
+        o.planId = id;
+        o.jmx = jmx.toAbsolutePath();
+        o.resultsRoot = layout.root().resolve("results");
+        o.rmiDir = layout.root().resolve("dist/target/rmi");
+        return o;
+    }
+
+    public String planId() {
+        return b.planId;
+    }
+
+    public Path jmx() {
+        return b.jmx;
+    }
+
+    /** The plan, loaded on first use and then kept: every reader of the run shares this one tree. */
+    public synchronized PlanFile plan() {
+        if (plan == null) {
+            plan = PlanFile.load(b.jmx);
+        }
+        return plan;
+    }
+
+    public List<String> services() {
+        return b.services;
+    }
+
+    public List<String> targets() {
+        return b.targets;
+    }
+
+    /** The user's {@code -Jname=value} and {@code -q FILE} arguments, in order. */
+    public List<String> jmeterArgs() {
+        return jmeterArgs;
+    }
+
+    /** The user's -J and -q properties. */
+    public Map<String, String> properties() {
+        return properties;
+    }
+
+    /** {@link #properties()} with secret values (and every -q value) replaced by {@code ***}. */
+    public Map<String, String> maskedProperties() {
+        return masked;
+    }
+
+    public boolean noLab() {
+        return b.noLab;
+    }
+
+    public int engines() {
+        return b.engines;
+    }
+
+    public List<String> remote() {
+        return b.remote;
+    }
+
+    public String controllerAddress() {
+        return b.controllerAddress;
+    }
+
+    public double maxErrorPct() {
+        return b.maxErrorPct;
+    }
+
+    public Path resultsRoot() {
+        return b.resultsRoot;
+    }
+
+    /** The exact results folder, or null for {@code resultsRoot/PLAN/<timestamp>/}. */
+    public Path dir() {
+        return b.dir;
+    }
+
+    public List<String> labArgs() {
+        return b.labArgs;
+    }
+
+    public Duration labTimeout() {
+        return b.labTimeout;
+    }
+
+    public Duration engineTimeout() {
+        return b.engineTimeout;
+    }
+
+    public Path rmiDir() {
+        return b.rmiDir;
+    }
+
+    public Path workDir() {
+        return b.workDir;
+    }
+
+    /** JMeter is killed after this; null: never. */
+    public Duration timeout() {
+        return b.timeout;
+    }
+
+    public boolean echo() {
+        return b.echo;
+    }
+
+    public boolean dashboard() {
+        return b.dashboard;
+    }
+
+    public boolean resultsFile() {
+        return b.resultsFile;
+    }
+
+    public PrintStream out() {
+        return b.out;
+    }
+
+    Consumer<Lab> onLabReady() {
+        return b.onLabReady;
+    }
+
+    /** A running lab the run uses and does not stop, or null. */
+    public Lab sharedLab() {
+        return b.sharedLab;
+    }
+
+    /** Running engines the run uses and does not stop, or null. */
+    public Engines sharedEngines() {
+        return b.sharedEngines;
+    }
+
+    /** The objective of {@code --slo}, or null. */
+    public Objective slo() {
+        return b.slo;
+    }
+
+    /** A running monitor the caller owns, or null (the run then watches its own JVMs). */
+    public HostMonitor monitor() {
+        return b.monitor;
+    }
+
+    /** Whether JMeter runs on engines of other hosts. */
+    public boolean remoteRun() {
+        return !b.remote.isEmpty() || (b.sharedEngines != null && b.sharedEngines.isRemote());
+    }
+
+    /** Whether the lab starts: the plan needs services, none is given, and no target property is set. */
+    public boolean useLab(PrintStream log) {
+        if (b.services.isEmpty() || b.noLab || b.sharedLab != null) {
+            return false;
+        }
+        for (String t : b.targets) {
+            if (properties.containsKey(t)) {
+                log.println("trustload: " + t + " is set: running against that server, no lab");
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The user's -J and -q properties in {@code args}; with {@code masked}, secret values replaced. */
+    static Map<String, String> userProperties(List<String> args, boolean masked) throws IOException {
+        Map<String, String> out = new LinkedHashMap<>();
+        for (int i = 0; i < args.size(); i++) {
+            String a = args.get(i);
+            if (a.equals("-q") && i + 1 < args.size()) {
+                // every property from a -q file is masked: that is where users put passwords
+                load(Path.of(args.get(++i))).forEach((n, v) -> out.put(n, masked ? "***" : v));
+            } else if (a.startsWith("-J") && a.indexOf('=') > 2) {
+                String name = a.substring(2, a.indexOf('='));
+                String value = a.substring(a.indexOf('=') + 1);
+                out.put(name, masked && SECRET_NAME.matcher(name).matches() ? "***" : value);
+            }
+        }
+        return out;
+    }
+
+    /** A properties file's entries, sorted by name. */
+    static Map<String, String> load(Path file) throws IOException {
+        Properties p = new Properties();
+        try (InputStream in = Files.newInputStream(file)) {
+            p.load(in);
+        }
+        Map<String, String> out = new LinkedHashMap<>();
+        p.stringPropertyNames().stream().sorted().forEach(n -> out.put(n, p.getProperty(n)));
+        return out;
+    }
+
+    /** A run specification being put together; {@link #build()} fixes it. */
+    public static final class Builder {
+        private String planId;
+        private Path jmx;
+        private List<String> services = List.of();
+        private List<String> targets = List.of();
+        private List<String> jmeterArgs = new ArrayList<>();
+        private boolean noLab;
+        private int engines;
+        private List<String> remote = List.of();
+        private String controllerAddress;
+        private double maxErrorPct = DEFAULT_MAX_ERROR_PCT;
+        private Path resultsRoot;
+        private Path dir;
+        private List<String> labArgs = List.of();
+        private Duration labTimeout = Duration.ofSeconds(120);
+        private Duration engineTimeout = Duration.ofSeconds(120);
+        private Path rmiDir;
+        private Path workDir = Path.of("").toAbsolutePath();
+        private Duration timeout;
+        private boolean echo = true;
+        private boolean dashboard = true;
+        private boolean resultsFile = true;
+        private PrintStream out = System.out;
+        private Consumer<Lab> onLabReady = lab -> { };
+        private Lab sharedLab;
+        private Engines sharedEngines;
+        private Objective slo;
+        private HostMonitor monitor;
+
+        private Builder() {
+        }
+
+        private Builder copy() {
+            Builder c = new Builder();
+            c.planId = planId;
+            c.jmx = jmx;
+            c.services = services;
+            c.targets = targets;
+            c.jmeterArgs = new ArrayList<>(jmeterArgs);
+            c.noLab = noLab;
+            c.engines = engines;
+            c.remote = remote;
+            c.controllerAddress = controllerAddress;
+            c.maxErrorPct = maxErrorPct;
+            c.resultsRoot = resultsRoot;
+            c.dir = dir;
+            c.labArgs = labArgs;
+            c.labTimeout = labTimeout;
+            c.engineTimeout = engineTimeout;
+            c.rmiDir = rmiDir;
+            c.workDir = workDir;
+            c.timeout = timeout;
+            c.echo = echo;
+            c.dashboard = dashboard;
+            c.resultsFile = resultsFile;
+            c.out = out;
+            c.onLabReady = onLabReady;
+            c.sharedLab = sharedLab;
+            c.sharedEngines = sharedEngines;
+            c.slo = slo;
+            c.monitor = monitor;
+            return c;
+        }
+
+        /** The fixed specification (reads the {@code -q} files). */
+        public RunSpec build() throws IOException {
+            return new RunSpec(this);
+        }
+
+        public Builder services(List<String> services) {
+            this.services = List.copyOf(services);
+            return this;
+        }
+
+        /** Adds {@code -Jname=value} (JMeter logs it: never a password) or {@code -q FILE} arguments, in order. */
+        public Builder args(List<String> args) {
+            jmeterArgs.addAll(args);
+            return this;
+        }
+
+        /** Adds {@code -q file}: properties for the controller and, with engines, for them too. */
+        public Builder properties(Path file) {
+            jmeterArgs.addAll(List.of("-q", file.toAbsolutePath().toString()));
+            return this;
+        }
+
+        public Builder property(String name, String value) {
+            jmeterArgs.add("-J" + name + "=" + value);
+            return this;
+        }
+
+        public Builder noLab(boolean noLab) {
+            this.noLab = noLab;
+            return this;
+        }
+
+        /** Starts N engines on this machine for the run. */
+        public Builder engines(int engines) {
+            this.engines = engines;
+            return this;
+        }
+
+        /** Runs on engines already running on other hosts ({@code HOST:PORT} each; {@code ./trustload engine} there). */
+        public Builder remote(List<String> hosts) {
+            this.remote = List.copyOf(hosts);
+            return this;
+        }
+
+        /** With {@link #remote}: the address the engines reach this controller at (null: the local address of the connections to them). */
+        public Builder controller(String address) {
+            this.controllerAddress = address;
+            return this;
+        }
+
+        public Builder maxErrorPct(double pct) {
+            this.maxErrorPct = pct;
+            return this;
+        }
+
+        /** Results go to {@code root/PLAN/<timestamp>/}. */
+        public Builder resultsRoot(Path root) {
+            this.resultsRoot = root;
+            return this;
+        }
+
+        /** Results go exactly here (emptied first). */
+        public Builder dir(Path dir) {
+            this.dir = dir;
+            return this;
+        }
+
+        public Builder labArgs(List<String> args) {
+            this.labArgs = List.copyOf(args);
+            return this;
+        }
+
+        public Builder labTimeout(Duration t) {
+            this.labTimeout = t;
+            return this;
+        }
+
+        public Builder engineTimeout(Duration t) {
+            this.engineTimeout = t;
+            return this;
+        }
+
+        public Builder rmiDir(Path dir) {
+            this.rmiDir = dir;
+            return this;
+        }
+
+        public Builder workDir(Path dir) {
+            this.workDir = dir;
+            return this;
+        }
+
+        /** JMeter is killed after this (tests); none by default. */
+        public Builder timeout(Duration t) {
+            this.timeout = t;
+            return this;
+        }
+
+        /** Whether JMeter's console and the summary are printed (the launcher) or only written (tests). */
+        public Builder echo(boolean echo) {
+            this.echo = echo;
+            return this;
+        }
+
+        /** Whether JMeter writes its HTML dashboard ({@code report/}); {@code ./trustload size} phases skip it. */
+        public Builder dashboard(boolean dashboard) {
+            this.dashboard = dashboard;
+            return this;
+        }
+
+        /** Whether JMeter writes {@code results.jtl} (the kms bench counts without its cost); without it, no summary. */
+        public Builder resultsFile(boolean write) {
+            this.resultsFile = write;
+            return this;
+        }
+
+        /** Runs against this running lab (its properties are passed on; the run does not stop it). */
+        public Builder lab(Lab lab) {
+            this.sharedLab = lab;
+            return this;
+        }
+
+        /** Judges the run's steady window by these rules ({@code --slo}): exit 8 when one breaks. */
+        public Builder slo(Objective slo) {
+            this.slo = slo;
+            return this;
+        }
+
+        /** Reads the load generator's CPU from this running monitor (its caller chose the JVMs it watches). */
+        public Builder monitor(HostMonitor monitor) {
+            this.monitor = monitor;
+            return this;
+        }
+
+        /** Runs on these running engines (the run does not stop them). */
+        public Builder engines(Engines engines) {
+            this.sharedEngines = engines;
+            return this;
+        }
+
+        /** Where JMeter's console and the summary are echoed (the launcher's stdout; its own messages go to the log). */
+        public Builder out(PrintStream out) {
+            this.out = out;
+            return this;
+        }
+
+        /** Called once the lab is ready (e.g. to read its properties before it stops and removes its files). */
+        public Builder onLabReady(Consumer<Lab> hook) {
+            this.onLabReady = hook;
+            return this;
+        }
+    }
+}
