@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import org.trustload.common.ChildProcess;
+import org.trustload.harness.cli.KeyValues;
 
 /** Small helpers of the benches: their arguments, the machine's load, a page section they write. */
 public final class BenchRuns {
@@ -13,14 +14,7 @@ public final class BenchRuns {
 
     /** The {@code key=value} arguments of a bench's main (the last of a key wins). */
     public static java.util.Map<String, String> options(String[] args) {
-        java.util.Map<String, String> m = new java.util.HashMap<>();
-        for (String arg : args) {
-            int eq = arg.indexOf('=');
-            if (eq > 0) {
-                m.put(arg.substring(0, eq), arg.substring(eq + 1));
-            }
-        }
-        return m;
+        return KeyValues.parse(List.of(args));
     }
 
     /** {@code key=value} argument, or the default. */

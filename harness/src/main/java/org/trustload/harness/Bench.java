@@ -1,6 +1,7 @@
 package org.trustload.harness;
 
 import org.trustload.harness.results.Summary;
+import org.trustload.harness.cli.KeyValues;
 import org.trustload.harness.run.Run;
 import org.trustload.harness.run.RunSpec;
 import java.io.IOException;
@@ -23,7 +24,7 @@ import org.trustload.common.ChildProcess;
  * machine.txt and bench.txt (the bench's output), and a time limit. {@code --tiny} runs the bench at the
  * tiny scale of its spec (seconds, not a measurement): ci/test runs {@code bench all --tiny} so no bench rots.
  */
-final class Bench {
+public final class Bench {
 
     /**
      * A bench: its main class, heap, whether it takes {@code out=DIR}, and the arguments of its tiny scale
@@ -56,7 +57,7 @@ final class Bench {
     }
 
     /** The bench names, and {@code all}. */
-    static final List<String> NAMES;
+    public static final List<String> NAMES;
 
     static {
         List<String> names = new ArrayList<>(SPECS.keySet());
@@ -73,16 +74,12 @@ final class Bench {
     private Bench() {
     }
 
-    static int run(Layout layout, List<String> args, PrintStream out, PrintStream err)
+    /** {@code ./trustload bench NAME [--tiny] [key=value ...]} ({@code given}: the key=value arguments). */
+    static int run(Layout layout, String name, boolean tiny, List<String> given, PrintStream out, PrintStream err)
             throws IOException, InterruptedException, HarnessException {
-        if (args.isEmpty() || !NAMES.contains(args.get(0))) {
+        if (!NAMES.contains(name)) {
             throw HarnessException.usage("bench needs a NAME: " + String.join(", ", NAMES) + " (docs/bench.md)");
         }
-        String name = args.get(0);
-        // --no-build: the old wrappers' flag; ./trustload builds only when sources changed
-        List<String> rest = args.subList(1, args.size()).stream().filter(a -> !a.equals("--no-build")).toList();
-        boolean tiny = rest.contains("--tiny");
-        List<String> given = rest.stream().filter(a -> !a.equals("--tiny")).toList();
         if (name.equals("all")) {
             int worst = 0;
             List<String> failed = new ArrayList<>();
@@ -115,11 +112,11 @@ final class Bench {
         Duration limit = tiny ? TINY_LIMIT : LIMIT;
         String parts = "bench";
         if (name.equals("pki")) { // parts=bench,plans: plans are ./trustload runs, done here
-            parts = take(args, "parts", "bench");
+            parts = KeyValues.take(args, "parts", "bench");
         }
         int rc = 0;
         if (name.equals("pki") && (",".concat(parts).concat(",")).contains(",plans,")) {
-            rc = pkiPlans(layout, take(args, "planDuration", "60"), take(args, "plans", "cades:40,cades-t:40,pades:20,pades-t:20,timestamp:40"), out, err);
+            rc = pkiPlans(layout, KeyValues.take(args, "planDuration", "60"), KeyValues.take(args, "plans", "cades:40,cades-t:40,pades:20,pades-t:20,timestamp:40"), out, err);
         }
         if (!(",".concat(parts).concat(",")).contains(",bench,")) {
             return rc;
@@ -166,11 +163,11 @@ final class Bench {
      * {@code ./trustload fixture NAME [key=value ...]}: the same throwaway server the tests start
      * (OpenLDAP slapd, MariaDB, EU DSS ...), in the foreground until Ctrl-C; it prints how to point a plan at it.
      */
-    static int fixture(Layout layout, List<String> args) throws IOException, InterruptedException, HarnessException {
-        if (args.isEmpty() || !FIXTURES.containsKey(args.get(0))) {
+    static int fixture(Layout layout, String name, List<String> args) throws IOException, InterruptedException, HarnessException {
+        if (!FIXTURES.containsKey(name)) {
             throw HarnessException.usage("fixture needs a NAME: " + String.join(", ", new java.util.TreeSet<>(FIXTURES.keySet())));
         }
-        return FIXTURES.get(args.get(0)).run(layout, args.subList(1, args.size()));
+        return FIXTURES.get(name).run(layout, args);
     }
 
     /** A testkit fixture's main class in a JVM of its own (the fixture's own hook stops its server and deletes its directory). */
@@ -190,19 +187,6 @@ final class Bench {
             throw HarnessException.notExecuted("no bench build at " + benchJar + " (mvn -B -DskipTests package builds it)");
         }
         return benchJar + ":" + Files.readString(classpath).strip();
-    }
-
-    /** Removes every {@code key=value} from {@code args} and returns the last value, or {@code def}. */
-    private static String take(List<String> args, String key, String def) {
-        String value = def;
-        for (int i = 0; i < args.size(); ) {
-            if (args.get(i).startsWith(key + "=")) {
-                value = args.remove(i).substring(key.length() + 1);
-            } else {
-                i++;
-            }
-        }
-        return value;
     }
 
     /**

@@ -1,6 +1,7 @@
 package org.trustload.harness;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -54,6 +55,19 @@ public record JMeter(Layout layout, List<String> heap, List<String> jvmArgs) {
                        Consumer<String> lines) throws IOException {
         List<String> cmd = new ArrayList<>(command(rmiHost));
         cmd.addAll(args);
+        userPrefs();
         return ChildProcess.launch(name, cmd, workDir, Map.of(), console, ready, lines);
+    }
+
+    /**
+     * JMeter reads {@code java.util.prefs}; on a first run the JDK creates {@code ~/.java/.userPrefs} and prints
+     * "Created user preferences directory" into the console. Made here beforehand, that line never appears.
+     */
+    private static void userPrefs() {
+        try {
+            Files.createDirectories(Path.of(System.getProperty("user.home"), ".java", ".userPrefs"));
+        } catch (IOException | RuntimeException e) {
+            // the JDK makes it, and says so
+        }
     }
 }

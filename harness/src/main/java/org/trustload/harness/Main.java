@@ -3,6 +3,9 @@ package org.trustload.harness;
 import org.trustload.harness.engine.Engines;
 import org.trustload.harness.run.Run;
 import org.trustload.harness.run.RunSpec;
+import org.trustload.harness.cli.Commands;
+import org.trustload.harness.cli.KeyValues;
+import org.trustload.harness.cli.Parsed;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -13,6 +16,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.TreeSet;
 import org.trustload.common.ChildProcess;
 import org.trustload.slo.Objective;
 
@@ -61,10 +65,13 @@ public final class Main {
                 case "engine" -> engine(args);
                 case "lab" -> lab(args);
                 case "gui" -> gui(args);
-                case "bench" -> Bench.run(layout, args, out, err);
-                case "fixture" -> Bench.fixture(layout, args);
+                case "bench" -> bench(args);
+                case "fixture" -> {
+                    List<String> rest = operand(args, "fixture", "NAME: " + String.join(", ", new TreeSet<>(Bench.FIXTURES.keySet())));
+                    yield Bench.fixture(layout, args.get(0), Commands.get("fixture").orElseThrow().parse(rest).trailing());
+                }
                 case "help", "-h", "--help" -> {
-                    out.print(usage());
+                    out.print(args.isEmpty() ? usage() : Commands.usage(args.get(0)));
                     yield 0;
                 }
                 default -> throw HarnessException.usage("unknown command '" + command + "'\n" + usage());
@@ -82,100 +89,26 @@ public final class Main {
         return Catalog.read(layout.catalogFile());
     }
 
-    /** The options of {@code run}/{@code gui} after PLAN; {@code slo} null without {@code --slo}. */
+    /** The options of {@code run} after PLAN; {@code slo} null without {@code --slo}. */
     record RunArgs(List<String> jmeterArgs, boolean noLab, int engines, double maxErrorPct, Objective slo, List<String> remote,
                    String controller) {
     }
 
-    /** {@code --controller ADDRESS}: an address, never a wildcard (JMeter's RMI would listen on every interface). */
-    static String controllerAddress(String v) throws HarnessException {
-        String a = v.strip().replace("[", "").replace("]", "");
-        if (a.isEmpty() || a.equals("0.0.0.0") || a.equals("::") || a.contains("/")) {
-            throw HarnessException.usage("--controller takes the ADDRESS the engines reach this host at (never 0.0.0.0), not '" + v + "'");
-        }
-        return a;
-    }
-
+    /** {@code run}'s options, as {@link Commands} declares them. */
     static RunArgs parse(List<String> args) throws HarnessException {
-        List<String> jmeterArgs = new ArrayList<>();
-        boolean noLab = false;
-        int engines = 0;
-        double maxErrorPct = RunSpec.DEFAULT_MAX_ERROR_PCT;
-        Objective slo = null;
-        List<String> remote = List.of();
-        String controller = null;
-        for (int i = 0; i < args.size(); i++) {
-            String a = args.get(i);
-            if (a.equals("--no-lab")) {
-                noLab = true;
-            } else if (a.equals("--remote") || a.startsWith("--remote=")) {
-                remote = Engines.parseHosts(a.equals("--remote") ? next(args, ++i, "--remote needs HOST[:PORT],...")
-                        : a.substring("--remote=".length()));
-            } else if (a.equals("--controller") || a.startsWith("--controller=")) {
-                controller = controllerAddress(a.equals("--controller") ? next(args, ++i, "--controller needs an ADDRESS")
-                        : a.substring("--controller=".length()));
-            } else if (a.equals("--engines") || a.startsWith("--engines=")) {
-                String v = a.equals("--engines") ? next(args, ++i, "--engines needs a number") : a.substring("--engines=".length());
-                try {
-                    engines = Integer.parseInt(v);
-                } catch (NumberFormatException e) {
-                    engines = -1;
-                }
-                if (engines < 0 || engines > 16) {
-                    throw HarnessException.usage("--engines takes a number from 1 to 16, not '" + v + "'");
-                }
-            } else if (a.equals("--max-error-pct") || a.startsWith("--max-error-pct=")) {
-                String v = a.equals("--max-error-pct") ? next(args, ++i, "--max-error-pct needs a percentage")
-                        : a.substring("--max-error-pct=".length());
-                try {
-                    maxErrorPct = Double.parseDouble(v);
-                } catch (NumberFormatException e) {
-                    maxErrorPct = -1;
-                }
-                if (maxErrorPct < 0 || maxErrorPct > 100) {
-                    throw HarnessException.usage("--max-error-pct takes a percentage from 0 to 100, not '" + v + "'");
-                }
-            } else if (a.equals("--slo") || a.startsWith("--slo=")) {
-                String v = a.equals("--slo") ? next(args, ++i, "--slo needs rules, e.g. --slo 'p99<=500ms,errors<=1%'")
-                        : a.substring("--slo=".length());
-                try {
-                    slo = Objective.parse(v);
-                } catch (IllegalArgumentException e) {
-                    throw HarnessException.usage("--slo: " + e.getMessage());
-                }
-                if (slo.rules().stream().anyMatch(r -> r.kind() == Objective.Kind.SERVER_CPU)) {
-                    throw HarnessException.usage("--slo: server.cpu is judged by ./trustload size, which watches the server;"
-                            + " run judges pNN, avg, max and errors");
-                }
-            } else if (a.startsWith("-J") && a.indexOf('=') > 2) {
-                jmeterArgs.add(a);
-            } else if (a.equals("-q")) {
-                // JMeter logs every -J value; passwords belong in a -q file, whose values it does not log
-                Path f = Path.of(next(args, ++i, "-q needs a readable properties file"));
-                if (!Files.isReadable(f) || Files.isDirectory(f)) {
-                    throw HarnessException.usage("-q needs a readable properties file, not '" + f + "'");
-                }
-                jmeterArgs.addAll(List.of("-q", f.toAbsolutePath().normalize().toString()));
-            } else {
-                throw HarnessException.usage("unexpected argument '" + a
-                        + "' (expected -Jname=value, -q FILE, --no-lab, --engines N, --remote HOST[:PORT],..., --controller ADDRESS,"
-                        + " --max-error-pct P or --slo RULES; see ./trustload help)");
-            }
-        }
-        if (engines > 0 && !remote.isEmpty()) {
-            throw HarnessException.usage("--engines N starts engines on this machine, --remote uses engines on others: one or the other");
-        }
-        if (controller != null && remote.isEmpty()) {
-            throw HarnessException.usage("--controller goes with --remote");
-        }
-        return new RunArgs(jmeterArgs, noLab, engines, maxErrorPct, slo, remote, controller);
+        Parsed r = Commands.get("run").orElseThrow().parse(args);
+        List<String> remote = r.given("remote") ? Engines.parseHosts(r.string("remote")) : List.of();
+        return new RunArgs(r.jmeterArgs(), r.flag("no-lab"), r.given("engines") ? r.integer("engines") : 0,
+                r.number("max-error-pct", RunSpec.DEFAULT_MAX_ERROR_PCT), r.value("slo", Objective::parse), remote,
+                r.value("controller", v -> v.strip().replace("[", "").replace("]", "")));
     }
 
-    private static String next(List<String> args, int i, String message) throws HarnessException {
-        if (i >= args.size()) {
-            throw HarnessException.usage(message);
+    /** The command's first operand (checked by name), and the arguments after it. */
+    private static List<String> operand(List<String> args, String command, String what) throws HarnessException {
+        if (args.isEmpty() || args.get(0).startsWith("-")) {
+            throw HarnessException.usage(command + " needs a " + what);
         }
-        return args.get(i);
+        return args.subList(1, args.size());
     }
 
     /** A catalog id ({@code ldap/ldap-search-200x10}) or a path to a .jmx (its catalog row when it is one of ours). */
@@ -204,65 +137,41 @@ public final class Main {
     }
 
     private int run(List<String> args) throws IOException, InterruptedException, HarnessException {
-        if (args.isEmpty()) {
-            throw HarnessException.usage("run needs a PLAN (./trustload list shows them)");
-        }
-        RunSpec.Builder o = resolve(args.remove(0));
-        RunArgs r = parse(args);
+        List<String> rest = operand(args, "run", "PLAN (./trustload list shows them)");
+        RunSpec.Builder o = resolve(args.get(0));
+        RunArgs r = parse(rest);
         o.args(r.jmeterArgs()).noLab(r.noLab()).engines(r.engines()).maxErrorPct(r.maxErrorPct()).slo(r.slo()).remote(r.remote())
                 .controller(r.controller());
-        env("TRUSTLOAD_RESULTS").ifPresent(v -> o.resultsRoot(Path.of(v).toAbsolutePath()));
-        env("TRUSTLOAD_RMI_DIR").ifPresent(v -> o.rmiDir(Path.of(v).toAbsolutePath()));
-        o.labArgs(Layout.words(System.getenv("TRUSTLOAD_LAB_ARGS")));
-        o.labTimeout(Duration.ofSeconds(seconds("TRUSTLOAD_LAB_TIMEOUT", 120)));
-        o.engineTimeout(Duration.ofSeconds(seconds("TRUSTLOAD_ENGINE_TIMEOUT", 120)));
-        JMeter jmeter = JMeter.fromEnvironment(layout);
+        environment(o);
         // Ctrl-C: the JVM's shutdown hooks cannot wait for children, but the terminal sends SIGINT to the
         // whole process group (JMeter, engines and lab stop with it)
-        Run.Result result = Run.execute(jmeter, o.out(out), err);
+        Run.Result result = Run.execute(JMeter.fromEnvironment(layout), o.out(out), err);
         return result.status().code();
     }
 
-    private int size(List<String> args) throws IOException, InterruptedException, HarnessException {
-        if (args.isEmpty() || args.get(0).startsWith("-")) {
-            throw HarnessException.usage("size needs a PLAN (./trustload list shows them) and --slo RULES");
-        }
-        RunSpec.Builder o = resolve(args.remove(0));
+    /** The launcher's environment variables that shape a run or a search. */
+    private void environment(RunSpec.Builder o) throws HarnessException {
         env("TRUSTLOAD_RESULTS").ifPresent(v -> o.resultsRoot(Path.of(v).toAbsolutePath()));
         env("TRUSTLOAD_RMI_DIR").ifPresent(v -> o.rmiDir(Path.of(v).toAbsolutePath()));
         o.labArgs(Layout.words(System.getenv("TRUSTLOAD_LAB_ARGS")));
         o.labTimeout(Duration.ofSeconds(seconds("TRUSTLOAD_LAB_TIMEOUT", 120)));
         o.engineTimeout(Duration.ofSeconds(seconds("TRUSTLOAD_ENGINE_TIMEOUT", 120)));
-        return Size.run(layout, o, args, out, err);
+    }
+
+    private int size(List<String> args) throws IOException, InterruptedException, HarnessException {
+        List<String> rest = operand(args, "size", "PLAN (./trustload list shows them) and --slo RULES");
+        RunSpec.Builder o = resolve(args.get(0));
+        environment(o);
+        return Size.run(layout, o, rest, out, err);
     }
 
     /** {@code ./trustload engine --bind ADDRESS [--port P] [--object-port P2]}: a JMeter engine for other hosts' controllers. */
     private int engine(List<String> args) throws IOException, InterruptedException, HarnessException {
-        String bind = null;
-        int port = Engines.DEFAULT_PORT;
-        int objectPort = Engines.DEFAULT_OBJECT_PORT;
-        for (int i = 0; i < args.size(); i++) {
-            String a = args.get(i);
-            String name = a.contains("=") ? a.substring(0, a.indexOf('=')) : a;
-            String v = a.contains("=") ? a.substring(a.indexOf('=') + 1) : next(args, ++i, a + " needs a value");
-            switch (name) {
-                case "--bind" -> bind = v.strip();
-                case "--port" -> port = port(v, name);
-                case "--object-port" -> objectPort = port(v, name);
-                default -> throw HarnessException.usage("unexpected argument '" + a
-                        + "' for engine (expected --bind ADDRESS, --port P, --object-port P2; see ./trustload help)");
-            }
-        }
-        if (bind == null || bind.isEmpty()) {
-            throw HarnessException.usage("engine needs --bind ADDRESS: the address the controller reaches this host at");
-        }
-        if (bind.equals("0.0.0.0") || bind.equals("::") || bind.equals("[::]")) {
-            throw HarnessException.usage("engine --bind takes one address (the one the controller reaches this host at), never "
-                    + bind + ": JMeter's RMI would accept connections on every interface");
-        }
-        if (port == objectPort) {
-            throw HarnessException.usage("engine: --port and --object-port must differ");
-        }
+        Parsed e = Commands.get("engine").orElseThrow().parse(args);
+        Commands.differentPorts(e);
+        String bind = e.string("bind").strip();
+        int port = e.integer("port");
+        int objectPort = e.integer("object-port");
         Path results = Path.of(env("TRUSTLOAD_RESULTS").orElse(layout.root().resolve("results").toString())).toAbsolutePath();
         Path dir = results.resolve("engine-" + bind.replaceAll("[^A-Za-z0-9.-]", "_") + "-" + port);
         Path rmiDir = env("TRUSTLOAD_RMI_DIR").map(v -> Path.of(v).toAbsolutePath()).orElse(layout.root().resolve("dist/target/rmi"));
@@ -272,45 +181,21 @@ public final class Main {
                 Duration.ofSeconds(seconds("TRUSTLOAD_ENGINE_TIMEOUT", 120)), out);
     }
 
-    private static int port(String v, String name) throws HarnessException {
-        try {
-            int p = Integer.parseInt(v.strip());
-            if (p >= 1 && p <= 65535) {
-                return p;
-            }
-        } catch (NumberFormatException e) {
-            // below
-        }
-        throw HarnessException.usage(name + " takes a TCP port (1-65535), not '" + v + "'");
-    }
-
     private int lab(List<String> argv) throws IOException, InterruptedException, HarnessException {
-        List<String> args = new ArrayList<>();
-        List<String> bind = List.of();
-        for (int i = 0; i < argv.size(); i++) {
-            String a = argv.get(i);
-            if (a.equals("--bind")) {
-                bind = List.of("--bind", next(argv, ++i, "--bind needs an ADDRESS"));
-            } else if (a.startsWith("--bind=")) {
-                bind = List.of("--bind", a.substring("--bind=".length()));
-            } else {
-                args.add(a);
-            }
-        }
-        if (args.size() > 1) {
-            throw HarnessException.usage("lab takes one argument: a comma list of services (and --bind ADDRESS)");
-        }
+        Parsed l = Commands.get("lab").orElseThrow().parse(argv);
         if (!Files.exists(layout.labJar())) {
             throw HarnessException.notExecuted("no lab jar at " + layout.labJar());
         }
         List<String> cmd = new ArrayList<>(List.of(Layout.java()));
         cmd.addAll(layout.jvmFlags());
         cmd.addAll(List.of("-jar", layout.labJar().toString()));
-        if (!args.isEmpty()) {
-            cmd.addAll(List.of("--services", args.get(0)));
+        if (!l.trailing().isEmpty()) {
+            cmd.addAll(List.of("--services", l.trailing().get(0)));
         }
         cmd.addAll(Layout.words(System.getenv("TRUSTLOAD_LAB_ARGS")));
-        cmd.addAll(bind);
+        if (l.given("bind")) {
+            cmd.addAll(List.of("--bind", l.string("bind").strip()));
+        }
         // a folder of this lab's own (private: lab.properties holds the lab's passwords), so that two labs
         // started from one checkout never write the same file
         Path dir = Layout.privateTempDir("trustload-lab");
@@ -334,22 +219,17 @@ public final class Main {
     private int gui(List<String> args) throws IOException, InterruptedException, HarnessException {
         RunSpec.Builder o = null;
         if (!args.isEmpty() && !args.get(0).startsWith("-")) {
-            o = resolve(args.remove(0));
+            o = resolve(args.get(0));
+            args = args.subList(1, args.size());
         }
-        RunArgs r = parse(args);
-        if (r.engines() != 0 || !r.remote().isEmpty()) {
-            throw HarnessException.usage("gui does not run on engines (use run --engines N or run --remote HOST,...)");
-        }
-        if (r.slo() != null) {
-            throw HarnessException.usage("gui does not judge an objective (use run --slo RULES, or an SLO Stop listener)");
-        }
+        Parsed r = Commands.get("gui").orElseThrow().parse(args);
         List<String> cmd = new ArrayList<>(JMeter.fromEnvironment(layout).command());
         cmd.addAll(List.of("-q", layout.trustloadProperties().toString()));
         Lab lab = null;
         Path labDir = Layout.privateTempDir("trustload-lab");
         try {
             if (o != null) {
-                RunSpec spec = o.args(r.jmeterArgs()).noLab(r.noLab()).build();
+                RunSpec spec = o.args(r.jmeterArgs()).noLab(r.flag("no-lab")).build();
                 if (spec.useLab(err)) {
                     Path log = Path.of(env("TRUSTLOAD_RESULTS").orElse(layout.root().resolve("results").toString()), "gui", "lab.log");
                     lab = Lab.start(layout, String.join(",", spec.services()), labDir.resolve("lab.properties"), log,
@@ -374,6 +254,15 @@ public final class Main {
         }
     }
 
+    /** {@code ./trustload bench NAME [--tiny] [key=value ...]}: the options may come anywhere after NAME. */
+    private int bench(List<String> args) throws IOException, InterruptedException, HarnessException {
+        List<String> rest = operand(args, "bench", "NAME: " + String.join(", ", Bench.NAMES) + " (docs/bench.md)");
+        List<String> ordered = new ArrayList<>(rest.stream().filter(a -> a.startsWith("--")).toList());
+        ordered.addAll(rest.stream().filter(a -> !a.startsWith("--")).toList());
+        Parsed b = Commands.get("bench").orElseThrow().parse(ordered);
+        return Bench.run(layout, args.get(0), b.flag("tiny"), KeyValues.check(b.trailing()), out, err);
+    }
+
     private static Optional<String> env(String name) {
         String v = System.getenv(name);
         return v == null || v.isBlank() ? Optional.empty() : Optional.of(v);
@@ -388,91 +277,8 @@ public final class Main {
         }
     }
 
+    /** {@code ./trustload help}, generated from the declarations ({@link Commands}). */
     public static String usage() {
-        return String.format(Locale.ROOT, """
-                Usage: ./trustload COMMAND [ARGS]
-
-                  list                         the plans of test-plans/catalog.tsv
-                  run PLAN [-Jname=value ...] [-q FILE ...] [--no-lab] [--engines N] [--max-error-pct P] [--slo RULES]
-                      [--remote HOST[:PORT],... [--controller ADDRESS]]
-                                               build what is missing, start the lab services PLAN needs, run PLAN
-                                               headless, write results/PLAN/<timestamp>/ (results.jtl, jmeter.log,
-                                               console.txt, report/index.html, summary.txt) and print a summary
-                                               (warm-up apart, the load generator's CPU; docs/results.md).
-                                               The lab is skipped with --no-lab or when a -J or -q property sets the
-                                               plan's target property (e.g. -Jldap.host=ldap.example.org: a real server).
-                                               PLAN is a catalog id (ldap/ldap-search-200x10) or a path to a .jmx.
-                                               -q FILE adds JMeter properties from FILE: use it for passwords
-                                               (JMeter writes every -J value into jmeter.log; the summary masks -q values).
-                                               --engines N: JMeter's distributed mode on this machine. Starts N
-                                               engines (jmeter -s) bound to 127.0.0.1 with RMI over SSL, runs PLAN
-                                               on each of them (N x the plan's load), merges the samples into one
-                                               results.jtl, stops the engines. -J and -q properties and the lab's are
-                                               sent to the engines (-G).
-                                               --remote HOST[:PORT],...: the same on engines already running on other
-                                               hosts (./trustload engine there; port 1099 by default). Before the test
-                                               each must answer with the controller's RMI keystore, JMeter and TrustLoad
-                                               versions; the data files the plan names (key stores, PDFs, CSVs) are
-                                               checked there and shipped when missing (removed after the run). The lab,
-                                               when the plan needs it, listens on the address the engines reach this host
-                                               at. --controller ADDRESS: that address (default: the local address of
-                                               the connections to the engines). docs/distributed.md.
-                                               --max-error-pct P: exit 4 when more than P%% of the top-level samples
-                                               failed (default %s; 100 never fails on errors).
-                                               --slo RULES: exit 8 when the run's steady window (its samples after
-                                               the ramp-up, warm-up left out) breaks RULES, in size's syntax:
-                                               'p99<=500ms,errors<=1%%' (pNN, avg, max, errors; docs/results.md).
-                  size PLAN --slo RULES [--model closed|open] [--start N] [--factor F] [--max-load N]
-                       [--step-time 30s] [--warmup 10s] [--max-time 15m] [--plateau N] [--min-gain 5%%] [--refine N]
-                       [--no-confirm] [--steps-per-run 6]
-                       [--server KIND:TARGET] [--server-cpus N] [--load-cpus LIST] [--unit NAME] [--engines N]
-                       [--remote HOST[:PORT],... [--controller ADDRESS]]
-                       [-Jname=value ...] [-q FILE ...] [--no-lab]
-                                               the plan's capacity under a service-level objective (docs/sizing.md):
-                                               RULES like 'p99<=500ms,errors<=1%%' (+ server.cpu<=90%% when the server is
-                                               watched); closed model: thread steps; open: arrival-rate steps (Open Model
-                                               Thread Group). Raises the load until the objective breaks or throughput
-                                               stops improving, refines, confirms; watches the load generator's and the
-                                               server's CPU (the lab's JVM, or --server jvm-pid:PID, process:PID,
-                                               jmx:HOST:PORT, prometheus:URL); writes results/PLAN/size-<timestamp>/sizing/
-                                               (index.html, sizing.md, charts). Exit 0 capacity found, 6 client-bound
-                                               (no verdict; says how many engines), 7 no capacity found. With --remote
-                                               each step's load is split across the engines, and each engine's CPU (read
-                                               from its sample rows) is judged for the client-bound verdict.
-                  engine --bind ADDRESS [--port P] [--object-port P2]
-                                               a JMeter engine for a controller on another host (run/size --remote), in
-                                               the foreground (Ctrl-C stops it): RMI over SSL with the RMI keystore of
-                                               TRUSTLOAD_RMI_DIR (copy that folder from the controller; made when
-                                               missing), bound to ADDRESS only (never 0.0.0.0), registry port P (default
-                                               1099) and object port P2 (default 4000); prints the --remote to use
-                  lab [SERVICES] [--bind ADDRESS]
-                                               run the lab in the foreground (Ctrl-C stops it); writes its
-                                               lab.properties into a private folder of its own (the READY line
-                                               names it), so two labs never share the file; --bind: every lab listener
-                                               on ADDRESS instead of 127.0.0.1 (for engines on other hosts)
-                  gui [PLAN] [-Jname=value ...] [-q FILE ...] [--no-lab]
-                                               start the lab services PLAN needs, open the JMeter GUI (with PLAN),
-                                               stop the lab when the GUI exits
-                  bench NAME [--tiny] [k=v ..] a benchmark (docs/bench.md): %s;
-                                               --tiny: each part once at a tiny scale (a check, not a figure)
-                  fixture NAME [key=value ...] a throwaway real server of the tests, in the foreground (Ctrl-C stops
-                                               it): slapd [entries=N] [nofile=N] (OpenLDAP), mariadb (for
-                                               jdbc/mysql-select-insert), node-exporter (Prometheus, loopback),
-                                               dss [lab=FILE] [port=N] [out=FILE] (EU DSS 6.4, with a lab of its
-                                               own unless lab= names a running one's lab.properties; its -q file
-                                               in a private folder of its own, named in its READY line, removed
-                                               at stop); prints how to point a plan at it
-                  help                         this text
-
-                Exit status of run and size (docs/harness.md):
-                %s
-                Environment: HEAP (default "-Xms1g -Xmx1g"), TRUSTLOAD_JVM_ARGS (more JVM options for JMeter),
-                JAVA_HOME, TRUSTLOAD_LAB_TIMEOUT (seconds to wait for the lab, default 120),
-                TRUSTLOAD_LAB_ARGS (more lab options, e.g. "--port-base 20000" for a second lab beside a running
-                one; each lab takes a socket directory of its own), TRUSTLOAD_RESULTS (where results go, default ./results),
-                TRUSTLOAD_RMI_DIR (RMI SSL keystore for --engines, --remote and engine, default dist/target/rmi; created
-                when missing), TRUSTLOAD_ENGINE_TIMEOUT (seconds to wait for each engine, and for the remote engines'
-                check, default 120).
-                """, "1", String.join(", ", Bench.NAMES), ExitStatus.table());
+        return Commands.usage();
     }
 }

@@ -3,6 +3,8 @@ package org.trustload.harness;
 import org.trustload.harness.results.Summary;
 import org.trustload.harness.engine.Engines;
 import org.trustload.harness.jmx.PlanFile;
+import org.trustload.harness.cli.Commands;
+import org.trustload.harness.cli.Parsed;
 import org.trustload.harness.run.Environment;
 import org.trustload.harness.run.Run;
 import org.trustload.harness.run.RunSpec;
@@ -104,159 +106,43 @@ public final class Size {
     private Size() {
     }
 
+    /** The search's options, as {@link Commands} declares them, and the checks across them. */
     static Settings parse(List<String> args) throws HarnessException {
+        Parsed p = Commands.get("size").orElseThrow().parse(args);
         Settings s = new Settings();
-        for (int i = 0; i < args.size(); i++) {
-            String a = args.get(i);
-            String name = a.contains("=") && a.startsWith("--") ? a.substring(0, a.indexOf('=')) : a;
-            java.util.function.Supplier<String> value = null;
-            int[] idx = {i};
-            if (a.startsWith("--") && a.contains("=")) {
-                String v = a.substring(a.indexOf('=') + 1);
-                value = () -> v;
-            } else if (a.startsWith("--")) {
-                value = () -> {
-                    idx[0]++;
-                    return idx[0] < args.size() ? args.get(idx[0]) : null;
-                };
-            }
-            switch (name) {
-                case "--slo" -> s.slo = objective(need(value, name));
-                case "--model" -> {
-                    String m = need(value, name);
-                    if (!m.equals("open") && !m.equals("closed")) {
-                        throw HarnessException.usage("--model is open or closed, not '" + m + "'");
-                    }
-                    s.model = m.equals("open") ? SizingPlan.Model.OPEN : SizingPlan.Model.CLOSED;
-                }
-                case "--start" -> s.start = positive(need(value, name), name);
-                case "--factor" -> {
-                    s.factor = positive(need(value, name), name);
-                    if (s.factor <= 1.05) {
-                        throw HarnessException.usage("--factor must be above 1.05");
-                    }
-                }
-                case "--max-load" -> s.maxLoad = positive(need(value, name), name);
-                case "--step-time" -> s.stepMs = duration(need(value, name), name);
-                case "--warmup" -> s.warmupMs = duration(need(value, name), name);
-                case "--max-time" -> s.maxTimeMs = duration(need(value, name), name);
-                case "--plateau" -> s.plateau = (int) positive(need(value, name), name);
-                case "--min-gain" -> s.minGainPct = positive(need(value, name).replace("%", ""), name);
-                case "--refine" -> s.refine = (int) Math.max(0, number(need(value, name), name));
-                case "--no-confirm" -> s.confirm = false;
-                case "--steps-per-run" -> s.maxStepsPerRun = (int) positive(need(value, name), name);
-                case "--server" -> s.server = need(value, name);
-                case "--server-cpus" -> s.serverCpus = (int) positive(need(value, name), name);
-                case "--load-cpus" -> {
-                    s.loadCpus = need(value, name);
-                    if (!s.loadCpus.matches("[0-9,\\-]+")) {
-                        throw HarnessException.usage("--load-cpus takes a CPU list such as 0 or 0-1,3, not '" + s.loadCpus + "'");
-                    }
-                }
-                case "--unit" -> s.unit = need(value, name);
-                case "--engines" -> {
-                    s.engines = (int) positive(need(value, name), name);
-                    if (s.engines > 16) {
-                        throw HarnessException.usage("--engines takes a number from 1 to 16");
-                    }
-                }
-                case "--remote" -> s.remote = Engines.parseHosts(need(value, name));
-                case "--controller" -> s.controller = Main.controllerAddress(need(value, name));
-                case "--no-lab" -> s.noLab = true;
-                case "-q" -> {
-                    if (i + 1 >= args.size()) {
-                        throw HarnessException.usage("-q needs a readable properties file");
-                    }
-                    Path f = Path.of(args.get(++i));
-                    if (!Files.isReadable(f) || Files.isDirectory(f)) {
-                        throw HarnessException.usage("-q needs a readable properties file, not '" + f + "'");
-                    }
-                    s.jmeterArgs.addAll(List.of("-q", f.toAbsolutePath().normalize().toString()));
-                }
-                default -> {
-                    if (a.startsWith("-J") && a.indexOf('=') > 2) {
-                        s.jmeterArgs.add(a);
-                    } else {
-                        throw HarnessException.usage("unexpected argument '" + a + "' for size (see ./trustload help)");
-                    }
-                }
-            }
-            i = Math.max(i, idx[0]);
-        }
-        if (s.slo == null) {
-            throw HarnessException.usage("size needs --slo, e.g. --slo 'p99<=500ms,errors<=1%'");
-        }
+        s.slo = Objective.parse(p.string("slo"));
+        s.model = p.string("model").equals("open") ? SizingPlan.Model.OPEN : SizingPlan.Model.CLOSED;
+        s.start = p.number("start", Double.NaN);
+        s.factor = p.number("factor", s.factor);
+        s.maxLoad = p.number("max-load", Double.NaN);
+        s.stepMs = p.millis("step-time", s.stepMs);
+        s.warmupMs = p.millis("warmup", s.warmupMs);
+        s.maxTimeMs = p.millis("max-time", s.maxTimeMs);
+        s.plateau = p.integer("plateau");
+        s.minGainPct = p.number("min-gain", s.minGainPct);
+        s.refine = p.integer("refine");
+        s.confirm = !p.flag("no-confirm");
+        s.maxStepsPerRun = p.integer("steps-per-run");
+        s.server = p.string("server");
+        s.serverCpus = p.given("server-cpus") ? p.integer("server-cpus") : 0;
+        s.loadCpus = p.string("load-cpus");
+        s.unit = p.given("unit") ? p.string("unit") : s.unit;
+        s.engines = p.given("engines") ? p.integer("engines") : 0;
+        s.remote = p.given("remote") ? Engines.parseHosts(p.string("remote")) : List.of();
+        s.controller = p.value("controller", v -> v.strip().replace("[", "").replace("]", ""));
+        s.noLab = p.flag("no-lab");
+        s.jmeterArgs.addAll(p.jmeterArgs());
         if (!s.remote.isEmpty()) {
-            if (s.engines > 0) {
-                throw HarnessException.usage("--engines N starts engines on this machine, --remote uses engines on others: one or the other");
-            }
             s.engines = s.remote.size(); // each step's load is split across them
-        } else if (s.controller != null) {
-            throw HarnessException.usage("--controller goes with --remote");
         }
         if (s.warmupMs >= s.stepMs) {
             throw HarnessException.usage("--warmup must be shorter than --step-time");
-        }
-        if (s.stepMs < 1000) {
-            throw HarnessException.usage("--step-time must be at least 1 s");
-        }
-        if (s.slo.rules().stream().anyMatch(r -> r.kind() == Objective.Kind.OUTAGE)) {
-            throw HarnessException.usage("outage is judged over a whole run (./trustload run --slo),"
-                    + " not per load step");
         }
         boolean cpuRule = s.slo.rules().stream().anyMatch(r -> r.kind() == Objective.Kind.SERVER_CPU);
         if (cpuRule && s.server == null && s.noLab) {
             throw HarnessException.usage("server.cpu needs a watched server: --server KIND:TARGET (or the lab)");
         }
         return s;
-    }
-
-    private static String need(java.util.function.Supplier<String> v, String name) throws HarnessException {
-        String s = v == null ? null : v.get();
-        if (s == null || s.isBlank()) {
-            throw HarnessException.usage(name + " needs a value");
-        }
-        return s;
-    }
-
-    private static Objective objective(String text) throws HarnessException {
-        try {
-            return Objective.parse(text);
-        } catch (IllegalArgumentException e) {
-            throw HarnessException.usage("--slo: " + e.getMessage());
-        }
-    }
-
-    private static double number(String v, String name) throws HarnessException {
-        try {
-            return Double.parseDouble(v.strip());
-        } catch (NumberFormatException e) {
-            throw HarnessException.usage(name + " takes a number, not '" + v + "'");
-        }
-    }
-
-    private static double positive(String v, String name) throws HarnessException {
-        double d = number(v, name);
-        if (!(d > 0)) {
-            throw HarnessException.usage(name + " must be above 0, not '" + v + "'");
-        }
-        return d;
-    }
-
-    /** {@code 30}, {@code 30s}, {@code 500ms}, {@code 5m}, {@code 1h}. */
-    static long duration(String v, String name) throws HarnessException {
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("([0-9]+(?:\\.[0-9]+)?)\\s*(ms|s|m|min|h)?").matcher(v.strip());
-        if (!m.matches()) {
-            throw HarnessException.usage(name + " takes a duration such as 30s, 5m or 500ms, not '" + v + "'");
-        }
-        double d = Double.parseDouble(m.group(1));
-        String u = m.group(2) == null ? "s" : m.group(2);
-        return Math.round(switch (u) {
-            case "ms" -> d;
-            case "m", "min" -> d * 60_000;
-            case "h" -> d * 3_600_000;
-            default -> d * 1000;
-        });
     }
 
     private static double round3(double d) {

@@ -30,6 +30,8 @@ class MainTest {
         assertThat(main(err, "run", "pki/pades", "--max-error-pct", "x")).isEqualTo(1);
         assertThat(main(err, "run", "pki/pades", "-q", "/no/such/file")).isEqualTo(1);
         assertThat(main(err, "bench", "nope")).isEqualTo(1);
+        assertThat(main(err, "bench", "kms", "notakeyvalue")).isEqualTo(1);
+        assertThat(main(err, "help", "nope")).isEqualTo(1);
         assertThat(err.toString(StandardCharsets.UTF_8)).contains("unknown command 'frobnicate'", "unknown plan 'no/such-plan'");
     }
 
@@ -42,9 +44,22 @@ class MainTest {
     }
 
     @Test
+    void helpOfACommandShowsItsDeclaredOptions() throws Exception {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        int rc = new Main(LAYOUT, new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(new ByteArrayOutputStream()))
+                .run(new String[] {"help", "run"});
+        assertThat(rc).isZero();
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("Usage:  ./trustload run PLAN", "--engines N", "--remote HOST[:PORT],...",
+                "--max-error-pct P");
+        assertThat(org.trustload.harness.cli.Commands.options().get("size")).contains("--slo", "--step-time", "--remote", "--no-lab");
+        assertThat(org.trustload.harness.cli.Commands.options().get("fixture")).isEmpty();
+    }
+
+    @Test
     void parsesRunOptionsInOrder() throws Exception {
-        Main.RunArgs r = Main.parse(new ArrayList<>(List.of("-Ja=1", "--no-lab", "--engines=2", "--max-error-pct", "5", "-Jb=2")));
-        assertThat(r.jmeterArgs()).containsExactly("-Ja=1", "-Jb=2");
+        Main.RunArgs r = Main.parse(new ArrayList<>(List.of("-Ja=1", "--no-lab", "--engines=2", "--max-error-pct", "5", "-q", "pom.xml",
+                "-J", "b=2")));
+        assertThat(r.jmeterArgs()).containsExactly("-Ja=1", "-q", Path.of("pom.xml").toAbsolutePath().normalize().toString(), "-Jb=2");
         assertThat(r.noLab()).isTrue();
         assertThat(r.engines()).isEqualTo(2);
         assertThat(r.maxErrorPct()).isEqualTo(5.0);

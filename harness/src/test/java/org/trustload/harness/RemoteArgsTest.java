@@ -29,8 +29,8 @@ class RemoteArgsTest {
         Main.RunArgs r = Main.parse(List.of("--remote", "10.0.0.11,10.0.0.12", "--controller", "10.0.0.10", "-Jthreads=2"));
         assertThat(r.remote()).containsExactly("10.0.0.11:1099", "10.0.0.12:1099");
         assertThat(r.controller()).isEqualTo("10.0.0.10");
-        assertThatThrownBy(() -> Main.parse(List.of("--remote", "h", "--engines", "2"))).hasMessageContaining("one or the other");
-        assertThatThrownBy(() -> Main.parse(List.of("--controller", "10.0.0.10"))).hasMessageContaining("goes with --remote");
+        assertThatThrownBy(() -> Main.parse(List.of("--remote", "h", "--engines", "2"))).hasMessageContaining("'--engines' and '--remote' are not allowed to be used together");
+        assertThatThrownBy(() -> Main.parse(List.of("--controller", "10.0.0.10"))).hasMessageContaining("argument '--remote' must also be given");
         assertThatThrownBy(() -> Main.parse(List.of("--remote", "h", "--controller", "0.0.0.0"))).hasMessageContaining("never 0.0.0.0");
     }
 

@@ -33,9 +33,9 @@ class SizeArgsTest {
 
     @Test
     void badOptionsAreUsageErrors() {
-        assertThatThrownBy(() -> Size.parse(List.of("--model", "open"))).hasMessageContaining("needs --slo");
+        assertThatThrownBy(() -> Size.parse(List.of("--model", "open"))).hasMessageContaining("--slo");
         assertThatThrownBy(() -> Size.parse(List.of("--slo", "p99>5"))).hasMessageContaining("--slo: cannot read the rule");
-        assertThatThrownBy(() -> Size.parse(List.of("--slo", "p99<=5ms", "--model", "both"))).hasMessageContaining("open or closed");
+        assertThatThrownBy(() -> Size.parse(List.of("--slo", "p99<=5ms", "--model", "both"))).hasMessageContaining("--model");
         assertThatThrownBy(() -> Size.parse(List.of("--slo", "p99<=5ms,outage<=5s")))
                 .hasMessageContaining("judged over a whole run");
         assertThatThrownBy(() -> Size.parse(List.of("--slo", "p99<=5ms", "--warmup", "30s"))).hasMessageContaining("shorter");
@@ -43,6 +43,9 @@ class SizeArgsTest {
         assertThatThrownBy(() -> Size.parse(List.of("--slo", "p99<=5ms", "--load-cpus", "all"))).hasMessageContaining("CPU list");
         assertThatThrownBy(() -> Size.parse(List.of("--slo", "server.cpu<=90%", "--no-lab")))
                 .hasMessageContaining("needs a watched server");
-        assertThatThrownBy(() -> Size.parse(List.of("--slo", "p99<=5ms", "--step-time", "soon"))).hasMessageContaining("duration");
+        assertThatThrownBy(() -> Size.parse(List.of("--slo", "p99<=5ms", "--step-time", "soon"))).hasMessageContaining("--step-time");
+        assertThatThrownBy(() -> Size.parse(List.of("--slo", "p99<=5ms", "--step-time", "500ms"))).hasMessageContaining("lower bound");
+        assertThatThrownBy(() -> Size.parse(List.of("--slo", "p99<=5ms", "--engines", "2", "--remote", "h")))
+                .hasMessageContaining("not allowed to be used together");
     }
 }
