@@ -14,7 +14,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.TreeSet;
 import org.trustload.common.ChildProcess;
@@ -182,7 +181,11 @@ public final class Main {
     }
 
     private int lab(List<String> argv) throws IOException, InterruptedException, HarnessException {
-        Parsed l = Commands.get("lab").orElseThrow().parse(argv);
+        List<String> args = new ArrayList<>(argv);
+        if (!args.isEmpty() && !args.get(0).startsWith("-")) {
+            args.add(args.remove(0)); // SERVICES before the options: the parser reads operands after them
+        }
+        Parsed l = Commands.get("lab").orElseThrow().parse(args);
         if (!Files.exists(layout.labJar())) {
             throw HarnessException.notExecuted("no lab jar at " + layout.labJar());
         }

@@ -1,6 +1,6 @@
 package org.trustload.harness;
 
-import org.trustload.harness.results.Summary;
+import org.trustload.harness.results.SummaryText;
 import org.trustload.harness.engine.Engines;
 import org.trustload.harness.jmx.PlanFile;
 import org.trustload.harness.cli.Commands;
@@ -217,7 +217,7 @@ public final class Size {
             watcher = new HostMonitor(sw.source, sw.cpus, sw.pid, s.loadCpus);
             err.println("trustload: size " + spec.planId() + ", " + s.model.name().toLowerCase(Locale.ROOT) + " model, objective "
                     + s.slo + ", steps of " + s.stepMs / 1000.0 + " s (" + s.warmupMs / 1000.0 + " s warm-up), at most "
-                    + Summary.hms(s.maxTimeMs / 1000) + "; server: " + (sw.source == null ? "not watched" : sw.source.describe()));
+                    + SummaryText.hms(s.maxTimeMs / 1000) + "; server: " + (sw.source == null ? "not watched" : sw.source.describe()));
             Search search = new Search(layout, jmeter, spec, s, shape, sizing, dir, lab, engines, watcher, deadline, err);
             int status = search.run();
             if (status != 0) {

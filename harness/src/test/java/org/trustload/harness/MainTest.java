@@ -32,6 +32,9 @@ class MainTest {
         assertThat(main(err, "bench", "nope")).isEqualTo(1);
         assertThat(main(err, "bench", "kms", "notakeyvalue")).isEqualTo(1);
         assertThat(main(err, "help", "nope")).isEqualTo(1);
+        assertThat(main(err, "lab", "ldap", "--bind", "0.0.0.0")).as("the services before --bind, refused for the wildcard")
+                .isEqualTo(1);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("never 0.0.0.0");
         assertThat(err.toString(StandardCharsets.UTF_8)).contains("unknown command 'frobnicate'", "unknown plan 'no/such-plan'");
     }
 

@@ -29,7 +29,6 @@ import org.junit.jupiter.api.TestFactory;
 import org.trustload.harness.Catalog;
 import org.trustload.harness.Lab;
 import org.trustload.harness.Layout;
-import org.trustload.harness.run.Run;
 import org.trustload.harness.run.RunSpec;
 import org.trustload.harness.Size;
 import org.trustload.testing.SpinServer;

@@ -98,39 +98,43 @@ public final class PlanFile {
     }
 
     private final Path file;
-    /** Null when the file is not a plan JMeter loads (its log says why when it runs). */
-    private final HashTree tree;
+    /** Null until loaded, and when the file is not a plan JMeter loads (its log says why when it runs). */
+    private HashTree tree;
+    private boolean loaded;
     private List<ThreadGroup> threadGroups;
 
     private PlanFile(Path file, HashTree tree) {
         this.file = file;
         this.tree = tree;
+        this.loaded = tree != null;
     }
 
-    /** {@code plan} loaded once, for everything a run reads of it; an unreadable plan reads as one without elements. */
-    public static PlanFile load(Path plan) {
-        try {
-            return new PlanFile(plan, PlanTree.load(plan));
-        } catch (IOException | RuntimeException | LinkageError e) {
-            return new PlanFile(plan, null);
+    /**
+     * {@code plan}, loaded once on first use ({@link PlanTree#init} first), for everything a run reads of it; an
+     * unreadable plan reads as one without elements.
+     */
+    public static PlanFile of(Path plan) {
+        return new PlanFile(plan, null);
+    }
+
+    private synchronized HashTree tree() {
+        if (!loaded) {
+            loaded = true;
+            try {
+                tree = PlanTree.load(file);
+            } catch (IOException | RuntimeException | LinkageError e) {
+                tree = null;
+            }
         }
-    }
-
-    public Path file() {
-        return file;
-    }
-
-    /** Whether JMeter could load the file. */
-    public boolean readable() {
-        return tree != null;
+        return tree;
     }
 
     /** The enabled thread groups, in file order. */
-    public List<ThreadGroup> threadGroups() {
+    public synchronized List<ThreadGroup> threadGroups() {
         if (threadGroups == null) {
             List<ThreadGroup> out = new ArrayList<>();
-            if (tree != null) {
-                collect(tree, out);
+            if (tree() != null) {
+                collect(tree(), out);
             }
             threadGroups = List.copyOf(out);
         }
@@ -139,9 +143,7 @@ public final class PlanFile {
 
     /** The enabled thread groups of {@code plan}, in file order. */
     public static List<ThreadGroup> threadGroups(Path plan) throws IOException {
-        List<ThreadGroup> out = new ArrayList<>();
-        collect(PlanTree.load(plan), out);
-        return out;
+        return new PlanFile(plan, PlanTree.load(plan)).threadGroups();
     }
 
     private static void collect(HashTree tree, List<ThreadGroup> out) {
@@ -360,10 +362,10 @@ public final class PlanFile {
     /** {@link #inputFiles(Path, Map)} of this plan. */
     public List<InputFile> inputFiles(Map<String, String> props) {
         List<InputFile> out = new ArrayList<>();
-        if (tree == null) {
+        if (tree() == null) {
             return out;
         }
-        enabled(tree, (e, children) -> {
+        enabled(tree(), (e, children) -> {
             String type = e.getClass().getName();
             if (type.equals("org.apache.jmeter.config.CSVDataSet")) {
                 add(out, e.getPropertyAsString("filename"), props, "CSV Data Set Config '" + e.getName() + "' (filename)");
@@ -409,10 +411,10 @@ public final class PlanFile {
     /** {@link #jvmStatsColumns(Path)} of this plan. */
     public Optional<String> jvmStatsColumns() {
         Set<String> names = new LinkedHashSet<>();
-        if (tree == null) {
+        if (tree() == null) {
             return Optional.empty();
         }
-        enabled(tree, (e, children) -> {
+        enabled(tree(), (e, children) -> {
             if (e instanceof JvmStats) {
                 String prefix = e.getPropertyAsString("variablePrefix").strip();
                 JvmStats.VARIABLES.forEach(v -> names.add((prefix.isEmpty() ? "jvm" : prefix) + "_" + v));
@@ -432,13 +434,13 @@ public final class PlanFile {
      * it. Empty when the plan cannot be read or its folder is not writable: the run then uses the plan itself.
      */
     public Optional<Path> runCopy(boolean remote, Consumer<HashTree> more) {
-        if (tree == null) {
+        if (tree() == null) {
             return Optional.empty();
         }
         Path copy = file.resolveSibling("." + file.getFileName() + ".trustload-" + ProcessHandle.current().pid() + "-"
                 + COPIES.incrementAndGet() + ".jmx.run");
         try {
-            HashTree run = (HashTree) tree.clone();
+            HashTree run = (HashTree) tree().clone();
             List<TestElement> first = new ArrayList<>();
             first.add(PlanTree.element(new SampleEventMarker(), SampleEventMarker.class.getName(),
                     "TrustLoad event marker (added by the harness: " + Jtl.EVENT_COLUMN + " column)"));

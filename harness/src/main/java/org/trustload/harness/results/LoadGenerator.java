@@ -1,6 +1,5 @@
 package org.trustload.harness.results;
 
-import org.trustload.harness.run.Run;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -115,7 +114,7 @@ public record LoadGenerator(List<Jvm> jvms, double machineBusyPct, long fromMs, 
         StringBuilder sb = new StringBuilder(System.lineSeparator());
         long seconds = Math.max(0, toMs - fromMs) / 1000;
         if (jvms.isEmpty()) {
-            Summary.wrap(sb, "Load generator: not measured (no JMeter JVM was seen for a second or more).");
+            SummaryText.wrap(sb, "Load generator: not measured (no JMeter JVM was seen for a second or more).");
             return sb.toString();
         }
         Jvm top = jvms.get(0);
@@ -126,14 +125,14 @@ public record LoadGenerator(List<Jvm> jvms, double machineBusyPct, long fromMs, 
                 ? "its threads' wait for a CPU (unknown)"
                 : (jvms.size() == 1 ? "its threads " : "their threads ")
                         + Verdict.waitFigures(wait, p50Ms, meanMs, "sample");
-        Summary.wrap(sb, String.format(Locale.ROOT, "Load generator: %s used %.0f%% of the %d CPU%s it may use over %s; GC %s;"
+        SummaryText.wrap(sb, String.format(Locale.ROOT, "Load generator: %s used %.0f%% of the %d CPU%s it may use over %s; GC %s;"
                 + " %s; this machine was %s busy.", who, top.cpuPct(), top.cpus(),
-                top.cpus() == 1 ? "" : "s", wholeLife ? "its whole life (" + Summary.hms(seconds) + ", start-up and report included:"
-                        + " the samples spanned under " + MIN_WINDOW_MS / 1000 + " s)" : "the " + Summary.hms(seconds) + " of samples", gc(top),
+                top.cpus() == 1 ? "" : "s", wholeLife ? "its whole life (" + SummaryText.hms(seconds) + ", start-up and report included:"
+                        + " the samples spanned under " + MIN_WINDOW_MS / 1000 + " s)" : "the " + SummaryText.hms(seconds) + " of samples", gc(top),
                 waited,
                 Double.isNaN(machineBusyPct) ? "(unknown)" : String.format(Locale.ROOT, "%.0f%%", machineBusyPct)));
         for (Jvm j : jvms.subList(1, jvms.size())) {
-            Summary.wrap(sb, String.format(Locale.ROOT, "  %s: %.0f%% of %d CPU%s, GC %s", j.name(), j.cpuPct(), j.cpus(),
+            SummaryText.wrap(sb, String.format(Locale.ROOT, "  %s: %.0f%% of %d CPU%s, GC %s", j.name(), j.cpuPct(), j.cpus(),
                     j.cpus() == 1 ? "" : "s", gc(j)));
         }
         if (saturated()) {
@@ -141,7 +140,7 @@ public record LoadGenerator(List<Jvm> jvms, double machineBusyPct, long fromMs, 
                     ? String.format(Locale.ROOT, "JMeter used %.0f%% of its CPUs", top.cpuPct())
                     : String.format(Locale.ROOT, "JMeter's threads waited for a CPU a material share of the response"
                             + " times (%.0f%%)", 100 * wait / Verdict.reference(p50Ms, meanMs));
-            Summary.wrap(sb, "Warning: " + why + ": the figures above may be the load generator's limit, not the server's"
+            SummaryText.wrap(sb, "Warning: " + why + ": the figures above may be the load generator's limit, not the server's"
                     + " (docs/results.md#is-the-figure-the-servers).");
         }
         return sb.toString();

@@ -170,7 +170,7 @@ public final class Outages {
             return "";
         }
         StringBuilder sb = new StringBuilder(System.lineSeparator());
-        Summary.wrap(sb, "Outages (every sample of a label failing for " + MIN_MS / 1000
+        SummaryText.wrap(sb, "Outages (every sample of a label failing for " + MIN_MS / 1000
                 + " s or more; times UTC, from the"
                 + " label last seen working or its first failure's start, to its first success after):");
         for (Outage o : all) {
@@ -184,7 +184,7 @@ public final class Outages {
                     o.isRecovered() ? "first success " + seconds(o.recoveryAfterLastFailureMs())
                             + " after the last failure"
                             : "NOT RECOVERED by the end of the run");
-            Summary.wrap(sb, head + tail + (o.example() == null || o.example().isEmpty() ? "" : " (" + o.example()
+            SummaryText.wrap(sb, head + tail + (o.example() == null || o.example().isEmpty() ? "" : " (" + o.example()
                     + ")"));
         }
         return sb.toString();

@@ -16,6 +16,7 @@ import org.trustload.harness.ExitStatus;
 import org.trustload.harness.engine.Engines;
 import org.trustload.harness.jmx.PlanFile;
 import org.trustload.harness.results.Summary;
+import org.trustload.harness.results.SummaryText;
 import org.trustload.jmeter.slo.SloStop;
 import org.trustload.slo.Objective;
 
@@ -52,16 +53,16 @@ final class ExitRules {
 
         String text(Objective slo) {
             StringBuilder sb = new StringBuilder(System.lineSeparator());
-            String ramp = Summary.hms(skipMs / 1000);
+            String ramp = SummaryText.hms(skipMs / 1000);
             String over = whole ? String.format(Locale.ROOT, "all %d samples of Total (fewer than %d ended after the %s ramp-up)",
                     window.count(), Summary.MIN_SAMPLES_FOR_STATS, ramp)
                     : skipMs > 0 ? String.format(Locale.ROOT, "the steady window: the %d samples of Total that ended after the %s ramp-up",
                             window.count(), ramp)
                     : String.format(Locale.ROOT, "the steady window: all %d samples of Total (no ramp-up)", window.count());
             if (window.count() == 0) {
-                Summary.wrap(sb, "Objective " + slo + " (--slo): not judged, Total has no samples.");
+                SummaryText.wrap(sb, "Objective " + slo + " (--slo): not judged, Total has no samples.");
             } else {
-                Summary.wrap(sb, "Objective " + slo + " (--slo) over " + over + ": " + (broken.isEmpty() ? "met"
+                SummaryText.wrap(sb, "Objective " + slo + " (--slo) over " + over + ": " + (broken.isEmpty() ? "met"
                         : "BROKEN - " + String.join(", ", broken)) + ".");
             }
             return sb.toString();

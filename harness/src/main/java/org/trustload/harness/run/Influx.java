@@ -1,7 +1,6 @@
 package org.trustload.harness.run;
 
 import org.trustload.harness.jmx.PlanTree;
-import java.io.IOException;
 import java.io.PrintStream;
 import java.net.URI;
 import java.nio.file.Path;

@@ -22,6 +22,7 @@ import org.trustload.harness.jmx.PlanFile;
 import org.trustload.harness.jmx.PlanTree;
 import org.trustload.harness.results.LoadGenerator;
 import org.trustload.harness.results.Summary;
+import org.trustload.harness.results.SummaryText;
 
 /**
  * One headless run of a plan, as {@code ./trustload run}, the plan tests and the benches do it, in stages: the
@@ -185,7 +186,7 @@ public final class Run {
             text.append(LoadGenerator.of(monitor, from, to, summary.total().count() + summary.warmUp().count(),
                     summary.total().percentile(50), summary.total().mean()).text());
         }
-        text.append(Summary.jvmStats(dir));
+        text.append(SummaryText.jvmStats(dir));
         if (spec.dashboard()) {
             text.append(System.lineSeparator()).append(v.reportFailed().map(r -> "Report: NOT generated (" + r + ")")
                     .orElse("Report: " + dir.resolve("report/index.html"))).append(System.lineSeparator());

@@ -11,7 +11,6 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -19,6 +18,7 @@ import java.util.TreeSet;
 import org.trustload.harness.engine.Engines;
 import org.trustload.harness.jmx.PlanFile;
 import org.trustload.harness.results.Summary;
+import org.trustload.harness.results.SummaryText;
 
 /** The run summary's header: what ran, against what, on which engines, how the thread groups ran and for how long. */
 final class RunHeader {
@@ -64,11 +64,11 @@ final class RunHeader {
         }
         long wall = Duration.between(started, Instant.now()).toSeconds();
         sb.append("Started:    ").append(DateTimeFormatter.ISO_LOCAL_DATE_TIME.withZone(ZoneOffset.UTC).format(started.truncatedTo(ChronoUnit.SECONDS)))
-                .append(" UTC, ").append(Summary.hms(wall)).append(" in all (lab, JMeter, report)");
+                .append(" UTC, ").append(SummaryText.hms(wall)).append(" in all (lab, JMeter, report)");
         if (summary != null && summary.total().count() + summary.warmUp().count() > 0) {
             long from = Math.min(summary.total().firstStart(), summary.warmUp().firstStart());
             long to = Math.max(summary.total().lastEnd(), summary.warmUp().lastEnd());
-            sb.append("; samples over ").append(Summary.hms((to - from) / 1000));
+            sb.append("; samples over ").append(SummaryText.hms((to - from) / 1000));
         }
         sb.append(System.lineSeparator());
         sb.append("Properties: ").append(props.isEmpty() ? "(none given)" : String.join(" ",
@@ -92,7 +92,7 @@ final class RunHeader {
                 .append(loops.isPresent() ? (loops.getAsLong() < 0 ? ", loops until stopped" : ", " + plural(loops.getAsLong(), "loop"))
                         : "")
                 .append(ramp.isPresent() && ramp.getAsLong() > 0 ? ", ramp-up " + ramp.getAsLong() + " s" : "")
-                .append(secs.isPresent() ? ", at most " + Summary.hms(secs.getAsLong()) + " (duration cap)" : "");
+                .append(secs.isPresent() ? ", at most " + SummaryText.hms(secs.getAsLong()) + " (duration cap)" : "");
         if (summary != null && threads.isPresent() && tg.hasSampler()) {
             int ran = summary.threadsRan(tg.name());
             if (ran != threads.getAsLong() * engines) {
@@ -163,12 +163,12 @@ final class RunHeader {
         if (planned.isPresent()) {
             line.append("planned ").append(planned.getAsLong()).append(", ran ").append(ran.count());
             if (cut) {
-                line.append(", cut by the cap (").append(Summary.hms(cap.getAsLong())).append(")");
+                line.append(", cut by the cap (").append(SummaryText.hms(cap.getAsLong())).append(")");
             } else if (ran.count() < planned.getAsLong()) {
                 line.append(", ").append(planned.getAsLong() - ran.count()).append(" not run (the test stopped early)");
             }
         } else if (cut) {
-            line.append("ran ").append(ran.count()).append(", cut by the cap (").append(Summary.hms(cap.getAsLong()))
+            line.append("ran ").append(ran.count()).append(", cut by the cap (").append(SummaryText.hms(cap.getAsLong()))
                     .append(") before its loops were done");
         } else {
             return Optional.empty(); // its controllers decide the count: nothing to compare

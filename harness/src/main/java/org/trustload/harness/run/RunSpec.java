@@ -22,28 +22,30 @@ import org.trustload.harness.jmx.PlanFile;
 import org.trustload.slo.Objective;
 
 /**
- * What one run is to do, fixed before it starts: the plan (loaded once), its properties (the {@code -q} files read
- * once), the environment it asks for and what the run writes. Built with {@link Builder}; defaults are the launcher's.
+ * What one run is to do, fixed before it starts: the plan (loaded once, on first use), its properties (the {@code -q}
+ * files read once, and masked for the summary), the environment it asks for and what the run writes. Built with
+ * {@link Builder}; defaults are the launcher's.
+ *
+ * @param properties the user's -J and -q properties
+ * @param maskedProperties the same with secret values (and every -q value) replaced by {@code ***}
+ * @param dir the exact results folder, or null for {@code resultsRoot/PLAN/<timestamp>/}
+ * @param timeout JMeter is killed after this; null: never
+ * @param sharedLab a running lab the run uses and does not stop, or null
+ * @param sharedEngines running engines the run uses and does not stop, or null
+ * @param slo the objective of {@code --slo}, or null
+ * @param monitor a running monitor the caller owns, or null (the run then watches its own JVMs)
  */
-public final class RunSpec {
+public record RunSpec(String planId, Path jmx, PlanFile plan, List<String> services, List<String> targets, List<String> jmeterArgs,
+                      Map<String, String> properties, Map<String, String> maskedProperties, boolean noLab, int engines,
+                      List<String> remote, String controllerAddress, double maxErrorPct, Path resultsRoot, Path dir,
+                      List<String> labArgs, Duration labTimeout, Duration engineTimeout, Path rmiDir, Path workDir,
+                      Duration timeout, boolean echo, boolean dashboard, boolean resultsFile, PrintStream out,
+                      Consumer<Lab> onLabReady, Lab sharedLab, Engines sharedEngines, Objective slo, HostMonitor monitor) {
 
     /** Property names whose values the summary header never shows. */
     static final Pattern SECRET_NAME = Pattern.compile("(?i).*(password|secret|token|key|credential|auth).*");
     /** Default of {@code --max-error-pct}: see docs/harness.md. */
     public static final double DEFAULT_MAX_ERROR_PCT = 1.0;
-
-    private final Builder b;
-    private final List<String> jmeterArgs;
-    private final Map<String, String> properties;
-    private final Map<String, String> masked;
-    private PlanFile plan;
-
-    private RunSpec(Builder b) throws IOException {
-        this.b = b.copy();
-        this.jmeterArgs = List.copyOf(b.jmeterArgs);
-        this.properties = userProperties(jmeterArgs, false);
-        this.masked = userProperties(jmeterArgs, true);
-    }
 
     /** A catalog plan. */
     public static Builder of(Layout layout, Catalog.Entry entry) {
@@ -63,150 +65,17 @@ public final class RunSpec {
         return o;
     }
 
-    public String planId() {
-        return b.planId;
-    }
-
-    public Path jmx() {
-        return b.jmx;
-    }
-
-    /** The plan, loaded on first use and then kept: every reader of the run shares this one tree. */
-    public synchronized PlanFile plan() {
-        if (plan == null) {
-            plan = PlanFile.load(b.jmx);
-        }
-        return plan;
-    }
-
-    public List<String> services() {
-        return b.services;
-    }
-
-    public List<String> targets() {
-        return b.targets;
-    }
-
-    /** The user's {@code -Jname=value} and {@code -q FILE} arguments, in order. */
-    public List<String> jmeterArgs() {
-        return jmeterArgs;
-    }
-
-    /** The user's -J and -q properties. */
-    public Map<String, String> properties() {
-        return properties;
-    }
-
-    /** {@link #properties()} with secret values (and every -q value) replaced by {@code ***}. */
-    public Map<String, String> maskedProperties() {
-        return masked;
-    }
-
-    public boolean noLab() {
-        return b.noLab;
-    }
-
-    public int engines() {
-        return b.engines;
-    }
-
-    public List<String> remote() {
-        return b.remote;
-    }
-
-    public String controllerAddress() {
-        return b.controllerAddress;
-    }
-
-    public double maxErrorPct() {
-        return b.maxErrorPct;
-    }
-
-    public Path resultsRoot() {
-        return b.resultsRoot;
-    }
-
-    /** The exact results folder, or null for {@code resultsRoot/PLAN/<timestamp>/}. */
-    public Path dir() {
-        return b.dir;
-    }
-
-    public List<String> labArgs() {
-        return b.labArgs;
-    }
-
-    public Duration labTimeout() {
-        return b.labTimeout;
-    }
-
-    public Duration engineTimeout() {
-        return b.engineTimeout;
-    }
-
-    public Path rmiDir() {
-        return b.rmiDir;
-    }
-
-    public Path workDir() {
-        return b.workDir;
-    }
-
-    /** JMeter is killed after this; null: never. */
-    public Duration timeout() {
-        return b.timeout;
-    }
-
-    public boolean echo() {
-        return b.echo;
-    }
-
-    public boolean dashboard() {
-        return b.dashboard;
-    }
-
-    public boolean resultsFile() {
-        return b.resultsFile;
-    }
-
-    public PrintStream out() {
-        return b.out;
-    }
-
-    Consumer<Lab> onLabReady() {
-        return b.onLabReady;
-    }
-
-    /** A running lab the run uses and does not stop, or null. */
-    public Lab sharedLab() {
-        return b.sharedLab;
-    }
-
-    /** Running engines the run uses and does not stop, or null. */
-    public Engines sharedEngines() {
-        return b.sharedEngines;
-    }
-
-    /** The objective of {@code --slo}, or null. */
-    public Objective slo() {
-        return b.slo;
-    }
-
-    /** A running monitor the caller owns, or null (the run then watches its own JVMs). */
-    public HostMonitor monitor() {
-        return b.monitor;
-    }
-
     /** Whether JMeter runs on engines of other hosts. */
     public boolean remoteRun() {
-        return !b.remote.isEmpty() || (b.sharedEngines != null && b.sharedEngines.isRemote());
+        return !remote.isEmpty() || (sharedEngines != null && sharedEngines.isRemote());
     }
 
     /** Whether the lab starts: the plan needs services, none is given, and no target property is set. */
     public boolean useLab(PrintStream log) {
-        if (b.services.isEmpty() || b.noLab || b.sharedLab != null) {
+        if (services.isEmpty() || noLab || sharedLab != null) {
             return false;
         }
-        for (String t : b.targets) {
+        for (String t : targets) {
             if (properties.containsKey(t)) {
                 log.println("trustload: " + t + " is set: running against that server, no lab");
                 return false;
@@ -276,41 +145,13 @@ public final class RunSpec {
         private Builder() {
         }
 
-        private Builder copy() {
-            Builder c = new Builder();
-            c.planId = planId;
-            c.jmx = jmx;
-            c.services = services;
-            c.targets = targets;
-            c.jmeterArgs = new ArrayList<>(jmeterArgs);
-            c.noLab = noLab;
-            c.engines = engines;
-            c.remote = remote;
-            c.controllerAddress = controllerAddress;
-            c.maxErrorPct = maxErrorPct;
-            c.resultsRoot = resultsRoot;
-            c.dir = dir;
-            c.labArgs = labArgs;
-            c.labTimeout = labTimeout;
-            c.engineTimeout = engineTimeout;
-            c.rmiDir = rmiDir;
-            c.workDir = workDir;
-            c.timeout = timeout;
-            c.echo = echo;
-            c.dashboard = dashboard;
-            c.resultsFile = resultsFile;
-            c.out = out;
-            c.onLabReady = onLabReady;
-            c.sharedLab = sharedLab;
-            c.sharedEngines = sharedEngines;
-            c.slo = slo;
-            c.monitor = monitor;
-            return c;
-        }
-
         /** The fixed specification (reads the {@code -q} files). */
         public RunSpec build() throws IOException {
-            return new RunSpec(this);
+            List<String> args = List.copyOf(jmeterArgs);
+            return new RunSpec(planId, jmx, PlanFile.of(jmx), services, targets, args, userProperties(args, false),
+                    userProperties(args, true), noLab, engines, remote, controllerAddress, maxErrorPct, resultsRoot, dir, labArgs,
+                    labTimeout, engineTimeout, rmiDir, workDir, timeout, echo, dashboard, resultsFile, out, onLabReady, sharedLab,
+                    sharedEngines, slo, monitor);
         }
 
         public Builder services(List<String> services) {

@@ -17,6 +17,7 @@ import org.trustload.common.ChildProcess;
 import org.trustload.harness.Lab;
 import org.trustload.harness.engine.Engines;
 import org.trustload.harness.results.Summary;
+import org.trustload.harness.results.SummaryText;
 import org.trustload.jmeter.engine.EngineEnds;
 
 /**
@@ -159,10 +160,10 @@ final class Supervisor {
             Optional<Summary.Summariser> s = Summary.summariser(line);
             String counts = s.map(x -> ", " + x.count() + " samples in the last interval").orElse("");
             if (scheduled > 0) {
-                log.println("trustload: " + Summary.hms(elapsed) + " elapsed, at most " + Summary.hms(Math.max(0, scheduled - elapsed))
-                        + " left of the " + Summary.hms(scheduled) + " scheduled" + counts);
+                log.println("trustload: " + SummaryText.hms(elapsed) + " elapsed, at most " + SummaryText.hms(Math.max(0, scheduled - elapsed))
+                        + " left of the " + SummaryText.hms(scheduled) + " scheduled" + counts);
             } else {
-                log.println("trustload: " + Summary.hms(elapsed) + " elapsed (loop-count plan: ends when its loops are done)" + counts);
+                log.println("trustload: " + SummaryText.hms(elapsed) + " elapsed (loop-count plan: ends when its loops are done)" + counts);
             }
         }
     }

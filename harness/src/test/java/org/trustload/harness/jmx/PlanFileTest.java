@@ -53,21 +53,22 @@ class PlanFileTest {
     @Test
     void theEventMarkerGoesFirstUnderTheTestPlanOfACopyBesideThePlan(@TempDir Path dir) throws Exception {
         Path plan = Files.copy(PLANS.resolve("ldap/ldap-search-500x25.jmx"), dir.resolve("plan.jmx"));
-        Path copy = PlanFile.load(plan).runCopy(false, t -> { }).orElseThrow();
+        Path copy = PlanFile.of(plan).runCopy(false, t -> { }).orElseThrow();
         assertThat(copy.getParent()).isEqualTo(dir);
         assertThat(copy.getFileName().toString()).startsWith(".plan.jmx.trustload-").endsWith(".jmx.run");
         String text = Files.readString(copy);
         assertThat(text.indexOf(SampleEventMarker.class.getName())).isGreaterThan(text.indexOf("testclass=\"TestPlan\""))
                 .isLessThan(text.indexOf("LdapConnectionConfig"));
         assertThat(text).doesNotContain(EngineLoad.class.getName());
-        assertThat(Files.readString(PlanFile.load(plan).runCopy(true, t -> { }).orElseThrow())).contains(EngineLoad.class.getName());
+        assertThat(Files.readString(PlanFile.of(plan).runCopy(true, t -> { }).orElseThrow())).contains(EngineLoad.class.getName(),
+                org.trustload.jmeter.engine.EngineEnds.class.getName());
         assertThat(PlanFile.threadGroups(copy)).isEqualTo(PlanFile.threadGroups(plan));
         assertThat(PlanFile.threadGroups(plan)).singleElement().satisfies(g -> {
             assertThat(g.samplersPerIteration()).isEqualTo(1);
             assertThat(g.plannedSamples(Map.of())).hasValue(500 * 25);
             assertThat(g.durationSeconds(Map.of("duration", "20"))).hasValue(20);
         });
-        assertThat(PlanFile.load(dir.resolve("missing.jmx")).runCopy(false, t -> { })).isEmpty();
+        assertThat(PlanFile.of(dir.resolve("missing.jmx")).runCopy(false, t -> { })).isEmpty();
     }
 
     @Test

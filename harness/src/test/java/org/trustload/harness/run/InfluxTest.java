@@ -3,7 +3,6 @@ package org.trustload.harness.run;
 import org.trustload.harness.Layout;
 import org.trustload.harness.TestHome;
 import org.trustload.harness.jmx.PlanFile;
-import org.trustload.harness.run.Run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -69,7 +68,7 @@ class InfluxTest {
     @Test
     void nothingChangesWithoutInfluxUrlAndAGivenApplicationIsKept(@TempDir Path dir) throws Exception {
         Path plan = Files.copy(ROOT.resolve("test-plans/ldap/ldap-search-500x25.jmx"), dir.resolve("plan.jmx"));
-        Path copy = PlanFile.load(plan).runCopy(false, t -> { }).orElseThrow();
+        Path copy = PlanFile.of(plan).runCopy(false, t -> { }).orElseThrow();
         PrintStream quiet = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
         assertThat(Influx.stream(RunSpec.of(new Layout(ROOT, dir), "x", plan).build(), Optional.of(copy), false, quiet)).isEmpty();
         assertThat(Files.readString(copy)).doesNotContain("BackendListener");

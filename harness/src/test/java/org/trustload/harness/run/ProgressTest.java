@@ -1,6 +1,5 @@
 package org.trustload.harness.run;
 
-import org.trustload.harness.run.Run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.ByteArrayOutputStream;

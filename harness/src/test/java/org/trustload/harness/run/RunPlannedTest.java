@@ -2,7 +2,6 @@ package org.trustload.harness.run;
 
 import org.trustload.harness.jmx.PlanFile;
 import org.trustload.harness.results.Summary;
-import org.trustload.harness.run.Run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
