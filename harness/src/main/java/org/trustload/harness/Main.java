@@ -55,13 +55,16 @@ public final class Main {
                 }
                 case "run" -> run(args);
                 case "size" -> size(args);
+                case "plan" -> org.trustload.harness.plan.Planner.run(layout, JMeter.fromEnvironment(layout), this::sizeOptions,
+                        Path.of(env("TRUSTLOAD_RESULTS").orElse(layout.root().resolve("results").toString())).toAbsolutePath(),
+                        args, out, err);
                 case "engine" -> engine(args);
                 case "lab" -> lab(args);
                 case "gui" -> gui(args);
                 case "bench" -> Bench.run(layout, args, out, err);
                 case "fixture" -> Bench.fixture(layout, args);
                 case "help", "-h", "--help" -> {
-                    out.print(usage());
+                    out.print(!args.isEmpty() && args.get(0).equals("plan") ? org.trustload.harness.plan.Planner.help() : usage());
                     yield 0;
                 }
                 default -> throw HarnessException.usage("unknown command '" + command + "'\n" + usage());
@@ -224,13 +227,19 @@ public final class Main {
         if (args.isEmpty() || args.get(0).startsWith("-")) {
             throw HarnessException.usage("size needs a PLAN (./trustload list shows them) and --slo RULES");
         }
-        Run.Options o = resolve(args.remove(0));
+        Run.Options o = sizeOptions(args.remove(0));
+        return Size.run(layout, o, args, out, err);
+    }
+
+    /** PLAN's options for a size run, with the environment's settings (size, and plan's size and verify runs). */
+    private Run.Options sizeOptions(String plan) throws IOException, HarnessException {
+        Run.Options o = resolve(plan);
         env("TRUSTLOAD_RESULTS").ifPresent(v -> o.resultsRoot(Path.of(v).toAbsolutePath()));
         env("TRUSTLOAD_RMI_DIR").ifPresent(v -> o.rmiDir(Path.of(v).toAbsolutePath()));
         o.labArgs(Layout.words(System.getenv("TRUSTLOAD_LAB_ARGS")));
         o.labTimeout(Duration.ofSeconds(seconds("TRUSTLOAD_LAB_TIMEOUT", 120)));
         o.engineTimeout(Duration.ofSeconds(seconds("TRUSTLOAD_ENGINE_TIMEOUT", 120)));
-        return Size.run(layout, o, args, out, err);
+        return o;
     }
 
     /** {@code ./trustload engine --bind ADDRESS [--port P] [--object-port P2]}: a JMeter engine for other hosts' controllers. */
@@ -436,6 +445,12 @@ public final class Main {
                                                (no verdict; says how many engines), 7 no capacity found. With --remote
                                                each step's load is split across the engines, and each engine's CPU (read
                                                from its sample rows) is judged for the client-bound verdict.
+                  plan FILE [--target R/s|R/min] [--verify] [--out DIR]
+                                               a capacity plan for a mix of operations (docs/capacity-planning.md):
+                                               servers, server CPUs and load-generator engines for a target rate, from
+                                               each operation's size report (size runs for those without one), with the
+                                               arithmetic; --verify runs the mix at one server's share and compares.
+                                               ./trustload help plan: the workload file's keys
                   engine --bind ADDRESS [--port P] [--object-port P2]
                                                a JMeter engine for a controller on another host (run/size --remote), in
                                                the foreground (Ctrl-C stops it): RMI over SSL with the RMI keystore of
