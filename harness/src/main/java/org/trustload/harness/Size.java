@@ -588,35 +588,46 @@ public final class Size {
                     if (!warmChecked) {
                         warmChecked = true;
                         warm.ifPresent(warming::add);
+                        warmSettled = true;
                         double w0 = warm.map(Step::serverCpuMsPerOp).orElse(Double.NaN);
                         double w1 = judged.map(Step::serverCpuMsPerOp).orElse(Double.NaN);
                         warmMsPerOp.add(w0);
                         warmMsPerOp.add(w1);
                         warmMs = System.currentTimeMillis() - started;
                         if (!ServiceDemand.settled(w0, w1)) {
-                            // the server was still warming up (a JVM's JIT): its CPU per operation at the same load
-                            // fell from the warm-up step to the first judged one. Warm it at the start load until
-                            // that settles, then run the ramp again; the steps of this run are not judged
-                            judged.ifPresent(warming::add);
+                            // the server may still have been warming up (a JVM's JIT): its CPU per operation at the same
+                            // load fell from the warm-up step to the first judged one. Warm it at the start load until
+                            // that settles; when the first warming step shows it still falling past the judged one, the
+                            // ramp runs again from there (its steps here are not judged)
+                            int before = warming.size();
                             status = warmUntilSettled(loads.get(0));
                             if (status != 0) {
                                 return status;
                             }
                             warmMs = System.currentTimeMillis() - started;
-                            notes.add(String.format(Locale.ROOT, "the server was still warming up: its CPU per operation at"
-                                    + " the start load (%s) went %s ms over %d steps (%.0f s); %s", fmt(loads.get(0)),
-                                    String.join(" -> ", warmMsPerOp.stream().map(Verdict::ms).toList()), warming.size(),
-                                    warmMs / 1000.0, warmSettled ? "settled (within "
-                                            + Math.round(100 * ServiceDemand.SETTLE) + "%), the ramp ran again from there"
-                                            : "it had not settled when the search went on (--max-time): the first judged"
-                                            + " steps' CPU per operation includes its warm-up"));
-                            warmFirst = true; // the rerun's JMeter JVM is a new one
-                            continue; // level unchanged: the ramp starts again at the start load
+                            boolean ran = warming.size() > before;
+                            boolean already = ran && ServiceDemand.settled(w1, warming.get(before).serverCpuMsPerOp());
+                            String fell = String.format(Locale.ROOT, "the server's CPU per operation at the start load (%s) went %s"
+                                    + " ms (the first judged step's was the second)", fmt(loads.get(0)),
+                                    String.join(" -> ", warmMsPerOp.stream().map(Verdict::ms).toList()));
+                            if (ran && !already) {
+                                notes.add(fell + String.format(Locale.ROOT, ": the server was still warming up; %s after %.0f s,"
+                                        + " and the ramp ran again from there", warmSettled ? "settled (within "
+                                        + Math.round(100 * ServiceDemand.SETTLE) + "%)" : "not settled (--max-time)",
+                                        warmMs / 1000.0));
+                                warmFirst = true; // the rerun's JMeter JVM is a new one
+                                continue; // level unchanged: the ramp starts again at the start load
+                            }
+                            notes.add(fell + (already ? ": it had settled by the first judged step (the next step at the"
+                                    + " same load cost as much), so the ramp's steps stand"
+                                    : ": no time left to warm it further (--max-time); the first judged steps' CPU per"
+                                    + " operation may include its warm-up"));
+                        } else {
+                            notes.add(name + " began with one unjudged warm-up step at the start load (" + fmt(loads.get(0))
+                                    + ")" + (Double.isNaN(w0) || Double.isNaN(w1) ? "" : String.format(Locale.ROOT, "; the"
+                                    + " server's CPU per operation there %s ms, at the first judged step %s ms: settled (within"
+                                    + " %d%%)", Verdict.ms(w0), Verdict.ms(w1), Math.round(100 * ServiceDemand.SETTLE))));
                         }
-                        notes.add(name + " began with one unjudged warm-up step at the start load (" + fmt(loads.get(0)) + ")"
-                                + (Double.isNaN(w0) || Double.isNaN(w1) ? "" : String.format(Locale.ROOT, "; the server's CPU"
-                                + " per operation there %s ms, at the first judged step %s ms: settled (within %d%%)",
-                                Verdict.ms(w0), Verdict.ms(w1), Math.round(100 * ServiceDemand.SETTLE))));
                     } else {
                         notes.add(name + " began with one unjudged step at the start load: its JMeter JVM was a new one");
                     }

@@ -173,7 +173,7 @@ public final class Planner {
 
     /** What {@code --verify} measured of one operation. */
     record Checked(String op, double rate, double achieved, double p99, double errorPct, boolean good, String broken,
-                   double serverCpuPct, double clientCpus, Path report) {
+                   double serverCpuPct, double clientCpus, String verdict, String sentence, Path report) {
     }
 
     /** The verify run's outcome against the plan's prediction. */
@@ -202,6 +202,10 @@ public final class Planner {
                 sb.append(String.format(Locale.ROOT, "  %s: %s/s achieved of %s/s, p99 %s ms, errors %.2f%%: objective %s%n", c.op(),
                         Fleet.n(c.achieved()), Fleet.n(c.rate()), Fleet.n(c.p99()), c.errorPct(),
                         c.good() ? "held" : "BROKEN (" + c.broken() + ")"));
+                if (c.verdict().equals("host_busy") || c.verdict().equals("client")) {
+                    // the comparison is then not the server's: say why, in size's words
+                    sb.append("    its run's verdict: ").append(c.sentence()).append('\n');
+                }
             }
             double predicted = 100 * fleet.predictedUtilisation();
             double measured = serverCpuPct();
@@ -334,7 +338,7 @@ public final class Planner {
         }
         if (step == null) {
             return new Checked(op, rate, Double.NaN, Double.NaN, Double.NaN, false, "no step measured", Double.NaN,
-                    Double.NaN, json);
+                    Double.NaN, j.at("/verdict/kind").asText(""), j.at("/verdict/sentence").asText(""), json);
         }
         double achieved = d(step.path("achieved"));
         long samples = step.path("samples").asLong();
@@ -346,7 +350,8 @@ public final class Planner {
         double clientMs = d(step.path("loadCpuMsPerOp"));
         return new Checked(op, rate, achieved, d(step.path("p99")), samples == 0 ? 0 : 100.0 * step.path("errors").asLong()
                 / samples, step.path("good").asBoolean(), String.join("; ", broken), d(step.path("serverCpuPct")),
-                Double.isNaN(clientMs) ? Double.NaN : clientMs * achieved / 1000, json);
+                Double.isNaN(clientMs) ? Double.NaN : clientMs * achieved / 1000, j.at("/verdict/kind").asText(""),
+                j.at("/verdict/sentence").asText(""), json);
     }
 
     private static double d(JsonNode n) {

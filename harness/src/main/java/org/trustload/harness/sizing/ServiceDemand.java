@@ -60,11 +60,12 @@ public record ServiceDemand(Figure serverLow, Figure serverKnee, Figure client, 
      */
     public record Warmup(List<Double> msPerOp, int steps, long ms, boolean settled) {
 
-        /** "51.0 -> 33.0 -> 12.1 ms over 5 steps (140 s): settled". */
+        /** "51.00 -> 33.00 -> 12.10 ms at the start load; 5 unjudged steps before the first judged one (140 s): settled". */
         public String text() {
             List<String> v = msPerOp.stream().filter(d -> !Double.isNaN(d)).map(Verdict::ms).toList();
-            return String.format(Locale.ROOT, "%s%s unjudged step%s (%.0f s): %s", v.isEmpty() ? "" : String.join(" -> ", v)
-                    + " ms over ", steps, steps == 1 ? "" : "s", ms / 1000.0, v.size() < 2 ? "the server's CPU not watched"
+            return String.format(Locale.ROOT, "%s%d unjudged step%s before the first judged one (%.0f s): %s", v.isEmpty() ? ""
+                    : String.join(" -> ", v) + " ms at the start load; ", steps, steps == 1 ? "" : "s", ms / 1000.0,
+                    v.size() < 2 ? "the server's CPU not watched"
                     : settled ? "settled (within " + Math.round(100 * SETTLE) + "% from one step to the next)"
                     : "still falling when the search went on");
         }

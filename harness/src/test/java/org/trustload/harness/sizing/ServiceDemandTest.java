@@ -78,8 +78,8 @@ class ServiceDemandTest {
         assertThat(ServiceDemand.settled(10, 11)).as("rising is not warming").isTrue();
         assertThat(ServiceDemand.settled(Double.NaN, 5)).as("the server not watched: nothing to wait for").isTrue();
         assertThat(new ServiceDemand.Warmup(List.of(51.0, 33.0, 19.0, 13.0, 12.0), 5, 150_000, true).text())
-                .isEqualTo("51.00 -> 33.00 -> 19.00 -> 13.00 -> 12.00 ms over 5 unjudged steps (150 s): settled (within 10%"
-                        + " from one step to the next)");
+                .isEqualTo("51.00 -> 33.00 -> 19.00 -> 13.00 -> 12.00 ms at the start load; 5 unjudged steps before the first"
+                        + " judged one (150 s): settled (within 10% from one step to the next)");
     }
 
     @Test
