@@ -238,8 +238,8 @@ public final class Size {
         return d;
     }
 
-    /** {@code 30}, {@code 30s}, {@code 500ms}, {@code 5m}, {@code 1h}. */
-    static long duration(String v, String name) throws HarnessException {
+    /** {@code 30}, {@code 30s}, {@code 500ms}, {@code 5m}, {@code 1h}, in ms (also plan's workload files). */
+    public static long duration(String v, String name) throws HarnessException {
         java.util.regex.Matcher m = java.util.regex.Pattern.compile("([0-9]+(?:\\.[0-9]+)?)\\s*(ms|s|m|min|h)?").matcher(v.strip());
         if (!m.matches()) {
             throw HarnessException.usage(name + " takes a duration such as 30s, 5m or 500ms, not '" + v + "'");

@@ -300,14 +300,15 @@ class SizeIT {
         Path report = OUT.resolve("cpu-bound-server/sizing/sizing.json");
         org.junit.jupiter.api.Assumptions.assumeTrue(Files.exists(report), "the CPU-bound case wrote no sizing.json");
         org.trustload.harness.plan.Measured m = org.trustload.harness.plan.Measured.read(report);
-        org.junit.jupiter.api.Assumptions.assumeTrue(m.verdict().equals("server") && m.serverMsPerOp() > 0,
-                "the CPU-bound case found no capacity here (a busy machine): " + m);
+        org.junit.jupiter.api.Assumptions.assumeTrue(m.serverMsPerOp() > 0, "the CPU-bound case measured no server CPU: " + m);
         try (SpinServer server = SpinServer.start(Duration.ofMillis(4), "1")) {
             server.warm(300);
             Path dir = OUT.resolve("plan");
             Files.createDirectories(dir);
             // the target: twice what one server takes at 70% of its CPU, less a little: 2 servers + 1 spare
-            double perServer = 0.7 * Math.min(1000 / m.serverMsPerOp(), m.capacity());
+            // (on a busy machine the report has no capacity: the plan is then on CPU alone, and says so)
+            double perServer = 0.7 * (Double.isNaN(m.capacity()) ? 1000 / m.serverMsPerOp()
+                    : Math.min(1000 / m.serverMsPerOp(), m.capacity()));
             int target = (int) Math.floor(1.9 * perServer);
             Path file = Files.writeString(dir.resolve("spin.properties"), String.join("\n",
                     "name = the spin server (4 ms of CPU per request)",

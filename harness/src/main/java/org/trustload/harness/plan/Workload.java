@@ -84,13 +84,37 @@ public record Workload(String name, Path file, Rate target, double ceiling, int 
             "verify.time", "verify.warmup", "operations", "slo", "unit");
     private static final Set<String> OP = Set.of("plan", "share", "rate", "slo", "unit", "size", "report");
 
+    private static final Pattern VAR = Pattern.compile("\\$\\{([A-Za-z_][A-Za-z0-9_]*)\\}");
+
     /** Reads {@code file}; {@code target} (from the command line) replaces the file's when not null. */
     public static Workload read(Path file, Rate target) throws IOException, WorkloadException {
         Properties p = new Properties();
         try (Reader r = Files.newBufferedReader(file)) {
             p.load(r);
         }
-        return parse(p, file, target);
+        return parse(expand(p, System.getenv()), file, target);
+    }
+
+    /**
+     * The values with {@code ${NAME}} replaced by the environment variable NAME: what differs from one machine to the
+     * next (a server's process id, the -q file a fixture wrote) stays out of the file.
+     */
+    static Properties expand(Properties p, Map<String, String> env) throws WorkloadException {
+        Properties out = new Properties();
+        for (String k : p.stringPropertyNames()) {
+            Matcher m = VAR.matcher(p.getProperty(k));
+            StringBuilder sb = new StringBuilder();
+            while (m.find()) {
+                String v = env.get(m.group(1));
+                if (v == null) {
+                    throw new WorkloadException(k + " uses ${" + m.group(1) + "}: set the environment variable " + m.group(1));
+                }
+                m.appendReplacement(sb, Matcher.quoteReplacement(v));
+            }
+            m.appendTail(sb);
+            out.setProperty(k, sb.toString());
+        }
+        return out;
     }
 
     static Workload parse(Properties p, Path file, Rate cliTarget) throws WorkloadException {
@@ -241,16 +265,10 @@ public record Workload(String name, Path file, Rate target, double ceiling, int 
     }
 
     private static Duration duration(String v, String key) throws WorkloadException {
-        Matcher m = Pattern.compile("([0-9]+)\\s*(s|m|min|h)?").matcher(v.strip());
-        if (!m.matches()) {
-            throw new WorkloadException(key + " takes a duration such as 90s or 5m, not '" + v + "'");
+        try {
+            return Duration.ofMillis(org.trustload.harness.Size.duration(v, key));
+        } catch (org.trustload.harness.HarnessException e) {
+            throw new WorkloadException(e.getMessage());
         }
-        long n = Long.parseLong(m.group(1));
-        String u = m.group(2) == null ? "s" : m.group(2);
-        return switch (u) {
-            case "m", "min" -> Duration.ofMinutes(n);
-            case "h" -> Duration.ofHours(n);
-            default -> Duration.ofSeconds(n);
-        };
     }
 }

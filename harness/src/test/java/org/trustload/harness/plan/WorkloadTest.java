@@ -105,4 +105,41 @@ class WorkloadTest {
                     .hasMessageContaining(b.message());
         }
     }
+
+    @Test
+    void environmentVariablesFillWhatDiffersFromOneMachineToTheNext() throws Exception {
+        Properties p = new Properties();
+        p.load(new StringReader("size = --server process:${DSS_PID} -q ${DSS_Q}\nop.a.J.x = ${DSS_PID}0\n"));
+        Properties e = Workload.expand(p, java.util.Map.of("DSS_PID", "4242", "DSS_Q", "/tmp/dss-x/dss.properties"));
+        assertThat(e.getProperty("size")).isEqualTo("--server process:4242 -q /tmp/dss-x/dss.properties");
+        assertThat(e.getProperty("op.a.J.x")).isEqualTo("42420");
+        assertThatThrownBy(() -> Workload.expand(p, java.util.Map.of("DSS_PID", "1")))
+                .hasMessageContaining("set the environment variable DSS_Q");
+    }
+
+    /** Every study under studies/ is a valid workload file (its machine-specific values from the environment). */
+    @Test
+    void everyStudyFileParses() throws Exception {
+        Path studies = Path.of("..", "studies");
+        List<Path> files;
+        try (java.util.stream.Stream<Path> s = java.nio.file.Files.list(studies)) {
+            files = s.filter(f -> f.toString().endsWith(".properties")).sorted().toList();
+        }
+        assertThat(files).extracting(f -> f.getFileName().toString()).contains("rest-pki.properties", "ldap.properties",
+                "mysql.properties", "gmssl.properties", "kms.properties", "pdp.properties");
+        java.util.Map<String, String> env = new java.util.HashMap<>();
+        for (String v : List.of("DSS_PID", "DSS_Q", "SLAPD_PID", "SLAPD_PORT", "MARIADB_PID", "DB_Q", "TLCP_PID", "TLCP_PORT",
+                "TLCP_Q", "MOTO_PID", "MOTO_URL", "KMS_KEY_ID")) {
+            env.put(v, "1");
+        }
+        for (Path f : files) {
+            Properties p = new Properties();
+            try (java.io.Reader r = java.nio.file.Files.newBufferedReader(f)) {
+                p.load(r);
+            }
+            Workload w = Workload.parse(Workload.expand(p, env), f, null);
+            assertThat(w.totalRate()).as(f.toString()).isPositive();
+            assertThat(w.operations()).as(f.toString()).isNotEmpty();
+        }
+    }
 }
