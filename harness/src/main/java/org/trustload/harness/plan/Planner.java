@@ -283,6 +283,8 @@ public final class Planner {
                 Workload.Operation op = l.op();
                 double rate = l.rate() / f.servers();
                 double spa = l.ref().samplesPerArrival() > 0 ? l.ref().samplesPerArrival() : 1;
+                // two steps and a minute for JMeter: no time for size to repeat a warm-up (the size runs did; the
+                // unjudged step warms JMeter and tops up the server)
                 String arrivals = String.format(Locale.ROOT, "%.3f", rate / spa);
                 List<String> args = new ArrayList<>(List.of("--slo", op.slo(), "--unit", op.unit()));
                 args.addAll(w.sizeArgs());
@@ -290,7 +292,7 @@ public final class Planner {
                 op.properties().forEach((k, v) -> args.add("-J" + k + "=" + v));
                 args.addAll(List.of("--model", "open", "--start", arrivals, "--max-load", arrivals, "--refine", "0",
                         "--no-confirm", "--plateau", "1", "--steps-per-run", "2", "--step-time", t / 1000 + "s", "--warmup",
-                        warm / 1000 + "s", "--max-time", (2 * t + warm + 90_000) / 1000 + "s"));
+                        warm / 1000 + "s", "--max-time", (2 * t + warm + 60_000) / 1000 + "s"));
                 Run.Options o = resolver.resolve(op.plan()).dir(vdir.resolve(op.name()));
                 if (lab != null && onLab.contains(op.name())) {
                     o.lab(lab);
