@@ -33,7 +33,11 @@ public final class TlcpClientSettings {
     public TlcpClientSettings withProtocol(TlcpProtocol v) { TlcpClientSettings s = copy(); s.protocol = v; return s; }
 
     /** The suites to offer, in order of preference. */
-    public TlcpClientSettings withSuites(List<TlcpSuite> v) { TlcpClientSettings s = copy(); s.suites = List.copyOf(v); return s; }
+    public TlcpClientSettings withSuites(List<TlcpSuite> v) {
+        TlcpClientSettings s = copy();
+        s.suites = List.copyOf(v);
+        return s;
+    }
 
     /** CA certificates the server's chain must lead to; empty means none is trusted. */
     public TlcpClientSettings withTrustAnchors(List<X509Certificate> v) {
@@ -41,26 +45,48 @@ public final class TlcpClientSettings {
     }
 
     /** The client's signing + encryption key pairs for client authentication; null for none. */
-    public TlcpClientSettings withCredentials(TlcpCredentials v) { TlcpClientSettings s = copy(); s.credentials = v; return s; }
+    public TlcpClientSettings withCredentials(TlcpCredentials v) {
+        TlcpClientSettings s = copy();
+        s.credentials = v;
+        return s;
+    }
 
     /**
      * True: the engine's session cache lets later connections to the same host and port resume a
      * session (abbreviated handshake). False (the default, as GM-SSL CPS measurements require): every
      * connection does a full handshake.
      */
-    public TlcpClientSettings withSessionReuse(boolean v) { TlcpClientSettings s = copy(); s.sessionReuse = v; return s; }
+    public TlcpClientSettings withSessionReuse(boolean v) {
+        TlcpClientSettings s = copy();
+        s.sessionReuse = v;
+        return s;
+    }
 
     /** TCP connect timeout in ms (> 0). */
-    public TlcpClientSettings withConnectTimeoutMillis(int v) { TlcpClientSettings s = copy(); s.connectTimeoutMillis = v; return s; }
+    public TlcpClientSettings withConnectTimeoutMillis(int v) {
+        TlcpClientSettings s = copy();
+        s.connectTimeoutMillis = v;
+        return s;
+    }
 
     /** Timeout in ms of every read: the handshake and each response read (> 0). */
-    public TlcpClientSettings withReadTimeoutMillis(int v) { TlcpClientSettings s = copy(); s.readTimeoutMillis = v; return s; }
+    public TlcpClientSettings withReadTimeoutMillis(int v) {
+        TlcpClientSettings s = copy();
+        s.readTimeoutMillis = v;
+        return s;
+    }
 
     /** SNI host name to send, or null to send none. */
     public TlcpClientSettings withServerName(String v) { TlcpClientSettings s = copy(); s.serverName = v; return s; }
 
-    /** {@link TlcpClientCrypto#FULL} (a normal client, the default) or the load mode {@link TlcpClientCrypto#MINIMAL}. */
-    public TlcpClientSettings withClientCrypto(TlcpClientCrypto v) { TlcpClientSettings s = copy(); s.clientCrypto = v; return s; }
+    /**
+     * {@link TlcpClientCrypto#FULL} (a normal client, the default) or the load mode {@link TlcpClientCrypto#MINIMAL}.
+     */
+    public TlcpClientSettings withClientCrypto(TlcpClientCrypto v) {
+        TlcpClientSettings s = copy();
+        s.clientCrypto = v;
+        return s;
+    }
 
     public TlcpProtocol protocol() { return protocol; }
 
@@ -98,7 +124,8 @@ public final class TlcpClientSettings {
             throw new TlcpException(TlcpException.CONFIG_ERROR, "timeouts must be > 0 ms");
         }
         if (protocol == TlcpProtocol.TLCP && credentials != null && credentials.enc() == null) {
-            throw new TlcpException(TlcpException.CONFIG_ERROR, "TLCP client authentication needs an encryption key pair");
+            throw new TlcpException(TlcpException.CONFIG_ERROR,
+                    "TLCP client authentication needs an encryption key pair");
         }
     }
 }

@@ -31,20 +31,36 @@ public final class TlcpServerSettings {
 
     public TlcpServerSettings withProtocol(TlcpProtocol v) { TlcpServerSettings s = copy(); s.protocol = v; return s; }
 
-    public TlcpServerSettings withSuites(List<TlcpSuite> v) { TlcpServerSettings s = copy(); s.suites = List.copyOf(v); return s; }
+    public TlcpServerSettings withSuites(List<TlcpSuite> v) {
+        TlcpServerSettings s = copy();
+        s.suites = List.copyOf(v);
+        return s;
+    }
 
     /** The server's signing + encryption pairs (required; TLS 1.3 uses the signing pair only). */
-    public TlcpServerSettings withCredentials(TlcpCredentials v) { TlcpServerSettings s = copy(); s.credentials = v; return s; }
+    public TlcpServerSettings withCredentials(TlcpCredentials v) {
+        TlcpServerSettings s = copy();
+        s.credentials = v;
+        return s;
+    }
 
     /** CAs client certificates must chain to (needed when client auth is WANT or NEED). */
     public TlcpServerSettings withTrustAnchors(List<X509Certificate> v) {
         TlcpServerSettings s = copy(); s.trustAnchors = List.copyOf(v); return s;
     }
 
-    public TlcpServerSettings withClientAuth(ClientAuth v) { TlcpServerSettings s = copy(); s.clientAuth = v; return s; }
+    public TlcpServerSettings withClientAuth(ClientAuth v) {
+        TlcpServerSettings s = copy();
+        s.clientAuth = v;
+        return s;
+    }
 
     /** Read timeout in ms the server applies to accepted sockets (handshake and idle keep-alive). */
-    public TlcpServerSettings withHandshakeTimeoutMillis(int v) { TlcpServerSettings s = copy(); s.handshakeTimeoutMillis = v; return s; }
+    public TlcpServerSettings withHandshakeTimeoutMillis(int v) {
+        TlcpServerSettings s = copy();
+        s.handshakeTimeoutMillis = v;
+        return s;
+    }
 
     public TlcpProtocol protocol() { return protocol; }
 
