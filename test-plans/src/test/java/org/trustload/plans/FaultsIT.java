@@ -365,7 +365,8 @@ class FaultsIT {
     /**
      * Nothing lost: rows before the first fault and after the heal, and each thread's samples back to back (a
      * thread's next sample starts when its last one ended, give or take {@code maxGapMs}, its first gap apart): a
-     * sample missing from the file would leave a hole. The runs are stopped by the test, so JMeter's summariser printed no final count.
+     * sample missing from the file would leave a hole. The runs are stopped by the test, so JMeter's summariser
+     * printed no final count.
      */
     private static void assertCompleteAround(Summary summary, List<Jtl.Sample> rows, long firstFault, long healed,
             Path dir)
