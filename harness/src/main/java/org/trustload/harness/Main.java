@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import org.trustload.common.ChildProcess;
+import org.trustload.harness.plan.Planner;
 import org.trustload.slo.Objective;
 
 /**
@@ -55,16 +56,14 @@ public final class Main {
                 }
                 case "run" -> run(args);
                 case "size" -> size(args);
-                case "plan" -> org.trustload.harness.plan.Planner.run(layout, JMeter.fromEnvironment(layout), this::sizeOptions,
-                        Path.of(env("TRUSTLOAD_RESULTS").orElse(layout.root().resolve("results").toString())).toAbsolutePath(),
-                        args, out, err);
+                case "plan" -> plan(args);
                 case "engine" -> engine(args);
                 case "lab" -> lab(args);
                 case "gui" -> gui(args);
                 case "bench" -> Bench.run(layout, args, out, err);
                 case "fixture" -> Bench.fixture(layout, args);
                 case "help", "-h", "--help" -> {
-                    out.print(!args.isEmpty() && args.get(0).equals("plan") ? org.trustload.harness.plan.Planner.help() : usage());
+                    out.print(!args.isEmpty() && args.get(0).equals("plan") ? Planner.help() : usage());
                     yield 0;
                 }
                 default -> throw HarnessException.usage("unknown command '" + command + "'\n" + usage());
@@ -229,6 +228,13 @@ public final class Main {
         }
         Run.Options o = sizeOptions(args.remove(0));
         return Size.run(layout, o, args, out, err);
+    }
+
+    /** {@code ./trustload plan FILE ...}: a capacity plan (org.trustload.harness.plan). */
+    private int plan(List<String> args) throws IOException, InterruptedException {
+        Path results = Path.of(env("TRUSTLOAD_RESULTS").orElse(layout.root().resolve("results").toString()));
+        return Planner.run(layout, JMeter.fromEnvironment(layout), this::sizeOptions, results.toAbsolutePath(), args,
+                out, err);
     }
 
     /** PLAN's options for a size run, with the environment's settings (size, and plan's size and verify runs). */

@@ -587,46 +587,13 @@ public final class Size {
                     warmFirst = false;
                     if (!warmChecked) {
                         warmChecked = true;
-                        warm.ifPresent(warming::add);
-                        warmSettled = true;
-                        double w0 = warm.map(Step::serverCpuMsPerOp).orElse(Double.NaN);
-                        double w1 = judged.map(Step::serverCpuMsPerOp).orElse(Double.NaN);
-                        warmMsPerOp.add(w0);
-                        warmMsPerOp.add(w1);
-                        warmMs = System.currentTimeMillis() - started;
-                        if (!ServiceDemand.settled(w0, w1)) {
-                            // the server may still have been warming up (a JVM's JIT): its CPU per operation at the same
-                            // load fell from the warm-up step to the first judged one. Warm it at the start load until
-                            // that settles; when the first warming step shows it still falling past the judged one, the
-                            // ramp runs again from there (its steps here are not judged)
-                            int before = warming.size();
-                            status = warmUntilSettled(loads.get(0));
-                            if (status != 0) {
-                                return status;
-                            }
-                            warmMs = System.currentTimeMillis() - started;
-                            boolean ran = warming.size() > before;
-                            boolean already = ran && ServiceDemand.settled(w1, warming.get(before).serverCpuMsPerOp());
-                            String fell = String.format(Locale.ROOT, "the server's CPU per operation at the start load (%s) went %s"
-                                    + " ms (the first judged step's was the second)", fmt(loads.get(0)),
-                                    String.join(" -> ", warmMsPerOp.stream().map(Verdict::ms).toList()));
-                            if (ran && !already) {
-                                notes.add(fell + String.format(Locale.ROOT, ": the server was still warming up; %s after %.0f s,"
-                                        + " and the ramp ran again from there", warmSettled ? "settled (within "
-                                        + Math.round(100 * ServiceDemand.SETTLE) + "%)" : "not settled (--max-time)",
-                                        warmMs / 1000.0));
-                                warmFirst = true; // the rerun's JMeter JVM is a new one
-                                continue; // level unchanged: the ramp starts again at the start load
-                            }
-                            notes.add(fell + (already ? ": it had settled by the first judged step (the next step at the"
-                                    + " same load cost as much), so the ramp's steps stand"
-                                    : ": no time left to warm it further (--max-time); the first judged steps' CPU per"
-                                    + " operation may include its warm-up"));
-                        } else {
-                            notes.add(name + " began with one unjudged warm-up step at the start load (" + fmt(loads.get(0))
-                                    + ")" + (Double.isNaN(w0) || Double.isNaN(w1) ? "" : String.format(Locale.ROOT, "; the"
-                                    + " server's CPU per operation there %s ms, at the first judged step %s ms: settled (within"
-                                    + " %d%%)", Verdict.ms(w0), Verdict.ms(w1), Math.round(100 * ServiceDemand.SETTLE))));
+                        int warmed = warmCheck(name, loads.get(0), warm, judged, started);
+                        if (warmed > 0) {
+                            return warmed;
+                        }
+                        if (warmed < 0) {
+                            warmFirst = true; // the rerun's JMeter JVM is a new one
+                            continue; // level unchanged: the ramp starts again at the start load
                         }
                     } else {
                         notes.add(name + " began with one unjudged step at the start load: its JMeter JVM was a new one");
@@ -698,6 +665,53 @@ public final class Size {
                     notes.add("no time left to confirm the best step (two steps: one to warm JMeter, one measured)");
                 }
             }
+            return 0;
+        }
+
+        /**
+         * The first ramp run's warm-up step against its first judged step at the same load: when the server's CPU per
+         * operation fell by more than {@link ServiceDemand#SETTLE}, the server may still have been warming up (a JVM's
+         * JIT). It is then warmed at the start load until that settles; when the first warming step shows it still
+         * falling past the judged one, the ramp runs again from there. Returns 0 (the ramp's steps stand), -1 (run
+         * the ramp again) or a phase's could-not-execute status.
+         */
+        private int warmCheck(String name, double load, Optional<Step> warm, Optional<Step> judged, long started)
+                throws IOException, InterruptedException {
+            warm.ifPresent(warming::add);
+            warmSettled = true;
+            double w0 = warm.map(Step::serverCpuMsPerOp).orElse(Double.NaN);
+            double w1 = judged.map(Step::serverCpuMsPerOp).orElse(Double.NaN);
+            warmMsPerOp.add(w0);
+            warmMsPerOp.add(w1);
+            warmMs = System.currentTimeMillis() - started;
+            long settle = Math.round(100 * ServiceDemand.SETTLE);
+            if (ServiceDemand.settled(w0, w1)) {
+                notes.add(name + " began with one unjudged warm-up step at the start load (" + fmt(load) + ")"
+                        + (Double.isNaN(w0) || Double.isNaN(w1) ? "" : String.format(Locale.ROOT, "; the server's CPU"
+                        + " per operation there %s ms, at the first judged step %s ms: settled (within %d%%)",
+                        Verdict.ms(w0), Verdict.ms(w1), settle)));
+                return 0;
+            }
+            int before = warming.size();
+            int status = warmUntilSettled(load);
+            if (status != 0) {
+                return status;
+            }
+            warmMs = System.currentTimeMillis() - started;
+            boolean ran = warming.size() > before;
+            boolean already = ran && ServiceDemand.settled(w1, warming.get(before).serverCpuMsPerOp());
+            String fell = String.format(Locale.ROOT, "the server's CPU per operation at the start load (%s) went %s ms"
+                    + " (the first judged step's was the second)", fmt(load),
+                    String.join(" -> ", warmMsPerOp.stream().map(Verdict::ms).toList()));
+            if (ran && !already) {
+                notes.add(fell + String.format(Locale.ROOT, ": the server was still warming up; %s after %.0f s,"
+                        + " and the ramp ran again from there", warmSettled ? "settled (within " + settle + "%)"
+                        : "not settled (--max-time)", warmMs / 1000.0));
+                return -1;
+            }
+            notes.add(fell + (already ? ": it had settled by the first judged step (the next step at the same load"
+                    + " cost as much), so the ramp's steps stand" : ": no time left to warm it further (--max-time);"
+                    + " the first judged steps' CPU per operation may include its warm-up"));
             return 0;
         }
 
