@@ -19,9 +19,9 @@ import org.trustload.harness.sizing.SizingJson;
  * @param verdict the verdict's kind ({@code server}, {@code client}, ...) and {@code limit} its words
  * @param samplesPerArrival top-level samples per iteration of the plan (an open-model arrival)
  */
-public record Measured(Path file, String plan, String unit, String slo, int serverCpus, double serverLow, double serverKnee,
-                       double client, int engineCpus, double capacity, String verdict, String limit, double samplesPerArrival,
-                       String measuredAt, String machine, boolean warmSettled) {
+public record Measured(Path file, String plan, String unit, String slo, int serverCpus, double serverLow,
+                       double serverKnee, double client, int engineCpus, double capacity, String verdict, String limit,
+                       double samplesPerArrival, String measuredAt, String machine, boolean warmSettled) {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -50,7 +50,8 @@ public record Measured(Path file, String plan, String unit, String slo, int serv
             f = f.resolveSibling("sizing.json");
         }
         if (!Files.isRegularFile(f)) {
-            throw new IOException("no size report at " + where + " (a sizing.json, or the sizing/ folder that holds one,"
+            throw new IOException("no size report at " + where
+                    + " (a sizing.json, or the sizing/ folder that holds one,"
                     + " written by ./trustload size)");
         }
         JsonNode j = JSON.readTree(f.toFile());
@@ -59,7 +60,8 @@ public record Measured(Path file, String plan, String unit, String slo, int serv
         }
         JsonNode d = j.path("demand");
         return new Measured(f, j.path("plan").asText(), j.path("unit").asText("requests"), j.path("slo").asText(),
-                j.path("serverCpus").asInt(0), num(d.at("/serverMsPerOpLow/value")), num(d.at("/serverMsPerOpKnee/value")),
+                j.path("serverCpus").asInt(0), num(d.at("/serverMsPerOpLow/value")),
+                        num(d.at("/serverMsPerOpKnee/value")),
                 num(d.at("/clientMsPerOp/value")), j.path("engineCpus").asInt(0), num(j.at("/verdict/capacity")),
                 j.at("/verdict/kind").asText(""), j.at("/verdict/limit").asText(""), num(j.path("samplesPerArrival")),
                 j.path("measuredAt").asText(""), j.path("machine").asText(""), j.at("/warmup/settled").asBoolean(true));

@@ -119,7 +119,8 @@ public final class Planner {
             } catch (Workload.WorkloadException e) {
                 throw usage(a.file() + ": " + e.getMessage());
             }
-            Path dir = a.out() != null ? a.out() : resultsRoot.resolve("plans").resolve(a.file().getFileName().toString()
+            Path dir = a.out() != null ? a.out()
+                    : resultsRoot.resolve("plans").resolve(a.file().getFileName().toString()
                     .replaceFirst("\\.properties$", "") + "-" + STAMP.format(LocalDateTime.now()));
             Files.createDirectories(dir);
             Map<String, List<Measured>> reports = new LinkedHashMap<>();
@@ -137,14 +138,17 @@ public final class Planner {
                     args.addAll(op.sizeArgs());
                     op.properties().forEach((k, v) -> args.add("-J" + k + "=" + v));
                     int status = Size.run(jmeter, o, args, out, err);
-                    if (status != 0 && status != ExitStatus.CLIENT_BOUND.code() && status != ExitStatus.NO_VERDICT.code()) {
-                        err.println("trustload: plan: the size run of " + op.name() + " could not run (exit " + status + ")");
+                    if (status != 0 && status != ExitStatus.CLIENT_BOUND.code()
+                            && status != ExitStatus.NO_VERDICT.code()) {
+                        err.println("trustload: plan: the size run of " + op.name() + " could not run (exit " + status
+                                + ")");
                         return status;
                     }
                     ms.add(Measured.read(dir.resolve("size-" + op.name()).resolve("sizing")));
                 }
                 if (ms.stream().anyMatch(m -> !(m.serverMsPerOp() > 0))) {
-                    throw new HarnessException(ExitStatus.USAGE, "plan: the size report of " + op.name() + " has no server CPU"
+                    throw new HarnessException(ExitStatus.USAGE, "plan: the size report of " + op.name()
+                            + " has no server CPU"
                             + " per operation (was the server watched? --server KIND:TARGET): " + ms.get(0).file());
                 }
                 reports.put(op.name(), ms);
@@ -153,7 +157,8 @@ public final class Planner {
             String text = f.text();
             out.print(text);
             StringBuilder md = new StringBuilder("# Capacity plan: " + w.name() + "\n\n`./trustload plan " + a.file()
-                    + (a.target() == null ? "" : " --target " + a.target().text()) + "` on " + LocalDateTime.now().withNano(0)
+                    + (a.target() == null ? "" : " --target " + a.target().text()) + "` on "
+                    + LocalDateTime.now().withNano(0)
                     + " (docs/capacity-planning.md)\n\n```text\n" + text + "```\n");
             int status = 0;
             if (a.verify()) {
@@ -183,9 +188,10 @@ public final class Planner {
             return !ops.isEmpty() && ops.stream().allMatch(Checked::good);
         }
 
-        /** The server's CPU share over the run, the mean of what each operation's run read (one server, the same time). */
+        /** The server's CPU share over the run: the mean of what each operation's run read (one server, one time). */
         double serverCpuPct() {
-            return ops.stream().mapToDouble(Checked::serverCpuPct).filter(d -> !Double.isNaN(d)).average().orElse(Double.NaN);
+            return ops.stream().mapToDouble(Checked::serverCpuPct).filter(d -> !Double.isNaN(d)).average()
+                    .orElse(Double.NaN);
         }
 
         double clientCpus() {
@@ -194,12 +200,16 @@ public final class Planner {
 
         String text() {
             StringBuilder sb = new StringBuilder();
-            sb.append(String.format(Locale.ROOT, "%nVerify: one server's share of the target at peak, %s/s (%s), open model,"
-                            + " %d s measured after %d s unjudged at the same rate (runs in %s):%n", Fleet.n(fleet.perServerRate()),
-                    String.join(", ", ops.stream().map(c -> c.op() + " " + Fleet.n(c.rate()) + "/s").toList()), time.toSeconds(),
+            sb.append(String.format(Locale.ROOT,
+                    "%nVerify: one server's share of the target at peak, %s/s (%s), open model,"
+                            + " %d s measured after %d s unjudged at the same rate (runs in %s):%n",
+                            Fleet.n(fleet.perServerRate()),
+                    String.join(", ", ops.stream().map(c -> c.op() + " " + Fleet.n(c.rate()) + "/s").toList()),
+                            time.toSeconds(),
                     time.toSeconds(), dir));
             for (Checked c : ops) {
-                sb.append(String.format(Locale.ROOT, "  %s: %s/s achieved of %s/s, p99 %s ms, errors %.2f%%: objective %s%n", c.op(),
+                sb.append(String.format(Locale.ROOT,
+                        "  %s: %s/s achieved of %s/s, p99 %s ms, errors %.2f%%: objective %s%n", c.op(),
                         Fleet.n(c.achieved()), Fleet.n(c.rate()), Fleet.n(c.p99()), c.errorPct(),
                         c.good() ? "held" : "BROKEN (" + c.broken() + ")"));
                 if (c.verdict().equals("host_busy") || c.verdict().equals("client")) {
@@ -210,11 +220,13 @@ public final class Planner {
             double predicted = 100 * fleet.predictedUtilisation();
             double measured = serverCpuPct();
             sb.append(String.format(Locale.ROOT, "  server CPU: measured %s of %s, predicted %s: %s%n",
-                    Double.isNaN(measured) ? "-" : Fleet.n(measured) + "%", Fleet.cpus(fleet.serverCpus()), Fleet.n(predicted) + "%",
+                    Double.isNaN(measured) ? "-" : Fleet.n(measured) + "%", Fleet.cpus(fleet.serverCpus()),
+                            Fleet.n(predicted) + "%",
                     Double.isNaN(measured) ? "not measured (no server watched: --server in the file's size options)"
                             : within(measured, predicted)));
             sb.append(String.format(Locale.ROOT, "  load generator CPU: measured %s CPUs, predicted %s CPUs: %s%n",
-                    Fleet.n(clientCpus()), Fleet.n(fleet.predictedClientCpus()), within(clientCpus(), fleet.predictedClientCpus())));
+                    Fleet.n(clientCpus()), Fleet.n(fleet.predictedClientCpus()), within(clientCpus(),
+                            fleet.predictedClientCpus())));
             if (ops.size() > 1) {
                 sb.append("  (the operations ran side by side, one JMeter each, started together: their properties may"
                         + " differ; the server's CPU is the mean of what each run read over its own window)\n");
@@ -241,7 +253,8 @@ public final class Planner {
         List<String> services = new ArrayList<>();
         for (Workload.Operation op : w.operations()) {
             Catalog.Entry e = catalog.get(op.plan().replaceFirst("\\.jmx$", "")).orElse(null);
-            if (e == null || e.services().isEmpty() || w.sizeArgs().contains("--no-lab") || op.sizeArgs().contains("--no-lab")
+            if (e == null || e.services().isEmpty() || w.sizeArgs().contains("--no-lab")
+                    || op.sizeArgs().contains("--no-lab")
                     || e.targets().stream().anyMatch(op.properties()::containsKey)) {
                 continue;
             }
@@ -255,16 +268,20 @@ public final class Planner {
                                        PrintStream err) throws IOException, InterruptedException, HarnessException {
         int measuredSize = f.lines().get(0).ref().serverCpus();
         if (w.serverCpus() > 0 && f.lines().stream().anyMatch(l -> l.ref().serverCpus() != w.serverCpus())) {
-            throw usage("plan --verify runs on the server that was measured (" + Fleet.cpus(measuredSize) + "): plan for that"
+            throw usage("plan --verify runs on the server that was measured (" + Fleet.cpus(measuredSize)
+                    + "): plan for that"
                     + " size (no server.cpus in the file) to verify it");
         }
         Path vdir = dir.resolve("verify");
         Files.createDirectories(vdir);
         long t = w.verifyTime().toMillis();
         long warm = w.verifyWarmup().toMillis();
-        err.println(String.format(Locale.ROOT, "trustload: plan --verify: %s side by side at one server's share (%s/s), two"
-                        + " steps of %d s each (one unjudged), logs in %s", String.join(", ", f.lines().stream().map(l ->
-                        l.op().name() + " " + Fleet.n(l.rate() / f.servers()) + "/s").toList()), Fleet.n(f.perServerRate()),
+        err.println(String.format(Locale.ROOT,
+                "trustload: plan --verify: %s side by side at one server's share (%s/s), two"
+                        + " steps of %d s each (one unjudged), logs in %s", String.join(", ",
+                        f.lines().stream().map(l ->
+                        l.op().name() + " " + Fleet.n(l.rate() / f.servers()) + "/s").toList()),
+                                Fleet.n(f.perServerRate()),
                 t / 1000, vdir));
         // operations that run side by side against the lab share one (two would take the same ports)
         List<String> onLab = new ArrayList<>();
@@ -274,8 +291,10 @@ public final class Planner {
         ExecutorService pool = Executors.newFixedThreadPool(f.lines().size());
         try {
             if (onLab.size() > 1) {
-                err.println("trustload: plan --verify: one lab (" + String.join(",", services) + ") for " + String.join(", ", onLab));
-                lab = Lab.start(layout, String.join(",", services), labDir.resolve("lab.properties"), vdir.resolve("lab.log"),
+                err.println("trustload: plan --verify: one lab (" + String.join(",", services) + ") for "
+                        + String.join(", ", onLab));
+                lab = Lab.start(layout, String.join(",", services), labDir.resolve("lab.properties"),
+                        vdir.resolve("lab.log"),
                         Layout.words(System.getenv("TRUSTLOAD_LAB_ARGS")), Duration.ofSeconds(120));
             }
             List<Future<Integer>> runs = new ArrayList<>();
@@ -291,7 +310,8 @@ public final class Planner {
                 args.addAll(op.sizeArgs());
                 op.properties().forEach((k, v) -> args.add("-J" + k + "=" + v));
                 args.addAll(List.of("--model", "open", "--start", arrivals, "--max-load", arrivals, "--refine", "0",
-                        "--no-confirm", "--plateau", "1", "--steps-per-run", "2", "--step-time", t / 1000 + "s", "--warmup",
+                        "--no-confirm", "--plateau", "1", "--steps-per-run", "2", "--step-time", t / 1000 + "s",
+                                "--warmup",
                         warm / 1000 + "s", "--max-time", (2 * t + warm + 60_000) / 1000 + "s"));
                 Run.Options o = resolver.resolve(op.plan()).dir(vdir.resolve(op.name()));
                 if (lab != null && onLab.contains(op.name())) {
@@ -312,7 +332,8 @@ public final class Planner {
                 try {
                     status = runs.get(i).get();
                 } catch (java.util.concurrent.ExecutionException e) {
-                    throw new HarnessException(ExitStatus.NOT_EXECUTED, "plan --verify: " + l.op().name() + ": " + e.getCause());
+                    throw new HarnessException(ExitStatus.NOT_EXECUTED, "plan --verify: " + l.op().name() + ": "
+                            + e.getCause());
                 }
                 Path json = vdir.resolve(l.op().name()).resolve("sizing/sizing.json");
                 if (!Files.exists(json)) {
@@ -350,7 +371,8 @@ public final class Planner {
             broken.add(step.path("stoppedBy").asText());
         }
         double clientMs = d(step.path("loadCpuMsPerOp"));
-        return new Checked(op, rate, achieved, d(step.path("p99")), samples == 0 ? 0 : 100.0 * step.path("errors").asLong()
+        return new Checked(op, rate, achieved, d(step.path("p99")), samples == 0 ? 0
+                : 100.0 * step.path("errors").asLong()
                 / samples, step.path("good").asBoolean(), String.join("; ", broken), d(step.path("serverCpuPct")),
                 Double.isNaN(clientMs) ? Double.NaN : clientMs * achieved / 1000, j.at("/verdict/kind").asText(""),
                 j.at("/verdict/sentence").asText(""), json);
@@ -381,10 +403,10 @@ public final class Planner {
                                                                         two of one server at different CPU counts give a
                                                                         scaling efficiency; none: plan runs size for it
                                       target = 6000/min                 the total rate the shares divide (or --target)
-                                      ceiling = 70%                     share of each server's CPUs to plan for (default)
+                                      ceiling = 70%                     share of each server's CPUs to plan for
                                       spares = 1                        servers added for failures (default 1: N+1)
                                       server.cpus = 4                   plan servers of this size (default: as measured)
-                                      engine.cpus = 2                   CPUs of one load generator (default: as measured)
+                                      engine.cpus = 2                   CPUs of one load generator (default: measured)
                                       size = --server process:PID --server-cpus 1 --load-cpus 0
                                                                         options for every size run and for --verify
                                       verify.time = 2m                  --verify's measured step (default 2m), and

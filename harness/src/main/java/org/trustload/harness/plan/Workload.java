@@ -50,7 +50,8 @@ public record Workload(String name, Path file, Rate target, double ceiling, int 
     /** A rate: operations per second, and how it was written. */
     public record Rate(double perSecond, String text) {
 
-        private static final Pattern RATE = Pattern.compile("([0-9][0-9_,]*(?:\\.[0-9]+)?)\\s*/\\s*(s|sec|second|min|minute|h|hour)");
+        private static final Pattern RATE = Pattern.compile(
+                "([0-9][0-9_,]*(?:\\.[0-9]+)?)\\s*/\\s*(s|sec|second|min|minute|h|hour)");
 
         /** {@code 100/s}, {@code 6000/min}, {@code 6,000/min}, {@code 360000/h}. */
         public static Rate parse(String text, String key) throws WorkloadException {
@@ -80,8 +81,8 @@ public record Workload(String name, Path file, Rate target, double ceiling, int 
         }
     }
 
-    private static final Set<String> TOP = Set.of("name", "target", "ceiling", "spares", "server.cpus", "engine.cpus", "size",
-            "verify.time", "verify.warmup", "operations", "slo", "unit");
+    private static final Set<String> TOP = Set.of("name", "target", "ceiling", "spares", "server.cpus", "engine.cpus",
+            "size", "verify.time", "verify.warmup", "operations", "slo", "unit");
     private static final Set<String> OP = Set.of("plan", "share", "rate", "slo", "unit", "size", "report");
 
     private static final Pattern VAR = Pattern.compile("\\$\\{([A-Za-z_][A-Za-z0-9_]*)\\}");
@@ -107,7 +108,8 @@ public record Workload(String name, Path file, Rate target, double ceiling, int 
             while (m.find()) {
                 String v = env.get(m.group(1));
                 if (v == null) {
-                    throw new WorkloadException(k + " uses ${" + m.group(1) + "}: set the environment variable " + m.group(1));
+                    throw new WorkloadException(k + " uses ${" + m.group(1) + "}: set the environment variable "
+                            + m.group(1));
                 }
                 m.appendReplacement(sb, Matcher.quoteReplacement(v));
             }
@@ -121,7 +123,8 @@ public record Workload(String name, Path file, Rate target, double ceiling, int 
         Path base = file.toAbsolutePath().getParent();
         List<String> names = list(p.getProperty("operations", ""));
         if (names.isEmpty()) {
-            throw new WorkloadException("operations lists the mix's operations by name, e.g. operations = cades, pades, login");
+            throw new WorkloadException("operations lists the mix's operations by name, e.g. operations = cades, pades,"
+                    + " login");
         }
         Set<String> unknown = new TreeSet<>();
         for (String k : p.stringPropertyNames()) {
@@ -140,13 +143,15 @@ public record Workload(String name, Path file, Rate target, double ceiling, int 
             }
         }
         if (!unknown.isEmpty()) {
-            throw new WorkloadException("unknown keys " + String.join(", ", unknown) + " (docs/capacity-planning.md#the-workload-file)");
+            throw new WorkloadException("unknown keys " + String.join(", ", unknown)
+                    + " (docs/capacity-planning.md#the-workload-file)");
         }
         Rate target = cliTarget != null ? cliTarget
                 : p.getProperty("target") == null ? null : Rate.parse(p.getProperty("target"), "target");
         double ceiling = p.getProperty("ceiling") == null ? 0.70 : fraction(p.getProperty("ceiling"), "ceiling");
         if (ceiling > 1) {
-            throw new WorkloadException("ceiling is a share of the servers' CPUs up to 100%, not " + p.getProperty("ceiling"));
+            throw new WorkloadException("ceiling is a share of the servers' CPUs up to 100%, not "
+                    + p.getProperty("ceiling"));
         }
         int spares = integer(p.getProperty("spares", "1"), "spares", 0);
         int serverCpus = integer(p.getProperty("server.cpus", "0"), "server.cpus", 0);
@@ -158,11 +163,13 @@ public record Workload(String name, Path file, Rate target, double ceiling, int 
             String k = "op." + n + ".";
             String plan = p.getProperty(k + "plan");
             if (plan == null || plan.isBlank()) {
-                throw new WorkloadException(k + "plan names the operation's plan (a catalog id such as pki/cades, or a .jmx)");
+                throw new WorkloadException(k
+                        + "plan names the operation's plan (a catalog id such as pki/cades, or a .jmx)");
             }
             String slo = p.getProperty(k + "slo", p.getProperty("slo"));
             if (slo == null || slo.isBlank()) {
-                throw new WorkloadException(k + "slo (or slo for every operation) is the objective, e.g. p95<=2s,errors<=1%");
+                throw new WorkloadException(k
+                        + "slo (or slo for every operation) is the objective, e.g. p95<=2s,errors<=1%");
             }
             String shareText = p.getProperty(k + "share");
             String rateText = p.getProperty(k + "rate");
@@ -187,16 +194,20 @@ public record Workload(String name, Path file, Rate target, double ceiling, int 
                 reports.add(base.resolve(r).normalize());
             }
             if (reports.size() > 2) {
-                throw new WorkloadException(k + "report takes one size report, or two of the same server at different CPU counts");
+                throw new WorkloadException(k
+                        + "report takes one size report, or two of the same server at different CPU counts");
             }
-            ops.add(new Operation(n, plan.strip(), slo.strip(), p.getProperty(k + "unit", p.getProperty("unit", "requests")).strip(),
+            ops.add(new Operation(n, plan.strip(), slo.strip(), p.getProperty(k + "unit", p.getProperty("unit",
+                    "requests")).strip(),
                     share, rate, props, words(p.getProperty(k + "size", "")), reports));
         }
         if (anyShare && target == null) {
-            throw new WorkloadException("operations with a share need a target rate: target = 6000/min in the file, or --target");
+            throw new WorkloadException("operations with a share need a target rate: target = 6000/min in the file, or"
+                    + " --target");
         }
         if (anyShare && Math.abs(shares - 1) > 0.005) {
-            throw new WorkloadException(String.format(Locale.ROOT, "the shares add up to %.1f%%, not 100%%", 100 * shares));
+            throw new WorkloadException(String.format(Locale.ROOT, "the shares add up to %.1f%%, not 100%%",
+                    100 * shares));
         }
         Duration vt = duration(p.getProperty("verify.time", "2m"), "verify.time");
         Duration vw = duration(p.getProperty("verify.warmup", "30s"), "verify.warmup");
@@ -204,7 +215,8 @@ public record Workload(String name, Path file, Rate target, double ceiling, int 
             throw new WorkloadException("verify.warmup must be shorter than verify.time");
         }
         String name = p.getProperty("name", file.getFileName().toString().replaceFirst("\\.properties$", ""));
-        return new Workload(name.strip(), file, target, ceiling, spares, serverCpus, engineCpus, words(p.getProperty("size", "")),
+        return new Workload(name.strip(), file, target, ceiling, spares, serverCpus, engineCpus,
+                words(p.getProperty("size", "")),
                 vt, vw, List.copyOf(ops));
     }
 
@@ -242,7 +254,8 @@ public record Workload(String name, Path file, Rate target, double ceiling, int 
     static double fraction(String v, String key) throws WorkloadException {
         String t = v.strip();
         try {
-            double d = t.endsWith("%") ? Double.parseDouble(t.substring(0, t.length() - 1).strip()) / 100 : Double.parseDouble(t);
+            double d = t.endsWith("%") ? Double.parseDouble(t.substring(0, t.length() - 1).strip()) / 100
+                    : Double.parseDouble(t);
             if (d > 0 && d <= 1) {
                 return d;
             }

@@ -26,7 +26,7 @@ import java.util.function.ToDoubleFunction;
 public record ServiceDemand(Figure serverLow, Figure serverKnee, Figure client, Figure serverGc, double gcsPerThousand,
                             int engines, int engineCpus, double capacity, Warmup warmup, Optional<Bracket> bracket) {
 
-    /** A fall of CPU per operation from one step to the next at the same load beyond which the server is still warming. */
+    /** A fall of CPU per operation from one step to the next at one load beyond which the server is still warming. */
     public static final double SETTLE = 0.10;
 
     /**
@@ -60,10 +60,11 @@ public record ServiceDemand(Figure serverLow, Figure serverKnee, Figure client, 
      */
     public record Warmup(List<Double> msPerOp, int steps, long ms, boolean settled) {
 
-        /** "51.00 -> 33.00 -> 12.10 ms at the start load; 5 unjudged steps before the first judged one (140 s): settled". */
+        /** The warm-up in words: "51.00 -> 33.00 -> 12.10 ms at the start load; 5 unjudged steps ... settled". */
         public String text() {
             List<String> v = msPerOp.stream().filter(d -> !Double.isNaN(d)).map(Verdict::ms).toList();
-            return String.format(Locale.ROOT, "%s%d unjudged step%s before the first judged one (%.0f s): %s", v.isEmpty() ? ""
+            return String.format(Locale.ROOT, "%s%d unjudged step%s before the first judged one (%.0f s): %s",
+                    v.isEmpty() ? ""
                     : String.join(" -> ", v) + " ms at the start load; ", steps, steps == 1 ? "" : "s", ms / 1000.0,
                     v.size() < 2 ? "the server's CPU not watched"
                     : settled ? "settled (within " + Math.round(100 * SETTLE) + "% from one step to the next)"
@@ -161,17 +162,21 @@ public record ServiceDemand(Figure serverLow, Figure serverKnee, Figure client, 
     public String markdown(String unit, String model) {
         String one = Verdict.singular(unit);
         String loadUnit = model.equals("closed") ? " threads" : " arrivals/s";
-        StringBuilder sb = new StringBuilder("## Service demand\n\nWhat one " + one + " costs, as `./trustload plan` reads it"
-                + " (the same figures in `sizing.json` beside this file; docs/capacity-planning.md). Spread: the least and"
+        StringBuilder sb = new StringBuilder("## Service demand\n\nWhat one " + one
+                + " costs, as `./trustload plan` reads it"
+                + " (the same figures in `sizing.json` beside this file; docs/capacity-planning.md). Spread: the least"
+                + " and"
                 + " the most over the judged steps (those that met the objective, and the knee for the server).\n\n"
                 + "| figure | value | spread | measured at |\n|---|---|---|---|\n");
         row(sb, "server CPU per " + one + ", low load", serverLow, " ms", loadUnit);
         row(sb, "server CPU per " + one + ", at the knee", serverKnee, " ms", loadUnit);
         row(sb, "load generator CPU per " + one + " (" + (engines <= 1 ? "1 JMeter JVM" : engines + " JVMs")
-                + (engineCpus > 0 ? " of " + (engineCpus == 1 ? "1 CPU" : engineCpus + " CPUs") : "") + ")", client, " ms", loadUnit);
+                + (engineCpus > 0 ? " of " + (engineCpus == 1 ? "1 CPU" : engineCpus + " CPUs") : "") + ")", client,
+                " ms", loadUnit);
         row(sb, "server GC per " + one + (Double.isNaN(gcsPerThousand) ? "" : String.format(Locale.ROOT,
                 " (%s collections per 1,000)", Verdict.num(gcsPerThousand))), serverGc, " ms", loadUnit);
-        sb.append("| capacity | ").append(Double.isNaN(capacity) ? "none (no server verdict)" : Verdict.num(capacity) + " "
+        sb.append("| capacity | ").append(Double.isNaN(capacity) ? "none (no server verdict)" : Verdict.num(capacity)
+                + " "
                 + unit + "/s").append(" | | the verdict's best step |\n");
         sb.append("| server warm-up | ").append(warmup.text()).append(" | | the start load |\n");
         bracket.ifPresent(b -> sb.append("| open model | ").append(b.text(unit)).append(" | | |\n"));
@@ -179,8 +184,10 @@ public record ServiceDemand(Figure serverLow, Figure serverKnee, Figure client, 
     }
 
     private static void row(StringBuilder sb, String name, Figure f, String suffix, String loadUnit) {
-        sb.append("| ").append(name).append(" | ").append(f.known() ? Verdict.ms(f.value()) + suffix : "-").append(" | ")
-                .append(f.steps() > 1 ? Verdict.ms(f.min()) + "–" + Verdict.ms(f.max()) + suffix + " (" + f.steps() + " steps)"
+        sb.append("| ").append(name).append(" | ").append(f.known() ? Verdict.ms(f.value()) + suffix
+                : "-").append(" | ")
+                .append(f.steps() > 1 ? Verdict.ms(f.min()) + "–" + Verdict.ms(f.max()) + suffix + " (" + f.steps()
+                + " steps)"
                         : f.steps() == 1 ? "one step" : "-")
                 .append(" | ").append(f.known() ? f.phase() + " at " + load(f.load()) + loadUnit : "-").append(" |\n");
     }

@@ -23,9 +23,12 @@ class FleetTest {
 
     /** A report of a server of {@code cpus} CPUs: CPU ms/op at low load and knee, capacity, CPU-limited or not. */
     private static Measured report(int cpus, double low, double knee, double capacity, boolean cpu, double clientMs) {
-        return new Measured(Path.of("/r/" + cpus + "/sizing.json"), "p", "requests", "p99<=1s", cpus, low, knee, clientMs, 1,
-                capacity, "server", cpu ? "the server's CPU (99% of 1 CPU at the knee)" : "the server (p99) with its CPU at 60%:"
-                + " a limit other than CPU (threads, locks, I/O, throttling)", 1, "2026-12-07T06:30:00Z", "load average 1", true);
+        return new Measured(Path.of("/r/" + cpus + "/sizing.json"), "p", "requests", "p99<=1s", cpus, low, knee,
+                clientMs, 1,
+                capacity, "server", cpu ? "the server's CPU (99% of 1 CPU at the knee)"
+                        : "the server (p99) with its CPU at 60%:"
+                + " a limit other than CPU (threads, locks, I/O, throttling)", 1, "2026-12-07T06:30:00Z",
+                "load average 1", true);
     }
 
     @Test
@@ -47,7 +50,8 @@ class FleetTest {
         assertThat(f.predictedClientCpus()).isCloseTo(150 * 0.3 / 1000, CLOSE);
         assertThat(f.text()).contains("Servers: 3 of 1 CPU (2 for the target + 1 spare), 3 CPUs",
                 "servers of 1 CPU: ceil(300/171) = ceil(1.76) = 2; + 1 spare = 3 servers (3 CPUs)",
-                "server CPUs busy at the target: 300/s x 4.10 ms = 1.23 CPUs", "at the 70% ceiling: 1.23 / 0.70 = 1.76 CPUs",
+                "server CPUs busy at the target: 300/s x 4.10 ms = 1.23 CPUs",
+                        "at the 70% ceiling: 1.23 / 0.70 = 1.76 CPUs",
                 "N servers serve N times one server");
     }
 
@@ -58,8 +62,10 @@ class FleetTest {
                 + "op.login.plan = pki/certificate-login\nop.login.share = 10%\nspares = 2\n");
         Fleet f = Fleet.of(w, Map.of("cades", List.of(report(1, 11, 10, 85, true, 9)),
                 "pades", List.of(report(1, 20, 19, 45, true, 12)), "login", List.of(report(1, 3, 3, 150, false, 2))));
-        assertThat(f.lines().get(0).perServer()).as("85/s at the objective, below 90.9 at 100% CPU").isCloseTo(0.7 * 85, CLOSE);
-        assertThat(f.lines().get(2).perServer()).as("login's objective binds at half its CPU").isCloseTo(0.7 * 150, CLOSE);
+        assertThat(f.lines().get(0).perServer()).as("85/s at the objective, below 90.9 at 100% CPU").isCloseTo(0.7 * 85,
+                CLOSE);
+        assertThat(f.lines().get(2).perServer()).as("login's objective binds at half its CPU").isCloseTo(0.7 * 150,
+                CLOSE);
         double shares = 60 / (0.7 * 85) + 30 / (0.7 * 45) + 10 / (0.7 * 150);
         assertThat(f.serverShares()).isCloseTo(shares, CLOSE);
         assertThat(f.servers()).as("ceil(%.3f)", shares).isEqualTo(3);

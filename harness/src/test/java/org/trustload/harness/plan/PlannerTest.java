@@ -16,14 +16,19 @@ class PlannerTest {
     @Test
     void theCommandLineTakesAFileATargetVerifyAndOut(@TempDir Path dir) throws Exception {
         Path f = Files.writeString(dir.resolve("w.properties"), "");
-        Planner.Args a = Planner.parse(List.of(f.toString(), "--target", "6000/min", "--verify", "--out=" + dir.resolve("o")));
+        Planner.Args a = Planner.parse(List.of(f.toString(), "--target", "6000/min", "--verify", "--out="
+                + dir.resolve("o")));
         assertThat(a.target().perSecond()).isEqualTo(100);
         assertThat(a.verify()).isTrue();
         assertThat(a.out()).isEqualTo(dir.resolve("o"));
-        assertThatThrownBy(() -> Planner.parse(List.of())).isInstanceOf(HarnessException.class).hasMessageContaining("workload FILE");
-        assertThatThrownBy(() -> Planner.parse(List.of(f.toString(), "--target", "fast"))).hasMessageContaining("100/s or 6000/min");
-        assertThatThrownBy(() -> Planner.parse(List.of(f.toString(), "--bogus"))).hasMessageContaining("unexpected argument '--bogus'");
-        assertThatThrownBy(() -> Planner.parse(List.of(dir.resolve("none").toString()))).hasMessageContaining("no workload file");
+        assertThatThrownBy(() -> Planner.parse(List.of())).isInstanceOf(HarnessException.class)
+                .hasMessageContaining("workload FILE");
+        assertThatThrownBy(() -> Planner.parse(List.of(f.toString(), "--target",
+                "fast"))).hasMessageContaining("100/s or 6000/min");
+        assertThatThrownBy(() -> Planner.parse(List.of(f.toString(),
+                "--bogus"))).hasMessageContaining("unexpected argument '--bogus'");
+        assertThatThrownBy(() -> Planner.parse(List.of(dir.resolve("none").toString())))
+                .hasMessageContaining("no workload file");
     }
 
     @Test

@@ -52,8 +52,10 @@ class WorkloadTest {
         assertThat(w.operations()).extracting(Workload.Operation::name).containsExactly("cades", "pades", "login");
         Workload.Operation cades = w.operations().get(0);
         assertThat(w.rateOf(cades)).isCloseTo(60, Offset.offset(1e-9));
-        assertThat(cades.properties()).containsEntry("pki.api", "dss").containsEntry("pki.url", "http://127.0.0.1:8080/services/rest");
-        assertThat(cades.reports()).containsExactly(Path.of("/results/cades-1cpu/sizing.json"), Path.of("/results/cades-2cpu/sizing"));
+        assertThat(cades.properties()).containsEntry("pki.api", "dss").containsEntry("pki.url",
+                "http://127.0.0.1:8080/services/rest");
+        assertThat(cades.reports()).containsExactly(Path.of("/results/cades-1cpu/sizing.json"),
+                Path.of("/results/cades-2cpu/sizing"));
         assertThat(cades.slo()).as("the file's objective").isEqualTo("p95<=2s,errors<=1%");
         assertThat(w.operations().get(2).slo()).as("its own objective").isEqualTo("p95<=1s,errors<=1%");
         assertThat(w.operations().get(2).sizeArgs()).containsExactly("--start", "4");
@@ -77,7 +79,8 @@ class WorkloadTest {
 
     @Test
     void anOperationWithItsOwnRateNeedsNoTarget() throws Exception {
-        Workload w = parse("operations = kms\nop.kms.plan = kms/kms-benchmark-aws\nop.kms.rate = 1530/s\nop.kms.slo = p99<=50ms\n"
+        Workload w = parse("operations = kms\nop.kms.plan = kms/kms-benchmark-aws\nop.kms.rate = 1530/s\n"
+                + "op.kms.slo = p99<=50ms\n"
                 + "ceiling = 0.8\nspares = 2\n", null);
         assertThat(w.target()).isNull();
         assertThat(w.totalRate()).isEqualTo(1530);
@@ -92,15 +95,20 @@ class WorkloadTest {
         for (Bad b : List.of(
                 new Bad("op.a.plan = x\n", "operations lists"),
                 new Bad("operations = a\nop.a.share = 50%\nop.a.slo = p99<=1s\ntarget = 1/s\n", "op.a.plan"),
-                new Bad("operations = a\nop.a.plan = x\nop.a.share = 50%\nop.a.slo = p99<=1s\ntarget = 1/s\n", "add up to 50.0%"),
+                new Bad("operations = a\nop.a.plan = x\nop.a.share = 50%\nop.a.slo = p99<=1s\ntarget = 1/s\n",
+                        "add up to 50.0%"),
                 new Bad("operations = a\nop.a.plan = x\nop.a.share = 100%\nop.a.slo = p99<=1s\n", "need a target rate"),
                 new Bad("operations = a\nop.a.plan = x\nop.a.slo = p99<=1s\n", "not neither"),
-                new Bad("operations = a\nop.a.plan = x\nop.a.rate = 1/s\nop.a.share = 1\nop.a.slo = p99<=1s\n", "not both"),
+                new Bad("operations = a\nop.a.plan = x\nop.a.rate = 1/s\nop.a.share = 1\nop.a.slo = p99<=1s\n",
+                        "not both"),
                 new Bad("operations = a\nop.a.plan = x\nop.a.rate = 1/s\n", "op.a.slo"),
-                new Bad("operations = a\nop.a.plan = x\nop.a.rate = 1/s\nop.a.slo = p99<=1s\nop.b.plan = y\n", "no operation 'b'"),
-                new Bad("operations = a\nop.a.plan = x\nop.a.rate = 1/s\nop.a.slo = p99<=1s\nceiling = 120%\n", "ceiling"),
+                new Bad("operations = a\nop.a.plan = x\nop.a.rate = 1/s\nop.a.slo = p99<=1s\nop.b.plan = y\n",
+                        "no operation 'b'"),
+                new Bad("operations = a\nop.a.plan = x\nop.a.rate = 1/s\nop.a.slo = p99<=1s\nceiling = 120%\n",
+                        "ceiling"),
                 new Bad("operations = a\nop.a.plan = x\nop.a.rate = 1/s\nop.a.slo = p99<=1s\nspares = -1\n", "spares"),
-                new Bad("operations = a\nop.a.plan = x\nop.a.rate = 1/s\nop.a.slo = p99<=1s\ntarrget = 1/s\n", "unknown keys tarrget"))) {
+                new Bad("operations = a\nop.a.plan = x\nop.a.rate = 1/s\nop.a.slo = p99<=1s\ntarrget = 1/s\n",
+                        "unknown keys tarrget"))) {
             assertThatThrownBy(() -> parse(b.text(), null)).as(b.text()).isInstanceOf(Workload.WorkloadException.class)
                     .hasMessageContaining(b.message());
         }
@@ -128,7 +136,8 @@ class WorkloadTest {
         assertThat(files).extracting(f -> f.getFileName().toString()).contains("rest-pki.properties", "ldap.properties",
                 "mysql.properties", "gmssl.properties", "kms.properties", "pdp.properties");
         java.util.Map<String, String> env = new java.util.HashMap<>();
-        for (String v : List.of("DSS_PID", "DSS_Q", "SLAPD_PID", "SLAPD_PORT", "MARIADB_PID", "DB_Q", "TLCP_PID", "TLCP_PORT",
+        for (String v : List.of("DSS_PID", "DSS_Q", "SLAPD_PID", "SLAPD_PORT", "MARIADB_PID", "DB_Q", "TLCP_PID",
+                "TLCP_PORT",
                 "TLCP_Q", "MOTO_PID", "MOTO_URL", "KMS_KEY_ID")) {
             env.put(v, "1");
         }

@@ -11,12 +11,13 @@ import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The service demand of a search: its figures, their spread, the warm-up rule, the open model's bracket, sizing.json. */
+/** The service demand of a search: its figures, their spread, the warm-up rule, the open model's bracket, sizing.json.
+ * */
 class ServiceDemandTest {
 
-    /** A step: offered, achieved/s, server CPU %, server ms/op, load ms/op, GCs and GC ms over its 10 s, broken rules. */
-    private static Step step(String phase, double offered, double achieved, double serverPct, double serverMs, double loadMs,
-                             long gcs, double gcMs, String... broken) {
+    /** A step: offered, achieved/s, server CPU %, server ms/op, load ms/op, GCs and GC ms over 10 s, broken rules. */
+    private static Step step(String phase, double offered, double achieved, double serverPct, double serverMs,
+                             double loadMs, long gcs, double gcMs, String... broken) {
         return new Step(phase, 1, offered, offered * 2, 10, achieved, (long) (achieved * 10), 0, 20, 20, 30, 35, 40, 50,
                 30, loadMs, 0.01, serverPct, Double.NaN, serverMs, gcs, gcMs, 60, List.of(broken), "");
     }
@@ -28,7 +29,8 @@ class ServiceDemandTest {
     @Test
     void theServersCpuPerOperationIsReadAtLowLoadAndAtTheKneeWithItsSpread() {
         List<Step> steps = List.of(step("ramp-1", 1, 50, 55, 11, 9, 5, 20), step("ramp-1", 2, 80, 85, 10.6, 8.5, 8, 30),
-                step("ramp-1", 4, 90, 97, 10.8, 8, 9, 40), step("ramp-1", 8, 91, 99, 10.9, 8, 9, 45, "p95 2400 ms > 2000 ms"));
+                step("ramp-1", 4, 90, 97, 10.8, 8, 9, 40), step("ramp-1", 8, 91, 99, 10.9, 8, 9, 45,
+                        "p95 2400 ms > 2000 ms"));
         Verdict v = Verdict.of(steps, Optional.empty(), false, true, false, 1, "signatures", "p95<=2s", 1);
         assertThat(v.kind()).isEqualTo(Verdict.Kind.SERVER);
         ServiceDemand d = ServiceDemand.of(steps, Optional.empty(), v, false, 1, 1, warm());
@@ -40,19 +42,23 @@ class ServiceDemandTest {
         assertThat(d.serverLow().steps()).as("three met, and the knee").isEqualTo(4);
         assertThat(d.client().value()).as("at the best step").isEqualTo(8);
         assertThat(d.client().max()).as("met steps only").isEqualTo(9);
-        assertThat(d.serverGc().value()).as("40 ms of GC over 900 operations").isCloseTo(40.0 / 900, Offset.offset(1e-9));
+        assertThat(d.serverGc().value()).as("40 ms of GC over 900 operations").isCloseTo(40.0 / 900,
+                Offset.offset(1e-9));
         assertThat(d.gcsPerThousand()).isCloseTo(10, Offset.offset(1e-9));
         assertThat(d.capacity()).isEqualTo(90);
         assertThat(d.bracket()).as("closed model").isEmpty();
-        assertThat(d.markdown("signatures", "closed")).contains("| server CPU per signature, low load | 11.00 ms | 10.60–11.00 ms"
+        assertThat(d.markdown("signatures",
+                "closed")).contains("| server CPU per signature, low load | 11.00 ms | 10.60–11.00 ms"
                 + " (4 steps) | ramp-1 at 1 threads |", "| capacity | 90.0 signatures/s |");
     }
 
     @Test
     void aClientBoundSearchHasNoCapacity() {
         List<Step> steps = List.of(step("ramp-1", 1, 50, 20, 1, 9, 0, 0), step("ramp-1", 2, 52, 21, 1, 9, 0, 0));
-        Verdict v = Verdict.of(List.of(new Step("ramp-1", 1, 1, Double.NaN, 10, 50, 500, 0, 20, 20, 30, 35, 40, 50, 97, 9, 0.01,
-                20, Double.NaN, 1, 0, 0, 99, List.of(), "")), Optional.empty(), true, false, false, 1, "requests", "p99<=1s", 1);
+        Verdict v = Verdict.of(List.of(new Step("ramp-1", 1, 1, Double.NaN, 10, 50, 500, 0, 20, 20, 30, 35, 40, 50, 97,
+                9, 0.01,
+                20, Double.NaN, 1, 0, 0, 99, List.of(), "")), Optional.empty(), true, false, false, 1, "requests",
+                        "p99<=1s", 1);
         ServiceDemand d = ServiceDemand.of(steps, Optional.empty(), v, false, 1, 1, warm());
         assertThat(d.capacity()).isNaN();
     }
@@ -78,13 +84,15 @@ class ServiceDemandTest {
         assertThat(ServiceDemand.settled(10, 11)).as("rising is not warming").isTrue();
         assertThat(ServiceDemand.settled(Double.NaN, 5)).as("the server not watched: nothing to wait for").isTrue();
         assertThat(new ServiceDemand.Warmup(List.of(51.0, 33.0, 19.0, 13.0, 12.0), 5, 150_000, true).text())
-                .isEqualTo("51.00 -> 33.00 -> 19.00 -> 13.00 -> 12.00 ms at the start load; 5 unjudged steps before the first"
+                .isEqualTo("51.00 -> 33.00 -> 19.00 -> 13.00 -> 12.00 ms at the start load; 5 unjudged steps before the"
+                        + " first"
                         + " judged one (150 s): settled (within 10% from one step to the next)");
     }
 
     @Test
     void sizingJsonHoldsTheDemandTheVerdictAndEveryStepWithUnknownsAsNull(@TempDir Path dir) throws Exception {
-        List<Step> steps = List.of(step("ramp-1", 1, 50, 55, 11, 9, -1, Double.NaN), step("ramp-1", 2, 80, 95, 10.6, 8.5, -1,
+        List<Step> steps = List.of(step("ramp-1", 1, 50, 55, 11, 9, -1, Double.NaN), step("ramp-1", 2, 80, 95, 10.6,
+                8.5, -1,
                 Double.NaN), step("ramp-1", 4, 81, 99, 10.5, 8, -1, Double.NaN, "p95 2400 ms > 2000 ms"));
         Verdict v = Verdict.of(steps, Optional.empty(), false, true, false, 1, "signatures", "p95<=2s", 1);
         ServiceDemand d = ServiceDemand.of(steps, Optional.empty(), v, false, 1, 1, warm());
