@@ -596,7 +596,8 @@ public final class Size {
                             continue; // level unchanged: the ramp starts again at the start load
                         }
                     } else {
-                        notes.add(name + " began with one unjudged step at the start load: its JMeter JVM was a new one");
+                        notes.add(name + " began with one unjudged step at the start load: its JMeter JVM was a new"
+                                + " one");
                     }
                 }
                 for (Step st : got) {
@@ -655,8 +656,8 @@ public final class Size {
                         return status;
                     }
                     confirmed = got.stream().filter(st -> st.index() == 1).findFirst();
-                    notes.add("the confirm run began with one unjudged step at the same load: its JMeter JVM was warm when"
-                            + " the confirmed step was measured");
+                    notes.add("the confirm run began with one unjudged step at the same load: its JMeter JVM was warm"
+                            + " when the confirmed step was measured");
                     if (confirmed.isPresent() && !confirmed.get().good()) {
                         notes.add("the confirm run of the best step broke the objective: " + String.join(", ", confirmed.get().broken())
                                 + (confirmed.get().stoppedBy().isEmpty() ? "" : " (" + confirmed.get().stoppedBy() + ")"));
@@ -762,7 +763,8 @@ public final class Size {
          * One JMeter run of these steps, the first {@code unjudged} of them warm-ups (no SLO Stop); its steps go to
          * {@code got}. Returns 0 or a could-not-execute status.
          */
-        private int phase(String name, List<Double> loads, List<Step> got, int unjudged) throws IOException, InterruptedException {
+        private int phase(String name, List<Double> loads, List<Step> got, int unjudged)
+                throws IOException, InterruptedException {
             Path jmx = sizing.resolve("plans").resolve(name + ".jmx");
             Objective listenerSlo = s.slo.withoutServerRules();
             SizingPlan.write(o.jmx, jmx, s.model, loads, Math.max(1, s.engines), shape.groups(), s.stepMs, s.warmupMs, leadInMs,

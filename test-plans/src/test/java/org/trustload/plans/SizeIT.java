@@ -44,8 +44,8 @@ import org.trustload.testing.SpinServer;
  * in Debian's headless Chromium; a capacity plan of one operation is made from the CPU-bound case's report and
  * verified at one server's share (a JVM start, 300 warm-up requests, one JMeter run of two 4-s steps: 57 s measured
  * at load 20-24 on 2026-12-07, a warm-up run included that verify no longer makes). The cases that read a rate or
- * a CPU share are skipped, saying why, when size finds the host busy with other work (its "host busy" verdict is then the right one). It measures: CI runs it
- * alone, after the classes that run side by side (test-plans/pom.xml).
+ * a CPU share are skipped, saying why, when size finds the host busy with other work (its "host busy" verdict is
+ * then the right one). It measures: CI runs it alone, after the classes that run side by side (test-plans/pom.xml).
  *
  * <p>CI budget: ~3-4 min: size's steps are timed (3-4 s each, one lab for every case); it proves the search, the
  * verdict and the report together, which no shorter run can.
@@ -300,7 +300,8 @@ class SizeIT {
         Path report = OUT.resolve("cpu-bound-server/sizing/sizing.json");
         org.junit.jupiter.api.Assumptions.assumeTrue(Files.exists(report), "the CPU-bound case wrote no sizing.json");
         org.trustload.harness.plan.Measured m = org.trustload.harness.plan.Measured.read(report);
-        org.junit.jupiter.api.Assumptions.assumeTrue(m.serverMsPerOp() > 0, "the CPU-bound case measured no server CPU: " + m);
+        org.junit.jupiter.api.Assumptions.assumeTrue(m.serverMsPerOp() > 0,
+                "the CPU-bound case measured no server CPU: " + m);
         try (SpinServer server = SpinServer.start(Duration.ofMillis(4), "1")) {
             server.warm(300);
             Path dir = OUT.resolve("plan");
@@ -327,14 +328,16 @@ class SizeIT {
             ByteArrayOutputStream buf = new ByteArrayOutputStream();
             PrintStream ps = new PrintStream(buf, true, StandardCharsets.UTF_8);
             int status = org.trustload.harness.plan.Planner.run(Plans.LAYOUT, Plans.MEASURING_JMETER,
-                    id -> Run.Options.of(Plans.LAYOUT, Catalog.read(Plans.LAYOUT.catalogFile()).get(id).orElseThrow()), dir,
+                    id -> Run.Options.of(Plans.LAYOUT, Catalog.read(Plans.LAYOUT.catalogFile()).get(id).orElseThrow()),
+                    dir,
                     List.of(file.toString(), "--verify", "--out", dir.resolve("out").toString()), ps, ps);
             String out = buf.toString(StandardCharsets.UTF_8);
             System.out.println(out);
             assertThat(status).as("the plan, and the verify's objective (8: broken)\n" + out).isIn(0, 8);
             assertThat(out).contains("Servers: 3 of 1 CPU (2 for the target + 1 spare)", "Arithmetic:",
                     "servers of 1 CPU: ceil(", "= 2; + 1 spare = 3 servers (3 CPUs)", "Assumptions:",
-                    "Verify: one server's share of the target at peak", "server CPU: measured ", "load generator CPU: measured ");
+                    "Verify: one server's share of the target at peak", "server CPU: measured ",
+                    "load generator CPU: measured ");
             assertThat(dir.resolve("out/plan.md")).exists();
             assertThat(Files.readString(dir.resolve("out/plan.md"))).contains("## Verify");
         }

@@ -46,8 +46,8 @@ public final class SizingReport {
      * Writes the report into {@code dir} (sizing.md, index.html, the charts, sizing.json); returns the text the
      * launcher prints (sizing.md's head, the service demand and the steps).
      */
-    public static String write(Path dir, Info info, List<Step> steps, Optional<Step> confirm, Verdict v, ServiceDemand d)
-            throws IOException {
+    public static String write(Path dir, Info info, List<Step> steps, Optional<Step> confirm, Verdict v,
+                               ServiceDemand d) throws IOException {
         Files.createDirectories(dir);
         List<Step> sorted = new ArrayList<>(steps.stream().filter(s -> s.samples() > 0).toList());
         sorted.sort(Comparator.comparingDouble(Step::offered).thenComparing(Step::phase));
@@ -65,11 +65,12 @@ public final class SizingReport {
     private static String demandLines(Info info, ServiceDemand d) {
         String one = Verdict.singular(info.unit());
         StringBuilder sb = new StringBuilder("Service demand per " + one + " (sizing.json, for ./trustload plan):");
-        sb.append(String.format(Locale.ROOT, "%n  server CPU   %s ms at low load, %s ms at the knee%s", ms(d.serverLow()),
-                ms(d.serverKnee()), spread(d.serverLow())));
+        sb.append(String.format(Locale.ROOT, "%n  server CPU   %s ms at low load, %s ms at the knee%s",
+                ms(d.serverLow()), ms(d.serverKnee()), spread(d.serverLow())));
         sb.append(String.format(Locale.ROOT, "%n  load CPU     %s ms%s", ms(d.client()), spread(d.client())));
         sb.append(String.format(Locale.ROOT, "%n  server GC    %s ms%s", ms(d.serverGc()),
-                Double.isNaN(d.gcsPerThousand()) ? "" : ", " + Verdict.num(d.gcsPerThousand()) + " collections per 1,000"));
+                Double.isNaN(d.gcsPerThousand()) ? ""
+                        : ", " + Verdict.num(d.gcsPerThousand()) + " collections per 1,000"));
         sb.append(String.format(Locale.ROOT, "%n  warm-up      %s", d.warmup().text()));
         d.bracket().ifPresent(b -> sb.append(String.format(Locale.ROOT, "%n  open model   %s", b.text(info.unit()))));
         return sb.append('\n').toString();
@@ -80,7 +81,8 @@ public final class SizingReport {
     }
 
     private static String spread(ServiceDemand.Figure f) {
-        return f.steps() > 1 ? " (" + Verdict.ms(f.min()) + "-" + Verdict.ms(f.max()) + " over " + f.steps() + " steps)" : "";
+        return f.steps() > 1 ? " (" + Verdict.ms(f.min()) + "-" + Verdict.ms(f.max()) + " over " + f.steps() + " steps)"
+                : "";
     }
 
     private static String head(Info info, Verdict v, ServiceDemand d) {
