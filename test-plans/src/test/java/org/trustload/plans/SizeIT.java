@@ -42,8 +42,8 @@ import org.trustload.testing.SpinServer;
  * gets the server's-CPU verdict and its known capacity (that case adds ~30 s on a quiet machine, 50 s at load
  * 40: a JVM start, 300 warm-up requests and one JMeter run of four or five 3-s steps); the report page renders
  * in Debian's headless Chromium; a capacity plan of one operation is made from the CPU-bound case's report and
- * verified at one server's share (a JVM start, 300 warm-up requests, one JMeter run of two 4-s steps: 57 s measured
- * at load 20-24 on 2026-12-07, a warm-up run included that verify no longer makes). The cases that read a rate or
+ * verified at one server's share (a JVM start, 300 warm-up requests, one JMeter run of two 4-s steps: 32 s measured
+ * at load 32-45 on 2026-12-07). The cases that read a rate or
  * a CPU share are skipped, saying why, when size finds the host busy with other work (its "host busy" verdict is
  * then the right one). It measures: CI runs it alone, after the classes that run side by side (test-plans/pom.xml).
  *
