@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.TreeSet;
 import org.trustload.common.ChildProcess;
+import org.trustload.harness.plan.Planner;
 import org.trustload.slo.Objective;
 
 /**
@@ -61,6 +62,7 @@ public final class Main {
                 }
                 case "run" -> run(args);
                 case "size" -> size(args);
+                case "plan" -> plan(args);
                 case "engine" -> engine(args);
                 case "lab" -> lab(args);
                 case "gui" -> gui(args);
@@ -70,7 +72,8 @@ public final class Main {
                     yield Bench.fixture(layout, args.get(0), Commands.get("fixture").orElseThrow().parse(rest).trailing());
                 }
                 case "help", "-h", "--help" -> {
-                    out.print(args.isEmpty() ? usage() : Commands.usage(args.get(0)));
+                    out.print(args.isEmpty() ? usage() : args.get(0).equals("plan") ? Planner.help()
+                            : Commands.usage(args.get(0)));
                     yield 0;
                 }
                 default -> throw HarnessException.usage("unknown command '" + command + "'\n" + usage());
@@ -159,9 +162,21 @@ public final class Main {
 
     private int size(List<String> args) throws IOException, InterruptedException, HarnessException {
         List<String> rest = operand(args, "size", "PLAN (./trustload list shows them) and --slo RULES");
-        RunSpec.Builder o = resolve(args.get(0));
+        return Size.run(layout, sizeOptions(args.get(0)), rest, out, err);
+    }
+
+    /** {@code ./trustload plan FILE ...}: a capacity plan (org.trustload.harness.plan). */
+    private int plan(List<String> args) throws IOException, InterruptedException {
+        Path results = Path.of(env("TRUSTLOAD_RESULTS").orElse(layout.root().resolve("results").toString()));
+        return Planner.run(layout, JMeter.fromEnvironment(layout), this::sizeOptions, results.toAbsolutePath(), args,
+                out, err);
+    }
+
+    /** PLAN's options for a size run, with the environment's settings (size, and plan's size and verify runs). */
+    private RunSpec.Builder sizeOptions(String plan) throws IOException, HarnessException {
+        RunSpec.Builder o = resolve(plan);
         environment(o);
-        return Size.run(layout, o, rest, out, err);
+        return o;
     }
 
     /** {@code ./trustload engine --bind ADDRESS [--port P] [--object-port P2]}: a JMeter engine for other hosts' controllers. */

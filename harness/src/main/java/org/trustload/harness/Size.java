@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import org.trustload.harness.sizing.ServiceDemand;
 import org.trustload.harness.sizing.SizingPlan;
 import org.trustload.harness.sizing.SizingReport;
 import org.trustload.harness.sizing.Step;
@@ -145,6 +146,22 @@ public final class Size {
         return s;
     }
 
+    /** {@code 30}, {@code 30s}, {@code 500ms}, {@code 5m}, {@code 1h}, in ms (also plan's workload files). */
+    public static long duration(String v, String name) throws HarnessException {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("([0-9]+(?:\\.[0-9]+)?)\\s*(ms|s|m|min|h)?").matcher(v.strip());
+        if (!m.matches()) {
+            throw HarnessException.usage(name + " takes a duration such as 30s, 5m or 500ms, not '" + v + "'");
+        }
+        double d = Double.parseDouble(m.group(1));
+        String u = m.group(2) == null ? "s" : m.group(2);
+        return Math.round(switch (u) {
+            case "ms" -> d;
+            case "m", "min" -> d * 60_000;
+            case "h" -> d * 3_600_000;
+            default -> d * 1000;
+        });
+    }
+
     private static double round3(double d) {
         if (d <= 0) {
             return d;
@@ -235,7 +252,11 @@ public final class Size {
                     Math.max(1, s.engines), s.stepMs, s.warmupMs, shape.samplersPerIteration(), uptime(),
                     Duration.between(started, Instant.now()).toSeconds(), search.notes, String.join(" ",
                             spec.maskedProperties().entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).toList()));
-            String text = SizingReport.write(sizing, info, search.steps, search.confirmed, v);
+            int engineCpus = watcher.load().stream().mapToInt(HostMonitor.Series::cpus).max().orElse(0);
+            ServiceDemand demand = ServiceDemand.of(search.steps, search.confirmed, v, s.model == SizingPlan.Model.OPEN,
+                    Math.max(1, s.engines), engineCpus, new ServiceDemand.Warmup(search.warmMsPerOp,
+                            search.warming.size(), search.warmMs, search.warmSettled));
+            String text = SizingReport.write(sizing, info, search.steps, search.confirmed, v, demand);
             out.print(text);
             out.println("trustload: sizing report in " + sizing.resolve("index.html"));
             return switch (v.kind()) {
@@ -318,6 +339,9 @@ public final class Size {
         }
     }
 
+    /** Warm-up runs at most before the search goes on with a server still warming. */
+    static final int MAX_WARM_RUNS = 3;
+
     /** The phases of one search, and what they measured. */
     static final class Search {
         private final Layout layout;
@@ -336,6 +360,14 @@ public final class Size {
         final List<String> notes = new ArrayList<>();
         Optional<Step> confirmed = Optional.empty();
         boolean plateau;
+        /** Unjudged steps at the start load while the server warmed up, in order. */
+        final List<Step> warming = new ArrayList<>();
+        /** The server's CPU ms per operation at those steps (and the first judged one, when it was checked). */
+        final List<Double> warmMsPerOp = new ArrayList<>();
+        /** From the search's start to its first judged step's run, ms. */
+        long warmMs;
+        /** Whether the server's CPU per operation settled before the first judged step. */
+        boolean warmSettled = true;
         /** Seconds a phase costs beyond its steps (JMeter start, plan load, setUp), measured on the first. */
         private long overheadMs = 10_000;
         /** Open model: the schedule's lead-in, longer than the test's start-up (measured after each phase). */
@@ -368,6 +400,11 @@ public final class Size {
             int flat = 0;
             int ramp = 0;
             boolean done = false;
+            // the next ramp run begins with one unjudged step at its first load: the server's and JMeter's JIT,
+            // connection pools and caches warm up there, not in the first judged step
+            boolean warmFirst = true;
+            boolean warmChecked = false;
+            long started = System.currentTimeMillis();
             while (!done) {
                 int fit = (int) ((deadline - System.currentTimeMillis() - overheadMs) / s.stepMs);
                 if (fit < 1 && ramp > 0) {
@@ -384,20 +421,35 @@ public final class Size {
                     break;
                 }
                 List<Step> got = new ArrayList<>();
-                boolean first = ramp == 0;
+                boolean first = warmFirst;
                 if (first) {
-                    // one step at the start load before the first judged one: the server's and JMeter's JIT,
-                    // connection pools and caches warm up there, not in the first step
                     loads.add(0, loads.get(0));
                 }
-                int status = phase("ramp-" + (++ramp), loads, got);
+                String name = "ramp-" + (++ramp);
+                int status = phase(name, loads, got, first ? 1 : 0);
                 if (status != 0) {
                     return status;
                 }
                 if (first) {
+                    Optional<Step> warm = got.stream().filter(st -> st.index() == 0).findFirst();
+                    Optional<Step> judged = got.stream().filter(st -> st.index() == 1).findFirst();
                     got.removeIf(st -> st.index() == 0);
-                    notes.add("ramp-1 began with one unjudged warm-up step at the start load (" + fmt(loads.get(0)) + ")");
                     loads.remove(0);
+                    warmFirst = false;
+                    if (!warmChecked) {
+                        warmChecked = true;
+                        int warmed = warmCheck(name, loads.get(0), warm, judged, started);
+                        if (warmed > 0) {
+                            return warmed;
+                        }
+                        if (warmed < 0) {
+                            warmFirst = true; // the rerun's JMeter JVM is a new one
+                            continue; // level unchanged: the ramp starts again at the start load
+                        }
+                    } else {
+                        notes.add(name + " began with one unjudged step at the start load: its JMeter JVM was a new"
+                                + " one");
+                    }
                 }
                 for (Step st : got) {
                     steps.add(st);
@@ -433,7 +485,7 @@ public final class Size {
                     loads = loads.subList(0, Math.min(loads.size(), Math.max(0, fit)));
                     if (!loads.isEmpty()) {
                         List<Step> got = new ArrayList<>();
-                        int status = phase("refine", loads, got);
+                        int status = phase("refine", loads, got, 0);
                         if (status != 0) {
                             return status;
                         }
@@ -445,21 +497,103 @@ public final class Size {
             }
             Optional<Step> top = steps.stream().filter(Step::good).max(Comparator.comparingDouble(Step::achieved));
             if (top.isPresent() && s.confirm) {
-                if (deadline - System.currentTimeMillis() - overheadMs >= s.stepMs) {
+                if (deadline - System.currentTimeMillis() - overheadMs >= 2 * s.stepMs) {
+                    // in a warm JMeter JVM: one unjudged step at the same load first (a new JVM under-read a fast
+                    // slapd by 36% and ran at 99% of its CPU where the ramp's had run at 81%)
                     List<Step> got = new ArrayList<>();
-                    int status = phase("confirm", List.of(top.get().offered()), got);
+                    double load = top.get().offered();
+                    int status = phase("confirm", List.of(load, load), got, 1);
                     if (status != 0) {
                         return status;
                     }
-                    confirmed = got.stream().findFirst();
+                    confirmed = got.stream().filter(st -> st.index() == 1).findFirst();
+                    notes.add("the confirm run began with one unjudged step at the same load: its JMeter JVM was warm"
+                            + " when the confirmed step was measured");
                     if (confirmed.isPresent() && !confirmed.get().good()) {
                         notes.add("the confirm run of the best step broke the objective: " + String.join(", ", confirmed.get().broken())
                                 + (confirmed.get().stoppedBy().isEmpty() ? "" : " (" + confirmed.get().stoppedBy() + ")"));
                     }
                 } else {
-                    notes.add("no time left to confirm the best step");
+                    notes.add("no time left to confirm the best step (two steps: one to warm JMeter, one measured)");
                 }
             }
+            return 0;
+        }
+
+        /**
+         * The first ramp run's warm-up step against its first judged step at the same load: when the server's CPU per
+         * operation fell by more than {@link ServiceDemand#SETTLE}, the server may still have been warming up (a JVM's
+         * JIT). It is then warmed at the start load until that settles; when the first warming step shows it still
+         * falling past the judged one, the ramp runs again from there. Returns 0 (the ramp's steps stand), -1 (run
+         * the ramp again) or a phase's could-not-execute status.
+         */
+        private int warmCheck(String name, double load, Optional<Step> warm, Optional<Step> judged, long started)
+                throws IOException, InterruptedException {
+            warm.ifPresent(warming::add);
+            warmSettled = true;
+            double w0 = warm.map(Step::serverCpuMsPerOp).orElse(Double.NaN);
+            double w1 = judged.map(Step::serverCpuMsPerOp).orElse(Double.NaN);
+            warmMsPerOp.add(w0);
+            warmMsPerOp.add(w1);
+            warmMs = System.currentTimeMillis() - started;
+            long settle = Math.round(100 * ServiceDemand.SETTLE);
+            if (ServiceDemand.settled(w0, w1)) {
+                notes.add(name + " began with one unjudged warm-up step at the start load (" + fmt(load) + ")"
+                        + (Double.isNaN(w0) || Double.isNaN(w1) ? "" : String.format(Locale.ROOT, "; the server's CPU"
+                        + " per operation there %s ms, at the first judged step %s ms: settled (within %d%%)",
+                        Verdict.ms(w0), Verdict.ms(w1), settle)));
+                return 0;
+            }
+            int before = warming.size();
+            int status = warmUntilSettled(load);
+            if (status != 0) {
+                return status;
+            }
+            warmMs = System.currentTimeMillis() - started;
+            boolean ran = warming.size() > before;
+            boolean already = ran && ServiceDemand.settled(w1, warming.get(before).serverCpuMsPerOp());
+            String fell = String.format(Locale.ROOT, "the server's CPU per operation at the start load (%s) went %s ms"
+                    + " (the first judged step's was the second)", fmt(load),
+                    String.join(" -> ", warmMsPerOp.stream().map(Verdict::ms).toList()));
+            if (ran && !already) {
+                notes.add(fell + String.format(Locale.ROOT, ": the server was still warming up; %s after %.0f s,"
+                        + " and the ramp ran again from there", warmSettled ? "settled (within " + settle + "%)"
+                        : "not settled (--max-time)", warmMs / 1000.0));
+                return -1;
+            }
+            notes.add(fell + (already ? ": it had settled by the first judged step (the next step at the same load"
+                    + " cost as much), so the ramp's steps stand" : ": no time left to warm it further (--max-time);"
+                    + " the first judged steps' CPU per operation may include its warm-up"));
+            return 0;
+        }
+
+        /**
+         * Steps at {@code load}, unjudged, until the server's CPU per operation stops falling from one to the next
+         * (within {@link ServiceDemand#SETTLE}), in runs of up to four steps, with at most half the time left.
+         */
+        private int warmUntilSettled(double load) throws IOException, InterruptedException {
+            for (int run = 1; run <= MAX_WARM_RUNS; run++) {
+                long left = deadline - System.currentTimeMillis();
+                int n = (int) Math.min(Math.min(4, s.maxStepsPerRun), (left / 2 - overheadMs) / s.stepMs);
+                if (n < 1) {
+                    break;
+                }
+                List<Step> got = new ArrayList<>();
+                int status = phase("warm-" + run, java.util.Collections.nCopies(n, load), got, n);
+                if (status != 0) {
+                    return status;
+                }
+                for (Step st : got) {
+                    warming.add(st);
+                    double prev = warmMsPerOp.isEmpty() ? Double.NaN : warmMsPerOp.get(warmMsPerOp.size() - 1);
+                    warmMsPerOp.add(st.serverCpuMsPerOp());
+                    if (ServiceDemand.settled(prev, st.serverCpuMsPerOp())) {
+                        warmSettled = true;
+                        return 0;
+                    }
+                }
+            }
+            warmSettled = false;
             return 0;
         }
 
@@ -476,12 +610,16 @@ public final class Size {
             return out;
         }
 
-        /** One JMeter run of these steps; its steps go to {@code got}. Returns 0 or a could-not-execute status. */
-        private int phase(String name, List<Double> loads, List<Step> got) throws IOException, InterruptedException {
+        /**
+         * One JMeter run of these steps, the first {@code unjudged} of them warm-ups (no SLO Stop); its steps go to
+         * {@code got}. Returns 0 or a could-not-execute status.
+         */
+        private int phase(String name, List<Double> loads, List<Step> got, int unjudged)
+                throws IOException, InterruptedException {
             Path jmx = sizing.resolve("plans").resolve(name + ".jmx");
             Objective listenerSlo = s.slo.withoutServerRules();
             SizingPlan.write(o.jmx(), jmx, s.model, loads, Math.max(1, s.engines), shape.groups(), s.stepMs, s.warmupMs, leadInMs,
-                    listenerSlo == null ? null : listenerSlo.toString(), s.guardErrorsPct(), name.equals("ramp-1") ? 1 : 0);
+                    listenerSlo == null ? null : listenerSlo.toString(), s.guardErrorsPct(), unjudged);
             Path phaseDir = dir.resolve(name);
             RunSpec.Builder r = RunSpec.of(layout, o.planId() + " (size " + name + ")", jmx).args(o.jmeterArgs())
                     .property("jmeter.save.saveservice.subresults", "false").dashboard(false).echo(false)
@@ -528,7 +666,7 @@ public final class Size {
             List<Step> measured = Steps.of(name, res.jtl(), loads, s.model == SizingPlan.Model.OPEN
                     ? shape.samplersPerIteration() : Double.NaN, s.stepMs, s.warmupMs, s.slo, watcher, stopped);
             for (Step st : measured) {
-                boolean warmup = name.equals("ramp-1") && st.index() == 0;
+                boolean warmup = st.index() < unjudged;
                 String broken = st.good() || warmup ? "" : "  BROKEN: " + String.join(", ", st.broken())
                         + (st.stoppedBy().isEmpty() ? "" : " (" + st.stoppedBy() + ")");
                 log.println(String.format(Locale.ROOT, "trustload:   %s%s %s: %s %s/s, p50 %s ms, p99 %s ms,"

@@ -66,6 +66,10 @@ public final class Commands {
             new Command("size", "PLAN", "the plan's capacity under a service-level objective (docs/sizing.md): raises the"
                     + " load until the objective breaks or throughput stops improving, refines, confirms; writes"
                     + " results/PLAN/size-<timestamp>/sizing/", Commands::size),
+            new Command("plan", "FILE", "a capacity plan for a mix of operations (docs/capacity-planning.md): servers,"
+                    + " server CPUs and load-generator engines for a target rate, from each operation's size report (size"
+                    + " runs for those without one), with the arithmetic; --verify runs the mix at one server's share and"
+                    + " compares; ./trustload help plan: the workload file's keys", Commands::plan),
             new Command("engine", "", "a JMeter engine for a controller on another host (run/size --remote), in the"
                     + " foreground (Ctrl-C stops it)", Commands::engine),
             new Command("lab", "[SERVICES]", "run the lab in the foreground (Ctrl-C stops it)", Commands::lab),
@@ -231,6 +235,21 @@ public final class Commands {
         remote(p, "engines already running on other hosts (as run --remote); each step's load is split across them");
         Parsed.jmeter(p);
         noLab(p);
+        return p;
+    }
+
+    private static ArgumentParser plan() throws ArgumentException {
+        ArgumentParser p = parser("plan", "A capacity plan for the workload FILE (docs/capacity-planning.md).", 0);
+        Parsed.string(p, "target", "R/s|R/min", "the target rate, replacing the file's", v -> {
+            try {
+                org.trustload.harness.plan.Workload.Rate.parse(v, "--target");
+                return null;
+            } catch (org.trustload.harness.plan.Workload.WorkloadException e) {
+                return e.getMessage();
+            }
+        });
+        Parsed.flag(p, "verify", "run the mix at one server's predicted share and compare");
+        Parsed.string(p, "out", "DIR", "where the plan goes (default results/plans/NAME-<timestamp>)", null);
         return p;
     }
 

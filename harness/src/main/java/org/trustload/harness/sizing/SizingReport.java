@@ -42,21 +42,50 @@ public final class SizingReport {
     private SizingReport() {
     }
 
-    /** Writes the report into {@code dir}; returns the text the launcher prints (sizing.md's head). */
-    public static String write(Path dir, Info info, List<Step> steps, Optional<Step> confirm, Verdict v) throws IOException {
+    /**
+     * Writes the report into {@code dir} (sizing.md, index.html, the charts, sizing.json); returns the text the
+     * launcher prints (sizing.md's head, the service demand and the steps).
+     */
+    public static String write(Path dir, Info info, List<Step> steps, Optional<Step> confirm, Verdict v,
+                               ServiceDemand d) throws IOException {
         Files.createDirectories(dir);
         List<Step> sorted = new ArrayList<>(steps.stream().filter(s -> s.samples() > 0).toList());
         sorted.sort(Comparator.comparingDouble(Step::offered).thenComparing(Step::phase));
         boolean closed = info.model().equals("closed");
         String xLabel = closed ? "offered load (threads)" : "offered load (arrivals/s)";
         charts(dir, info, sorted, v, xLabel);
-        String md = markdown(info, steps, confirm, v);
+        String md = markdown(info, steps, confirm, v, d);
         Files.writeString(dir.resolve("sizing.md"), md);
-        Files.writeString(dir.resolve("index.html"), html(info, steps, v));
-        return head(info, v) + "\n" + table(steps, info) + "\n";
+        Files.writeString(dir.resolve("index.html"), html(info, steps, v, d));
+        SizingJson.write(dir, info, steps, confirm, v, d);
+        return head(info, v, d) + "\n" + demandLines(info, d) + "\n" + table(steps, info) + "\n";
     }
 
-    private static String head(Info info, Verdict v) {
+    /** The service demand in a few lines for the console. */
+    private static String demandLines(Info info, ServiceDemand d) {
+        String one = Verdict.singular(info.unit());
+        StringBuilder sb = new StringBuilder("Service demand per " + one + " (sizing.json, for ./trustload plan):");
+        sb.append(String.format(Locale.ROOT, "%n  server CPU   %s ms at low load, %s ms at the knee%s",
+                ms(d.serverLow()), ms(d.serverKnee()), spread(d.serverLow())));
+        sb.append(String.format(Locale.ROOT, "%n  load CPU     %s ms%s", ms(d.client()), spread(d.client())));
+        sb.append(String.format(Locale.ROOT, "%n  server GC    %s ms%s", ms(d.serverGc()),
+                Double.isNaN(d.gcsPerThousand()) ? ""
+                        : ", " + Verdict.num(d.gcsPerThousand()) + " collections per 1,000"));
+        sb.append(String.format(Locale.ROOT, "%n  warm-up      %s", d.warmup().text()));
+        d.bracket().ifPresent(b -> sb.append(String.format(Locale.ROOT, "%n  open model   %s", b.text(info.unit()))));
+        return sb.append('\n').toString();
+    }
+
+    private static String ms(ServiceDemand.Figure f) {
+        return f.known() ? Verdict.ms(f.value()) : "-";
+    }
+
+    private static String spread(ServiceDemand.Figure f) {
+        return f.steps() > 1 ? " (" + Verdict.ms(f.min()) + "-" + Verdict.ms(f.max()) + " over " + f.steps() + " steps)"
+                : "";
+    }
+
+    private static String head(Info info, Verdict v, ServiceDemand d) {
         StringBuilder sb = new StringBuilder();
         sb.append("Sizing: ").append(info.plan()).append(" (").append(info.model()).append(" model, objective ").append(info.slo())
                 .append(")\n");
@@ -68,10 +97,11 @@ public final class SizingReport {
             case HOST_BUSY -> "no verdict: the machine was busy with other work";
         }).append('\n');
         sb.append(v.sentence()).append('\n');
+        d.bracket().ifPresent(b -> sb.append("Open model: ").append(b.text(info.unit())).append('\n'));
         return sb.toString();
     }
 
-    private static String markdown(Info info, List<Step> steps, Optional<Step> confirm, Verdict v) {
+    private static String markdown(Info info, List<Step> steps, Optional<Step> confirm, Verdict v, ServiceDemand d) {
         StringBuilder sb = new StringBuilder("# Sizing of " + info.plan() + "\n\n");
         sb.append("**").append(v.sentence()).append("**\n\n");
         sb.append("| | |\n|---|---|\n");
@@ -85,6 +115,7 @@ public final class SizingReport {
                 .append(k.good() ? "throughput stopped improving" : "broke " + String.join(", ", k.broken())
                         + (k.stoppedBy().isEmpty() ? "" : " (SLO Stop: " + k.stoppedBy().replaceFirst("^.*?: ", "") + ")"))
                 .append(" |\n"));
+        d.bracket().ifPresent(b -> sb.append("| open model | ").append(b.text(info.unit())).append(" |\n"));
         confirm.ifPresent(c -> sb.append("| confirm | ").append(Verdict.num(c.achieved())).append(" ").append(info.unit())
                 .append("/s, p99 ").append(Verdict.num(c.p99())).append(" ms: ").append(c.good() ? "met the objective" : "broke it")
                 .append(" |\n"));
@@ -114,7 +145,8 @@ public final class SizingReport {
         for (String n : info.notes()) {
             sb.append("| note | ").append(n).append(" |\n");
         }
-        sb.append("\n![throughput](throughput.png)\n\n![latency](latency.png)\n\n![cpu](cpu.png)\n\n## Steps\n\n");
+        sb.append('\n').append(d.markdown(info.unit(), info.model()));
+        sb.append("![throughput](throughput.png)\n\n![latency](latency.png)\n\n![cpu](cpu.png)\n\n## Steps\n\n");
         sb.append(mdTable(steps, info));
         sb.append("\nPercentiles by the JMeter dashboard's method (commons-math3, LEGACY estimator) over the steady window;"
                 + " CPU shares are of the CPUs each process may use; CPU per operation is CPU used in the window divided by the"
@@ -173,7 +205,7 @@ public final class SizingReport {
         return Double.isNaN(v) ? "-" : String.format(Locale.ROOT, "%.0f%%", v);
     }
 
-    private static String html(Info info, List<Step> steps, Verdict v) {
+    private static String html(Info info, List<Step> steps, Verdict v, ServiceDemand d) {
         StringBuilder sb = new StringBuilder();
         sb.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Sizing of ").append(esc(info.plan()))
                 .append("</title>\n<style>body{font-family:sans-serif;margin:1.5em;max-width:1300px}table{border-collapse:collapse;"
@@ -191,6 +223,7 @@ public final class SizingReport {
         for (String n : info.notes()) {
             sb.append("<p>Note: ").append(esc(n)).append("</p>\n");
         }
+        sb.append("<h2>Service demand</h2>\n<pre>").append(esc(demandLines(info, d))).append("</pre>\n");
         sb.append("<img src=\"throughput.png\" alt=\"throughput against offered load\">\n");
         sb.append("<img src=\"latency.png\" alt=\"response time percentiles against offered load\">\n");
         sb.append("<img src=\"cpu.png\" alt=\"CPU per operation and CPU shares against offered load\">\n");

@@ -346,7 +346,7 @@ public record Verdict(Kind kind, Optional<Step> best, Optional<Step> knee, Strin
     }
 
     /** Three significant figures, thousands separated. */
-    static String num(double v) {
+    public static String num(double v) {
         if (Double.isNaN(v)) {
             return "-";
         }
@@ -364,7 +364,7 @@ public record Verdict(Kind kind, Optional<Step> best, Optional<Step> knee, Strin
         return String.format(Locale.ROOT, "%.2f", v);
     }
 
-    static String ms(double v) {
+    public static String ms(double v) {
         return v >= 1 ? String.format(Locale.ROOT, "%.2f", v) : String.format(Locale.ROOT, "%.3f", v);
     }
 }
