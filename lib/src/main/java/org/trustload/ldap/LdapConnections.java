@@ -122,7 +122,16 @@ public final class LdapConnections implements Closeable, LdapValue.Source {
             }
         }
         pauseBeforeConnect();
-        LdapClient c = connect();
+        LdapClient c;
+        try {
+            c = connect();
+        } catch (LdapClientException e) {
+            if (reached && !e.isRefusal()) {
+                // ldaps behind a proxy whose server is down: the connect is accepted, the TLS handshake closed
+                slowDown(Thread.currentThread());
+            }
+            throw e;
+        }
         open.add(c);
         unanswered.put(Thread.currentThread(), c);
         try {
@@ -188,8 +197,9 @@ public final class LdapConnections implements Closeable, LdapValue.Source {
      * before any answer ({@link #lost}): a server behind a proxy or a load balancer that is down (restarting)
      * accepts each connect and closes it at once, which no refused connect shows. A thread that reconnected at
      * once would fail hundreds of times a second (1,537 in a 2-s slapd restart behind Toxiproxy at 2 threads), as
-     * with refusals; a client's pool waits for its server instead. The pause grows like the refusal's (50 ms,
-     * doubling, at most 1 s) and ends with the thread's first answer.
+     * with refusals; a client's pool waits for its server instead. A connect that fails otherwise than refused once
+     * the test reached the server (an ldaps handshake the proxy closes) earns the same pause. The pause grows like the
+     * refusal's (50 ms, doubling, at most 1 s) and ends with the thread's first answer.
      */
     private void pauseBeforeConnect() {
         Long pause = backOff.get(Thread.currentThread());
@@ -206,8 +216,13 @@ public final class LdapConnections implements Closeable, LdapValue.Source {
     private void lost(LdapClient c) {
         Thread t = Thread.currentThread();
         if (unanswered.remove(t, c) && !c.isConnected()) {
-            backOff.merge(t, FIRST_RETRY_PAUSE_MS, (was, first) -> Math.min(was * 2, MAX_RETRY_PAUSE_MS));
+            slowDown(t);
         }
+    }
+
+    /** Doubles the thread's pause before connects (the first: {@link #FIRST_RETRY_PAUSE_MS}), at most 1 s. */
+    private void slowDown(Thread t) {
+        backOff.merge(t, FIRST_RETRY_PAUSE_MS, (was, first) -> Math.min(was * 2, MAX_RETRY_PAUSE_MS));
     }
 
     /** Whether a connection of this test ever reached the server (then refusals are waited out: {@link #connect()}). */
