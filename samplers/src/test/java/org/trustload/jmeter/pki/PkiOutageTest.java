@@ -8,6 +8,7 @@ import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.apache.jmeter.samplers.SampleResult;
 import org.apache.jmeter.threads.JMeterContextService;
@@ -17,6 +18,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.trustload.jmeter.ldap.JMeterTestSupportAccess;
 import org.trustload.labkit.pki.TestPki;
 import org.trustload.labkit.pki.TimestampResponder;
@@ -67,17 +70,25 @@ class PkiOutageTest {
         keys.testEnded();
     }
 
-    private SignatureServerConfig config(String name, String serverUrl, String tsaUrl) {
-        SignatureServerConfig c = new SignatureServerConfig();
-        c.setName(name);
-        c.setConfigName(name);
-        c.setServerUrl(serverUrl);
-        c.setTsaUrl(tsaUrl);
-        c.setConnectTimeout("2000");
-        c.setResponseTimeout("5000");
-        c.testStarted();
-        configs.add(c);
-        return c;
+    /** A started Signature Server Config, ended after the test. */
+    private void config(String name, String serverUrl, String tsaUrl) {
+        configs.add(PkiElementsTest.server(name, serverUrl, tsaUrl));
+    }
+
+    /**
+     * The server of {@code config} answered and is now down: a thread starting now records the refusal
+     * {@code message} and goes on; the same refusal at {@code never}, a config of the same URL that nothing of
+     * the test reached, stops its thread.
+     */
+    private static void aLateThreadGoesOnWhereNothingAnsweredItStops(Function<String, SampleResult> sample,
+            String config, String never, String message) throws InterruptedException {
+        SampleResult late = onALateThread(() -> sample.apply(config));
+        assertThat(late.getResponseMessage()).isEqualTo(message);
+        assertThat(late.isStopThread()).as("a thread starting during an outage of a server the test reached goes on")
+                .isFalse();
+        SampleResult stopped = onALateThread(() -> sample.apply(never));
+        assertThat(stopped.getResponseMessage()).as("a wrong URL is a setting to fix").isEqualTo(message);
+        assertThat(stopped.isStopThread()).isTrue();
     }
 
     /** One sample on a thread of its own with this test's variables, as a thread JMeter starts later runs it. */
@@ -145,65 +156,28 @@ class PkiOutageTest {
             tsa.close();
         }
         awaitRefused(port);
-        SampleResult late = onALateThread(() -> timestamp("tsa").sample(null));
-        assertThat(late.getResponseCode()).isEqualTo("tsaError");
-        assertThat(late.getResponseMessage()).isEqualTo("TSA unreachable");
-        assertThat(late.isStopThread()).as("a thread starting during an outage of a TSA the test reached goes on")
-                .isFalse();
-
-        // the same refusal where nothing ever answered is a wrong URL: the thread stops after it
         config("tsa-never", "", "http://127.0.0.1:" + port + "/tsa");
-        SampleResult never = onALateThread(() -> timestamp("tsa-never").sample(null));
-        assertThat(never.getResponseMessage()).isEqualTo("TSA unreachable");
-        assertThat(never.isStopThread()).isTrue();
+        aLateThreadGoesOnWhereNothingAnsweredItStops(c -> timestamp(c).sample(null), "tsa", "tsa-never",
+                "TSA unreachable");
     }
 
-    @Test
-    void aRemoteSignatureThreadStartingWhileTheServerIsDownGoesOnOnceTheServerHadAnswered() throws Exception {
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"remote CAdES Sign", "Certificate Login"})
+    void aThreadStartingWhileTheSignatureServerIsDownGoesOnOnceTheServerHadAnswered(String element) throws Exception {
+        Function<String, SampleResult> sample = element.startsWith("remote") ? c -> remoteCades(c).sample(null)
+                : c -> login(c).sample(null);
         FaultServer garbage = FaultServer.answering(FaultServer.Garbage.json("<html>maintenance</html>"));
         int port = garbage.port();
-        config("sig", "http://127.0.0.1:" + port, "");
+        config("api", "http://127.0.0.1:" + port, "");
         try {
-            SampleResult answered = remoteCades("sig").sample(null);
+            SampleResult answered = sample.apply("api");
             assertThat(answered.getResponseCode()).as(answered.getResponseDataAsString()).isEqualTo("badResponse");
             assertThat(answered.isStopThread()).isFalse();
         } finally {
             garbage.close();
         }
         awaitRefused(port);
-        SampleResult late = onALateThread(() -> remoteCades("sig").sample(null));
-        assertThat(late.getResponseCode()).isEqualTo("connectError");
-        assertThat(late.getResponseMessage()).isEqualTo("signature server connection refused");
-        assertThat(late.isStopThread()).as("a thread starting during an outage of a server the test reached goes on")
-                .isFalse();
-
-        config("sig-never", "http://127.0.0.1:" + port, "");
-        SampleResult never = onALateThread(() -> remoteCades("sig-never").sample(null));
-        assertThat(never.getResponseMessage()).isEqualTo("signature server connection refused");
-        assertThat(never.isStopThread()).isTrue();
-    }
-
-    @Test
-    void aLoginThreadStartingWhileTheServerIsDownGoesOnOnceTheServerHadAnswered() throws Exception {
-        FaultServer garbage = FaultServer.answering(FaultServer.Garbage.json("<html>maintenance</html>"));
-        int port = garbage.port();
-        config("login", "http://127.0.0.1:" + port, "");
-        try {
-            SampleResult answered = login("login").sample(null);
-            assertThat(answered.getResponseCode()).as(answered.getResponseDataAsString()).isEqualTo("badResponse");
-        } finally {
-            garbage.close();
-        }
-        awaitRefused(port);
-        SampleResult late = onALateThread(() -> login("login").sample(null));
-        assertThat(late.getResponseCode()).isEqualTo("connectError");
-        assertThat(late.getResponseMessage()).isEqualTo("signature server connection refused");
-        assertThat(late.isStopThread()).as("a thread starting during an outage of a server the test reached goes on")
-                .isFalse();
-
-        config("login-never", "http://127.0.0.1:" + port, "");
-        SampleResult never = onALateThread(() -> login("login-never").sample(null));
-        assertThat(never.getResponseMessage()).isEqualTo("signature server connection refused");
-        assertThat(never.isStopThread()).isTrue();
+        config("api-never", "http://127.0.0.1:" + port, "");
+        aLateThreadGoesOnWhereNothingAnsweredItStops(sample, "api", "api-never", "signature server connection refused");
     }
 }
