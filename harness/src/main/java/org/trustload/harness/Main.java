@@ -177,7 +177,8 @@ public final class Main {
         try {
             f = Path.of(name).toAbsolutePath().normalize();
         } catch (InvalidPathException e) {
-            throw HarnessException.usage("-q needs a readable properties file, not '" + shown + "' (" + e.getReason() + ")");
+            throw HarnessException.usage("-q needs a readable properties file, not '" + shown + "' ("
+                    + e.getReason() + ")");
         }
         if (!Files.isRegularFile(f) || !Files.isReadable(f)) {
             throw HarnessException.usage("-q needs a readable properties file, not '" + shown + "'");

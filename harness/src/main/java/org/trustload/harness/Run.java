@@ -556,7 +556,7 @@ public final class Run {
         return title + ":" + System.lineSeparator() + "  " + String.join(System.lineSeparator() + "  ", lines);
     }
 
-    /** A properties file's properties; an IOException saying so when Java cannot read it as one (a bad unicode escape). */
+    /** A properties file's properties; an IOException when Java cannot read it as one (a bad unicode escape). */
     static Map<String, String> load(Path file) throws IOException {
         Properties p = new Properties();
         try (InputStream in = Files.newInputStream(file)) {

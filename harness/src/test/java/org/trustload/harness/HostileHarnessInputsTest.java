@@ -64,7 +64,7 @@ class HostileHarnessInputsTest {
         return all.stream();
     }
 
-    /** A file of the test's folder holding {@code text} in UTF-8 (a lone surrogate becomes '?', as an editor saves it). */
+    /** A file of the test's folder holding {@code text} in UTF-8 (a lone surrogate becomes '?'). */
     private static Path file(String name, String text) throws IOException {
         return Files.write(tmp.resolve(FILES.incrementAndGet() + "-" + name), text.getBytes(StandardCharsets.UTF_8));
     }
@@ -101,8 +101,8 @@ class HostileHarnessInputsTest {
     @MethodSource("inputs")
     void aJValueOrNameIsParsedMaskedAndResolvedOrRefusedClearly(Input in) {
         String v = in.value();
-        Object parsed = clear("-J values", in, () -> Main.parse(new ArrayList<>(List.of("-Jthreads=" + v, "-Jloops=" + v,
-                "-Jduration=" + v, "-Jldap.truststore=" + v, "-Jldap.bind.password=" + v + SECRET))));
+        Object parsed = clear("-J values", in, () -> Main.parse(new ArrayList<>(List.of("-Jthreads=" + v,
+                "-Jloops=" + v, "-Jduration=" + v, "-Jldap.truststore=" + v, "-Jldap.bind.password=" + v + SECRET))));
         if (parsed instanceof Main.RunArgs r) {
             Run.Options o = Run.Options.of(LAYOUT, "hostile", plan).args(r.jmeterArgs());
             Object masked = clear("masked properties", in, () -> o.userProperties(true));
@@ -173,7 +173,8 @@ class HostileHarnessInputsTest {
             assertThat(text(groups)).as("no file's content read into the plan (" + p.getFileName() + ")")
                     .doesNotContain("root:x:0:0");
             clear("the plan's input files (" + p.getFileName() + ")", in, () -> PlanFile.inputFiles(p, Map.of()));
-            Object copy = clear("the plan copy (" + p.getFileName() + ")", in, () -> PlanFile.withHarnessElements(p, true));
+            Object copy = clear("the plan copy (" + p.getFileName() + ")", in,
+                    () -> PlanFile.withHarnessElements(p, true));
             if (copy instanceof Optional<?> c && c.isPresent()) {
                 Path written = (Path) c.get();
                 assertThat(written.toAbsolutePath().normalize()).as("written beside the plan, in the test's folder")

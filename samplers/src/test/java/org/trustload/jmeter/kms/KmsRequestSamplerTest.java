@@ -250,7 +250,8 @@ class KmsRequestSamplerTest {
                 SampleResult r = pair("endpoint=http://127.0.0.1:" + garbage.port() + ",operation=" + op
                         + ",secretName=s").sample();
                 assertThat(r.isSuccessful()).isFalse();
-                assertThat(r.getResponseCode()).as(op + ": " + r.getResponseDataAsString()).isEqualTo("KMS.ServerError");
+                assertThat(r.getResponseCode()).as(op + ": " + r.getResponseDataAsString())
+                        .isEqualTo("KMS.ServerError");
                 assertThat(r.getResponseMessage()).isEqualTo("-:MalformedResponse");
                 assertThat(r.getResponseDataAsString()).as("one readable cause, no stack trace")
                         .contains("not the KMS JSON protocol").doesNotContain("\tat ").doesNotContain("\n\tat")
