@@ -3,6 +3,7 @@ package org.trustload.harness;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -11,6 +12,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import org.trustload.common.ChildProcess;
+import org.trustload.common.ClientException;
 import org.trustload.harness.plan.Planner;
 import org.trustload.slo.Objective;
 
@@ -150,11 +152,8 @@ public final class Main {
                 jmeterArgs.add(a);
             } else if (a.equals("-q")) {
                 // JMeter logs every -J value; passwords belong in a -q file, whose values it does not log
-                Path f = Path.of(next(args, ++i, "-q needs a readable properties file"));
-                if (!Files.isReadable(f) || Files.isDirectory(f)) {
-                    throw HarnessException.usage("-q needs a readable properties file, not '" + f + "'");
-                }
-                jmeterArgs.addAll(List.of("-q", f.toAbsolutePath().normalize().toString()));
+                jmeterArgs.addAll(List.of("-q", propertiesFile(next(args, ++i, "-q needs a readable properties file"))
+                        .toString()));
             } else {
                 throw HarnessException.usage("unexpected argument '" + a
                         + "' (expected -Jname=value, -q FILE, --no-lab, --engines N, --remote HOST[:PORT],..., --controller ADDRESS,"
@@ -170,6 +169,30 @@ public final class Main {
         return new RunArgs(jmeterArgs, noLab, engines, maxErrorPct, slo, remote, controller);
     }
 
+    /**
+     * The file of {@code -q NAME}, read once here: a regular, readable properties file (not a device such as
+     * /dev/zero, which would be read for ever, nor a file Java cannot read as properties).
+     */
+    private static Path propertiesFile(String name) throws HarnessException {
+        String shown = ClientException.bounded(name, ClientException.MAX_MESSAGE);
+        Path f;
+        try {
+            f = Path.of(name).toAbsolutePath().normalize();
+        } catch (InvalidPathException e) {
+            throw HarnessException.usage("-q needs a readable properties file, not '" + shown + "' ("
+                    + e.getReason() + ")");
+        }
+        if (!Files.isRegularFile(f) || !Files.isReadable(f)) {
+            throw HarnessException.usage("-q needs a readable properties file, not '" + shown + "'");
+        }
+        try {
+            Run.load(f);
+        } catch (IOException e) {
+            throw HarnessException.usage("-q " + shown + ": " + e.getMessage());
+        }
+        return f;
+    }
+
     private static String next(List<String> args, int i, String message) throws HarnessException {
         if (i >= args.size()) {
             throw HarnessException.usage(message);
@@ -180,8 +203,13 @@ public final class Main {
     /** A catalog id ({@code ldap/ldap-search-200x10}) or a path to a .jmx (its catalog row when it is one of ours). */
     Run.Options resolve(String plan) throws IOException, HarnessException {
         Catalog catalog = catalog();
-        Path file = Path.of(plan);
-        if (plan.endsWith(".jmx") && Files.isRegularFile(file)) {
+        Path file;
+        try {
+            file = Path.of(plan);
+        } catch (InvalidPathException e) {
+            file = null; // a NUL in the name: no such file, no such plan
+        }
+        if (file != null && plan.endsWith(".jmx") && Files.isRegularFile(file)) {
             Path jmx = file.toAbsolutePath().normalize();
             String id = jmx.getFileName().toString().replaceFirst("\\.jmx$", "");
             if (jmx.startsWith(layout.plans())) {
@@ -193,8 +221,8 @@ public final class Main {
             return Run.Options.of(layout, id, jmx);
         }
         String id = plan.replaceFirst("\\.jmx$", "");
-        Catalog.Entry e = catalog.get(id).orElseThrow(() -> HarnessException.usage("unknown plan '" + plan
-                + "'. Known plans:\n" + catalog.table()));
+        Catalog.Entry e = catalog.get(id).orElseThrow(() -> HarnessException.usage("unknown plan '"
+                + ClientException.bounded(plan, ClientException.MAX_MESSAGE) + "'. Known plans:\n" + catalog.table()));
         Run.Options o = Run.Options.of(layout, e);
         if (!Files.exists(o.jmx)) {
             throw HarnessException.usage("plan '" + id + "' is in the catalog but " + o.jmx + " does not exist (yet)");

@@ -264,12 +264,9 @@ public final class Run {
             for (int i = 0; i < jmeterArgs.size(); i++) {
                 String a = jmeterArgs.get(i);
                 if (a.equals("-q") && i + 1 < jmeterArgs.size()) {
-                    Properties p = new Properties();
-                    try (InputStream in = Files.newInputStream(Path.of(jmeterArgs.get(++i)))) {
-                        p.load(in);
-                    }
+                    Map<String, String> p = load(Path.of(jmeterArgs.get(++i)));
                     // every property from a -q file is masked: that is where users put passwords
-                    p.stringPropertyNames().stream().sorted().forEach(n -> out.put(n, masked ? "***" : p.getProperty(n)));
+                    p.keySet().stream().sorted().forEach(n -> out.put(n, masked ? "***" : p.get(n)));
                 } else if (a.startsWith("-J") && a.indexOf('=') > 2) {
                     String name = a.substring(2, a.indexOf('='));
                     String value = a.substring(a.indexOf('=') + 1);
@@ -559,10 +556,13 @@ public final class Run {
         return title + ":" + System.lineSeparator() + "  " + String.join(System.lineSeparator() + "  ", lines);
     }
 
+    /** A properties file's properties; an IOException when Java cannot read it as one (a bad unicode escape). */
     static Map<String, String> load(Path file) throws IOException {
         Properties p = new Properties();
         try (InputStream in = Files.newInputStream(file)) {
             p.load(in);
+        } catch (IllegalArgumentException e) {
+            throw new IOException(file + " is not a properties file: " + e.getMessage(), e);
         }
         Map<String, String> out = new LinkedHashMap<>();
         p.stringPropertyNames().forEach(n -> out.put(n, p.getProperty(n)));
