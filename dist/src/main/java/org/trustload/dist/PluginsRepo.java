@@ -65,7 +65,8 @@ public final class PluginsRepo {
         }
         List<Map<String, Object>> plugins = List.of(
                 plugin("trustload", "TrustLoad",
-                        "Samplers, config elements, pre-processors and assertions for load-testing trust infrastructure:"
+                        "Samplers, config elements, pre-processors and assertions for load-testing"
+                        + " trust infrastructure:"
                                 + " LDAP (ldap, ldaps, StartTLS, ldapi), CAdES/PAdES signatures, RFC 3161 timestamps,"
                                 + " certificate login, and more.",
                         "org.trustload.jmeter.common.BeanInfoHelper", samplers, baseUrl, projectUrl, libs,
@@ -75,8 +76,10 @@ public final class PluginsRepo {
                         "org.trustload.jmeter.jvmstats.JvmStats", listeners, baseUrl, projectUrl, Map.of(),
                         List.of("trustload")),
                 plugin(SETUP_ID, "TrustLoad setup",
-                        "Writes bin/trustload.properties (JVM Stats dashboard graphs: jmeter -q bin/trustload.properties)"
-                                + " and the JVM options of the GM-SSL engine bgm into bin/setenv.sh; installed with TrustLoad.",
+                        "Writes bin/trustload.properties (JVM Stats dashboard graphs: jmeter -q"
+                        + " bin/trustload.properties)"
+                                + " and the JVM options of the GM-SSL engine bgm into bin/setenv.sh;"
+                                + " installed with TrustLoad.",
                         SETUP_CLASS, setup, baseUrl, projectUrl, Map.of(), List.of()));
         plugins.get(2).put("installerClass", SETUP_CLASS);
         Path descriptor = out.resolve(DESCRIPTOR);
@@ -153,7 +156,8 @@ public final class PluginsRepo {
             if (map.isEmpty()) {
                 return "{}";
             }
-            return map.entrySet().stream().map(e -> inner + quote(e.getKey().toString()) + ": " + json(e.getValue(), inner))
+            return map.entrySet().stream()
+                    .map(e -> inner + quote(e.getKey().toString()) + ": " + json(e.getValue(), inner))
                     .collect(Collectors.joining(",\n", "{\n", "\n" + indent + "}"));
         }
         if (value instanceof List<?> list) {
@@ -186,7 +190,8 @@ public final class PluginsRepo {
     }
 
     private static String url(String baseUrl, Path jar) {
-        return baseUrl.isEmpty() ? jar.getFileName().toString() : baseUrl.replaceFirst("/$", "") + "/" + jar.getFileName();
+        return baseUrl.isEmpty() ? jar.getFileName().toString()
+                : baseUrl.replaceFirst("/$", "") + "/" + jar.getFileName();
     }
 
     private static Path only(Path dir, String prefix) throws IOException {

@@ -48,11 +48,13 @@ class DistIT {
     }
 
     @Test
-    void dropinUnzippedIntoAPristineHomeGivesTheAssembledHomeWithWorkingTlcpAndJvmStatsGraphs(@TempDir Path tmp) throws Exception {
+    void dropinUnzippedIntoAPristineHomeGivesTheAssembledHomeWithWorkingTlcpAndJvmStatsGraphs(@TempDir Path tmp)
+            throws Exception {
         Set<String> ours = files(DROPIN);
         Path pristine = tmp.resolve("apache-jmeter");
         for (String f : files(HOME)) {
-            // bin/setenv.sh: TrustLoad's bgm JVM options (JMeter ships none); the drop-in's README has the user add them
+            // bin/setenv.sh: TrustLoad's bgm JVM options (JMeter ships none); the drop-in's README has the user add
+            // them
             if (!ours.contains(f) && !f.equals("bin/setenv.sh")) {
                 Path to = pristine.resolve(f);
                 Files.createDirectories(to.getParent());
@@ -77,7 +79,8 @@ class DistIT {
         }
         Files.delete(pristine.resolve("bin/trustload-README.txt"));
         // the README's step for TLCP: cat bin/trustload-setenv.sh >> bin/setenv.sh
-        Files.writeString(pristine.resolve("bin/setenv.sh"), Files.readString(pristine.resolve("bin/trustload-setenv.sh")),
+        Files.writeString(pristine.resolve("bin/setenv.sh"),
+                Files.readString(pristine.resolve("bin/trustload-setenv.sh")),
                 java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
         assertThat(files(pristine)).isEqualTo(files(HOME));
         InstallProbe.assertComplete(pristine, tmp.resolve("probe"));
@@ -135,7 +138,8 @@ class DistIT {
         // package scanning: Log4j's status logger prints nothing (no deprecation warning, no missing plugin)
         assertThat(console.lines().filter(l -> l.contains("StatusConsoleListener") || l.contains("package scanning")))
                 .as("log4j status lines on the console").isEmpty();
-        assertThat(Files.readString(HOME.resolve("bin/log4j2.xml"))).contains("<GuiLogEvent ").doesNotContainPattern("<Configuration[^>]*packages=");
+        assertThat(Files.readString(HOME.resolve("bin/log4j2.xml"))).contains("<GuiLogEvent ")
+                .doesNotContainPattern("<Configuration[^>]*packages=");
         String log = Files.readString(tmp.resolve("jmeter.log"));
         assertThat(log).contains("lib/ext/trustload-samplers-", "lib/ext/trustload-listeners-");
         assertThat(log.lines().filter(l -> l.contains(" ERROR ")).toList()).as("errors in jmeter.log").isEmpty();

@@ -31,7 +31,8 @@ final class InstallProbe {
         assertThat(p.exitValue()).as(Files.readString(work.resolve("out.txt"))).isZero();
         assertThat(Files.readString(work.resolve("results.jtl"))).as("the probe's sample")
                 .contains("bgm engine available").doesNotContain("missing JVM options");
-        // the JVM Stats element (listeners jar) adds its columns at test start; the graphs come from trustload.properties
+        // the JVM Stats element (listeners jar) adds its columns at test start; the graphs come from
+        // trustload.properties
         assertThat(Files.readAllLines(work.resolve("results.jtl")).get(0)).as("results header").contains("jvm_cpu_ms");
         assertThat(Files.readString(work.resolve("report/content/pages/CustomsGraphs.html")))
                 .as("JVM Stats graphs on the dashboard").contains("JVM Stats (watched JVM)");

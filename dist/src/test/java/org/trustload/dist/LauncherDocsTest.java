@@ -78,14 +78,17 @@ class LauncherDocsTest {
         return out;
     }
 
-    /** What {@code line} asks of the launcher that it does not have, as {@code page:line: ./trustload cmd --opt (why)}. */
+    /**
+     * What {@code line} asks of the launcher that it does not have, as {@code page:line: ./trustload cmd --opt (why)}.
+     */
     static List<String> unknown(String where, String line, Map<String, Set<String>> commands) {
         List<String> out = new ArrayList<>();
         Matcher m = LAUNCH.matcher(line);
         while (m.find()) {
             String cmd = m.group(1);
             if (!commands.containsKey(cmd)) {
-                out.add(where + ": ./trustload " + cmd + " (no such command; the launcher has " + commands.keySet() + ")");
+                out.add(where + ": ./trustload " + cmd + " (no such command; the launcher has "
+                        + commands.keySet() + ")");
                 continue;
             }
             boolean inSpan = line.substring(0, m.start()).chars().filter(c -> c == '`').count() % 2 == 1;
@@ -143,10 +146,12 @@ class LauncherDocsTest {
                 """);
         assertThat(commands).containsOnlyKeys("run", "lab", "help");
         assertThat(commands.get("run")).containsExactly("--engines", "--max-error-pct");
-        assertThat(unknown("p", "`./trustload run X --engines 2` and `./trustload lab ldap --port-base 1` and `./trustload frob`",
+        assertThat(unknown("p", "`./trustload run X --engines 2` and `./trustload lab ldap --port-base 1` and"
+                + " `./trustload frob`",
                 commands)).containsExactly("p: ./trustload lab --port-base (not an option of lab; it has [])",
                 "p: ./trustload frob (no such command; the launcher has [run, lab, help])");
-        assertThat(unknown("p", "TRUSTLOAD_LAB_ARGS=\"--port-base 2\" ./trustload run X --max-error-pct 5  # --not-checked", commands))
+        assertThat(unknown("p", "TRUSTLOAD_LAB_ARGS=\"--port-base 2\" ./trustload run X --max-error-pct 5  #"
+                + " --not-checked", commands))
                 .isEmpty();
     }
 
@@ -154,7 +159,8 @@ class LauncherDocsTest {
     static Set<String> planProperties() throws IOException {
         Set<String> names = new LinkedHashSet<>();
         try (Stream<Path> plans = Files.walk(ROOT.resolve("test-plans"))) {
-            for (Path p : plans.filter(f -> f.toString().endsWith(".jmx") && !f.toString().contains("/target/")).toList()) {
+            for (Path p : plans.filter(f -> f.toString().endsWith(".jmx") && !f.toString().contains("/target/"))
+                    .toList()) {
                 Matcher m = PROPERTY_CALL.matcher(Files.readString(p));
                 while (m.find()) {
                     names.add(m.group(1));
@@ -172,7 +178,8 @@ class LauncherDocsTest {
         List<Path> pages;
         try (Stream<Path> s = Files.list(ROOT.resolve("docs/scenarios"))) {
             // the bench pages hold a bench's results, not a plan's scenario
-            pages = s.filter(p -> p.toString().endsWith(".md") && !p.toString().endsWith("-bench.md")).sorted().toList();
+            pages = s.filter(p -> p.toString().endsWith(".md") && !p.toString().endsWith("-bench.md")).sorted()
+                    .toList();
         }
         assertThat(pages).hasSizeGreaterThanOrEqualTo(12);
         for (Path page : pages) {
@@ -197,7 +204,8 @@ class LauncherDocsTest {
                 while (names.find()) {
                     any = true;
                     if (!known.contains(names.group(1))) {
-                        wrong.add(ROOT.relativize(page) + ":" + (i + 1) + ": " + names.group(1) + " is read by no plan");
+                        wrong.add(ROOT.relativize(page) + ":" + (i + 1) + ": " + names.group(1)
+                                + " is read by no plan");
                     }
                 }
                 if (!any) {

@@ -29,7 +29,8 @@ class MarkdownLinksTest {
 
     private static final Path ROOT = Path.of(System.getProperty("trustload.root", "..")).toAbsolutePath().normalize();
     /** {@code [text](target)} and {@code ![alt](target)}; the target up to a blank or the closing parenthesis. */
-    private static final Pattern LINK = Pattern.compile("!?\\[(?:[^\\]\\[]|\\[[^\\]]*\\])*\\]\\(\\s*<?([^)\\s>]+)>?(?:\\s+\"[^\"]*\")?\\s*\\)");
+    private static final Pattern LINK = Pattern.compile(
+            "!?\\[(?:[^\\]\\[]|\\[[^\\]]*\\])*\\]\\(\\s*<?([^)\\s>]+)>?(?:\\s+\"[^\"]*\")?\\s*\\)");
     private static final Pattern HEADING = Pattern.compile("^ {0,3}(#{1,6})\\s+(.*?)\\s*#*\\s*$");
     private static final Pattern HTML_ANCHOR = Pattern.compile("<a\\s+(?:name|id)=\"([^\"]+)\"");
 
@@ -120,7 +121,8 @@ class MarkdownLinksTest {
                         : page.getParent().resolve(file)).normalize();
                 if (!Files.exists(to)) {
                     broken.add(where + " (no such file " + ROOT.relativize(to) + ")");
-                } else if (anchor != null && !anchor.isEmpty() && to.toString().endsWith(".md") && !anchors(to).contains(anchor)) {
+                } else if (anchor != null && !anchor.isEmpty() && to.toString().endsWith(".md")
+                        && !anchors(to).contains(anchor)) {
                     broken.add(where + " (no heading #" + anchor + " in " + ROOT.relativize(to) + ")");
                 }
             }

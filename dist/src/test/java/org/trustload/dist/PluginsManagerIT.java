@@ -74,14 +74,16 @@ class PluginsManagerIT {
                 Path jar = REPO.resolve(v.path("downloadUrl").asText());
                 assertThat(jar).as(id + " downloadUrl").isRegularFile();
                 var m = JAR_VERSION.matcher(jar.getFileName().toString());
-                assertThat(m.find() ? m.group(1) : null).as(id + ": version key = version in the jar name").isEqualTo(key);
+                assertThat(m.find() ? m.group(1) : null)
+                        .as(id + ": version key = version in the jar name").isEqualTo(key);
                 pluginJars.add(jar.getFileName().toString());
                 v.path("depends").forEach(d -> assertThat(ids).as(id + " depends on a known id").contains(d.asText()));
                 for (String lib : fieldNames(v.path("libs"))) {
                     String file = v.path("libs").path(lib).asText();
                     assertThat(REPO.resolve(file)).as(id + " lib " + lib).isRegularFile();
                     // how the manager finds an installed lib on the class path
-                    assertThat(Pattern.compile("\\W" + Pattern.quote(lib) + "-([0-9]+\\..+).jar").matcher("/lib/" + file).find())
+                    assertThat(Pattern.compile("\\W" + Pattern.quote(lib) + "-([0-9]+\\..+).jar")
+                            .matcher("/lib/" + file).find())
                             .as("lib name " + lib + " matches its file " + file).isTrue();
                     // manager 1.3 takes a lib as installed when any class-path jar matches this pattern (a
                     // version may hold letters): a jar JMeter ships must not match, or ours is never installed
@@ -93,7 +95,8 @@ class PluginsManagerIT {
                     libFiles.add(file);
                 }
                 Set<String> classes = classesIn(jar);
-                assertThat(classes).as(id + " markerClass in " + jar.getFileName()).contains(plugin.path("markerClass").asText());
+                assertThat(classes).as(id + " markerClass in " + jar.getFileName())
+                        .contains(plugin.path("markerClass").asText());
                 List<String> components = new ArrayList<>();
                 plugin.path("componentClasses").forEach(c -> components.add(c.asText()));
                 assertThat(classes).as(id + " componentClasses in " + jar.getFileName()).containsAll(components);
@@ -104,13 +107,15 @@ class PluginsManagerIT {
         assertThat(ids).hasSize(repo.size()).contains("trustload", "trustload-listeners", "trustload-setup");
         Set<String> expected = new TreeSet<>(names(DROPIN.resolve("lib/ext")));
         expected.add(SETUP_JAR);
-        assertThat(pluginJars).as("every lib/ext jar of the drop-in is a plugin, and the setup jar").isEqualTo(expected);
+        assertThat(pluginJars).as("every lib/ext jar of the drop-in is a plugin, and the setup jar")
+                .isEqualTo(expected);
         JsonNode setup = null;
         for (JsonNode plugin : repo) {
             if (plugin.path("id").asText().equals("trustload-setup")) {
                 setup = plugin;
             } else if (plugin.path("id").asText().equals("trustload")) {
-                assertThat(plugin.path("versions").elements().next().path("depends").toString()).contains("trustload-setup");
+                assertThat(plugin.path("versions").elements().next().path("depends").toString())
+                        .contains("trustload-setup");
             }
         }
         assertThat(classesIn(REPO.resolve(SETUP_JAR))).as("the installer is in the setup plugin's jar")
@@ -121,7 +126,8 @@ class PluginsManagerIT {
     @Test
     void realManagerListsInstallsAndUninstallsTrustLoadInAPlainJMeterHome(@TempDir Path tmp) throws Exception {
         Path home = plainHome(tmp.resolve("apache-jmeter"));
-        Files.copy(TOOL.resolve("jmeter-plugins-manager-1.3.jar"), home.resolve("lib/ext/jmeter-plugins-manager-1.3.jar"));
+        Files.copy(TOOL.resolve("jmeter-plugins-manager-1.3.jar"),
+                home.resolve("lib/ext/jmeter-plugins-manager-1.3.jar"));
         Files.copy(TOOL.resolve("cmdrunner-2.2.jar"), home.resolve("lib/cmdrunner-2.2.jar"));
         assertThat(exec(tmp, List.of(java(), "-cp", home.resolve("lib/ext/jmeter-plugins-manager-1.3.jar").toString(),
                 "org.jmeterplugins.repository.PluginManagerCMDInstaller"))).isNotNull();
@@ -135,13 +141,18 @@ class PluginsManagerIT {
         ext.add(SETUP_JAR);
         Set<String> libs = names(DROPIN.resolve("lib"));
         awaitFiles(home, ext, libs, true);
-        assertThat(manager(home, tmp, "status")).contains("trustload=0.1.0", "trustload-listeners=0.1.0", "trustload-setup=0.1.0");
+        assertThat(manager(home, tmp, "status"))
+                .contains("trustload=0.1.0", "trustload-listeners=0.1.0", "trustload-setup=0.1.0");
         // the setup plugin's installer (run by the manager after installing) wrote what jars cannot carry
-        for (int i = 0; i < 240 && !(Files.exists(home.resolve("bin/setenv.sh")) && Files.exists(home.resolve("bin/trustload.properties"))); i++) {
+        for (int i = 0; i < 240
+                && !(Files.exists(home.resolve("bin/setenv.sh"))
+                        && Files.exists(home.resolve("bin/trustload.properties"))); i++) {
             Thread.sleep(500);
         }
-        assertThat(Files.mismatch(home.resolve("bin/trustload.properties"), DROPIN.resolve("bin/trustload.properties"))).isEqualTo(-1L);
-        assertThat(Files.readString(home.resolve("bin/setenv.sh"))).contains("# >>> TrustLoad", "TRUSTLOAD_BGM_JVM_ARGS=", "# <<< TrustLoad");
+        assertThat(Files.mismatch(home.resolve("bin/trustload.properties"), DROPIN.resolve("bin/trustload.properties")))
+                .isEqualTo(-1L);
+        assertThat(Files.readString(home.resolve("bin/setenv.sh")))
+                .contains("# >>> TrustLoad", "TRUSTLOAD_BGM_JVM_ARGS=", "# <<< TrustLoad");
         InstallProbe.assertComplete(home, tmp.resolve("probe"));
 
         manager(home, tmp, "uninstall", "trustload,trustload-setup"); // and the dependant
@@ -229,7 +240,8 @@ class PluginsManagerIT {
     private static Set<String> classesIn(Path jar) throws IOException {
         try (JarFile jf = new JarFile(jar.toFile())) {
             return jf.stream().map(e -> e.getName()).filter(n -> n.endsWith(".class"))
-                    .map(n -> n.substring(0, n.length() - 6).replace('/', '.')).collect(Collectors.toCollection(TreeSet::new));
+                    .map(n -> n.substring(0, n.length() - 6).replace('/', '.'))
+                    .collect(Collectors.toCollection(TreeSet::new));
         }
     }
 

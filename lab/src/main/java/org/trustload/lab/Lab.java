@@ -25,8 +25,8 @@ import java.util.concurrent.CountDownLatch;
  * {@value #READY_PREFIX}{@code <path>} once everything is up; stops on SIGTERM/SIGINT.
  *
  * <pre>
- * java -jar trustload-lab.jar [--services ldap,...] [--port-base N] [--out FILE] [--users N] [--pki-users N] [--socket-dir DIR]
- *     [--bind ADDRESS]
+ * java -jar trustload-lab.jar [--services ldap,...] [--port-base N] [--out FILE] [--users N] [--pki-users N]
+ *     [--socket-dir DIR] [--bind ADDRESS]
  * </pre>
  *
  * <p>Exit status: 2 for a usage error (including an unknown service, or a port base whose ports reach
@@ -81,7 +81,8 @@ public final class Lab implements AutoCloseable {
      * @param pkiUsers number of pki test certificates
      * @param bind the address every listener binds ({@link LabContext#HOST} unless {@code --bind})
      */
-    public record Options(List<String> services, int portBase, Path out, int users, Path socketDir, int pkiUsers, String bind) {
+    public record Options(List<String> services, int portBase, Path out, int users, Path socketDir,
+            int pkiUsers, String bind) {
 
         /** Options with the default number of pki users. */
         public Options(List<String> services, int portBase, Path out, int users, Path socketDir) {
@@ -152,7 +153,8 @@ public final class Lab implements AutoCloseable {
         }
         for (String s : services) {
             if (!available.contains(s)) {
-                throw new UsageException("unknown service '" + s + "' (available: " + String.join(",", available) + ")");
+                throw new UsageException("unknown service '" + s + "' (available: "
+                        + String.join(",", available) + ")");
             }
         }
         Optional<LabPorts.Problem> ports = LabPorts.check(portBase, LabPorts.ephemeralRange());
@@ -179,7 +181,8 @@ public final class Lab implements AutoCloseable {
             throw new UsageException("--bind takes an IP address of this host, not '" + value + "'");
         }
         if (a.isAnyLocalAddress()) {
-            throw new UsageException("--bind takes one address, never " + value + ": the lab would listen on every network");
+            throw new UsageException("--bind takes one address, never " + value
+                    + ": the lab would listen on every network");
         }
         try {
             if (!a.isLoopbackAddress() && java.net.NetworkInterface.getByInetAddress(a) == null) {
@@ -248,7 +251,8 @@ public final class Lab implements AutoCloseable {
         for (LabService s : ServiceLoader.load(LabService.class)) {
             byName.putIfAbsent(s.name(), s);
         }
-        LabContext ctx = new LabContext(options.portBase(), options.users(), dir.path(), options.pkiUsers(), options.bind());
+        LabContext ctx = new LabContext(options.portBase(), options.users(), dir.path(),
+                options.pkiUsers(), options.bind());
         for (String name : options.services()) {
             LabService service = byName.get(name);
             if (closed) {
@@ -257,7 +261,8 @@ public final class Lab implements AutoCloseable {
             started.add(service);
             long t0 = System.nanoTime();
             service.start(ctx);
-            System.err.printf(Locale.ROOT, "trustload-lab: %s up in %d ms%n", name, (System.nanoTime() - t0) / 1_000_000);
+            System.err.printf(Locale.ROOT, "trustload-lab: %s up in %d ms%n", name,
+                    (System.nanoTime() - t0) / 1_000_000);
             properties.putAll(service.properties());
         }
         writeProperties(options.out(), properties);

@@ -57,7 +57,8 @@ final class LabDir implements AutoCloseable {
                 return taken;
             }
         }
-        throw new EndpointInUseException(first + " and " + (MAX_DEFAULT_DIRS - 1) + " more lab directories beside it", null);
+        throw new EndpointInUseException(first + " and " + (MAX_DEFAULT_DIRS - 1) + " more lab directories beside it",
+                null);
     }
 
     /** Takes {@code dir} (an explicit {@code --socket-dir}); refuses it while another lab holds it. */
@@ -72,7 +73,8 @@ final class LabDir implements AutoCloseable {
 
     private static LabDir tryTake(Path dir) throws IOException {
         prepare(dir);
-        FileChannel channel = FileChannel.open(dir.resolve(LOCK_FILE), StandardOpenOption.CREATE, StandardOpenOption.READ,
+        FileChannel channel = FileChannel.open(dir.resolve(LOCK_FILE), StandardOpenOption.CREATE,
+                StandardOpenOption.READ,
                 StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS);
         FileLock lock;
         try {

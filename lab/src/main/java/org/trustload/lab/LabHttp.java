@@ -51,7 +51,10 @@ public final class LabHttp {
         Reply handle(HttpExchange ex) throws Exception;
     }
 
-    /** An answer other than success: an HTTP status and a stable code, sent as {@code {"error": code, "message": message}}. */
+    /**
+     * An answer other than success: an HTTP status and a stable code, sent as {@code {"error": code, "message":
+     * message}}.
+     */
     public static class Refusal extends Exception {
         private static final long serialVersionUID = 1L;
         private final int status;
@@ -88,7 +91,8 @@ public final class LabHttp {
         } catch (Refusal e) {
             r = error(e.status(), e.code(), e.getMessage());
         } catch (Exception | Error e) {
-            System.err.println("trustload-lab: " + service + " " + ex.getRequestMethod() + " " + ex.getRequestURI().getPath()
+            System.err.println("trustload-lab: " + service + " " + ex.getRequestMethod() + " "
+                    + ex.getRequestURI().getPath()
                     + ": " + e);
             r = error(500, "internalError", String.valueOf(e));
         }
@@ -171,7 +175,10 @@ public final class LabHttp {
         return THREAD_CPU.getCurrentThreadCpuTime();
     }
 
-    /** The most of a request body {@link #drainRequestBody} reads: the lab services' own body limit (64 MiB) and one byte. */
+    /**
+     * The most of a request body {@link #drainRequestBody} reads: the lab services' own body limit (64 MiB) and one
+     * byte.
+     */
     static final long DRAIN_LIMIT = 64L * 1024 * 1024 + 1;
 
     /**
@@ -216,7 +223,8 @@ public final class LabHttp {
      * Reads what the handler left of the request body ({@link #drainRequestBody}), sends the whole answer
      * and closes the exchange, so the connection stays reusable.
      */
-    public static void send(HttpExchange ex, long cpuStart, int status, String contentType, byte[] body) throws IOException {
+    public static void send(HttpExchange ex, long cpuStart, int status, String contentType, byte[] body)
+            throws IOException {
         try (ex) {
             drainRequestBody(ex);
             ex.getResponseHeaders().set("X-TrustLoad-Cpu-Us", String.valueOf((threadCpu() - cpuStart) / 1000));

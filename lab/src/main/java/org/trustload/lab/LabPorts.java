@@ -56,7 +56,9 @@ public final class LabPorts {
         }
     }
 
-    /** The highest base whose ports ({@code base .. base + }{@value Lab#MAX_PORT_OFFSET}) all sit below {@code range}. */
+    /**
+     * The highest base whose ports ({@code base .. base + }{@value Lab#MAX_PORT_OFFSET}) all sit below {@code range}.
+     */
     static int highestBaseBelow(Range range) {
         return range.low() - 1 - Lab.MAX_PORT_OFFSET;
     }
@@ -75,7 +77,8 @@ public final class LabPorts {
         boolean above = range.high() + 1 <= Lab.MAX_PORT_BASE;
         String advice = below >= 1 ? "use a base of at most " + below + " (e.g. --port-base 10000)"
                 : above ? "use a base of at least " + (range.high() + 1) : "nothing avoids it on this machine";
-        String message = "--port-base " + base + " puts lab ports " + base + "–" + last + " in the kernel's ephemeral port range "
+        String message = "--port-base " + base + " puts lab ports " + base + "–" + last
+                + " in the kernel's ephemeral port range "
                 + range + " (" + RANGE_FILE + "), where outgoing connections of any process take ports at random"
                 + " and the lab's fail with 'already in use': " + advice;
         return Optional.of(new Problem(message, below >= 1 || above));

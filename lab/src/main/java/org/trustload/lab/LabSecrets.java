@@ -28,7 +28,8 @@ public final class LabSecrets {
     /** Length of a generated secret: 24 characters of 62 give 142 bits. */
     public static final int LENGTH = 24;
 
-    private static final char[] ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789".toCharArray();
+    private static final char[] ALPHABET =
+            "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789".toCharArray();
     private static final SecureRandom RANDOM = new SecureRandom();
 
     private LabSecrets() {

@@ -55,7 +55,9 @@ public final class SelfSignedTls {
         return generate(dir, prefix, password, LabContext.HOST);
     }
 
-    /** As {@link #generate(Path, String, String)}, the certificate also naming {@code host} (the lab's {@code --bind}). */
+    /**
+     * As {@link #generate(Path, String, String)}, the certificate also naming {@code host} (the lab's {@code --bind}).
+     */
     public static SelfSignedTls generate(Path dir, String prefix, String password, String host)
             throws IOException, GeneralSecurityException {
         Path keyStore = dir.resolve(prefix + "-keystore.p12");

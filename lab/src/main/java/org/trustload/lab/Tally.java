@@ -54,7 +54,8 @@ public final class Tally {
         List<Map.Entry<String, Long>> top = new ArrayList<>();
         counts.forEach((k, v) -> top.add(Map.entry(k, v.sum())));
         top.sort(Map.Entry.<String, Long>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()));
-        List<String> shown = top.subList(0, Math.min(5, top.size())).stream().map(e -> e.getKey() + " " + e.getValue()).toList();
+        List<String> shown = top.subList(0, Math.min(5, top.size())).stream()
+                .map(e -> e.getKey() + " " + e.getValue()).toList();
         return "trustload-lab: " + service + ": " + n + " " + what + " named " + distinct() + " distinct " + things
                 + " (most asked: " + String.join(", ", shown) + (top.size() > 5 ? ", ..." : "") + ")";
     }

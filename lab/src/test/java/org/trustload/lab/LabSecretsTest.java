@@ -80,8 +80,10 @@ class LabSecretsTest {
         try {
             service.start(new LabContext(TestPorts.freeBase(), 3, dir));
             Map<String, String> props = service.properties();
-            try (LDAPConnection c = new LDAPConnection(props.get("ldap.host"), Integer.parseInt(props.get("ldap.port")))) {
-                assertThat(c.bind("cn=fulano2," + LdapLabService.BASE_DN, props.get("ldap.user.password")).getResultCode())
+            try (LDAPConnection c = new LDAPConnection(props.get("ldap.host"),
+                    Integer.parseInt(props.get("ldap.port")))) {
+                assertThat(c.bind("cn=fulano2," + LdapLabService.BASE_DN, props.get("ldap.user.password"))
+                        .getResultCode())
                         .isEqualTo(ResultCode.SUCCESS);
                 assertThat(c.bind(props.get("ldap.admin.dn"), props.get("ldap.admin.password")).getResultCode())
                         .isEqualTo(ResultCode.SUCCESS);

@@ -29,7 +29,8 @@ class LabTest {
         assertThat(o.portBase()).isEqualTo(10000);
         assertThat(o.users()).isEqualTo(10000);
         assertThat(o.out()).isEqualTo(Path.of("lab.properties").toAbsolutePath());
-        assertThat(o.socketDir()).as("chosen at start: the first /tmp/trustload-lab-<uid>[-N] no other lab holds").isNull();
+        assertThat(o.socketDir()).as("chosen at start: the first /tmp/trustload-lab-<uid>[-N] no other lab holds")
+                .isNull();
     }
 
     @Test
@@ -60,8 +61,10 @@ class LabTest {
         assertThat(Lab.parse("--bind", "127.0.0.2").bind()).isEqualTo("127.0.0.2");
         assertThatThrownBy(() -> Lab.parse("--bind", "0.0.0.0")).hasMessageContaining("never 0.0.0.0");
         assertThatThrownBy(() -> Lab.parse("--bind", "::")).hasMessageContaining("never ::");
-        assertThatThrownBy(() -> Lab.parse("--bind", "lab.example.org")).hasMessageContaining("an IP address of this host");
-        assertThatThrownBy(() -> Lab.parse("--bind=192.0.2.1")).hasMessageContaining("no interface of this host has that address");
+        assertThatThrownBy(() -> Lab.parse("--bind", "lab.example.org"))
+                .hasMessageContaining("an IP address of this host");
+        assertThatThrownBy(() -> Lab.parse("--bind=192.0.2.1"))
+                .hasMessageContaining("no interface of this host has that address");
     }
 
     @Test

@@ -16,6 +16,7 @@ class TallyTest {
         assertThat(t.total()).isEqualTo(9);
         assertThat(t.distinct()).isEqualTo(6);
         assertThat(t.line("kms aws", "requests", "keys"))
-                .isEqualTo("trustload-lab: kms aws: 9 requests named 6 distinct keys (most asked: b 3, a 2, c 1, d 1, e 1, ...)");
+                .isEqualTo("trustload-lab: kms aws: 9 requests named 6 distinct keys (most asked: b 3, a 2, c"
+                        + " 1, d 1, e 1, ...)");
     }
 }

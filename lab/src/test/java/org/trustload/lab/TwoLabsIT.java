@@ -61,11 +61,13 @@ class TwoLabsIT {
         assertThat(files).as("generated files in " + lab.socketDir()).hasSizeGreaterThan(3).allMatch(Files::exists);
         try (LDAPConnection c = new LDAPConnection(lab.properties().getProperty("ldap.host"),
                 Integer.parseInt(lab.properties().getProperty("ldap.port")))) {
-            assertThat(c.search(lab.properties().getProperty("ldap.base"), SearchScope.SUB, "(cn=fulano1)").getEntryCount()).isEqualTo(1);
+            assertThat(c.search(lab.properties().getProperty("ldap.base"), SearchScope.SUB, "(cn=fulano1)")
+                    .getEntryCount()).isEqualTo(1);
         }
         try (LDAPConnection c = new LDAPConnection(new AFSocketFactory.FixedAddressSocketFactory(
                 AFUNIXSocketAddress.of(Path.of(lab.properties().getProperty("ldapi.socket")))), "127.0.0.1", 389)) {
-            assertThat(c.search(lab.properties().getProperty("ldap.base"), SearchScope.SUB, "(cn=fulano1)").getEntryCount()).isEqualTo(1);
+            assertThat(c.search(lab.properties().getProperty("ldap.base"), SearchScope.SUB, "(cn=fulano1)")
+                    .getEntryCount()).isEqualTo(1);
         }
     }
 

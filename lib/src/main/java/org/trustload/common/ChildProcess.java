@@ -47,8 +47,10 @@ public final class ChildProcess implements AutoCloseable {
         this.log = log;
         this.readyLine = ready == null ? "" : null;
         this.pump = lines == null ? null : new Thread(() -> {
-            try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
-                 PrintWriter out = new PrintWriter(log == null ? Writer.nullWriter() : Files.newBufferedWriter(log), true)) {
+            try (BufferedReader in = new BufferedReader(
+                    new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+                 PrintWriter out = new PrintWriter(log == null ? Writer.nullWriter()
+                         : Files.newBufferedWriter(log), true)) {
                 for (String line; (line = in.readLine()) != null; ) {
                     out.println(line);
                     if (readyLine == null && line.startsWith(ready)) {
@@ -73,17 +75,20 @@ public final class ChildProcess implements AutoCloseable {
      * @param name what the messages call it ("the lab", "DSS"; its log: "lab log")
      * @throws NotReady when it exits or stays silent first
      */
-    public static ChildProcess start(String name, List<String> command, Path dir, Path log, String ready, Duration timeout)
+    public static ChildProcess start(String name, List<String> command, Path dir, Path log,
+            String ready, Duration timeout)
             throws IOException, InterruptedException {
         return start(name, command, dir, log, ready, line -> { }, () -> true, timeout);
     }
 
     /**
-     * {@link #start(String, List, Path, Path, String, Duration)}, ready once {@code check} holds too (its port answers).
+     * {@link #start(String, List, Path, Path, String, Duration)}, ready once {@code check} holds too (its port
+     * answers).
      *
      * @param lines each line of its output; null: none (nor a READY line), and it appends to its log itself
      */
-    public static ChildProcess start(String name, List<String> command, Path dir, Path log, String ready, Consumer<String> lines,
+    public static ChildProcess start(String name, List<String> command, Path dir, Path log, String ready,
+            Consumer<String> lines,
             BooleanSupplier check, Duration timeout) throws IOException, InterruptedException {
         ChildProcess child = launch(name, command, dir, Map.of(), log, ready, lines);
         if (!child.awaitReady(check, timeout)) {
@@ -100,7 +105,8 @@ public final class ChildProcess implements AutoCloseable {
      *
      * @param ready the start of the line that says it is ready ({@link #awaitReady}); null when none is awaited
      */
-    public static ChildProcess launch(String name, List<String> command, Path dir, Map<String, String> env, Path log, String ready,
+    public static ChildProcess launch(String name, List<String> command, Path dir, Map<String, String> env,
+            Path log, String ready,
                                Consumer<String> lines) throws IOException {
         if (log != null) {
             Files.createDirectories(log.toAbsolutePath().getParent());
@@ -109,7 +115,8 @@ public final class ChildProcess implements AutoCloseable {
                 .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
         env.forEach((k, v) -> b.environment().compute(k, (key, old) -> v));
         if (lines == null) {
-            b.redirectOutput(log == null ? ProcessBuilder.Redirect.DISCARD : ProcessBuilder.Redirect.appendTo(log.toFile()));
+            b.redirectOutput(log == null ? ProcessBuilder.Redirect.DISCARD
+                    : ProcessBuilder.Redirect.appendTo(log.toFile()));
         }
         if (dir != null) {
             Files.createDirectories(dir);
@@ -126,7 +133,8 @@ public final class ChildProcess implements AutoCloseable {
             InterruptedException {
         StringBuffer out = new StringBuffer();
         int status;
-        try (ChildProcess p = launch(command.get(0), command, null, env, null, null, line -> out.append(line).append('\n'))) {
+        try (ChildProcess p = launch(command.get(0), command, null, env, null, null,
+                line -> out.append(line).append('\n'))) {
             status = p.waitFor(timeout) ? p.exitValue() : -1;
         }
         return new Finished(status, out.toString());
@@ -150,7 +158,9 @@ public final class ChildProcess implements AutoCloseable {
         }
     }
 
-    /** Starts {@code command} on the launcher's terminal (its input and output: the lab or a fixture in the foreground). */
+    /**
+     * Starts {@code command} on the launcher's terminal (its input and output: the lab or a fixture in the foreground).
+     */
     public static ChildProcess inTerminal(String name, List<String> command) throws IOException {
         return new ChildProcess(name, new ProcessBuilder(command).inheritIO().start(), null, null, null);
     }
@@ -210,9 +220,12 @@ public final class ChildProcess implements AutoCloseable {
      */
     public String exitReport(String who) {
         int status = process.exitValue();
-        String how = status > 128 ? " = killed by signal " + (status - 128) + (status == 137 ? " (SIGKILL: kill -9 or the OOM killer)" : "")
+        String how = status > 128
+                ? " = killed by signal " + (status - 128)
+                        + (status == 137 ? " (SIGKILL: kill -9 or the OOM killer)" : "")
                 : "";
-        return who + " exited with status " + status + how + "; " + name.replaceFirst("^the ", "") + " log: " + log + tail();
+        return who + " exited with status " + status + how + "; " + name.replaceFirst("^the ", "")
+                + " log: " + log + tail();
     }
 
     /** The line that said it was ready. */
@@ -247,7 +260,9 @@ public final class ChildProcess implements AutoCloseable {
         return status;
     }
 
-    /** Waits up to {@code timeout} for it to exit; once it has, also for the rest of its output. Whether it has exited. */
+    /**
+     * Waits up to {@code timeout} for it to exit; once it has, also for the rest of its output. Whether it has exited.
+     */
     public boolean waitFor(Duration timeout) throws InterruptedException {
         boolean exited = process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
         if (exited) {

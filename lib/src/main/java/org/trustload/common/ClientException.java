@@ -166,7 +166,8 @@ public class ClientException extends Exception {
                 return "connect timed out";
             }
             if (c instanceof java.net.SocketException
-                    && String.valueOf(c.getMessage()).toLowerCase(java.util.Locale.ROOT).contains("connection refused")) {
+                    && String.valueOf(c.getMessage()).toLowerCase(java.util.Locale.ROOT)
+                            .contains("connection refused")) {
                 return "connection refused"; // junixsocket: a Unix socket file nobody listens on (a server that died)
             }
             if (vague != null && c instanceof java.nio.channels.ClosedChannelException) {

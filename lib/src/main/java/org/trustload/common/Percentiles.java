@@ -52,7 +52,8 @@ public final class Percentiles {
      * (the middle value, or the mean of the two middle ones). NaN when no value is left.
      */
     public static double median(java.util.Collection<Double> values) {
-        return of(values.stream().filter(d -> d != null && !d.isNaN()).mapToDouble(Double::doubleValue).toArray()).get(50);
+        return of(values.stream().filter(d -> d != null && !d.isNaN()).mapToDouble(Double::doubleValue).toArray())
+                .get(50);
     }
 
     /**

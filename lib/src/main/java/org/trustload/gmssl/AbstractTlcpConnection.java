@@ -13,7 +13,8 @@ public abstract class AbstractTlcpConnection implements TlcpConnection {
     private final long connectNanos;
     private final long handshakeNanos;
 
-    protected AbstractTlcpConnection(String protocol, String suite, boolean resumed, long connectNanos, long handshakeNanos) {
+    protected AbstractTlcpConnection(String protocol, String suite, boolean resumed, long connectNanos,
+            long handshakeNanos) {
         this.protocol = protocol;
         this.suite = suite;
         this.resumed = resumed;

@@ -28,7 +28,10 @@ import org.trustload.pki.KeyStores;
  */
 public final class BgmEngine implements TlcpEngine {
 
-    /** The JVM options bgmprovider needs on Java 17 (each shown necessary, plus java.net for servers and sun.net.util for IP-literal hosts, sun.security.jca for TLS 1.3 key shares), for launchers and docs. */
+    /**
+     * The JVM options bgmprovider needs on Java 17 (each shown necessary, plus java.net for servers and sun.net.util
+     * for IP-literal hosts, sun.security.jca for TLS 1.3 key shares), for launchers and docs.
+     */
     public static final List<String> JVM_FLAGS = List.of(
             "--add-exports=java.base/jdk.internal.access=ALL-UNNAMED",
             "--add-exports=java.base/sun.security.action=ALL-UNNAMED",
@@ -94,7 +97,8 @@ public final class BgmEngine implements TlcpEngine {
             int java = Runtime.version().feature();
             if (java > 21) {
                 throw new TlcpException(TlcpException.ENGINE_UNAVAILABLE, "bgm engine needs Java 17 to 21",
-                        "bgmprovider 1.1.4 fails on Java " + java + " (NoSuchFieldError in its EC keys); run JMeter on Java 17", null);
+                        "bgmprovider 1.1.4 fails on Java " + java
+                        + " (NoSuchFieldError in its EC keys); run JMeter on Java 17", null);
             }
             List<String> missing = missingJvmFlags();
             if (!missing.isEmpty()) {
@@ -191,7 +195,8 @@ public final class BgmEngine implements TlcpEngine {
             tmf.init(ts);
             tms = tmf.getTrustManagers();
         } catch (GeneralSecurityException | java.io.IOException | RuntimeException e) {
-            throw new TlcpException(TlcpException.CONFIG_ERROR, "cannot build the bgm SSL context", TlcpErrors.chain(e), e);
+            throw new TlcpException(TlcpException.CONFIG_ERROR, "cannot build the bgm SSL context",
+                    TlcpErrors.chain(e), e);
         }
         KeyManager[] keys = kms;
         return () -> {

@@ -165,7 +165,8 @@ public final class JsseTlcpClient implements TlcpClient {
     static TlcpException noSession(String target, SSLSession session) {
         return new TlcpException(TlcpException.HANDSHAKE_FAILED, "handshake failure: no session negotiated",
                 target + ": the handshake returned without an exception but left the session " + session.getProtocol()
-                + " " + session.getCipherSuite() + " (the server closed the connection or the engine dropped the error)",
+                + " " + session.getCipherSuite()
+                + " (the server closed the connection or the engine dropped the error)",
                 null);
     }
 

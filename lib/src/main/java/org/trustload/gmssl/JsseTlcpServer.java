@@ -64,7 +64,8 @@ public final class JsseTlcpServer implements TlcpServer {
             closeQuietly(s);
             closeQuietly(socket);
             if (e instanceof IllegalArgumentException) {
-                throw new TlcpException(TlcpException.CONFIG_ERROR, "engine refused the settings", TlcpErrors.chain(e), e);
+                throw new TlcpException(TlcpException.CONFIG_ERROR, "engine refused the settings",
+                        TlcpErrors.chain(e), e);
             }
             throw TlcpErrors.map(TlcpErrors.Phase.HANDSHAKE, peer, e);
         }
@@ -75,7 +76,8 @@ public final class JsseTlcpServer implements TlcpServer {
                     peer + ": handshake returned without an exception but with session " + session.getCipherSuite()
                     + " (the client closed or sent no acceptable hello)", null);
         }
-        return new JsseTlcpClient.JsseConnection(s, protocolLabel.apply(session.getProtocol()), session.getCipherSuite(),
+        return new JsseTlcpClient.JsseConnection(s, protocolLabel.apply(session.getProtocol()),
+                session.getCipherSuite(),
                 false, 0, System.nanoTime() - t0);
     }
 

@@ -32,6 +32,7 @@ public record TlcpClientOptions(String engine, String host, int port, String pro
     @Override
     public String toString() {
         return "TlcpClientOptions[" + engine + " " + host + ":" + port + " " + protocol + " " + suite + " ca=" + caFile
-                + " client=" + clientKeyStore + " reuse=" + sessionReuse + " crypto=" + clientCrypto + "]"; // never the password
+                // never the password
+                + " client=" + clientKeyStore + " reuse=" + sessionReuse + " crypto=" + clientCrypto + "]";
     }
 }

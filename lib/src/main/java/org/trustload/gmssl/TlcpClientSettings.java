@@ -2,6 +2,7 @@ package org.trustload.gmssl;
 
 import java.security.cert.X509Certificate;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * What a client needs to open GM-SSL connections. Immutable; the {@code with…} methods return
@@ -30,37 +31,46 @@ public final class TlcpClientSettings {
         return s;
     }
 
-    public TlcpClientSettings withProtocol(TlcpProtocol v) { TlcpClientSettings s = copy(); s.protocol = v; return s; }
+    /** A copy with {@code change} applied to it. */
+    private TlcpClientSettings with(Consumer<TlcpClientSettings> change) {
+        TlcpClientSettings s = copy();
+        change.accept(s);
+        return s;
+    }
+
+    public TlcpClientSettings withProtocol(TlcpProtocol v) { return with(s -> s.protocol = v); }
 
     /** The suites to offer, in order of preference. */
-    public TlcpClientSettings withSuites(List<TlcpSuite> v) { TlcpClientSettings s = copy(); s.suites = List.copyOf(v); return s; }
+    public TlcpClientSettings withSuites(List<TlcpSuite> v) { return with(s -> s.suites = List.copyOf(v)); }
 
     /** CA certificates the server's chain must lead to; empty means none is trusted. */
     public TlcpClientSettings withTrustAnchors(List<X509Certificate> v) {
-        TlcpClientSettings s = copy(); s.trustAnchors = List.copyOf(v); return s;
+        return with(s -> s.trustAnchors = List.copyOf(v));
     }
 
     /** The client's signing + encryption key pairs for client authentication; null for none. */
-    public TlcpClientSettings withCredentials(TlcpCredentials v) { TlcpClientSettings s = copy(); s.credentials = v; return s; }
+    public TlcpClientSettings withCredentials(TlcpCredentials v) { return with(s -> s.credentials = v); }
 
     /**
      * True: the engine's session cache lets later connections to the same host and port resume a
      * session (abbreviated handshake). False (the default, as GM-SSL CPS measurements require): every
      * connection does a full handshake.
      */
-    public TlcpClientSettings withSessionReuse(boolean v) { TlcpClientSettings s = copy(); s.sessionReuse = v; return s; }
+    public TlcpClientSettings withSessionReuse(boolean v) { return with(s -> s.sessionReuse = v); }
 
     /** TCP connect timeout in ms (> 0). */
-    public TlcpClientSettings withConnectTimeoutMillis(int v) { TlcpClientSettings s = copy(); s.connectTimeoutMillis = v; return s; }
+    public TlcpClientSettings withConnectTimeoutMillis(int v) { return with(s -> s.connectTimeoutMillis = v); }
 
     /** Timeout in ms of every read: the handshake and each response read (> 0). */
-    public TlcpClientSettings withReadTimeoutMillis(int v) { TlcpClientSettings s = copy(); s.readTimeoutMillis = v; return s; }
+    public TlcpClientSettings withReadTimeoutMillis(int v) { return with(s -> s.readTimeoutMillis = v); }
 
     /** SNI host name to send, or null to send none. */
-    public TlcpClientSettings withServerName(String v) { TlcpClientSettings s = copy(); s.serverName = v; return s; }
+    public TlcpClientSettings withServerName(String v) { return with(s -> s.serverName = v); }
 
-    /** {@link TlcpClientCrypto#FULL} (a normal client, the default) or the load mode {@link TlcpClientCrypto#MINIMAL}. */
-    public TlcpClientSettings withClientCrypto(TlcpClientCrypto v) { TlcpClientSettings s = copy(); s.clientCrypto = v; return s; }
+    /**
+     * {@link TlcpClientCrypto#FULL} (a normal client, the default) or the load mode {@link TlcpClientCrypto#MINIMAL}.
+     */
+    public TlcpClientSettings withClientCrypto(TlcpClientCrypto v) { return with(s -> s.clientCrypto = v); }
 
     public TlcpProtocol protocol() { return protocol; }
 
@@ -98,7 +108,8 @@ public final class TlcpClientSettings {
             throw new TlcpException(TlcpException.CONFIG_ERROR, "timeouts must be > 0 ms");
         }
         if (protocol == TlcpProtocol.TLCP && credentials != null && credentials.enc() == null) {
-            throw new TlcpException(TlcpException.CONFIG_ERROR, "TLCP client authentication needs an encryption key pair");
+            throw new TlcpException(TlcpException.CONFIG_ERROR,
+                    "TLCP client authentication needs an encryption key pair");
         }
     }
 }

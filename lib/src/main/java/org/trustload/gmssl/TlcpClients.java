@@ -42,7 +42,8 @@ public final class TlcpClients {
         }
         TlcpEngine engine = engine(o.engine(), protocol);
         if (!engine.protocols().contains(protocol)) {
-            throw TlcpException.config("engine", "", engine.name() + " engine has no " + protocol.label() + "; use engine "
+            throw TlcpException.config("engine", "",
+                    engine.name() + " engine has no " + protocol.label() + "; use engine "
                     + (protocol == TlcpProtocol.TLCP ? "bc" : "tongsuo") + " (or auto)", null, null);
         }
         TlcpClientCrypto crypto;

@@ -41,7 +41,8 @@ public final class TlcpEngines {
                 e.checkAvailable();
                 return e;
             } catch (TlcpException x) {
-                why.add(name + ": " + x.getMessage() + (x.detail() == null || x.detail().equals(x.getMessage()) ? "" : " (" + x.detail() + ")"));
+                why.add(name + ": " + x.getMessage()
+                        + (x.detail() == null || x.detail().equals(x.getMessage()) ? "" : " (" + x.detail() + ")"));
             }
         }
         throw new TlcpException(TlcpException.ENGINE_UNAVAILABLE, "no engine for " + protocol.label() + " runs here",

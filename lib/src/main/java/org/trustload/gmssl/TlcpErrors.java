@@ -51,7 +51,8 @@ public final class TlcpErrors {
      * fail the same way.
      */
     public static boolean isProtocolMismatch(TlcpException e) {
-        return TlcpException.HANDSHAKE_FAILED.equals(e.category()) && String.valueOf(e.getMessage()).startsWith(PROTOCOL_MISMATCH);
+        return TlcpException.HANDSHAKE_FAILED.equals(e.category())
+                && String.valueOf(e.getMessage()).startsWith(PROTOCOL_MISMATCH);
     }
 
     /** A short, stable handshake message: the alert when there is one, else the kind of failure. */
@@ -64,7 +65,8 @@ public final class TlcpErrors {
             // an alert protocol_version either way, or our own engine's finding (bc names the versions seen)
             return PROTOCOL_MISMATCH + ": protocol version not supported by the peer";
         }
-        if (lower.contains("unable to parse tls packet header") || lower.contains("unsupported or unrecognized ssl message")
+        if (lower.contains("unable to parse tls packet header")
+                || lower.contains("unsupported or unrecognized ssl message")
                 || lower.contains("plaintext connection") || lower.contains("does not speak tlcp")) {
             // what tongsuo-openjdk and JSSE say when the peer's bytes are not a TLS record (e.g. a TLCP-only port)
             return PROTOCOL_MISMATCH + ": the peer does not speak this protocol";
@@ -108,7 +110,8 @@ public final class TlcpErrors {
                 root = t;
             }
         }
-        String text = root.getClass().getSimpleName() + (root.getMessage() == null ? "" : ": " + firstLine(root.getMessage()));
+        String text = root.getClass().getSimpleName()
+                + (root.getMessage() == null ? "" : ": " + firstLine(root.getMessage()));
         return text.length() <= 160 ? text : text.substring(0, 157) + "...";
     }
 
@@ -135,7 +138,8 @@ public final class TlcpErrors {
         StringBuilder b = new StringBuilder();
         for (Throwable t = e; t != null && b.length() < 2000; t = t.getCause() == t ? null : t.getCause()) {
             // our own exceptions by their simple name (TlcpAlert): the package adds nothing a reader needs
-            String type = t.getClass().getName().startsWith("org.trustload.") ? t.getClass().getSimpleName() : t.getClass().getName();
+            String type = t.getClass().getName().startsWith("org.trustload.") ? t.getClass().getSimpleName()
+                    : t.getClass().getName();
             b.append(b.length() == 0 ? "" : " <- ").append(type);
             if (t.getMessage() != null) {
                 b.append(": ").append(firstLine(t.getMessage()));

@@ -13,7 +13,10 @@ public final class TlcpException extends ClientException {
 
     /** The engine cannot run in this JVM (library missing, JVM flags missing, wrong Java version). */
     public static final String ENGINE_UNAVAILABLE = "engineUnavailable";
-    /** The handshake failed: an alert (named in the message), no common suite, untrusted or expired certificate, not a TLCP peer. */
+    /**
+     * The handshake failed: an alert (named in the message), no common suite, untrusted or expired certificate, not a
+     * TLCP peer.
+     */
     public static final String HANDSHAKE_FAILED = "handshakeFailed";
     /** Connect, handshake or response did not finish within its timeout. */
     public static final String TIMEOUT = "timeout";
@@ -22,7 +25,8 @@ public final class TlcpException extends ClientException {
     /** The HTTP response was not 200 or not well-formed. */
     public static final String HTTP_ERROR = "httpError";
 
-    private TlcpException(String category, String message, String detail, String setting, String file, Throwable cause) {
+    private TlcpException(String category, String message, String detail, String setting,
+            String file, Throwable cause) {
         super(category, message, detail, setting, file, cause);
     }
 

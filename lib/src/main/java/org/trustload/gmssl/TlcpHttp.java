@@ -88,7 +88,8 @@ public final class TlcpHttp {
             writer.write(request);
             out.flush();
             if (in.length() == 0 && in.fillBuffer() < 0) {
-                throw new TlcpException(TlcpException.IO_ERROR, "connection closed by peer", host + ": no response", null);
+                throw new TlcpException(TlcpException.IO_ERROR, "connection closed by peer",
+                        host + ": no response", null);
             }
             long t1 = System.nanoTime();
             HttpResponse response = parser.parse();
@@ -103,13 +104,17 @@ public final class TlcpHttp {
         } catch (NoHttpResponseException e) {
             throw new TlcpException(TlcpException.IO_ERROR, "connection closed by peer", host + ": no response", e);
         } catch (TruncatedChunkException e) {
-            throw new TlcpException(TlcpException.IO_ERROR, "connection closed by peer", host + ": " + e.getMessage(), e);
+            throw new TlcpException(TlcpException.IO_ERROR, "connection closed by peer",
+                    host + ": " + e.getMessage(), e);
         } catch (MalformedChunkCodingException e) {
-            throw new TlcpException(TlcpException.HTTP_ERROR, "malformed HTTP response", host + ": " + TlcpErrors.chain(e), e);
+            throw new TlcpException(TlcpException.HTTP_ERROR, "malformed HTTP response",
+                    host + ": " + TlcpErrors.chain(e), e);
         } catch (ConnectionClosedException e) {
-            throw new TlcpException(TlcpException.IO_ERROR, "connection closed by peer", host + ": " + e.getMessage(), e);
+            throw new TlcpException(TlcpException.IO_ERROR, "connection closed by peer",
+                    host + ": " + e.getMessage(), e);
         } catch (HttpException | ParseException e) {
-            throw new TlcpException(TlcpException.HTTP_ERROR, "malformed HTTP response", host + ": " + TlcpErrors.chain(e), e);
+            throw new TlcpException(TlcpException.HTTP_ERROR, "malformed HTTP response",
+                    host + ": " + TlcpErrors.chain(e), e);
         } catch (IOException e) {
             throw TlcpErrors.map(TlcpErrors.Phase.EXCHANGE, host, e);
         }
@@ -121,7 +126,8 @@ public final class TlcpHttp {
             return 0; // no body (RFC 9112 6.3)
         }
         long length = LENGTHS.determineLength(response);
-        InputStream body = length == ContentLengthStrategy.CHUNKED ? new ChunkedInputStream(in, MessageConstraints.DEFAULT)
+        InputStream body = length == ContentLengthStrategy.CHUNKED
+                ? new ChunkedInputStream(in, MessageConstraints.DEFAULT)
                 : length == ContentLengthStrategy.IDENTITY ? new IdentityInputStream(in)
                 : new ContentLengthInputStream(in, length);
         long total = 0;

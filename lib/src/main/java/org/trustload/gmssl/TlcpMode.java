@@ -49,6 +49,7 @@ public enum TlcpMode {
                 return m;
             }
         }
-        throw TlcpException.config("mode", "", "unknown mode '" + text + "' (handshake, cps, throughput, hold)", null, null);
+        throw TlcpException.config("mode", "",
+                "unknown mode '" + text + "' (handshake, cps, throughput, hold)", null, null);
     }
 }

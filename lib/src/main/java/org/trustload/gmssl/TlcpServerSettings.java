@@ -2,6 +2,7 @@ package org.trustload.gmssl;
 
 import java.security.cert.X509Certificate;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * What a GM-SSL server needs. Immutable; {@code with…} methods return modified copies. A server
@@ -29,22 +30,29 @@ public final class TlcpServerSettings {
         return s;
     }
 
-    public TlcpServerSettings withProtocol(TlcpProtocol v) { TlcpServerSettings s = copy(); s.protocol = v; return s; }
+    /** A copy with {@code change} applied to it. */
+    private TlcpServerSettings with(Consumer<TlcpServerSettings> change) {
+        TlcpServerSettings s = copy();
+        change.accept(s);
+        return s;
+    }
 
-    public TlcpServerSettings withSuites(List<TlcpSuite> v) { TlcpServerSettings s = copy(); s.suites = List.copyOf(v); return s; }
+    public TlcpServerSettings withProtocol(TlcpProtocol v) { return with(s -> s.protocol = v); }
+
+    public TlcpServerSettings withSuites(List<TlcpSuite> v) { return with(s -> s.suites = List.copyOf(v)); }
 
     /** The server's signing + encryption pairs (required; TLS 1.3 uses the signing pair only). */
-    public TlcpServerSettings withCredentials(TlcpCredentials v) { TlcpServerSettings s = copy(); s.credentials = v; return s; }
+    public TlcpServerSettings withCredentials(TlcpCredentials v) { return with(s -> s.credentials = v); }
 
     /** CAs client certificates must chain to (needed when client auth is WANT or NEED). */
     public TlcpServerSettings withTrustAnchors(List<X509Certificate> v) {
-        TlcpServerSettings s = copy(); s.trustAnchors = List.copyOf(v); return s;
+        return with(s -> s.trustAnchors = List.copyOf(v));
     }
 
-    public TlcpServerSettings withClientAuth(ClientAuth v) { TlcpServerSettings s = copy(); s.clientAuth = v; return s; }
+    public TlcpServerSettings withClientAuth(ClientAuth v) { return with(s -> s.clientAuth = v); }
 
     /** Read timeout in ms the server applies to accepted sockets (handshake and idle keep-alive). */
-    public TlcpServerSettings withHandshakeTimeoutMillis(int v) { TlcpServerSettings s = copy(); s.handshakeTimeoutMillis = v; return s; }
+    public TlcpServerSettings withHandshakeTimeoutMillis(int v) { return with(s -> s.handshakeTimeoutMillis = v); }
 
     public TlcpProtocol protocol() { return protocol; }
 

@@ -67,14 +67,16 @@ public final class TlcpTarget implements AutoCloseable {
     public String describe() {
         TlcpClientSettings s = client.settings();
         return "target: " + host + ":" + port + "\nengine: " + engine + "\nprotocol: " + s.protocol().label()
-                + "\nsuite: " + s.suites().get(0) + "\nclient certificates: " + (s.credentials() == null ? "none" : "yes")
+                + "\nsuite: " + s.suites().get(0) + "\nclient certificates: "
+                + (s.credentials() == null ? "none" : "yes")
                 + "\nsession reuse: " + s.sessionReuse() + "\nclient crypto: " + s.clientCrypto().id() + "\n";
     }
 
     /** Opens a new connection (connect + handshake). */
     TlcpConnection connect() throws TlcpException {
         if (closed) {
-            throw new TlcpException(TlcpException.IO_ERROR, "test ended", host + ":" + port + ": the client is closed", null);
+            throw new TlcpException(TlcpException.IO_ERROR, "test ended",
+                    host + ":" + port + ": the client is closed", null);
         }
         return client.connect(host, port);
     }

@@ -55,7 +55,8 @@ public final class TongsuoCertificates {
         private static final long serialVersionUID = 1L;
 
         CacheProvider() {
-            super("TrustLoadTongsuoCertificates", "1.0", "BouncyCastle X.509 decoding with a cache, for the tongsuo engine");
+            super("TrustLoadTongsuoCertificates", "1.0",
+                    "BouncyCastle X.509 decoding with a cache, for the tongsuo engine");
             putService(new Service(this, "CertificateFactory", "X.509", CachedFactory.class.getName(), null, null) {
                 @Override
                 public Object newInstance(Object constructorParameter) {
@@ -88,7 +89,8 @@ public final class TongsuoCertificates {
         }
 
         @Override
-        public Collection<? extends Certificate> engineGenerateCertificates(InputStream in) throws CertificateException {
+        public Collection<? extends Certificate> engineGenerateCertificates(InputStream in)
+                throws CertificateException {
             return bouncyCastle().generateCertificates(in);
         }
 

@@ -66,7 +66,8 @@ public final class TongsuoEngine implements TlcpEngine {
             String os = System.getProperty("os.name", "") + "/" + System.getProperty("os.arch", "");
             if (!os.toLowerCase(java.util.Locale.ROOT).matches("linux/(amd64|x86_64)")) {
                 throw new TlcpException(TlcpException.ENGINE_UNAVAILABLE, "tongsuo engine needs Linux x86_64",
-                        "tongsuo-openjdk 1.0.0 ships a native library for linux-x86_64 only; this JVM runs on " + os, null);
+                        "tongsuo-openjdk 1.0.0 ships a native library for linux-x86_64 only; this JVM runs on " + os,
+                        null);
             }
             try {
                 // located, not initialised, through this class's loader: the classes that run come from
@@ -75,12 +76,16 @@ public final class TongsuoEngine implements TlcpEngine {
                 Class<?> shipped = Class.forName(PROVIDER_CLASS, false, parent);
                 Class<?> conscrypt = Class.forName(CONSCRYPT_CLASS, false, parent);
                 if (!sameJar(shipped, conscrypt)) {
-                    throw new TlcpException(TlcpException.ENGINE_UNAVAILABLE, "Conscrypt clashes with the tongsuo engine",
-                            "org.conscrypt classes come from " + location(conscrypt) + ", not from the tongsuo-openjdk jar "
-                            + location(shipped) + "; remove Conscrypt from the class path (both use the same package)", null);
+                    throw new TlcpException(TlcpException.ENGINE_UNAVAILABLE,
+                            "Conscrypt clashes with the tongsuo engine",
+                            "org.conscrypt classes come from " + location(conscrypt)
+                            + ", not from the tongsuo-openjdk jar "
+                            + location(shipped) + "; remove Conscrypt from the class path (both use the same package)",
+                            null);
                 }
                 KeyStores.bouncyCastle(); // it decodes peer certificates with BouncyCastle
-                TongsuoLoader loader = new TongsuoLoader(shipped.getProtectionDomain().getCodeSource().getLocation(), parent);
+                TongsuoLoader loader = new TongsuoLoader(shipped.getProtectionDomain().getCodeSource().getLocation(),
+                        parent);
                 p = (Provider) Class.forName(PROVIDER_CLASS, true, loader).getConstructor().newInstance();
                 loader.loadClass(SSL_UTILS);
                 providerLoader = loader;
@@ -88,7 +93,8 @@ public final class TongsuoEngine implements TlcpEngine {
                 return p;
             } catch (ClassNotFoundException | NoClassDefFoundError e) {
                 throw new TlcpException(TlcpException.ENGINE_UNAVAILABLE, "tongsuo-openjdk jar not found",
-                        "put tongsuo-openjdk-1.0.0-linux-x86_64.jar and BouncyCastle (bcprov-jdk18on) beside TrustLoad: "
+                        "put tongsuo-openjdk-1.0.0-linux-x86_64.jar and BouncyCastle"
+                        + " (bcprov-jdk18on) beside TrustLoad: "
                         + e, e);
             } catch (UnsatisfiedLinkError e) {
                 throw new TlcpException(TlcpException.ENGINE_UNAVAILABLE, "tongsuo native library did not load",

@@ -52,7 +52,8 @@ public final class InfluxWriter implements AutoCloseable {
     private String failing;
     private volatile boolean closed;
 
-    private InfluxWriter(URI url, String token, Duration flushEvery, Duration timeout, int capacity, Consumer<String> report) {
+    private InfluxWriter(URI url, String token, Duration flushEvery, Duration timeout, int capacity,
+            Consumer<String> report) {
         this.url = url;
         this.token = token == null || token.isBlank() ? null : token.strip();
         this.timeout = timeout;
@@ -93,7 +94,8 @@ public final class InfluxWriter implements AutoCloseable {
         }
         String scheme = u.getScheme() == null ? "" : u.getScheme().toLowerCase(Locale.ROOT);
         if (!(scheme.equals("http") || scheme.equals("https")) || u.getHost() == null) {
-            throw ClientException.config("influx.url", "", "not an http(s) URL with a host (give http://HOST:8086/write?db=NAME)",
+            throw ClientException.config("influx.url", "",
+                    "not an http(s) URL with a host (give http://HOST:8086/write?db=NAME)",
                     null);
         }
         return u;
@@ -173,7 +175,8 @@ public final class InfluxWriter implements AutoCloseable {
                 return;
             }
             String body = r.body() == null ? "" : r.body().strip().replace('\n', ' ');
-            why = "HTTP " + r.statusCode() + (body.isEmpty() ? "" : ": " + (body.length() > 200 ? body.substring(0, 200) + "…" : body));
+            why = "HTTP " + r.statusCode()
+                    + (body.isEmpty() ? "" : ": " + (body.length() > 200 ? body.substring(0, 200) + "…" : body));
         } catch (IOException e) {
             String connect = ClientException.connectFailure(e);
             why = connect != null ? connect : ClientException.readable(e);

@@ -47,7 +47,10 @@ public final class LinePoint {
         return !fields.isEmpty();
     }
 
-    /** The line, without a line break; the timestamp in the unit {@code precision} names ({@link InfluxWriter#precision}). */
+    /**
+     * The line, without a line break; the timestamp in the unit {@code precision} names
+     * ({@link InfluxWriter#precision}).
+     */
     public String toLine(TimeUnit precision) {
         StringBuilder b = new StringBuilder(64 + 24 * (tags.size() + fields.size()));
         escape(b, measurement, false);

@@ -86,7 +86,8 @@ public final class JmxSource implements StatsSource {
     static JMXServiceURL serviceUrl(String target) throws StatsException {
         String t = target.trim();
         if (t.isEmpty()) {
-            throw new StatsException("no JMX target: give service:jmx:rmi:///jndi/rmi://HOST:PORT/jmxrmi or HOST:PORT", false);
+            throw new StatsException("no JMX target: give service:jmx:rmi:///jndi/rmi://HOST:PORT/jmxrmi or HOST:PORT",
+                    false);
         }
         if (!t.startsWith("service:jmx:")) {
             if (!t.matches("[^/:\\s]+:\\d{1,5}|\\[[0-9a-fA-F:]+\\]:\\d{1,5}")) {
@@ -149,7 +150,8 @@ public final class JmxSource implements StatsSource {
         GcNames.Totals t = new GcNames.Totals();
         for (int i = 0; i < gcNames.length; i++) {
             Map<String, Object> gc = attrs(gcNames[i], "CollectionCount", "CollectionTime");
-            t.add(gcLabels[i], ((Number) gc.get("CollectionCount")).longValue(), ((Number) gc.get("CollectionTime")).longValue());
+            t.add(gcLabels[i], ((Number) gc.get("CollectionCount")).longValue(),
+                    ((Number) gc.get("CollectionTime")).longValue());
         }
         t.fill(b);
         Object fds = os.get("OpenFileDescriptorCount");

@@ -59,7 +59,8 @@ public final class JstatGc implements Serializable {
     }
 
     private static String decimal(String pattern, double v) {
-        java.text.DecimalFormat f = new java.text.DecimalFormat(pattern, java.text.DecimalFormatSymbols.getInstance(Locale.ROOT));
+        java.text.DecimalFormat f = new java.text.DecimalFormat(pattern,
+                java.text.DecimalFormatSymbols.getInstance(Locale.ROOT));
         f.setRoundingMode(java.math.RoundingMode.HALF_EVEN);
         return f.format(v);
     }

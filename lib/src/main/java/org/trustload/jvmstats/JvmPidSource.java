@@ -64,7 +64,8 @@ public final class JvmPidSource implements StatsSource {
             String url = f.get(config.connectTimeoutMs(), TimeUnit.MILLISECONDS);
             return new JmxSource(new JMXServiceURL(url), config);
         } catch (TimeoutException e) {
-            throw new StatsException(why + "; attach to pid " + pid + " timed out after " + config.connectTimeoutMs() + " ms", false, e);
+            throw new StatsException(why + "; attach to pid " + pid + " timed out after "
+                    + config.connectTimeoutMs() + " ms", false, e);
         } catch (ExecutionException e) {
             throw new StatsException(why + "; attach to pid " + pid + " failed: " + e.getCause(), false, e.getCause());
         } catch (InterruptedException e) {
@@ -104,7 +105,8 @@ public final class JvmPidSource implements StatsSource {
 
     @Override
     public String describe() {
-        return "JVM pid " + proc.pid() + (jmx != null ? " (attach + JMX: " + jmx.describe() + ")" : " (hsperfdata " + perfFile + ")");
+        return "JVM pid " + proc.pid()
+                + (jmx != null ? " (attach + JMX: " + jmx.describe() + ")" : " (hsperfdata " + perfFile + ")");
     }
 
     /** True when the JVM's counters come from its hsperfdata file, i.e. exactly jstat's. */

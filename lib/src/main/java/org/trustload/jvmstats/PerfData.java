@@ -122,7 +122,8 @@ public final class PerfData {
         String g0 = "sun.gc.generation.0.space.";
         String g1 = "sun.gc.generation.1.space.0.";
         Long c2time = getLong("sun.gc.collector.2.time");
-        double gct = (nz(getLong("sun.gc.collector.0.time")) + nz(getLong("sun.gc.collector.1.time")) + nz(c2time)) / hz;
+        double gct = (nz(getLong("sun.gc.collector.0.time"))
+                + nz(getLong("sun.gc.collector.1.time")) + nz(c2time)) / hz;
         double[] v = {
             kb(g0 + "1.capacity"), kb(g0 + "2.capacity"), kb(g0 + "1.used"), kb(g0 + "2.used"),
             kb(g0 + "0.capacity"), kb(g0 + "0.used"), kb(g1 + "capacity"), kb(g1 + "used"),

@@ -25,7 +25,8 @@ public final class PrometheusSource implements StatsSource {
     public PrometheusSource(SourceConfig config) throws StatsException {
         String t = config.target();
         if (t.isEmpty()) {
-            throw new StatsException("prometheus needs the exporter's metrics URL as target, e.g. http://127.0.0.1:9100/metrics", false);
+            throw new StatsException("prometheus needs the exporter's metrics URL as target, e.g."
+                    + " http://127.0.0.1:9100/metrics", false);
         }
         if (!t.contains("://")) {
             t = "http://" + t + "/metrics"; // host:port, the exporters' usual path
@@ -108,8 +109,10 @@ public final class PrometheusSource implements StatsSource {
                         heapCommitted = s.value();
                     }
                 }
-                case "jvm_gc_collection_seconds_count" -> gcs.computeIfAbsent(s.label("gc"), k -> new double[2])[0] = s.value();
-                case "jvm_gc_collection_seconds_sum" -> gcs.computeIfAbsent(s.label("gc"), k -> new double[2])[1] = s.value();
+                case "jvm_gc_collection_seconds_count" ->
+                        gcs.computeIfAbsent(s.label("gc"), k -> new double[2])[0] = s.value();
+                case "jvm_gc_collection_seconds_sum" ->
+                        gcs.computeIfAbsent(s.label("gc"), k -> new double[2])[1] = s.value();
                 default -> {
                     // other metrics are not ours to read
                 }
@@ -117,7 +120,8 @@ public final class PrometheusSource implements StatsSource {
         }
         if (Double.isNaN(cpu)) {
             throw new StatsException("the exporter's page has neither node_cpu_seconds_total (node_exporter) nor"
-                    + " process_cpu_seconds_total (JMX exporter agent, client libraries): nothing to measure CPU with", false);
+                    + " process_cpu_seconds_total (JMX exporter agent, client libraries): nothing to measure CPU with",
+                    false);
         }
         for (java.util.Map.Entry<String, double[]> e : gcs.entrySet()) {
             gc.add(e.getKey(), (long) e.getValue()[0], Math.round(e.getValue()[1] * 1000));

@@ -26,6 +26,7 @@ public final class StatsSources {
                 return f.open(config);
             }
         }
-        throw new StatsException("unknown stats source '" + kind + "' (known: " + String.join(", ", names()) + ")", false);
+        throw new StatsException("unknown stats source '" + kind + "' (known: " + String.join(", ", names()) + ")",
+                false);
     }
 }

@@ -18,7 +18,8 @@ import java.util.Locale;
  * @param ownCpuMs CPU the watcher's own polls used inside the watched process (watching itself), ms,
  *                 left out of CPU per request; NaN when the watcher runs elsewhere
  */
-public record StatsSummary(String target, StatsSnapshot first, StatsSnapshot last, long requests, String note, double ownCpuMs) {
+public record StatsSummary(String target, StatsSnapshot first, StatsSnapshot last, long requests,
+        String note, double ownCpuMs) {
 
     /** A summary of a target the watcher does not run in. */
     public StatsSummary(String target, StatsSnapshot first, StatsSnapshot last, long requests, String note) {

@@ -68,7 +68,8 @@ public final class EncryptionContext {
             return NONE;
         }
         try {
-            return new EncryptionContext(JSON.writeValueAsString(pairs), Collections.unmodifiableMap(new LinkedHashMap<>(pairs)), null);
+            return new EncryptionContext(JSON.writeValueAsString(pairs),
+                    Collections.unmodifiableMap(new LinkedHashMap<>(pairs)), null);
         } catch (JsonProcessingException e) {
             throw new IllegalArgumentException(e);
         }
@@ -134,7 +135,8 @@ public final class EncryptionContext {
      */
     public Map<String, String> map() throws KmsException {
         if (mapError != null) {
-            throw KmsException.config("BadEncryptionContext", "encryptionContext", "the encryption context must be a JSON object of "
+            throw KmsException.config("BadEncryptionContext", "encryptionContext",
+                    "the encryption context must be a JSON object of "
                     + "strings or name=value pairs separated by commas: " + mapError);
         }
         return map;
@@ -150,7 +152,8 @@ public final class EncryptionContext {
             try {
                 return Base64.getDecoder().decode(text.substring(BASE64_PREFIX.length()).trim());
             } catch (IllegalArgumentException e) {
-                throw KmsException.config("BadEncryptionContext", "encryptionContext", "the text after base64: is not base64");
+                throw KmsException.config("BadEncryptionContext", "encryptionContext",
+                        "the text after base64: is not base64");
             }
         }
         return text.getBytes(StandardCharsets.UTF_8);

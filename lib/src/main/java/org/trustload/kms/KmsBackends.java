@@ -74,7 +74,8 @@ public final class KmsBackends {
      */
     public static void requireOperation(KmsBackend backend, KmsOperation op) throws KmsException {
         if (!backend.operations().contains(op)) {
-            throw KmsException.config("UnsupportedOperation", "operation", "the " + backend.name() + " backend does not serve "
+            throw KmsException.config("UnsupportedOperation", "operation",
+                    "the " + backend.name() + " backend does not serve "
                     + op.planName() + " (it serves " + String.join(", ", backend.operations().stream()
                     .map(KmsOperation::planName).toList()) + ")");
         }

@@ -109,7 +109,9 @@ public final class KmsException extends ClientException {
         return config(errorCode, setting, "", message, null);
     }
 
-    /** One rung of a ladder that names network exceptions: a {@code type} is a {@code kind} failure called {@code code}. */
+    /**
+     * One rung of a ladder that names network exceptions: a {@code type} is a {@code kind} failure called {@code code}.
+     */
     public record Rung(Class<? extends Throwable> type, Category kind, String code) {
     }
 
@@ -128,7 +130,10 @@ public final class KmsException extends ClientException {
         return List.copyOf(all);
     }
 
-    /** {@code t} named by the first rung of {@code ladder} it is an instance of (its readable cause the detail), or null. */
+    /**
+     * {@code t} named by the first rung of {@code ladder} it is an instance of (its readable cause the detail), or
+     * null.
+     */
     public static KmsException climb(List<Rung> ladder, Throwable t, Throwable original) {
         for (Rung r : ladder) {
             if (r.type().isInstance(t)) {

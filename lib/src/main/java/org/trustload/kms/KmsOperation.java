@@ -11,9 +11,14 @@ public enum KmsOperation {
     ENCRYPT,
     /** Decrypts {@link KmsRequest#ciphertext()} (from this backend's ENCRYPT); output: the plaintext. */
     DECRYPT,
-    /** Signs {@link KmsRequest#data()} (a message, or a digest with {@link MessageType#DIGEST}); output: the signature. */
+    /**
+     * Signs {@link KmsRequest#data()} (a message, or a digest with {@link MessageType#DIGEST}); output: the signature.
+     */
     SIGN,
-    /** Verifies {@link KmsRequest#signature()} over {@link KmsRequest#data()}; {@link KmsResult#signatureValid()} says the outcome. */
+    /**
+     * Verifies {@link KmsRequest#signature()} over {@link KmsRequest#data()}; {@link KmsResult#signatureValid()} says
+     * the outcome.
+     */
     VERIFY,
     /** Reads the current value of secret {@link KmsRequest#secretName()}; output: the secret value. */
     GET_SECRET_VALUE,
@@ -21,17 +26,29 @@ public enum KmsOperation {
     GENERATE_DATA_KEY,
     /** Like GENERATE_DATA_KEY, but the service returns only the encrypted copy; output: that copy. */
     GENERATE_DATA_KEY_WITHOUT_PLAINTEXT,
-    /** Decrypts {@link KmsRequest#ciphertext()} and encrypts it again under the same key and context; output: the new ciphertext. */
+    /**
+     * Decrypts {@link KmsRequest#ciphertext()} and encrypts it again under the same key and context; output: the new
+     * ciphertext.
+     */
     RE_ENCRYPT,
     /** Random bytes from the KMS, {@link KmsRequest#dataKeyBytes()} of them; output: the bytes. */
     GENERATE_RANDOM,
     /** The public key of an asymmetric key; output: the key as the service returns it (DER or PEM). */
     GET_PUBLIC_KEY,
-    /** The metadata of a key (by id, ARN, alias name or alias ARN); output: empty, {@link KmsResult#keyId()} the key's ARN. */
+    /**
+     * The metadata of a key (by id, ARN, alias name or alias ARN); output: empty, {@link KmsResult#keyId()} the key's
+     * ARN.
+     */
     DESCRIBE_KEY,
-    /** HMAC of {@link KmsRequest#data()} with an HMAC key and the MAC algorithm {@link KmsRequest#algorithm()}; output: the MAC. */
+    /**
+     * HMAC of {@link KmsRequest#data()} with an HMAC key and the MAC algorithm {@link KmsRequest#algorithm()}; output:
+     * the MAC.
+     */
     GENERATE_MAC,
-    /** Verifies the MAC {@link KmsRequest#signature()} over {@link KmsRequest#data()}; {@link KmsResult#signatureValid()} says the outcome. */
+    /**
+     * Verifies the MAC {@link KmsRequest#signature()} over {@link KmsRequest#data()};
+     * {@link KmsResult#signatureValid()} says the outcome.
+     */
     VERIFY_MAC;
 
     /**
@@ -48,7 +65,8 @@ public enum KmsOperation {
             }
         }
         throw new IllegalArgumentException("unknown KMS operation '" + name
-                + "' (use " + String.join(", ", java.util.Arrays.stream(values()).map(KmsOperation::planName).toList()) + ")");
+                + "' (use " + String.join(", ", java.util.Arrays.stream(values()).map(KmsOperation::planName).toList())
+                + ")");
     }
 
     /** Whether the outcome is a yes/no check (VERIFY, VERIFY_MAC): false is a failed sample, not an error. */

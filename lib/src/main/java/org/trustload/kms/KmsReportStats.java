@@ -128,7 +128,8 @@ public final class KmsReportStats {
     public synchronized String finalReport(long requests) {
         long now = System.nanoTime();
         StringBuilder sb = new StringBuilder();
-        sb.append(String.format(Locale.ROOT, "----------------- Statistics: [%s]--------------", LocalDateTime.now().format(STAMP)))
+        sb.append(String.format(Locale.ROOT, "----------------- Statistics: [%s]--------------",
+                LocalDateTime.now().format(STAMP)))
                 .append('\n').append(detail(requests, periodResponses.sumThenReset(), now - lastReportNanos, now))
                 .append('\n').append(percentiles(times(false), "whole run"));
         sb.append(String.format(Locale.ROOT, "%nDuration: %.1f s\tErrors by response code:",
@@ -190,7 +191,8 @@ public final class KmsReportStats {
         long max = n == 0 ? 0 : maxMs.get();
         long min = n == 0 ? 0 : minMs.get();
         long avg = n == 0 ? 0 : Math.round((double) timeSum.sum() / n);
-        return String.format(Locale.ROOT, "[Benchmark-Detail]\tRequestCount: %d\tResponseCount: %d\tTPS: %d\tAvgTPS: %d%n"
+        return String.format(Locale.ROOT,
+                "[Benchmark-Detail]\tRequestCount: %d\tResponseCount: %d\tTPS: %d\tAvgTPS: %d%n"
                         + "MaxOnceTimeCost: %d ms\tMinOnceTimeCost: %d ms\tAvgOnceTimeCost: %d ms%n"
                         + "ClientErrorCount: %d\tLimitExceededErrorCount: %d\tTimeoutErrorCount: %d",
                 Math.max(requests, n), n, Math.round(periodCount / periodS), Math.round(n / totalS), max, min, avg,

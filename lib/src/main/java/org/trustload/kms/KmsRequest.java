@@ -15,7 +15,8 @@ package org.trustload.kms;
  * @param messageType RAW or DIGEST
  * @param secretName secret name or id
  * @param dataKeyBytes data key length in bytes (GENERATE_DATA_KEY; 32 = AES-256), random bytes (GENERATE_RANDOM)
- * @param context the encryption context (AWS) or AAD (Alibaba) bound into ciphertexts; {@link EncryptionContext#NONE} for none
+ * @param context the encryption context (AWS) or AAD (Alibaba) bound into ciphertexts; {@link EncryptionContext#NONE}
+ * for none
  */
 public record KmsRequest(KmsOperation operation, String keyId, byte[] data, byte[] ciphertext, byte[] signature,
         String algorithm, MessageType messageType, String secretName, int dataKeyBytes, EncryptionContext context) {
@@ -56,7 +57,8 @@ public record KmsRequest(KmsOperation operation, String keyId, byte[] data, byte
         return new KmsRequest(KmsOperation.SIGN, keyId, message, null, null, algorithm, type, null, 0);
     }
 
-    public static KmsRequest verify(String keyId, String algorithm, MessageType type, byte[] message, byte[] signature) {
+    public static KmsRequest verify(String keyId, String algorithm, MessageType type,
+            byte[] message, byte[] signature) {
         return new KmsRequest(KmsOperation.VERIFY, keyId, message, null, signature, algorithm, type, null, 0);
     }
 
@@ -69,7 +71,8 @@ public record KmsRequest(KmsOperation operation, String keyId, byte[] data, byte
     }
 
     public static KmsRequest generateDataKeyWithoutPlaintext(String keyId, int bytes) {
-        return new KmsRequest(KmsOperation.GENERATE_DATA_KEY_WITHOUT_PLAINTEXT, keyId, null, null, null, null, null, null, bytes);
+        return new KmsRequest(KmsOperation.GENERATE_DATA_KEY_WITHOUT_PLAINTEXT, keyId, null, null, null,
+                null, null, null, bytes);
     }
 
     public static KmsRequest reEncrypt(String keyId, byte[] ciphertext) {
@@ -101,6 +104,7 @@ public record KmsRequest(KmsOperation operation, String keyId, byte[] data, byte
     public String toString() {
         return "KmsRequest[" + operation + ", keyId=" + keyId + ", data=" + data.length + " B, ciphertext="
                 + ciphertext.length + " B, signature=" + signature.length + " B, algorithm=" + algorithm + ", "
-                + messageType + ", secretName=" + secretName + ", dataKeyBytes=" + dataKeyBytes + ", context=" + context + "]";
+                + messageType + ", secretName=" + secretName + ", dataKeyBytes=" + dataKeyBytes
+                + ", context=" + context + "]";
     }
 }

@@ -10,8 +10,8 @@ import java.util.SplittableRandom;
 /**
  * Builds the repeated request of a benchmark case, like the reference tool: random data of the
  * configured size, and for DECRYPT, RE_ENCRYPT, VERIFY and VERIFY_MAC one preparatory ENCRYPT, SIGN or
- * GENERATE_MAC call (with the same encryption context) whose output is then used on every iteration. Shared by the sampler, the bench's raw loop and the tests,
- * so all of them measure the same calls.
+ * GENERATE_MAC call (with the same encryption context) whose output is then used on every iteration. Shared by the
+ * sampler, the bench's raw loop and the tests, so all of them measure the same calls.
  */
 public final class KmsWorkload {
     private KmsWorkload() {
@@ -132,7 +132,8 @@ public final class KmsWorkload {
             case RE_ENCRYPT -> KmsRequest.reEncrypt(s.keyId(), encrypted(client, s, data)).withContext(ctx);
             case SIGN -> KmsRequest.sign(s.keyId(), s.algorithm(), s.messageType(), message);
             case VERIFY -> {
-                byte[] sig = client.execute(KmsRequest.sign(s.keyId(), s.algorithm(), s.messageType(), message)).output();
+                byte[] sig = client.execute(KmsRequest.sign(s.keyId(), s.algorithm(), s.messageType(), message))
+                        .output();
                 yield KmsRequest.verify(s.keyId(), s.algorithm(), s.messageType(), message, sig);
             }
             case GET_SECRET_VALUE -> KmsRequest.getSecretValue(s.secretName());
@@ -159,14 +160,17 @@ public final class KmsWorkload {
      */
     public static byte[] digest(String algorithm, byte[] data) throws KmsException {
         String a = algorithm == null ? "" : algorithm.toUpperCase(Locale.ROOT);
-        String name = a.contains("384") ? "SHA-384" : a.contains("512") ? "SHA-512" : a.contains("SM2") ? "SM3" : "SHA-256";
+        String name = a.contains("384") ? "SHA-384" : a.contains("512") ? "SHA-512" : a.contains("SM2")
+                ? "SM3" : "SHA-256";
         try {
             return MessageDigest.getInstance(name).digest(data);
         } catch (NoSuchAlgorithmException e) {
             try {
-                return MessageDigest.getInstance(name, new org.bouncycastle.jce.provider.BouncyCastleProvider()).digest(data);
+                return MessageDigest.getInstance(name, new org.bouncycastle.jce.provider.BouncyCastleProvider())
+                        .digest(data);
             } catch (NoSuchAlgorithmException e2) {
-                throw KmsException.config("BadAlgorithm", "algorithm", "no digest " + name + " for algorithm " + algorithm);
+                throw KmsException.config("BadAlgorithm", "algorithm",
+                        "no digest " + name + " for algorithm " + algorithm);
             }
         }
     }

@@ -176,9 +176,11 @@ public final class CertificateLoginClient {
             try {
                 plain.connect(new InetSocketAddress(host, port), (int) connectTimeout.toMillis());
             } catch (SocketTimeoutException e) {
-                throw new PkiException(PkiException.CONNECT_ERROR, "login server connect timed out", host + ":" + port + ": " + e, e);
+                throw new PkiException(PkiException.CONNECT_ERROR, "login server connect timed out",
+                        host + ":" + port + ": " + e, e);
             } catch (IOException e) {
-                throw new PkiException(PkiException.CONNECT_ERROR, "login server unreachable", host + ":" + port + ": " + e, e);
+                throw new PkiException(PkiException.CONNECT_ERROR, "login server unreachable",
+                        host + ":" + port + ": " + e, e);
             }
             plain.setTcpNoDelay(true);
             plain.setSoTimeout((int) handshakeTimeout.toMillis());
@@ -191,7 +193,8 @@ public final class CertificateLoginClient {
             try {
                 ssl.startHandshake();
             } catch (SocketTimeoutException e) {
-                throw new PkiException(PkiException.CONNECT_ERROR, "TLS handshake timed out", host + ":" + port + ": " + e, e);
+                throw new PkiException(PkiException.CONNECT_ERROR, "TLS handshake timed out",
+                        host + ":" + port + ": " + e, e);
             } catch (IOException e) {
                 throw new PkiException(HANDSHAKE_FAILED, "TLS handshake failed", host + ":" + port + ": " + e, e);
             }
@@ -201,7 +204,8 @@ public final class CertificateLoginClient {
             throw e;
         } catch (IOException e) {
             closeQuietly(plain);
-            throw new PkiException(PkiException.CONNECT_ERROR, "login server connection failed", host + ":" + port + ": " + e, e);
+            throw new PkiException(PkiException.CONNECT_ERROR, "login server connection failed",
+                    host + ":" + port + ": " + e, e);
         }
     }
 
@@ -243,7 +247,8 @@ public final class CertificateLoginClient {
                     where + ": the server closed the connection after the handshake without answering"
                             + " (client certificate refused?)", e);
         } catch (SocketTimeoutException e) {
-            throw new PkiException(PkiException.CONNECT_ERROR, "login server did not answer in time", where + ": " + e, e);
+            throw new PkiException(PkiException.CONNECT_ERROR, "login server did not answer in time",
+                    where + ": " + e, e);
         } catch (SSLException e) {
             throw new PkiException(HANDSHAKE_FAILED, "TLS handshake failed", where + ": " + e, e);
         } catch (HttpException e) {
@@ -330,7 +335,8 @@ public final class CertificateLoginClient {
             }
             for (String t : keyTypes) {
                 String u = t.toUpperCase(Locale.ROOT);
-                if (u.equals(alg) || (u.equals("EC") && alg.equals("ECDSA")) || (u.equals("RSASSA-PSS") && alg.equals("RSA"))) {
+                if (u.equals(alg) || (u.equals("EC") && alg.equals("ECDSA"))
+                        || (u.equals("RSASSA-PSS") && alg.equals("RSA"))) {
                     return ALIAS;
                 }
             }

@@ -73,7 +73,8 @@ public final class ChainValidator {
         /** An issuer has no basicConstraints extension or cA=false (e.g. an end-entity certificate). */
         ISSUER_NOT_CA("chain.invalid", "issuer is not a CA: no basicConstraints cA=true"),
         /** An issuer's key usage lacks keyCertSign. */
-        ISSUER_CANNOT_SIGN_CERTIFICATES("chain.invalid", "issuer may not sign certificates: key usage lacks keyCertSign"),
+        ISSUER_CANNOT_SIGN_CERTIFICATES("chain.invalid",
+                "issuer may not sign certificates: key usage lacks keyCertSign"),
         /** More CA certificates below an issuer than its pathLenConstraint allows. */
         PATH_TOO_LONG("chain.invalid", "path too long: an issuer's pathLenConstraint is exceeded"),
         /** A certificate of the path carries a critical extension the validator does not process. */
@@ -93,7 +94,8 @@ public final class ChainValidator {
         /** A CA certificate of the path is on its issuer's CRL. */
         CA_REVOKED("chain.revoked", "CA certificate in the chain revoked"),
         /** CRLs are checked, and a certificate of the path has no current CRL of its issuer among them. */
-        REVOCATION_UNKNOWN("chain.revocationUnknown", "revocation unknown: no current CRL for a certificate of the chain"),
+        REVOCATION_UNKNOWN("chain.revocationUnknown",
+                "revocation unknown: no current CRL for a certificate of the chain"),
         /** The end-entity certificate's key usage allows neither digitalSignature nor nonRepudiation. */
         KEY_USAGE("certificate.usage", "key usage does not permit signing: needs digitalSignature or nonRepudiation"),
         /** {@link Usage#TIMESTAMPING}: not exactly one critical extended key usage id-kp-timeStamping. */
@@ -156,7 +158,8 @@ public final class ChainValidator {
 
         @Override
         public String toString() {
-            return valid() ? "valid" : problem.code() + ": " + problem.message() + (detail == null ? "" : " (" + detail + ")");
+            return valid() ? "valid"
+                    : problem.code() + ": " + problem.message() + (detail == null ? "" : " (" + detail + ")");
         }
     }
 
@@ -282,7 +285,8 @@ public final class ChainValidator {
         byte[] ext = cert.getExtensionValue(Extension.authorityKeyIdentifier.getId());
         try {
             return ext == null ? null
-                    : AuthorityKeyIdentifier.getInstance(ASN1OctetString.getInstance(ext).getOctets()).getKeyIdentifierOctets();
+                    : AuthorityKeyIdentifier.getInstance(ASN1OctetString.getInstance(ext).getOctets())
+                            .getKeyIdentifierOctets();
         } catch (RuntimeException e) {
             return null;
         }

@@ -274,7 +274,8 @@ final class CmsSupport {
             }
             AlgorithmIdentifier digestId = digestAlgorithmId(digest);
             SignerInfo si = new SignerInfo(
-                    new SignerIdentifier(new IssuerAndSerialNumber(signer.getIssuer(), signer.getSerialNumber().getValue())),
+                    new SignerIdentifier(new IssuerAndSerialNumber(signer.getIssuer(),
+                            signer.getSerialNumber().getValue())),
                     digestId, signedAttrs, signatureAlgorithmId(sigAlg), new DEROctetString(signatureValue),
                     unsignedAttrs);
             ContentInfo encap = new ContentInfo(CMSObjectIdentifiers.data,

@@ -106,8 +106,9 @@ public final class KeyMaterial {
             case "RSA":
                 try {
                     org.bouncycastle.asn1.x509.AlgorithmIdentifier alg = TimestampClient.digestAlgorithm(digest);
-                    byte[] info = new org.bouncycastle.asn1.x509.DigestInfo(new org.bouncycastle.asn1.x509.AlgorithmIdentifier(
-                            alg.getAlgorithm(), org.bouncycastle.asn1.DERNull.INSTANCE), hash).getEncoded();
+                    byte[] info = new org.bouncycastle.asn1.x509.DigestInfo(
+                            new org.bouncycastle.asn1.x509.AlgorithmIdentifier(
+                                    alg.getAlgorithm(), org.bouncycastle.asn1.DERNull.INSTANCE), hash).getEncoded();
                     return sign("NONEwithRSA", info);
                 } catch (java.io.IOException e) {
                     throw new PkiException(PkiException.SIGNING_ERROR, "cannot encode the DigestInfo", e);

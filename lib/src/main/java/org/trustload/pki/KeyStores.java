@@ -243,7 +243,8 @@ public final class KeyStores {
                     keyFile + ": " + e, e);
         }
         if (info == null) {
-            throw new PkiException(PkiException.KEY_ERROR, "no private key in PEM file", keyFile + " holds no private key", null);
+            throw new PkiException(PkiException.KEY_ERROR, "no private key in PEM file",
+                    keyFile + " holds no private key", null);
         }
         List<X509Certificate> chain = certificates(chainBytes, chainFile, "certificate file", PkiException.KEY_ERROR);
         PrivateKey key;
@@ -314,10 +315,12 @@ public final class KeyStores {
     public static java.security.cert.X509CRL crl(Path file) throws PkiException {
         byte[] bytes = read(file, "CRL file");
         try {
-            return (java.security.cert.X509CRL) java.security.cert.CertificateFactory.getInstance("X.509", bouncyCastle())
+            return (java.security.cert.X509CRL) java.security.cert.CertificateFactory.getInstance("X.509",
+                    bouncyCastle())
                     .generateCRL(new java.io.ByteArrayInputStream(bytes));
         } catch (Exception e) {
-            throw new PkiException(PkiException.CONFIG_ERROR, "cannot read CRL file", file + ": " + ClientException.readable(e), e);
+            throw new PkiException(PkiException.CONFIG_ERROR, "cannot read CRL file",
+                    file + ": " + ClientException.readable(e), e);
         }
     }
 
@@ -399,7 +402,8 @@ public final class KeyStores {
         return keys(store, "PKCS#11 token " + configFile, null, aliases, provider);
     }
 
-    private static KeyStore load(KeyStore ks, byte[] bytes, char[] password) throws GeneralSecurityException, IOException {
+    private static KeyStore load(KeyStore ks, byte[] bytes, char[] password)
+            throws GeneralSecurityException, IOException {
         try (InputStream in = new java.io.ByteArrayInputStream(bytes)) {
             ks.load(in, password);
         }

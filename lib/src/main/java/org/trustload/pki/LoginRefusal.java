@@ -17,7 +17,10 @@ import java.util.stream.Collectors;
  * @param body     a pattern the refusal's answer must contain, or null for any answer
  */
 public record LoginRefusal(Set<Integer> statuses, boolean tlsAlert, Pattern body) {
-    /** The refusals of a revoked or expired certificate a product's API states (Rest PKI's validation results; the lab's JSON codes). */
+    /**
+     * The refusals of a revoked or expired certificate a product's API states (Rest PKI's validation results; the lab's
+     * JSON codes).
+     */
     public static final Set<String> PRODUCT_CODES = Set.of(PkiException.CERTIFICATE_REVOKED,
             PkiException.CERTIFICATE_EXPIRED);
     /** The statuses of the common refusals: nginx's 400, 401, 403. */

@@ -104,7 +104,8 @@ public abstract class PreparedSignature {
         if (check) {
             CmsSupport.checkSignatureValue(chain.get(0), signatureAlgorithm, toBeSigned, signatureValue);
         }
-        DERSet unsigned = level == SignOptions.Level.T ? CmsSupport.timestampAttributes(tsa, digest, signatureValue) : null;
+        DERSet unsigned = level == SignOptions.Level.T
+                ? CmsSupport.timestampAttributes(tsa, digest, signatureValue) : null;
         return place(CmsSupport.assemble(signedAttrs, signatureValue, chain, digest, signatureAlgorithm, encapsulated(),
                 unsigned));
     }

@@ -196,7 +196,8 @@ public final class SignOptions {
     }
 
     static String normalizeDigest(String digest) {
-        String d = Objects.requireNonNull(digest, "digest").trim().toUpperCase(Locale.ROOT).replace("-", "").replace("_", "");
+        String d = Objects.requireNonNull(digest, "digest").trim().toUpperCase(Locale.ROOT)
+                .replace("-", "").replace("_", "");
         switch (d) {
             case "SHA256":
                 return "SHA-256";

@@ -94,17 +94,20 @@ public final class SignatureServer implements AutoCloseable {
         });
         this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).executor(executor)
                 .connectTimeout(settings.connectTimeout()).followRedirects(HttpClient.Redirect.NEVER)
-                .sslContext(ServerTrust.context(null, ServerTrust.trustManager(settings.trustAnchors(), settings.trustAll())))
+                .sslContext(ServerTrust.context(null,
+                        ServerTrust.trustManager(settings.trustAnchors(), settings.trustAll())))
                 .build();
         this.signatures = settings.serverUrl() == null ? null : open(settings.serverUrl());
         URI login = settings.apiLoginUrl();
         this.logins = login == null ? null : login.equals(settings.serverUrl()) ? signatures : open(login);
         this.timestamps = settings.tsaUrl() == null ? null
-                : new TimestampClient(http, settings.tsaUrl(), settings.connectTimeout(), settings.responseTimeout(), null);
+                : new TimestampClient(http, settings.tsaUrl(), settings.connectTimeout(),
+                        settings.responseTimeout(), null);
     }
 
     private SignatureApiClient open(URI base) throws PkiException {
-        return api.open(new ApiSettings(base, settings.credential(), settings.securityContext(), settings.responseTimeout()),
+        return api.open(new ApiSettings(base, settings.credential(), settings.securityContext(),
+                settings.responseTimeout()),
                 http);
     }
 
@@ -169,7 +172,8 @@ public final class SignatureServer implements AutoCloseable {
         open();
         URI url = settings.effectiveMtlsUrl();
         if (url == null) {
-            throw PkiException.setting("mtlsUrl", "is empty: mTLS login needs an https URL (the mTLS URL, or an https login URL)");
+            throw PkiException.setting("mtlsUrl",
+                    "is empty: mTLS login needs an https URL (the mTLS URL, or an https login URL)");
         }
         String p = path == null ? "" : path.trim();
         String rawPath = url.getRawPath() == null ? "" : url.getRawPath();
@@ -179,7 +183,8 @@ public final class SignatureServer implements AutoCloseable {
         String key = sessionReuse + " " + url;
         CertificateLoginClient c = mtls.get(key);
         if (c == null) {
-            CertificateLoginClient built = CertificateLoginClient.builder().mtlsUrl(url).trustAnchors(settings.trustAnchors())
+            CertificateLoginClient built = CertificateLoginClient.builder().mtlsUrl(url)
+                    .trustAnchors(settings.trustAnchors())
                     .trustAll(settings.trustAll()).sessionReuse(sessionReuse).connectTimeout(settings.connectTimeout())
                     .handshakeTimeout(settings.handshakeTimeout()).responseTimeout(settings.responseTimeout()).build();
             CertificateLoginClient prev = mtls.putIfAbsent(key, built);

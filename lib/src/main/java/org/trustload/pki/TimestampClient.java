@@ -217,7 +217,8 @@ public final class TimestampClient implements TimestampSource {
      *
      * @throws PkiException {@link PkiException#BAD_RESPONSE} when it is not a token or stamps something else
      */
-    public static Granted granted(byte[] token, byte[] imprint, String digestAlgorithm, String where) throws PkiException {
+    public static Granted granted(byte[] token, byte[] imprint, String digestAlgorithm, String where)
+            throws PkiException {
         TimeStampToken t;
         try {
             t = new TimeStampToken(new org.bouncycastle.cms.CMSSignedData(token));
@@ -228,9 +229,11 @@ public final class TimestampClient implements TimestampSource {
         if (!java.util.Arrays.equals(info.getMessageImprintDigest(), imprint)
                 || !info.getMessageImprintAlgOID().equals(digestAlgorithm(digestAlgorithm).getAlgorithm())) {
             throw new PkiException(PkiException.BAD_RESPONSE, "timestamp token does not match the request",
-                    where + ": the token stamps another imprint or algorithm (" + info.getMessageImprintAlgOID() + ")", null);
+                    where + ": the token stamps another imprint or algorithm (" + info.getMessageImprintAlgOID() + ")",
+                    null);
         }
-        return new Granted(token, info.getGenTime().toInstant(), info.getSerialNumber(), String.valueOf(info.getPolicy()),
+        return new Granted(token, info.getGenTime().toInstant(), info.getSerialNumber(),
+                String.valueOf(info.getPolicy()),
                 String.valueOf(t.getSID().getIssuer()));
     }
 
@@ -256,7 +259,8 @@ public final class TimestampClient implements TimestampSource {
         HttpResponse<byte[]> response;
         try {
             // the request timeout stops at the headers; the body's deadline covers the whole answer
-            response = http.send(request, BoundedBody.handler(connectTimeout.plus(responseTimeout), MAX_RESPONSE_BYTES));
+            response = http.send(request, BoundedBody.handler(connectTimeout.plus(responseTimeout),
+                    MAX_RESPONSE_BYTES));
         } catch (IOException e) {
             throw failure(e);
         } catch (InterruptedException e) {

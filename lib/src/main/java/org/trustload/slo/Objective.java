@@ -126,7 +126,8 @@ public final class Objective {
                 if (what.startsWith("p")) {
                     double p = Double.parseDouble(m.group(2));
                     if (p <= 0 || p >= 100) {
-                        throw new IllegalArgumentException("'" + part.strip() + "': a percentile lies between 0 and 100");
+                        throw new IllegalArgumentException("'" + part.strip()
+                                + "': a percentile lies between 0 and 100");
                     }
                     rule = new Rule(Kind.PERCENTILE, p, ms, part.strip());
                 } else if (what.equals("outage")) {
@@ -158,7 +159,9 @@ public final class Objective {
         return kept.isEmpty() ? null : new Objective(kept);
     }
 
-    /** The rules {@code m} breaks, as {@link Rule#breach} texts; empty when every rule holds or nothing was measured. */
+    /**
+     * The rules {@code m} breaks, as {@link Rule#breach} texts; empty when every rule holds or nothing was measured.
+     */
     public List<String> broken(Measured m) {
         List<String> out = new ArrayList<>();
         if (m.samples() == 0) {

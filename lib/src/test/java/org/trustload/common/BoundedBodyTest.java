@@ -61,7 +61,8 @@ class BoundedBodyTest {
             ex.close();
         });
         server.start();
-        http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5)).build();
+        http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(Duration.ofSeconds(5)).build();
     }
 
     @AfterEach

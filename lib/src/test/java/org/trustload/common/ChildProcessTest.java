@@ -59,7 +59,8 @@ class ChildProcessTest {
     void isReadyOnceItsCheckHoldsAfterItsReadyLineWithItsEnvironmentAndEveryLineToTheListener() throws Exception {
         Path flag = dir.resolve("flag");
         List<String> seen = new CopyOnWriteArrayList<>();
-        try (ChildProcess c = ChildProcess.launch("the engine", bash("echo \"READY $WORD\"; touch " + flag + "; echo more; exec sleep 600"),
+        try (ChildProcess c = ChildProcess.launch("the engine",
+                bash("echo \"READY $WORD\"; touch " + flag + "; echo more; exec sleep 600"),
                 null, Map.of("WORD", "here"), null, "READY", seen::add)) {
             assertThat(c.awaitReady(() -> Files.exists(flag), Duration.ofMinutes(2))).isTrue();
             assertThat(c.readyLine()).isEqualTo("READY here");
@@ -69,7 +70,8 @@ class ChildProcessTest {
 
     @Test
     void exitBeforeItsCheckHoldsIsNotReadyAndWaitForSaysItExited() throws Exception {
-        try (ChildProcess c = ChildProcess.launch("keytool", bash("echo READY; exit 4"), null, Map.of(), dir.resolve("k.log"), "READY",
+        try (ChildProcess c = ChildProcess.launch("keytool", bash("echo READY; exit 4"), null, Map.of(),
+                dir.resolve("k.log"), "READY",
                 line -> { })) {
             assertThat(c.awaitReady(() -> false, Duration.ofMinutes(2))).isFalse();
             assertThat(c.waitFor(Duration.ofMinutes(2))).isTrue();

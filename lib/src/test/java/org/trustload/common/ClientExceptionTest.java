@@ -16,7 +16,8 @@ class ClientExceptionTest {
                 "java.net.ConnectException: Connection refused", new ConnectException("Connection refused")));
         assertThat(ClientException.readable(nested)).isEqualTo("Connection refused (ConnectException)");
         assertThat(ClientException.readable(new IllegalStateException())).isEqualTo("IllegalStateException");
-        assertThat(ClientException.readable(new IOException("first line\nsecond line"))).isEqualTo("first line (IOException)");
+        assertThat(ClientException.readable(new IOException("first line\nsecond line")))
+                .isEqualTo("first line (IOException)");
     }
 
     @Test
@@ -24,9 +25,11 @@ class ClientExceptionTest {
         assertThat(ClientException.connectFailure(new IOException(new ConnectException("Connection refused"))))
                 .isEqualTo("connection refused");
         assertThat(ClientException.connectFailure(new UnknownHostException("x.invalid"))).isEqualTo("unknown host");
-        assertThat(ClientException.connectFailure(new SocketTimeoutException("connect timed out"))).isEqualTo("connect timed out");
+        assertThat(ClientException.connectFailure(new SocketTimeoutException("connect timed out")))
+                .isEqualTo("connect timed out");
         assertThat(ClientException.connectFailure(new IOException("other"))).isNull();
-        // java.net.http (Java 17) on a closed port: ConnectException(null) <- ConnectException(null) <- ClosedChannelException
+        // java.net.http (Java 17) on a closed port: ConnectException(null) <- ConnectException(null) <-
+        // ClosedChannelException
         ConnectException http = new ConnectException();
         ConnectException inner = new ConnectException();
         inner.initCause(new java.nio.channels.ClosedChannelException());

@@ -34,7 +34,8 @@ class InfluxWriterTest {
         server.createContext("/write", ex -> {
             bodies.add(new String(ex.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
             auth.add(String.valueOf(ex.getRequestHeaders().getFirst("Authorization")));
-            byte[] body = status.get() == 204 ? new byte[0] : "{\"error\":\"database not found: \\\"nope\\\"\"}".getBytes(StandardCharsets.UTF_8);
+            byte[] body = status.get() == 204 ? new byte[0]
+                    : "{\"error\":\"database not found: \\\"nope\\\"\"}".getBytes(StandardCharsets.UTF_8);
             ex.sendResponseHeaders(status.get(), body.length == 0 ? -1 : body.length);
             ex.getResponseBody().write(body);
             ex.close();
@@ -52,10 +53,13 @@ class InfluxWriterTest {
 
     @Test
     void aPointIsOneLineOfEscapedTagsAndFloatFieldsWithoutBlankTagsOrNonFiniteFields() {
-        LinePoint p = new LinePoint("jvm stats", 1_700_000_000_123L).tag("name", "JVM Stats, target=pdp").tag("empty", " ")
-                .tag("application", "pki/cades").field("cpu_pct", 12.5).field("heap_used_mb", 1500.0).field("bad", Double.NaN)
+        LinePoint p = new LinePoint("jvm stats", 1_700_000_000_123L)
+                .tag("name", "JVM Stats, target=pdp").tag("empty", " ")
+                .tag("application", "pki/cades").field("cpu_pct", 12.5).field("heap_used_mb", 1500.0)
+                .field("bad", Double.NaN)
                 .field("gc count", 3);
-        assertThat(p.toLine(TimeUnit.NANOSECONDS)).isEqualTo("jvm\\ stats,name=JVM\\ Stats\\,\\ target\\=pdp,application=pki/cades"
+        assertThat(p.toLine(TimeUnit.NANOSECONDS))
+                .isEqualTo("jvm\\ stats,name=JVM\\ Stats\\,\\ target\\=pdp,application=pki/cades"
                 + " cpu_pct=12.5,heap_used_mb=1500,gc\\ count=3 1700000000123000000");
         assertThat(p.toLine(TimeUnit.MILLISECONDS)).endsWith(" 1700000000123");
         assertThat(new LinePoint("m", 1).field("x", Double.POSITIVE_INFINITY).hasFields()).isFalse();
@@ -67,14 +71,16 @@ class InfluxWriterTest {
     void pointsGoInBatchesWithTheTokenAndCloseSendsTheRest() throws Exception {
         String url = start();
         List<String> reports = new CopyOnWriteArrayList<>();
-        InfluxWriter w = InfluxWriter.start(url, "tok-1", Duration.ofHours(1), Duration.ofSeconds(5), 100, reports::add);
+        InfluxWriter w = InfluxWriter.start(url, "tok-1", Duration.ofHours(1),
+                Duration.ofSeconds(5), 100, reports::add);
         for (int i = 0; i < 7; i++) {
             w.add(new LinePoint("m", 1000L + i).field("v", i));
         }
         w.add(new LinePoint("m", 2000L)); // no field: not a point
         assertThat(bodies).as("nothing is sent before the interval").isEmpty();
         w.close();
-        assertThat(bodies).singleElement().satisfies(b -> assertThat(b.lines()).hasSize(7).first().isEqualTo("m v=0 1000000000"));
+        assertThat(bodies).singleElement()
+                .satisfies(b -> assertThat(b.lines()).hasSize(7).first().isEqualTo("m v=0 1000000000"));
         assertThat(auth).containsExactly("Token tok-1");
         assertThat(w.written()).isEqualTo(7);
         assertThat(reports).isEmpty();
@@ -87,13 +93,15 @@ class InfluxWriterTest {
         String url = start();
         status.set(404);
         List<String> reports = new CopyOnWriteArrayList<>();
-        InfluxWriter w = InfluxWriter.start(url, "tok-2", Duration.ofMillis(100), Duration.ofSeconds(5), 100, reports::add);
+        InfluxWriter w = InfluxWriter.start(url, "tok-2", Duration.ofMillis(100),
+                Duration.ofSeconds(5), 100, reports::add);
         for (int i = 0; i < 5; i++) {
             w.add(new LinePoint("m", i).field("v", i));
             awaitRequests(i + 1);
         }
         assertThat(reports).singleElement().satisfies(r -> assertThat(r)
-                .startsWith("InfluxDB at http://127.0.0.1:" + server.getAddress().getPort() + "/write did not take 1 points: HTTP 404")
+                .startsWith("InfluxDB at http://127.0.0.1:" + server.getAddress().getPort()
+                        + "/write did not take 1 points: HTTP 404")
                 .contains("database not found"));
         status.set(204);
         w.add(new LinePoint("m", 9).field("v", 9));
@@ -102,7 +110,8 @@ class InfluxWriterTest {
         assertThat(reports).hasSize(3);
         assertThat(reports.get(1)).contains("takes points again (5 lost so far)");
         assertThat(reports.get(2)).contains("5 of 6 points not written");
-        assertThat(String.join("\n", reports)).doesNotContain("url-secret").doesNotContain("tok-2").doesNotContain("u=user");
+        assertThat(String.join("\n", reports)).doesNotContain("url-secret").doesNotContain("tok-2")
+                .doesNotContain("u=user");
     }
 
     @Test
@@ -127,7 +136,8 @@ class InfluxWriterTest {
     @Test
     void aWriteUrlMustBeHttpWithAHost() {
         for (String bad : new String[] {"", "localhost:8086", "ftp://h/write", "http:///write", "not a url"}) {
-            assertThatThrownBy(() -> InfluxWriter.start(bad, "", Duration.ofSeconds(5), Duration.ofSeconds(5), 10, r -> { }))
+            assertThatThrownBy(() -> InfluxWriter.start(bad, "", Duration.ofSeconds(5),
+                    Duration.ofSeconds(5), 10, r -> { }))
                     .as(bad).isInstanceOfSatisfying(ClientException.class, e -> {
                         assertThat(e.isConfigError()).isTrue();
                         assertThat(e.setting()).isEqualTo("influx.url");

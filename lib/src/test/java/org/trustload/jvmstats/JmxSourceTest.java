@@ -29,7 +29,8 @@ class JmxSourceTest {
             acceptor.setDaemon(true);
             acceptor.start();
             long t0 = System.nanoTime();
-            assertThatThrownBy(() -> new JmxSource(new SourceConfig("127.0.0.1:" + silent.getLocalPort(), "", "", 700, 700)))
+            assertThatThrownBy(() -> new JmxSource(
+                    new SourceConfig("127.0.0.1:" + silent.getLocalPort(), "", "", 700, 700)))
                     .isInstanceOfSatisfying(StatsException.class, e -> assertThat(e.isGone()).isFalse())
                     .hasMessageContaining("timed out after 700 ms");
             assertThat((System.nanoTime() - t0) / 1e6).isLessThan(5000);
@@ -75,6 +76,7 @@ class JmxSourceTest {
             assertThat(s.heapUsedBytes()).isGreaterThan(0);
             assertThat(s.threads()).isGreaterThan(1);
         }
-        assertThatThrownBy(() -> StatsSources.open("nope", SourceConfig.of(""))).hasMessageContaining("unknown stats source 'nope'");
+        assertThatThrownBy(() -> StatsSources.open("nope", SourceConfig.of("")))
+                .hasMessageContaining("unknown stats source 'nope'");
     }
 }

@@ -35,7 +35,8 @@ class JvmPidSourceIT {
                                 Math.max(before.get(c), after.get(c)) + 0.05);
                     }
                 }
-                assertThat(before.get("YGC") + before.get("FGC")).as(gc + ": System.gc() ran").isGreaterThanOrEqualTo(1);
+                assertThat(before.get("YGC") + before.get("FGC")).as(gc + ": System.gc() ran")
+                        .isGreaterThanOrEqualTo(1);
             }
         }
     }
@@ -75,7 +76,8 @@ class JvmPidSourceIT {
         child.close();
         assertThatThrownBy(jvm::poll).isInstanceOfSatisfying(StatsException.class, e -> assertThat(e.isGone()).isTrue())
                 .hasMessageContaining("exited");
-        assertThatThrownBy(proc::poll).isInstanceOfSatisfying(StatsException.class, e -> assertThat(e.isGone()).isTrue());
+        assertThatThrownBy(proc::poll)
+                .isInstanceOfSatisfying(StatsException.class, e -> assertThat(e.isGone()).isTrue());
         assertThatThrownBy(() -> new ProcessSource(child.pid())).isInstanceOf(StatsException.class)
                 .hasMessageContaining("no process");
     }
@@ -129,7 +131,8 @@ class JvmPidSourceIT {
     static double hms(String s) {
         String[] p = s.split("[-:]");
         double secs = 0;
-        for (String x : p.length == 4 ? new String[] {String.valueOf(Long.parseLong(p[0]) * 24 + Long.parseLong(p[1])), p[2], p[3]} : p) {
+        for (String x : p.length == 4
+                ? new String[] {String.valueOf(Long.parseLong(p[0]) * 24 + Long.parseLong(p[1])), p[2], p[3]} : p) {
             secs = secs * 60 + Long.parseLong(x);
         }
         return secs * 1000;

@@ -6,7 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The text format and what each exporter's page gives (pages as node_exporter 1.5 and the JMX exporter 1.0.1 write them). */
+/**
+ * The text format and what each exporter's page gives (pages as node_exporter 1.5 and the JMX exporter 1.0.1 write
+ * them).
+ */
 class PrometheusTextTest {
 
     private static final String NODE = """
@@ -65,7 +68,8 @@ class PrometheusTextTest {
     @Test
     void labelsWithEscapesAndSpecialValues() throws StatsException {
         List<PrometheusText.Sample> all = PrometheusText.parse(JMX);
-        PrometheusText.Sample esc = all.stream().filter(x -> x.name().equals("label_with_escapes")).findFirst().orElseThrow();
+        PrometheusText.Sample esc = all.stream().filter(x -> x.name().equals("label_with_escapes"))
+                .findFirst().orElseThrow();
         assertThat(esc.label("path")).isEqualTo("a\"b\\c");
         assertThat(esc.value()).isInfinite();
     }
@@ -75,6 +79,7 @@ class PrometheusTextTest {
         assertThatThrownBy(() -> PrometheusSource.snapshot(PrometheusText.parse("up 1\n"), 1))
                 .hasMessageContaining("neither node_cpu_seconds_total");
         assertThatThrownBy(() -> PrometheusText.parse("<html>not metrics</html>\n")).hasMessageContaining("line 1");
-        assertThatThrownBy(() -> new PrometheusSource(SourceConfig.of("ftp://x/metrics"))).hasMessageContaining("http(s) URL");
+        assertThatThrownBy(() -> new PrometheusSource(SourceConfig.of("ftp://x/metrics")))
+                .hasMessageContaining("http(s) URL");
     }
 }

@@ -37,11 +37,14 @@ class StatsSummaryTest {
         assertThat(s.fullGcs()).isEqualTo(2);
         assertThat(s.fullGcAvgMs()).isEqualTo(500.0);
         String text = s.toText();
-        assertThat(text).contains("CPU time at start  153000.0 ms (00:02:33)", "CPU time at end    6968000.0 ms (01:56:08)",
-                "CPU used           6815000.0 ms (01:53:35)", "40000 (transaction-controller rows, setUp and tearDown excluded)",
+        assertThat(text).contains("CPU time at start  153000.0 ms (00:02:33)",
+                "CPU time at end    6968000.0 ms (01:56:08)",
+                "CPU used           6815000.0 ms (01:53:35)",
+                "40000 (transaction-controller rows, setUp and tearDown excluded)",
                 "CPU per request    170.375 ms", "young GCs          100, 2000.0 ms, avg 20.000 ms",
                 "full GCs           2, 1000.0 ms, avg 500.000 ms");
-        assertThat(text).containsPattern("S0C +S1C +S0U +S1U +EC +EU +OC +OU +MC +MU +CCSC +CCSU +YGC +YGCT +FGC +FGCT +CGC +CGCT +GCT")
+        assertThat(text).containsPattern(
+                "S0C +S1C +S0U +S1U +EC +EU +OC +OU +MC +MU +CCSC +CCSU +YGC +YGCT +FGC +FGCT +CGC +CGCT +GCT")
                 .containsPattern("before +0\\.0 +1024\\.0 +0\\.0 +512\\.5 .* 10 +0\\.500 +1 +0\\.200 +- +- +0\\.700")
                 .containsPattern("after .* 110 +2\\.500 +3 +1\\.200 +- +- +3\\.700");
         JsonNode j = new ObjectMapper().readTree(s.toJson());

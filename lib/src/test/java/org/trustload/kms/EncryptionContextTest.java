@@ -49,10 +49,13 @@ class EncryptionContextTest {
 
     @Test
     void aadIsTheTextAsWrittenOrTheBase64Bytes() throws Exception {
-        assertThat(EncryptionContext.parse("tenant=acme").aad()).isEqualTo("tenant=acme".getBytes(StandardCharsets.UTF_8));
-        assertThat(EncryptionContext.parse("{\"ü\":\"x\"}").aad()).isEqualTo("{\"ü\":\"x\"}".getBytes(StandardCharsets.UTF_8));
+        assertThat(EncryptionContext.parse("tenant=acme").aad())
+                .isEqualTo("tenant=acme".getBytes(StandardCharsets.UTF_8));
+        assertThat(EncryptionContext.parse("{\"ü\":\"x\"}").aad())
+                .isEqualTo("{\"ü\":\"x\"}".getBytes(StandardCharsets.UTF_8));
         assertThat(EncryptionContext.parse("base64:AAEC").aad()).containsExactly(0, 1, 2);
-        assertThatThrownBy(() -> EncryptionContext.parse("base64:not base64!").aad()).hasMessage("the text after base64: is not base64");
+        assertThatThrownBy(() -> EncryptionContext.parse("base64:not base64!").aad())
+                .hasMessage("the text after base64: is not base64");
     }
 
     @Test
@@ -64,7 +67,8 @@ class EncryptionContextTest {
 
     @Test
     void toStringShowsSizesNotContent() {
-        assertThat(EncryptionContext.parse("tenant=secret-value").toString()).isEqualTo("1 pairs").doesNotContain("secret");
+        assertThat(EncryptionContext.parse("tenant=secret-value").toString()).isEqualTo("1 pairs")
+                .doesNotContain("secret");
         assertThat(EncryptionContext.parse("base64:AAEC").toString()).doesNotContain("AAEC");
         assertThat(KmsRequest.encrypt("k", new byte[1]).withContext(EncryptionContext.parse("t=hidden")).toString())
                 .contains("context=1 pairs").doesNotContain("hidden");

@@ -57,7 +57,8 @@ class KmsOperationTest {
                 .isInstanceOfSatisfying(KmsException.class, e -> {
                     assertThat(e.errorCode()).isEqualTo("UnsupportedOperation");
                     assertThat(e.setting()).isEqualTo("operation");
-                    assertThat(e.detail()).isEqualTo("the small backend does not serve describe_key (it serves encrypt, decrypt)");
+                    assertThat(e.detail()).isEqualTo(
+                            "the small backend does not serve describe_key (it serves encrypt, decrypt)");
                 });
     }
 
@@ -85,7 +86,8 @@ class KmsOperationTest {
         };
         for (KmsOperation op : new KmsOperation[] {KmsOperation.ENCRYPT, KmsOperation.DECRYPT, KmsOperation.RE_ENCRYPT,
                 KmsOperation.GENERATE_DATA_KEY, KmsOperation.GENERATE_DATA_KEY_WITHOUT_PLAINTEXT}) {
-            KmsRequest r = KmsWorkload.prepare(fake, new KmsWorkload.Spec(op, "k", 16, "", MessageType.RAW, "", 32, ctx), 1);
+            KmsRequest r = KmsWorkload.prepare(fake,
+                    new KmsWorkload.Spec(op, "k", 16, "", MessageType.RAW, "", 32, ctx), 1);
             assertThat(r.context()).isEqualTo(ctx);
         }
         KmsRequest random = KmsWorkload.prepare(fake, new KmsWorkload.Spec(KmsOperation.GENERATE_RANDOM, "", 0, "",

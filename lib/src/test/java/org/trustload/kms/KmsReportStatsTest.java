@@ -28,8 +28,10 @@ class KmsReportStatsTest {
         String first = stats.periodReport(stats.responses());
         assertThat(first).contains("(8000 responses, this period)").contains("P50: 4.50 ms").contains("P99: 8.00 ms");
         stats.add(100, true, "200");
-        assertThat(stats.periodReport(stats.responses())).contains("P50: 100.00 ms").contains("(1 responses, this period)");
+        assertThat(stats.periodReport(stats.responses())).contains("P50: 100.00 ms")
+                .contains("(1 responses, this period)");
         assertThat(stats.periodReport(stats.responses())).contains("(no responses, this period)");
-        assertThat(stats.finalReport(stats.responses())).contains("(8001 responses, whole run)").contains("P50: 5.00 ms");
+        assertThat(stats.finalReport(stats.responses())).contains("(8001 responses, whole run)")
+                .contains("P50: 5.00 ms");
     }
 }

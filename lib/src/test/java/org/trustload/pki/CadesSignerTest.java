@@ -171,11 +171,13 @@ public class CadesSignerTest {
             throw new PkiException(PkiException.TSA_ERROR, "TSA down");
         }).build();
         assertThatThrownBy(() -> CadesSigner.sign(DATA, TestKeys.user(TestKeys.Type.P256), o))
-                .isInstanceOfSatisfying(PkiException.class, e -> assertThat(e.category()).isEqualTo(PkiException.TSA_ERROR));
+                .isInstanceOfSatisfying(PkiException.class,
+                        e -> assertThat(e.category()).isEqualTo(PkiException.TSA_ERROR));
         SignOptions garbage = SignOptions.builder().level(SignOptions.Level.T)
                 .timestampSource((imprint, alg) -> new byte[] {0x30, 0x03, 0x02, 0x01, 0x01}).build();
         assertThatThrownBy(() -> CadesSigner.sign(DATA, TestKeys.user(TestKeys.Type.P256), garbage))
-                .isInstanceOfSatisfying(PkiException.class, e -> assertThat(e.category()).isEqualTo(PkiException.TSA_ERROR));
+                .isInstanceOfSatisfying(PkiException.class,
+                        e -> assertThat(e.category()).isEqualTo(PkiException.TSA_ERROR));
     }
 
     @Test
@@ -189,7 +191,8 @@ public class CadesSignerTest {
                 .containsExactly(ValidationReport.NOT_TRUSTED);
 
         X509Certificate userCert = key.certificate();
-        SignatureValidator withCrl = new SignatureValidator(List.of(ca.cert()), List.of(TestKeys.crl(ca, userCert)), null);
+        SignatureValidator withCrl = new SignatureValidator(List.of(ca.cert()),
+                List.of(TestKeys.crl(ca, userCert)), null);
         assertThat(withCrl.validateCades(cms, null).problems()).containsExactly(ValidationReport.REVOKED);
         SignatureValidator cleanCrl = new SignatureValidator(List.of(ca.cert()), List.of(TestKeys.crl(ca)), null);
         assertThat(cleanCrl.validateCades(cms, null).problems()).isEmpty();
@@ -198,7 +201,8 @@ public class CadesSignerTest {
                 List.of(TestKeys.crl(new TestKeys.Ca(otherCa.keys(), ca.cert(), otherCa.sigAlg()), userCert)), null);
         assertThat(forgedCrl.validateCades(cms, null).codes()).containsExactly("chain.revocationUnknown");
 
-        SignatureValidator later = new SignatureValidator(List.of(ca.cert()), null, Instant.now().plus(Duration.ofDays(400)));
+        SignatureValidator later = new SignatureValidator(List.of(ca.cert()), null,
+                Instant.now().plus(Duration.ofDays(400)));
         assertThat(later.validateCades(cms, null).problems()).containsExactly(ValidationReport.EXPIRED);
 
         assertThat(validator().validateCades(new byte[] {1, 2, 3}, null).problems())
@@ -213,12 +217,16 @@ public class CadesSignerTest {
         KeyMaterial user = TestKeys.newUser(ca, TestKeys.Type.P256, "Short-lived signer", now.minus(Duration.ofDays(1)),
                 now.plus(Duration.ofDays(365)));
         java.security.KeyPair tsaKeys = TestKeys.keyPair(TestKeys.Type.P256);
-        X509Certificate tsaCert = TestKeys.certificate(new org.bouncycastle.asn1.x500.X500Name("CN=Long-lived TSA,O=TrustLoad"),
-                tsaKeys.getPublic(), org.bouncycastle.asn1.x500.X500Name.getInstance(ca.cert().getSubjectX500Principal().getEncoded()),
+        X509Certificate tsaCert = TestKeys.certificate(
+                new org.bouncycastle.asn1.x500.X500Name("CN=Long-lived TSA,O=TrustLoad"),
+                tsaKeys.getPublic(), org.bouncycastle.asn1.x500.X500Name.getInstance(ca.cert()
+                        .getSubjectX500Principal().getEncoded()),
                 ca.keys().getPrivate(), ca.keys().getPublic(), ca.sigAlg(), now.minus(Duration.ofDays(1)),
                 now.plus(Duration.ofDays(3000)), false, true);
-        TestTsa tsa = new TestTsa(new KeyMaterial("tsa", tsaKeys.getPrivate(), List.of(tsaCert, ca.cert()), TestKeys.BC));
-        byte[] cadesT = CadesSigner.sign(DATA, user, SignOptions.builder().level(SignOptions.Level.T).timestampSource(tsa).build());
+        TestTsa tsa = new TestTsa(new KeyMaterial("tsa", tsaKeys.getPrivate(),
+                List.of(tsaCert, ca.cert()), TestKeys.BC));
+        byte[] cadesT = CadesSigner.sign(DATA, user,
+                SignOptions.builder().level(SignOptions.Level.T).timestampSource(tsa).build());
         byte[] cadesB = CadesSigner.sign(DATA, user, SignOptions.DEFAULTS);
         SignatureValidator later = new SignatureValidator(List.of(ca.cert()), null, now.plus(Duration.ofDays(400)));
         ValidationReport t = later.validateCades(cadesT, null);
@@ -242,7 +250,8 @@ public class CadesSignerTest {
         assertThat(validator().validateTimestamp(token, data).problems()).isEmpty();
         assertThat(new SignatureValidator(List.of(TestKeys.ca(TestKeys.Type.RSA).cert())).validateTimestamp(token, data)
                 .problems()).containsExactly(ValidationReport.NOT_TRUSTED);
-        assertThat(v.validateTimestamp(new byte[] {5}, data).problems()).containsExactly(ValidationReport.INVALID_DOCUMENT);
+        assertThat(v.validateTimestamp(new byte[] {5}, data).problems())
+                .containsExactly(ValidationReport.INVALID_DOCUMENT);
     }
 
     static byte[] replace(byte[] haystack, byte[] needle, byte[] with) {

@@ -30,7 +30,8 @@ class ChainValidatorTest {
     /** A CA issued by {@code issuer}. */
     static TestKeys.Ca intermediate(TestKeys.Ca issuer, String cn, Instant to) {
         KeyPair kp = TestKeys.keyPair(TestKeys.Type.P256);
-        X509Certificate c = TestKeys.certificate(new X500Name("CN=" + cn + ",O=TrustLoad"), kp.getPublic(), name(issuer.cert()),
+        X509Certificate c = TestKeys.certificate(new X500Name("CN=" + cn + ",O=TrustLoad"), kp.getPublic(),
+                name(issuer.cert()),
                 issuer.keys().getPrivate(), issuer.keys().getPublic(), issuer.sigAlg(), FROM, to, true, false);
         return new TestKeys.Ca(kp, c, "SHA256withECDSA");
     }
@@ -81,7 +82,8 @@ class ChainValidatorTest {
         assertThat(revoked.problem()).isEqualTo(ChainValidator.Problem.CA_REVOKED);
         assertThat(revoked.certificate()).isEqualTo(inter.cert());
         assertThat(revoked.problem().code()).isEqualTo("chain.revoked");
-        assertThat(problem(v.validate(user.certificate(), extra, List.of(rootClean), now, ChainValidator.Usage.SIGNATURE)))
+        assertThat(problem(v.validate(user.certificate(), extra, List.of(rootClean), now,
+                ChainValidator.Usage.SIGNATURE)))
                 .isEqualTo(ChainValidator.Problem.REVOCATION_UNKNOWN);
         // no CRLs at all: no revocation checking
         assertThat(v.validate(user.certificate(), extra, null, now, ChainValidator.Usage.SIGNATURE).valid()).isTrue();
@@ -97,9 +99,11 @@ class ChainValidatorTest {
         // the anchor outlives the user by years; at a time the user is valid and the anchor is not:
         TestKeys.Ca shortRoot = TestKeys.newCa(TestKeys.Type.P256, "Short-lived root");
         TestKeys.Ca inter = intermediate(shortRoot, "Long-lived intermediate", NOW.plus(Duration.ofDays(5000)));
-        KeyMaterial late = TestKeys.newUser(inter, TestKeys.Type.P256, "Late user", FROM, NOW.plus(Duration.ofDays(5000)));
+        KeyMaterial late = TestKeys.newUser(inter, TestKeys.Type.P256, "Late user", FROM,
+                NOW.plus(Duration.ofDays(5000)));
         ChainValidator.Outcome o = new ChainValidator(List.of(shortRoot.cert())).validate(late.certificate(),
-                List.of(inter.cert()), null, Date.from(NOW.plus(Duration.ofDays(4000))), ChainValidator.Usage.SIGNATURE);
+                List.of(inter.cert()), null, Date.from(NOW.plus(Duration.ofDays(4000))),
+                ChainValidator.Usage.SIGNATURE);
         assertThat(o.problem()).isEqualTo(ChainValidator.Problem.CA_EXPIRED);
         assertThat(o.certificate()).isEqualTo(shortRoot.cert());
     }

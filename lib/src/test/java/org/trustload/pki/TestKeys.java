@@ -138,7 +138,8 @@ public final class TestKeys {
             if (ca) {
                 b.addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.keyCertSign | KeyUsage.cRLSign));
             } else {
-                b.addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.digitalSignature | KeyUsage.nonRepudiation));
+                b.addExtension(Extension.keyUsage, true,
+                        new KeyUsage(KeyUsage.digitalSignature | KeyUsage.nonRepudiation));
             }
             if (tsa) {
                 b.addExtension(Extension.extendedKeyUsage, true, new ExtendedKeyUsage(KeyPurposeId.id_kp_timeStamping));
@@ -154,13 +155,15 @@ public final class TestKeys {
         try {
             Instant now = Instant.now();
             X509v2CRLBuilder b = new X509v2CRLBuilder(
-                    X500Name.getInstance(ca.cert().getSubjectX500Principal().getEncoded()), Date.from(now.minusSeconds(60)));
+                    X500Name.getInstance(ca.cert().getSubjectX500Principal().getEncoded()),
+                    Date.from(now.minusSeconds(60)));
             b.setNextUpdate(Date.from(now.plus(Duration.ofDays(7))));
             for (X509Certificate c : revoked) {
                 b.addCRLEntry(c.getSerialNumber(), Date.from(now.minusSeconds(30)), CRLReason.keyCompromise);
             }
             return new JcaX509CRLConverter().setProvider(BC)
-                    .getCRL(b.build(new JcaContentSignerBuilder(ca.sigAlg()).setProvider(BC).build(ca.keys().getPrivate())));
+                    .getCRL(b.build(new JcaContentSignerBuilder(ca.sigAlg()).setProvider(BC)
+                            .build(ca.keys().getPrivate())));
         } catch (Exception e) {
             throw new IllegalStateException(e);
         }

@@ -44,7 +44,8 @@ class ObjectiveTest {
         Objective o = Objective.parse("p99<=500ms, p95 < 0.2s ,avg<=50,max<=2s,errors<=1%,server.cpu<=90%,p99.9<=1s");
         assertThat(o.rules()).extracting(Objective.Rule::name)
                 .containsExactly("p99", "p95", "avg", "max", "errors", "server.cpu", "p99.9");
-        assertThat(o.rules()).extracting(Objective.Rule::limit).containsExactly(500.0, 200.0, 50.0, 2000.0, 1.0, 90.0, 1000.0);
+        assertThat(o.rules()).extracting(Objective.Rule::limit)
+                .containsExactly(500.0, 200.0, 50.0, 2000.0, 1.0, 90.0, 1000.0);
         assertThat(o.errorBudgetPct()).isEqualTo(1.0);
         assertThat(o.withoutServerRules().toString()).doesNotContain("server.cpu").contains("p99<=500ms");
         assertThat(Objective.parse("server.cpu<=80%").withoutServerRules()).isNull();

@@ -364,8 +364,9 @@ class FaultsIT {
 
     /**
      * Nothing lost: rows before the first fault and after the heal, and each thread's samples back to back (a
-     * thread's next sample starts when its last one ended, give or take {@code maxGapMs}): a sample missing from
-     * the file would leave a hole. The runs are stopped by the test, so JMeter's summariser printed no final count.
+     * thread's next sample starts when its last one ended, give or take {@code maxGapMs}, its first gap apart): a
+     * sample missing from the file would leave a hole. The runs are stopped by the test, so JMeter's summariser
+     * printed no final count.
      */
     private static void assertCompleteAround(Summary summary, List<Jtl.Sample> rows, long firstFault, long healed,
             Path dir)
@@ -384,7 +385,9 @@ class FaultsIT {
         long maxGapMs = 3000; // a descheduled thread at load 20+, a think time of a plan's own timers
         byThread.forEach((thread, samples) -> {
             samples.sort(java.util.Comparator.comparingLong(Jtl.Sample::timeStamp));
-            for (int i = 1; i < samples.size(); i++) {
+            // from the second gap on: the first holds the first run of the plan's assertions (the Signature
+            // Assertion's validator loaded 6.6 s after the first CAdES-B signature at load 22, both threads alike)
+            for (int i = 2; i < samples.size(); i++) {
                 long gap = samples.get(i).timeStamp() - samples.get(i - 1).end();
                 assertThat(gap).as("gap in " + thread + " before " + samples.get(i) + ", see " + dir)
                         .isLessThanOrEqualTo(maxGapMs);

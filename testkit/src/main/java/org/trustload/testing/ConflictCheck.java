@@ -115,7 +115,8 @@ public final class ConflictCheck {
                 }
                 Path other = byArtifact.putIfAbsent(key, jar);
                 if (other != null) {
-                    problems.add("artifact " + key + " twice: " + dir.relativize(other) + " and " + dir.relativize(jar));
+                    problems.add("artifact " + key + " twice: " + dir.relativize(other) + " and "
+                            + dir.relativize(jar));
                 }
             }
             for (String entry : checkedEntries(jar)) {
@@ -128,8 +129,9 @@ public final class ConflictCheck {
                 }
             }
         }
-        shared.forEach((jars, entries) -> problems.add(dir.relativize(jars.get(0)) + " and " + dir.relativize(jars.get(1))
-                + " both hold " + entries.size() + " class(es), e.g. " + entries.subList(0, Math.min(3, entries.size()))));
+        shared.forEach((jars, entries) -> problems.add(dir.relativize(jars.get(0)) + " and "
+                + dir.relativize(jars.get(1)) + " both hold " + entries.size() + " class(es), e.g. "
+                + entries.subList(0, Math.min(3, entries.size()))));
         return problems;
     }
 

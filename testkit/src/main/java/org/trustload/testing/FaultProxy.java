@@ -91,7 +91,9 @@ public final class FaultProxy {
         });
     }
 
-    /** Every toxic removed, the link up again and pointed at its first upstream (switched back as {@link #upstream}). */
+    /**
+     * Every toxic removed, the link up again and pointed at its first upstream (switched back as {@link #upstream}).
+     */
     public FaultProxy heal() {
         return io(() -> {
             for (Toxic t : proxy.toxics().getAll()) {

@@ -43,7 +43,8 @@ public final class FixturePorts {
             int[] ports = new int[n];
             for (int i = 0, attempts = 0; i < n; attempts++) {
                 if (attempts > 500) {
-                    throw new IllegalStateException("no free port between " + LOWEST + " and " + highest + " on " + host);
+                    throw new IllegalStateException("no free port between " + LOWEST + " and "
+                            + highest + " on " + host);
                 }
                 int port = ThreadLocalRandom.current().nextInt(LOWEST, highest + 1);
                 try {

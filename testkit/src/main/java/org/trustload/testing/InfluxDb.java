@@ -60,7 +60,8 @@ public final class InfluxDb implements AutoCloseable {
         Map<String, String> unset = new HashMap<>();
         System.getenv().keySet().stream().filter(k -> k.startsWith("INFLUXDB_")).forEach(k -> unset.put(k, null));
         InfluxDb db = new InfluxDb(ChildProcess.launch("influxd", List.of(BINARY.toString(), "run", "-config",
-                dir.resolve("influxdb.conf").toString()), null, unset, dir.resolve("influxd.log"), null, null), dir, port);
+                dir.resolve("influxdb.conf").toString()), null, unset, dir.resolve("influxd.log"), null, null), dir,
+                port);
         try {
             if (!db.process.awaitReady(db::pings, Duration.ofSeconds(60))) {
                 throw new IOException("influxd exited (status " + db.process.exitValue() + "): " + db.log());
@@ -119,7 +120,8 @@ public final class InfluxDb implements AutoCloseable {
 
     private boolean pings() {
         try {
-            return http.send(HttpRequest.newBuilder(URI.create(base() + "/ping")).timeout(Duration.ofSeconds(2)).build(),
+            return http.send(HttpRequest.newBuilder(URI.create(base() + "/ping"))
+                    .timeout(Duration.ofSeconds(2)).build(),
                     HttpResponse.BodyHandlers.discarding()).statusCode() == 204;
         } catch (IOException notYet) {
             return false;
@@ -171,9 +173,11 @@ public final class InfluxDb implements AutoCloseable {
     }
 
     private JsonNode post(String influxQl) throws IOException, InterruptedException {
-        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(base() + "/query")).timeout(Duration.ofSeconds(30))
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(base() + "/query"))
+                .timeout(Duration.ofSeconds(30))
                 .header("Content-Type", "application/x-www-form-urlencoded")
-                .POST(HttpRequest.BodyPublishers.ofString("q=" + URLEncoder.encode(influxQl, StandardCharsets.UTF_8))).build(),
+                .POST(HttpRequest.BodyPublishers.ofString("q=" + URLEncoder.encode(influxQl, StandardCharsets.UTF_8)))
+                .build(),
                 HttpResponse.BodyHandlers.ofString());
         if (r.statusCode() != 200) {
             throw new IOException(influxQl + ": HTTP " + r.statusCode() + " " + r.body());

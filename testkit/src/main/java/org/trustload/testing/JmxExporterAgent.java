@@ -14,7 +14,10 @@ import java.util.List;
  */
 public final class JmxExporterAgent {
 
-    /** System property naming the agent jar; default {@code <trustload.root>/testkit/target/agents/jmx_prometheus_javaagent.jar}. */
+    /**
+     * System property naming the agent jar; default
+     * {@code <trustload.root>/testkit/target/agents/jmx_prometheus_javaagent.jar}.
+     */
     public static final String JAR_PROPERTY = "trustload.jmx_exporter.jar";
     private final int port;
     private final Path config;
@@ -39,11 +42,13 @@ public final class JmxExporterAgent {
     /** A free loopback port and a configuration file in {@code dir}. */
     public static JmxExporterAgent prepare(Path dir) throws IOException {
         if (!Files.exists(jar())) {
-            throw new IOException("no JMX exporter agent at " + jar() + " (the testkit build copies it: mvn -pl testkit package)");
+            throw new IOException("no JMX exporter agent at " + jar()
+                    + " (the testkit build copies it: mvn -pl testkit package)");
         }
         int port = FixturePorts.free("127.0.0.1");
         Path config = dir.resolve("jmx-exporter.yaml");
-        Files.writeString(config, "includeObjectNames: [\"java.lang:type=OperatingSystem\"]\nlowercaseOutputName: true\n");
+        Files.writeString(config, "includeObjectNames: [\"java.lang:type=OperatingSystem\"]\n"
+                + "lowercaseOutputName: true\n");
         return new JmxExporterAgent(port, config);
     }
 

@@ -42,7 +42,8 @@ public final class MariaDb implements AutoCloseable {
 
     /** Skips outside CI when MariaDB is missing; on CI ({@code CI=true}) a missing server fails the test. */
     public static void assumeOrFailInCi() {
-        Requirements.assumeOrFailInCi(Files.isExecutable(INSTALL_DB) && Files.isExecutable(SERVER) && Files.isExecutable(CLIENT),
+        Requirements.assumeOrFailInCi(Files.isExecutable(INSTALL_DB) && Files.isExecutable(SERVER)
+                && Files.isExecutable(CLIENT),
                 "the MariaDB fixture needs " + INSTALL_DB + ", " + SERVER + " and " + CLIENT
                         + " (apt-get install mariadb-server)");
     }
@@ -75,7 +76,8 @@ public final class MariaDb implements AutoCloseable {
                 // to nobody; no reverse DNS per connection (docs/fixtures.md)
                 "--innodb-buffer-pool-size=128M", "--max-connections=500");
         try {
-            process = ChildProcess.start("mariadbd", cmd, null, dir.resolve("console.txt"), null, null, () -> Files.exists(socket()),
+            process = ChildProcess.start("mariadbd", cmd, null, dir.resolve("console.txt"), null, null,
+                    () -> Files.exists(socket()),
                     Duration.ofSeconds(60));
         } catch (ChildProcess.NotReady e) {
             throw new IOException(e.getMessage() + "\n" + log(), e);
@@ -90,7 +92,8 @@ public final class MariaDb implements AutoCloseable {
      * through a file only this user can read ({@code source}), never the command line: they may hold a password.
      */
     public String sql(String statements) throws Exception {
-        Path file = Files.createTempFile(dir, "sql", ".sql", PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+        Path file = Files.createTempFile(dir, "sql", ".sql",
+                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
         try {
             Files.writeString(file, statements);
             return run(List.of(CLIENT.toString(), "--no-defaults", "-S", socket().toString(), "-u", "root", "-N", "-B",

@@ -92,7 +92,8 @@ public final class NativeTlcpPeer {
                 return c;
             }
         }
-        throw new IllegalStateException("ci/fixtures/tongsuo/tlcp-peer.c not found above " + Path.of("").toAbsolutePath());
+        throw new IllegalStateException("ci/fixtures/tongsuo/tlcp-peer.c not found above "
+                + Path.of("").toAbsolutePath());
     }
 
     /** Starts {@code tlcp-peer server} with {@code args} and waits for its {@code LISTENING} line. */
@@ -116,7 +117,9 @@ public final class NativeTlcpPeer {
         return run("client", args, timeout);
     }
 
-    /** Runs {@code n} {@code tlcp-peer client}s with {@code args} at once (one process each), each as {@link #client}. */
+    /**
+     * Runs {@code n} {@code tlcp-peer client}s with {@code args} at once (one process each), each as {@link #client}.
+     */
     public static List<Result> clients(int n, List<String> args, Duration timeout) {
         List<CompletableFuture<Result>> fs = new ArrayList<>();
         for (int i = 0; i < n; i++) {
@@ -125,7 +128,9 @@ public final class NativeTlcpPeer {
         return fs.stream().map(CompletableFuture::join).toList();
     }
 
-    /** Runs {@code tlcp-peer kat} (Tongsuo's known answers; {@code args}: the server's double certificate) to its end. */
+    /**
+     * Runs {@code tlcp-peer kat} (Tongsuo's known answers; {@code args}: the server's double certificate) to its end.
+     */
     public static Result kat(List<String> args, Duration timeout) {
         return run("kat", args, timeout);
     }
@@ -146,7 +151,8 @@ public final class NativeTlcpPeer {
             if (!p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
                 p.destroyForcibly();
                 p.waitFor(5, TimeUnit.SECONDS);
-                return new Result(-1, out.get(5, TimeUnit.SECONDS), "killed after " + timeout + "; " + err.get(5, TimeUnit.SECONDS));
+                return new Result(-1, out.get(5, TimeUnit.SECONDS),
+                        "killed after " + timeout + "; " + err.get(5, TimeUnit.SECONDS));
             }
             return new Result(p.exitValue(), out.get(5, TimeUnit.SECONDS), err.get(5, TimeUnit.SECONDS));
         } catch (IOException e) {

@@ -76,10 +76,12 @@ public final class Nginx implements AutoCloseable {
             List<String> cmd = List.of(BINARY.toString(), "-p", dir + "/", "-c", dir.resolve("nginx.conf").toString(),
                     "-e", dir.resolve("error.log").toString());
             try {
-                return new Nginx(dir, port, ChildProcess.start("nginx", cmd, null, dir.resolve("console.txt"), null, null,
+                return new Nginx(dir, port, ChildProcess.start("nginx", cmd, null,
+                        dir.resolve("console.txt"), null, null,
                         () -> accepts(port), Duration.ofSeconds(15)));
             } catch (ChildProcess.NotReady e) {
-                last = new IOException("nginx did not start on port " + port + ": " + Files.readString(dir.resolve("error.log")), e);
+                last = new IOException("nginx did not start on port " + port + ": "
+                        + Files.readString(dir.resolve("error.log")), e);
             }
         }
         Slapd.deleteTree(dir);

@@ -45,7 +45,8 @@ public final class NodeExporter implements AutoCloseable {
     public static NodeExporter start() throws IOException, InterruptedException {
         int port = FixturePorts.free("127.0.0.1");
         Path log = Files.createTempFile("trustload-node-exporter", ".log");
-        List<String> cmd = List.of(BINARY.toString(), "--web.listen-address=127.0.0.1:" + port, "--collector.disable-defaults",
+        List<String> cmd = List.of(BINARY.toString(), "--web.listen-address=127.0.0.1:" + port,
+                "--collector.disable-defaults",
                 "--collector.cpu", "--collector.stat", "--collector.loadavg", "--collector.meminfo");
         String url = "http://127.0.0.1:" + port + "/metrics";
         return new NodeExporter(ChildProcess.start("node_exporter", cmd, null, log, null, null, () -> serves(url),
@@ -54,7 +55,8 @@ public final class NodeExporter implements AutoCloseable {
 
     private static boolean serves(String url) {
         try {
-            HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(2)).build(),
+            HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create(url))
+                    .timeout(Duration.ofSeconds(2)).build(),
                     HttpResponse.BodyHandlers.ofString());
             return r.statusCode() == 200 && r.body().contains("node_cpu_seconds_total");
         } catch (IOException e) {
@@ -91,7 +93,8 @@ public final class NodeExporter implements AutoCloseable {
         NodeExporter n = start();
         Runtime.getRuntime().addShutdownHook(new Thread(n::close, "node-exporter-stop"));
         System.out.println("node_exporter (pid " + n.pid() + ") serving " + n.url());
-        System.out.println("JVM Stats: source=prometheus target=" + n.url() + "   ./trustload size PLAN --server prometheus:" + n.url());
+        System.out.println("JVM Stats: source=prometheus target=" + n.url()
+                + "   ./trustload size PLAN --server prometheus:" + n.url());
         System.out.println("Ctrl-C stops it");
         n.process.waitFor();
     }

@@ -12,7 +12,10 @@ final class Requirements {
     private Requirements() {
     }
 
-    /** Returns when {@code available}; otherwise fails the calling test on CI and skips it elsewhere, saying {@code why}. */
+    /**
+     * Returns when {@code available}; otherwise fails the calling test on CI and skips it elsewhere, saying
+     * {@code why}.
+     */
     static void assumeOrFailInCi(boolean available, String why) {
         if (available) {
             return;

@@ -119,7 +119,8 @@ public final class Slapd implements AutoCloseable {
 
         @Override
         public String toString() {
-            return "Options[entries=" + entries + ", openFilesLimit=" + openFilesLimit + ", tls=" + tls + ", statsLog=" + statsLog + "]";
+            return "Options[entries=" + entries + ", openFilesLimit=" + openFilesLimit + ", tls=" + tls
+                    + ", statsLog=" + statsLog + "]";
         }
     }
 
@@ -688,7 +689,8 @@ public final class Slapd implements AutoCloseable {
         System.out.println("  admin: " + slapd.adminDn() + " (password in " + slapd.dir.resolve("slapd.conf") + ")");
         System.out.println("  CA: " + slapd.certificatePath() + ", PKCS#12 trust store: " + slapd.trustStorePath());
         System.out.println("  try: ldapwhoami -Y EXTERNAL -H '" + slapd.ldapiUrl() + "'");
-        System.out.println("  ./trustload run ldap/ldap-search-200x10 -Jldap.host=" + HOST + " -Jldap.port=" + slapd.ldapPort()
+        System.out.println("  ./trustload run ldap/ldap-search-200x10 -Jldap.host=" + HOST
+                + " -Jldap.port=" + slapd.ldapPort()
                 + " -Jldapi.socket=" + slapd.socketPath() + " -Jldap.users=" + o.entries());
         if (o.statsLog()) {
             System.out.println("  operations and their etime (slapd's own time): " + slapd.logFile());

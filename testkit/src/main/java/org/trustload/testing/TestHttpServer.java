@@ -81,7 +81,8 @@ public final class TestHttpServer implements AutoCloseable {
         return on(path, (body, exchange) -> {
             HttpRequest.Builder b = HttpRequest.newBuilder(
                     URI.create(upstream.toString().replaceAll("/+$", "") + exchange.getRequestURI().getRawPath()
-                            + (exchange.getRequestURI().getRawQuery() == null ? "" : "?" + exchange.getRequestURI().getRawQuery())))
+                            + (exchange.getRequestURI().getRawQuery() == null ? ""
+                                    : "?" + exchange.getRequestURI().getRawQuery())))
                     .timeout(Duration.ofSeconds(60))
                     .method(exchange.getRequestMethod(), body.length == 0 ? HttpRequest.BodyPublishers.noBody()
                             : HttpRequest.BodyPublishers.ofByteArray(body));
@@ -97,7 +98,8 @@ public final class TestHttpServer implements AutoCloseable {
                 Thread.currentThread().interrupt();
                 throw new IOException("interrupted", e);
             }
-            reply(exchange, answer.statusCode(), answer.headers().firstValue("Content-Type").orElse("application/octet-stream"),
+            reply(exchange, answer.statusCode(),
+                    answer.headers().firstValue("Content-Type").orElse("application/octet-stream"),
                     rewrite.apply(exchange.getRequestURI().getPath(), answer.body()));
         });
     }

@@ -38,7 +38,8 @@ class ConflictCheckTest {
         jar(home.resolve("lib/ext/ApacheJMeter_core.jar"), "org/apache/jmeter/Core.class",
                 "META-INF/MANIFEST.MF", "module-info.class");
         jar(home.resolve("lib/slf4j-api-1.7.36.jar"), "org/slf4j/Logger.class",
-                "META-INF/maven/org.slf4j/slf4j-api/pom.properties=groupId=org.slf4j\nartifactId=slf4j-api\nversion=1.7.36\n");
+                "META-INF/maven/org.slf4j/slf4j-api/pom.properties=groupId=org.slf4j\n"
+                + "artifactId=slf4j-api\nversion=1.7.36\n");
         jar(dropin.resolve("lib/ext/trustload-samplers-0.1.0.jar"), "org/trustload/jmeter/ldap/S.class",
                 "META-INF/MANIFEST.MF", "module-info.class", "META-INF/versions/11/module-info.class");
         jar(dropin.resolve("lib/unboundid-ldapsdk-7.0.3.jar"), "com/unboundid/ldap/sdk/LDAPConnection.class",
@@ -74,7 +75,8 @@ class ConflictCheckTest {
     void sameArtifactInAnotherVersionIsReported() throws IOException {
         pristineHomeAndCleanDropin();
         jar(dropin.resolve("lib/slf4j-api-2.0.9.jar"), "org/slf4j/LoggerV2.class",
-                "META-INF/maven/org.slf4j/slf4j-api/pom.properties=groupId=org.slf4j\nartifactId=slf4j-api\nversion=2.0.9\n");
+                "META-INF/maven/org.slf4j/slf4j-api/pom.properties=groupId=org.slf4j\n"
+                + "artifactId=slf4j-api\nversion=2.0.9\n");
         assertThat(ConflictCheck.check(home, dropin, null).problems())
                 .anySatisfy(p -> assertThat(p).contains("org.slf4j:slf4j-api", "lib/slf4j-api-1.7.36.jar"));
     }
@@ -85,9 +87,11 @@ class ConflictCheckTest {
         Path mixed = tmp.resolve("plugin-home");
         jar(mixed.resolve("lib/bcprov-jdk18on-1.87.jar"), "org/bouncycastle/jce/provider/BouncyCastleProvider.class",
                 "org/bouncycastle/crypto/Digest.class", "META-INF/MANIFEST.MF", "LICENSE.html");
-        jar(mixed.resolve("lib/slf4j-api-1.7.36.jar"), "org/slf4j/Logger.class", "META-INF/MANIFEST.MF", "LICENSE.html");
+        jar(mixed.resolve("lib/slf4j-api-1.7.36.jar"), "org/slf4j/Logger.class",
+                "META-INF/MANIFEST.MF", "LICENSE.html");
         jar(mixed.resolve("lib/annotations-23.0.0.jar"), "org/jetbrains/annotations/NotNull.class", "data/list.txt");
-        jar(mixed.resolve("lib/annotations-2.58.0.jar"), "software/amazon/awssdk/annotations/SdkPublicApi.class", "data/list.txt");
+        jar(mixed.resolve("lib/annotations-2.58.0.jar"),
+                "software/amazon/awssdk/annotations/SdkPublicApi.class", "data/list.txt");
         assertThat(ConflictCheck.duplicates(mixed)).as("same file name, same resource: not a class clash").isEmpty();
         jar(mixed.resolve("lib/bcprov-jdk15on-1.70.jar"), "org/bouncycastle/jce/provider/BouncyCastleProvider.class",
                 "org/bouncycastle/crypto/Digest.class", "META-INF/MANIFEST.MF");

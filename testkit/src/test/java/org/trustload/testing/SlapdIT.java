@@ -170,7 +170,8 @@ class SlapdIT {
 
     @Test
     void nofile1024CapsConcurrentConnections() throws Exception {
-        try (Slapd small = Slapd.start(Slapd.Options.defaults().withEntries(100).withOpenFilesLimit(1024).withTls(false))) {
+        try (Slapd small = Slapd.start(Slapd.Options.defaults().withEntries(100)
+                .withOpenFilesLimit(1024).withTls(false))) {
             assertThat(small.ldapsPort()).isEqualTo(-1);
             assertThatThrownBy(small::trustStorePath).isInstanceOf(IllegalStateException.class);
             LDAPConnectionOptions opts = new LDAPConnectionOptions();
@@ -265,7 +266,8 @@ class SlapdIT {
         Map<String, String> tls = Map.of("LDAPTLS_CACERT", slapd.certificatePath().toString());
         assertThat(run(tls, "ldapsearch", "-x", "-LLL", "-H", slapd.ldapsUrl(), "-b", slapd.baseDn(), filter, "dn"))
                 .contains("dn: cn=fulano1," + slapd.baseDn());
-        assertThat(run(tls, "ldapsearch", "-x", "-ZZ", "-LLL", "-H", slapd.ldapUrl(), "-b", slapd.baseDn(), filter, "dn"))
+        assertThat(run(tls, "ldapsearch", "-x", "-ZZ", "-LLL", "-H", slapd.ldapUrl(), "-b",
+                slapd.baseDn(), filter, "dn"))
                 .contains("dn: cn=fulano1," + slapd.baseDn());
         assertThat(run(Map.of(), "ldapwhoami", "-Q", "-Y", "EXTERNAL", "-H", slapd.ldapiUrl()))
                 .contains("dn:" + slapd.externalDn());

@@ -17,9 +17,11 @@ import java.util.regex.Pattern;
  */
 public final class JMeterHomeSetup {
 
-    static final String BEGIN = "# >>> TrustLoad: JVM options of the GM-SSL engine bgm (trustload-setup; delete this block to undo)";
+    static final String BEGIN = "# >>> TrustLoad: JVM options of the GM-SSL engine bgm (trustload-setup; delete"
+            + " this block to undo)";
     static final String END = "# <<< TrustLoad";
-    private static final Pattern BLOCK = Pattern.compile("(?s)" + Pattern.quote(BEGIN) + "\\n.*?" + Pattern.quote(END) + "\\n?");
+    private static final Pattern BLOCK = Pattern.compile("(?s)" + Pattern.quote(BEGIN) + "\\n.*?"
+            + Pattern.quote(END) + "\\n?");
 
     private JMeterHomeSetup() {
     }
@@ -27,7 +29,8 @@ public final class JMeterHomeSetup {
     public static void main(String[] args) throws IOException, URISyntaxException {
         Path home = args.length > 0 ? Path.of(args[0]) : homeOfThisJar();
         setUp(home);
-        System.out.println("TrustLoad: wrote " + home.resolve("bin/trustload.properties") + " and the bgm JVM options in "
+        System.out.println("TrustLoad: wrote " + home.resolve("bin/trustload.properties")
+                + " and the bgm JVM options in "
                 + home.resolve("bin/setenv.sh"));
     }
 

@@ -18,13 +18,15 @@ class JMeterHomeSetupTest {
     }
 
     @Test
-    void writesTrustloadPropertiesAndAppendsTheBgmOptionsOnceKeepingTheUsersSetenv(@TempDir Path tmp) throws IOException {
+    void writesTrustloadPropertiesAndAppendsTheBgmOptionsOnceKeepingTheUsersSetenv(@TempDir Path tmp)
+            throws IOException {
         Path home = home(tmp);
         Files.writeString(home.resolve("bin/setenv.sh"), "HEAP=\"-Xmx2g\"");
         JMeterHomeSetup.setUp(home);
         JMeterHomeSetup.setUp(home); // a reinstall replaces the block
         String setenv = Files.readString(home.resolve("bin/setenv.sh"));
-        assertThat(setenv).startsWith("HEAP=\"-Xmx2g\"\n" + JMeterHomeSetup.BEGIN + "\n").endsWith(JMeterHomeSetup.END + "\n");
+        assertThat(setenv).startsWith("HEAP=\"-Xmx2g\"\n" + JMeterHomeSetup.BEGIN + "\n")
+                .endsWith(JMeterHomeSetup.END + "\n");
         assertThat(setenv.split("TRUSTLOAD_BGM_JVM_ARGS=\"", -1)).as("one definition").hasSize(2);
         assertThat(Files.readString(home.resolve("bin/trustload.properties"))).contains("sample_variables=jvm_cpu_ms");
     }

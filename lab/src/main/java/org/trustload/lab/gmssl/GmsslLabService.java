@@ -91,7 +91,8 @@ public final class GmsslLabService implements LabService {
         // The client stores go to plans under a password random per start, not TestPki's fixed one.
         String password = LabSecrets.generate();
         for (String store : new String[] {"tlcp-client", "tlcp-client-expired"}) {
-            LabSecrets.reexport(KeyStores.open(KeySource.Kind.PKCS12, dir.resolve(store + ".p12"), TestPki.PASSWORD.toCharArray()),
+            LabSecrets.reexport(KeyStores.open(KeySource.Kind.PKCS12, dir.resolve(store + ".p12"),
+                    TestPki.PASSWORD.toCharArray()),
                     TestPki.PASSWORD.toCharArray(), dir.resolve("lab-" + store + ".p12"), password.toCharArray());
         }
         props.put("gmssl.client.keystore", d + "lab-tlcp-client.p12");
@@ -113,7 +114,8 @@ public final class GmsslLabService implements LabService {
         try {
             return TlcpEngines.forProtocol(TlcpProtocol.TLS13);
         } catch (TlcpException e) {
-            System.err.println("trustload-lab: gmssl: TLCP only, no TLS 1.3 SM: " + e.getMessage() + " (" + e.detail() + ")");
+            System.err.println("trustload-lab: gmssl: TLCP only, no TLS 1.3 SM: " + e.getMessage() + " ("
+                    + e.detail() + ")");
             return null;
         }
     }
@@ -121,7 +123,8 @@ public final class GmsslLabService implements LabService {
     private void listen(LabContext ctx, int offset, List<TlcpServer> protocols) throws Exception {
         int port = ctx.port(offset);
         try {
-            servers.add(TlcpPageServer.start(protocols, new InetSocketAddress(ctx.bindAddress(), port), IDLE_TIMEOUT_MILLIS));
+            servers.add(TlcpPageServer.start(protocols, new InetSocketAddress(ctx.bindAddress(), port),
+                    IDLE_TIMEOUT_MILLIS));
         } catch (TlcpException e) {
             if (e.getCause() instanceof BindException) {
                 throw new EndpointInUseException(ctx.authority(port) + " (gmssl)", e.getCause());

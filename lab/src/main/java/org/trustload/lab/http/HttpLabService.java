@@ -135,10 +135,13 @@ public final class HttpLabService implements LabService {
         for (int p = 1; p <= paragraphs; p++) {
             text.append("<p>Paragraph ").append(p).append(" of page ").append(n)
                     .append(": static text of a small site, served from memory, different on every page.</p>\n");
-            text.append("<p>").append(Integer.toHexString(n * 7919 + p * 104729).repeat(1 + (n + p) % 5)).append("</p>\n");
+            text.append("<p>").append(Integer.toHexString(n * 7919 + p * 104729).repeat(1 + (n + p) % 5))
+                    .append("</p>\n");
         }
-        return "<!DOCTYPE html>\n<html>\n<head>\n<title>TrustLoad lab page " + n + "</title>\n</head>\n<body>\n<h1>Page "
-                + n + "</h1>\n" + text + "<p><a href=\"/pages/" + (n % SITE_PAGES + 1) + ".html\">next</a> <a href=\"/pages/"
+        return "<!DOCTYPE html>\n<html>\n<head>\n<title>TrustLoad lab page " + n
+                + "</title>\n</head>\n<body>\n<h1>Page "
+                + n + "</h1>\n" + text + "<p><a href=\"/pages/" + (n % SITE_PAGES + 1)
+                + ".html\">next</a> <a href=\"/pages/"
                 + ((n + SITE_PAGES - 2) % SITE_PAGES + 1) + ".html\">previous</a></p>\n</body>\n</html>\n";
     }
 

@@ -186,7 +186,8 @@ public final class AliyunKmsEmulator implements KmsEmulator {
 
     /* ---------------------------------------------------------------- key material */
 
-    private String clientKeyJson(String keyId, KeyPair pair, char[] password) throws GeneralSecurityException, IOException {
+    private String clientKeyJson(String keyId, KeyPair pair, char[] password)
+            throws GeneralSecurityException, IOException {
         X509Certificate cert;
         try {
             Instant now = Instant.now();
@@ -388,7 +389,8 @@ public final class AliyunKmsEmulator implements KmsEmulator {
         throw new KmsError(400, "InvalidParameter", "The Algorithm " + algorithm + " is not supported by this key.");
     }
 
-    private MessageLite encrypt(ApiModels.EncryptRequest r, String requestId) throws KmsError, GeneralSecurityException {
+    private MessageLite encrypt(ApiModels.EncryptRequest r, String requestId)
+            throws KmsError, GeneralSecurityException {
         SecretKey aesKey = requireAesKey(r.getKeyId());
         requireAlgorithm(r.getAlgorithm(), "AES_GCM");
         if (!r.getIv().isEmpty()) {
@@ -399,7 +401,8 @@ public final class AliyunKmsEmulator implements KmsEmulator {
                 .setIv(iv(sealed)).setAlgorithm("AES_GCM").setRequestId(requestId).build();
     }
 
-    private MessageLite decrypt(ApiModels.DecryptRequest r, String requestId) throws KmsError, GeneralSecurityException {
+    private MessageLite decrypt(ApiModels.DecryptRequest r, String requestId)
+            throws KmsError, GeneralSecurityException {
         SecretKey aesKey = requireAesKey(r.getKeyId());
         requireAlgorithm(r.getAlgorithm(), "AES_GCM");
         if (r.getIv().size() != KmsCrypto.IV_BYTES) {
@@ -407,7 +410,8 @@ public final class AliyunKmsEmulator implements KmsEmulator {
         }
         byte[] plain;
         try {
-            plain = KmsCrypto.open(aesKey, r.getAad().toByteArray(), r.getIv().concat(r.getCiphertextBlob()).toByteArray());
+            plain = KmsCrypto.open(aesKey, r.getAad().toByteArray(),
+                    r.getIv().concat(r.getCiphertextBlob()).toByteArray());
         } catch (javax.crypto.AEADBadTagException e) {
             // the GCM tag covers the Aad: another Aad than at Encrypt fails here, like a tampered blob
             throw new KmsError(400, "Rejected.InvalidCiphertext", "The CiphertextBlob is invalid.");
@@ -500,7 +504,8 @@ public final class AliyunKmsEmulator implements KmsEmulator {
         boolean digest = isDigest(r.getMessageType(), r.getMessage(), r.getDigest());
         boolean valid;
         try {
-            valid = KmsCrypto.verify(publicKey(r.getKeyId()), sigAlg(algorithm), digest, input(r.getMessage(), r.getDigest()),
+            valid = KmsCrypto.verify(publicKey(r.getKeyId()), sigAlg(algorithm), digest,
+                    input(r.getMessage(), r.getDigest()),
                     r.getSignature().toByteArray());
         } catch (IllegalArgumentException e) {
             throw new KmsError(400, "InvalidParameter", "A SHA-256 DIGEST must be 32 bytes.");
@@ -524,7 +529,8 @@ public final class AliyunKmsEmulator implements KmsEmulator {
         if (r.getLength() < 1 || r.getLength() > 1024) {
             throw new KmsError(400, "InvalidParameter", "The Length must be 1..1024.");
         }
-        return ApiModels.GenerateRandomResponse.newBuilder().setRandom(ByteString.copyFrom(KmsCrypto.random(r.getLength())))
+        return ApiModels.GenerateRandomResponse.newBuilder()
+                .setRandom(ByteString.copyFrom(KmsCrypto.random(r.getLength())))
                 .setRequestId(requestId).build();
     }
 

@@ -142,10 +142,12 @@ public final class AwsKmsEmulator implements KmsEmulator {
         List<String> ecIds = new ArrayList<>();
         for (int i = 1; i <= KEYS_PER_KIND; i++) {
             String n = i == 1 ? "" : "-" + i;
-            aesIds.add(addKey(new Key(AES_KEY_ID + n, "SYMMETRIC_DEFAULT", Key.ENCRYPT_DECRYPT, KmsCrypto.aesKey(), null,
+            aesIds.add(addKey(new Key(AES_KEY_ID + n, "SYMMETRIC_DEFAULT", Key.ENCRYPT_DECRYPT,
+                    KmsCrypto.aesKey(), null,
                     List.of("SYMMETRIC_DEFAULT")), "alias/trustload-aes" + n));
             rsaIds.add(addKey(new Key(RSA_KEY_ID + n, "RSA_2048", Key.SIGN_VERIFY, null, KmsCrypto.rsa(2048),
-                    List.of("RSASSA_PSS_SHA_256", "RSASSA_PSS_SHA_384", "RSASSA_PSS_SHA_512", "RSASSA_PKCS1_V1_5_SHA_256",
+                    List.of("RSASSA_PSS_SHA_256", "RSASSA_PSS_SHA_384", "RSASSA_PSS_SHA_512",
+                            "RSASSA_PKCS1_V1_5_SHA_256",
                             "RSASSA_PKCS1_V1_5_SHA_384", "RSASSA_PKCS1_V1_5_SHA_512")), "alias/trustload-rsa" + n));
             ecIds.add(addKey(new Key(EC_KEY_ID + n, "ECC_NIST_P256", Key.SIGN_VERIFY, null, KmsCrypto.ec("secp256r1"),
                     List.of("ECDSA_SHA_256")), "alias/trustload-ecc" + n));
@@ -253,7 +255,8 @@ public final class AwsKmsEmulator implements KmsEmulator {
         int slash = i < 0 ? -1 : authorization.indexOf('/', i);
         String id = slash < 0 ? "" : authorization.substring(i + "Credential=".length(), slash);
         if (!ACCESS_KEY_ID.equals(id)) {
-            throw new Fault(400, "UnrecognizedClientException", "The security token included in the request is invalid.");
+            throw new Fault(400, "UnrecognizedClientException",
+                    "The security token included in the request is invalid.");
         }
     }
 
@@ -454,7 +457,8 @@ public final class AwsKmsEmulator implements KmsEmulator {
                     "The key ID in the request does not identify a CMK that can perform this operation.");
         }
         try {
-            return new Opened(k, KmsCrypto.open(k.aes(), aad(k, context), Arrays.copyOfRange(blob, 1 + idLen, blob.length)));
+            return new Opened(k, KmsCrypto.open(k.aes(), aad(k, context),
+                    Arrays.copyOfRange(blob, 1 + idLen, blob.length)));
         } catch (GeneralSecurityException e) {
             // a wrong encryption context and a tampered blob are the same error on AWS
             throw new Fault(400, "InvalidCiphertextException", "");
@@ -473,17 +477,20 @@ public final class AwsKmsEmulator implements KmsEmulator {
                 case "AES_256" -> 32;
                 case "AES_128" -> 16;
                 default -> throw Fault.validation("1 validation error detected: Value '" + req.get("KeySpec").asText()
-                        + "' at 'keySpec' failed to satisfy constraint: Member must satisfy enum value set: [AES_256, AES_128]");
+                        + "' at 'keySpec' failed to satisfy constraint: Member must satisfy enum value set:"
+                        + " [AES_256, AES_128]");
             };
         } else {
             n = req.get("NumberOfBytes").asInt();
             if (n < 1 || n > 1024) {
                 throw Fault.validation("1 validation error detected: Value '" + n
-                        + "' at 'numberOfBytes' failed to satisfy constraint: Member must have value between 1 and 1024");
+                        + "' at 'numberOfBytes' failed to satisfy constraint: Member must have value"
+                        + " between 1 and 1024");
             }
         }
         byte[] plain = KmsCrypto.random(n);
-        ObjectNode out = JSON.createObjectNode().put("CiphertextBlob", b64(wrap(k, context(req, "EncryptionContext"), plain)));
+        ObjectNode out = JSON.createObjectNode()
+                .put("CiphertextBlob", b64(wrap(k, context(req, "EncryptionContext"), plain)));
         if (withPlaintext) {
             out.put("Plaintext", b64(plain));
         }
@@ -586,9 +593,11 @@ public final class AwsKmsEmulator implements KmsEmulator {
     private ObjectNode getPublicKey(JsonNode req) throws Fault {
         Key k = key(req, "KeyId");
         if (k.pair() == null) {
-            throw new Fault(400, "UnsupportedOperationException", k.arn() + " key usage is not supported for this operation.");
+            throw new Fault(400, "UnsupportedOperationException",
+                    k.arn() + " key usage is not supported for this operation.");
         }
-        ObjectNode out = JSON.createObjectNode().put("KeyId", k.arn()).put("PublicKey", b64(k.pair().getPublic().getEncoded()))
+        ObjectNode out = JSON.createObjectNode().put("KeyId", k.arn())
+                .put("PublicKey", b64(k.pair().getPublic().getEncoded()))
                 .put("CustomerMasterKeySpec", k.spec()).put("KeySpec", k.spec()).put("KeyUsage", k.usage());
         k.algorithms().forEach(out.putArray("SigningAlgorithms")::add);
         return out;

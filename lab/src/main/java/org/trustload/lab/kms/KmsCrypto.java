@@ -88,7 +88,8 @@ public final class KmsCrypto {
      * HMAC of {@code message}; {@code algorithm} in AWS's naming ({@code HMAC_SHA_256}, {@code HMAC_SHA_384}, …).
      */
     public static byte[] hmac(SecretKey key, String algorithm, byte[] message) throws GeneralSecurityException {
-        javax.crypto.Mac mac = javax.crypto.Mac.getInstance("Hmac" + algorithm.substring("HMAC_".length()).replace("_", ""));
+        javax.crypto.Mac mac = javax.crypto.Mac.getInstance("Hmac"
+                + algorithm.substring("HMAC_".length()).replace("_", ""));
         mac.init(new javax.crypto.spec.SecretKeySpec(key.getEncoded(), mac.getAlgorithm()));
         return mac.doFinal(message);
     }
@@ -129,7 +130,8 @@ public final class KmsCrypto {
      *
      * @throws IllegalArgumentException for a digest of the wrong length
      */
-    public static byte[] sign(PrivateKey key, SigAlg alg, boolean digest, byte[] message) throws GeneralSecurityException {
+    public static byte[] sign(PrivateKey key, SigAlg alg, boolean digest, byte[] message)
+            throws GeneralSecurityException {
         Signature s = signature(alg, digest, message);
         s.initSign(key, RANDOM);
         s.update(digest && alg.scheme() == Scheme.RSA_PKCS1 ? digestInfo(alg, message) : message);
@@ -160,7 +162,8 @@ public final class KmsCrypto {
             case RSA_PKCS1 -> Signature.getInstance(digest ? "NONEwithRSA" : d + "withRSA");
             case RSA_PSS -> {
                 // AWS KMS: MGF1 with the same digest, salt length = digest length
-                Signature s = digest ? Signature.getInstance("NONEwithRSASSA-PSS", BC) : Signature.getInstance("RSASSA-PSS");
+                Signature s = digest ? Signature.getInstance("NONEwithRSASSA-PSS", BC)
+                        : Signature.getInstance("RSASSA-PSS");
                 s.setParameter(new PSSParameterSpec(alg.digest(), "MGF1", new MGF1ParameterSpec(alg.digest()),
                         alg.digestBytes(), PSSParameterSpec.TRAILER_FIELD_BC));
                 yield s;
@@ -176,7 +179,8 @@ public final class KmsCrypto {
             default -> 1;
         };
         int n = digest.length;
-        byte[] prefix = {0x30, (byte) (0x11 + n), 0x30, 0x0d, 0x06, 0x09, 0x60, (byte) 0x86, 0x48, 0x01, 0x65, 0x03, 0x04,
+        byte[] prefix = {0x30, (byte) (0x11 + n), 0x30, 0x0d, 0x06, 0x09, 0x60, (byte) 0x86, 0x48,
+                0x01, 0x65, 0x03, 0x04,
                 0x02, oid, 0x05, 0x00, 0x04, (byte) n};
         byte[] out = Arrays.copyOf(prefix, prefix.length + n);
         System.arraycopy(digest, 0, out, prefix.length, n);

@@ -139,7 +139,10 @@ public final class KmsFaults {
         }
     }
 
-    /** Serves {@value #ADMIN_PATH}: applies {@code tps_limit} and {@code delay_ms} from the query, answers the current values. */
+    /**
+     * Serves {@value #ADMIN_PATH}: applies {@code tps_limit} and {@code delay_ms} from the query, answers the current
+     * values.
+     */
     public void handleAdmin(HttpExchange ex) throws IOException {
         long cpu0 = LabHttp.threadCpu();
         int status = 200;
@@ -158,7 +161,8 @@ public final class KmsFaults {
             status = 400;
         }
         byte[] body = String.format(Locale.ROOT, "{\"tps_limit\":%d,\"rate_limit\":%s,\"delay_ms\":%d}", tpsLimit,
-                        rateLimit == Math.rint(rateLimit) ? Long.toString((long) rateLimit) : Double.toString(rateLimit), delayMs)
+                        rateLimit == Math.rint(rateLimit) ? Long.toString((long) rateLimit)
+                        : Double.toString(rateLimit), delayMs)
                 .getBytes(StandardCharsets.UTF_8);
         LabHttp.send(ex, cpu0, status, "application/json", body);
     }

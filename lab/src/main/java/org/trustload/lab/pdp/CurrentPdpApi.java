@@ -86,7 +86,8 @@ final class CurrentPdpApi {
                     case INDETERMINATE -> indeterminates;
                 }).incrementAndGet();
                 // current ONAP: no guard policy applies -> Permit
-                String status = d == XacmlPdp.Decision.PERMIT || d == XacmlPdp.Decision.NOT_APPLICABLE ? "Permit" : "Deny";
+                String status = d == XacmlPdp.Decision.PERMIT || d == XacmlPdp.Decision.NOT_APPLICABLE
+                        ? "Permit" : "Deny";
                 ObjectNode out = JSON.createObjectNode().put("status", status);
                 out.putObject("advice");
                 out.putObject("obligations");
@@ -112,7 +113,8 @@ final class CurrentPdpApi {
         LabHttp.method(ex, "GET");
         basic(ex, "Authorization", PdpLabService.PDPX_USER, PdpLabService.PDPX_PASSWORD);
         ObjectNode out = JSON.createObjectNode();
-        out.put("name", "Policy Xacml PDP").put("url", "self").put("healthy", true).put("code", 200).put("message", "alive");
+        out.put("name", "Policy Xacml PDP").put("url", "self").put("healthy", true).put("code", 200)
+                .put("message", "alive");
         return Reply.json(200, out);
     }
 
@@ -120,10 +122,13 @@ final class CurrentPdpApi {
         LabHttp.method(ex, "GET");
         basic(ex, "Authorization", PdpLabService.PDPX_USER, PdpLabService.PDPX_PASSWORD);
         ObjectNode out = JSON.createObjectNode();
-        out.put("code", 200).put("totalPolicyTypesCount", tosca.deployedTypes().size() + (pdp.deployedCount() > 0 ? 1 : 0))
-                .put("totalPoliciesCount", tosca.deployedCount() + pdp.deployedCount()).put("totalErrorCount", errors.get())
+        out.put("code", 200)
+                .put("totalPolicyTypesCount", tosca.deployedTypes().size() + (pdp.deployedCount() > 0 ? 1 : 0))
+                .put("totalPoliciesCount", tosca.deployedCount() + pdp.deployedCount())
+                .put("totalErrorCount", errors.get())
                 .put("permitDecisionsCount", permits.get()).put("denyDecisionsCount", denies.get())
-                .put("indeterminantDecisionsCount", indeterminates.get()).put("notApplicableDecisionsCount", notApplicables.get());
+                .put("indeterminantDecisionsCount", indeterminates.get())
+                .put("notApplicableDecisionsCount", notApplicables.get());
         return Reply.json(200, out);
     }
 
@@ -184,7 +189,8 @@ final class CurrentPdpApi {
 
     /** PAP's answer to an accepted deploy or undeploy ({@code PdpGroupDeployResponse}). */
     private static ObjectNode papAccepted() {
-        return JSON.createObjectNode().put("message", "Use the policy status url to fetch the latest status. Kindly note that"
+        return JSON.createObjectNode()
+                .put("message", "Use the policy status url to fetch the latest status. Kindly note that"
                 + " when a policy is successfully undeployed, it will no longer appear in policy status response.")
                 .put("uri", "/policy/pap/v1/policies/status");
     }

@@ -76,7 +76,8 @@ final class LegacyPdpApi {
             try {
                 Pattern.compile(targets);
             } catch (PatternSyntaxException e) {
-                throw PdpException.badRequest("attributes.MATCHING.targets is not a regular expression: " + e.getDescription());
+                throw PdpException.badRequest("attributes.MATCHING.targets is not a regular expression: "
+                        + e.getDescription());
             }
             p = new OnapPolicy(name, kind, matching, onapName, "", "", "");
         }
@@ -98,7 +99,8 @@ final class LegacyPdpApi {
         }
         String policyClass = body.path("policyClass").asText("Decision");
         if (!policyClass.equalsIgnoreCase("Decision")) {
-            throw PdpException.badRequest("policyClass " + policyClass + " needs policyConfigType Base; the lab serves Decision and Config Base");
+            throw PdpException.badRequest("policyClass " + policyClass
+                    + " needs policyConfigType Base; the lab serves Decision and Config Base");
         }
         String provider = body.path("ruleProvider").asText("");
         for (OnapPolicy.Kind k : OnapPolicy.Kind.values()) {
@@ -106,7 +108,8 @@ final class LegacyPdpApi {
                 return k;
             }
         }
-        throw PdpException.badRequest("ruleProvider \"" + provider + "\" is not served by the lab (GUARD_YAML or GUARD_MIN_MAX)");
+        throw PdpException.badRequest("ruleProvider \"" + provider
+                + "\" is not served by the lab (GUARD_YAML or GUARD_MIN_MAX)");
     }
 
     private Reply pushPolicy(HttpExchange ex) throws LabHttp.Refusal, IOException {
@@ -132,7 +135,8 @@ final class LegacyPdpApi {
                 throw onapDataIssue("No PDP Group given.");
             }
             if (!pdp.undeploy(p)) {
-                throw onapDataIssue(p.storedName() + " is not deployed on the PDP group: the policy does not exist there");
+                throw onapDataIssue(p.storedName()
+                        + " is not deployed on the PDP group: the policy does not exist there");
             }
         } else if (component.equalsIgnoreCase("PAP")) {
             if (text(body, "deleteCondition", false).isEmpty()) {
@@ -141,7 +145,8 @@ final class LegacyPdpApi {
             pdp.undeploy(p);
             created.remove(p.name());
         } else {
-            throw onapDataIssue("Policy Component does not exist. Please enter either PAP or PDP to delete the policy from a"
+            throw onapDataIssue("Policy Component does not exist. Please enter either PAP or PDP to"
+                    + " delete the policy from a"
                     + " specified Policy Component.");
         }
         return Reply.text(200, "Transaction ID: " + UUID.randomUUID() + " --The policy " + p.storedName()
@@ -175,8 +180,10 @@ final class LegacyPdpApi {
             }
         }
         if (p == null || !policyType.equalsIgnoreCase(p.kind().pushType)) {
-            throw onapDataIssue("response code of the URL is 404.  This indicates a problem with getting the version from the PAP"
-                    + " or the policy does not exist: no " + policyType + " policy named " + name + " (names are case-sensitive)");
+            throw onapDataIssue("response code of the URL is 404.  This indicates a problem with getting the"
+                    + " version from the PAP"
+                    + " or the policy does not exist: no " + policyType + " policy named " + name
+                    + " (names are case-sensitive)");
         }
         return p;
     }

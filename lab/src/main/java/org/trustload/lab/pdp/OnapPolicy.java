@@ -78,7 +78,8 @@ record OnapPolicy(String name, Kind kind, Map<String, String> matching, String o
         String u = raw.toLowerCase(Locale.ROOT).trim();
         return switch (u) {
             case "minute", "hour", "day", "week", "month", "year" -> u;
-            default -> throw PdpException.badRequest("time Units is not in proper format: timeUnits must be minute, hour, day, "
+            default -> throw PdpException.badRequest(
+                    "time Units is not in proper format: timeUnits must be minute, hour, day, "
                     + "week, month or year, not \"" + raw + "\"");
         };
     }

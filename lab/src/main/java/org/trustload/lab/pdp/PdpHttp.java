@@ -64,7 +64,8 @@ final class PdpHttp {
 
     static void basic(HttpExchange ex, String header, String user, String password) throws PdpException {
         String value = ex.getRequestHeaders().getFirst(header);
-        String expected = "Basic " + Base64.getEncoder().encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
+        String expected = "Basic "
+                + Base64.getEncoder().encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
         if (value == null || !MessageDigest.isEqual(value.trim().getBytes(StandardCharsets.UTF_8),
                 expected.getBytes(StandardCharsets.UTF_8))) {
             ex.getResponseHeaders().set("WWW-Authenticate", "Basic realm=\"pdp\"");

@@ -36,11 +36,13 @@ final class ToscaPolicies {
     ToscaPolicies(ObjectMapper json) {
         this.json = json;
         ObjectNode naming = json.createObjectNode();
-        naming.put("type", NAMING_TYPE).put("type_version", "1.0.0").put("version", "1.0.0").put("name", DEFAULT_NAMING);
+        naming.put("type", NAMING_TYPE).put("type_version", "1.0.0").put("version", "1.0.0")
+                .put("name", DEFAULT_NAMING);
         naming.putObject("metadata").put("policy-id", DEFAULT_NAMING).put("policy-version", "1.0.0");
         ObjectNode model = naming.putObject("properties").put("policy-instance-name", "LAB_NF_NAMING")
                 .putArray("naming-models").addObject();
-        model.put("naming-type", "VNF").put("naming-recipe", "CONSTANT|DELIMITER|SEQUENCE").put("name-operation", "to_lower_case()");
+        model.put("naming-type", "VNF").put("naming-recipe", "CONSTANT|DELIMITER|SEQUENCE")
+                .put("name-operation", "to_lower_case()");
         model.putArray("naming-properties").addObject().put("property-name", "CONSTANT").put("property-value", "lab");
         created.put(DEFAULT_NAMING, naming);
         deployed.add(DEFAULT_NAMING);
@@ -66,7 +68,8 @@ final class ToscaPolicies {
             if (!p.path("version").isTextual()) {
                 p.put("version", "1.0.0");
             }
-            ObjectNode metadata = p.path("metadata").isObject() ? (ObjectNode) p.get("metadata") : p.putObject("metadata");
+            ObjectNode metadata = p.path("metadata").isObject() ? (ObjectNode) p.get("metadata")
+                    : p.putObject("metadata");
             if (!metadata.has("policy-id")) {
                 metadata.put("policy-id", e.getKey());
             }
@@ -77,7 +80,8 @@ final class ToscaPolicies {
         }
         created.putAll(parsed);
         ObjectNode out = json.createObjectNode();
-        out.put("tosca_definitions_version", template.path("tosca_definitions_version").asText("tosca_simple_yaml_1_1_0"));
+        out.put("tosca_definitions_version",
+                template.path("tosca_definitions_version").asText("tosca_simple_yaml_1_1_0"));
         var policies = out.putObject("topology_template").putArray("policies");
         parsed.forEach((name, p) -> policies.addObject().set(name, p));
         return out;
@@ -104,7 +108,8 @@ final class ToscaPolicies {
             throw new PdpException(404, "notFound", "policy " + id + ":" + version + " not found");
         }
         if (deployed.contains(id)) {
-            throw new PdpException(406, "notAcceptable", "policy " + id + ":" + version + " is deployed; undeploy it through PAP first");
+            throw new PdpException(406, "notAcceptable",
+                    "policy " + id + ":" + version + " is deployed; undeploy it through PAP first");
         }
         created.remove(id);
         ObjectNode out = json.createObjectNode();
@@ -142,7 +147,8 @@ final class ToscaPolicies {
             String type = p.path("type").asText();
             boolean selected = switch (action) {
                 case "configure" -> type.startsWith("onap.policies.monitoring.")
-                        && (values(resource.get("policy-id")).contains(id) || values(resource.get("policy-type")).contains(type));
+                        && (values(resource.get("policy-id")).contains(id)
+                                || values(resource.get("policy-type")).contains(type));
                 case "naming" -> type.equals(NAMING_TYPE) && (values(resource.get("policy-type")).isEmpty()
                         || values(resource.get("policy-type")).contains(type));
                 case "optimize" -> type.startsWith("onap.policies.optimization.") && optimizationMatches(p, resource);

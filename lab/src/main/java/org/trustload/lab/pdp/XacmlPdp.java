@@ -95,7 +95,8 @@ final class XacmlPdp implements AutoCloseable {
 
     /** Records one operation now, as the control loop writes it to ONAP's operations history. */
     void recordOperation(String actor, String recipe, String target) {
-        history.computeIfAbsent(key(actor, recipe, target), k -> new ConcurrentLinkedDeque<>()).add(System.currentTimeMillis());
+        history.computeIfAbsent(key(actor, recipe, target), k -> new ConcurrentLinkedDeque<>())
+                .add(System.currentTimeMillis());
     }
 
     /** Evaluates a guard request. */
@@ -112,7 +113,8 @@ final class XacmlPdp implements AutoCloseable {
         put(b, TARGET, r.target());
         put(b, CLNAME, r.clname());
         if (r.vfCount() != null) {
-            b.putNamedAttributeIfAbsent(VF_COUNT, Bags.singletonAttributeBag(StandardDatatypes.INTEGER, IntegerValue.valueOf(r.vfCount())));
+            b.putNamedAttributeIfAbsent(VF_COUNT,
+                    Bags.singletonAttributeBag(StandardDatatypes.INTEGER, IntegerValue.valueOf(r.vfCount())));
         }
         if (!s.windowsSeconds().isEmpty()) {
             ConcurrentLinkedDeque<Long> ops = history.get(key(r.actor(), r.recipe(), r.target()));
@@ -120,7 +122,8 @@ final class XacmlPdp implements AutoCloseable {
             for (Map.Entry<String, Long> w : s.windowsSeconds().entrySet()) {
                 long count = count(ops, now - w.getValue() * 1000);
                 b.putNamedAttributeIfAbsent(AttributeFqns.newInstance(XacmlTranslator.RESOURCE, Optional.of(w.getKey()),
-                        XacmlTranslator.OPERATION_COUNT), Bags.singletonAttributeBag(StandardDatatypes.INTEGER, IntegerValue.valueOf(count)));
+                        XacmlTranslator.OPERATION_COUNT),
+                        Bags.singletonAttributeBag(StandardDatatypes.INTEGER, IntegerValue.valueOf(count)));
             }
         }
         return decision(s.engine().evaluate(b.build(false)));
@@ -176,7 +179,8 @@ final class XacmlPdp implements AutoCloseable {
         Map<String, Long> windows = new LinkedHashMap<>();
         for (OnapPolicy p : policies) {
             if (p.kind() == OnapPolicy.Kind.GUARD) {
-                windows.put(XacmlTranslator.windowIssuer(p), XacmlTranslator.window(p) * unitSeconds(p.attr("timeUnits")));
+                windows.put(XacmlTranslator.windowIssuer(p),
+                        XacmlTranslator.window(p) * unitSeconds(p.attr("timeUnits")));
             }
         }
         int gen = ++generation;
@@ -189,7 +193,8 @@ final class XacmlPdp implements AutoCloseable {
                     + "<pdp xmlns=\"http://authzforce.github.io/core/xmlns/pdp/8\" "
                     + "xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\" version=\"8.1\">\n"
                     + "  <policyProvider id=\"lab\" xsi:type=\"StaticPolicyProvider\">\n"
-                    + "    <policyLocation>" + XacmlTranslator.xml(policyFile.toUri().toString()) + "</policyLocation>\n"
+                    + "    <policyLocation>" + XacmlTranslator.xml(policyFile.toUri().toString())
+                    + "</policyLocation>\n"
                     + "  </policyProvider>\n"
                     + "  <rootPolicyRef policySet=\"true\">" + XacmlTranslator.ROOT_ID + "</rootPolicyRef>\n"
                     + "</pdp>\n");
@@ -200,7 +205,8 @@ final class XacmlPdp implements AutoCloseable {
             System.err.printf(java.util.Locale.ROOT, "trustload-lab: pdp engine %d built with %d policies in %d ms%n",
                     gen, policies.size(), (System.nanoTime() - t0) / 1_000_000);
         } catch (IOException | RuntimeException e) {
-            throw new PdpException(500, "policyEngineError", "AuthzForce refused the policy set (generation " + gen + "): " + e);
+            throw new PdpException(500, "policyEngineError",
+                    "AuthzForce refused the policy set (generation " + gen + "): " + e);
         }
     }
 
@@ -240,7 +246,8 @@ final class XacmlPdp implements AutoCloseable {
 
     private static void put(DecisionRequestBuilder<?> b, AttributeFqn name, String value) {
         if (value != null) {
-            b.putNamedAttributeIfAbsent(name, Bags.singletonAttributeBag(StandardDatatypes.STRING, new StringValue(value)));
+            b.putNamedAttributeIfAbsent(name,
+                    Bags.singletonAttributeBag(StandardDatatypes.STRING, new StringValue(value)));
         }
     }
 

@@ -94,7 +94,8 @@ final class XacmlTranslator {
                 regex(sb, p.attr("clname"), false, CLNAME);
                 // ONAPName (a regex in ONAP's template) or a current-API request: a second AnyOf, ANDed with the first
                 sb.append("</AllOf></AnyOf>\n<AnyOf><AllOf>\n");
-                match(sb, "string-regexp-match", STRING, p.onapName().isEmpty() ? ".*" : p.onapName(), RESOURCE, ONAP_NAME);
+                match(sb, "string-regexp-match", STRING, p.onapName().isEmpty() ? ".*" : p.onapName(),
+                        RESOURCE, ONAP_NAME);
                 sb.append("</AllOf><AllOf>\n");
                 match(sb, "string-equal", STRING, "true", RESOURCE, CURRENT_API);
             }
@@ -130,7 +131,8 @@ final class XacmlTranslator {
             if (min > max) {
                 throw PdpException.badRequest("min (" + min + ") is greater than max (" + max + ")");
             }
-            cond.append("<Apply FunctionId=\"").append(F).append("or\"><Apply FunctionId=\"").append(F).append("integer-less-than\">");
+            cond.append("<Apply FunctionId=\"").append(F).append("or\"><Apply FunctionId=\"").append(F)
+                    .append("integer-less-than\">");
             oneAndOnly(cond, "integer", RESOURCE, VF_COUNT, INTEGER, null);
             value(cond, INTEGER, Long.toString(min));
             cond.append("</Apply>\n<Apply FunctionId=\"").append(F).append("integer-greater-than\">");
@@ -164,7 +166,8 @@ final class XacmlTranslator {
     private static String required(OnapPolicy p, String key) throws PdpException {
         String v = p.attr(key);
         if (v.isEmpty()) {
-            throw PdpException.badRequest("attributes.MATCHING." + key + " is required for a " + p.kind().provider + " policy");
+            throw PdpException.badRequest("attributes.MATCHING." + key + " is required for a "
+                    + p.kind().provider + " policy");
         }
         return v;
     }
@@ -187,20 +190,23 @@ final class XacmlTranslator {
         match(sb, "string-regexp-match", STRING, r, RESOURCE, id);
     }
 
-    private static void match(StringBuilder sb, String function, String type, String value, String category, String id) {
+    private static void match(StringBuilder sb, String function, String type, String value,
+            String category, String id) {
         sb.append("<Match MatchId=\"").append(F).append(function).append("\">");
         value(sb, type, value);
         designator(sb, category, id, type, null, false);
         sb.append("</Match>\n");
     }
 
-    private static void oneAndOnly(StringBuilder sb, String type, String category, String id, String dataType, String issuer) {
+    private static void oneAndOnly(StringBuilder sb, String type, String category, String id,
+            String dataType, String issuer) {
         sb.append("<Apply FunctionId=\"").append(F).append(type).append("-one-and-only\">");
         designator(sb, category, id, dataType, issuer, true);
         sb.append("</Apply>");
     }
 
-    private static void designator(StringBuilder sb, String category, String id, String type, String issuer, boolean mustBePresent) {
+    private static void designator(StringBuilder sb, String category, String id, String type, String issuer,
+            boolean mustBePresent) {
         sb.append("<AttributeDesignator Category=\"").append(category).append("\" AttributeId=\"").append(id)
                 .append("\" DataType=\"").append(type).append("\" MustBePresent=\"").append(mustBePresent).append('"');
         if (issuer != null) {
@@ -210,7 +216,8 @@ final class XacmlTranslator {
     }
 
     private static void value(StringBuilder sb, String type, String value) {
-        sb.append("<AttributeValue DataType=\"").append(type).append("\">").append(xml(value)).append("</AttributeValue>");
+        sb.append("<AttributeValue DataType=\"").append(type).append("\">").append(xml(value))
+                .append("</AttributeValue>");
     }
 
     private static long positive(OnapPolicy p, String key) throws PdpException {
@@ -233,7 +240,8 @@ final class XacmlTranslator {
     private static String time(String v, String key) throws PdpException {
         // xs:time, e.g. 00:00:01-05:00 as in ONAP's examples
         if (!v.matches("\\d\\d:\\d\\d:\\d\\d(\\.\\d+)?(Z|[+-]\\d\\d:\\d\\d)?")) {
-            throw PdpException.badRequest("attributes.MATCHING." + key + " must be a time such as 00:00:01-05:00, not \"" + v + "\"");
+            throw PdpException.badRequest("attributes.MATCHING." + key
+                    + " must be a time such as 00:00:01-05:00, not \"" + v + "\"");
         }
         return v;
     }

@@ -125,7 +125,8 @@ final class CertificateChecker {
         String who = c == path.get(0) ? "the certificate" : "the issuer " + c.getSubjectX500Principal().getName();
         switch (o.problem()) {
             case EXPIRED, CA_EXPIRED:
-                return new ApiException(403, ApiException.CERTIFICATE_EXPIRED, who + " expired on " + c.getNotAfter().toInstant());
+                return new ApiException(403, ApiException.CERTIFICATE_EXPIRED,
+                        who + " expired on " + c.getNotAfter().toInstant());
             case NOT_YET_VALID, CA_NOT_YET_VALID:
                 return new ApiException(403, ApiException.CERTIFICATE_EXPIRED, who + " is not valid before "
                         + c.getNotBefore().toInstant());
@@ -133,9 +134,11 @@ final class CertificateChecker {
                 int i = path.indexOf(c);
                 X509CRLEntry entry = i >= 0 && i < pathCrls.size() ? pathCrls.get(i).getRevokedCertificate(c) : null;
                 return new ApiException(403, ApiException.CERTIFICATE_REVOKED, (c == path.get(0) ? "" : who + ": ")
-                        + "certificate serial " + c.getSerialNumber().toString(16).toUpperCase(Locale.ROOT) + " was revoked"
+                        + "certificate serial "
+                        + c.getSerialNumber().toString(16).toUpperCase(Locale.ROOT) + " was revoked"
                         + (entry == null ? "" : " on " + entry.getRevocationDate().toInstant()
-                                + (entry.getRevocationReason() != null ? " (" + entry.getRevocationReason() + ")" : "")));
+                                + (entry.getRevocationReason() != null
+                                        ? " (" + entry.getRevocationReason() + ")" : "")));
             }
             case REVOCATION_UNKNOWN:
                 return new ApiException(503, ApiException.REVOCATION_UNAVAILABLE, "no current CRL for " + who

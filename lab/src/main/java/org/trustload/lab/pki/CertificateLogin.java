@@ -206,7 +206,8 @@ final class CertificateLogin {
     }
 
     /** DER of DigestInfo's prefix for SHA-256 (RFC 8017 9.2 note 1). */
-    private static final byte[] SHA256_DIGEST_INFO_PREFIX = HexFormat.of().parseHex("3031300d060960864801650304020105000420");
+    private static final byte[] SHA256_DIGEST_INFO_PREFIX = HexFormat.of()
+            .parseHex("3031300d060960864801650304020105000420");
 
     private static byte[] concat(byte[] a, byte[] b) {
         byte[] out = new byte[a.length + b.length];
@@ -246,7 +247,8 @@ final class CertificateLogin {
             }
             X509Certificate next = null;
             for (int i = 1; i < peer.length; i++) {
-                if (peer[i].getSubjectX500Principal().equals(current.getIssuerX500Principal()) && !path.contains(peer[i])) {
+                if (peer[i].getSubjectX500Principal().equals(current.getIssuerX500Principal())
+                        && !path.contains(peer[i])) {
                     next = peer[i];
                 }
             }
@@ -256,7 +258,8 @@ final class CertificateLogin {
             path.add(next);
             current = next;
         }
-        throw new ApiException(403, ApiException.UNTRUSTED_CERTIFICATE, "the client certificate does not chain to a lab CA");
+        throw new ApiException(403, ApiException.UNTRUSTED_CERTIFICATE,
+                "the client certificate does not chain to a lab CA");
     }
 
     /**
@@ -280,12 +283,14 @@ final class CertificateLogin {
             }
 
             @Override
-            public void checkClientTrusted(X509Certificate[] chain, String authType, Socket socket) throws CertificateException {
+            public void checkClientTrusted(X509Certificate[] chain, String authType, Socket socket)
+                    throws CertificateException {
                 checkClientTrusted(chain, authType);
             }
 
             @Override
-            public void checkClientTrusted(X509Certificate[] chain, String authType, SSLEngine engine) throws CertificateException {
+            public void checkClientTrusted(X509Certificate[] chain, String authType, SSLEngine engine)
+                    throws CertificateException {
                 checkClientTrusted(chain, authType);
             }
 
@@ -295,12 +300,14 @@ final class CertificateLogin {
             }
 
             @Override
-            public void checkServerTrusted(X509Certificate[] chain, String authType, Socket socket) throws CertificateException {
+            public void checkServerTrusted(X509Certificate[] chain, String authType, Socket socket)
+                    throws CertificateException {
                 checkServerTrusted(chain, authType);
             }
 
             @Override
-            public void checkServerTrusted(X509Certificate[] chain, String authType, SSLEngine engine) throws CertificateException {
+            public void checkServerTrusted(X509Certificate[] chain, String authType, SSLEngine engine)
+                    throws CertificateException {
                 checkServerTrusted(chain, authType);
             }
 
@@ -326,9 +333,11 @@ final class CertificateLogin {
             throw RestPkiError.api(RestPkiError.INVALID_REQUEST, "The certificate is required");
         }
         try {
-            return (X509Certificate) CertificateFactory.getInstance("X.509").generateCertificate(new ByteArrayInputStream(der));
+            return (X509Certificate) CertificateFactory.getInstance("X.509")
+                    .generateCertificate(new ByteArrayInputStream(der));
         } catch (CertificateException | RuntimeException e) {
-            throw RestPkiError.api(RestPkiError.PK_CERTIFICATE_MALFORMED, "The certificate is not a DER X.509 certificate", e);
+            throw RestPkiError.api(RestPkiError.PK_CERTIFICATE_MALFORMED,
+                    "The certificate is not a DER X.509 certificate", e);
         }
     }
 

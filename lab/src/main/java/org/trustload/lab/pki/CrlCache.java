@@ -98,7 +98,8 @@ final class CrlCache implements AutoCloseable {
             long expires = next != null && next.getTime() > now ? next.getTime() : now + STALE_CRL_TTL.toMillis();
             return new Entry(crl, expires);
         } catch (IOException | GeneralSecurityException | RuntimeException e) {
-            throw new java.util.concurrent.CompletionException(e.getMessage() == null ? e.toString() : e.getMessage(), e);
+            throw new java.util.concurrent.CompletionException(e.getMessage() == null ? e.toString()
+                    : e.getMessage(), e);
         }
     }
 

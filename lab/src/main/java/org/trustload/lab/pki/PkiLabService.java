@@ -155,7 +155,8 @@ public final class PkiLabService implements LabService {
         CertificateModels models = new CertificateModels();
         flow = new SignatureFlow(checker, responder, seconds("trustload.lab.pki.token.seconds",
                 SignatureFlow.DEFAULT_TOKEN_TTL));
-        login = new CertificateLogin(checker, models, KeyStores.bouncyCastle(), seconds("trustload.lab.pki.nonce.seconds",
+        login = new CertificateLogin(checker, models, KeyStores.bouncyCastle(),
+                seconds("trustload.lab.pki.nonce.seconds",
                 CertificateLogin.DEFAULT_NONCE_TTL));
         restPki = new RestPkiApi(credential, flow, login, models, responder);
 
@@ -243,9 +244,11 @@ public final class PkiLabService implements LabService {
                     if (fresh(cached)) {
                         return cached;
                     }
-                    System.err.println("trustload-lab: cached pki in " + dir + " has outdated CRLs or CAs; regenerating");
+                    System.err.println("trustload-lab: cached pki in " + dir
+                            + " has outdated CRLs or CAs; regenerating");
                 } catch (PkiException | RuntimeException e) {
-                    System.err.println("trustload-lab: cached pki in " + dir + " is unusable (" + e + "); regenerating");
+                    System.err.println("trustload-lab: cached pki in " + dir + " is unusable (" + e
+                            + "); regenerating");
                 }
             }
         }
@@ -329,7 +332,8 @@ public final class PkiLabService implements LabService {
             String name = e.getRequestURI().getPath().substring("/crl/".length());
             byte[] crl = crlFiles.get(name);
             if (crl == null) {
-                throw new ApiException(404, ApiException.NOT_FOUND, "no CRL " + name + " (have " + crlFiles.keySet() + ")");
+                throw new ApiException(404, ApiException.NOT_FOUND,
+                        "no CRL " + name + " (have " + crlFiles.keySet() + ")");
             }
             return new LabHttp.Reply(200, "application/pkix-crl", crl);
         });

@@ -97,7 +97,8 @@ final class RestPkiApi {
         String c = n >= 3 ? s[4].toLowerCase(Locale.ROOT) : "";
         switch (a) {
             case "cadessignatures", "padessignatures" -> {
-                SignaturePolicy.Family family = a.startsWith("cades") ? SignaturePolicy.Family.CADES : SignaturePolicy.Family.PADES;
+                SignaturePolicy.Family family = a.startsWith("cades") ? SignaturePolicy.Family.CADES
+                        : SignaturePolicy.Family.PADES;
                 if (n == 1) {
                     allow(ex, "POST", Credential.BEARER);
                     return start(family, body(ex), false);
@@ -108,7 +109,8 @@ final class RestPkiApi {
                 }
             }
             case "cades-signatures", "pades-signatures" -> {
-                SignaturePolicy.Family family = a.startsWith("cades") ? SignaturePolicy.Family.CADES : SignaturePolicy.Family.PADES;
+                SignaturePolicy.Family family = a.startsWith("cades") ? SignaturePolicy.Family.CADES
+                        : SignaturePolicy.Family.PADES;
                 if (n == 1) {
                     allow(ex, "POST", Credential.API_KEY);
                     return start(family, body(ex), true);
@@ -168,7 +170,8 @@ final class RestPkiApi {
         boolean encapsulate = true;
         if (family == SignaturePolicy.Family.CADES) {
             if (req.has("cmsToCoSign")) {
-                throw RestPkiError.api(RestPkiError.INVALID_REQUEST, "Co-signing (cmsToCoSign) is not offered by the lab");
+                throw RestPkiError.api(RestPkiError.INVALID_REQUEST,
+                        "Co-signing (cmsToCoSign) is not offered by the lab");
             }
             document = req.base64("contentToSign");
             if (document == null) {
@@ -246,7 +249,8 @@ final class RestPkiApi {
             return (X509Certificate) CertificateFactory.getInstance("X.509")
                     .generateCertificate(new java.io.ByteArrayInputStream(der));
         } catch (CertificateException | RuntimeException e) {
-            throw RestPkiError.api(RestPkiError.PK_CERTIFICATE_MALFORMED, "The certificate is not a DER X.509 certificate", e);
+            throw RestPkiError.api(RestPkiError.PK_CERTIFICATE_MALFORMED,
+                    "The certificate is not a DER X.509 certificate", e);
         }
     }
 
@@ -282,7 +286,8 @@ final class RestPkiApi {
             throw new IllegalStateException(jca + " is missing from the JDK", e);
         }
         if (value == null || value.length != length) {
-            throw RestPkiError.api(RestPkiError.INVALID_REQUEST, "value (or hexValue) must be a " + algorithm + " digest of "
+            throw RestPkiError.api(RestPkiError.INVALID_REQUEST,
+                    "value (or hexValue) must be a " + algorithm + " digest of "
                     + length + " bytes");
         }
         byte[] token;

@@ -32,7 +32,8 @@ final class SignatureFlow {
     /** Rest PKI's policies sign with SHA-256; the start answer names it by OID. */
     static final String DIGEST = "SHA-256";
     private static final Map<String, String> DIGEST_OIDS = Map.of(
-            "SHA-256", "2.16.840.1.101.3.4.2.1", "SHA-384", "2.16.840.1.101.3.4.2.2", "SHA-512", "2.16.840.1.101.3.4.2.3");
+            "SHA-256", "2.16.840.1.101.3.4.2.1", "SHA-384", "2.16.840.1.101.3.4.2.2", "SHA-512",
+            "2.16.840.1.101.3.4.2.3");
 
     /** What a start hands back: the token, the bytes to sign (and their hash), the signer's path. */
     record Started(String token, byte[] toSignData, byte[] toSignHash, String digestAlgorithmOid,
@@ -89,7 +90,8 @@ final class SignatureFlow {
         }
         PreparedSignature p;
         try {
-            p = pdf ? PadesSigner.prepare(document, v.path(), b.build()) : CadesSigner.prepare(document, v.path(), b.build());
+            p = pdf ? PadesSigner.prepare(document, v.path(), b.build())
+                    : CadesSigner.prepare(document, v.path(), b.build());
         } catch (PkiException e) {
             throw fromPki(e);
         } catch (RuntimeException e) {
@@ -137,12 +139,14 @@ final class SignatureFlow {
     }
 
     static RestPkiError fromPki(PkiException e) {
-        String msg = e.getMessage() + (e.detail().isEmpty() || e.detail().equals(e.getMessage()) ? "" : ": " + e.detail());
+        String msg = e.getMessage()
+                + (e.detail().isEmpty() || e.detail().equals(e.getMessage()) ? "" : ": " + e.detail());
         return switch (e.category()) {
             case PkiException.INVALID_DOCUMENT -> RestPkiError.api(RestPkiError.INVALID_PDF, msg, e);
             case PkiException.INVALID_SIGNATURE -> RestPkiError.validation("The signature is not valid",
                     new ValidationResults().error(ValidationResults.SIGNATURE_ALGORITHM_VALIDATION_FAILED,
-                            "The signature value does not verify over the to-sign data with the signer's public key", msg));
+                            "The signature value does not verify over the to-sign data with the signer's public key",
+                            msg));
             case PkiException.TSA_ERROR -> RestPkiError.api(RestPkiError.TIMESTAMPING_UNAVAILABLE, msg, e);
             case PkiException.CONFIG_ERROR -> RestPkiError.api(RestPkiError.INVALID_REQUEST, msg, e);
             default -> RestPkiError.internal("lab-" + e.category(), e);

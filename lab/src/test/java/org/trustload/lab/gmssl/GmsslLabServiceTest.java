@@ -87,7 +87,8 @@ class GmsslLabServiceTest {
             }
         }
         // the server counts a handshake once its thread is done with it, maybe after the client closed
-        for (long end = System.nanoTime() + 5_000_000_000L; service.handshakes()[0] - before < 2 && System.nanoTime() < end;) {
+        for (long end = System.nanoTime() + 5_000_000_000L; service.handshakes()[0] - before < 2
+                && System.nanoTime() < end;) {
             Thread.sleep(10);
         }
         assertThat(service.handshakes()[0] - before).isEqualTo(2);
@@ -96,7 +97,8 @@ class GmsslLabServiceTest {
     @ParameterizedTest
     @EnumSource(TlcpSuite.class)
     void servesEveryPageOnOneKeptAliveConnectionForEverySuite(TlcpSuite suite) throws Exception {
-        try (TlcpConnection c = client(suite, suite.needsClientCertificates()).connect(p.get("gmssl.host"), port(suite))) {
+        try (TlcpConnection c = client(suite, suite.needsClientCertificates())
+                .connect(p.get("gmssl.host"), port(suite))) {
             TlcpHttp http = new TlcpHttp(c);
             for (Map.Entry<String, Integer> page : org.trustload.labkit.gmssl.TlcpPageServer.PAGES.entrySet()) {
                 TlcpHttp.Response r = http.get("127.0.0.1", page.getKey(), true);
@@ -150,7 +152,8 @@ class GmsslLabServiceTest {
                     .withTrustAnchors(ca).withCredentials(client).withReadTimeoutMillis(10_000);
             try (TlcpClient cl = TlcpEngines.forProtocol(suite.protocol()).newClient(s);
                     TlcpConnection c = cl.connect("127.0.0.1", port)) {
-                String answer = exchangeUntilClosed(c, "GET /1k HTTP/1.0\r\nHost: 127.0.0.1\r\nUser-Agent: ApacheBench/2.3\r\n"
+                String answer = exchangeUntilClosed(c,
+                        "GET /1k HTTP/1.0\r\nHost: 127.0.0.1\r\nUser-Agent: ApacheBench/2.3\r\n"
                         + "Accept: */*\r\n\r\n");
                 assertThat(answer).as(key).startsWith("HTTP/1.1 200 OK\r\n").contains("\r\nConnection: close\r\n");
                 assertThat(answer.length() - answer.indexOf("\r\n\r\n") - 4).as(key).isEqualTo(1024);

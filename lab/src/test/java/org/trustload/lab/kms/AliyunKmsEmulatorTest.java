@@ -114,7 +114,8 @@ class AliyunKmsEmulatorTest {
         assertThatThrownBy(() -> https.decryptWithOptions(new DecryptRequest().setKeyId(AliyunKmsEmulator.AES_KEY_ID)
                 .setCiphertextBlob(enc.getCiphertextBlob()).setIv(enc.getIv())
                 .setAad("tenant=other".getBytes(StandardCharsets.US_ASCII)), noRetry()))
-                .isInstanceOfSatisfying(TeaException.class, e -> assertThat(e.getCode()).isEqualTo("Rejected.InvalidCiphertext"));
+                .isInstanceOfSatisfying(TeaException.class,
+                        e -> assertThat(e.getCode()).isEqualTo("Rejected.InvalidCiphertext"));
         GenerateDataKeyResponse dk = https.generateDataKeyWithOptions(new GenerateDataKeyRequest()
                 .setKeyId(AliyunKmsEmulator.AES_KEY_ID).setNumberOfBytes(16).setAad(aad), noRetry());
         assertThat(https.decryptWithOptions(new DecryptRequest().setKeyId(AliyunKmsEmulator.AES_KEY_ID)
@@ -122,14 +123,17 @@ class AliyunKmsEmulatorTest {
                 .isEqualTo(dk.getPlaintext());
         assertThatThrownBy(() -> https.decryptWithOptions(new DecryptRequest().setKeyId(AliyunKmsEmulator.AES_KEY_ID)
                 .setCiphertextBlob(dk.getCiphertextBlob()).setIv(dk.getIv()), noRetry()))
-                .isInstanceOfSatisfying(TeaException.class, e -> assertThat(e.getCode()).isEqualTo("Rejected.InvalidCiphertext"));
+                .isInstanceOfSatisfying(TeaException.class,
+                        e -> assertThat(e.getCode()).isEqualTo("Rejected.InvalidCiphertext"));
     }
 
     @Test
     void generateRandomGivesTheAskedLength() throws Exception {
-        assertThat(https.generateRandomWithOptions(new com.aliyun.dkms.gcs.sdk.models.GenerateRandomRequest().setLength(48),
+        assertThat(https.generateRandomWithOptions(
+                new com.aliyun.dkms.gcs.sdk.models.GenerateRandomRequest().setLength(48),
                 noRetry()).getRandom()).hasSize(48);
-        assertThatThrownBy(() -> https.generateRandomWithOptions(new com.aliyun.dkms.gcs.sdk.models.GenerateRandomRequest()
+        assertThatThrownBy(() -> https.generateRandomWithOptions(
+                new com.aliyun.dkms.gcs.sdk.models.GenerateRandomRequest()
                 .setLength(0), noRetry()))
                 .isInstanceOfSatisfying(TeaException.class, e -> assertThat(e.getCode()).isEqualTo("InvalidParameter"));
     }
@@ -201,7 +205,8 @@ class AliyunKmsEmulatorTest {
     void wrongAndUnknownKeysAreServiceErrors() {
         assertThatThrownBy(() -> https.encryptWithOptions(new EncryptRequest().setKeyId("key-nope")
                 .setPlaintext(new byte[4]), noRetry()))
-                .isInstanceOfSatisfying(TeaException.class, e -> assertThat(e.getCode()).isEqualTo("Forbidden.KeyNotFound"));
+                .isInstanceOfSatisfying(TeaException.class,
+                        e -> assertThat(e.getCode()).isEqualTo("Forbidden.KeyNotFound"));
         assertThatThrownBy(() -> https.signWithOptions(new SignRequest().setKeyId(AliyunKmsEmulator.AES_KEY_ID)
                 .setMessage(new byte[4]).setMessageType("RAW"), noRetry()))
                 .isInstanceOfSatisfying(TeaException.class, e -> assertThat(e.getCode()).isEqualTo("InvalidParameter"));

@@ -240,13 +240,15 @@ class AliyunKmsInstanceBackendTest {
         assertThat(expectFailure(() -> open(settings().endpoint("ftp://x:1"))).errorCode()).isEqualTo("BadEndpoint");
         assertThat(expectFailure(() -> open(settings().clientKey(dir.resolve("nope.json").toString(), "x")))
                 .errorCode()).isEqualTo("ClientKeyFileNotFound");
-        assertThat(expectFailure(() -> open(settings().caFile(dir.resolve("nope.pem").toString()))).errorCode()).isEqualTo("BadCaFile");
+        assertThat(expectFailure(() -> open(settings().caFile(dir.resolve("nope.pem").toString()))).errorCode())
+                .isEqualTo("BadCaFile");
     }
 
     @Test
     void aForeignCiphertextIsAConfigError() throws Exception {
         KmsClient c = open(settings());
-        assertThat(expectFailure(() -> c.execute(KmsRequest.decrypt(AliyunKmsEmulator.AES_KEY_ID, new byte[] {(byte) 200})))
+        assertThat(expectFailure(() ->
+                c.execute(KmsRequest.decrypt(AliyunKmsEmulator.AES_KEY_ID, new byte[] {(byte) 200})))
                 .errorCode()).isEqualTo("BadCiphertext");
         KmsResult enc = c.execute(KmsRequest.encrypt(AliyunKmsEmulator.AES_KEY_ID, new byte[32]));
         byte[] broken = enc.output().clone();
@@ -259,8 +261,10 @@ class AliyunKmsInstanceBackendTest {
     void theEncryptionContextIsSentAsAadAndAMismatchIsInvalidCiphertext() throws Exception {
         KmsClient c = open(settings());
         EncryptionContext ctx = EncryptionContext.parse("tenant=acme");
-        byte[] ct = c.execute(KmsRequest.encrypt(AliyunKmsEmulator.AES_KEY_ID, new byte[] {4}).withContext(ctx)).output();
-        assertThat(c.execute(KmsRequest.decrypt(AliyunKmsEmulator.AES_KEY_ID, ct).withContext(ctx)).output()).containsExactly(4);
+        byte[] ct = c.execute(KmsRequest.encrypt(AliyunKmsEmulator.AES_KEY_ID, new byte[] {4}).withContext(ctx))
+                .output();
+        assertThat(c.execute(KmsRequest.decrypt(AliyunKmsEmulator.AES_KEY_ID, ct).withContext(ctx)).output())
+                .containsExactly(4);
         for (String other : new String[] {"", "tenant=acme ,", "base64:AAEC"}) {
             KmsException e = expectFailure(() -> c.execute(KmsRequest.decrypt(AliyunKmsEmulator.AES_KEY_ID, ct)
                     .withContext(EncryptionContext.parse(other))));
@@ -280,7 +284,8 @@ class AliyunKmsInstanceBackendTest {
                 java.nio.charset.StandardCharsets.US_ASCII)).startsWith("-----BEGIN PUBLIC KEY-----");
         KmsException e = expectFailure(() -> c.execute(KmsRequest.describeKey(AliyunKmsEmulator.AES_KEY_ID)));
         assertThat(e.errorCode()).isEqualTo("UnsupportedOperation");
-        assertThat(e.detail()).startsWith("the aliyun-kms-instance backend does not serve describe_key (it serves encrypt,");
+        assertThat(e.detail()).startsWith(
+                "the aliyun-kms-instance backend does not serve describe_key (it serves encrypt,");
     }
 
     @Test

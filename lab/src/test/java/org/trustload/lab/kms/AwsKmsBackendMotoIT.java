@@ -44,14 +44,18 @@ class AwsKmsBackendMotoIT {
         moto = MotoServer.start();
         try (var kms = moto.kms(); var sm = moto.secrets()) {
             aes = kms.createKey(b -> b.keySpec(KeySpec.SYMMETRIC_DEFAULT)).keyMetadata().keyId();
-            rsa = kms.createKey(b -> b.keySpec(KeySpec.RSA_2048).keyUsage(KeyUsageType.SIGN_VERIFY)).keyMetadata().keyId();
-            ec = kms.createKey(b -> b.keySpec(KeySpec.ECC_NIST_P256).keyUsage(KeyUsageType.SIGN_VERIFY)).keyMetadata().keyId();
-            hmac = kms.createKey(b -> b.keySpec(KeySpec.HMAC_256).keyUsage(KeyUsageType.GENERATE_VERIFY_MAC)).keyMetadata()
+            rsa = kms.createKey(b -> b.keySpec(KeySpec.RSA_2048).keyUsage(KeyUsageType.SIGN_VERIFY))
+                    .keyMetadata().keyId();
+            ec = kms.createKey(b -> b.keySpec(KeySpec.ECC_NIST_P256).keyUsage(KeyUsageType.SIGN_VERIFY))
+                    .keyMetadata().keyId();
+            hmac = kms.createKey(b -> b.keySpec(KeySpec.HMAC_256).keyUsage(KeyUsageType.GENERATE_VERIFY_MAC))
+                    .keyMetadata()
                     .keyId();
             sm.createSecret(b -> b.name("trustload/moto").secretString("{\"password\":\"moto-secret\"}"));
         }
         client = KmsBackends.byName("aws-kms").open(KmsSettings.builder().endpoint(moto.endpoint()).region("us-east-1")
-                .credentials("testing", "testing").connectTimeoutMs(5000).responseTimeoutMs(30000).maxConnections(4).build());
+                .credentials("testing", "testing").connectTimeoutMs(5000).responseTimeoutMs(30000)
+                .maxConnections(4).build());
     }
 
     @AfterAll
@@ -99,13 +103,16 @@ class AwsKmsBackendMotoIT {
         assertThat(client.execute(KmsRequest.describeKey(aes)).keyId()).endsWith(aes);
         // named: moto's DescribeKey lists no MacAlgorithms, so the backend's default cannot be found there
         byte[] mac = client.execute(KmsRequest.generateMac(hmac, "HMAC_SHA_256", new byte[] {5})).output();
-        assertThat(client.execute(KmsRequest.verifyMac(hmac, "HMAC_SHA_256", new byte[] {5}, mac)).signatureValid()).isTrue();
-        assertThat(client.execute(KmsRequest.verifyMac(hmac, "HMAC_SHA_256", new byte[] {6}, mac)).signatureValid()).isFalse();
+        assertThat(client.execute(KmsRequest.verifyMac(hmac, "HMAC_SHA_256", new byte[] {5}, mac)).signatureValid())
+                .isTrue();
+        assertThat(client.execute(KmsRequest.verifyMac(hmac, "HMAC_SHA_256", new byte[] {6}, mac)).signatureValid())
+                .isFalse();
     }
 
     @Test
     void getSecretValue() throws Exception {
-        assertThat(new String(client.execute(KmsRequest.getSecretValue("trustload/moto")).output(), StandardCharsets.UTF_8))
+        assertThat(new String(client.execute(KmsRequest.getSecretValue("trustload/moto")).output(),
+                StandardCharsets.UTF_8))
                 .contains("moto-secret");
     }
 
@@ -115,20 +122,23 @@ class AwsKmsBackendMotoIT {
         for (String[] k : new String[][] {{rsa, "RSASSA_PKCS1_V1_5_SHA_256", "SHA256withRSA"},
                 {ec, "ECDSA_SHA_256", "SHA256withECDSA"}}) {
             byte[] sig = client.execute(KmsRequest.sign(k[0], k[1], MessageType.RAW, msg)).output();
-            assertThat(client.execute(KmsRequest.verify(k[0], k[1], MessageType.RAW, msg, sig)).signatureValid()).isTrue();
+            assertThat(client.execute(KmsRequest.verify(k[0], k[1], MessageType.RAW, msg, sig)).signatureValid())
+                    .isTrue();
             Signature jdk = Signature.getInstance(k[2]);
             jdk.initVerify(publicKey(k[0]));
             jdk.update(msg);
             assertThat(jdk.verify(sig)).as(k[1] + " checked by the JDK").isTrue();
             byte[] bad = sig.clone();
             bad[bad.length - 1] ^= 1;
-            assertThat(client.execute(KmsRequest.verify(k[0], k[1], MessageType.RAW, msg, bad)).signatureValid()).isFalse();
+            assertThat(client.execute(KmsRequest.verify(k[0], k[1], MessageType.RAW, msg, bad)).signatureValid())
+                    .isFalse();
         }
     }
 
     @Test
     void unknownKeyAndSecretAreClientErrors() {
-        assertThatThrownBy(() -> client.execute(KmsRequest.encrypt("00000000-0000-0000-0000-000000000000", new byte[] {1})))
+        assertThatThrownBy(() -> client.execute(
+                KmsRequest.encrypt("00000000-0000-0000-0000-000000000000", new byte[] {1})))
                 .isInstanceOfSatisfying(KmsException.class, e -> {
                     assertThat(e.category()).isEqualTo("KMS.ClientError");
                     assertThat(e.getMessage()).isEqualTo("400:NotFoundException");

@@ -56,7 +56,8 @@ class AwsKmsEmulatorSdkTest extends AwsKmsSdkContract {
             Map.entry("Decrypt", "decryptWithAnotherMissingOrLargerContextIsInvalidCiphertext"),
             Map.entry("ReEncrypt", "reEncryptChecksTheSourceContextAndBindsTheDestinationOne"),
             Map.entry("GenerateDataKey", "generateDataKeyBindsItsContext"),
-            Map.entry("GenerateDataKeyWithoutPlaintext", "generateDataKeyWithoutPlaintextReturnsOnlyTheBoundCiphertext"),
+            Map.entry("GenerateDataKeyWithoutPlaintext",
+                    "generateDataKeyWithoutPlaintextReturnsOnlyTheBoundCiphertext"),
             Map.entry("GenerateDataKeyPair", "generateDataKeyPairGivesAMatchingPairAndABoundPrivateKeyCiphertext"),
             Map.entry("GenerateDataKeyPairWithoutPlaintext", "generateDataKeyPairWithoutPlaintextHasNoPrivateKey"),
             Map.entry("GenerateRandom", "generateRandomGivesTheAskedNumberOfBytesUpTo1024"),
@@ -127,7 +128,8 @@ class AwsKmsEmulatorSdkTest extends AwsKmsSdkContract {
     @Override
     Target target() {
         return new Target(kms, secrets, AwsKmsEmulator.AES_KEY_ID, "alias/trustload-aes", AwsKmsEmulator.ACCOUNT,
-                AwsKmsEmulator.RSA_KEY_ID, AwsKmsEmulator.HMAC_KEY_ID, AwsKmsEmulator.SECRET_NAME, "\"username\":\"trustload\"");
+                AwsKmsEmulator.RSA_KEY_ID, AwsKmsEmulator.HMAC_KEY_ID, AwsKmsEmulator.SECRET_NAME,
+                "\"username\":\"trustload\"");
     }
 
     @Test
@@ -151,7 +153,8 @@ class AwsKmsEmulatorSdkTest extends AwsKmsSdkContract {
     void everyResponseFieldIsInTheSdkModel() {
         SdkBytes msg = bytes("m");
         SdkBytes ct = encrypt(CONTEXT);
-        SdkBytes mac = kms.generateMac(b -> b.keyId(hmac()).message(msg).macAlgorithm(MacAlgorithmSpec.HMAC_SHA_256)).mac();
+        SdkBytes mac = kms.generateMac(b -> b.keyId(hmac()).message(msg).macAlgorithm(MacAlgorithmSpec.HMAC_SHA_256))
+                .mac();
         SdkBytes sig = kms.sign(b -> b.keyId(rsa()).message(msg).messageType(MessageType.RAW)
                 .signingAlgorithm(SigningAlgorithmSpec.RSASSA_PSS_SHA_256)).signature();
         List<Supplier<SdkPojo>> calls = List.of(
@@ -161,7 +164,8 @@ class AwsKmsEmulatorSdkTest extends AwsKmsSdkContract {
             () -> kms.generateDataKey(b -> b.keyId(aes()).numberOfBytes(32)),
             () -> kms.generateDataKeyWithoutPlaintext(b -> b.keyId(aes()).numberOfBytes(32)),
             () -> kms.generateDataKeyPair(b -> b.keyId(aes()).keyPairSpec(DataKeyPairSpec.ECC_NIST_P256)),
-            () -> kms.generateDataKeyPairWithoutPlaintext(b -> b.keyId(aes()).keyPairSpec(DataKeyPairSpec.ECC_NIST_P256)),
+            () -> kms.generateDataKeyPairWithoutPlaintext(b -> b.keyId(aes())
+                    .keyPairSpec(DataKeyPairSpec.ECC_NIST_P256)),
             () -> kms.generateRandom(b -> b.numberOfBytes(8)),
             () -> kms.sign(b -> b.keyId(rsa()).message(msg).messageType(MessageType.RAW)
                     .signingAlgorithm(SigningAlgorithmSpec.RSASSA_PSS_SHA_256)),
@@ -298,7 +302,8 @@ class AwsKmsEmulatorSdkTest extends AwsKmsSdkContract {
 
     @Test
     void generateDataKeyPairWithoutPlaintextHasNoPrivateKey() {
-        var pair = kms.generateDataKeyPairWithoutPlaintext(b -> b.keyId(aes()).keyPairSpec(DataKeyPairSpec.ECC_NIST_P256));
+        var pair = kms.generateDataKeyPairWithoutPlaintext(b -> b.keyId(aes())
+                .keyPairSpec(DataKeyPairSpec.ECC_NIST_P256));
         assertThat(pair.publicKey().asByteArray()).isNotEmpty();
         assertThat(kms.decrypt(b -> b.ciphertextBlob(pair.privateKeyCiphertextBlob())).plaintext().asByteArray())
                 .isNotEmpty();

@@ -167,14 +167,16 @@ class AwsKmsEmulatorTest {
         assertThat(client.execute(KmsRequest.decrypt(aes(), ct).withContext(EncryptionContext.parse(
                 "purpose=bench, tenant=acme"))).output()).containsExactly(9);
         for (String other : new String[] {"", "tenant=acme", "tenant=acme,purpose=Bench"}) {
-            assertThatThrownBy(() -> client.execute(KmsRequest.decrypt(aes(), ct).withContext(EncryptionContext.parse(other))))
+            assertThatThrownBy(() -> client.execute(KmsRequest.decrypt(aes(), ct)
+                    .withContext(EncryptionContext.parse(other))))
                     .as(other).isInstanceOfSatisfying(KmsException.class, e -> {
                         assertThat(e.kind()).isEqualTo(Category.CLIENT_ERROR);
                         assertThat(e.getMessage()).isEqualTo("400:InvalidCiphertextException");
                     });
         }
         byte[] dk = client.execute(KmsRequest.generateDataKey(aes(), 32).withContext(ctx)).output();
-        assertThatThrownBy(() -> client.execute(KmsRequest.decrypt(aes(), dk))).hasMessage("400:InvalidCiphertextException");
+        assertThatThrownBy(() -> client.execute(KmsRequest.decrypt(aes(), dk)))
+                .hasMessage("400:InvalidCiphertextException");
         assertThatThrownBy(() -> client.execute(KmsRequest.encrypt(aes(), new byte[] {1})
                 .withContext(EncryptionContext.parse("no pairs here")))).isInstanceOfSatisfying(KmsException.class,
                         e -> assertThat(e.errorCode()).isEqualTo("BadEncryptionContext"));
@@ -331,7 +333,8 @@ class AwsKmsEmulatorTest {
         Signature s;
         if (alg.startsWith("RSASSA_PSS")) {
             s = Signature.getInstance("RSASSA-PSS");
-            s.setParameter(new PSSParameterSpec(d, "MGF1", new MGF1ParameterSpec(d), Integer.parseInt(d.substring(4)) / 8, 1));
+            s.setParameter(new PSSParameterSpec(d, "MGF1", new MGF1ParameterSpec(d),
+                    Integer.parseInt(d.substring(4)) / 8, 1));
         } else if (alg.startsWith("RSASSA_PKCS1")) {
             s = Signature.getInstance(d.replace("-", "") + "withRSA");
         } else {

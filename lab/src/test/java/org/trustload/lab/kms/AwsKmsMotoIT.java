@@ -64,7 +64,8 @@ class AwsKmsMotoIT extends AwsKmsSdkContract {
     void motoRunsContextPairsTogetherSoAnotherContextOpensTheCiphertext() {
         // AWS (and the emulator): InvalidCiphertextException
         SdkBytes ct = encrypt(Map.of("ab", "c"));
-        assertThat(kms.decrypt(b -> b.ciphertextBlob(ct).encryptionContext(Map.of("a", "bc"))).plaintext().asUtf8String())
+        assertThat(kms.decrypt(b -> b.ciphertextBlob(ct).encryptionContext(Map.of("a", "bc")))
+                .plaintext().asUtf8String())
                 .isEqualTo("the plaintext");
     }
 

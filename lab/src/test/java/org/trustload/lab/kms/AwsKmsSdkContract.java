@@ -98,7 +98,8 @@ abstract class AwsKmsSdkContract {
     @Test
     void encryptThenDecryptWithTheSameContextGivesThePlaintextBack() {
         SdkBytes ct = encrypt(CONTEXT);
-        var out = kms().decrypt(b -> b.ciphertextBlob(ct).encryptionContext(Map.of("purpose", "bench", "tenant", "acme")));
+        var out = kms().decrypt(b -> b.ciphertextBlob(ct)
+                .encryptionContext(Map.of("purpose", "bench", "tenant", "acme")));
         assertThat(out.plaintext().asUtf8String()).isEqualTo("the plaintext");
         assertThat(out.keyId()).endsWith(aes());
     }
@@ -122,17 +123,20 @@ abstract class AwsKmsSdkContract {
         assertThat(dk.plaintext().asByteArray()).hasSize(32);
         assertThat(kms().decrypt(b -> b.ciphertextBlob(dk.ciphertextBlob()).encryptionContext(CONTEXT)).plaintext())
                 .isEqualTo(dk.plaintext());
-        assertAwsError(() -> kms().decrypt(b -> b.ciphertextBlob(dk.ciphertextBlob())), 400, "InvalidCiphertextException");
+        assertAwsError(() -> kms().decrypt(b -> b.ciphertextBlob(dk.ciphertextBlob())), 400,
+                "InvalidCiphertextException");
     }
 
     @Test
     void generateDataKeyWithoutPlaintextReturnsOnlyTheBoundCiphertext() {
-        var dk = kms().generateDataKeyWithoutPlaintext(b -> b.keyId(aes()).numberOfBytes(16).encryptionContext(CONTEXT));
+        var dk = kms().generateDataKeyWithoutPlaintext(b -> b.keyId(aes()).numberOfBytes(16)
+                .encryptionContext(CONTEXT));
         assertThat(dk.ciphertextBlob().asByteArray()).isNotEmpty();
         assertThat(dk.keyId()).endsWith(aes());
         assertThat(kms().decrypt(b -> b.ciphertextBlob(dk.ciphertextBlob()).encryptionContext(CONTEXT)).plaintext()
                 .asByteArray()).hasSize(16);
-        assertAwsError(() -> kms().decrypt(b -> b.ciphertextBlob(dk.ciphertextBlob()).encryptionContext(Map.of("a", "b"))),
+        assertAwsError(() -> kms().decrypt(b -> b.ciphertextBlob(dk.ciphertextBlob())
+                .encryptionContext(Map.of("a", "b"))),
                 400, "InvalidCiphertextException");
     }
 
@@ -173,7 +177,8 @@ abstract class AwsKmsSdkContract {
         assertThat(pk.customerMasterKeySpecAsString()).isEqualTo("RSA_2048");
         assertThat(pk.signingAlgorithms()).contains(SigningAlgorithmSpec.RSASSA_PSS_SHA_256,
                 SigningAlgorithmSpec.RSASSA_PKCS1_V1_5_SHA_256);
-        PublicKey key = KeyFactory.getInstance("RSA").generatePublic(new X509EncodedKeySpec(pk.publicKey().asByteArray()));
+        PublicKey key = KeyFactory.getInstance("RSA")
+                .generatePublic(new X509EncodedKeySpec(pk.publicKey().asByteArray()));
         SdkBytes msg = bytes("message");
         SdkBytes sig = kms().sign(b -> b.keyId(rsa()).message(msg).messageType(MessageType.RAW)
                 .signingAlgorithm(SigningAlgorithmSpec.RSASSA_PKCS1_V1_5_SHA_256)).signature();

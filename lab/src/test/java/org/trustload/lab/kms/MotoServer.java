@@ -48,7 +48,8 @@ final class MotoServer implements AutoCloseable {
             port = s.getLocalPort();
         }
         Path log = Files.createTempFile("moto", ".log");
-        Process moto = new ProcessBuilder(server, "-H", "127.0.0.1", "-p", String.valueOf(port)).redirectErrorStream(true)
+        Process moto = new ProcessBuilder(server, "-H", "127.0.0.1", "-p", String.valueOf(port))
+                .redirectErrorStream(true)
                 .redirectOutput(log.toFile()).start();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (!listening(port)) {

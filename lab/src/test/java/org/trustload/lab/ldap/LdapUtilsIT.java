@@ -27,7 +27,8 @@ class LdapUtilsIT {
 
     @BeforeAll
     static void start() throws Exception {
-        assumeTrue(Files.isExecutable(Path.of("/usr/bin/ldapwhoami")) && Files.isExecutable(Path.of("/usr/bin/ldapsearch")),
+        assumeTrue(Files.isExecutable(Path.of("/usr/bin/ldapwhoami"))
+                && Files.isExecutable(Path.of("/usr/bin/ldapsearch")),
                 "ldap-utils (ldapwhoami, ldapsearch) not installed");
         service = new LdapLabService();
         service.start(new LabContext(TestPorts.freeBase(), 100, socketDir));

@@ -77,7 +77,8 @@ final class LoopbackCheck {
         if (hex.length() == 8) {
             long v = Long.parseLong(hex, 16);
             // little-endian on x86: 0100007F is 127.0.0.1
-            return String.format(Locale.ROOT, "%d.%d.%d.%d", v & 0xff, (v >> 8) & 0xff, (v >> 16) & 0xff, (v >> 24) & 0xff);
+            return String.format(Locale.ROOT, "%d.%d.%d.%d", v & 0xff, (v >> 8) & 0xff,
+                    (v >> 16) & 0xff, (v >> 24) & 0xff);
         }
         if (hex.equals("00000000000000000000000000000000")) {
             return "[::]";

@@ -53,16 +53,21 @@ class PdpLabServiceTest {
                  "attributes":{"MATCHING":{"actor":"testActor001","recipe":"restart","targets":".*","clname":"cl001",
                  "limit":"2","timeWindow":"10","timeUnits":"minute"}}}""").statusCode()).isEqualTo(200);
         assertThat(legacy("PUT", "createPolicy", """
-                {"policyClass":"Decision","policyName":"com.testMinMax001","onapName":"PDPD","ruleProvider":"GUARD_MIN_MAX",
-                 "attributes":{"MATCHING":{"actor":"testActor001","recipe":"scaleOut","targets":"vnf.*","clname":"cl001",
-                 "min":"1","max":"5","guardActiveStart":"00:00:00Z","guardActiveEnd":"23:59:59.999Z"}}}""").statusCode()).isEqualTo(200);
+                {"policyClass":"Decision","policyName":"com.testMinMax001","onapName":"PDPD",\
+                "ruleProvider":"GUARD_MIN_MAX",
+                 "attributes":{"MATCHING":{"actor":"testActor001","recipe":"scaleOut","targets":"vnf.*",\
+                "clname":"cl001",
+                 "min":"1","max":"5","guardActiveStart":"00:00:00Z","guardActiveEnd":"23:59:59.999Z"}}}""")
+                .statusCode()).isEqualTo(200);
         assertThat(legacy("PUT", "createPolicy", """
                 {"policyConfigType":"Base","policyName":"com.testConfig001","onapName":"DCAE","configName":"cfg001",
-                 "configBodyType":"JSON","configBody":"{\\"threshold\\":7}","attributes":{"MATCHING":{"site":"lab"}}}""")
+                 "configBodyType":"JSON","configBody":"{\\"threshold\\":7}",\
+                "attributes":{"MATCHING":{"site":"lab"}}}""")
                 .statusCode()).isEqualTo(200);
         for (String[] nameType : new String[][] {{"com.testGuard001", "Decision"}, {"com.testMinMax001", "Decision"},
                 {"com.testConfig001", "Base"}}) {
-            HttpResponse<String> r = legacy("PUT", "pushPolicy", "{\"policyName\":\"" + nameType[0] + "\",\"policyType\":\""
+            HttpResponse<String> r = legacy("PUT", "pushPolicy",
+                    "{\"policyName\":\"" + nameType[0] + "\",\"policyType\":\""
                     + nameType[1] + "\",\"pdpGroup\":\"default\"}");
             assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
         }
@@ -96,7 +101,8 @@ class PdpLabServiceTest {
         assertThat(decision("testActor001", "restart", "vnf-limit", "cl001", null)).contains("PERMIT");
         for (int i = 0; i < 2; i++) {
             HttpResponse<String> r = send(request("/pdp/lab/operations", ONAP_AUTH, CLIENT_AUTH, "TEST")
-                    .POST(body("{\"actor\":\"testActor001\",\"recipe\":\"restart\",\"target\":\"vnf-limit\"}")).build());
+                    .POST(body("{\"actor\":\"testActor001\",\"recipe\":\"restart\",\"target\":\"vnf-limit\"}"))
+                    .build());
             assertThat(r.statusCode()).isEqualTo(200);
         }
         assertThat(decision("testActor001", "restart", "vnf-limit", "cl001", null)).contains("DENY");
@@ -116,10 +122,13 @@ class PdpLabServiceTest {
 
     @Test
     void configBaseIsReturnedToMatchingRequestsOnly() throws Exception {
-        HttpResponse<String> r = legacy("POST", "getConfig", "{\"onapName\":\"DCAE\",\"configName\":\"cfg001\",\"configAttributes\":{\"site\":\"lab\"}}");
+        HttpResponse<String> r = legacy("POST", "getConfig",
+                "{\"onapName\":\"DCAE\",\"configName\":\"cfg001\",\"configAttributes\":{\"site\":\"lab\"}}");
         assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
-        assertThat(r.body()).contains("CONFIG_RETRIEVED").contains("com.Config_testConfig001.1.xml").contains("threshold");
-        r = legacy("POST", "getConfig", "{\"onapName\":\"DCAE\",\"configName\":\"cfg001\",\"configAttributes\":{\"site\":\"elsewhere\"}}");
+        assertThat(r.body()).contains("CONFIG_RETRIEVED").contains("com.Config_testConfig001.1.xml")
+                .contains("threshold");
+        r = legacy("POST", "getConfig",
+                "{\"onapName\":\"DCAE\",\"configName\":\"cfg001\",\"configAttributes\":{\"site\":\"elsewhere\"}}");
         assertThat(r.statusCode()).isEqualTo(404);
         assertThat(r.body()).contains("CONFIG_NOT_FOUND");
     }
@@ -127,9 +136,12 @@ class PdpLabServiceTest {
     @Test
     void wrongCredentialsAre401WithoutEchoingThem() throws Exception {
         String body = "{\"onapName\":\"PDPD\",\"decisionAttributes\":{\"actor\":\"a\"}}";
-        HttpResponse<String> r = send(request("/pdp/api/getDecision", basic("testpdp", "s3cr3t-guess"), CLIENT_AUTH, "TEST").POST(body(body)).build());
+        HttpResponse<String> r = send(
+                request("/pdp/api/getDecision", basic("testpdp", "s3cr3t-guess"), CLIENT_AUTH, "TEST")
+                        .POST(body(body)).build());
         assertThat(r.statusCode()).isEqualTo(401);
-        assertThat(r.body()).contains("Authorization").doesNotContain("s3cr3t").doesNotContain(lab.props().get("pdp.password"));
+        assertThat(r.body()).contains("Authorization").doesNotContain("s3cr3t")
+                .doesNotContain(lab.props().get("pdp.password"));
         r = send(request("/pdp/api/getDecision", ONAP_AUTH, basic("python", "nope"), "TEST").POST(body(body)).build());
         assertThat(r.statusCode()).isEqualTo(401);
         assertThat(r.body()).contains("ClientAuth");
@@ -152,12 +164,18 @@ class PdpLabServiceTest {
         assertThat(r.body()).contains("JSON object");
         r = legacy("POST", "getDecision", "{\"onapName\":\"PDPD\"}");
         assertThat(r.body()).contains("decisionAttributes");
-        r = legacy("PUT", "createPolicy", "{\"policyName\":\"com.bad\",\"ruleProvider\":\"GUARD_YAML\",\"attributes\":{\"MATCHING\":{\"actor\":\"a\",\"recipe\":\"r\",\"limit\":\"x\",\"timeWindow\":\"1\",\"timeUnits\":\"minute\"}}}");
+        r = legacy("PUT", "createPolicy",
+                "{\"policyName\":\"com.bad\",\"ruleProvider\":\"GUARD_YAML\","
+                + "\"attributes\":{\"MATCHING\":{\"actor\":\"a\",\"recipe\":\"r\",\"limit\":\"x\",\"timeWindow\":\"1\","
+                + "\"timeUnits\":\"minute\"}}}");
         assertThat(r.statusCode()).isEqualTo(400);
         assertThat(r.body()).contains("limit");
-        r = legacy("PUT", "createPolicy", "{\"policyName\":\"com.badMinMax\",\"ruleProvider\":\"GUARD_MIN_MAX\",\"attributes\":{\"MATCHING\":{\"actor\":\"a\",\"recipe\":\"r\",\"min\":\"5\",\"max\":\"1\"}}}");
+        r = legacy("PUT", "createPolicy",
+                "{\"policyName\":\"com.badMinMax\",\"ruleProvider\":\"GUARD_MIN_MAX\","
+                + "\"attributes\":{\"MATCHING\":{\"actor\":\"a\",\"recipe\":\"r\",\"min\":\"5\",\"max\":\"1\"}}}");
         assertThat(r.body()).contains("min");
-        r = legacy("POST", "getDecision", "{\"onapName\":\"PDPD\",\"decisionAttributes\":{\"actor\":\"a\",\"vfCount\":\"many\"}}");
+        r = legacy("POST", "getDecision",
+                "{\"onapName\":\"PDPD\",\"decisionAttributes\":{\"actor\":\"a\",\"vfCount\":\"many\"}}");
         assertThat(r.statusCode()).isEqualTo(400);
         assertThat(r.body()).contains("vfCount");
         r = send(request("/policy/pdpx/v1/decision", PDPX_AUTH, null, null).POST(body("not json")).build());
@@ -169,26 +187,33 @@ class PdpLabServiceTest {
     @Test
     void policyNamesAreCaseSensitiveAndDeleteIsBounded() throws Exception {
         // ONAP answers a push of a name it does not have 400 with a PE300 data-issue message
-        HttpResponse<String> r = legacy("PUT", "pushPolicy", "{\"policyName\":\"com.testguard001\",\"policyType\":\"Decision\"}");
+        HttpResponse<String> r = legacy("PUT", "pushPolicy",
+                "{\"policyName\":\"com.testguard001\",\"policyType\":\"Decision\"}");
         assertThat(r.statusCode()).isEqualTo(400);
         assertThat(r.body()).contains("PE300").contains("case-sensitive");
         assertThat(legacy("PUT", "createPolicy", """
                 {"policyName":"com.testGuard999","ruleProvider":"GUARD_YAML","attributes":{"MATCHING":{"actor":"a999",
-                "recipe":"restart","targets":".*","limit":"5","timeWindow":"1","timeUnits":"hour"}}}""").statusCode()).isEqualTo(200);
+                "recipe":"restart","targets":".*","limit":"5","timeWindow":"1","timeUnits":"hour"}}}""")
+                .statusCode()).isEqualTo(200);
         assertThat(legacy("PUT", "createPolicy", """
                 {"policyName":"com.testGuard999","ruleProvider":"GUARD_YAML","attributes":{"MATCHING":{"actor":"a999",
                 "recipe":"restart","limit":"5","timeWindow":"1","timeUnits":"hour"}}}""").statusCode()).isEqualTo(409);
-        assertThat(legacy("PUT", "pushPolicy", "{\"policyName\":\"com.testGuard999\",\"policyType\":\"Decision\"}").statusCode()).isEqualTo(200);
+        assertThat(legacy("PUT", "pushPolicy", "{\"policyName\":\"com.testGuard999\",\"policyType\":\"Decision\"}")
+                .statusCode()).isEqualTo(200);
         assertThat(decision("a999", "restart", "t", null, null)).contains("PERMIT");
-        r = legacy("DELETE", "deletePolicy", "{\"policyName\":\"com.Decision_testGuard999.1.xml\",\"policyComponent\":\"PDP\",\"pdpGroup\":\"default\",\"policyType\":\"Decision\"}");
+        r = legacy("DELETE", "deletePolicy",
+                "{\"policyName\":\"com.Decision_testGuard999.1.xml\",\"policyComponent\":\"PDP\","
+                + "\"pdpGroup\":\"default\",\"policyType\":\"Decision\"}");
         assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
         assertThat(decision("a999", "restart", "t", null, null)).contains("DENY");
         // a second delete from the PDP is an error, not a loop
-        r = legacy("DELETE", "deletePolicy", "{\"policyName\":\"com.Decision_testGuard999.1.xml\",\"policyComponent\":\"PDP\","
+        r = legacy("DELETE", "deletePolicy",
+                "{\"policyName\":\"com.Decision_testGuard999.1.xml\",\"policyComponent\":\"PDP\","
                 + "\"pdpGroup\":\"default\",\"policyType\":\"Decision\"}");
         assertThat(r.statusCode()).isEqualTo(400);
         assertThat(r.body()).contains("PE300");
-        r = legacy("DELETE", "deletePolicy", "{\"policyName\":\"com.Decision_testGuard999.1.xml\",\"policyComponent\":\"PAP\","
+        r = legacy("DELETE", "deletePolicy",
+                "{\"policyName\":\"com.Decision_testGuard999.1.xml\",\"policyComponent\":\"PAP\","
                 + "\"deleteCondition\":\"ALL\",\"policyType\":\"Decision\"}");
         assertThat(r.statusCode()).isEqualTo(200);
         assertThat(lab.service().createdNames()).doesNotContain("com.testGuard999");
@@ -205,9 +230,11 @@ class PdpLabServiceTest {
         SSLContext ssl = SSLContext.getInstance("TLS");
         ssl.init(null, tmf.getTrustManagers(), null);
         HttpClient https = HttpClient.newBuilder().sslContext(ssl).connectTimeout(Duration.ofSeconds(5)).build();
-        HttpResponse<String> r = https.send(HttpRequest.newBuilder(URI.create(lab.props().get("pdp.https.url") + "/pdp/api/getDecision"))
+        HttpResponse<String> r = https.send(
+                HttpRequest.newBuilder(URI.create(lab.props().get("pdp.https.url") + "/pdp/api/getDecision"))
                 .header("Authorization", ONAP_AUTH).header("ClientAuth", CLIENT_AUTH).header("Environment", "TEST")
-                .POST(body(decisionBody("testActor001", "restart", "vnf1", "cl001", null))).build(), HttpResponse.BodyHandlers.ofString());
+                .POST(body(decisionBody("testActor001", "restart", "vnf1", "cl001", null))).build(),
+                HttpResponse.BodyHandlers.ofString());
         assertThat(r.statusCode()).isEqualTo(200);
         assertThat(r.body()).contains("PERMIT");
     }
@@ -216,7 +243,8 @@ class PdpLabServiceTest {
     void jmxServesThePlatformMBeansOnLoopbackOnly() throws Exception {
         try (JMXConnector c = JMXConnectorFactory.connect(new JMXServiceURL(lab.props().get("pdp.jmx.url")),
                 Map.of("jmx.remote.x.request.waiting.timeout", 5000L))) {
-            Object uptime = c.getMBeanServerConnection().getAttribute(new ObjectName("java.lang:type=Runtime"), "Uptime");
+            Object uptime = c.getMBeanServerConnection()
+                    .getAttribute(new ObjectName("java.lang:type=Runtime"), "Uptime");
             assertThat((Long) uptime).isPositive();
         }
         int port = Integer.parseInt(lab.props().get("pdp.jmx.port"));
@@ -239,12 +267,15 @@ class PdpLabServiceTest {
                 + (vfCount == null ? "" : ",\"vfCount\":\"" + vfCount + "\"") + "}}";
     }
 
-    static HttpResponse<String> current(String actor, String operation, String target, String clname, Integer vfCount) throws Exception {
+    static HttpResponse<String> current(String actor, String operation, String target, String clname, Integer vfCount)
+            throws Exception {
         String body = "{\"ONAPName\":\"Policy\",\"ONAPComponent\":\"drools-pdp\",\"ONAPInstance\":\"usecase-template\","
-                + "\"requestId\":\"r1\",\"action\":\"guard\",\"resource\":{\"guard\":{\"actor\":\"" + actor + "\",\"operation\":\""
+                + "\"requestId\":\"r1\",\"action\":\"guard\",\"resource\":{\"guard\":{\"actor\":\"" + actor
+                + "\",\"operation\":\""
                 + operation + "\",\"target\":\"" + target + "\",\"clname\":\"" + clname + "\""
                 + (vfCount == null ? "" : ",\"vfCount\":" + vfCount) + "}}}";
-        HttpResponse<String> r = send(request("/policy/pdpx/v1/decision", PDPX_AUTH, null, null).POST(body(body)).build());
+        HttpResponse<String> r = send(request("/policy/pdpx/v1/decision", PDPX_AUTH, null, null)
+                .POST(body(body)).build());
         assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
         return r;
     }

@@ -65,10 +65,12 @@ class PdpOnapPlanFormsTest {
 
     @Test
     void clientAuthIsAcceptedAsRawBase64AndWithTheBasicPrefix() throws Exception {
-        String body = "{\"onapName\": \"PDPD\", \"decisionAttributes\": {\"actor\": \"nobody\", \"recipe\": \"restart\"}}";
+        String body = "{\"onapName\": \"PDPD\", \"decisionAttributes\": {\"actor\": \"nobody\","
+                + " \"recipe\": \"restart\"}}";
         assertThat(legacy("POST", "getDecision", rawClientAuth, body).statusCode()).isEqualTo(200);
         assertThat(legacy("POST", "getDecision", "Basic " + rawClientAuth, body).statusCode()).isEqualTo(200);
-        HttpResponse<String> r = legacy("POST", "getDecision", b64(lab.props().get("pdp.client.user") + ":guess-7Q"), body);
+        HttpResponse<String> r = legacy("POST", "getDecision",
+                b64(lab.props().get("pdp.client.user") + ":guess-7Q"), body);
         assertThat(r.statusCode()).isEqualTo(401);
         assertThat(r.body()).contains("ClientAuth").doesNotContain("guess-7Q");
         assertThat(legacy("POST", "getDecision", "not base64 at all!", body).statusCode()).isEqualTo(401);
@@ -78,7 +80,8 @@ class PdpOnapPlanFormsTest {
     void configBasePoliciesArePushedAndDeletedWithPolicyTypeBaseNotConfig() throws Exception {
         assertThat(legacy("PUT", "createPolicy", rawClientAuth, """
                 {"attributes": {"MATCHING": {"key": "value"}}, "configBody": "b", "configBodyType": "OTHER",
-                 "configName": "c", "onapName": "PDPD", "policyConfigType": "Base", "policyName": "com.TestingConfig900"}""")
+                 "configName": "c", "onapName": "PDPD", "policyConfigType": "Base", \
+                "policyName": "com.TestingConfig900"}""")
                 .statusCode()).isEqualTo(200);
         HttpResponse<String> r = legacy("PUT", "pushPolicy", rawClientAuth,
                 "{\"pdpGroup\": \"default\", \"policyName\": \"com.TestingConfig900\", \"policyType\": \"Config\"}");
@@ -88,14 +91,17 @@ class PdpOnapPlanFormsTest {
                 "{\"pdpGroup\": \"default\", \"policyName\": \"com.TestingConfig900\", \"policyType\": \"Base\"}");
         assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
         assertThat(r.body()).contains("com.Config_TestingConfig900.1.xml");
-        r = legacy("DELETE", "deletePolicy", rawClientAuth, "{\"pdpGroup\": \"default\", \"policyName\": \"com.TestingConfig900\","
+        r = legacy("DELETE", "deletePolicy", rawClientAuth,
+                "{\"pdpGroup\": \"default\", \"policyName\": \"com.TestingConfig900\","
                 + " \"policyType\": \"Base\", \"policyComponent\": \"PDP\", \"deleteCondition\": \"All Versions\"}");
         assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
-        r = legacy("DELETE", "deletePolicy", rawClientAuth, "{\"policyName\": \"com.TestingConfig900\", \"policyType\": \"Base\","
+        r = legacy("DELETE", "deletePolicy", rawClientAuth,
+                "{\"policyName\": \"com.TestingConfig900\", \"policyType\": \"Base\","
                 + " \"policyComponent\": \"PAP\", \"deleteCondition\": \"All Versions\"}");
         assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
         // the tearDown's next round: the policy is gone, ONAP answers 400 (PE300), not an endless success
-        r = legacy("DELETE", "deletePolicy", rawClientAuth, "{\"policyName\": \"com.TestingConfig900\", \"policyType\": \"Base\","
+        r = legacy("DELETE", "deletePolicy", rawClientAuth,
+                "{\"policyName\": \"com.TestingConfig900\", \"policyType\": \"Base\","
                 + " \"policyComponent\": \"PAP\", \"deleteCondition\": \"All Versions\"}");
         assertThat(r.statusCode()).isEqualTo(400);
     }
@@ -105,7 +111,8 @@ class PdpOnapPlanFormsTest {
         push("com.TestingGUARD001", "Decision");
         push("com.TestingGuardMinMax001", "Decision");
         // the Permit group: onapName PDPD as in the policies
-        assertThat(decision("PDPD", "testActor001", "restart", "test", "test", null)).contains("\"decision\":\"PERMIT\"");
+        assertThat(decision("PDPD", "testActor001", "restart", "test", "test", null))
+                .contains("\"decision\":\"PERMIT\"");
         assertThat(decision("PDPD", "testActorMinMax001", "scaleOut", "test", "ControlLoop-Test", "4"))
                 .contains("\"decision\":\"PERMIT\"");
         // the Deny group: the same attributes from onapName "test", which no guard template matches
@@ -113,9 +120,11 @@ class PdpOnapPlanFormsTest {
         assertThat(decision("test", "testActorMinMax001", "scaleOut", "test", "ControlLoop-Test", "9"))
                 .contains("\"decision\":\"DENY\"");
         // Min/Max on its own: vfCount outside [min, max] is DENY for the matching onapName too
-        assertThat(decision("PDPD", "testActorMinMax001", "scaleOut", "test", "ControlLoop-Test", "9")).contains("DENY");
+        assertThat(decision("PDPD", "testActorMinMax001", "scaleOut", "test", "ControlLoop-Test", "9"))
+                .contains("DENY");
         // Min/Max matches actor and recipe case-insensitively, as ONAP's (?i) template does
-        assertThat(decision("PDPD", "TESTACTORMINMAX001", "SCALEOUT", "test", "ControlLoop-Test", "2")).contains("PERMIT");
+        assertThat(decision("PDPD", "TESTACTORMINMAX001", "SCALEOUT", "test", "ControlLoop-Test", "2"))
+                .contains("PERMIT");
         // clname and target are matched too
         assertThat(decision("PDPD", "testActor001", "restart", "test", "other-loop", null)).contains("DENY");
         assertThat(decision("PDPD", "testActor001", "restart", "elsewhere", "test", null)).contains("DENY");
@@ -125,7 +134,8 @@ class PdpOnapPlanFormsTest {
     void theLegacyPlansMinMaxPushNameCaseIsRefusedAsOnapDoes() throws Exception {
         // ONAP's plan pushes com.TestingGUARDMinMax001 after creating com.TestingGuardMinMax001
         HttpResponse<String> r = legacy("PUT", "pushPolicy", rawClientAuth,
-                "{\"pdpGroup\": \"default\", \"policyName\": \"com.TestingGUARDMinMax001\", \"policyType\": \"Decision\"}");
+                "{\"pdpGroup\": \"default\", \"policyName\": \"com.TestingGUARDMinMax001\","
+                + " \"policyType\": \"Decision\"}");
         assertThat(r.statusCode()).isEqualTo(400);
         assertThat(r.body()).contains("PE300");
     }
@@ -142,20 +152,25 @@ class PdpOnapPlanFormsTest {
 
     @Test
     void monitoringNamingAndOptimizationDecisionsReturnTheDeployedPolicies() throws Exception {
-        HttpResponse<String> r = current("POST", "/policy/api/v1/policytypes/onap.policies.monitoring.cdap.tca.hi.lo.app/versions/1.0.0/policies", """
+        HttpResponse<String> r = current("POST",
+                "/policy/api/v1/policytypes/onap.policies.monitoring.cdap.tca.hi.lo.app/versions/1.0.0/policies", """
                 {"tosca_definitions_version": "tosca_simple_yaml_1_1_0", "topology_template": {"policies": [
                  {"lab.restart.tca": {"type": "onap.policies.monitoring.cdap.tca.hi.lo.app", "type_version": "1.0.0",
                   "version": "1.0.0", "metadata": {"policy-id": "lab.restart.tca"},
                   "properties": {"tca_policy": {"domain": "measurementsForVfScaling"}}}}]}}""");
         assertThat(r.statusCode()).as(r.body()).as("policy-api: 201 Created").isEqualTo(201);
-        r = current("POST", "/policy/api/v1/policytypes/onap.policies.optimization.resource.AffinityPolicy/versions/1.0.0/policies", """
+        r = current("POST", "/policy/api/v1/policytypes/onap.policies.optimization.resource.AffinityPolicy"
+                + "/versions/1.0.0/policies", """
                 {"tosca_definitions_version": "tosca_simple_yaml_1_1_0", "topology_template": {"policies": [
-                 {"lab.Affinity_Default": {"type": "onap.policies.optimization.resource.AffinityPolicy", "version": "1.0.0",
+                 {"lab.Affinity_Default": {"type": "onap.policies.optimization.resource.AffinityPolicy", \
+                "version": "1.0.0",
                   "type_version": "1.0.0", "metadata": {"policy-id": "lab.Affinity_Default", "policy-version": 1},
-                  "properties": {"scope": [], "services": [], "resources": [], "geography": [], "identity": "affinity_lab"}}},
+                  "properties": {"scope": [], "services": [], "resources": [], "geography": [], \
+                "identity": "affinity_lab"}}},
                  {"lab.Affinity_US": {"type": "onap.policies.optimization.resource.AffinityPolicy", "version": "1.0.0",
                   "type_version": "1.0.0", "metadata": {"policy-id": "lab.Affinity_US", "policy-version": 1},
-                  "properties": {"scope": [], "services": [], "resources": [], "geography": ["US"], "identity": "affinity_us"}}}]}}""");
+                  "properties": {"scope": [], "services": [], "resources": [], "geography": ["US"], \
+                "identity": "affinity_us"}}}]}}""");
         assertThat(r.statusCode()).as(r.body()).isEqualTo(201);
         for (String id : new String[] {"lab.restart.tca", "lab.Affinity_Default", "lab.Affinity_US"}) {
             r = current("POST", "/policy/pap/v1/pdps/policies", "{\"policies\":[{\"policy-id\":\"" + id + "\"}]}");
@@ -164,17 +179,22 @@ class PdpOnapPlanFormsTest {
         }
 
         String monitoring = """
-                {"ONAPName": "DCAE", "ONAPComponent": "PolicyHandler", "ONAPInstance": "lab-instance", "action": "configure",
-                 "resource": {"policy-id": "lab.restart.tca", "policy-type": "onap.policies.monitoring.cdap.tca.hi.lo.app"}}""";
+                {"ONAPName": "DCAE", "ONAPComponent": "PolicyHandler", "ONAPInstance": "lab-instance", \
+                "action": "configure",
+                 "resource": {"policy-id": "lab.restart.tca", \
+                "policy-type": "onap.policies.monitoring.cdap.tca.hi.lo.app"}}""";
         r = current("POST", "/policy/pdpx/v1/decision", monitoring);
         assertThat(r.statusCode()).isEqualTo(200);
-        assertThat(r.body()).startsWith("{\"policies\":{\"lab.restart.tca\":").contains("\"type\"").contains("\"metadata\"")
+        assertThat(r.body()).startsWith("{\"policies\":{\"lab.restart.tca\":").contains("\"type\"")
+                .contains("\"metadata\"")
                 .contains("\"properties\"");
         r = current("POST", "/policy/pdpx/v1/decision?abbrev=true", monitoring);
-        assertThat(r.body()).contains("lab.restart.tca").contains("\"type\"").contains("\"metadata\"").doesNotContain("properties");
+        assertThat(r.body()).contains("lab.restart.tca").contains("\"type\"").contains("\"metadata\"")
+                .doesNotContain("properties");
 
         r = current("POST", "/policy/pdpx/v1/decision", """
-                {"ONAPName": "SDNC", "ONAPComponent": "SDNC-component", "ONAPInstance": "SDNC-instance", "requestId": "r-1",
+                {"ONAPName": "SDNC", "ONAPComponent": "SDNC-component", "ONAPInstance": "SDNC-instance", \
+                "requestId": "r-1",
                  "action": "naming", "resource": {"nfRole": [], "naming-type": [], "property-name": [],
                  "policy-type": ["onap.policies.Naming"]}}""");
         assertThat(r.statusCode()).isEqualTo(200);
@@ -190,13 +210,15 @@ class PdpOnapPlanFormsTest {
                 .contains("\"properties\"").doesNotContain("lab.Affinity_US");
 
         r = current("POST", "/policy/pdpx/v1/decision", """
-                {"ONAPName": "Guard", "ONAPComponent": "Guard-component", "ONAPInstance": "Guard-instance", "requestId": "r-2",
+                {"ONAPName": "Guard", "ONAPComponent": "Guard-component", "ONAPInstance": "Guard-instance", \
+                "requestId": "r-2",
                  "action": "guard", "resource": {"guard": {"actor": "APPC", "operation": "ModifyConfig",
                  "target": "f17face5", "requestId": "c7c6a4aa", "clname": "ControlLoop-vFirewall"}}}""");
         assertThat(r.statusCode()).isEqualTo(200);
         assertThat(r.body()).contains("\"status\":\"Permit\"");
 
-        String delete = "/policy/api/v1/policytypes/onap.policies.monitoring.cdap.tca.hi.lo.app/versions/1.0.0/policies/lab.restart.tca/versions/1.0.0";
+        String delete = "/policy/api/v1/policytypes/onap.policies.monitoring.cdap.tca.hi.lo.app/versions/1.0.0/"
+                + "policies/lab.restart.tca/versions/1.0.0";
         r = current("DELETE", delete, null);
         assertThat(r.statusCode()).as("policy-api refuses to delete a deployed policy").isEqualTo(406);
         r = current("DELETE", "/policy/pap/v1/pdps/policies/lab.restart.tca", null);
@@ -221,8 +243,10 @@ class PdpOnapPlanFormsTest {
 
     static String decision(String onapName, String actor, String recipe, String target, String clname, String vfCount)
             throws Exception {
-        String body = "{\"decisionAttributes\": {\"actor\": \"" + actor + "\", \"recipe\": \"" + recipe + "\", \"target\": \""
-                + target + "\", \"clname\": \"" + clname + "\"" + (vfCount == null ? "" : ", \"vfCount\": \"" + vfCount + "\"")
+        String body = "{\"decisionAttributes\": {\"actor\": \"" + actor + "\", \"recipe\": \"" + recipe
+                + "\", \"target\": \""
+                + target + "\", \"clname\": \"" + clname + "\""
+                + (vfCount == null ? "" : ", \"vfCount\": \"" + vfCount + "\"")
                 + "}, \"onapName\": \"" + onapName + "\"}";
         HttpResponse<String> r = legacy("POST", "getDecision", rawClientAuth, body);
         assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
@@ -239,7 +263,8 @@ class PdpOnapPlanFormsTest {
 
     static HttpResponse<String> current(String method, String path, String json) throws Exception {
         HttpRequest r = HttpRequest.newBuilder(URI.create(lab.url() + path)).timeout(Duration.ofSeconds(20))
-                .header("Authorization", pdpxAuth).header("Content-Type", "application/json").header("Accept", "application/json")
+                .header("Authorization", pdpxAuth).header("Content-Type", "application/json")
+                .header("Accept", "application/json")
                 .method(method, json == null ? HttpRequest.BodyPublishers.noBody()
                         : HttpRequest.BodyPublishers.ofString(json, StandardCharsets.UTF_8)).build();
         return lab.http().send(r, HttpResponse.BodyHandlers.ofString());

@@ -14,7 +14,8 @@ record PdpTestLab(PdpLabService service, Map<String, String> props, String url, 
         PdpLabService service = new PdpLabService();
         service.start(new LabContext(TestPorts.freeBase(), 0, socketDir, 1));
         Map<String, String> props = service.properties();
-        HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5)).build();
+        HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(Duration.ofSeconds(5)).build();
         return new PdpTestLab(service, props, props.get("pdp.url"), http);
     }
 }

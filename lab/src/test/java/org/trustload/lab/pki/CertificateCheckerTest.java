@@ -64,7 +64,8 @@ class CertificateCheckerTest {
         crlBase = "http://127.0.0.1:" + crlServer.getAddress().getPort() + "/crl/";
         long t0 = System.nanoTime();
         pki = TestPki.generate(PkiLabService.spec(PkiLabService.SEED, 1000, crlBase), dir.resolve("pki"));
-        System.err.printf(Locale.ROOT, "lab PKI (3 CAs x 1000 users) generated in %d ms%n", (System.nanoTime() - t0) / 1_000_000);
+        System.err.printf(Locale.ROOT, "lab PKI (3 CAs x 1000 users) generated in %d ms%n",
+                (System.nanoTime() - t0) / 1_000_000);
         for (int n = 1; n <= 3; n++) {
             CRLS.put("ca-" + n + ".crl", Files.readAllBytes(pki.crlFile(n)));
         }
@@ -107,24 +108,30 @@ class CertificateCheckerTest {
                 String alias = aliases.get(i);
                 X509Certificate cert = chains.get(i)[0];
                 if (revoked.contains(alias)) {
-                    assertApi(() -> checker.check(cert, List.of()), 403, ApiException.CERTIFICATE_REVOKED, "certificate serial ");
+                    assertApi(() -> checker.check(cert, List.of()), 403, ApiException.CERTIFICATE_REVOKED,
+                            "certificate serial ");
                 } else if (expired.contains(alias)) {
-                    assertApi(() -> checker.check(cert, List.of()), 403, ApiException.CERTIFICATE_EXPIRED, "the certificate expired on");
+                    assertApi(() -> checker.check(cert, List.of()), 403, ApiException.CERTIFICATE_EXPIRED,
+                            "the certificate expired on");
                 } else {
-                    List<X509Certificate> path = checker.check(cert, List.of(chains.get(i)).subList(1, chains.get(i).length));
+                    List<X509Certificate> path = checker.check(cert,
+                            List.of(chains.get(i)).subList(1, chains.get(i).length));
                     assertThat(checker.caNumber(path.get(path.size() - 1))).isEqualTo(pki.caOf(alias));
                     valid++;
                 }
             }
         }
         double ms = (mx.getCurrentThreadCpuTime() - cpu0) / 1e6 / aliases.size();
-        System.err.printf(Locale.ROOT, "lab certificate check (PKIX, cached CRLs): %.3f ms CPU per check over %d users%n",
+        System.err.printf(Locale.ROOT,
+                "lab certificate check (PKIX, cached CRLs): %.3f ms CPU per check over %d users%n",
                 ms, aliases.size());
         assertThat(valid).isEqualTo(1000 - revoked.size() - expired.size()).isGreaterThan(900);
         assertThat(crlCache.downloads()).isEqualTo(3);
     }
 
-    /** A certificate below {@code issuer} with a distribution point on the test server; its CA publishes a CRL there. */
+    /**
+     * A certificate below {@code issuer} with a distribution point on the test server; its CA publishes a CRL there.
+     */
     static KeyMaterial issue(KeyMaterial issuer, String cn, Instant notAfter, boolean ca, Integer pathLen, int keyUsage,
             boolean oddCriticalExtension) throws Exception {
         String issuerCrl = issuer.alias().replace(' ', '-') + ".crl";
@@ -135,7 +142,8 @@ class CertificateCheckerTest {
             }
             b.addExtension(Extension.keyUsage, true, new KeyUsage(keyUsage));
             if (oddCriticalExtension) {
-                b.addExtension(new ASN1ObjectIdentifier("1.3.6.1.4.1.99999.25.2"), true, new DEROctetString(new byte[] {1}));
+                b.addExtension(new ASN1ObjectIdentifier("1.3.6.1.4.1.99999.25.2"), true,
+                        new DEROctetString(new byte[] {1}));
             }
             String url = issuer.alias().startsWith("ca-") ? crlBase + issuer.alias() + ".crl"
                     : crlBase + issuerCrl;
@@ -144,7 +152,8 @@ class CertificateCheckerTest {
                         new GeneralName(GeneralName.uniformResourceIdentifier, url))), null, null)}));
         });
         if (ca) {
-            CRLS.put(cn.replace(' ', '-') + ".crl", TestPki.buildCrl(k, Map.of(), Instant.now().minus(Duration.ofHours(1)),
+            CRLS.put(cn.replace(' ', '-') + ".crl",
+                    TestPki.buildCrl(k, Map.of(), Instant.now().minus(Duration.ofHours(1)),
                     Instant.now().plus(Duration.ofDays(7)), BigInteger.ONE).getEncoded());
         }
         return k;
@@ -164,32 +173,41 @@ class CertificateCheckerTest {
         assertThat(checker.check(below.certificate(), below.chain().subList(1, below.chain().size()))).hasSize(3);
 
         assertRow(issue(user, "Issued by an end entity", null, false, null, SIGNING, false), 403,
-                ApiException.UNTRUSTED_CERTIFICATE, "the certificate chain is not valid: issuer is not a CA: no basicConstraints cA=true");
+                ApiException.UNTRUSTED_CERTIFICATE,
+                "the certificate chain is not valid: issuer is not a CA: no basicConstraints cA=true");
         KeyMaterial noKcs = issue(ca1, "Lab CA without keyCertSign", null, true, null, KeyUsage.cRLSign, false);
-        assertRow(issue(noKcs, "Below no keyCertSign", later, false, null, SIGNING, false), 403, ApiException.UNTRUSTED_CERTIFICATE,
+        assertRow(issue(noKcs, "Below no keyCertSign", later, false, null, SIGNING, false), 403,
+                ApiException.UNTRUSTED_CERTIFICATE,
                 "the certificate chain is not valid: issuer may not sign certificates: key usage lacks keyCertSign");
         KeyMaterial zero = issue(ca1, "Lab CA pathLen 0", null, true, 0, CA_USAGE, false);
         KeyMaterial sub = issue(zero, "Lab sub-CA", null, true, null, CA_USAGE, false);
-        assertRow(issue(sub, "Below the sub-CA", null, false, null, SIGNING, false), 403, ApiException.UNTRUSTED_CERTIFICATE,
+        assertRow(issue(sub, "Below the sub-CA", null, false, null, SIGNING, false), 403,
+                ApiException.UNTRUSTED_CERTIFICATE,
                 "the certificate chain is not valid: path too long: an issuer's pathLenConstraint is exceeded");
-        assertRow(issue(ca1, "Odd critical extension", null, false, null, SIGNING, true), 403, ApiException.UNTRUSTED_CERTIFICATE,
+        assertRow(issue(ca1, "Odd critical extension", null, false, null, SIGNING, true), 403,
+                ApiException.UNTRUSTED_CERTIFICATE,
                 "the certificate chain is not valid: unrecognised critical extension in the chain");
-        KeyMaterial expiredCa = issue(ca1, "Lab expired CA", Instant.parse("2025-06-01T00:00:00Z"), true, null, CA_USAGE, false);
+        KeyMaterial expiredCa = issue(ca1, "Lab expired CA", Instant.parse("2025-06-01T00:00:00Z"), true,
+                null, CA_USAGE, false);
         assertRow(issue(expiredCa, "Below the expired CA", later, false, null, SIGNING, false), 403,
-                ApiException.CERTIFICATE_EXPIRED, "the issuer CN=Lab expired CA,OU=Path tests,O=TrustLoad Test PKI,C=BR expired on");
+                ApiException.CERTIFICATE_EXPIRED,
+                "the issuer CN=Lab expired CA,OU=Path tests,O=TrustLoad Test PKI,C=BR expired on");
         assertRow(issue(ca1, "Encipherment only", null, false, null, KeyUsage.keyEncipherment, false), 403,
-                ApiException.UNTRUSTED_CERTIFICATE, "the certificate chain is not valid: key usage does not permit signing:"
+                ApiException.UNTRUSTED_CERTIFICATE,
+                "the certificate chain is not valid: key usage does not permit signing:"
                         + " needs digitalSignature or nonRepudiation");
         KeyMaterial rogue = pki.issue(null, "Lab rogue root", Instant.now().plus(Duration.ofDays(30)), b -> {
             b.addExtension(Extension.basicConstraints, true, new BasicConstraints(true));
             b.addExtension(Extension.keyUsage, true, new KeyUsage(CA_USAGE));
         });
-        assertRow(pki.issue(rogue, "Rogue user", null, b -> b.addExtension(Extension.keyUsage, true, new KeyUsage(SIGNING))),
+        assertRow(pki.issue(rogue, "Rogue user", null,
+                b -> b.addExtension(Extension.keyUsage, true, new KeyUsage(SIGNING))),
                 403, ApiException.UNTRUSTED_CERTIFICATE, "the certificate of CN=Rogue user");
     }
 
     static void assertRow(KeyMaterial k, int status, String code, String messageStart) {
-        assertApi(() -> checker.check(k.certificate(), k.chain().subList(1, k.chain().size())), status, code, messageStart);
+        assertApi(() -> checker.check(k.certificate(), k.chain().subList(1, k.chain().size())), status,
+                code, messageStart);
     }
 
     interface Call {
@@ -209,7 +227,8 @@ class CertificateCheckerTest {
         KeyMaterial user = pki.userKey(pki.validAliases().get(0));
         KeyMaterial bad = pki.issue(user, "mTLS client of an end entity", null,
                 b -> b.addExtension(Extension.keyUsage, true, new KeyUsage(SIGNING)));
-        CertificateLogin login = new CertificateLogin(checker, new CertificateModels(), org.trustload.pki.KeyStores.bouncyCastle(),
+        CertificateLogin login = new CertificateLogin(checker, new CertificateModels(),
+                org.trustload.pki.KeyStores.bouncyCastle(),
                 java.time.Duration.ofMinutes(2));
         X509Certificate[] chain = bad.chain().toArray(new X509Certificate[0]);
         assertThatThrownBy(() -> login.trustManager().checkClientTrusted(chain, "EC"))

@@ -136,9 +136,11 @@ class LacunaRestPkiCoreClientIT {
         CadesSignaturePostResponse started = restPki.startCadesSignature(request);
         assertThat(started.getToken()).isNotBlank();
         assertThat(started.getDigestAlgorithmOid()).isEqualTo("2.16.840.1.101.3.4.2.1");
-        assertThat(started.getToSignHash()).isEqualTo(MessageDigest.getInstance("SHA-256").digest(started.getToSignData()));
+        assertThat(started.getToSignHash())
+                .isEqualTo(MessageDigest.getInstance("SHA-256").digest(started.getToSignData()));
         assertThat(started.getCertificate().getSubjectCommonName()).isEqualTo("user0001");
-        assertThat(started.getCertificate().getSerialNumber()).isEqualTo(key.certificate().getSerialNumber().toString());
+        assertThat(started.getCertificate().getSerialNumber())
+                .isEqualTo(key.certificate().getSerialNumber().toString());
 
         // sign the hash, as Web PKI's signHash does
         byte[] signature = key.signHash("SHA-256", started.getToSignHash());
@@ -226,7 +228,8 @@ class LacunaRestPkiCoreClientIT {
         byte[] content = {1, 2, 3};
 
         // revoked signer: ValidationException with the validation results
-        assertThatThrownBy(() -> restPki.startCadesSignature(cades(key(first("pki.aliases.revoked")), CADES_BES, content)))
+        assertThatThrownBy(() -> restPki.startCadesSignature(
+                cades(key(first("pki.aliases.revoked")), CADES_BES, content)))
                 .isInstanceOfSatisfying(ValidationException.class, e -> assertThat(e.getValidationResults().getErrors())
                         .extracting(i -> i.getType()).containsExactly(ValidationItemTypes.CERTIFICATEREVOKED));
 
@@ -263,7 +266,8 @@ class LacunaRestPkiCoreClientIT {
         RestPkiOptions options = new RestPkiOptions();
         options.setEndpoint(props.get("pki.url") + "/");
         options.setApiKey("not-the-key");
-        assertThatThrownBy(() -> RestPkiServiceFactory.getService(options).startCadesSignature(cades(key, CADES_BES, content)))
+        assertThatThrownBy(() -> RestPkiServiceFactory.getService(options)
+                .startCadesSignature(cades(key, CADES_BES, content)))
                 .isInstanceOfSatisfying(RestErrorException.class, e -> assertThat(e.getStatusCode()).isEqualTo(401));
     }
 

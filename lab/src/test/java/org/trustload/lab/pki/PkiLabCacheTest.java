@@ -29,7 +29,8 @@ class PkiLabCacheTest {
         long t0 = System.nanoTime();
         try (PkiLabService s = new PkiLabService()) {
             s.start(new LabContext(base, 0, socketDir, 20));
-            System.err.printf(Locale.ROOT, "pki restart with a cached 20-user PKI: %d ms%n", (System.nanoTime() - t0) / 1_000_000);
+            System.err.printf(Locale.ROOT, "pki restart with a cached 20-user PKI: %d ms%n",
+                    (System.nanoTime() - t0) / 1_000_000);
             assertThat(s.pkiGenerated()).isFalse();
             // the same users and certificates; the copy plans get is re-exported under a password
             // random per start (LabSecrets), so its bytes differ

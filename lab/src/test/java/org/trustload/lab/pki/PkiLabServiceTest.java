@@ -71,10 +71,12 @@ class PkiLabServiceTest {
         long t0 = System.nanoTime();
         service.start(new LabContext(TestPorts.freeBase(), 0, socketDir, 1000));
         System.err.printf(Locale.ROOT, "pki service with 1000 users started in %d ms (pki %s in %d ms)%n",
-                (System.nanoTime() - t0) / 1_000_000, service.pkiGenerated() ? "generated" : "loaded", service.pkiMillis());
+                (System.nanoTime() - t0) / 1_000_000, service.pkiGenerated() ? "generated" : "loaded",
+                service.pkiMillis());
         props = service.properties();
         rest = new RestPkiHttp(props);
-        http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5)).build();
+        http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(Duration.ofSeconds(5)).build();
         pdf = Files.readAllBytes(Path.of(props.get("pki.document")));
         anchors = new ArrayList<>();
         try (InputStream in = Files.newInputStream(Path.of(props.get("pki.trust.anchors")))) {
@@ -197,7 +199,8 @@ class PkiLabServiceTest {
         ssl.init(null, tmf.getTrustManagers(), null);
         HttpClient https = HttpClient.newBuilder().sslContext(ssl).version(HttpClient.Version.HTTP_1_1).build();
         assertThat(props.get("pki.https.url")).startsWith("https://127.0.0.1:");
-        HttpResponse<byte[]> r = https.send(HttpRequest.newBuilder(URI.create(props.get("pki.https.url") + "/api/health"))
+        HttpResponse<byte[]> r = https.send(
+                HttpRequest.newBuilder(URI.create(props.get("pki.https.url") + "/api/health"))
                 .build(), HttpResponse.BodyHandlers.ofByteArray());
         assertThat(r.statusCode()).isEqualTo(200);
         assertThat(json(r).getFieldAsString("status")).isEqualTo("UP");
@@ -213,7 +216,8 @@ class PkiLabServiceTest {
         for (int i = 0; i < 3; i++) {
             crls.get(i).verify(anchors.get(i).getPublicKey());
             assertThat(crls.get(i).getNextUpdate()).isAfter(new Date());
-            revokedEntries += crls.get(i).getRevokedCertificates() == null ? 0 : crls.get(i).getRevokedCertificates().size();
+            revokedEntries += crls.get(i).getRevokedCertificates() == null ? 0
+                    : crls.get(i).getRevokedCertificates().size();
         }
         assertThat(revokedEntries).isEqualTo(props.get("pki.aliases.revoked").split(",").length);
         X509Certificate revoked = key(firstAlias("pki.aliases.revoked")).certificate();
@@ -224,7 +228,8 @@ class PkiLabServiceTest {
     @Test
     void tsaRoundTripWithTheLibClient() throws Exception {
         byte[] imprint = MessageDigest.getInstance("SHA-256").digest("hello".getBytes(StandardCharsets.UTF_8));
-        byte[] token = new TimestampClient(URI.create(props.get("pki.tsa.url")), Duration.ofSeconds(5), Duration.ofSeconds(10)).timestamp(imprint, "SHA-256");
+        byte[] token = new TimestampClient(URI.create(props.get("pki.tsa.url")), Duration.ofSeconds(5),
+                Duration.ofSeconds(10)).timestamp(imprint, "SHA-256");
         TimeStampToken t = new TimeStampToken(new CMSSignedData(token));
         assertThat(t.getTimeStampInfo().getMessageImprintDigest()).isEqualTo(imprint);
         ValidationReport report = validator().validateTimestamp(token, "hello".getBytes(StandardCharsets.UTF_8));
@@ -281,7 +286,8 @@ class PkiLabServiceTest {
         assertThat(RestPkiHttp.iterable(started.fieldNames()))
                 .containsExactly("token", "certificate", "toSignData", "toSignHash", "digestAlgorithmOid");
         byte[] toSign = RestPkiHttp.bytes(started, "toSignData");
-        assertThat(RestPkiHttp.bytes(started, "toSignHash")).isEqualTo(MessageDigest.getInstance("SHA-256").digest(toSign));
+        assertThat(RestPkiHttp.bytes(started, "toSignHash"))
+                .isEqualTo(MessageDigest.getInstance("SHA-256").digest(toSign));
         assertThat(started.get("digestAlgorithmOid").asText()).isEqualTo("2.16.840.1.101.3.4.2.1");
         byte[] value = key.sign("SHA256withECDSA", toSign);
         return RestPkiHttp.json(rest.post(completePath(pades, core, started.get("token").asText()), auth(core),
@@ -343,7 +349,8 @@ class PkiLabServiceTest {
                 .build(new JcaContentSignerBuilder("SHA256withECDSA").build(kp.getPrivate())));
         JsonNode e = RestPkiHttp.apiError(rest.post("/Api/CadesSignatures", RestPkiHttp.Auth.BEARER,
                 startBody(false, false, pdf, rogue, CADES_BES)), "ValidationError");
-        assertThat(RestPkiHttp.errorTypes(e.get("validationResults"))).containsExactly("CertificateChainRootNotTrusted");
+        assertThat(RestPkiHttp.errorTypes(e.get("validationResults")))
+                .containsExactly("CertificateChainRootNotTrusted");
     }
 
     @Test
@@ -356,7 +363,8 @@ class PkiLabServiceTest {
         byte[] toSign = RestPkiHttp.bytes(started, "toSignData");
         JsonNode e = RestPkiHttp.apiError(rest.post(path, RestPkiHttp.Auth.BEARER,
                 "{\"signature\":\"" + b64(other.sign("SHA256withECDSA", toSign)) + "\"}"), "ValidationError");
-        assertThat(RestPkiHttp.errorTypes(e.get("validationResults"))).containsExactly("SignatureAlgorithmValidationFailed");
+        assertThat(RestPkiHttp.errorTypes(e.get("validationResults")))
+                .containsExactly("SignatureAlgorithmValidationFailed");
         RestPkiHttp.apiError(rest.post(path, RestPkiHttp.Auth.BEARER,
                 "{\"signature\":\"" + b64(key.sign("SHA256withECDSA", toSign)) + "\"}"), "EntityNotFound");
     }
@@ -370,9 +378,11 @@ class PkiLabServiceTest {
         String body = "{\"signature\":\"" + b64(key.sign("SHA256withECDSA", RestPkiHttp.bytes(started, "toSignData")))
                 + "\"}";
         // a CAdES token is unknown to the PAdES routes, and stays usable
-        RestPkiHttp.apiError(rest.post(completePath(true, false, token), RestPkiHttp.Auth.BEARER, body), "EntityNotFound");
+        RestPkiHttp.apiError(rest.post(completePath(true, false, token), RestPkiHttp.Auth.BEARER, body),
+                "EntityNotFound");
         RestPkiHttp.json(rest.post(completePath(false, false, token), RestPkiHttp.Auth.BEARER, body), 200);
-        RestPkiHttp.apiError(rest.post(completePath(false, false, token), RestPkiHttp.Auth.BEARER, body), "EntityNotFound");
+        RestPkiHttp.apiError(rest.post(completePath(false, false, token), RestPkiHttp.Auth.BEARER, body),
+                "EntityNotFound");
         RestPkiHttp.apiError(rest.post(completePath(false, true, "nosuchtoken"), RestPkiHttp.Auth.API_KEY, body),
                 "EntityNotFound");
         JsonNode late = RestPkiHttp.json(rest.post("/api/cades-signatures", RestPkiHttp.Auth.API_KEY,
@@ -408,7 +418,8 @@ class PkiLabServiceTest {
         RestPkiHttp.plainError(rest.post("/Api/CadesSignatures", bearer, ""), 400);
         RestPkiHttp.plainError(rest.post("/Api/CadesSignatures", bearer, "{\"contentToSign\":\"***\",\"certificate\":\""
                 + c + "\",\"signaturePolicyId\":\"" + CADES_BES + "\"}"), 400);
-        RestPkiHttp.plainError(rest.post("/Api/CadesSignatures", bearer, "{\"contentToSign\":\"AAAA\",\"certificate\":\""
+        RestPkiHttp.plainError(rest.post("/Api/CadesSignatures", bearer,
+                "{\"contentToSign\":\"AAAA\",\"certificate\":\""
                 + c + "\",\"signaturePolicyId\":\"not-a-uuid\"}"), 400);
         RestPkiHttp.apiError(rest.post("/Api/CadesSignatures", bearer, "{\"contentToSign\":\"AAAA\",\"certificate\":\""
                 + c + "\"}"), "SignaturePolicyRequired");
@@ -419,16 +430,20 @@ class PkiLabServiceTest {
         // the AD-RC policy and XML policies exist at Lacuna; the lab does not make them
         RestPkiHttp.apiError(rest.post("/Api/CadesSignatures", bearer, startBody(false, false, new byte[] {1}, cert,
                 "30d881e7-924a-4a14-b5cc-d5a1717d92f6")), "EntityUnusable");
-        RestPkiHttp.apiError(rest.post("/Api/CadesSignatures", bearer, "{\"contentToSign\":\"AAAA\",\"certificate\":\"AAAA\","
+        RestPkiHttp.apiError(rest.post("/Api/CadesSignatures", bearer,
+                "{\"contentToSign\":\"AAAA\",\"certificate\":\"AAAA\","
                 + "\"signaturePolicyId\":\"" + CADES_BES + "\"}"), "PKCertificateMalformed");
-        RestPkiHttp.apiError(rest.post("/Api/CadesSignatures", bearer, "{\"contentToSign\":\"AAAA\",\"signaturePolicyId\":\""
+        RestPkiHttp.apiError(rest.post("/Api/CadesSignatures", bearer,
+                "{\"contentToSign\":\"AAAA\",\"signaturePolicyId\":\""
                 + CADES_BES + "\"}"), "InvalidRequest");
         RestPkiHttp.apiError(rest.post("/Api/CadesSignatures", bearer, "{\"certificate\":\"" + c
                 + "\",\"signaturePolicyId\":\"" + CADES_BES + "\",\"dataHashes\":[]}"), "InvalidRequest");
-        RestPkiHttp.apiError(rest.post("/Api/CadesSignatures", bearer, "{\"cmsToCoSign\":\"AAAA\",\"certificate\":\"" + c
+        RestPkiHttp.apiError(rest.post("/Api/CadesSignatures", bearer,
+                "{\"cmsToCoSign\":\"AAAA\",\"certificate\":\"" + c
                 + "\",\"signaturePolicyId\":\"" + CADES_BES + "\"}"), "InvalidRequest");
         byte[] notPdf = "this is not a PDF at all".getBytes(StandardCharsets.UTF_8);
-        RestPkiHttp.apiError(rest.post("/Api/PadesSignatures", bearer, startBody(true, false, notPdf, cert, PADES_BASIC)),
+        RestPkiHttp.apiError(rest.post("/Api/PadesSignatures", bearer,
+                startBody(true, false, notPdf, cert, PADES_BASIC)),
                 "InvalidPdf");
         byte[] corrupt = new byte[4096];
         new java.util.Random(1).nextBytes(corrupt);
@@ -438,8 +453,10 @@ class PkiLabServiceTest {
         RestPkiHttp.apiError(rest.post("/api/pades-signatures", RestPkiHttp.Auth.API_KEY, "{\"pdfToSign\":{\"url\":"
                 + "\"https://example.com/a.pdf\"},\"certificate\":\"" + c + "\",\"signaturePolicyId\":\"" + PADES_BASIC
                 + "\"}"), "InvalidRequest");
-        RestPkiHttp.apiError(rest.post("/Api/CadesSignatures/sometoken/SignedBytes", bearer, "{}"), "ClientSignatureNotSet");
-        RestPkiHttp.plainError(rest.post("/Api/CadesSignatures/sometoken/SignedBytes", bearer, "{\"signature\":\"!!\"}"),
+        RestPkiHttp.apiError(rest.post("/Api/CadesSignatures/sometoken/SignedBytes", bearer, "{}"),
+                "ClientSignatureNotSet");
+        RestPkiHttp.plainError(rest.post("/Api/CadesSignatures/sometoken/SignedBytes", bearer,
+                "{\"signature\":\"!!\"}"),
                 400);
         HttpResponse<byte[]> m = rest.get("/Api/CadesSignatures", bearer);
         RestPkiHttp.plainError(m, 405);
@@ -467,7 +484,8 @@ class PkiLabServiceTest {
         }
         RestPkiHttp.apiError(rest.post("/api/tsp/lab", RestPkiHttp.Auth.API_KEY, "{\"algorithm\":\"MD5\",\"value\":\""
                 + b64(new byte[16]) + "\"}"), "UnsupportedDigestAlgorithm");
-        RestPkiHttp.apiError(rest.post("/api/tsp/lab", RestPkiHttp.Auth.API_KEY, "{\"algorithm\":\"SHA256\",\"value\":\""
+        RestPkiHttp.apiError(rest.post("/api/tsp/lab", RestPkiHttp.Auth.API_KEY,
+                "{\"algorithm\":\"SHA256\",\"value\":\""
                 + b64(new byte[20]) + "\"}"), "InvalidRequest");
         RestPkiHttp.plainError(rest.post("/Api/TimestampPlans/lab/Issue", RestPkiHttp.Auth.API_KEY, body), 401);
     }
@@ -551,7 +569,8 @@ class PkiLabServiceTest {
         }
         double wallMs = (System.nanoTime() - wall0) / 1e6 / n;
         System.err.printf(Locale.ROOT, "pki Rest PKI Core %s (%d-byte PDF, P-256): server CPU per start %.3f ms,"
-                + " per complete %.3f ms, per signature %.3f ms; client wall per start+sign+complete %.2f ms (%d rounds)%n",
+                + " per complete %.3f ms, per signature %.3f ms; client wall per start+sign+complete"
+                + " %.2f ms (%d rounds)%n",
                 pades ? "PAdES" : "CAdES attached", pdf.length, startCpu / 1000.0 / n, completeCpu / 1000.0 / n,
                 (startCpu + completeCpu) / 1000.0 / n, wallMs, n);
         assertThat(completeCpu).isPositive();

@@ -85,7 +85,8 @@ class PkiLoginTest {
                 (System.nanoTime() - t0) / 1_000_000);
         props = service.properties();
         rest = new RestPkiHttp(props);
-        http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5)).build();
+        http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(Duration.ofSeconds(5)).build();
         anchors = new ArrayList<>();
         try (InputStream in = Files.newInputStream(Path.of(props.get("pki.trust.anchors")))) {
             for (var c : CertificateFactory.getInstance("X.509").generateCertificates(in)) {
@@ -196,7 +197,8 @@ class PkiLoginTest {
     /** nonce → sign with the user's key → classic login; the answer is always 200 with validation results. */
     static JsonNode login(KeyMaterial key) throws Exception {
         byte[] nonce = nonce();
-        return RestPkiHttp.json(postLogin(loginBody(nonce, key.certificate(), key.sign("SHA256withECDSA", nonce))), 200);
+        return RestPkiHttp.json(postLogin(loginBody(nonce, key.certificate(), key.sign("SHA256withECDSA", nonce))),
+                200);
     }
 
     static void assertAccepted(JsonNode r, KeyMaterial key) {
@@ -209,7 +211,7 @@ class PkiLoginTest {
         assertThat(RestPkiHttp.errorTypes(r.get("validationResults"))).containsExactly(type);
     }
 
-    /* ------------------------------------------------------------------ challenge–response (Rest PKI authentication) */
+    /* ------------------------------------------------ challenge–response (Rest PKI authentication) */
 
     @Test
     void propertiesNameTheLoginEndpoints() {
@@ -251,9 +253,11 @@ class PkiLoginTest {
         byte[] hash = RestPkiHttp.bytes(p.get("toSignHash"), "value");
         assertThat(hash).isEqualTo(java.security.MessageDigest.getInstance("SHA-256")
                 .digest(RestPkiHttp.bytes(p.get("toSign"), "data")));
-        String body = "{\"state\":\"" + p.get("state").asText() + "\",\"certificate\":\"" + b64(key.certificate().getEncoded())
+        String body = "{\"state\":\"" + p.get("state").asText() + "\",\"certificate\":\""
+                + b64(key.certificate().getEncoded())
                 + "\",\"signature\":\"" + b64(key.signHash("SHA-256", hash)) + "\"}";
-        JsonNode r = RestPkiHttp.json(rest.post("/api/v2/authentication/completion/", RestPkiHttp.Auth.API_KEY, body), 200);
+        JsonNode r = RestPkiHttp.json(rest.post("/api/v2/authentication/completion/", RestPkiHttp.Auth.API_KEY, body),
+                200);
         assertThat(r.get("success").asBoolean()).isTrue();
         assertThat(r.get("failure").isNull()).isTrue();
         r = RestPkiHttp.json(rest.post("/api/v2/authentication/completion", RestPkiHttp.Auth.API_KEY, body), 200);
@@ -280,7 +284,8 @@ class PkiLoginTest {
         KeyMaterial key = key(alias(5));
         KeyMaterial other = key(alias(6));
         byte[] nonce = nonce();
-        assertRefused(RestPkiHttp.json(postLogin(loginBody(nonce, key.certificate(), other.sign("SHA256withECDSA", nonce))),
+        assertRefused(RestPkiHttp.json(
+                postLogin(loginBody(nonce, key.certificate(), other.sign("SHA256withECDSA", nonce))),
                 200), "SignatureAlgorithmValidationFailed");
         // the right signature now comes too late: the nonce was consumed
         RestPkiHttp.apiError(postLogin(loginBody(nonce, key.certificate(), key.sign("SHA256withECDSA", nonce))),
@@ -327,7 +332,8 @@ class PkiLoginTest {
         RestPkiHttp.apiError(postLogin("{\"nonce\":\"" + n + "\",\"certificate\":\"AAAA\",\"signature\":\"" + sig
                 + "\"}"), "PKCertificateMalformed");
         // none of these consumed the nonce
-        assertAccepted(RestPkiHttp.json(postLogin(loginBody(nonce, key.certificate(), key.sign("SHA256withECDSA", nonce))),
+        assertAccepted(RestPkiHttp.json(
+                postLogin(loginBody(nonce, key.certificate(), key.sign("SHA256withECDSA", nonce))),
                 200), key);
     }
 
@@ -347,7 +353,8 @@ class PkiLoginTest {
             assertRefused(login(key(firstAlias("pki.aliases.expired"))), "CertificateExpired");
             // Rest PKI's ignoreRevocationStatusUnknown: a warning instead of an error
             byte[] nonce = nonce();
-            JsonNode lenient = RestPkiHttp.json(postLogin(loginBody(nonce, key.certificate(), key.sign("SHA256withECDSA",
+            JsonNode lenient = RestPkiHttp.json(
+                    postLogin(loginBody(nonce, key.certificate(), key.sign("SHA256withECDSA",
                     nonce)).replace("}", ",\"ignoreRevocationStatusUnknown\":true}")), 200);
             assertAccepted(lenient, key);
             assertThat(lenient.get("validationResults").get("warnings").get(0).get("type").asText())
@@ -379,7 +386,8 @@ class PkiLoginTest {
         List<java.util.concurrent.CompletableFuture<HttpResponse<byte[]>>> all = new ArrayList<>();
         for (String body : bodies) {
             all.add(http.sendAsync(HttpRequest.newBuilder(URI.create(url("pki.login.url", "/Api/Authentication")))
-                    .header("Content-Type", "application/json").header("Authorization", "Bearer " + props.get("pki.credential"))
+                    .header("Content-Type", "application/json")
+                    .header("Authorization", "Bearer " + props.get("pki.credential"))
                     .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofByteArray()));
         }
         for (var f : all) {
@@ -407,7 +415,8 @@ class PkiLoginTest {
             KeyMaterial key = keys.get(Math.floorMod(i, keys.size()));
             HttpResponse<byte[]> nr = rest.get("/Api/Authentication", RestPkiHttp.Auth.BEARER);
             byte[] nonce = RestPkiHttp.bytes(RestPkiHttp.json(nr, 200), "nonce");
-            HttpResponse<byte[]> lr = postLogin(loginBody(nonce, key.certificate(), key.sign("SHA256withECDSA", nonce)));
+            HttpResponse<byte[]> lr = postLogin(
+                    loginBody(nonce, key.certificate(), key.sign("SHA256withECDSA", nonce)));
             assertAccepted(RestPkiHttp.json(lr, 200), key);
             if (i >= 0) {
                 nonceCpu += Long.parseLong(nr.headers().firstValue("X-TrustLoad-Cpu-Us").orElseThrow());
@@ -415,7 +424,8 @@ class PkiLoginTest {
             }
         }
         double wallMs = (System.nanoTime() - wall0) / 1e6 / n;
-        System.err.printf(Locale.ROOT, "pki Rest PKI authentication (P-256, 200 users of 3 CAs, cached CRLs): server CPU"
+        System.err.printf(Locale.ROOT,
+                "pki Rest PKI authentication (P-256, 200 users of 3 CAs, cached CRLs): server CPU"
                 + " per nonce %.3f ms, per completion %.3f ms, per authentication %.3f ms; client wall per"
                 + " nonce+sign+completion %.2f ms (%d logins)%n",
                 nonceCpu / 1000.0 / n, loginCpu / 1000.0 / n, (nonceCpu + loginCpu) / 1000.0 / n, wallMs, n);
@@ -513,7 +523,8 @@ class PkiLoginTest {
     static HttpResponse<byte[]> mtlsGet(SSLContext ssl) throws Exception {
         HttpClient c = HttpClient.newBuilder().sslContext(ssl).version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(Duration.ofSeconds(5)).build();
-        return c.send(HttpRequest.newBuilder(URI.create(url("pki.mtls.url", "/auth/mtls"))).timeout(Duration.ofSeconds(10))
+        return c.send(HttpRequest.newBuilder(URI.create(url("pki.mtls.url", "/auth/mtls")))
+                .timeout(Duration.ofSeconds(10))
                 .GET().build(), HttpResponse.BodyHandlers.ofByteArray());
     }
 
@@ -567,7 +578,8 @@ class PkiLoginTest {
         byte[] third = handshake(clientTls(key), port, protocol); // new context, empty session cache
         long h3 = fullHandshakes();
         System.err.printf(Locale.ROOT, "mtls %s: full handshakes +%d, reused context +%d, fresh context +%d;"
-                + " session ids %s / %s / %s%n", protocol, h1 - h0, h2 - h1, h3 - h2, hex(first), hex(second), hex(third));
+                + " session ids %s / %s / %s%n", protocol, h1 - h0, h2 - h1, h3 - h2, hex(first),
+                hex(second), hex(third));
         assertThat(h1 - h0).as("first connection: full handshake").isEqualTo(1);
         assertThat(h2 - h1).as("same SSLContext: resumed, no client certificate check").isZero();
         assertThat(h3 - h2).as("fresh SSLContext: full handshake").isEqualTo(1);
@@ -621,8 +633,10 @@ class PkiLoginTest {
         }
         double wallMs = (System.nanoTime() - wall0) / 1e6 / n;
         double clientMs = (tmx.getCurrentThreadCpuTime() - clientCpu0) / 1e6 / n;
-        System.err.printf(Locale.ROOT, "pki mTLS login, full handshake each (TLS 1.3, P-256 client keys): server handler"
-                + " CPU %.3f ms (excluding the handshake); client wall %.2f ms, client thread CPU %.2f ms per login (%d)%n",
+        System.err.printf(Locale.ROOT,
+                "pki mTLS login, full handshake each (TLS 1.3, P-256 client keys): server handler"
+                + " CPU %.3f ms (excluding the handshake); client wall %.2f ms, client thread CPU %.2f"
+                + " ms per login (%d)%n",
                 cpu / 1000.0 / n, wallMs, clientMs, n);
     }
 

@@ -95,7 +95,8 @@ final class RestPkiHttp {
     /** The JSON body of an answer with the given status. */
     static JsonNode json(HttpResponse<byte[]> r, int status) throws Exception {
         assertThat(r.statusCode()).as(new String(r.body(), StandardCharsets.UTF_8)).isEqualTo(status);
-        assertThat(r.headers().firstValue("Content-Type")).hasValueSatisfying(v -> assertThat(v).startsWith("application/json"));
+        assertThat(r.headers().firstValue("Content-Type"))
+                .hasValueSatisfying(v -> assertThat(v).startsWith("application/json"));
         assertThat(r.headers().firstValue("X-TrustLoad-Cpu-Us")).isPresent();
         return JSON.readTree(r.body());
     }
@@ -133,7 +134,8 @@ final class RestPkiHttp {
         Map<String, KeyMaterial> keys = KEYS.get(file);
         if (keys == null) {
             keys = new ConcurrentHashMap<>();
-            for (KeyMaterial k : KeySource.pkcs12(Path.of(file), labProperties.get("pki.keystore.password").toCharArray(),
+            for (KeyMaterial k : KeySource.pkcs12(Path.of(file),
+                    labProperties.get("pki.keystore.password").toCharArray(),
                     List.of()).load()) {
                 keys.put(k.alias(), k);
             }

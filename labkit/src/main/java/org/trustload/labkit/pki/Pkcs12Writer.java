@@ -83,7 +83,8 @@ public final class Pkcs12Writer {
                 PKCS12SafeBagBuilder key = new JcaPKCS12SafeBagBuilder(e.getValue().key(),
                         new JcePKCSPBEOutputEncryptorBuilder(NISTObjectIdentifiers.id_aes256_CBC)
                                 .setProvider(KeyStores.bouncyCastle())
-                                .setPRF(new AlgorithmIdentifier(PKCSObjectIdentifiers.id_hmacWithSHA256, DERNull.INSTANCE))
+                                .setPRF(new AlgorithmIdentifier(PKCSObjectIdentifiers.id_hmacWithSHA256,
+                                        DERNull.INSTANCE))
                                 .setIterationCount(1)
                                 .build(password));
                 key.addBagAttribute(PKCS12SafeBag.friendlyNameAttribute, new DERBMPString(alias));
@@ -116,7 +117,8 @@ public final class Pkcs12Writer {
         for (PKCS12SafeBag b : bags) {
             v.add(b.toASN1Structure());
         }
-        return new ContentInfo(PKCSObjectIdentifiers.data, new DEROctetString(new DERSequence(v).getEncoded(ASN1Encoding.DER)));
+        return new ContentInfo(PKCSObjectIdentifiers.data,
+                new DEROctetString(new DERSequence(v).getEncoded(ASN1Encoding.DER)));
     }
 
     /** SHA-1 of the certificate's subjectPublicKey bits: the RFC 5280 method-1 key identifier. */

@@ -94,7 +94,8 @@ public final class SamplePdf {
                     cs.newLine();
                     for (int l = 0; l < lines; l++) {
                         StringBuilder sb = new StringBuilder(100);
-                        sb.append(String.format(java.util.Locale.ROOT, "%04d ", rnd.nextInt(10000))); // digits Helvetica can show in any locale
+                        // digits Helvetica can show in any locale
+                        sb.append(String.format(java.util.Locale.ROOT, "%04d ", rnd.nextInt(10000)));
                         while (sb.length() < 95) {
                             sb.append(WORDS[rnd.nextInt(WORDS.length)]).append(' ');
                         }

@@ -341,7 +341,8 @@ public final class TestPki {
         checkCa(n);
         Path f = dir.resolve(caFile(n, ".crl"));
         try {
-            return (X509CRL) certificateFactory(keyType).generateCRL(new ByteArrayInputStream(KeyStores.read(f, "CRL")));
+            return (X509CRL) certificateFactory(keyType)
+                    .generateCRL(new ByteArrayInputStream(KeyStores.read(f, "CRL")));
         } catch (GeneralSecurityException e) {
             throw new PkiException(PkiException.CONFIG_ERROR, "cannot read CRL", f + ": " + e, e);
         }
@@ -429,7 +430,8 @@ public final class TestPki {
     /** CA {@code n}'s key and certificate, to sign CRLs. */
     public KeyMaterial caKey(int n) throws PkiException {
         checkCa(n);
-        return KeySource.pkcs12(dir.resolve(caFile(n, ".p12")), PASSWORD.toCharArray(), List.of("ca-" + n)).load().get(0);
+        return KeySource.pkcs12(dir.resolve(caFile(n, ".p12")), PASSWORD.toCharArray(), List.of("ca-" + n)).load()
+                .get(0);
     }
 
     /** {@code server.p12} (alias {@code server}), a TLS server certificate for 127.0.0.1 and localhost. */
@@ -489,13 +491,15 @@ public final class TestPki {
             X500Name subject = nb.addRDN(BCStyle.C, "BR").addRDN(BCStyle.O, "TrustLoad Test PKI")
                     .addRDN(BCStyle.OU, "Path tests").addRDN(BCStyle.CN, commonName).build();
             X509Certificate issuerCert = issuer == null ? null : issuer.certificate();
-            Instant from = issuerCert == null ? Instant.now().minus(Duration.ofDays(1)) : issuerCert.getNotBefore().toInstant();
+            Instant from = issuerCert == null ? Instant.now().minus(Duration.ofDays(1))
+                    : issuerCert.getNotBefore().toInstant();
             Instant to = notAfter != null ? notAfter
                     : issuerCert == null ? from.plus(Duration.ofDays(3650)) : issuerCert.getNotAfter().toInstant();
             X500Name issuerName = issuerCert == null ? subject
                     : X500Name.getInstance(issuerCert.getSubjectX500Principal().getEncoded());
             X509v3CertificateBuilder b = new JcaX509v3CertificateBuilder(issuerName,
-                    new BigInteger(63, new SecureRandom()).setBit(62), Date.from(from), Date.from(to), subject, kp.getPublic());
+                    new BigInteger(63, new SecureRandom()).setBit(62), Date.from(from), Date.from(to),
+                    subject, kp.getPublic());
             JcaX509ExtensionUtils ext = new JcaX509ExtensionUtils();
             b.addExtension(Extension.subjectKeyIdentifier, false, ext.createSubjectKeyIdentifier(kp.getPublic()));
             b.addExtension(Extension.authorityKeyIdentifier, false, ext.createAuthorityKeyIdentifier(
@@ -561,7 +565,8 @@ public final class TestPki {
         }
     }
 
-    private static ContentSigner signer(KeyType type, PrivateKey key, SecureRandom random) throws OperatorCreationException {
+    private static ContentSigner signer(KeyType type, PrivateKey key, SecureRandom random)
+            throws OperatorCreationException {
         String alg = type == KeyType.SM2 ? "SM3withSM2" : type == KeyType.RSA2048 ? "SHA256withRSA" : "SHA256withECDSA";
         // BouncyCastle signs faster than SunEC and knows SM2; passing the seeded random makes ECDSA
         // signatures (and therefore whole certificates) reproducible
@@ -609,14 +614,16 @@ public final class TestPki {
                 b.addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.keyCertSign | KeyUsage.cRLSign));
                 b.addExtension(Extension.subjectKeyIdentifier, false, ext.createSubjectKeyIdentifier(kp.getPublic()));
                 // optional in a self-signed certificate (RFC 5280 section 4.2.1.1), but strict validators look for it
-                b.addExtension(Extension.authorityKeyIdentifier, false, ext.createAuthorityKeyIdentifier(kp.getPublic()));
+                b.addExtension(Extension.authorityKeyIdentifier, false,
+                        ext.createAuthorityKeyIdentifier(kp.getPublic()));
                 X509Certificate cert = cert(b, kp.getPrivate(), rnd);
                 caKeys.add(kp);
                 caCerts.add(cert);
                 String pem = pem(cert);
                 Files.writeString(dir.resolve(caFile(n, ".pem")), pem, StandardCharsets.US_ASCII);
                 anchors.append(pem);
-                writeP12(dir.resolve(caFile(n, ".p12")), Map.of("ca-" + n, new Pkcs12Writer.KeyEntry(kp.getPrivate(), List.of(cert))));
+                writeP12(dir.resolve(caFile(n, ".p12")),
+                        Map.of("ca-" + n, new Pkcs12Writer.KeyEntry(kp.getPrivate(), List.of(cert))));
             }
             Files.writeString(dir.resolve("trust-anchors.pem"), anchors, StandardCharsets.US_ASCII);
 
@@ -674,11 +681,13 @@ public final class TestPki {
                 X509Certificate caCert = caCerts.get(0);
                 X509v3CertificateBuilder b = new JcaX509v3CertificateBuilder(caCert, serial(rnd), Date.from(notBefore),
                         Date.from(notAfter), name("TrustLoad Test TSA", null), kp.getPublic());
-                b.addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.digitalSignature | KeyUsage.nonRepudiation));
+                b.addExtension(Extension.keyUsage, true,
+                        new KeyUsage(KeyUsage.digitalSignature | KeyUsage.nonRepudiation));
                 b.addExtension(Extension.extendedKeyUsage, true, new ExtendedKeyUsage(KeyPurposeId.id_kp_timeStamping));
                 commonExtensions(b, kp.getPublic(), caCert, 1);
                 X509Certificate cert = cert(b, caKeys.get(0).getPrivate(), rnd);
-                writeP12(dir.resolve(TSA_P12), Map.of("tsa", new Pkcs12Writer.KeyEntry(kp.getPrivate(), List.of(cert, caCert))));
+                writeP12(dir.resolve(TSA_P12),
+                        Map.of("tsa", new Pkcs12Writer.KeyEntry(kp.getPrivate(), List.of(cert, caCert))));
                 Files.writeString(dir.resolve("tsa.pem"), pem(cert), StandardCharsets.US_ASCII);
             }
             // TLS server for the lab's HTTPS and mutual-TLS endpoints
@@ -692,10 +701,12 @@ public final class TestPki {
                 b.addExtension(Extension.keyUsage, true, new KeyUsage(ku));
                 b.addExtension(Extension.extendedKeyUsage, false, new ExtendedKeyUsage(KeyPurposeId.id_kp_serverAuth));
                 b.addExtension(Extension.subjectAlternativeName, false, new GeneralNames(new GeneralName[] {
-                    new GeneralName(GeneralName.iPAddress, "127.0.0.1"), new GeneralName(GeneralName.dNSName, "localhost")}));
+                    new GeneralName(GeneralName.iPAddress, "127.0.0.1"),
+                    new GeneralName(GeneralName.dNSName, "localhost")}));
                 commonExtensions(b, kp.getPublic(), caCert, 1);
                 X509Certificate cert = cert(b, caKeys.get(0).getPrivate(), rnd);
-                writeP12(dir.resolve(SERVER_P12), Map.of("server", new Pkcs12Writer.KeyEntry(kp.getPrivate(), List.of(cert, caCert))));
+                writeP12(dir.resolve(SERVER_P12),
+                        Map.of("server", new Pkcs12Writer.KeyEntry(kp.getPrivate(), List.of(cert, caCert))));
             }
 
             if (spec.keyType == KeyType.SM2) {
@@ -730,10 +741,12 @@ public final class TestPki {
                         new ExtendedKeyUsage(server ? KeyPurposeId.id_kp_serverAuth : KeyPurposeId.id_kp_clientAuth));
                 if (server) {
                     b.addExtension(Extension.subjectAlternativeName, false, new GeneralNames(new GeneralName[] {
-                        new GeneralName(GeneralName.iPAddress, "127.0.0.1"), new GeneralName(GeneralName.dNSName, "localhost")}));
+                        new GeneralName(GeneralName.iPAddress, "127.0.0.1"),
+                        new GeneralName(GeneralName.dNSName, "localhost")}));
                 }
                 b.addExtension(Extension.subjectKeyIdentifier, false, ext.createSubjectKeyIdentifier(kp.getPublic()));
-                b.addExtension(Extension.authorityKeyIdentifier, false, ext.createAuthorityKeyIdentifier(caCert.getPublicKey()));
+                b.addExtension(Extension.authorityKeyIdentifier, false,
+                        ext.createAuthorityKeyIdentifier(caCert.getPublicKey()));
                 X509Certificate cert = cert(b, caKey, rnd);
                 entries.put(use, new Pkcs12Writer.KeyEntry(kp.getPrivate(), List.of(cert, caCert)));
                 String base = "tlcp-" + party + "-" + use;
@@ -748,7 +761,8 @@ public final class TestPki {
         private void commonExtensions(X509v3CertificateBuilder b, PublicKey key, X509Certificate caCert, int ca)
                 throws IOException, GeneralSecurityException {
             b.addExtension(Extension.subjectKeyIdentifier, false, ext.createSubjectKeyIdentifier(key));
-            b.addExtension(Extension.authorityKeyIdentifier, false, ext.createAuthorityKeyIdentifier(caCert.getPublicKey()));
+            b.addExtension(Extension.authorityKeyIdentifier, false,
+                    ext.createAuthorityKeyIdentifier(caCert.getPublicKey()));
             if (spec.crlBaseUrl != null && !spec.crlBaseUrl.isEmpty()) {
                 GeneralNames uri = new GeneralNames(new GeneralName(GeneralName.uniformResourceIdentifier,
                         spec.crlBaseUrl + caFile(ca, ".crl")));

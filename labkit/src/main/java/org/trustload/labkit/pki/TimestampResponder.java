@@ -148,7 +148,8 @@ public final class TimestampResponder implements TimestampSource {
 
     /** Built by hand so that failing to build a token generator cannot prevent the failure answer. */
     private static byte[] failure(int failInfo, String text) throws IOException {
-        PKIStatusInfo status = new PKIStatusInfo(PKIStatus.rejection, new PKIFreeText(text), new PKIFailureInfo(failInfo));
+        PKIStatusInfo status = new PKIStatusInfo(PKIStatus.rejection, new PKIFreeText(text),
+                new PKIFailureInfo(failInfo));
         return new TimeStampResp(status, null).getEncoded(ASN1Encoding.DER);
     }
 }

@@ -10,7 +10,8 @@ class SamplePdfTest {
     @Test
     void theScenarioDocumentIsWithinTwoPercentOf137KiBAndTheSameEveryTime() {
         byte[] a = SamplePdf.generate(SamplePdf.SCENARIO_BYTES);
-        assertThat(a.length).isBetween((int) (SamplePdf.SCENARIO_BYTES * 0.98), (int) (SamplePdf.SCENARIO_BYTES * 1.02));
+        assertThat(a.length).isBetween((int) (SamplePdf.SCENARIO_BYTES * 0.98),
+                (int) (SamplePdf.SCENARIO_BYTES * 1.02));
         assertThat(SamplePdf.generate(SamplePdf.SCENARIO_BYTES)).isEqualTo(a);
     }
 

@@ -81,7 +81,8 @@ final class BcConnection extends AbstractTlcpConnection {
                 } else if (records.type != RecordLayer.HANDSHAKE) {
                     // a HelloRequest (renegotiation) is ignored; anything else is a protocol error
                     records.sendAlert(TlcpAlert.UNEXPECTED_MESSAGE);
-                    throw TlcpAlert.send(TlcpAlert.UNEXPECTED_MESSAGE, "record type " + records.type + " after the handshake");
+                    throw TlcpAlert.send(TlcpAlert.UNEXPECTED_MESSAGE,
+                            "record type " + records.type + " after the handshake");
                 }
             }
             return true;

@@ -50,7 +50,8 @@ public final class BcEngine implements TlcpEngine {
 
     private static void requireTlcp(TlcpProtocol p) throws TlcpException {
         if (p != TlcpProtocol.TLCP) {
-            throw new TlcpException(TlcpException.CONFIG_ERROR, "bc engine has no " + p.label() + "; use engine tongsuo",
+            throw new TlcpException(TlcpException.CONFIG_ERROR,
+                    "bc engine has no " + p.label() + "; use engine tongsuo",
                     "the bc engine implements TLCP (GB/T 38636) only; TLS 1.3 with the RFC 8998 suites is the tongsuo"
                     + " engine's (or bgm's on Java 17-21)", null);
         }

@@ -64,7 +64,8 @@ final class BcTlcpServer implements TlcpServer {
         try {
             socket.setSoTimeout(settings.handshakeTimeoutMillis());
             InputStream raw = socket.getInputStream();
-            InputStream in = consumed.length == 0 ? raw : new SequenceInputStream(new ByteArrayInputStream(consumed), raw);
+            InputStream in = consumed.length == 0 ? raw
+                    : new SequenceInputStream(new ByteArrayInputStream(consumed), raw);
             records = new RecordLayer(new BufferedInputStream(in, 8192), socket.getOutputStream());
             ServerHandshake h = new ServerHandshake(this, records);
             h.run();

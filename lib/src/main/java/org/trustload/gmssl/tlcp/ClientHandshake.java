@@ -63,7 +63,8 @@ final class ClientHandshake {
         int code = hello.u16();
         suite = Suites.of(code);
         if (suite == null || !offered(code)) {
-            throw TlcpAlert.send(TlcpAlert.ILLEGAL_PARAMETER, String.format("the server chose suite 0x%04x, which we did not offer", code));
+            throw TlcpAlert.send(TlcpAlert.ILLEGAL_PARAMETER,
+                    String.format("the server chose suite 0x%04x, which we did not offer", code));
         }
         if (hello.u8() != 0) {
             throw TlcpAlert.send(TlcpAlert.ILLEGAL_PARAMETER, "the server chose a compression method");
@@ -104,7 +105,8 @@ final class ClientHandshake {
         byte[] signature = kx.vector16();
         kx.end();
         if (!client.minimal && !Sm2.verify(server.sign, concat(clientRandom, serverRandom, signed), signature)) {
-            throw TlcpAlert.send(TlcpAlert.DECRYPT_ERROR, "ServerKeyExchange signature does not check with the server's signing certificate");
+            throw TlcpAlert.send(TlcpAlert.DECRYPT_ERROR,
+                    "ServerKeyExchange signature does not check with the server's signing certificate");
         }
 
         HandshakeIo.Message m = io.read();
@@ -144,7 +146,8 @@ final class ClientHandshake {
             } else {
                 mine = Sm2.ephemeral(random);
             }
-            preMaster = Sm2.exchange(false, own.enc, mine, server.enc, staticPart, serverEphemeral, KeySchedule.MASTER_LENGTH);
+            preMaster = Sm2.exchange(false, own.enc, mine, server.enc, staticPart, serverEphemeral,
+                    KeySchedule.MASTER_LENGTH);
             cke.u8(NAMED_CURVE).u16(CURVE_SM2).vector8(mine.point.getEncoded(false));
         } else {
             byte[][] pm = client.minimal ? reusedPreMaster() : newPreMaster(server.enc);
@@ -158,7 +161,8 @@ final class ClientHandshake {
         byte[] master = KeySchedule.master(preMaster, clientRandom, serverRandom);
         RecordCipher[] c = KeySchedule.ciphers(master, clientRandom, serverRandom, Suites.gcm(suite), true, random);
         io.records.changeWriteCipher(c[0]);
-        io.write(HandshakeIo.FINISHED, new HandshakeIo.Writer().bytes(Prf.finished(master, Prf.CLIENT_FINISHED, io.transcriptHash())));
+        io.write(HandshakeIo.FINISHED,
+                new HandshakeIo.Writer().bytes(Prf.finished(master, Prf.CLIENT_FINISHED, io.transcriptHash())));
         io.records.flush();
 
         io.expectChangeCipherSpec();
@@ -177,14 +181,16 @@ final class ClientHandshake {
         byte[] expected = Prf.finished(master, Prf.SERVER_FINISHED, io.transcriptHash());
         checkFinished(io.expect(HandshakeIo.FINISHED, "Finished"), expected);
         io.records.changeWriteCipher(c[0]);
-        io.write(HandshakeIo.FINISHED, new HandshakeIo.Writer().bytes(Prf.finished(master, Prf.CLIENT_FINISHED, io.transcriptHash())));
+        io.write(HandshakeIo.FINISHED,
+                new HandshakeIo.Writer().bytes(Prf.finished(master, Prf.CLIENT_FINISHED, io.transcriptHash())));
         io.records.flush();
     }
 
     static void checkFinished(HandshakeIo.Reader finished, byte[] expected) throws TlcpAlert {
         byte[] got = finished.bytes(finished.remaining());
         if (!java.security.MessageDigest.isEqual(got, expected)) {
-            throw TlcpAlert.send(TlcpAlert.DECRYPT_ERROR, "the peer's Finished does not check (different keys or transcript)");
+            throw TlcpAlert.send(TlcpAlert.DECRYPT_ERROR,
+                    "the peer's Finished does not check (different keys or transcript)");
         }
     }
 

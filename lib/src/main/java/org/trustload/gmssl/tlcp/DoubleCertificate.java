@@ -26,7 +26,8 @@ final class DoubleCertificate {
 
     static DoubleCertificate of(TlcpCredentials c) throws TlcpException {
         if (c.enc() == null) {
-            throw new TlcpException(TlcpException.CONFIG_ERROR, "TLCP needs the encryption key pair as well as the signing pair");
+            throw new TlcpException(TlcpException.CONFIG_ERROR,
+                    "TLCP needs the encryption key pair as well as the signing pair");
         }
         try {
             List<byte[]> certs = new ArrayList<>();

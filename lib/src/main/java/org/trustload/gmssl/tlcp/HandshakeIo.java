@@ -119,7 +119,8 @@ final class HandshakeIo {
         }
         Message m = read();
         if (m.type != -1) {
-            throw TlcpAlert.send(TlcpAlert.UNEXPECTED_MESSAGE, "expected ChangeCipherSpec, got handshake message " + m.type);
+            throw TlcpAlert.send(TlcpAlert.UNEXPECTED_MESSAGE,
+                    "expected ChangeCipherSpec, got handshake message " + m.type);
         }
     }
 
@@ -209,7 +210,8 @@ final class HandshakeIo {
         /** Whole message consumed, else decode_error. */
         void end() throws TlcpAlert {
             if (p != b.length) {
-                throw TlcpAlert.send(TlcpAlert.DECODE_ERROR, "handshake message has " + (b.length - p) + " extra bytes");
+                throw TlcpAlert.send(TlcpAlert.DECODE_ERROR,
+                        "handshake message has " + (b.length - p) + " extra bytes");
             }
         }
 

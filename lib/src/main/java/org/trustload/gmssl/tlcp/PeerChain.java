@@ -64,7 +64,8 @@ final class PeerChain {
             sign = Sm2.publicKey(Certificate.getInstance(der.get(0)).getSubjectPublicKeyInfo(), kept);
             enc = Sm2.publicKey(Certificate.getInstance(der.get(1)).getSubjectPublicKeyInfo(), kept);
         } catch (RuntimeException e) {
-            throw TlcpAlert.send(TlcpAlert.UNSUPPORTED_CERTIFICATE, "not an SM2 certificate pair: " + e.getMessage(), e);
+            throw TlcpAlert.send(TlcpAlert.UNSUPPORTED_CERTIFICATE,
+                    "not an SM2 certificate pair: " + e.getMessage(), e);
         }
         if (trust != null) {
             try {

@@ -67,7 +67,8 @@ final class RecordLayer {
             boolean known = t >= CHANGE_CIPHER_SPEC && t <= APPLICATION_DATA;
             if (!known || (head[1] != 1 && head[1] != 3) || len > MAX_RECORD) {
                 throw mismatch("the peer does not speak TLCP: its data starts with 0x"
-                        + hex(head) + (printable(head) ? " (\"" + new String(head, java.nio.charset.StandardCharsets.US_ASCII) + "\")" : ""));
+                        + hex(head) + (printable(head)
+                                ? " (\"" + new String(head, java.nio.charset.StandardCharsets.US_ASCII) + "\")" : ""));
             }
             if (len > body.length) {
                 body = new byte[Math.max(len, Math.min(MAX_RECORD, body.length * 4))];
@@ -155,7 +156,8 @@ final class RecordLayer {
     void write(int type, byte[] b, int off, int len) {
         do {
             int n = Math.min(len, MAX_PLAINTEXT);
-            byte[] rec = writeCipher == null ? Arrays.copyOfRange(b, off, off + n) : writeCipher.seal(type, writeSeq++, b, off, n);
+            byte[] rec = writeCipher == null ? Arrays.copyOfRange(b, off, off + n)
+                    : writeCipher.seal(type, writeSeq++, b, off, n);
             ensure(5 + rec.length);
             pending[pendingLength] = (byte) type;
             pending[pendingLength + 1] = (byte) (VERSION >>> 8);

@@ -74,7 +74,8 @@ final class ServerHandshake {
         if (session != null && session.suite() == suite) {
             resumed = true;
             io.write(HandshakeIo.SERVER_HELLO, serverHello(serverRandom, offeredId, secureRenegotiation));
-            RecordCipher[] c = KeySchedule.ciphers(session.master(), clientRandom, serverRandom, Suites.gcm(suite), false, random);
+            RecordCipher[] c = KeySchedule.ciphers(session.master(), clientRandom, serverRandom,
+                    Suites.gcm(suite), false, random);
             io.records.changeWriteCipher(c[1]);
             io.write(HandshakeIo.FINISHED, new HandshakeIo.Writer()
                     .bytes(Prf.finished(session.master(), Prf.SERVER_FINISHED, io.transcriptHash())));
@@ -142,7 +143,8 @@ final class ServerHandshake {
             try {
                 preMaster = Sm2.decrypt(own.enc, encrypted);
             } catch (RuntimeException e) {
-                throw TlcpAlert.send(TlcpAlert.DECRYPT_ERROR, "cannot decrypt the pre-master secret: " + e.getMessage(), e);
+                throw TlcpAlert.send(TlcpAlert.DECRYPT_ERROR,
+                        "cannot decrypt the pre-master secret: " + e.getMessage(), e);
             }
             if (preMaster.length != KeySchedule.MASTER_LENGTH) {
                 throw TlcpAlert.send(TlcpAlert.DECRYPT_ERROR, "pre-master secret of " + preMaster.length + " bytes");
@@ -154,7 +156,8 @@ final class ServerHandshake {
             byte[] signature = cv.vector16();
             cv.end();
             if (!Sm2.verify(client.sign, hash, signature)) {
-                throw TlcpAlert.send(TlcpAlert.DECRYPT_ERROR, "CertificateVerify does not check with the client's signing certificate");
+                throw TlcpAlert.send(TlcpAlert.DECRYPT_ERROR,
+                        "CertificateVerify does not check with the client's signing certificate");
             }
         }
         byte[] master = KeySchedule.master(preMaster, clientRandom, serverRandom);
@@ -166,7 +169,8 @@ final class ServerHandshake {
         io.records.changeWriteCipher(c[1]);
         // remembered before our Finished leaves: a client that resumes at once must find it (BcEngineTest)
         server.remember(sessionId, new BcTlcpServer.Session(master, suite));
-        io.write(HandshakeIo.FINISHED, new HandshakeIo.Writer().bytes(Prf.finished(master, Prf.SERVER_FINISHED, io.transcriptHash())));
+        io.write(HandshakeIo.FINISHED,
+                new HandshakeIo.Writer().bytes(Prf.finished(master, Prf.SERVER_FINISHED, io.transcriptHash())));
         io.records.flush();
     }
 
@@ -181,7 +185,8 @@ final class ServerHandshake {
     }
 
     private HandshakeIo.Writer certificateRequest() {
-        HandshakeIo.Writer w = new HandshakeIo.Writer().vector8(new byte[] {1, 64}); // rsa_sign, ecdsa_sign (as Tongsuo)
+        // rsa_sign, ecdsa_sign (as Tongsuo)
+        HandshakeIo.Writer w = new HandshakeIo.Writer().vector8(new byte[] {1, 64});
         int at = w.position();
         w.u16(0);
         int total = 0;

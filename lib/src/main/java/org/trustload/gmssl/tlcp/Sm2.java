@@ -187,7 +187,8 @@ final class Sm2 {
             }
             byte[] c3 = c3(x2, message, y2);
             return der(new ASN1Integer(c1.getAffineXCoord().toBigInteger()),
-                    new ASN1Integer(c1.getAffineYCoord().toBigInteger()), new DEROctetString(c3), new DEROctetString(c2));
+                    new ASN1Integer(c1.getAffineYCoord().toBigInteger()), new DEROctetString(c3),
+                    new DEROctetString(c2));
         }
     }
 

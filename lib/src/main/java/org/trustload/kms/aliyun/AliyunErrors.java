@@ -56,7 +56,8 @@ final class AliyunErrors {
             category = Category.CLIENT_ERROR;
         }
         Object requestId = te.getData() == null ? null : te.getData().get("requestId");
-        String detail = te.getMessage() + (requestId == null || "".equals(requestId) ? "" : " (RequestId " + requestId + ")");
+        String detail = te.getMessage()
+                + (requestId == null || "".equals(requestId) ? "" : " (RequestId " + requestId + ")");
         return new KmsException(category, status, code, detail, original);
     }
 
@@ -76,7 +77,8 @@ final class AliyunErrors {
     private static KmsException network(IOException io, Throwable original) {
         String lower = String.valueOf(io.getMessage()).toLowerCase(Locale.ROOT);
         String message = ClientException.readable(io); // one readable cause for the body
-        if (io instanceof SocketTimeoutException || (io instanceof InterruptedIOException && lower.contains("timeout"))) {
+        if (io instanceof SocketTimeoutException
+                || (io instanceof InterruptedIOException && lower.contains("timeout"))) {
             String name = lower.contains("connect") ? "ConnectTimeout" : "ReadTimeout";
             return new KmsException(Category.TIMEOUT, -1, name, message, original);
         }

@@ -68,7 +68,8 @@ final class AliyunKmsInstanceClient implements KmsClient {
         String endpoint = s.endpoint();
         String protocol = "https";
         if (endpoint.isEmpty()) {
-            throw KmsException.config("MissingEndpoint", "endpoint", "the aliyun-kms-instance backend needs an endpoint "
+            throw KmsException.config("MissingEndpoint", "endpoint",
+                    "the aliyun-kms-instance backend needs an endpoint "
                     + "(host:port of the KMS instance, e.g. kst-xxx.cryptoservice.kms.aliyuncs.com)");
         }
         int scheme = endpoint.indexOf("://");
@@ -79,7 +80,8 @@ final class AliyunKmsInstanceClient implements KmsClient {
                 endpoint = endpoint.substring(0, endpoint.length() - 1);
             }
             if (!protocol.equals("https") && !protocol.equals("http")) {
-                throw KmsException.config("BadEndpoint", "endpoint", "the scheme must be https or http, was '" + protocol + "'");
+                throw KmsException.config("BadEndpoint", "endpoint",
+                        "the scheme must be https or http, was '" + protocol + "'");
             }
         }
         String cacheKey;
@@ -99,13 +101,15 @@ final class AliyunKmsInstanceClient implements KmsClient {
         String ca = null;
         if (tls && !s.trustAll()) {
             if (s.caFile().isEmpty()) {
-                throw KmsException.config("MissingCa", "caFile", "HTTPS to a KMS instance needs a CA file (the instance CA "
+                throw KmsException.config("MissingCa", "caFile",
+                        "HTTPS to a KMS instance needs a CA file (the instance CA "
                         + "PEM) or an explicit trust-all: the SDK trusts no other certificate");
             }
             try {
                 ca = Files.readString(Path.of(s.caFile()), StandardCharsets.US_ASCII);
             } catch (IOException | RuntimeException e) {
-                throw KmsException.config("BadCaFile", "caFile", s.caFile(), e instanceof java.nio.file.NoSuchFileException
+                throw KmsException.config("BadCaFile", "caFile", s.caFile(),
+                        e instanceof java.nio.file.NoSuchFileException
                         ? "file not found" : "cannot read the CA file", e);
             }
             if (!ca.contains("-----BEGIN CERTIFICATE-----")) {
@@ -113,18 +117,21 @@ final class AliyunKmsInstanceClient implements KmsClient {
             }
         }
         if (s.clientKeyFile().isEmpty()) {
-            throw KmsException.config("MissingClientKey", "clientKeyFile", "the aliyun-kms-instance backend needs a client key file");
+            throw KmsException.config("MissingClientKey", "clientKeyFile",
+                    "the aliyun-kms-instance backend needs a client key file");
         }
         Path keyFile = Path.of(s.clientKeyFile());
         if (!Files.isReadable(keyFile)) {
-            throw KmsException.config("ClientKeyFileNotFound", "clientKeyFile", keyFile.toString(), Files.exists(keyFile)
+            throw KmsException.config("ClientKeyFileNotFound", "clientKeyFile", keyFile.toString(),
+                    Files.exists(keyFile)
                     ? "not a readable file" : "file not found", null);
         }
         String clientKey;
         try {
             clientKey = Files.readString(keyFile, StandardCharsets.UTF_8);
         } catch (IOException e) {
-            throw KmsException.config("ClientKeyFileNotFound", "clientKeyFile", keyFile.toString(), "cannot read the client key file", e);
+            throw KmsException.config("ClientKeyFileNotFound", "clientKeyFile", keyFile.toString(),
+                    "cannot read the client key file", e);
         }
 
         Config config = new Config().setEndpoint(endpoint).setProtocol(protocol)
@@ -199,7 +206,8 @@ final class AliyunKmsInstanceClient implements KmsClient {
                 }
                 case DECRYPT: {
                     byte[][] parts = unwrap(r.ciphertext());
-                    DecryptRequest req = new DecryptRequest().setKeyId(r.keyId()).setIv(parts[0]).setCiphertextBlob(parts[1]);
+                    DecryptRequest req = new DecryptRequest().setKeyId(r.keyId()).setIv(parts[0])
+                            .setCiphertextBlob(parts[1]);
                     if (!r.context().isEmpty()) {
                         req.setAad(r.context().aad());
                     }
@@ -255,7 +263,8 @@ final class AliyunKmsInstanceClient implements KmsClient {
                 }
                 default:
                     KmsBackends.requireOperation(new AliyunKmsInstanceBackend(), r.operation());
-                    throw KmsException.config("UnsupportedOperation", "operation", "operation " + r.operation().planName() + " is not supported");
+                    throw KmsException.config("UnsupportedOperation", "operation",
+                            "operation " + r.operation().planName() + " is not supported");
             }
         } catch (KmsException e) {
             throw e;

@@ -80,7 +80,8 @@ public final class AwsKmsBackend implements KmsBackend {
         try {
             URI uri = new URI(v);
             if (uri.getHost() == null || !(uri.getScheme().equals("http") || uri.getScheme().equals("https"))) {
-                throw KmsException.config("BadEndpoint", "endpoint", "must be http(s)://host[:port], was '" + value + "'");
+                throw KmsException.config("BadEndpoint", "endpoint",
+                        "must be http(s)://host[:port], was '" + value + "'");
             }
             return uri;
         } catch (URISyntaxException e) {
@@ -104,7 +105,8 @@ public final class AwsKmsBackend implements KmsBackend {
             return DefaultCredentialsProvider.create();
         }
         if (s.accessKeyId().isEmpty() || s.secretAccessKey().isEmpty()) {
-            throw KmsException.config("IncompleteCredentials", s.accessKeyId().isEmpty() ? "accessKeyId" : "secretAccessKey",
+            throw KmsException.config("IncompleteCredentials", s.accessKeyId().isEmpty() ? "accessKeyId"
+                    : "secretAccessKey",
                     "set both the access key id and the secret access key, or neither (default credentials)");
         }
         return StaticCredentialsProvider.create(AwsBasicCredentials.create(s.accessKeyId(), s.secretAccessKey()));

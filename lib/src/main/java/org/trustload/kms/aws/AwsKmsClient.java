@@ -58,19 +58,22 @@ final class AwsKmsClient implements KmsClient {
         }
         check(r);
         Map<String, String> ctx = switch (r.operation()) {
-            case ENCRYPT, DECRYPT, RE_ENCRYPT, GENERATE_DATA_KEY, GENERATE_DATA_KEY_WITHOUT_PLAINTEXT -> r.context().map();
+            case ENCRYPT, DECRYPT, RE_ENCRYPT, GENERATE_DATA_KEY,
+                    GENERATE_DATA_KEY_WITHOUT_PLAINTEXT -> r.context().map();
             default -> Map.of();
         };
         try {
             return switch (r.operation()) {
                 case ENCRYPT -> {
-                    EncryptResponse resp = kms.encrypt(b -> b.keyId(r.keyId()).plaintext(SdkBytes.fromByteArrayUnsafe(r.data()))
+                    EncryptResponse resp = kms.encrypt(b -> b.keyId(r.keyId())
+                            .plaintext(SdkBytes.fromByteArrayUnsafe(r.data()))
                             .encryptionContext(ctx.isEmpty() ? null : ctx));
                     yield result(r, resp.ciphertextBlob(), true, resp.keyId(), resp.responseMetadata().requestId());
                 }
                 case DECRYPT -> {
                     DecryptResponse resp = kms.decrypt(b -> {
-                        b.ciphertextBlob(SdkBytes.fromByteArrayUnsafe(r.ciphertext())).encryptionContext(ctx.isEmpty() ? null : ctx);
+                        b.ciphertextBlob(SdkBytes.fromByteArrayUnsafe(r.ciphertext()))
+                                .encryptionContext(ctx.isEmpty() ? null : ctx);
                         if (!r.keyId().isEmpty()) {
                             b.keyId(r.keyId());
                         }
@@ -131,7 +134,8 @@ final class AwsKmsClient implements KmsClient {
         } catch (SdkException e) {
             throw map(e);
         } catch (RuntimeException e) {
-            throw new KmsException(Category.CLIENT_ERROR, -1, e.getClass().getSimpleName(), ClientException.readable(e), e);
+            throw new KmsException(Category.CLIENT_ERROR, -1, e.getClass().getSimpleName(),
+                    ClientException.readable(e), e);
         }
     }
 
@@ -194,12 +198,14 @@ final class AwsKmsClient implements KmsClient {
         switch (r.operation()) {
             case GET_SECRET_VALUE -> {
                 if (r.secretName().isBlank()) {
-                    throw KmsException.config("MissingSecretName", "secretName", "get_secret_value needs a secret name");
+                    throw KmsException.config("MissingSecretName", "secretName",
+                            "get_secret_value needs a secret name");
                 }
             }
             case DECRYPT, RE_ENCRYPT -> {
                 if (r.ciphertext().length == 0) {
-                    throw KmsException.config("MissingCiphertext", "", r.operation().planName() + " needs a ciphertext");
+                    throw KmsException.config("MissingCiphertext", "",
+                            r.operation().planName() + " needs a ciphertext");
                 }
             }
             case GENERATE_RANDOM -> {
@@ -260,7 +266,8 @@ final class AwsKmsClient implements KmsClient {
         KmsException k = KmsException.climb(LADDER, t, e);
         if (k == null && t instanceof IOException && t.getCause() == null) {
             // one readable cause, not the SDK's wrapped message
-            k = new KmsException(Category.CONNECTION_ERROR, -1, t.getClass().getSimpleName(), ClientException.readable(t), e);
+            k = new KmsException(Category.CONNECTION_ERROR, -1, t.getClass().getSimpleName(),
+                    ClientException.readable(t), e);
         }
         return k;
     }

@@ -63,7 +63,8 @@ public final class DssApi implements SignatureApi {
         String p = policy.trim();
         if (!(pades ? PADES_LEVELS : CADES_LEVELS).contains(p)) {
             throw PkiException.setting("signaturePolicy", "DSS has no " + (pades ? "PAdES" : "CAdES")
-                    + " signature level '" + p + "' (e.g. " + (pades ? "PAdES" : "CAdES") + "_BASELINE_B, _T, _LT, _LTA)");
+                    + " signature level '" + p + "' (e.g. " + (pades ? "PAdES" : "CAdES")
+                    + "_BASELINE_B, _T, _LT, _LTA)");
         }
         return p;
     }
@@ -122,7 +123,8 @@ public final class DssApi implements SignatureApi {
                         f, false).bytes("bytes"), b -> b.length + " bytes to sign");
                 ObjectNode value = f.step("sign", () -> r.serverSigns() ? serverSign(r.serverKey(), digest, toSign, f)
                         : clientSign(r.key(), r.digest(), toSign), v -> v.path("algorithm").asText() + " "
-                        + v.path("value").asText().length() * 3 / 4 + " bytes" + (r.serverSigns() ? " by the server" : ""));
+                        + v.path("value").asText().length() * 3 / 4 + " bytes"
+                        + (r.serverSigns() ? " by the server" : ""));
                 request.set("signatureValue", value);
                 byte[] signed = f.step("signDocument", () -> http.post("signature/one-document/signDocument", request,
                         f, false).bytes("bytes"), b -> level + " " + b.length + " bytes");
@@ -153,7 +155,8 @@ public final class DssApi implements SignatureApi {
 
         private static ObjectNode clientSign(KeyMaterial key, String digest, byte[] toSign) throws PkiException {
             if (!key.keyAlgorithm().equals("EC") && !key.keyAlgorithm().equals("RSA")) {
-                throw new PkiException(PkiException.CONFIG_ERROR, "DSS signs with RSA or ECDSA keys, not " + key.keyAlgorithm());
+                throw new PkiException(PkiException.CONFIG_ERROR,
+                        "DSS signs with RSA or ECDSA keys, not " + key.keyAlgorithm());
             }
             String jca = key.signatureAlgorithm(digest); // SHA256withECDSA: DSS names it ECDSA_SHA256
             int with = jca.indexOf("with");
@@ -207,7 +210,8 @@ public final class DssApi implements SignatureApi {
 
         private static X509Certificate certificate(byte[] der) throws PkiException {
             try {
-                return (X509Certificate) CertificateFactory.getInstance("X.509").generateCertificate(new ByteArrayInputStream(der));
+                return (X509Certificate) CertificateFactory.getInstance("X.509")
+                        .generateCertificate(new ByteArrayInputStream(der));
             } catch (CertificateException e) {
                 throw new PkiException(PkiException.BAD_RESPONSE, "the server key's certificate cannot be read", e);
             }
@@ -215,7 +219,8 @@ public final class DssApi implements SignatureApi {
 
         @Override
         public Flow login(KeyMaterial key) {
-            return new Flow().fail(PkiException.setting("method", "the dss API has no certificate login (DSS offers none): use mtls"));
+            return new Flow().fail(PkiException.setting("method",
+                    "the dss API has no certificate login (DSS offers none): use mtls"));
         }
 
         @Override
@@ -227,7 +232,8 @@ public final class DssApi implements SignatureApi {
                 body.put("value", JsonHttp.b64(imprint));
                 byte[] token = f.step("getTimestampResponse", () -> http.post("timestamp-service/getTimestampResponse",
                         body, f, false).bytes("binaries"), t -> t.length + "-byte token");
-                TimestampClient.Granted g = TimestampClient.granted(token, imprint, digest, http.base() + "timestamp-service");
+                TimestampClient.Granted g = TimestampClient.granted(token, imprint, digest,
+                        http.base() + "timestamp-service");
                 f.done(token, g.summary());
             } catch (PkiException e) {
                 if (f.ok()) {

@@ -159,7 +159,8 @@ public final class JsonHttp {
             resp = http.send(req, BoundedBody.handler(http.connectTimeout().orElse(Duration.ZERO).plus(responseTimeout),
                     MAX_ANSWER));
         } catch (HttpConnectTimeoutException e) {
-            throw new PkiException(PkiException.CONNECT_ERROR, "signature server connect timed out", base + ": " + e, e);
+            throw new PkiException(PkiException.CONNECT_ERROR, "signature server connect timed out",
+                    base + ": " + e, e);
         } catch (HttpTimeoutException e) {
             throw new PkiException(PkiException.CONNECT_ERROR, "signature server did not answer in time",
                     where + ": " + e.getMessage(), e);
@@ -173,7 +174,8 @@ public final class JsonHttp {
                 throw new PkiException(PkiException.CONNECT_ERROR, "signature server TLS handshake failed",
                         base + ": " + readable(e), e);
             }
-            throw new PkiException(PkiException.CONNECT_ERROR, "signature server " + (kind == null ? "connection failed" : kind),
+            throw new PkiException(PkiException.CONNECT_ERROR,
+                    "signature server " + (kind == null ? "connection failed" : kind),
                     base + ": " + readable(e), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -201,9 +203,11 @@ public final class JsonHttp {
         if (status == 401) {
             throw hasCredential
                     ? new PkiException(PkiException.CREDENTIAL_REFUSED, "HTTP 401 " + PkiException.CREDENTIAL_REFUSED,
-                            where + ": the " + api.name() + " API refused the credential (check the credential property)", null)
+                            where + ": the " + api.name()
+                            + " API refused the credential (check the credential property)", null)
                     : new PkiException(PkiException.CREDENTIAL_MISSING, "HTTP 401 " + PkiException.CREDENTIAL_MISSING,
-                            where + ": the " + api.name() + " API wants a credential (set the credential property)", null);
+                            where + ": the " + api.name() + " API wants a credential (set the credential property)",
+                            null);
         }
         if (status == 403) {
             throw new PkiException(PkiException.CREDENTIAL_REFUSED, "HTTP 403 " + PkiException.CREDENTIAL_REFUSED,
@@ -211,11 +215,13 @@ public final class JsonHttp {
         }
         ProductError pe = errors.read(status, json, text, tokenCall);
         if (pe != null) {
-            throw new PkiException(pe.category(), "HTTP " + status + " " + pe.code(), where + ": " + truncate(pe.text()), null);
+            throw new PkiException(pe.category(), "HTTP " + status + " " + pe.code(),
+                    where + ": " + truncate(pe.text()), null);
         }
         if (status == 404 || status == 405) {
             throw PkiException.setting("serverUrl", "no " + api.name() + " API at this URL (HTTP " + status + ")",
-                    base + " (" + api.product() + "): " + where + " answered HTTP " + status + " " + truncate(headline(text)));
+                    base + " (" + api.product() + "): " + where + " answered HTTP " + status + " "
+                    + truncate(headline(text)));
         }
         if (status >= 500) {
             String h = headline(text);
@@ -264,7 +270,8 @@ public final class JsonHttp {
         try {
             return Base64.getDecoder().decode(b64);
         } catch (IllegalArgumentException e) {
-            throw new PkiException(PkiException.BAD_RESPONSE, "HTTP " + status + " answer has bad base64 in '" + field + "'",
+            throw new PkiException(PkiException.BAD_RESPONSE,
+                    "HTTP " + status + " answer has bad base64 in '" + field + "'",
                     truncate(b64), null);
         }
     }
@@ -282,7 +289,9 @@ public final class JsonHttp {
         return Base64.getEncoder().encodeToString(b);
     }
 
-    /** This thread's last document and its base64 as a JSON string: a plan signs the same document sample after sample. */
+    /**
+     * This thread's last document and its base64 as a JSON string: a plan signs the same document sample after sample.
+     */
     private static final ThreadLocal<Object[]> LAST_DOCUMENT = new ThreadLocal<>();
 
     /**

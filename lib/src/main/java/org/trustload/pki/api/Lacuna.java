@@ -41,7 +41,8 @@ final class Lacuna {
         try {
             UUID.fromString(p);
         } catch (IllegalArgumentException e) {
-            throw PkiException.setting("signaturePolicy", "a Rest PKI signature policy is an id (a UUID), not '" + p + "'");
+            throw PkiException.setting("signaturePolicy",
+                    "a Rest PKI signature policy is an id (a UUID), not '" + p + "'");
         }
         return p.toLowerCase(Locale.ROOT);
     }
@@ -62,7 +63,8 @@ final class Lacuna {
                         both + "; " + summary(json.path("validationResults")));
             }
             boolean expired = code.equals("InvalidToken") || (tokenCall && code.equals("EntityNotFound"));
-            return new JsonHttp.ProductError(expired ? PkiException.TOKEN_EXPIRED : PkiException.REQUEST_REFUSED, code, both);
+            return new JsonHttp.ProductError(expired ? PkiException.TOKEN_EXPIRED
+                    : PkiException.REQUEST_REFUSED, code, both);
         }
         if (status == 404 && !json.hasNonNull("resourceName")) {
             return null; // no such route: the base URL is wrong (a configuration error)

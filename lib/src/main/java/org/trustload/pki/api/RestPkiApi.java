@@ -53,7 +53,8 @@ public class RestPkiApi implements SignatureApi {
 
     @Override
     public SignatureApiClient open(ApiSettings settings, HttpClient http) {
-        return new Client(this, settings, new JsonHttp(http, settings, this, "Authorization", "Bearer ", Lacuna::error));
+        return new Client(this, settings,
+                new JsonHttp(http, settings, this, "Authorization", "Bearer ", Lacuna::error));
     }
 
     /** The classic client; {@link RestPkiCoreApi} differs in its routes, bodies and login. */
@@ -98,12 +99,14 @@ public class RestPkiApi implements SignatureApi {
             Flow f = new Flow();
             try {
                 if (r.serverSigns()) {
-                    throw PkiException.setting("mode", "the " + api.name() + " API has no server-held keys: use mode remote");
+                    throw PkiException.setting("mode",
+                            "the " + api.name() + " API has no server-held keys: use mode remote");
                 }
                 ObjectNode body = JsonHttp.object();
                 putDocument(body, r);
                 body.put("certificate", JsonHttp.b64(r.key().certificate()));
-                body.put("signaturePolicyId", r.policy().isEmpty() ? Lacuna.policy(r.format(), r.timestamped(), "") : r.policy());
+                body.put("signaturePolicyId", r.policy().isEmpty()
+                        ? Lacuna.policy(r.format(), r.timestamped(), "") : r.policy());
                 if (!settings.securityContext().isEmpty()) {
                     body.put("securityContextId", settings.securityContext());
                 }
@@ -133,7 +136,8 @@ public class RestPkiApi implements SignatureApi {
                 String nonce = f.step("start", () -> http.get("Api/Authentication", f, false).text("nonce"),
                         n -> n.length() * 3 / 4 + "-byte nonce");
                 byte[] signature = f.step("sign", () -> key.sign(key.signatureAlgorithm("SHA-256"),
-                        JsonHttp.decode(nonce, "nonce", 200)), s -> key.signatureAlgorithm("SHA-256") + " " + s.length + " bytes");
+                        JsonHttp.decode(nonce, "nonce", 200)),
+                        s -> key.signatureAlgorithm("SHA-256") + " " + s.length + " bytes");
                 ObjectNode body = JsonHttp.object();
                 body.put("nonce", nonce);
                 body.put("certificate", JsonHttp.b64(key.certificate()));
@@ -141,7 +145,8 @@ public class RestPkiApi implements SignatureApi {
                 if (!settings.securityContext().isEmpty()) {
                     body.put("securityContextId", settings.securityContext());
                 }
-                JsonHttp.Answer a = f.step("complete", () -> checkValidation(http.post("Api/Authentication", body, f, true), f),
+                JsonHttp.Answer a = f.step("complete",
+                        () -> checkValidation(http.post("Api/Authentication", body, f, true), f),
                         x -> "valid " + Lacuna.subject(x.json().path("certificate")));
                 f.subject(Lacuna.subject(a.json().path("certificate")));
                 f.done(null, "login OK");
@@ -160,8 +165,10 @@ public class RestPkiApi implements SignatureApi {
             if (!type.isEmpty() || results.path("errors").size() > 0) {
                 f.subject(Lacuna.subject(a.json().path("certificate")));
                 String category = Lacuna.validationCategory(type);
-                throw new PkiException(category.equals(PkiException.REQUEST_REFUSED) ? PkiException.LOGIN_REFUSED : category,
-                        "login refused: " + (type.isEmpty() ? "validation errors" : type), Lacuna.summary(results), null);
+                throw new PkiException(category.equals(PkiException.REQUEST_REFUSED)
+                        ? PkiException.LOGIN_REFUSED : category,
+                        "login refused: " + (type.isEmpty() ? "validation errors" : type),
+                        Lacuna.summary(results), null);
             }
             return a;
         }
@@ -176,14 +183,16 @@ public class RestPkiApi implements SignatureApi {
             Flow f = new Flow();
             try {
                 if (plan == null || plan.isBlank()) {
-                    throw PkiException.setting("timestampPlan", "is empty: Rest PKI issues timestamps per timestamp plan");
+                    throw PkiException.setting("timestampPlan",
+                            "is empty: Rest PKI issues timestamps per timestamp plan");
                 }
                 ObjectNode body = JsonHttp.object();
                 body.put("algorithm", Lacuna.digestName(digest));
                 body.put("value", JsonHttp.b64(imprint));
                 byte[] token = f.step("issue", () -> http.post(timestampPath(plan.trim()), body, f, false)
                         .bytes("encodedValue"), t -> t.length + "-byte token");
-                f.done(token, TimestampClient.granted(token, imprint, digest, http.base() + timestampPath(plan.trim())).summary());
+                f.done(token, TimestampClient.granted(token, imprint, digest, http.base() + timestampPath(plan.trim()))
+                        .summary());
             } catch (PkiException e) {
                 if (f.ok()) {
                     f.fail(e);

@@ -63,7 +63,8 @@ public final class RestPkiCoreApi extends RestPkiApi {
                 if (!settings.securityContext().isEmpty()) {
                     prepare.put("securityContextId", settings.securityContext());
                 }
-                JsonHttp.Answer prepared = f.step("prepare", () -> http.post("api/v2/authentication/", prepare, f, false),
+                JsonHttp.Answer prepared = f.step("prepare",
+                        () -> http.post("api/v2/authentication/", prepare, f, false),
                         a -> "state issued");
                 String state = prepared.text("state");
                 JsonHttp.Answer hash = prepared.object("toSignHash");
@@ -86,7 +87,9 @@ public final class RestPkiCoreApi extends RestPkiApi {
             return f;
         }
 
-        /** {@code success: false} is the server's refusal: {@code StaleSession} (expired state) or failed validation. */
+        /**
+         * {@code success: false} is the server's refusal: {@code StaleSession} (expired state) or failed validation.
+         */
         private static JsonHttp.Answer checkSuccess(JsonHttp.Answer a, Flow f) throws PkiException {
             JsonNode success = a.json().get("success");
             if (success != null && success.asBoolean(false)) {
@@ -98,7 +101,8 @@ public final class RestPkiCoreApi extends RestPkiApi {
                         "the authentication state expired or was used already", null);
             }
             checkValidation(a, f);
-            throw new PkiException(PkiException.LOGIN_REFUSED, "login refused: " + (failure.isEmpty() ? "success false" : failure),
+            throw new PkiException(PkiException.LOGIN_REFUSED,
+                    "login refused: " + (failure.isEmpty() ? "success false" : failure),
                     JsonHttp.truncate(a.json().toString()), null);
         }
     }

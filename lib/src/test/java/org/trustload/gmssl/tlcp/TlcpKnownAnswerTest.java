@@ -38,7 +38,8 @@ public class TlcpKnownAnswerTest {
     @Test
     void sm3GivesTheStandardsDigestsOfAbcAndOfTheFiveHundredTwelveBitMessage() {
         assertThat(sm3("abc")).isEqualTo("66c7f0f462eeedd9d1f2d46bdc10e4e24167c4875cf2f7a2297da02b8f4ba8e0");
-        assertThat(sm3("abcd".repeat(16))).isEqualTo("debe9ff92275b8a138604889c18e5a4d6fdb70e5387e5765293dcba39c0c5732");
+        assertThat(sm3("abcd".repeat(16)))
+                .isEqualTo("debe9ff92275b8a138604889c18e5a4d6fdb70e5387e5765293dcba39c0c5732");
     }
 
     @Test
@@ -104,13 +105,15 @@ public class TlcpKnownAnswerTest {
             switch (w[0]) {
                 case "PRF" -> {
                     int n = w.length;
-                    byte[] label = String.join(" ", Arrays.copyOfRange(w, 1, n - 4)).getBytes(StandardCharsets.US_ASCII);
+                    byte[] label = String.join(" ", Arrays.copyOfRange(w, 1, n - 4))
+                            .getBytes(StandardCharsets.US_ASCII);
                     byte[] secret = HEX.parseHex(w[n - 4]);
                     byte[] seed = HEX.parseHex(w[n - 3]);
                     byte[] ours = Prf.prf(secret, label, seed, new byte[0], Integer.parseInt(w[n - 2]));
                     assertThat(HEX.formatHex(ours)).as(line).isEqualTo(w[n - 1]);
                     if (Arrays.equals(label, Prf.MASTER_SECRET)) {
-                        assertThat(KeySchedule.master(secret, Arrays.copyOf(seed, 32), Arrays.copyOfRange(seed, 32, 64)))
+                        assertThat(KeySchedule.master(secret, Arrays.copyOf(seed, 32),
+                                Arrays.copyOfRange(seed, 32, 64)))
                                 .as("master secret").isEqualTo(ours);
                     }
                     prfs++;
@@ -148,7 +151,8 @@ public class TlcpKnownAnswerTest {
         long seq = 1;
         for (int at = 0; at < wire.length; seq++) {
             assertThat(wire[at]).as("record type").isEqualTo((byte) APPLICATION_DATA);
-            assertThat(((wire[at + 1] & 0xff) << 8) | (wire[at + 2] & 0xff)).as("record version").isEqualTo(RecordLayer.VERSION);
+            assertThat(((wire[at + 1] & 0xff) << 8) | (wire[at + 2] & 0xff)).as("record version")
+                    .isEqualTo(RecordLayer.VERSION);
             int len = ((wire[at + 3] & 0xff) << 8) | (wire[at + 4] & 0xff);
             byte[] sealed = Arrays.copyOfRange(wire, at + 5, at + 5 + len);
             byte[] body = sealed.clone();
@@ -161,7 +165,8 @@ public class TlcpKnownAnswerTest {
                 byte[] iv = Arrays.copyOf(sealed, 16);
                 RecordCipher sealer = KeySchedule.ciphers(master, clientRandom, serverRandom, false, fromClient,
                         new FixedRandom(iv))[fromClient ? 0 : 1];
-                assertThat(sealer.seal(APPLICATION_DATA, seq, plain, 0, plain.length)).as("CBC record %d sealed again", seq)
+                assertThat(sealer.seal(APPLICATION_DATA, seq, plain, 0, plain.length))
+                        .as("CBC record %d sealed again", seq)
                         .isEqualTo(sealed);
             }
             at += 5 + len;

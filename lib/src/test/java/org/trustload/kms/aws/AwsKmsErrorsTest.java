@@ -28,7 +28,8 @@ class AwsKmsErrorsTest {
         assertThat(mapped(new ConnectTimeoutException("Connect to 127.0.0.1:1 failed: connect timed out")))
                 .isEqualTo("KMS.Timeout -:ConnectTimeout");
         assertThat(mapped(new SocketTimeoutException("Read timed out"))).isEqualTo("KMS.Timeout -:ReadTimeout");
-        assertThat(mapped(new SSLHandshakeException("PKIX path building failed"))).isEqualTo("KMS.TlsError -:TlsHandshake");
+        assertThat(mapped(new SSLHandshakeException("PKIX path building failed")))
+                .isEqualTo("KMS.TlsError -:TlsHandshake");
         assertThat(mapped(new IOException("wrapped", new ConnectException("Connection refused"))))
                 .isEqualTo("KMS.ConnectionError -:ConnectionRefused");
         assertThat(mapped(new NoHttpResponseException("127.0.0.1:1 failed to respond")))

@@ -112,9 +112,11 @@ public class EngineCheck extends AbstractSampler {
                 }
                 if (data == null || !shippedBefore(p)) {
                     return item(false, "differs " + path + ": sha256 " + have.substring(0, 16) + "... here, "
-                            + sha.substring(0, Math.min(16, sha.length())) + "... on the controller (never overwritten)");
+                            + sha.substring(0, Math.min(16, sha.length()))
+                            + "... on the controller (never overwritten)");
                 }
-                // a copy this engine shipped for an earlier run that was not tidied up (its controller died): ours to replace
+                // a copy this engine shipped for an earlier run that was not tidied up (its controller died): ours to
+                // replace
             }
             if (data == null) {
                 return item(false, "missing " + path);
@@ -150,7 +152,8 @@ public class EngineCheck extends AbstractSampler {
             missing.push(d);
         }
         for (Path d : missing) {
-            Files.createDirectory(d, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+            Files.createDirectory(d, PosixFilePermissions.asFileAttribute(
+                    PosixFilePermissions.fromString("rwx------")));
             synchronized (s) {
                 s.dirs().add(d);
             }

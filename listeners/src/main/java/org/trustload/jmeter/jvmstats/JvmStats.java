@@ -127,7 +127,8 @@ public class JvmStats extends AbstractTestElement
         String pollerEngine = JMeterUtils.getPropDefault(POLLER_PROPERTY, "");
         // decided before opening, so engines that do not poll a remote target never connect to it
         if (!shouldPoll(SELF.equals(kind), engineHost, pollerEngine)) {
-            note = "not polled on engine " + engineHost + ": " + kind + " '" + target + "' is a separate target, polled only by the engine "
+            note = "not polled on engine " + engineHost + ": " + kind + " '" + target
+                    + "' is a separate target, polled only by the engine "
                     + POLLER_PROPERTY + " names ('" + pollerEngine + "')";
             if (pollerEngine.isBlank()) {
                 log.warn("JVM Stats {}: {}; no engine polls it: run the controller with -G{}=HOST:PORT of one engine",
@@ -138,7 +139,8 @@ public class JvmStats extends AbstractTestElement
             return;
         }
         try {
-            stats = StatsSources.open(kind, new SourceConfig(target, username, password, connectTimeoutMs, callTimeoutMs));
+            stats = StatsSources.open(kind,
+                    new SourceConfig(target, username, password, connectTimeoutMs, callTimeoutMs));
         } catch (StatsException | IllegalArgumentException e) {
             note = "cannot watch " + source + " '" + target + "': " + e.getMessage();
             log.error("JVM Stats {}: {}", getName(), note);
@@ -157,7 +159,8 @@ public class JvmStats extends AbstractTestElement
             return t;
         });
         poller.scheduleAtFixedRate(this::pollOnce, every, every, TimeUnit.MILLISECONDS);
-        log.info("JVM Stats {}: polling {} every {} ms into variables {}_*", getName(), stats.describe(), every, prefix);
+        log.info("JVM Stats {}: polling {} every {} ms into variables {}_*", getName(),
+                stats.describe(), every, prefix);
     }
 
     /**
@@ -193,7 +196,8 @@ public class JvmStats extends AbstractTestElement
             }
         } catch (StatsException e) {
             if (e.isGone()) {
-                note = (note.isEmpty() ? "" : note + "; ") + "target disappeared at " + java.time.Instant.now() + ": " + e.getMessage()
+                note = (note.isEmpty() ? "" : note + "; ") + "target disappeared at " + java.time.Instant.now()
+                        + ": " + e.getMessage()
                         + " (figures are up to the last successful poll)";
                 log.warn("JVM Stats {}: {}", getName(), note);
                 current = empty();
@@ -474,7 +478,10 @@ public class JvmStats extends AbstractTestElement
         return new StatsSummary(target0, from, to, requests == null ? 0 : requests.sum(), n, ownMs);
     }
 
-    /** Summary path without extension: relative names go to the results directory; engines add their name for engine-local sources. */
+    /**
+     * Summary path without extension: relative names go to the results directory; engines add their name for
+     * engine-local sources.
+     */
     private Path summaryBase(String engineHost) {
         String f = summaryFile == null || summaryFile.isBlank() ? "jvm-stats-summary" : summaryFile.trim();
         if (f.endsWith(".txt") || f.endsWith(".json")) {

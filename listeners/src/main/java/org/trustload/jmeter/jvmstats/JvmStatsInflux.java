@@ -42,7 +42,8 @@ final class JvmStatsInflux {
     private final String prefix;
     private final String engine;
 
-    private JvmStatsInflux(InfluxWriter writer, String application, String name, String source, String target, String prefix,
+    private JvmStatsInflux(InfluxWriter writer, String application, String name, String source,
+            String target, String prefix,
             String engine) {
         this.writer = writer;
         this.application = application;
@@ -63,14 +64,17 @@ final class JvmStatsInflux {
             return null;
         }
         // JMeter's own listener's interval and timeouts, so both series arrive at the same pace
-        Duration every = Duration.ofSeconds(Math.max(1, JMeterUtils.getPropDefault("backend_influxdb.send_interval", 5)));
-        Duration timeout = Duration.ofMillis(Math.max(1000, JMeterUtils.getPropDefault("backend_influxdb.socket_timeout", 3000)));
+        Duration every = Duration.ofSeconds(
+                Math.max(1, JMeterUtils.getPropDefault("backend_influxdb.send_interval", 5)));
+        Duration timeout = Duration.ofMillis(
+                Math.max(1000, JMeterUtils.getPropDefault("backend_influxdb.socket_timeout", 3000)));
         InfluxWriter w;
         try {
             w = InfluxWriter.start(url, JMeterUtils.getPropDefault(TOKEN_PROPERTY, ""), every, timeout, 10_000,
                     message -> log.warn("JVM Stats {}: {}", name, message));
         } catch (ClientException e) {
-            log.error("JVM Stats {}: {}: {}; its series are not written to InfluxDB", name, URL_PROPERTY, e.getMessage());
+            log.error("JVM Stats {}: {}: {}; its series are not written to InfluxDB", name,
+                    URL_PROPERTY, e.getMessage());
             return null;
         }
         String engine = engineHost != null && !engineHost.isBlank() ? engineHost : JMeterUtils.getLocalHostName();

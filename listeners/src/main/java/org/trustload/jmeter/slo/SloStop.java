@@ -93,7 +93,8 @@ public class SloStop extends EndedSampleListener {
             }
         } catch (IllegalArgumentException e) {
             rules = null;
-            String msg = "TrustLoad configuration error: SLO Stop '" + getName() + "', property objective: " + e.getMessage();
+            String msg = "TrustLoad configuration error: SLO Stop '" + getName()
+                    + "', property objective: " + e.getMessage();
             log.error(msg);
             System.out.println(msg);
             StandardJMeterEngine.stopEngineNow();
@@ -155,13 +156,15 @@ public class SloStop extends EndedSampleListener {
         String breach = String.join(", ", broken);
         if (brokenSince == 0) {
             brokenSince = now;
-            log.info("SLO Stop {}: objective broken ({}) over the last {} s; stopping after {} s of it", getName(), breach,
+            log.info("SLO Stop {}: objective broken ({}) over the last {} s; stopping after {} s of it", getName(),
+                    breach,
                     windowSeconds, breakSeconds);
         }
         lastBreach = breach;
         if (now - brokenSince >= breakSeconds * 1000 && !stopped) {
             stopped = true;
-            String line = String.format(Locale.ROOT, "%s: %s (objective %s, broken for %d s, %d samples in the last %d s)%s at %d",
+            String line = String.format(Locale.ROOT,
+                    "%s: %s (objective %s, broken for %d s, %d samples in the last %d s)%s at %d",
                     BROKEN_LINE, breach, r, (now - brokenSince) / 1000, w.samples(), windowSeconds,
                     "log".equals(action) ? "" : "; stopping the test", now);
             log.warn(line);

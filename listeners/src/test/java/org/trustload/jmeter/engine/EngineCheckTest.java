@@ -42,12 +42,14 @@ class EngineCheckTest {
     void aMissingFileIsShippedWithPrivateFoldersAndTidyRemovesBoth() throws Exception {
         byte[] content = "a key store".getBytes(StandardCharsets.UTF_8);
         Path file = dir.resolve("lab/ldap/truststore.p12");
-        SampleResult r = EngineCheck.checkOne("run-1", file.toString(), sha(content), Base64.getEncoder().encodeToString(content));
+        SampleResult r = EngineCheck.checkOne("run-1", file.toString(), sha(content),
+                Base64.getEncoder().encodeToString(content));
         assertThat(r.isSuccessful()).as(r.getResponseMessage()).isTrue();
         assertThat(r.getResponseMessage()).isEqualTo("shipped " + file);
         assertThat(Files.readAllBytes(file)).isEqualTo(content);
         assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file))).isEqualTo("rw-------");
-        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(dir.resolve("lab")))).isEqualTo("rwx------");
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(dir.resolve("lab"))))
+                .isEqualTo("rwx------");
         try (var s = Files.list(file.getParent())) {
             assertThat(s).as("no partial file left").containsExactly(file);
         }
@@ -68,9 +70,11 @@ class EngineCheckTest {
         SampleResult differs = EngineCheck.checkOne("run-3", file.toString(), sha(controller),
                 Base64.getEncoder().encodeToString(controller));
         assertThat(differs.isSuccessful()).isFalse();
-        assertThat(differs.getResponseMessage()).startsWith("differs " + file + ": sha256 ").contains("never overwritten");
+        assertThat(differs.getResponseMessage()).startsWith("differs " + file + ": sha256 ")
+                .contains("never overwritten");
         assertThat(Files.readString(file)).isEqualTo("old rows");
-        assertThat(EngineCheck.checkOne("run-3", file.toString(), sha("old rows".getBytes(StandardCharsets.UTF_8)), null)
+        assertThat(EngineCheck.checkOne("run-3", file.toString(),
+                sha("old rows".getBytes(StandardCharsets.UTF_8)), null)
                 .getResponseMessage()).isEqualTo("same " + file);
         assertThat(EngineCheck.checkOne("run-3", file.toString(), "", null).getResponseMessage())
                 .as("the controller has no copy to compare with").isEqualTo("present " + file);
@@ -85,7 +89,8 @@ class EngineCheckTest {
         byte[] second = "second lab start".getBytes(StandardCharsets.UTF_8);
         EngineCheck.checkOne("run-6", file.toString(), sha(first), Base64.getEncoder().encodeToString(first));
         // run-6's controller died before its tidy-up; the next run's lab made a new store at the same path
-        SampleResult r = EngineCheck.checkOne("run-7", file.toString(), sha(second), Base64.getEncoder().encodeToString(second));
+        SampleResult r = EngineCheck.checkOne("run-7", file.toString(), sha(second),
+                Base64.getEncoder().encodeToString(second));
         assertThat(r.getResponseMessage()).isEqualTo("shipped " + file);
         assertThat(Files.readAllBytes(file)).isEqualTo(second);
         EngineCheck.tidy("run-7");
@@ -121,12 +126,14 @@ class EngineCheckTest {
         assertThat(r.isSuccessful()).as("one file is missing").isFalse();
         assertThat(r.getSubResults()).extracting(SampleResult::getResponseMessage)
                 .containsExactly("shipped " + shipped, "missing " + dir.resolve("none.csv"));
-        assertThat(JMeterUtils.getProperty(EngineCheck.FILE + "0.data")).as("the content is dropped once used").isNull();
+        assertThat(JMeterUtils.getProperty(EngineCheck.FILE + "0.data"))
+                .as("the content is dropped once used").isNull();
 
         JMeterUtils.setProperty(EngineCheck.MODE, "tidy");
         SampleResult tidy = new EngineCheck().sample(null);
         assertThat(tidy.isSuccessful()).isTrue();
-        assertThat(tidy.getSubResults()).extracting(SampleResult::getResponseMessage).containsExactly("removed " + shipped);
+        assertThat(tidy.getSubResults()).extracting(SampleResult::getResponseMessage)
+                .containsExactly("removed " + shipped);
         assertThat(shipped).doesNotExist();
     }
 

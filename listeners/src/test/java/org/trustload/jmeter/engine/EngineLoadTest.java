@@ -44,6 +44,7 @@ class EngineLoadTest {
 
     @Test
     void unknownFiguresAreEmptyFields() {
-        assertThat(EngineLoad.format(1_764_000_000_000L, 1234.4, Double.NaN, Double.NaN, 4)).isEqualTo("1764000000000/1234///4");
+        assertThat(EngineLoad.format(1_764_000_000_000L, 1234.4, Double.NaN, Double.NaN, 4))
+                .isEqualTo("1764000000000/1234///4");
     }
 }

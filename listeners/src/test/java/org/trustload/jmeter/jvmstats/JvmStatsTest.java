@@ -86,7 +86,8 @@ class JvmStatsTest {
         assertThat(vars.get("jvm_cpu_pct")).as("a second poll gives a CPU %").matches("\\d+\\.\\d");
         s.testEnded();
         String text = Files.readString(dir.resolve("self-summary.txt"));
-        assertThat(text).contains("this JVM", "requests           4 (transaction-controller rows, setUp and tearDown excluded)")
+        assertThat(text).contains("this JVM",
+                "requests           4 (transaction-controller rows, setUp and tearDown excluded)")
                 .contains("jstat -gc (KB, counts, seconds)");
         JsonNode j = new ObjectMapper().readTree(dir.resolve("self-summary.json").toFile());
         assertThat(j.get("requests").asLong()).isEqualTo(4);
@@ -147,9 +148,11 @@ class JvmStatsTest {
         assertThat(JvmStats.addSampleVariables(new String[] {"other_a"})).isEmpty();
         String listed = JMeterUtils.getProperty(SampleEvent.SAMPLE_VARIABLES);
         assertThat(listed.split(",")).startsWith("jvm_cpu_ms", "jvm_rss_mb").containsOnlyOnce("other_a", "jvm_cpu_ms");
-        assertThat(SampleEvent.getVarName(SampleEvent.getVarCount() - 1)).as("SampleEvent re-read the list").isEqualTo("other_a");
+        assertThat(SampleEvent.getVarName(SampleEvent.getVarCount() - 1)).as("SampleEvent re-read the list")
+                .isEqualTo("other_a");
         JvmStats.removeSampleVariables(added);
-        assertThat(JMeterUtils.getProperty(SampleEvent.SAMPLE_VARIABLES)).as("the user's own list is kept").isEqualTo(before);
+        assertThat(JMeterUtils.getProperty(SampleEvent.SAMPLE_VARIABLES))
+                .as("the user's own list is kept").isEqualTo(before);
         assertThat(SampleEvent.getVarCount()).isEqualTo(2);
     }
 
@@ -180,7 +183,8 @@ class JvmStatsTest {
         s.testStarted();
         s.threadStarted();
         s.testEnded();
-        assertThat(Files.readString(dir.resolve("bad-summary.txt"))).contains("cannot watch jmx 'not a url'", "bad JMX target");
+        assertThat(Files.readString(dir.resolve("bad-summary.txt")))
+                .contains("cannot watch jmx 'not a url'", "bad JMX target");
         JvmStats unknown = element("nope", "", "unknown-summary");
         unknown.testStarted();
         unknown.testEnded();
@@ -214,7 +218,8 @@ class JvmStatsTest {
         });
         server.start();
         try {
-            JMeterUtils.setProperty(JvmStatsInflux.URL_PROPERTY, "http://127.0.0.1:" + server.getAddress().getPort() + "/write?db=t");
+            JMeterUtils.setProperty(JvmStatsInflux.URL_PROPERTY,
+                    "http://127.0.0.1:" + server.getAddress().getPort() + "/write?db=t");
             JMeterUtils.setProperty(JvmStatsInflux.APPLICATION_PROPERTY, "unit/plan");
             JvmStats s = element("self", "", "influx-summary");
             s.setVariablePrefix("lg");
@@ -222,7 +227,8 @@ class JvmStatsTest {
             s.testEnded(); // polls once more, then sends what is left
             assertThat(bodies).as("sent at test end at the latest").isNotEmpty();
             java.util.List<String> lines = bodies.stream().flatMap(String::lines).toList();
-            assertThat(lines).as("the first poll and the last (test end)").hasSizeGreaterThanOrEqualTo(2).allSatisfy(l -> assertThat(l)
+            assertThat(lines).as("the first poll and the last (test end)").hasSizeGreaterThanOrEqualTo(2)
+                    .allSatisfy(l -> assertThat(l)
                     .startsWith("jvmstats,application=unit/plan,name=JVM\\ Stats,prefix=lg,source=self,target=")
                     .containsPattern(" cpu_ms=\\d+,").contains(",heap_used_mb=", ",threads=").matches(".* \\d{19}"));
             JMeterUtils.setProperty(JvmStatsInflux.URL_PROPERTY, "localhost:8086");

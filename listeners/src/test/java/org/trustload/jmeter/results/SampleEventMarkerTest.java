@@ -48,7 +48,8 @@ class SampleEventMarkerTest {
         r.setSaveConfig(config);
         StringWriter w = new StringWriter();
         try (PrintWriter out = new PrintWriter(w)) {
-            CSVSaveService.saveSampleResult(new SampleEvent(r, "tg", JMeterContextService.getContext().getVariables()), out);
+            CSVSaveService.saveSampleResult(new SampleEvent(r, "tg", JMeterContextService.getContext().getVariables()),
+                    out);
         }
         return w.toString().lines().toList();
     }
@@ -65,7 +66,8 @@ class SampleEventMarkerTest {
         String value = first.get(0).substring(first.get(0).lastIndexOf(',') + 1);
         assertThat(value).matches("\\d+\\.1");
         assertThat(first).hasSize(3).allSatisfy(row -> assertThat(row).endsWith("," + value));
-        assertThat(second).singleElement().satisfies(row -> assertThat(row).endsWith("," + value.replaceFirst("1$", "2")));
+        assertThat(second).singleElement()
+                .satisfies(row -> assertThat(row).endsWith("," + value.replaceFirst("1$", "2")));
     }
 
     @Test
@@ -85,7 +87,8 @@ class SampleEventMarkerTest {
         String mine = JMeterContextService.getContext().getVariables().get(SampleEventMarker.VARIABLE);
         assertThat(other[0]).endsWith(".1");
         assertThat(mine).endsWith(".2");
-        assertThat(other[0].substring(0, other[0].indexOf('.'))).as("threads apart").isNotEqualTo(mine.substring(0, mine.indexOf('.')));
+        assertThat(other[0].substring(0, other[0].indexOf('.'))).as("threads apart")
+                .isNotEqualTo(mine.substring(0, mine.indexOf('.')));
     }
 
     @Test

@@ -52,7 +52,8 @@ class BcEngineTest {
     @BeforeAll
     static void setUp() throws Exception {
         pki = TestPki.generate(new TestPki.Spec().withKeyType(TestPki.KeyType.SM2).withCas(1).withUsers(0)
-                .withNotBefore(java.time.Instant.now().minus(java.time.Duration.ofDays(60))).withCrlBaseUrl(null), dir.resolve("a"));
+                .withNotBefore(java.time.Instant.now().minus(java.time.Duration.ofDays(60))).withCrlBaseUrl(null),
+                dir.resolve("a"));
         other = TestPki.generate(new TestPki.Spec().withSeed(2).withKeyType(TestPki.KeyType.SM2).withCas(1).withUsers(0)
                 .withExpiredCount(0).withCrlBaseUrl(null), dir.resolve("b"));
         bc = TlcpEngines.get("bc");
@@ -186,7 +187,8 @@ class BcEngineTest {
 
     @Test
     void noCommonSuiteIsSaid() throws Exception {
-        try (TlcpPageServer gcmOnly = TlcpPageServer.start(bc.newServer(serverSettings(TlcpServerSettings.ClientAuth.NONE)
+        try (TlcpPageServer gcmOnly = TlcpPageServer.start(
+                bc.newServer(serverSettings(TlcpServerSettings.ClientAuth.NONE)
                 .withSuites(List.of(TlcpSuite.ECC_SM4_GCM_SM3))), any(), 10_000);
                 TlcpClient c = bc.newClient(clientSettings(TlcpSuite.ECC_SM4_CBC_SM3, TlcpClientCrypto.FULL))) {
             assertThatThrownBy(() -> c.connect("127.0.0.1", gcmOnly.port()))
@@ -199,7 +201,8 @@ class BcEngineTest {
 
     /** The server counts a failure once its thread handled it, after the client already saw the alert. */
     static int awaitFailures(TlcpPageServer server, int expected) throws InterruptedException {
-        for (long end = System.nanoTime() + 5_000_000_000L; server.handshakeFailures() < expected && System.nanoTime() < end;) {
+        for (long end = System.nanoTime() + 5_000_000_000L; server.handshakeFailures() < expected
+                && System.nanoTime() < end;) {
             Thread.sleep(10);
         }
         return server.handshakeFailures();

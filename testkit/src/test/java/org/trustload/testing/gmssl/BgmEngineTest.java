@@ -148,7 +148,8 @@ class BgmEngineTest {
                 .redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(p.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
-        assertThat(out).startsWith(TlcpException.ENGINE_UNAVAILABLE + "|bgm engine needs JVM flags|start the JVM with: ")
+        assertThat(out).startsWith(TlcpException.ENGINE_UNAVAILABLE
+                + "|bgm engine needs JVM flags|start the JVM with: ")
                 .contains("--add-opens=java.base/sun.security.x509=ALL-UNNAMED", "bin/setenv.sh");
     }
 
@@ -163,8 +164,10 @@ class BgmEngineTest {
             assertThat(new boolean[] {enc[0], enc[1], enc[2], enc[3], enc[4]})
                     .containsExactly(false, false, true, true, true);
             for (String use : List.of("sign", "enc")) {
-                assertThat(dir.resolve("tlcp-" + party + "-" + use + ".pem")).content().startsWith("-----BEGIN CERTIFICATE-----");
-                assertThat(dir.resolve("tlcp-" + party + "-" + use + ".key")).content().startsWith("-----BEGIN PRIVATE KEY-----");
+                assertThat(dir.resolve("tlcp-" + party + "-" + use + ".pem")).content()
+                        .startsWith("-----BEGIN CERTIFICATE-----");
+                assertThat(dir.resolve("tlcp-" + party + "-" + use + ".key")).content()
+                        .startsWith("-----BEGIN PRIVATE KEY-----");
             }
         }
         assertThat(pki.tlcpKey(TestPki.TLCP_CLIENT_EXPIRED, "sign").certificate().getNotAfter())

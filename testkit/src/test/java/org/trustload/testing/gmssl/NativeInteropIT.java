@@ -74,7 +74,8 @@ class NativeInteropIT {
         expiredClient = credentials(TestPki.TLCP_CLIENT_EXPIRED);
         ca1 = pki.dir().resolve("ca-1.pem");
         ca2 = pki.dir().resolve("ca-2.pem");
-        plainTls = new PlainTlsServer(TestPki.generate(new TestPki.Spec().withCas(1).withUsers(0), dir.resolve("p256")));
+        plainTls = new PlainTlsServer(
+                TestPki.generate(new TestPki.Spec().withCas(1).withUsers(0), dir.resolve("p256")));
     }
 
     @AfterAll
@@ -176,7 +177,8 @@ class NativeInteropIT {
     private static TlcpClientSettings clientSettings(TlcpProtocol protocol, TlcpSuite suite, TlcpCredentials creds,
             Path caFile) throws Exception {
         return new TlcpClientSettings().withProtocol(protocol).withSuites(List.of(suite))
-                .withTrustAnchors(caFile.equals(ca1) ? List.of(pki.caCertificates().get(0)) : List.of(pki.caCertificates().get(1)))
+                .withTrustAnchors(caFile.equals(ca1) ? List.of(pki.caCertificates().get(0))
+                        : List.of(pki.caCertificates().get(1)))
                 .withCredentials(creds).withConnectTimeoutMillis(5000).withReadTimeoutMillis(10000);
     }
 
@@ -207,7 +209,8 @@ class NativeInteropIT {
                 serverSettings(TlcpProtocol.TLCP, clientAuth)))) {
             NativeTlcpPeer.Result r = NativeTlcpPeer.client(args("--port", s.port(), "--cipher", nativeName(suite),
                     "--ca", ca1, "--path", "/1k", "--count", 3,
-                    clientAuth || suite.needsClientCertificates() ? nativeCredentials(TestPki.TLCP_CLIENT) : List.of()), RUN);
+                    clientAuth || suite.needsClientCertificates() ? nativeCredentials(TestPki.TLCP_CLIENT) : List.of()),
+                    RUN);
             assertThat(r.exit()).as(r.toString()).isZero();
             assertThat(r.line("NEGOTIATED")).isEqualTo("NTLSv1.1 " + nativeName(suite));
             assertThat(r.line("RESPONSE")).isEqualTo("200 1024");
@@ -221,7 +224,8 @@ class NativeInteropIT {
         try (NativeTlcpPeer.Server s = NativeTlcpPeer.server(args("--port", 0, nativeCredentials(TestPki.TLCP_SERVER),
                 clientAuth ? List.of("--ca", ca1.toString(), "--require-client-cert") : List.of()))) {
             try (TlcpClient c = TlcpEngines.get(engine).newClient(
-                    clientSettings(TlcpProtocol.TLCP, suite, clientAuth || suite.needsClientCertificates() ? client : null, ca1));
+                    clientSettings(TlcpProtocol.TLCP, suite, clientAuth || suite.needsClientCertificates()
+                            ? client : null, ca1));
                     TlcpConnection conn = c.connect("127.0.0.1", s.port())) {
                 assertThat(conn.protocol()).isEqualTo("TLCP");
                 assertThat(conn.cipherSuite()).isEqualTo(suite.name());
@@ -229,7 +233,8 @@ class NativeInteropIT {
                 assertThat(http.get("localhost", "/1m", true).bodyBytes()).isEqualTo(1 << 20);
                 assertThat(http.get("localhost", "/1k", false).bodyBytes()).isEqualTo(1024);
             }
-            assertThat(s.awaitLine("ACCEPTED", Duration.ofSeconds(5))).isEqualTo("ACCEPTED NTLSv1.1 " + nativeName(suite));
+            assertThat(s.awaitLine("ACCEPTED", Duration.ofSeconds(5)))
+                    .isEqualTo("ACCEPTED NTLSv1.1 " + nativeName(suite));
         }
     }
 
@@ -299,16 +304,19 @@ class NativeInteropIT {
         // a TLCP client at a JSSE TLS port: alert protocol_version
         try (TlcpClient c = TlcpEngines.get("bc").newClient(
                 clientSettings(TlcpProtocol.TLCP, TlcpSuite.ECC_SM4_CBC_SM3, null, ca1))) {
-            assertThatThrownBy(() -> c.connect("127.0.0.1", plainTls.port())).isInstanceOfSatisfying(TlcpException.class,
+            assertThatThrownBy(() -> c.connect("127.0.0.1", plainTls.port()))
+                    .isInstanceOfSatisfying(TlcpException.class,
                     e -> assertThat(TlcpErrors.isProtocolMismatch(e)).as(e.getMessage() + " / " + e.detail()).isTrue());
         }
         // a TLCP client at an OpenSSL TLS 1.3 port: closed without an answer, as a server shedding load
         // closes: said as it is, and not taken for a mismatch
         try (NativeTlcpPeer.Server s = NativeTlcpPeer.server(args("--proto", "tls13", "--port", 0,
-                "--sign-cert", pki.dir().resolve("tlcp-server-sign.pem"), "--sign-key", pki.dir().resolve("tlcp-server-sign.key")));
+                "--sign-cert", pki.dir().resolve("tlcp-server-sign.pem"), "--sign-key",
+                pki.dir().resolve("tlcp-server-sign.key")));
                 TlcpClient c = TlcpEngines.get("bc").newClient(
                         clientSettings(TlcpProtocol.TLCP, TlcpSuite.ECC_SM4_CBC_SM3, null, ca1))) {
-            assertThatThrownBy(() -> c.connect("127.0.0.1", s.port())).isInstanceOfSatisfying(TlcpException.class, e -> {
+            assertThatThrownBy(() -> c.connect("127.0.0.1", s.port()))
+                    .isInstanceOfSatisfying(TlcpException.class, e -> {
                 assertThat(e.getMessage()).isEqualTo("connection closed by peer without answering the hello");
                 assertThat(TlcpErrors.isProtocolMismatch(e)).isFalse();
             });
@@ -365,7 +373,8 @@ class NativeInteropIT {
     @Test
     void tongsuoClientHandshakesWithNativeServerOverTls13() throws Exception {
         try (NativeTlcpPeer.Server s = NativeTlcpPeer.server(args("--proto", "tls13", "--port", 0,
-                "--sign-cert", pki.dir().resolve("tlcp-server-sign.pem"), "--sign-key", pki.dir().resolve("tlcp-server-sign.key"),
+                "--sign-cert", pki.dir().resolve("tlcp-server-sign.pem"), "--sign-key",
+                pki.dir().resolve("tlcp-server-sign.key"),
                 "--ca", ca1, "--require-client-cert"));
                 TlcpClient c = TlcpEngines.get("tongsuo").newClient(
                         clientSettings(TlcpProtocol.TLS13, TlcpSuite.TLS_SM4_GCM_SM3, client, ca1));
@@ -430,7 +439,8 @@ class NativeInteropIT {
             assertThat(r.stderr()).contains("certificate verify failed");
         }
         try (NativeTlcpPeer.Server s = NativeTlcpPeer.server(args("--proto", "tls13", "--port", 0,
-                "--sign-cert", pki.dir().resolve("tlcp-server-sign.pem"), "--sign-key", pki.dir().resolve("tlcp-server-sign.key")));
+                "--sign-cert", pki.dir().resolve("tlcp-server-sign.pem"), "--sign-key",
+                pki.dir().resolve("tlcp-server-sign.key")));
                 TlcpClient c = TlcpEngines.get("tongsuo").newClient(
                         clientSettings(TlcpProtocol.TLS13, TlcpSuite.TLS_SM4_GCM_SM3, null, ca2))) {
             assertHandshakeFails(() -> c.connect("127.0.0.1", s.port()), "untrusted certificate");
@@ -457,7 +467,8 @@ class NativeInteropIT {
                 serverSettings(TlcpProtocol.TLS13, true)));
                 TlcpClient c = TlcpEngines.get("tongsuo").newClient(
                         clientSettings(TlcpProtocol.TLS13, TlcpSuite.TLS_SM4_GCM_SM3, expiredClient, ca1))) {
-            // TLS 1.3: the client finishes before the server judges its certificate; the refusal comes with the response
+            // TLS 1.3: the client finishes before the server judges its certificate; the refusal comes with the
+            // response
             try (TlcpConnection conn = c.connect("127.0.0.1", s.port())) {
                 assertThatThrownBy(() -> get(conn, "/64b")).isInstanceOf(IOException.class);
             } catch (TlcpException e) {
@@ -489,7 +500,8 @@ class NativeInteropIT {
                 clientSettings(TlcpProtocol.TLS13, TlcpSuite.TLS_SM4_GCM_SM3, null, ca1))) {
             assertHandshakeFails(() -> c.connect("127.0.0.1", plainTls.port()), "");
         }
-        NativeTlcpPeer.Result r = NativeTlcpPeer.client(args("--port", plainTls.port(), "--cipher", "ECC-SM2-SM4-CBC-SM3",
+        NativeTlcpPeer.Result r = NativeTlcpPeer.client(
+                args("--port", plainTls.port(), "--cipher", "ECC-SM2-SM4-CBC-SM3",
                 "--ca", ca1), RUN);
         assertThat(r.exit()).as(r.toString()).isEqualTo(4);
         assertThat(r.stderr()).contains("HANDSHAKE-FAILED");
@@ -629,7 +641,8 @@ class NativeInteropIT {
             kmf.init(p256.serverKeyStore(), TestPki.PASSWORD.toCharArray());
             SSLContext ctx = SSLContext.getInstance("TLS");
             ctx.init(kmf.getKeyManagers(), null, null);
-            socket = (SSLServerSocket) ctx.getServerSocketFactory().createServerSocket(0, 50, InetAddress.getLoopbackAddress());
+            socket = (SSLServerSocket) ctx.getServerSocketFactory()
+                    .createServerSocket(0, 50, InetAddress.getLoopbackAddress());
             Thread t = new Thread(() -> {
                 while (!socket.isClosed()) {
                     try (Socket s = socket.accept()) {

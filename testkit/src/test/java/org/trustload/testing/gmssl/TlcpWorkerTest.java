@@ -100,7 +100,8 @@ class TlcpWorkerTest {
             assertThat(t.describe()).contains("engine: bc\n", "client crypto: minimal\n");
             assertThat(t.worker().run(TlcpMode.CPS, "/1k").response().bodyBytes()).isEqualTo(1024);
         }
-        try (TlcpTarget t = TlcpClients.open(options("auto", "TLS_SM4_GCM_SM3", pki.dir().resolve("ca-1.pem"), null, ""))) {
+        try (TlcpTarget t = TlcpClients.open(
+                options("auto", "TLS_SM4_GCM_SM3", pki.dir().resolve("ca-1.pem"), null, ""))) {
             assertThat(t.describe()).contains("engine: tongsuo\n", "protocol: TLSv1.3\n");
         }
     }
@@ -126,7 +127,8 @@ class TlcpWorkerTest {
     }
 
     static void assertSetting(TlcpClientOptions o, String setting, String file) {
-        assertThatThrownBy(() -> TlcpClients.open(o).close()).as(setting).isInstanceOfSatisfying(ClientException.class, e -> {
+        assertThatThrownBy(() -> TlcpClients.open(o).close()).as(setting)
+                .isInstanceOfSatisfying(ClientException.class, e -> {
             assertThat(e.isConfigError()).isTrue();
             assertThat(e.setting()).isEqualTo(setting);
             assertThat(e.file()).isEqualTo(file);

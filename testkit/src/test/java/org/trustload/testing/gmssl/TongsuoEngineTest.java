@@ -75,7 +75,8 @@ class TongsuoEngineTest {
                 TlcpServerSettings.ClientAuth.NEED)) {
             try (TlcpPageServer srv = TlcpPageServer.start(tongsuo.newServer(serverSettings(auth)),
                     new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 10_000);
-                    TlcpClient c = tongsuo.newClient(clientSettings(suite).withCredentials(client).withReadTimeoutMillis(5000));
+                    TlcpClient c = tongsuo.newClient(clientSettings(suite).withCredentials(client)
+                            .withReadTimeoutMillis(5000));
                     TlcpConnection conn = c.connect("127.0.0.1", srv.port())) {
                 assertThat(conn.protocol()).isEqualTo("TLSv1.3");
                 assertThat(conn.cipherSuite()).isEqualTo(suite.name());

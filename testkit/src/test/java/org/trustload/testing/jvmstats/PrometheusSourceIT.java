@@ -35,7 +35,8 @@ class PrometheusSourceIT {
             Thread.sleep(200);
             StatsSnapshot b = s.poll();
             assertThat(x).isNotZero();
-            assertThat(a.cpuCount()).as("CPUs node_exporter lists").isEqualTo(Runtime.getRuntime().availableProcessors());
+            assertThat(a.cpuCount()).as("CPUs node_exporter lists")
+                    .isEqualTo(Runtime.getRuntime().availableProcessors());
             assertThat(b.cpuMs() - a.cpuMs()).as("host CPU ms over ~0.5 s of this JVM spinning").isGreaterThan(100);
             assertThat(s.describe()).contains("prometheus exporter http://127.0.0.1:");
         }
@@ -50,7 +51,9 @@ class PrometheusSourceIT {
             StatsSnapshot a = s.poll();
             Thread.sleep(1500);
             StatsSnapshot b = s.poll();
-            assertThat(b.cpuMs() - a.cpuMs()).as("CPU ms of a JVM burning a core for 1.5 s (on a shared machine it gets less)").isGreaterThan(100);
+            assertThat(b.cpuMs() - a.cpuMs())
+                    .as("CPU ms of a JVM burning a core for 1.5 s (on a shared machine it gets less)")
+                    .isGreaterThan(100);
             assertThat(b.youngGcCount()).as("young collections of a JVM allocating garbage").isGreaterThan(0);
             assertThat(b.youngGcTimeMs()).isGreaterThan(0);
             assertThat(b.heapUsedBytes()).isGreaterThan(0);

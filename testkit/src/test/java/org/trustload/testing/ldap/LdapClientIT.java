@@ -347,9 +347,11 @@ class LdapClientIT {
             LdapOutcome base = c.execute(LdapRequest.builder(LdapOperation.SEARCH).baseDn("cn=fulano4," + Slapd.BASE_DN)
                     .scope("base").filter("(objectClass=*)").build(), 1);
             assertThat(base.entryCount()).isEqualTo(1);
-            assertThat(c.execute(search.baseDn("cn=fulano4," + Slapd.BASE_DN).scope("one").filter("(objectClass=*)").build(), 1)
+            assertThat(c.execute(search.baseDn("cn=fulano4," + Slapd.BASE_DN).scope("one")
+                    .filter("(objectClass=*)").build(), 1)
                     .entryCount()).isZero();
-            LdapOutcome limited = c.execute(search.baseDn(Slapd.BASE_DN).scope("sub").filter("(cn=fulano*)").sizeLimit(3).build(), 0);
+            LdapOutcome limited = c.execute(search.baseDn(Slapd.BASE_DN).scope("sub").filter("(cn=fulano*)")
+                    .sizeLimit(3).build(), 0);
             assertThat(limited.entryCount()).isEqualTo(3);
             assertThat(failure(() -> c.execute(search.filter("cn=fulano1)(").sizeLimit(0).build(), 1)).category())
                     .isEqualTo("filterError");

@@ -68,13 +68,15 @@ class CertificateLoginClientTest {
             kmf.init(pki.serverKeyStore(), pki.password().toCharArray());
             SSLContext ctx = SSLContext.getInstance("TLS");
             ctx.init(kmf.getKeyManagers(), new TrustManager[] {new AcceptAll()}, null);
-            socket = (SSLServerSocket) ctx.getServerSocketFactory().createServerSocket(0, 50, InetAddress.getLoopbackAddress());
+            socket = (SSLServerSocket) ctx.getServerSocketFactory()
+                    .createServerSocket(0, 50, InetAddress.getLoopbackAddress());
             socket.setNeedClientAuth(true);
             thread = new Thread(() -> {
                 while (!socket.isClosed()) {
                     try (SSLSocket s = (SSLSocket) socket.accept()) {
                         s.startHandshake();
-                        BufferedReader in = new BufferedReader(new InputStreamReader(s.getInputStream(), StandardCharsets.ISO_8859_1));
+                        BufferedReader in = new BufferedReader(
+                                new InputStreamReader(s.getInputStream(), StandardCharsets.ISO_8859_1));
                         String request = in.readLine();
                         for (String h; (h = in.readLine()) != null && !h.isEmpty(); ) {
                             // headers
@@ -171,7 +173,8 @@ class CertificateLoginClientTest {
     @Test
     void nginxsRefusalPageIsARequestRefusalThatTheDeclaredRuleAccepts() throws Exception {
         String page = "<html>\r\n<head><title>400 The SSL certificate error</title></head>\r\n<body>\r\n"
-                + "<center><h1>400 Bad Request</h1></center>\r\n<center>The SSL certificate error</center>\r\n</body></html>";
+                + "<center><h1>400 Bad Request</h1></center>\r\n<center>The SSL certificate"
+                + " error</center>\r\n</body></html>";
         try (TlsServer server = new TlsServer(r -> bytes("HTTP/1.1 400 Bad Request\r\nContent-Type: text/html\r\n"
                 + "Content-Length: " + page.length() + "\r\nConnection: close\r\n\r\n" + page))) {
             Flow f = login(server, "/");
@@ -244,7 +247,8 @@ class CertificateLoginClientTest {
         try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             port = s.getLocalPort();
         }
-        Flow m = CertificateLoginClient.builder().mtlsUrl(URI.create("https://127.0.0.1:" + port + "/auth/mtls")).build()
+        Flow m = CertificateLoginClient.builder()
+                .mtlsUrl(URI.create("https://127.0.0.1:" + port + "/auth/mtls")).build()
                 .mutualTls(user);
         assertThat(m.code()).isEqualTo(PkiException.CONNECT_ERROR);
         assertThat(m.failure().getMessage()).isEqualTo("login server unreachable");
@@ -256,7 +260,8 @@ class CertificateLoginClientTest {
         try (TestHttpServer server = new TestHttpServer().on("/", (b, ex) ->
                 TestHttpServer.reply(ex, 200, "text/plain", bytes("plain")))) {
             URI u = server.uri("/auth/mtls");
-            Flow m = CertificateLoginClient.builder().mtlsUrl(URI.create("https://127.0.0.1:" + u.getPort() + "/auth/mtls"))
+            Flow m = CertificateLoginClient.builder()
+                    .mtlsUrl(URI.create("https://127.0.0.1:" + u.getPort() + "/auth/mtls"))
                     .handshakeTimeout(Duration.ofSeconds(3)).build().mutualTls(user);
             assertThat(m.code()).isIn(CertificateLoginClient.HANDSHAKE_FAILED, PkiException.CONNECT_ERROR);
             assertThat(m.steps()).extracting(Flow.Step::name).containsExactly("handshake");

@@ -103,7 +103,8 @@ class IndependentValidationTest {
         Run r = run(cmd.toArray(String[]::new));
         assertThat(r.exit()).as(r.output()).isZero();
         byte[] cms = Files.readAllBytes(dir.resolve("sig.der"));
-        ValidationReport report = CadesSignerTest.validator().validateCades(cms, detached ? CadesSignerTest.DATA : null);
+        ValidationReport report = CadesSignerTest.validator()
+                .validateCades(cms, detached ? CadesSignerTest.DATA : null);
         assertThat(report.problems()).isEmpty();
         assertThat(report.signer()).contains("User " + type);
         assertThat(report.signingTime()).isNotNull();

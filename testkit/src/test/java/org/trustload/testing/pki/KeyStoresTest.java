@@ -81,7 +81,8 @@ class KeyStoresTest {
             assertThat(k.chain()).hasSize(2);
             assertSignsAndVerifies(k);
         }
-        assertThat(all.get(0).keyAlgorithm()).isEqualTo(type == TestPki.KeyType.P256 ? "EC" : type == TestPki.KeyType.SM2 ? "SM2" : "RSA");
+        assertThat(all.get(0).keyAlgorithm())
+                .isEqualTo(type == TestPki.KeyType.P256 ? "EC" : type == TestPki.KeyType.SM2 ? "SM2" : "RSA");
         List<KeyMaterial> two = p.users(List.of("user0002", "user0001")).load();
         assertThat(two).extracting(KeyMaterial::alias).containsExactly("user0002", "user0001");
     }
@@ -89,12 +90,14 @@ class KeyStoresTest {
     @Test
     void pkcs12Failures() throws Exception {
         Path users = ec.usersFile();
-        PkiException e = failure(() -> KeySource.pkcs12(users, TestPki.PASSWORD.toCharArray(), List.of("user0001", "nobody")).load(),
+        PkiException e = failure(() ->
+                KeySource.pkcs12(users, TestPki.PASSWORD.toCharArray(), List.of("user0001", "nobody")).load(),
                 PkiException.KEY_ERROR);
         assertThat(e).hasMessage("alias nobody not found");
         e = failure(() -> KeySource.pkcs12(users, SECRET.toCharArray(), List.of()).load(), PkiException.KEY_ERROR);
         assertThat(e).hasMessage("cannot open key store (wrong password?)");
-        e = failure(() -> KeySource.pkcs12(sm2.usersFile(), SECRET.toCharArray(), List.of()).load(), PkiException.KEY_ERROR);
+        e = failure(() -> KeySource.pkcs12(sm2.usersFile(), SECRET.toCharArray(), List.of()).load(),
+                PkiException.KEY_ERROR);
         assertThat(e).hasMessage("cannot open key store (wrong password?)");
         Path corrupt = tmp.resolve("corrupt.p12");
         byte[] bytes = Files.readAllBytes(users);
@@ -116,7 +119,8 @@ class KeyStoresTest {
         }
         e = failure(() -> KeySource.pkcs12(certsOnly, SECRET.toCharArray(), List.of()).load(), PkiException.KEY_ERROR);
         assertThat(e).hasMessage("key store has no private key entries");
-        e = failure(() -> KeySource.pkcs12(certsOnly, SECRET.toCharArray(), List.of("ca")).load(), PkiException.KEY_ERROR);
+        e = failure(() -> KeySource.pkcs12(certsOnly, SECRET.toCharArray(), List.of("ca")).load(),
+                PkiException.KEY_ERROR);
         assertThat(e).hasMessage("alias ca not found");
         assertThat(KeySource.pkcs12(users, SECRET.toCharArray(), List.of()).toString()).doesNotContain(SECRET);
     }
@@ -141,7 +145,8 @@ class KeyStoresTest {
         for (KeyMaterial k : keys) {
             assertSignsAndVerifies(k);
         }
-        PkiException e = failure(() -> KeySource.jks(file, "wrong".toCharArray(), List.of()).load(), PkiException.KEY_ERROR);
+        PkiException e = failure(() -> KeySource.jks(file, "wrong".toCharArray(), List.of()).load(),
+                PkiException.KEY_ERROR);
         assertThat(e).hasMessage("cannot open key store (wrong password?)");
         e = failure(() -> KeySource.jks(file, SECRET.toCharArray(), List.of("trusted")).load(), PkiException.KEY_ERROR);
         assertThat(e).hasMessage("alias trusted not found");
@@ -166,13 +171,15 @@ class KeyStoresTest {
                 default: assertThat(header).contains("Proc-Type: 4,ENCRYPTED");
             }
             boolean encrypted = form.name().endsWith("ENCRYPTED");
-            KeyMaterial loaded = KeySource.pem(key, chain, encrypted ? SECRET.toCharArray() : null, "signer").load().get(0);
+            KeyMaterial loaded = KeySource.pem(key, chain, encrypted ? SECRET.toCharArray() : null, "signer").load()
+                    .get(0);
             assertThat(loaded.alias()).isEqualTo("signer");
             assertThat(loaded.chain()).hasSize(2);
             assertThat(loaded.keyAlgorithm()).isEqualTo(k.keyAlgorithm());
             assertSignsAndVerifies(loaded);
             if (encrypted) {
-                PkiException e = failure(() -> KeySource.pem(key, chain, "wrong".toCharArray(), "x").load(), PkiException.KEY_ERROR);
+                PkiException e = failure(() -> KeySource.pem(key, chain, "wrong".toCharArray(), "x").load(),
+                        PkiException.KEY_ERROR);
                 assertThat(e.getMessage()).isEqualTo("cannot read PEM key (wrong password?)");
                 e = failure(() -> KeySource.pem(key, chain, null, "x").load(), PkiException.KEY_ERROR);
                 assertThat(e.getMessage()).isEqualTo("PEM key is encrypted and no password was given");
@@ -202,7 +209,8 @@ class KeyStoresTest {
                 return k.privateKey();
             case PKCS8_ENCRYPTED: {
                 OutputEncryptor enc = new JceOpenSSLPKCS8EncryptorBuilder(JcaPKCS8Generator.AES_256_CBC)
-                        .setProvider(KeyStores.bouncyCastle()).setIterationCount(1000).setPassword(SECRET.toCharArray()).build();
+                        .setProvider(KeyStores.bouncyCastle()).setIterationCount(1000)
+                        .setPassword(SECRET.toCharArray()).build();
                 return new JcaPKCS8Generator(k.privateKey(), enc).generate();
             }
             default:

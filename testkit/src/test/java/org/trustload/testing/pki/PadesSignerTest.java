@@ -137,7 +137,8 @@ class PadesSignerTest {
 
     @Test
     void samplePdfHasTheScenarioSizeAndIsDeterministic() throws Exception {
-        assertThat(PDF.length).isBetween((int) (SamplePdf.SCENARIO_BYTES * 0.95), (int) (SamplePdf.SCENARIO_BYTES * 1.05));
+        assertThat(PDF.length).isBetween((int) (SamplePdf.SCENARIO_BYTES * 0.95),
+                (int) (SamplePdf.SCENARIO_BYTES * 1.05));
         assertThat(SamplePdf.generate(SamplePdf.SCENARIO_BYTES)).isEqualTo(PDF);
         byte[] small = SamplePdf.generate(20_000);
         assertThat(small.length).isBetween(19_000, 21_000);

@@ -41,7 +41,8 @@ public final class SoftHsmChild {
             System.out.println("RESULT wrongPin=" + e.category() + ":" + e.getMessage());
         }
         List<KeyMaterial> keys = KeySource.pkcs11(config, pin, aliases).load();
-        System.out.println("RESULT sameProvider=" + (KeyStores.pkcs11Provider(config) == KeyStores.pkcs11Provider(config)
+        System.out.println("RESULT sameProvider="
+                + (KeyStores.pkcs11Provider(config) == KeyStores.pkcs11Provider(config)
                 && keys.get(0).provider() == KeyStores.pkcs11Provider(config)));
         try {
             KeySource.pkcs11(config, pin, List.of("nobody")).load();

@@ -56,7 +56,8 @@ class SoftHsmIT {
 
         Path tokens = Files.createDirectories(tmp.resolve("tokens"));
         Path conf = tmp.resolve("softhsm2.conf");
-        Files.writeString(conf, "directories.tokendir = " + tokens + "\nobjectstore.backend = file\nlog.level = ERROR\n");
+        Files.writeString(conf, "directories.tokendir = " + tokens
+                + "\nobjectstore.backend = file\nlog.level = ERROR\n");
         String init = run(conf, "softhsm2-util", "--init-token", "--free", "--label", "trustload", "--pin", PIN,
                 "--so-pin", "87654321");
         Matcher m = Pattern.compile("reassigned to slot (\\d+)").matcher(init);
@@ -104,7 +105,8 @@ class SoftHsmIT {
         writeCert(conf, k.certificate(), label, id);
     }
 
-    private void writeCert(Path conf, java.security.cert.X509Certificate cert, String label, String id) throws Exception {
+    private void writeCert(Path conf, java.security.cert.X509Certificate cert, String label, String id)
+            throws Exception {
         Path der = tmp.resolve(label + ".der");
         Files.write(der, cert.getEncoded());
         run(conf, "pkcs11-tool", "--module", LIBRARY.toString(), "--token-label", "trustload", "--login", "--pin", PIN,

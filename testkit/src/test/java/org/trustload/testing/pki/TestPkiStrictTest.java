@@ -137,7 +137,8 @@ class TestPkiStrictTest {
                     assertThat(usage.hasUsages(KeyUsage.digitalSignature)).isFalse();
                     break;
                 default:
-                    assertThat(usage.hasUsages(KeyUsage.digitalSignature)).as("%s: digitalSignature", c.name()).isTrue();
+                    assertThat(usage.hasUsages(KeyUsage.digitalSignature))
+                            .as("%s: digitalSignature", c.name()).isTrue();
             }
         }
     }
@@ -190,7 +191,8 @@ class TestPkiStrictTest {
         int keysSeen = 0;
         for (Path file : files) {
             PKCS12PfxPdu pfx = new PKCS12PfxPdu(Files.readAllBytes(file));
-            assertThat(pfx.isMacValid(new BcPKCS12MacCalculatorBuilderProvider(BcDefaultDigestProvider.INSTANCE), PASSWORD))
+            assertThat(pfx.isMacValid(new BcPKCS12MacCalculatorBuilderProvider(BcDefaultDigestProvider.INSTANCE),
+                    PASSWORD))
                     .as("MAC of %s", file).isTrue();
             Map<String, PrivateKey> keys = new LinkedHashMap<>();
             Map<String, X509CertificateHolder> certs = new HashMap<>();
@@ -204,7 +206,8 @@ class TestPkiStrictTest {
                         PrivateKey k = new JcaPEMKeyConverter().setProvider(KeyStores.bouncyCastle())
                                 .getPrivateKey(enc.decryptPrivateKeyInfo(decryptor()));
                         assertThat(keys.put(HexFormat.of().formatHex(id), k))
-                                .as("two keys of %s share the localKeyID %s", file, HexFormat.of().formatHex(id)).isNull();
+                                .as("two keys of %s share the localKeyID %s", file, HexFormat.of().formatHex(id))
+                                .isNull();
                     } else if (bag.getBagValue() instanceof X509CertificateHolder h && id != null) {
                         assertThat(certs.put(HexFormat.of().formatHex(id), h))
                                 .as("two certificates of %s share a localKeyID", file).isNull();
@@ -218,13 +221,15 @@ class TestPkiStrictTest {
                 assertThat(HexFormat.of().formatHex(
                         SubjectKeyIdentifier.fromExtensions(cert.getExtensions()).getKeyIdentifier()))
                         .as("%s: localKeyID is the certificate's SKI", file).isEqualTo(e.getKey());
-                assertThat(signsFor(e.getValue(), cert, type)).as("%s: key %s belongs to its certificate", file, e.getKey())
+                assertThat(signsFor(e.getValue(), cert, type))
+                        .as("%s: key %s belongs to its certificate", file, e.getKey())
                         .isTrue();
             }
             keysSeen += keys.size();
         }
         // users, CAs, TSA, server (+ 3 TLCP parties x 2 keys for SM2)
-        int expected = pki.userAliases().size() + pki.caCertificates().size() + 2 + (type == TestPki.KeyType.SM2 ? 6 : 0);
+        int expected = pki.userAliases().size() + pki.caCertificates().size() + 2
+                + (type == TestPki.KeyType.SM2 ? 6 : 0);
         assertThat(keysSeen).isEqualTo(expected);
     }
 

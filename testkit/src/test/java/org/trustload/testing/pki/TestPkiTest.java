@@ -109,7 +109,8 @@ class TestPkiTest {
         for (int n = 1; n <= 3; n++) {
             X509CRL crl = pki.crl(n);
             crl.verify(pki.caCertificates().get(n - 1).getPublicKey());
-            assertThat(crl.getIssuerX500Principal()).isEqualTo(pki.caCertificates().get(n - 1).getSubjectX500Principal());
+            assertThat(crl.getIssuerX500Principal())
+                    .isEqualTo(pki.caCertificates().get(n - 1).getSubjectX500Principal());
             int ca = n;
             Set<BigInteger> expected = pki.revokedAliases().stream().filter(a -> pki.caOf(a) == ca)
                     .map(pki::serialOf).collect(Collectors.toSet());
@@ -200,7 +201,8 @@ class TestPkiTest {
         TestPki b = TestPki.generate(spec, tmp.resolve("b"));
         TestPki c = TestPki.generate(spec.withSeed(43), tmp.resolve("c"));
         assertThat(b.caCertificates()).isEqualTo(a.caCertificates());
-        assertThat(Files.readString(b.dir().resolve("users.csv"))).isEqualTo(Files.readString(a.dir().resolve("users.csv")));
+        assertThat(Files.readString(b.dir().resolve("users.csv")))
+                .isEqualTo(Files.readString(a.dir().resolve("users.csv")));
         List<KeyMaterial> ka = a.users(List.of()).load();
         List<KeyMaterial> kb = b.users(List.of()).load();
         List<KeyMaterial> kc = c.users(List.of()).load();
@@ -230,7 +232,8 @@ class TestPkiTest {
         for (List<?> san : s.getSubjectAlternativeNames()) {
             sans.add(san.get(0) + "=" + san.get(1));
         }
-        assertThat(sans).containsExactlyInAnyOrder(GeneralName.iPAddress + "=127.0.0.1", GeneralName.dNSName + "=localhost");
+        assertThat(sans).containsExactlyInAnyOrder(GeneralName.iPAddress + "=127.0.0.1",
+                GeneralName.dNSName + "=localhost");
     }
 
     @Test

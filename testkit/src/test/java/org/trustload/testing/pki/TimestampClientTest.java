@@ -46,12 +46,15 @@ class TimestampClientTest {
         pki = TestPki.generate(new TestPki.Spec().withUsers(2), tmp.resolve("pki"));
         responder = new TimestampResponder(pki.tsaKey(), TimestampResponder.DEFAULT_POLICY);
         server = new TestHttpServer()
-                .on("/tsa", (body, ex) -> TestHttpServer.reply(ex, 200, "application/timestamp-reply", responder.respond(body)))
+                .on("/tsa", (body, ex) -> TestHttpServer.reply(ex, 200, "application/timestamp-reply",
+                        responder.respond(body)))
                 .on("/garbage", (body, ex) -> TestHttpServer.reply(ex, 200, "application/timestamp-reply",
                         "<html>hello</html>".getBytes(StandardCharsets.UTF_8)))
                 .on("/empty", (body, ex) -> TestHttpServer.reply(ex, 200, "application/timestamp-reply", new byte[0]))
-                .on("/huge", (body, ex) -> TestHttpServer.reply(ex, 200, "application/timestamp-reply", new byte[3 << 20]))
-                .on("/error", (body, ex) -> TestHttpServer.reply(ex, 500, "text/plain", "boom".getBytes(StandardCharsets.UTF_8)))
+                .on("/huge", (body, ex) -> TestHttpServer.reply(ex, 200,
+                        "application/timestamp-reply", new byte[3 << 20]))
+                .on("/error", (body, ex) -> TestHttpServer.reply(ex, 500, "text/plain",
+                        "boom".getBytes(StandardCharsets.UTF_8)))
                 .on("/slow", (body, ex) -> {
                     sleep(3000);
                     TestHttpServer.reply(ex, 200, "application/timestamp-reply", responder.respond(body));
@@ -116,18 +119,22 @@ class TimestampClientTest {
     @Test
     void theTokenIsCutFromTheAnswerAsTheTsaEncodedIt() throws Exception {
         byte[] answer = responder.respond(new TimeStampRequestGenerator().generate(
-                new org.bouncycastle.asn1.x509.AlgorithmIdentifier(org.bouncycastle.asn1.nist.NISTObjectIdentifiers.id_sha256),
+                new org.bouncycastle.asn1.x509.AlgorithmIdentifier(
+                        org.bouncycastle.asn1.nist.NISTObjectIdentifiers.id_sha256),
                 new byte[32], BigInteger.TEN).getEncoded());
         assertThat(TimestampClient.tokenBytes(answer))
                 .isEqualTo(new TimeStampResponse(answer).getTimeStampToken().getEncoded());
         // not a definite-length TimeStampResp with a token: none (the client encodes the parsed token instead)
         assertThat(TimestampClient.tokenBytes(new byte[0])).isNull();
         assertThat(TimestampClient.tokenBytes("<html>hello</html>".getBytes(StandardCharsets.UTF_8))).isNull();
-        assertThat(TimestampClient.tokenBytes(new byte[] {0x30, (byte) 0x80, 0x30, 0x03, 0x02, 0x01, 0x00, 0, 0})).isNull();
-        assertThat(TimestampClient.tokenBytes(new byte[] {0x30, 0x05, 0x30, 0x03, 0x02, 0x01, 0x02})).isNull(); // rejection: no token
+        assertThat(TimestampClient.tokenBytes(new byte[] {0x30, (byte) 0x80, 0x30, 0x03, 0x02, 0x01, 0x00, 0, 0}))
+                .isNull();
+        // rejection: no token
+        assertThat(TimestampClient.tokenBytes(new byte[] {0x30, 0x05, 0x30, 0x03, 0x02, 0x01, 0x02})).isNull();
         assertThat(TimestampClient.tokenBytes(Arrays.copyOf(answer, answer.length - 1))).isNull();
         TimestampClient.Granted g = client("/tsa").request(sha256(new byte[] {7}), "SHA-256");
-        assertThat(new TimeStampToken(new org.bouncycastle.cms.CMSSignedData(g.token())).getTimeStampInfo().getSerialNumber())
+        assertThat(new TimeStampToken(new org.bouncycastle.cms.CMSSignedData(g.token()))
+                .getTimeStampInfo().getSerialNumber())
                 .isEqualTo(g.serial());
     }
 
@@ -162,7 +169,8 @@ class TimestampClientTest {
     void inProcessResponderIsATimestampSource() throws Exception {
         TimestampSource source = responder;
         byte[] imprint = sha256(new byte[] {7});
-        TimeStampToken token = new TimeStampToken(new org.bouncycastle.cms.CMSSignedData(source.timestamp(imprint, "SHA-256")));
+        TimeStampToken token = new TimeStampToken(
+                new org.bouncycastle.cms.CMSSignedData(source.timestamp(imprint, "SHA-256")));
         assertThat(token.getTimeStampInfo().getMessageImprintDigest()).isEqualTo(imprint);
     }
 
@@ -172,7 +180,8 @@ class TimestampClientTest {
         assertThat(r.getStatus()).isEqualTo(2);
         assertThat(r.getFailInfo().intValue()).isEqualTo(org.bouncycastle.asn1.cmp.PKIFailureInfo.badDataFormat);
         TimeStampRequest md5 = new TimeStampRequestGenerator().generate(
-                new org.bouncycastle.asn1.x509.AlgorithmIdentifier(org.bouncycastle.asn1.pkcs.PKCSObjectIdentifiers.md5),
+                new org.bouncycastle.asn1.x509.AlgorithmIdentifier(
+                        org.bouncycastle.asn1.pkcs.PKCSObjectIdentifiers.md5),
                 new byte[16]);
         assertThat(new TimeStampResponse(responder.respond(md5.getEncoded())).getStatus()).isEqualTo(2);
     }
@@ -185,16 +194,20 @@ class TimestampClientTest {
 
     @Test
     void garbageAnswers() {
-        assertTsaError(() -> client("/garbage").timestamp(new byte[32], "SHA-256"), "TSA answer is not a timestamp response");
-        assertTsaError(() -> client("/empty").timestamp(new byte[32], "SHA-256"), "TSA answer is not a timestamp response");
-        assertTsaError(() -> client("/huge").timestamp(new byte[32], "SHA-256"), "TSA answer is not a timestamp response");
+        assertTsaError(() -> client("/garbage").timestamp(new byte[32], "SHA-256"),
+                "TSA answer is not a timestamp response");
+        assertTsaError(() -> client("/empty").timestamp(new byte[32], "SHA-256"),
+                "TSA answer is not a timestamp response");
+        assertTsaError(() -> client("/huge").timestamp(new byte[32], "SHA-256"),
+                "TSA answer is not a timestamp response");
         assertTsaError(() -> client("/other").timestamp(sha256(new byte[] {1}), "SHA-256"),
                 "TSA answer does not match the request");
     }
 
     @Test
     void httpError() {
-        PkiException e = assertTsaError(() -> client("/error").timestamp(new byte[32], "SHA-256"), "TSA answered HTTP 500");
+        PkiException e = assertTsaError(() -> client("/error").timestamp(new byte[32], "SHA-256"),
+                "TSA answered HTTP 500");
         assertThat(e.detail()).contains(server.uri("/error").toString());
         assertTsaError(() -> client("/nowhere").timestamp(new byte[32], "SHA-256"), "TSA answered HTTP 404");
     }
@@ -221,7 +234,8 @@ class TimestampClientTest {
 
     @Test
     void badSettings() {
-        PkiException e = catchThrowableOfType(() -> client("/tsa").timestamp(new byte[32], "NOPE-1"), PkiException.class);
+        PkiException e = catchThrowableOfType(() -> client("/tsa").timestamp(new byte[32], "NOPE-1"),
+                PkiException.class);
         assertThat(e.category()).isEqualTo(PkiException.CONFIG_ERROR);
         assertThat(catchThrowableOfType(() -> new TimestampClient(URI.create("ftp://127.0.0.1/"), CONNECT, RESPONSE),
                 IllegalArgumentException.class)).isNotNull();
@@ -243,12 +257,14 @@ class TimestampClientTest {
         Path tsr = tmp.resolve("response.tsr");
         Files.write(tsr, response);
         String out = TestPkiTest.run("openssl", "ts", "-verify", "-data", dataFile.toString(), "-in", tsr.toString(),
-                "-CAfile", pki.dir().resolve("ca-1.pem").toString(), "-untrusted", pki.dir().resolve("tsa.pem").toString());
+                "-CAfile", pki.dir().resolve("ca-1.pem").toString(), "-untrusted",
+                pki.dir().resolve("tsa.pem").toString());
         assertThat(out).startsWith("0:").contains("Verification: OK");
         // and it notices tampering
         Files.write(dataFile, Arrays.copyOf(data, data.length - 1));
         assertThat(TestPkiTest.run("openssl", "ts", "-verify", "-data", dataFile.toString(), "-in", tsr.toString(),
-                "-CAfile", pki.dir().resolve("ca-1.pem").toString(), "-untrusted", pki.dir().resolve("tsa.pem").toString()))
+                "-CAfile", pki.dir().resolve("ca-1.pem").toString(), "-untrusted",
+                pki.dir().resolve("tsa.pem").toString()))
                 .doesNotStartWith("0:");
     }
 

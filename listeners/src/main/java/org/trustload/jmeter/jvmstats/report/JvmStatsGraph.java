@@ -17,7 +17,8 @@ public class JvmStatsGraph extends CustomGraphConsumer {
 
     @Override
     public void consume(Sample sample, int channel) {
-        String column = CSVSaveService.VARIABLE_NAME_QUOTE_CHAR + getSampleVariableName() + CSVSaveService.VARIABLE_NAME_QUOTE_CHAR;
+        String column = CSVSaveService.VARIABLE_NAME_QUOTE_CHAR + getSampleVariableName()
+                + CSVSaveService.VARIABLE_NAME_QUOTE_CHAR;
         SampleMetadata columns = getConsumedMetadata(channel);
         if (columns == null || columns.indexOf(column) < 0) {
             return;

@@ -38,7 +38,8 @@ public class OpenGraphsHtmlExporter extends HtmlTemplateExporter {
             """;
 
     @Override
-    public void export(SampleContext context, File file, ReportGeneratorConfiguration configuration) throws ExportException {
+    public void export(SampleContext context, File file, ReportGeneratorConfiguration configuration)
+            throws ExportException {
         super.export(context, file, configuration);
         Path out = outputDir(configuration.getExportConfigurations().get(getName()));
         try {
@@ -53,7 +54,8 @@ public class OpenGraphsHtmlExporter extends HtmlTemplateExporter {
         Path page = out.resolve("content/pages/CustomsGraphs.html");
         Path script = out.resolve("content/js/customGraph.js");
         if (Files.exists(page)) {
-            Files.writeString(page, Files.readString(page, StandardCharsets.UTF_8).replace(COLLAPSED, OPEN), StandardCharsets.UTF_8);
+            Files.writeString(page, Files.readString(page, StandardCharsets.UTF_8).replace(COLLAPSED, OPEN),
+                    StandardCharsets.UTF_8);
         }
         if (Files.exists(script)) {
             String js = Files.readString(script, StandardCharsets.UTF_8);

@@ -14,7 +14,8 @@ class OpenGraphsHtmlExporterTest {
         Path page = Files.createDirectories(report.resolve("content/pages")).resolve("CustomsGraphs.html");
         Path script = Files.createDirectories(report.resolve("content/js")).resolve("customGraph.js");
         Files.writeString(page, "<div " + OpenGraphsHtmlExporter.OPEN + " id=\"a\"></div>\n<div "
-                + OpenGraphsHtmlExporter.COLLAPSED + " id=\"b\"></div>\n<div " + OpenGraphsHtmlExporter.COLLAPSED + " id=\"c\"></div>\n");
+                + OpenGraphsHtmlExporter.COLLAPSED + " id=\"b\"></div>\n<div " + OpenGraphsHtmlExporter.COLLAPSED
+                + " id=\"c\"></div>\n");
         Files.writeString(script, "function refreshcustom_a(fix) {}\n");
         OpenGraphsHtmlExporter.openAll(report);
         OpenGraphsHtmlExporter.openAll(report);

@@ -34,7 +34,8 @@ class TongsuoKnownAnswersIT {
             assertThat(r.exit()).as(cipher + ": " + r.stderr()).isZero();
             assertThat(r.stdout()).as(cipher).contains("SESSION " + cipher + " ");
             assertThat(TlcpKnownAnswerTest.check(r.stdout())).as(cipher).containsExactly(3, 1, 2);
-            r.stdout().lines().filter(l -> l.startsWith("PRF ")).forEach(l -> assertThat(recorded).as(cipher).contains(l));
+            r.stdout().lines().filter(l -> l.startsWith("PRF "))
+                    .forEach(l -> assertThat(recorded).as(cipher).contains(l));
         }
     }
 }
