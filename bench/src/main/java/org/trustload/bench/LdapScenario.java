@@ -438,10 +438,14 @@ final class LdapScenario {
                 b.append('\n');
             }
         }
-        b.append(String.format(Locale.ROOT, "%n**N = %d, same run: wall time and client CPU per iteration** (medians of %d rounds; ratios per "
-                + "round, median (min–max)). Client CPU: every thread of the JMeter JVM from `/proc/<pid>/task/*/schedstat`, read every %s ms "
-                + "and interpolated to the transaction's window; Perl: `times` around its loop (the process has one thread). slapd: its CPU "
-                + "over the same window.%n%n", n3, rounds, arg("scenarioPollMs", "50")));
+        b.append(String.format(Locale.ROOT, "%n**N = %d, same run: wall time and client CPU per iteration** (medians of %d "
+                + "rounds; ratios per round, median (min–max)). Wall: the loop's first sample's start to its last sample's end "
+                + "(the transaction's row above is the sum of its samples' times, without JMeter's work between them). Client "
+                + "CPU: the JMeter JVM's threads from `/proc/<pid>/task/*/schedstat` and its process CPU from `/proc/<pid>/stat`, "
+                + "read every %s ms and interpolated to the loop's window; \"connect threads\" is the process's CPU less its "
+                + "live threads' (UnboundID's connect threads end within a millisecond, before /proc lists them); Perl: `times` "
+                + "around its loop (one thread). slapd: its CPU over the same window.%n%n", n3, rounds,
+                arg("scenarioPollMs", "50")));
         b.append("| protocol | client | wall (s) | ÷ Perl wall | client CPU ms/iteration | request thread | connect threads | JIT | GC + VM | other "
                 + "| ÷ Perl CPU | slapd CPU ms/iteration |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         for (String proto : PROTOCOLS) {

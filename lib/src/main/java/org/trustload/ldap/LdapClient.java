@@ -66,7 +66,8 @@ public final class LdapClient implements Closeable {
     /** The request objects this connection sends, kept across the connections of one thread. */
     private final Requests requests;
 
-    private LdapClient(LdapConnectionSettings settings, LDAPConnection connection, long connectNanos, Requests requests) {
+    private LdapClient(LdapConnectionSettings settings, LDAPConnection connection, long connectNanos,
+            Requests requests) {
         this.settings = settings;
         this.connection = connection;
         this.connectNanos = connectNanos;
@@ -115,7 +116,10 @@ public final class LdapClient implements Closeable {
         final SSLSocketFactory tlsSockets;
         /** The options every connection copies (UnboundID duplicates them per connection). */
         final LDAPConnectionOptions options;
-        /** The host's address, resolved once; null when it could not be (the connect then fails as UnboundID reports it). */
+        /**
+         * The host's address, resolved once; null when it could not be (the connect then fails as UnboundID
+         * reports it).
+         */
         final InetAddress address;
         /** TCP: the address and port the sampler's thread connects to. */
         final InetSocketAddress tcp;
@@ -125,16 +129,19 @@ public final class LdapClient implements Closeable {
         /** ldaps: sockets whose handshake is bounded by the connect timeout. */
         final SocketFactory ldapsSockets;
 
-        private Endpoint(LdapConnectionSettings s, SSLContext tls, InetAddress address, AFUNIXSocketAddress unix, File socketFile) {
+        private Endpoint(LdapConnectionSettings s, SSLContext tls, InetAddress address, AFUNIXSocketAddress unix,
+                File socketFile) {
             this.settings = s;
             this.tls = tls;
             this.tlsSockets = tls == null ? null : tls.getSocketFactory();
             this.options = options(s);
             this.address = address;
-            this.tcp = address == null || s.scheme() == LdapScheme.LDAPI ? null : new InetSocketAddress(address, s.port());
+            this.tcp = address == null || s.scheme() == LdapScheme.LDAPI ? null
+                    : new InetSocketAddress(address, s.port());
             this.unix = unix;
             this.socketFile = socketFile;
-            this.ldapsSockets = s.scheme() == LdapScheme.LDAPS ? new HandshakeTimeoutSocketFactory(tlsSockets, s.connectTimeoutMs()) : null;
+            this.ldapsSockets = s.scheme() == LdapScheme.LDAPS
+                    ? new HandshakeTimeoutSocketFactory(tlsSockets, s.connectTimeoutMs()) : null;
         }
 
         /**
@@ -187,7 +194,8 @@ public final class LdapClient implements Closeable {
             options.setUseReuseAddress(false);
             options.setAutoReconnect(false);
             // Both verifiers wait for the handshake, so a failed or stuck one fails the connect (connectError).
-            SSLSocketVerifier verifier = s.verifyHostname() ? new HostNameSSLSocketVerifier(true) : HandshakeCompletedVerifier.INSTANCE;
+            SSLSocketVerifier verifier = s.verifyHostname() ? new HostNameSSLSocketVerifier(true)
+                    : HandshakeCompletedVerifier.INSTANCE;
             options.setSSLSocketVerifier(s.tlsSessionResumption() ? verifier : new FullHandshakes(verifier));
             return options;
         }
@@ -271,7 +279,8 @@ public final class LdapClient implements Closeable {
                 // the ldapi socket went away since the test started (found only now: no file check per connection)
                 throw LdapClientException.of(ResultCode.CONNECT_ERROR, "no such socket", s.target());
             }
-            throw withTarget(new LDAPException(ResultCode.CONNECT_ERROR, "An error occurred while attempting to connect to server "
+            throw withTarget(new LDAPException(ResultCode.CONNECT_ERROR,
+                    "An error occurred while attempting to connect to server "
                     + s.target() + ": " + LdapClientException.readable(x), x), s);
         }
     }
@@ -455,7 +464,8 @@ public final class LdapClient implements Closeable {
     }
 
     /**
-     * The search to send: one SDK request per thread ({@link Requests}), its base DN and filter set anew for each search
+     * The search to send: one SDK request per thread ({@link Requests}), its base DN and filter set anew for each
+     * search
      * and rebuilt only when the scope, attributes or limits change (as UnboundID's searchrate does; a new
      * request per search, with its response queue and listener, showed in the per-thread profile).
      */
@@ -465,9 +475,11 @@ public final class LdapClient implements Closeable {
         SearchScope scope = r.searchScope();
         int sizeLimit = Math.max(0, r.sizeLimit());
         int timeLimit = Math.max(0, r.timeLimitSeconds());
-        if (sr == null || !sr.getScope().equals(scope) || sr.getSizeLimit() != sizeLimit || sr.getTimeLimitSeconds() != timeLimit
+        if (sr == null || !sr.getScope().equals(scope) || sr.getSizeLimit() != sizeLimit
+                || sr.getTimeLimitSeconds() != timeLimit
                 || !q.searchAttributes.equals(r.attributes())) {
-            sr = new SearchRequest(new EntryCollector(), r.baseDn(), scope, r.filter(), r.attributes().toArray(new String[0]));
+            sr = new SearchRequest(new EntryCollector(), r.baseDn(), scope, r.filter(),
+                    r.attributes().toArray(new String[0]));
             sr.setSizeLimit(sizeLimit);
             sr.setTimeLimitSeconds(timeLimit);
             q.search = sr;

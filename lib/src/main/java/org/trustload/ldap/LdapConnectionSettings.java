@@ -353,7 +353,8 @@ public final class LdapConnectionSettings {
             }
             if ((scheme == LdapScheme.LDAPS || startTls) && trustMode == TrustMode.TRUST_STORE
                     && trustStorePath.isEmpty()) {
-                throw LdapClientException.config("trustStore", "", "trust mode trust-store needs a trust store file", null);
+                throw LdapClientException.config("trustStore", "", "trust mode trust-store needs a trust store file",
+                        null);
             }
             if (bindType == BindType.SIMPLE && bindDn.isEmpty()) {
                 throw LdapClientException.config("bindDn", "", "simple bind needs a bind DN", null);

@@ -73,7 +73,8 @@ public final class LdapConnections implements Closeable, LdapValue.Source {
     /**
      * Checks what can be checked before any connection and prepares what every connection shares:
      * the trust store is read and the TLS context built, the host name resolved (once: every connection
-     * of the test uses that address), the ldapi socket found, the connection options and socket factories built. Each failure is a configuration error naming the setting and the file.
+     * of the test uses that address), the ldapi socket found, the connection options and socket factories built.
+     * Each failure is a configuration error naming the setting and the file.
      */
     public static LdapConnections start(LdapConnectionSettings s, Mode mode) throws LdapClientException {
         InetAddress address = null;

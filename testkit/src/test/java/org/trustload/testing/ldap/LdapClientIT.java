@@ -508,7 +508,8 @@ class LdapClientIT {
                 }
             }
             assertThat(tls.getClientSessionContext().getIds().hasMoreElements())
-                    .as(t + " with tlsSessionResumption " + resume + ": a session cached for the next connection").isEqualTo(resume);
+                    .as(t + " with tlsSessionResumption " + resume + ": a session cached for the next connection")
+                    .isEqualTo(resume);
         }
     }
 
@@ -522,7 +523,8 @@ class LdapClientIT {
     void perIterationConnectionsOfOneThreadReuseTheirRequestsAndAllSucceed(Transport t) throws Exception {
         try (LdapConnections cs = LdapConnections.start(over(slapd, t).bindType(BindType.ANONYMOUS).build(),
                 LdapConnections.Mode.PER_ITERATION)) {
-            LdapRequest search = LdapRequest.builder(LdapOperation.SEARCH).baseDn(Slapd.BASE_DN).filter("(cn=fulano[1-20])").build(cs);
+            LdapRequest search = LdapRequest.builder(LdapOperation.SEARCH).baseDn(Slapd.BASE_DN)
+                    .filter("(cn=fulano[1-20])").build(cs);
             for (int i = 0; i < 30; i++) {
                 LdapClient c = cs.acquire(true);
                 LdapOutcome o = c.execute(search.draw(), 1);
