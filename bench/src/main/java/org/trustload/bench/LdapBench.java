@@ -643,9 +643,12 @@ public final class LdapBench {
 
     /** {@link LdapScenario}: the plan against the Perl loop, CPU per iteration by thread, JMeter's floor. */
     private void scenario() throws Exception {
-        StringBuilder machine = new StringBuilder();
-        machine(machine);
-        String md = new LdapScenario(args, root, jmeterHome, work, slapd, target, System.out::println).run(machine.toString());
+        // the machine line is written after the runs: its "now" load average is the one at the end
+        String md = new LdapScenario(args, root, jmeterHome, work, slapd, target, System.out::println).run(() -> {
+            StringBuilder machine = new StringBuilder();
+            machine(machine);
+            return machine.toString();
+        });
         Files.writeString(work.resolve("scenario-table.md"), md);
         if (Boolean.parseBoolean(arg("writeDocs", "true"))) {
             replaceSection(out.resolve("ldap-vs-ldaps-vs-ldapi.md"), md);

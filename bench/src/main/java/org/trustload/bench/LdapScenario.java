@@ -111,8 +111,8 @@ final class LdapScenario {
         return Integer.parseInt(arg(k, Integer.toString(d)));
     }
 
-    /** Runs the rounds and returns the Markdown section (machine line first: {@code machine}). */
-    String run(String machine) throws Exception {
+    /** Runs the rounds and returns the Markdown section (machine line first: {@code machine}, asked at the end). */
+    String run(java.util.function.Supplier<String> machine) throws Exception {
         int rounds = intArg("scenarioRounds", 3);
         int perlN = intArg("perlN", 1000);
         int n3 = intArg("scenarioN", 1000);
@@ -217,7 +217,7 @@ final class LdapScenario {
                 }
             }
         }
-        return table(machine, rounds, perlN, n3, warmup, perl, windows, oursTotals, perlWall, perlCpu, jfr, runLines, errors);
+        return table(machine.get(), rounds, perlN, n3, warmup, perl, windows, oursTotals, perlWall, perlCpu, jfr, runLines, errors);
     }
 
     /** JIT compilations in each N = n3 window of the JFR round: "ms method (tier)", longest first. */
