@@ -46,9 +46,12 @@ public final class LdapConnections implements Closeable, LdapValue.Source {
 
     private final LdapConnectionSettings settings;
     private final Mode mode;
-    private final SSLContext tls;
+    /** Options, address, socket factory and TLS context every connection shares (built once). */
+    private final LdapClient.Endpoint endpoint;
     private final Set<LdapClient> open = ConcurrentHashMap.newKeySet();
     private final Map<Thread, LdapClient> perThread = new ConcurrentHashMap<>();
+    /** Each thread's SDK request objects, kept across its connections (see {@link LdapClient.Requests}). */
+    private final ThreadLocal<LdapClient.Requests> requests = ThreadLocal.withInitial(LdapClient.Requests::new);
     private final Map<String, LdapValue> patterns = new ConcurrentHashMap<>();
     private final Map<String, EntryRule> entryRules = new ConcurrentHashMap<>();
     /** Each thread's newest connection while it has had no answer yet ({@link #release}). */
@@ -64,19 +67,21 @@ public final class LdapConnections implements Closeable, LdapValue.Source {
      */
     private volatile boolean reached;
 
-    private LdapConnections(LdapConnectionSettings settings, Mode mode, SSLContext tls) {
+    private LdapConnections(LdapConnectionSettings settings, Mode mode, LdapClient.Endpoint endpoint) {
         this.settings = settings;
         this.mode = mode;
-        this.tls = tls;
+        this.endpoint = endpoint;
         this.timerPin = WriteTimerPin.acquire();
     }
 
     /**
      * Checks what can be checked before any connection and prepares what every connection shares:
-     * the trust store is read and the TLS context built, the host name resolved, the ldapi socket
-     * found. Each failure is a configuration error naming the setting and the file.
+     * the trust store is read and the TLS context built, the host name resolved (once: every connection
+     * of the test uses that address), the ldapi socket found, the connection options and socket factories built.
+     * Each failure is a configuration error naming the setting and the file.
      */
     public static LdapConnections start(LdapConnectionSettings s, Mode mode) throws LdapClientException {
+        InetAddress address = null;
         if (s.scheme() == LdapScheme.LDAPI) {
             File socket = new File(s.socketPath());
             if (!socket.exists()) {
@@ -84,13 +89,13 @@ public final class LdapConnections implements Closeable, LdapValue.Source {
             }
         } else {
             try {
-                InetAddress.getByName(s.host());
+                address = InetAddress.getByName(s.host());
             } catch (UnknownHostException e) {
                 throw LdapClientException.config("host", "", "unknown host '" + s.host() + "'", null);
             }
         }
         SSLContext tls = s.usesTls() ? LdapTls.create(s) : null;
-        return new LdapConnections(s, mode, tls);
+        return new LdapConnections(s, mode, LdapClient.Endpoint.of(s, tls, address));
     }
 
     /** The settings every connection uses. */
@@ -173,7 +178,7 @@ public final class LdapConnections implements Closeable, LdapValue.Source {
         long pause = FIRST_RETRY_PAUSE_MS;
         while (true) {
             try {
-                LdapClient c = LdapClient.connect(settings, tls);
+                LdapClient c = LdapClient.connect(endpoint, requests.get());
                 reached = true;
                 return c;
             } catch (LdapClientException e) {
@@ -286,6 +291,7 @@ public final class LdapConnections implements Closeable, LdapValue.Source {
     public void closeThread() {
         unanswered.remove(Thread.currentThread());
         backOff.remove(Thread.currentThread());
+        requests.remove();
         LdapClient c = perThread.remove(Thread.currentThread());
         if (c != null) {
             discard(c);
@@ -294,7 +300,9 @@ public final class LdapConnections implements Closeable, LdapValue.Source {
 
     /** Closes a connection and forgets it. */
     public void discard(LdapClient c) {
-        perThread.remove(Thread.currentThread(), c);
+        if (mode == Mode.PER_THREAD) {
+            perThread.remove(Thread.currentThread(), c);
+        }
         open.remove(c);
         c.close();
     }
