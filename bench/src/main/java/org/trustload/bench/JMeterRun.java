@@ -120,6 +120,11 @@ public final class JMeterRun {
                 .contains(dir.resolve("jmeter.log").toString())).findFirst().map(ProcessHandle::pid).orElse(-1L);
     }
 
+    /** True until the run has ended. */
+    public boolean running() {
+        return thread.isAlive();
+    }
+
     /** Waits for the run's end. */
     public Result await() throws IOException, InterruptedException {
         thread.join();

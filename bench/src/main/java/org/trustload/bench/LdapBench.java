@@ -35,7 +35,7 @@ import java.util.regex.Pattern;
  * {@code piOps=1000} (per-iteration ops per thread), {@code ptOps=5000} (per-thread ops per thread),
  * {@code warmup=200} (per thread, before each measurement), {@code warmupSeconds=0} (when above 0, the JMeter
  * cells warm up for that long instead of {@code warmup} operations), {@code threads=1,2}, {@code schemes=ldap,ldaps,ldapi}, {@code nofile=4096},
- * {@code scenarioRounds=1}, {@code scenarioWarmup=10} (the plan's warmup_seconds, per protocol), {@code perlN=1000}, {@code heapPlans=500x25,200x10}, {@code out=docs/scenarios},
+ * {@code scenario…} and {@code perlN=1000} ({@link LdapScenario}), {@code heapPlans=500x25,200x10}, {@code out=docs/scenarios},
  * {@code entries=20} (slapd entries), {@code modes=per-iteration,per-thread},
  * {@code peers=ours,raw,searchrate,perl,ext,jndi}, {@code srSeconds=5}, {@code jfrRounds=1} (above 0: a round 0 that records every cell with JFR and counts in no figure), {@code jfrPeriodMs} (stack sampling period of those recordings),
  * {@code writeDocs=true}.
@@ -641,117 +641,27 @@ public final class LdapBench {
 
     // ------------------------------------------------------------------ scenario
 
-    private static final Pattern TOTAL = Pattern.compile("(ldaps?|ldapi) N=(\\d+) total");
-
+    /** {@link LdapScenario}: the plan against the Perl loop, CPU per iteration by thread, JMeter's floor. */
     private void scenario() throws Exception {
-        int rounds = intArg("scenarioRounds", 1);
-        int perlN = intArg("perlN", 1000);
-        boolean perl = perlAvailable(false);
-        boolean perlTls = perlAvailable(true); // libio-socket-ssl-perl: without it Perl runs ldap and ldapi only
-        Path script = root.resolve("bench/src/main/perl/ldap-loop.pl");
-        Map<String, List<Double>> ours = new TreeMap<>();
-        Map<String, List<Double>> perlRes = new LinkedHashMap<>();
-        Map<String, List<Double>> perlCpu = new LinkedHashMap<>();
-        List<String> jmeterTotals = new ArrayList<>();
-        int errors = 0;
-        for (int r = 1; r <= rounds; r++) {
-            Path dir = work.resolve("scenario/r" + r);
-            long wall0 = System.nanoTime();
-            JMeterRun.Result run = JMeterRun.run(jmeterHome, root.resolve("test-plans/ldap/ldap-vs-ldaps-vs-ldapi.jmx"), dir,
-                    List.of("-Xms512m", "-Xmx512m", "-XX:+UseG1GC", "-XX:MaxGCPauseMillis=100"),
-                    List.of("-Jldap.host=" + target.host(), "-Jldap.port=" + target.ldapPort(), "-Jldaps.port=" + target.ldapsPort(),
-                            "-Jldapi.socket=" + target.socket(), "-Jldap.truststore=" + target.trustStore(),
-                            "-Jldap.truststore.password=" + target.trustStorePassword(), "-Jn1=1", "-Jn2=100", "-Jn3=1000",
-                            "-Jldap.users=" + slapd.options().entries(), // the plan draws cn=fulano[1-ldap.users]
-                            "-Jwarmup_seconds=" + arg("scenarioWarmup", "10")),
-                    900, false);
-            jmeterTotals.add(String.format(Locale.ROOT, "round %d: JMeter process %.1f s wall, %.1f s CPU (start-up, the three "
-                    + "protocols × N = 1, 100, 1000, shutdown)", r, (System.nanoTime() - wall0) / 1e9, run.cpuSeconds()));
-            for (Jtl.Sample s : Jtl.read(run.jtl())) {
-                Matcher m = TOTAL.matcher(s.label());
-                if (m.matches()) {
-                    ours.computeIfAbsent(s.label(), k -> new ArrayList<>()).add(s.elapsed() / 1000.0);
-                } else if (!s.success()) {
-                    errors++;
-                }
-            }
-            System.out.printf("scenario round %d: %s%n", r, ours);
-            if (perl) {
-                String cert = slapd.certificatePath().toString();
-                String[][] runs = {
-                        {"ldap", "ldap://127.0.0.1:" + target.ldapPort(), "", ""},
-                        {"ldaps", "ldaps://127.0.0.1:" + target.ldapsPort(), cert, ""},
-                        {"ldaps + TCP_NODELAY", "ldaps://127.0.0.1:" + target.ldapsPort(), cert, "nodelay"},
-                        {"ldapi", slapd.ldapiUrl(), "", ""}};
-                for (String[] pr : runs) {
-                    if (!pr[2].isEmpty() && !perlTls) {
-                        continue;
-                    }
-                    List<String> cmd = new ArrayList<>(List.of("perl", script.toString(), pr[1], Integer.toString(perlN)));
-                    if (!pr[2].isEmpty()) {
-                        cmd.add(pr[2]);
-                        if (!pr[3].isEmpty()) {
-                            cmd.add(pr[3]);
-                        }
-                    }
-                    ChildProcess.Finished ran = ChildProcess.run(cmd, Duration.ofSeconds(700));
-                    String outText = ran.status() < 0 ? "timeout" : ran.output().trim();
-                    System.out.printf("perl %s N=%d: %s%n", pr[0], perlN, outText);
-                    String[] f = outText.split("\\s+");
-                    try {
-                        perlRes.computeIfAbsent(pr[0], k -> new ArrayList<>()).add(Double.parseDouble(f[0]));
-                        errors += Integer.parseInt(f[1]);
-                        perlCpu.computeIfAbsent(pr[0], k -> new ArrayList<>())
-                                .add((Double.parseDouble(f[2]) + Double.parseDouble(f[3])) * 1000 / perlN);
-                    } catch (RuntimeException e) {
-                        perlRes.computeIfAbsent(pr[0], k -> new ArrayList<>()).add(Double.NaN);
-                    }
-                }
-            }
-        }
-        StringBuilder b = new StringBuilder();
-        machine(b);
-        Map<String, String> published = Map.of("ldap", "1.292", "ldaps", "6.833", "ldapi", "0.996");
-        b.append("| protocol | N | ours in JMeter: \"<proto> N=<n> total\" (s) | ours per iteration (ms) | published, N=1000 (s) |"
-                + (perl ? " Perl Net::LDAP, same run, N=" + perlN + " (s) |" : "") + "\n");
-        b.append("|---|---:|---:|---:|---:|" + (perl ? "---:|" : "") + "\n");
-        for (String proto : List.of("ldap", "ldaps", "ldapi")) {
-            for (int n : List.of(1, 100, 1000)) {
-                List<Double> v = ours.get(proto + " N=" + n + " total");
-                double med = v == null ? Double.NaN : median(v);
-                b.append(String.format(Locale.ROOT, "| %s | %d | %.3f | %.2f | %s |", proto, n, med, med * 1000 / n,
-                        n == 1000 ? published.get(proto) : ""));
-                if (perl) {
-                    String cell = "";
-                    if (n == 1000) {
-                        List<Double> pv = perlRes.get(proto);
-                        cell = pv == null ? "" : String.format(Locale.ROOT, "%.3f", median(pv));
-                        if (proto.equals("ldaps") && perlRes.containsKey("ldaps + TCP_NODELAY")) {
-                            cell += String.format(Locale.ROOT, " (with TCP_NODELAY: %.3f)", median(perlRes.get("ldaps + TCP_NODELAY")));
-                        }
-                        if (perlCpu.containsKey(proto)) {
-                            cell += String.format(Locale.ROOT, "; CPU %.3f ms/iteration", median(perlCpu.get(proto)));
-                        }
-                    }
-                    b.append(' ').append(cell).append(" |");
-                }
-                b.append('\n');
-            }
-        }
-        b.append(String.format(Locale.ROOT, "%n%d round(s) (medians); failed samples/operations: %d. Published numbers: the original Perl script against the "
-                + "original server, not re-measured here. slapd: %,d entries. Perl times are its loop only (Perl's own start-up, ~0.1 s, excluded); "
-                + "ours are the plan's \"N=1000 total\" rows in one JMeter JVM started for the run (cold), which warmed up each protocol right before it for the "
-                + "plan's `warmup_seconds` = %s s (its iterations in the same controllers as the timed ones, in no total) and then ran N = 1 and "
-                + "N = 100 of the same protocol just before. %s.%n", rounds, errors, slapd.options().entries(), arg("scenarioWarmup", "10"),
-                String.join("; ", jmeterTotals)));
-        Files.writeString(work.resolve("scenario-table.md"), b.toString());
+        // the machine line is written after the runs: its "now" load average is the one at the end
+        String md = new LdapScenario(args, root, jmeterHome, work, slapd, target, System.out::println).run(() -> {
+            StringBuilder machine = new StringBuilder();
+            machine(machine);
+            return machine.toString();
+        });
+        Files.writeString(work.resolve("scenario-table.md"), md);
         if (Boolean.parseBoolean(arg("writeDocs", "true"))) {
-            replaceSection(out.resolve("ldap-vs-ldaps-vs-ldapi.md"), b.toString());
+            replaceSection(out.resolve("ldap-vs-ldaps-vs-ldapi.md"), md);
         }
-        System.out.println(b);
+        System.out.println(md);
     }
 
-    private static boolean perlAvailable(boolean tls) {
+    /** The load average now (for progress lines). */
+    static String loadAvgNow() {
+        return loadAvg();
+    }
+
+    static boolean perlAvailable(boolean tls) {
         try {
             return ChildProcess.run(tls ? List.of("perl", "-MNet::LDAP", "-MIO::Socket::SSL", "-e1")
                     : List.of("perl", "-MNet::LDAP", "-e1"), Duration.ofSeconds(20)).ok();

@@ -9,6 +9,7 @@ import org.trustload.harness.cli.Parsed;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -17,6 +18,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.TreeSet;
 import org.trustload.common.ChildProcess;
+import org.trustload.common.ClientException;
 import org.trustload.harness.plan.Planner;
 import org.trustload.slo.Objective;
 
@@ -116,8 +118,13 @@ public final class Main {
     /** A catalog id ({@code ldap/ldap-search-200x10}) or a path to a .jmx (its catalog row when it is one of ours). */
     RunSpec.Builder resolve(String plan) throws IOException, HarnessException {
         Catalog catalog = catalog();
-        Path file = Path.of(plan);
-        if (plan.endsWith(".jmx") && Files.isRegularFile(file)) {
+        Path file;
+        try {
+            file = Path.of(plan);
+        } catch (InvalidPathException e) {
+            file = null; // a NUL in the name: no such file, no such plan
+        }
+        if (file != null && plan.endsWith(".jmx") && Files.isRegularFile(file)) {
             Path jmx = file.toAbsolutePath().normalize();
             String id = jmx.getFileName().toString().replaceFirst("\\.jmx$", "");
             if (jmx.startsWith(layout.plans())) {
@@ -129,8 +136,8 @@ public final class Main {
             return RunSpec.of(layout, id, jmx);
         }
         String id = plan.replaceFirst("\\.jmx$", "");
-        Catalog.Entry e = catalog.get(id).orElseThrow(() -> HarnessException.usage("unknown plan '" + plan
-                + "'. Known plans:\n" + catalog.table()));
+        Catalog.Entry e = catalog.get(id).orElseThrow(() -> HarnessException.usage("unknown plan '"
+                + ClientException.bounded(plan, ClientException.MAX_MESSAGE) + "'. Known plans:\n" + catalog.table()));
         Path jmx = layout.plans().resolve(e.id() + ".jmx");
         if (!Files.exists(jmx)) {
             throw HarnessException.usage("plan '" + id + "' is in the catalog but " + jmx + " does not exist (yet)");

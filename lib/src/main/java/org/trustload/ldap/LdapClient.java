@@ -45,10 +45,9 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketException;
+import java.net.UnknownHostException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * One LDAP connection on the UnboundID SDK, over TCP, TLS, StartTLS or a Unix domain socket.
@@ -64,14 +63,29 @@ public final class LdapClient implements Closeable {
     private final LDAPConnection connection;
     private final long connectNanos;
     private boolean bound;
-    /** The last search sent on this connection and its attributes (see {@link #searchRequest}). */
-    private SearchRequest search;
-    private List<String> searchAttributes = List.of();
+    /** The request objects this connection sends, kept across the connections of one thread. */
+    private final Requests requests;
 
-    private LdapClient(LdapConnectionSettings settings, LDAPConnection connection, long connectNanos) {
+    private LdapClient(LdapConnectionSettings settings, LDAPConnection connection, long connectNanos,
+            Requests requests) {
         this.settings = settings;
         this.connection = connection;
         this.connectNanos = connectNanos;
+        this.requests = requests;
+    }
+
+    /**
+     * The SDK request objects one thread sends again and again, kept across its connections: per iteration
+     * every connection is new, and each UnboundID request builds its own response queue (a lock, two
+     * conditions) and, for a search, parses its filter. Only the base DN and filter of a search change per
+     * search. Not thread-safe: one per thread ({@link LdapConnections} keeps one per thread of the test).
+     */
+    static final class Requests {
+        private BindType bindType;
+        private BindRequest bind;
+        private String bindSummary;
+        private SearchRequest search;
+        private List<String> searchAttributes = List.of();
     }
 
     /**
@@ -86,90 +100,144 @@ public final class LdapClient implements Closeable {
      * test): {@code tls} is used for ldaps and StartTLS and ignored otherwise.
      */
     public static LdapClient connect(LdapConnectionSettings s, SSLContext tls) throws LdapClientException {
-        if (s.usesTls() && tls == null) {
-            tls = LdapTls.context(s);
-        }
-        LDAPConnectionOptions options = new LDAPConnectionOptions();
-        options.setConnectTimeoutMillis(s.connectTimeoutMs());
-        options.setResponseTimeoutMillis(s.responseTimeoutMs());
-        // Request/response use: no reader thread per connection (measured 30-40% less client CPU per operation).
-        options.setUseSynchronousMode(true);
-        // Avoid the Nagle stall after the TLS handshake that dominates naive LDAPS numbers.
-        options.setUseTCPNoDelay(true);
-        // UnboundID's defaults add three socket options per connection that a load client does not
-        // want: SO_LINGER (5 s) makes close() wait for the unbind to be acknowledged inside the
-        // measured iteration, SO_KEEPALIVE probes after hours of idleness, and SO_REUSEADDR only
-        // matters to a socket that binds a port. Off: fewer system calls per connection, and close()
-        // returns like the reference Perl script's (about 5% less client CPU per iteration here).
-        options.setUseLinger(false, 0);
-        options.setUseKeepAlive(false);
-        options.setUseReuseAddress(false);
-        options.setAutoReconnect(false);
-        // Both verifiers wait for the handshake, so a failed or stuck one fails the connect (connectError).
-        options.setSSLSocketVerifier(s.verifyHostname() ? new HostNameSSLSocketVerifier(true)
-                : HandshakeCompletedVerifier.INSTANCE);
+        return connect(Endpoint.of(s, tls, null), new Requests());
+    }
 
-        String host = s.host();
-        int port = s.port();
-        AFUNIXSocketAddress unix = null;
-        if (s.scheme() == LdapScheme.LDAPI) {
-            File socket = new File(s.socketPath());
-            if (!socket.exists()) {
-                throw LdapClientException.of(ResultCode.CONNECT_ERROR, "no such socket", s.target());
-            }
-            try {
-                unix = unixAddress(socket);
-            } catch (IOException e) {
-                throw LdapClientException.of(ResultCode.CONNECT_ERROR, "cannot use the socket",
-                        s.target() + ": " + LdapClientException.readable(e));
-            }
-            host = LDAPI_DUMMY_HOST;
-            port = 389;
+    /**
+     * What every connection of one configuration shares, built once ({@link LdapConnections} builds it at test
+     * start): the connection options, the resolved address or the ldapi socket address, the TLS socket factory.
+     * Per iteration these were rebuilt for every connection, and UnboundID resolved the host name again.
+     * Immutable; shared by the test's threads.
+     */
+    static final class Endpoint {
+        final LdapConnectionSettings settings;
+        final SSLContext tls;
+        /** The TLS sockets of ldaps and StartTLS (null without TLS): one factory for the test. */
+        final SSLSocketFactory tlsSockets;
+        /** The options every connection copies (UnboundID duplicates them per connection). */
+        final LDAPConnectionOptions options;
+        /**
+         * The host's address, resolved once; null when it could not be (the connect then fails as UnboundID
+         * reports it).
+         */
+        final InetAddress address;
+        /** TCP: the address and port the sampler's thread connects to. */
+        final InetSocketAddress tcp;
+        /** ldapi: the socket's address and file. */
+        final AFUNIXSocketAddress unix;
+        final File socketFile;
+        /** ldaps: sockets whose handshake is bounded by the connect timeout. */
+        final SocketFactory ldapsSockets;
+
+        private Endpoint(LdapConnectionSettings s, SSLContext tls, InetAddress address, AFUNIXSocketAddress unix,
+                File socketFile) {
+            this.settings = s;
+            this.tls = tls;
+            this.tlsSockets = tls == null ? null : tls.getSocketFactory();
+            this.options = options(s);
+            this.address = address;
+            this.tcp = address == null || s.scheme() == LdapScheme.LDAPI ? null
+                    : new InetSocketAddress(address, s.port());
+            this.unix = unix;
+            this.socketFile = socketFile;
+            this.ldapsSockets = s.scheme() == LdapScheme.LDAPS
+                    ? new HandshakeTimeoutSocketFactory(tlsSockets, s.connectTimeoutMs()) : null;
         }
 
+        /**
+         * Builds the endpoint; {@code resolved} is the host's address when the caller has resolved it already
+         * (null: resolved here). A missing ldapi socket fails as "no such socket"; an unknown host is left to
+         * the connect, which fails as it always did.
+         */
+        static Endpoint of(LdapConnectionSettings s, SSLContext tls, InetAddress resolved) throws LdapClientException {
+            if (s.usesTls() && tls == null) {
+                tls = LdapTls.context(s);
+            }
+            if (s.scheme() == LdapScheme.LDAPI) {
+                File socket = new File(s.socketPath());
+                if (!socket.exists()) {
+                    throw LdapClientException.of(ResultCode.CONNECT_ERROR, "no such socket", s.target());
+                }
+                AFUNIXSocketAddress unix;
+                try {
+                    unix = AFUNIXSocketAddress.of(socket);
+                } catch (IOException e) {
+                    unix = null; // every connect fails with "cannot use the socket", as it always did
+                }
+                return new Endpoint(s, tls, InetAddress.getLoopbackAddress(), unix, socket);
+            }
+            InetAddress address = resolved;
+            if (address == null) {
+                try {
+                    address = InetAddress.getByName(s.host());
+                } catch (UnknownHostException e) {
+                    address = null; // the connect reports it, as UnboundID words it
+                }
+            }
+            return new Endpoint(s, tls, address, null, null);
+        }
+
+        private static LDAPConnectionOptions options(LdapConnectionSettings s) {
+            LDAPConnectionOptions options = new LDAPConnectionOptions();
+            options.setConnectTimeoutMillis(s.connectTimeoutMs());
+            options.setResponseTimeoutMillis(s.responseTimeoutMs());
+            // Request/response use: no reader thread per connection (measured 30-40% less client CPU per operation).
+            options.setUseSynchronousMode(true);
+            // Avoid the Nagle stall after the TLS handshake that dominates naive LDAPS numbers.
+            options.setUseTCPNoDelay(true);
+            // UnboundID's defaults add three socket options per connection that a load client does not
+            // want: SO_LINGER (5 s) makes close() wait for the unbind to be acknowledged inside the
+            // measured iteration, SO_KEEPALIVE probes after hours of idleness, and SO_REUSEADDR only
+            // matters to a socket that binds a port. Off: close() returns like the reference Perl script's.
+            options.setUseLinger(false, 0);
+            options.setUseKeepAlive(false);
+            options.setUseReuseAddress(false);
+            options.setAutoReconnect(false);
+            // Both verifiers wait for the handshake, so a failed or stuck one fails the connect (connectError).
+            SSLSocketVerifier verifier = s.verifyHostname() ? new HostNameSSLSocketVerifier(true)
+                    : HandshakeCompletedVerifier.INSTANCE;
+            options.setSSLSocketVerifier(s.tlsSessionResumption() ? verifier : new FullHandshakes(verifier));
+            return options;
+        }
+    }
+
+    /**
+     * Opens a connection of an endpoint (and performs StartTLS when asked) that sends the thread's kept
+     * {@code requests}. Does not bind.
+     */
+    static LdapClient connect(Endpoint e, Requests requests) throws LdapClientException {
+        LdapConnectionSettings s = e.settings;
         long start = System.nanoTime();
-        SocketFactory factory;
-        if (s.scheme() == LdapScheme.LDAPS) {
-            factory = new HandshakeTimeoutSocketFactory(tls.getSocketFactory(), s.connectTimeoutMs());
-        } else {
-            factory = new ConnectedSocket(connectHere(s, unix));
-        }
+        String host = s.scheme() == LdapScheme.LDAPI ? LDAPI_DUMMY_HOST : s.host();
+        int port = s.scheme() == LdapScheme.LDAPI ? 389 : s.port();
+        SocketFactory factory = s.scheme() == LdapScheme.LDAPS ? e.ldapsSockets : new ConnectedSocket(connectHere(e));
         LDAPConnection c;
         try {
-            c = new LDAPConnection(factory, options, host, port);
-        } catch (LDAPException e) {
-            throw withTarget(e, s);
+            if (e.address == null) {
+                c = new LDAPConnection(factory, e.options, host, port);
+            } else {
+                c = new LDAPConnection(factory, e.options);
+                c.connect(host, e.address, port, s.connectTimeoutMs());
+            }
+        } catch (LDAPException x) {
+            throw withTarget(x, s);
         }
         if (s.startTls()) {
             try {
-                ExtendedResult r = c.processExtendedOperation(new StartTLSExtendedRequest(tls));
+                ExtendedResult r = c.processExtendedOperation(new StartTLSExtendedRequest(e.tlsSockets));
                 if (r.getResultCode() != ResultCode.SUCCESS) {
                     c.close();
                     throw LdapClientException.from(new LDAPException(r));
                 }
-            } catch (LDAPException e) {
+            } catch (LDAPException x) {
                 c.close();
                 // A handshake that fails (untrusted certificate, wrong host name) is a failure to
                 // connect, as it is for ldaps; UnboundID reports it as serverDown.
-                throw withTarget(e.getResultCode() == ResultCode.SERVER_DOWN
-                        ? new LDAPException(ResultCode.CONNECT_ERROR, e.getExceptionMessage(), e) : e, s);
+                throw withTarget(x.getResultCode() == ResultCode.SERVER_DOWN
+                        ? new LDAPException(ResultCode.CONNECT_ERROR, x.getExceptionMessage(), x) : x, s);
             }
         }
-        return new LdapClient(s, c, System.nanoTime() - start);
-    }
-
-    /** Socket addresses of ldapi paths: building one costs more than a lookup, and a test uses a few. */
-    private static final Map<File, AFUNIXSocketAddress> UNIX_ADDRESSES = new ConcurrentHashMap<>();
-
-    private static AFUNIXSocketAddress unixAddress(File socket) throws IOException {
-        AFUNIXSocketAddress a = UNIX_ADDRESSES.get(socket);
-        if (a == null) {
-            a = AFUNIXSocketAddress.of(socket);
-            if (UNIX_ADDRESSES.size() < 64) {
-                UNIX_ADDRESSES.put(socket, a);
-            }
-        }
-        return a;
+        return new LdapClient(s, c, System.nanoTime() - start, requests);
     }
 
     /**
@@ -180,7 +248,21 @@ public final class LdapClient implements Closeable {
      * them once per thread, and UnboundID's connect thread only hands the socket over
      * ({@link ConnectedSocket}). A failure is mapped as UnboundID maps its own connect failures.
      */
-    private static Socket connectHere(LdapConnectionSettings s, AFUNIXSocketAddress unix) throws LdapClientException {
+    private static Socket connectHere(Endpoint e) throws LdapClientException {
+        LdapConnectionSettings s = e.settings;
+        AFUNIXSocketAddress unix = e.unix;
+        if (e.socketFile != null && unix == null) {
+            try {
+                unix = AFUNIXSocketAddress.of(e.socketFile);
+            } catch (IOException x) {
+                throw LdapClientException.of(ResultCode.CONNECT_ERROR, "cannot use the socket",
+                        s.target() + ": " + LdapClientException.readable(x));
+            }
+        }
+        if (unix == null && e.tcp == null) {
+            // an unknown host: UnboundID's connect reports it as it always did
+            return null;
+        }
         Socket socket = null;
         try {
             if (unix != null) {
@@ -188,13 +270,18 @@ public final class LdapClient implements Closeable {
                 socket.connect(unix, s.connectTimeoutMs());
             } else {
                 socket = new Socket();
-                socket.connect(new InetSocketAddress(s.host(), s.port()), s.connectTimeoutMs());
+                socket.connect(e.tcp, s.connectTimeoutMs());
             }
             return socket;
-        } catch (IOException | RuntimeException e) {
+        } catch (IOException | RuntimeException x) {
             Closeables.closeQuietly(socket); // nothing was connected
-            throw withTarget(new LDAPException(ResultCode.CONNECT_ERROR, "An error occurred while attempting to connect to server "
-                    + s.target() + ": " + LdapClientException.readable(e), e), s);
+            if (e.socketFile != null && !e.socketFile.exists()) {
+                // the ldapi socket went away since the test started (found only now: no file check per connection)
+                throw LdapClientException.of(ResultCode.CONNECT_ERROR, "no such socket", s.target());
+            }
+            throw withTarget(new LDAPException(ResultCode.CONNECT_ERROR,
+                    "An error occurred while attempting to connect to server "
+                    + s.target() + ": " + LdapClientException.readable(x), x), s);
         }
     }
 
@@ -282,26 +369,30 @@ public final class LdapClient implements Closeable {
     }
 
     private LdapOutcome doBind(BindType type) throws LdapClientException {
-        BindRequest request;
-        String who;
-        switch (type) {
-            case SIMPLE:
-                request = new SimpleBindRequest(settings.bindDn(), settings.bindPassword());
-                who = settings.bindDn();
-                break;
-            case SASL_EXTERNAL:
-                // The empty authzId form: OpenLDAP 2.5 answers the no-argument form with result 14.
-                request = new EXTERNALBindRequest(settings.authzId());
-                who = "SASL EXTERNAL";
-                break;
-            default:
-                request = new SimpleBindRequest();
-                who = "anonymous";
+        Requests q = requests;
+        if (q.bind == null || q.bindType != type) {
+            String who;
+            switch (type) {
+                case SIMPLE:
+                    q.bind = new SimpleBindRequest(settings.bindDn(), settings.bindPassword());
+                    who = settings.bindDn();
+                    break;
+                case SASL_EXTERNAL:
+                    // The empty authzId form: OpenLDAP 2.5 answers the no-argument form with result 14.
+                    q.bind = new EXTERNALBindRequest(settings.authzId());
+                    who = "SASL EXTERNAL";
+                    break;
+                default:
+                    q.bind = new SimpleBindRequest();
+                    who = "anonymous";
+            }
+            q.bindType = type;
+            q.bindSummary = "bind: success as " + who;
         }
         try {
-            LDAPResult r = connection.bind(request);
+            LDAPResult r = connection.bind(q.bind);
             bound = true;
-            return new LdapOutcome(LdapOperation.BIND, r.getResultCode(), null, 0, "bind: success as " + who);
+            return new LdapOutcome(LdapOperation.BIND, r.getResultCode(), null, 0, q.bindSummary);
         } catch (LDAPException e) {
             bound = false;
             throw failed(e);
@@ -373,22 +464,26 @@ public final class LdapClient implements Closeable {
     }
 
     /**
-     * The search to send: one SDK request per connection, its base DN and filter set anew for each search
+     * The search to send: one SDK request per thread ({@link Requests}), its base DN and filter set anew for each
+     * search
      * and rebuilt only when the scope, attributes or limits change (as UnboundID's searchrate does; a new
      * request per search, with its response queue and listener, showed in the per-thread profile).
      */
     private SearchRequest searchRequest(LdapRequest r) throws LDAPException, LdapClientException {
-        SearchRequest sr = search;
+        Requests q = requests;
+        SearchRequest sr = q.search;
         SearchScope scope = r.searchScope();
         int sizeLimit = Math.max(0, r.sizeLimit());
         int timeLimit = Math.max(0, r.timeLimitSeconds());
-        if (sr == null || !sr.getScope().equals(scope) || sr.getSizeLimit() != sizeLimit || sr.getTimeLimitSeconds() != timeLimit
-                || !searchAttributes.equals(r.attributes())) {
-            sr = new SearchRequest(new EntryCollector(), r.baseDn(), scope, r.filter(), r.attributes().toArray(new String[0]));
+        if (sr == null || !sr.getScope().equals(scope) || sr.getSizeLimit() != sizeLimit
+                || sr.getTimeLimitSeconds() != timeLimit
+                || !q.searchAttributes.equals(r.attributes())) {
+            sr = new SearchRequest(new EntryCollector(), r.baseDn(), scope, r.filter(),
+                    r.attributes().toArray(new String[0]));
             sr.setSizeLimit(sizeLimit);
             sr.setTimeLimitSeconds(timeLimit);
-            search = sr;
-            searchAttributes = r.attributes();
+            q.search = sr;
+            q.searchAttributes = r.attributes();
         } else {
             sr.setBaseDN(r.baseDn());
             sr.setFilter(r.filter());
@@ -524,6 +619,26 @@ public final class LdapClient implements Closeable {
                 throw new LDAPException(ResultCode.CONNECT_ERROR,
                         "TLS handshake with " + host + ":" + port + " did not complete");
             }
+        }
+    }
+
+    /**
+     * A full TLS handshake on every connection although the test shares one TLS context: once the handshake is
+     * verified, its session is invalidated, so the context's client cache neither offers it (TLS 1.2 session id)
+     * nor keeps the tickets the server sends for it (TLS 1.3). Runs for ldaps and StartTLS alike (UnboundID
+     * verifies both); without it the JDK resumes sessions whenever a context is reused.
+     */
+    private static final class FullHandshakes extends SSLSocketVerifier {
+        private final SSLSocketVerifier verified;
+
+        FullHandshakes(SSLSocketVerifier verified) {
+            this.verified = verified;
+        }
+
+        @Override
+        public void verifySSLSocket(String host, int port, SSLSocket socket) throws LDAPException {
+            verified.verifySSLSocket(host, port, socket);
+            socket.getSession().invalidate();
         }
     }
 

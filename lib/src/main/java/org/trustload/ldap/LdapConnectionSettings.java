@@ -25,6 +25,7 @@ public final class LdapConnectionSettings {
     private final String trustStorePassword;
     private final String trustStoreType;
     private final boolean verifyHostname;
+    private final boolean tlsSessionResumption;
     private final BindType bindType;
     private final String bindDn;
     private final String bindPassword;
@@ -43,6 +44,7 @@ public final class LdapConnectionSettings {
         this.trustStorePassword = b.trustStorePassword;
         this.trustStoreType = b.trustStoreType;
         this.verifyHostname = b.verifyHostname;
+        this.tlsSessionResumption = b.tlsSessionResumption;
         this.bindType = b.bindType;
         this.bindDn = b.bindDn;
         this.bindPassword = b.bindPassword;
@@ -103,6 +105,15 @@ public final class LdapConnectionSettings {
         return verifyHostname;
     }
 
+    /**
+     * Whether a TLS connection may resume the session of an earlier one (ldaps, StartTLS). Off by default:
+     * every connection makes a full handshake, as the reference script did; on, the test's one TLS context
+     * offers its cached sessions (what a client that keeps its TLS context does).
+     */
+    public boolean tlsSessionResumption() {
+        return tlsSessionResumption;
+    }
+
     public BindType bindType() {
         return bindType;
     }
@@ -143,6 +154,7 @@ public final class LdapConnectionSettings {
         LdapConnectionSettings s = (LdapConnectionSettings) o;
         return port == s.port && startTls == s.startTls && connectTimeoutMs == s.connectTimeoutMs
                 && responseTimeoutMs == s.responseTimeoutMs && verifyHostname == s.verifyHostname
+                && tlsSessionResumption == s.tlsSessionResumption
                 && scheme == s.scheme && trustMode == s.trustMode && bindType == s.bindType
                 && Objects.equals(host, s.host) && Objects.equals(socketPath, s.socketPath)
                 && Objects.equals(trustStorePath, s.trustStorePath)
@@ -176,6 +188,7 @@ public final class LdapConnectionSettings {
         private String trustStorePassword = "";
         private String trustStoreType = "PKCS12";
         private boolean verifyHostname;
+        private boolean tlsSessionResumption;
         private BindType bindType = BindType.NONE;
         private String bindDn = "";
         private String bindPassword = "";
@@ -242,6 +255,12 @@ public final class LdapConnectionSettings {
 
         public Builder verifyHostname(boolean v) {
             verifyHostname = v;
+            return this;
+        }
+
+        /** See {@link LdapConnectionSettings#tlsSessionResumption()}; false by default. */
+        public Builder tlsSessionResumption(boolean v) {
+            tlsSessionResumption = v;
             return this;
         }
 
@@ -334,7 +353,8 @@ public final class LdapConnectionSettings {
             }
             if ((scheme == LdapScheme.LDAPS || startTls) && trustMode == TrustMode.TRUST_STORE
                     && trustStorePath.isEmpty()) {
-                throw LdapClientException.config("trustStore", "", "trust mode trust-store needs a trust store file", null);
+                throw LdapClientException.config("trustStore", "", "trust mode trust-store needs a trust store file",
+                        null);
             }
             if (bindType == BindType.SIMPLE && bindDn.isEmpty()) {
                 throw LdapClientException.config("bindDn", "", "simple bind needs a bind DN", null);

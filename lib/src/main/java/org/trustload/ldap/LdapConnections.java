@@ -46,11 +46,18 @@ public final class LdapConnections implements Closeable, LdapValue.Source {
 
     private final LdapConnectionSettings settings;
     private final Mode mode;
-    private final SSLContext tls;
+    /** Options, address, socket factory and TLS context every connection shares (built once). */
+    private final LdapClient.Endpoint endpoint;
     private final Set<LdapClient> open = ConcurrentHashMap.newKeySet();
     private final Map<Thread, LdapClient> perThread = new ConcurrentHashMap<>();
+    /** Each thread's SDK request objects, kept across its connections (see {@link LdapClient.Requests}). */
+    private final ThreadLocal<LdapClient.Requests> requests = ThreadLocal.withInitial(LdapClient.Requests::new);
     private final Map<String, LdapValue> patterns = new ConcurrentHashMap<>();
     private final Map<String, EntryRule> entryRules = new ConcurrentHashMap<>();
+    /** Each thread's newest connection while it has had no answer yet ({@link #release}). */
+    private final Map<Thread, LdapClient> unanswered = new ConcurrentHashMap<>();
+    /** Each thread's pause before its next connect, after new connections the server closed unanswered. */
+    private final Map<Thread, Long> backOff = new ConcurrentHashMap<>();
     /** Keeps UnboundID's write-timeout timer thread from being ended and restarted per connection. */
     private final WriteTimerPin timerPin;
     private volatile boolean closed;
@@ -60,19 +67,21 @@ public final class LdapConnections implements Closeable, LdapValue.Source {
      */
     private volatile boolean reached;
 
-    private LdapConnections(LdapConnectionSettings settings, Mode mode, SSLContext tls) {
+    private LdapConnections(LdapConnectionSettings settings, Mode mode, LdapClient.Endpoint endpoint) {
         this.settings = settings;
         this.mode = mode;
-        this.tls = tls;
+        this.endpoint = endpoint;
         this.timerPin = WriteTimerPin.acquire();
     }
 
     /**
      * Checks what can be checked before any connection and prepares what every connection shares:
-     * the trust store is read and the TLS context built, the host name resolved, the ldapi socket
-     * found. Each failure is a configuration error naming the setting and the file.
+     * the trust store is read and the TLS context built, the host name resolved (once: every connection
+     * of the test uses that address), the ldapi socket found, the connection options and socket factories built.
+     * Each failure is a configuration error naming the setting and the file.
      */
     public static LdapConnections start(LdapConnectionSettings s, Mode mode) throws LdapClientException {
+        InetAddress address = null;
         if (s.scheme() == LdapScheme.LDAPI) {
             File socket = new File(s.socketPath());
             if (!socket.exists()) {
@@ -80,13 +89,13 @@ public final class LdapConnections implements Closeable, LdapValue.Source {
             }
         } else {
             try {
-                InetAddress.getByName(s.host());
+                address = InetAddress.getByName(s.host());
             } catch (UnknownHostException e) {
                 throw LdapClientException.config("host", "", "unknown host '" + s.host() + "'", null);
             }
         }
         SSLContext tls = s.usesTls() ? LdapTls.create(s) : null;
-        return new LdapConnections(s, mode, tls);
+        return new LdapConnections(s, mode, LdapClient.Endpoint.of(s, tls, address));
     }
 
     /** The settings every connection uses. */
@@ -117,13 +126,25 @@ public final class LdapConnections implements Closeable, LdapValue.Source {
                 discard(current);
             }
         }
-        LdapClient c = connect();
+        pauseBeforeConnect();
+        LdapClient c;
+        try {
+            c = connect();
+        } catch (LdapClientException e) {
+            if (reached && !e.isRefusal()) {
+                // ldaps behind a proxy whose server is down: the connect is accepted, the TLS handshake closed
+                slowDown(Thread.currentThread());
+            }
+            throw e;
+        }
         open.add(c);
+        unanswered.put(Thread.currentThread(), c);
         try {
             if (bind) {
                 c.bind();
             }
         } catch (LdapClientException e) {
+            lost(c);
             discard(c);
             throw e;
         }
@@ -157,7 +178,7 @@ public final class LdapConnections implements Closeable, LdapValue.Source {
         long pause = FIRST_RETRY_PAUSE_MS;
         while (true) {
             try {
-                LdapClient c = LdapClient.connect(settings, tls);
+                LdapClient c = LdapClient.connect(endpoint, requests.get());
                 reached = true;
                 return c;
             } catch (LdapClientException e) {
@@ -176,6 +197,39 @@ public final class LdapConnections implements Closeable, LdapValue.Source {
         }
     }
 
+    /**
+     * Waits, before a thread's new connect, the pause its last new connections earned by being closed by the server
+     * before any answer ({@link #lost}): a server behind a proxy or a load balancer that is down (restarting)
+     * accepts each connect and closes it at once, which no refused connect shows. A thread that reconnected at
+     * once would fail hundreds of times a second (1,537 in a 2-s slapd restart behind Toxiproxy at 2 threads), as
+     * with refusals; a client's pool waits for its server instead. A connect that fails otherwise than refused once
+     * the test reached the server (an ldaps handshake the proxy closes) earns the same pause. The pause grows like the
+     * refusal's (50 ms, doubling, at most 1 s) and ends with the thread's first answer.
+     */
+    private void pauseBeforeConnect() {
+        Long pause = backOff.get(Thread.currentThread());
+        if (pause != null && !closed) {
+            try {
+                Thread.sleep(pause);
+            } catch (InterruptedException stop) {
+                Thread.currentThread().interrupt(); // the test is stopping: connect at once and let it end
+            }
+        }
+    }
+
+    /** Counts {@code c} as closed unanswered when it is the thread's new connection and the server closed it. */
+    private void lost(LdapClient c) {
+        Thread t = Thread.currentThread();
+        if (unanswered.remove(t, c) && !c.isConnected()) {
+            slowDown(t);
+        }
+    }
+
+    /** Doubles the thread's pause before connects (the first: {@link #FIRST_RETRY_PAUSE_MS}), at most 1 s. */
+    private void slowDown(Thread t) {
+        backOff.merge(t, FIRST_RETRY_PAUSE_MS, (was, first) -> Math.min(was * 2, MAX_RETRY_PAUSE_MS));
+    }
+
     /** Whether a connection of this test ever reached the server (then refusals are waited out: {@link #connect()}). */
     public boolean reachedServer() {
         return reached;
@@ -192,9 +246,17 @@ public final class LdapConnections implements Closeable, LdapValue.Source {
 
     /**
      * Hands a connection back after an operation: per iteration it is closed (the unbind is part of
-     * the measured iteration); per thread it is kept unless {@code broken}.
+     * the measured iteration); per thread it is kept unless {@code broken}. Not broken means the server answered:
+     * that ends the thread's pause before connects ({@link #pauseBeforeConnect}).
      */
     public void release(LdapClient c, boolean broken) {
+        if (broken) {
+            lost(c);
+        } else {
+            Thread t = Thread.currentThread();
+            unanswered.remove(t);
+            backOff.remove(t);
+        }
         if (mode == Mode.PER_ITERATION || broken || !c.isConnected()) {
             discard(c);
         }
@@ -227,6 +289,9 @@ public final class LdapConnections implements Closeable, LdapValue.Source {
 
     /** Closes the calling thread's connection (at thread end). */
     public void closeThread() {
+        unanswered.remove(Thread.currentThread());
+        backOff.remove(Thread.currentThread());
+        requests.remove();
         LdapClient c = perThread.remove(Thread.currentThread());
         if (c != null) {
             discard(c);
@@ -235,7 +300,9 @@ public final class LdapConnections implements Closeable, LdapValue.Source {
 
     /** Closes a connection and forgets it. */
     public void discard(LdapClient c) {
-        perThread.remove(Thread.currentThread(), c);
+        if (mode == Mode.PER_THREAD) {
+            perThread.remove(Thread.currentThread(), c);
+        }
         open.remove(c);
         c.close();
     }
@@ -254,6 +321,8 @@ public final class LdapConnections implements Closeable, LdapValue.Source {
         }
         open.clear();
         perThread.clear();
+        unanswered.clear();
+        backOff.clear();
         timerPin.close();
     }
 

@@ -6,6 +6,7 @@ import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -35,6 +36,8 @@ public final class SignatureServer implements AutoCloseable {
     private final SignatureApiClient logins;
     private final TimestampClient timestamps;
     private final Map<String, CertificateLoginClient> mtls = new ConcurrentHashMap<>();
+    /** The endpoints ({@code scheme://host:port}) that answered a request of this test: see {@link #answered}. */
+    private final Set<String> answered = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
 
     /**
@@ -191,6 +194,28 @@ public final class SignatureServer implements AutoCloseable {
             c = prev != null ? prev : built;
         }
         return c;
+    }
+
+    /**
+     * Records that {@code endpoint} (its scheme, host and port) answered a request of this test, an error answer
+     * included: a refused connect there later is an outage (a restart), not a wrong URL. Null is ignored.
+     */
+    public void answered(URI endpoint) {
+        String k = endpointKey(endpoint);
+        if (k != null) {
+            answered.add(k);
+        }
+    }
+
+    /** Whether {@code endpoint} answered some request of this test ({@link #answered(URI)}); false for null. */
+    public boolean hasAnswered(URI endpoint) {
+        String k = endpointKey(endpoint);
+        return k != null && answered.contains(k);
+    }
+
+    private static String endpointKey(URI u) {
+        return u == null || u.getScheme() == null || u.getRawAuthority() == null ? null
+                : u.getScheme().toLowerCase(java.util.Locale.ROOT) + "://" + u.getRawAuthority();
     }
 
     private void open() throws PkiException {

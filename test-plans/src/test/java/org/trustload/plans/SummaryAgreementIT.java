@@ -74,7 +74,7 @@ class SummaryAgreementIT {
             // a second of warm-up per protocol: in its own block, in no Total; the protocols' rows in the order they ran
             assertThat(s.total().count()).as("Total: 1 + 10 + 40 searches per protocol").isEqualTo(3 * 51);
             assertThat(s.warmUp().count()).as("warm-up samples").isPositive();
-            assertThat(s.warmUpSamples()).containsOnlyKeys("warm-up ldap search", "warm-up ldaps search", "warm-up ldapi search");
+            assertThat(s.warmUpSamples()).containsOnlyKeys("warm-up ldap search N=40", "warm-up ldaps search N=40", "warm-up ldapi search N=40");
             String text = r.summaryText();
             List<Integer> order = Stream.of("ldap", "ldaps", "ldapi").flatMap(p -> Stream.of(1, 10, 40)
                     .map(n -> text.indexOf("\n" + p + " search N=" + n + " "))).toList();

@@ -11,6 +11,7 @@ import java.util.Locale;
 import java.util.stream.Stream;
 import org.trustload.bench.BenchRuns;
 import org.trustload.harness.JMeter;
+import org.trustload.harness.Lab;
 import org.trustload.harness.results.Jtl;
 import org.trustload.harness.Layout;
 import org.trustload.harness.LiveRun;
@@ -19,8 +20,10 @@ import org.trustload.harness.results.Summary;
 import org.trustload.testing.Slapd;
 
 /**
- * {@code ./trustload bench soak [minutes=30] [threads=2] [doc=false]}: a long run at moderate load of the LDAP plan
- * against the slapd fixture (2 threads, a connection per iteration: connect, bind, search, unbind), with the JMeter
+ * {@code ./trustload bench soak [family=ldap] [minutes=30] [threads=2] [doc=false]}: a long run at moderate load of a
+ * family's plan — {@code ldap} against the slapd fixture (a connection per iteration: connect, bind, search,
+ * unbind), {@code pki} (remote CAdES), {@code kms-aws}, {@code tlcp} (handshakes) or {@code http} against the lab —
+ * with the JMeter
  * JVM watched from outside: every 10 s its threads ({@code /proc/PID/status}) and open files ({@code /proc/PID/fd}),
  * every 2 minutes its live heap ({@code jcmd PID GC.class_histogram}: a full collection, then the total of what
  * is still reachable — the heap after young collections only grows with G1 until a concurrent cycle, a leak or
@@ -44,21 +47,33 @@ public final class SoakBench {
         int seconds = Integer.parseInt(o.getOrDefault("seconds", Integer.toString(minutes * 60)));
         int threads = Integer.parseInt(o.getOrDefault("threads", "2"));
         boolean doc = Boolean.parseBoolean(o.getOrDefault("doc", "false"));
+        String family = o.getOrDefault("family", "ldap");
+        Soaked soaked = SOAKED.get(family);
+        if (soaked == null) {
+            throw new IllegalArgumentException("unknown family " + family + " (" + String.join(", ", SOAKED.keySet())
+                    + ")");
+        }
         String load0 = BenchRuns.uptime();
         Instant started = Instant.now();
-        Path dir = out.resolve("ldap");
+        Path dir = out.resolve(family);
         Files.createDirectories(dir);
         JMeter jmeter = new JMeter(layout, List.of("-Xms256m", "-Xmx1g"), List.of());
         List<long[]> polls = new ArrayList<>(); // ms since the start, threads, open files
         List<double[]> heap = new ArrayList<>(); // s since the start, live MB
         String text;
-        try (Slapd slapd = Slapd.start(Slapd.Options.defaults().withEntries(1000).withTls(false))) {
-            LiveRun run = LiveRun.start(jmeter, layout, "ldap soak", layout.root()
-                    .resolve("test-plans/ldap/ldap-search-200x10.jmx"),
-                    dir, List.of("-Jldap.host=" + slapd.host(), "-Jldap.port=" + slapd.ldapPort(), "-Jldap.users=1000",
-                            "-Jthreads=" + threads, "-Jrampup=0", "-Jloops=-1", "-Jduration=" + seconds,
-                            "-Jconnection_mode=per-iteration", "-Jsummariser.interval=60"), Duration.ofSeconds(seconds
-                                    + 600L));
+        boolean ldap = family.equals("ldap");
+        try (Slapd slapd = ldap ? Slapd.start(Slapd.Options.defaults().withEntries(1000).withTls(false)) : null;
+             Lab lab = ldap ? null : Lab.start(layout, soaked.services(), out.resolve("lab/lab.properties"),
+                     out.resolve("lab.log"), List.of("--port-base", Integer.toString(Lab.freePortBase())),
+                     Duration.ofMinutes(5))) {
+            List<String> runArgs = new ArrayList<>(ldap ? List.of("-Jldap.host=" + slapd.host(), "-Jldap.port="
+                    + slapd.ldapPort(), "-Jldap.users=1000", "-Jconnection_mode=per-iteration")
+                    : List.of("-q", lab.properties().toString()));
+            runArgs.addAll(soaked.args());
+            runArgs.addAll(List.of("-Jthreads=" + threads, "-Jrampup=0", "-Jloops=-1", "-Jduration=" + seconds,
+                    "-Jsummariser.interval=60"));
+            LiveRun run = LiveRun.start(jmeter, layout, family + " soak", layout.root().resolve("test-plans")
+                    .resolve(soaked.plan() + ".jmx"), dir, runArgs, Duration.ofSeconds(seconds + 600L));
             run.await("the first samples", r -> !r.isEmpty(), Duration.ofMinutes(5));
             long t0 = System.currentTimeMillis();
             long pid = jmeterPid(dir);
@@ -90,16 +105,15 @@ public final class SoakBench {
             });
             boolean backToBack = holes[0] == 0;
             text = String.format(Locale.ROOT,
-                    "`./trustload bench soak minutes=%d threads=%d` on %s UTC (load average %s at"
-                    + " the start, %s at the end): ldap/ldap-search-200x10 against the slapd fixture (1,000 entries), a"
-                    + " connection per iteration, %d samples (%.0f/s), %d errors.%n%n"
+                    "`./trustload bench soak family=%s minutes=%d threads=%d` on %s UTC (load average %s at"
+                    + " the start, %s at the end): %s against %s, %d samples (%.0f/s), %d errors.%n%n"
                     + "| JMeter JVM | first | last | slope per hour (after the first 2 min) |%n|---|---|---|---|%n"
                     + "| live heap, MB (%d full collections by jcmd) | %s | %s | %s |%n"
                     + "| threads | %s | %s | %s |%n| open files | %s | %s | %s |%n%n"
                     + "Results complete: %s (summary Total %d, JMeter's summariser %d; each thread's samples back to"
                     + " back: %s).%n",
-                    seconds / 60, threads, started.toString().substring(0, 16).replace('T', ' '), load0,
-                            BenchRuns.uptime(),
+                    family, seconds / 60, threads, started.toString().substring(0, 16).replace('T', ' '), load0,
+                            BenchRuns.uptime(), soaked.plan(), soaked.target(),
                     summary.total().count(), summary.total().throughput(), summary.total().errors(), heap.size(),
                     first(heap, 1), last(heap, 1), slope(heap, WARM_MS / 1000.0, true),
                     firstPoll(polls, 1), lastPoll(polls, 1), slope(polls(polls, 1), WARM_MS / 1000.0, false),
@@ -115,6 +129,20 @@ public final class SoakBench {
                     "<!-- soak-bench:end -->", text);
         }
     }
+
+    /** A family's soak: its plan, the lab services it runs against (none: the slapd fixture), what it runs. */
+    private record Soaked(String plan, String services, String target, List<String> args) {
+    }
+
+    private static final java.util.Map<String, Soaked> SOAKED = java.util.Map.of(
+            "ldap", new Soaked("ldap/ldap-search-200x10", "", "the slapd fixture (1,000 entries), a connection per"
+                    + " iteration", List.of()),
+            "pki", new Soaked("pki/cades", "pki", "the lab's Rest PKI API (remote CAdES, 137 KB PDF)", List.of()),
+            "kms-aws", new Soaked("kms/kms-benchmark-aws", "kms", "the lab's AWS KMS emulator (encrypt)",
+                    List.of("-Jcase=encrypt")),
+            "tlcp", new Soaked("gmssl/gmssl-cps", "gmssl", "the lab's TLCP gateway (a new handshake and GET per"
+                    + " sample)", List.of()),
+            "http", new Soaked("http/http-100x10", "http", "the lab's web server (keep-alive)", List.of()));
 
     /** The JMeter JVM whose command line names this run's results file. */
     private static long jmeterPid(Path dir) {

@@ -8,6 +8,9 @@ import com.unboundid.util.args.BooleanArgument;
 import com.unboundid.util.args.DurationArgument;
 import com.unboundid.util.args.IntegerArgument;
 import com.unboundid.util.args.StringArgument;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -15,7 +18,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import org.trustload.common.ClientException;
 import org.trustload.harness.HarnessException;
+import org.trustload.harness.run.RunSpec;
 
 /** One command's arguments, parsed by its declared {@link ArgumentParser}: typed values by option name. */
 public final class Parsed {
@@ -33,7 +38,9 @@ public final class Parsed {
         try {
             parser.parse(args.toArray(String[]::new));
         } catch (ArgumentException e) {
-            throw HarnessException.usage(e.getMessage() + " (./trustload help " + parser.getCommandName() + ")");
+            // the SDK's message quotes the value as given: a huge one is clipped
+            throw HarnessException.usage(ClientException.bounded(e.getMessage(), ClientException.MAX_MESSAGE)
+                    + " (./trustload help " + parser.getCommandName() + ")");
         }
         return new Parsed(parser, jmeterArgs(args));
     }
@@ -42,7 +49,7 @@ public final class Parsed {
      * The {@code -Jname=value} and {@code -q FILE} arguments in the order given (a later one wins in JMeter), each
      * {@code -q} file as an absolute path.
      */
-    private static List<String> jmeterArgs(List<String> args) {
+    private static List<String> jmeterArgs(List<String> args) throws HarnessException {
         List<String> out = new ArrayList<>();
         for (int i = 0; i < args.size(); i++) {
             String a = args.get(i);
@@ -51,12 +58,35 @@ public final class Parsed {
             } else if (a.startsWith("-J")) {
                 out.add(a);
             } else if (a.equals("-q") && i + 1 < args.size()) {
-                out.addAll(List.of("-q", Path.of(args.get(++i)).toAbsolutePath().normalize().toString()));
+                out.addAll(List.of("-q", propertiesFile(args.get(++i)).toString()));
             } else if (a.startsWith("-q")) {
-                out.addAll(List.of("-q", Path.of(a.substring(2)).toAbsolutePath().normalize().toString()));
+                out.addAll(List.of("-q", propertiesFile(a.substring(2)).toString()));
             }
         }
         return out;
+    }
+
+    /**
+     * The file of {@code -q NAME}, read once here: a regular, readable properties file (not a device such as
+     * /dev/zero, which would be read for ever, nor a file Java cannot read as properties).
+     */
+    private static Path propertiesFile(String name) throws HarnessException {
+        String shown = ClientException.bounded(name, ClientException.MAX_MESSAGE);
+        Path f;
+        try {
+            f = Path.of(name).toAbsolutePath().normalize();
+        } catch (InvalidPathException e) {
+            throw HarnessException.usage("-q needs a readable properties file, not '" + shown + "' (" + e.getReason() + ")");
+        }
+        if (!Files.isRegularFile(f) || !Files.isReadable(f)) {
+            throw HarnessException.usage("-q needs a readable properties file, not '" + shown + "'");
+        }
+        try {
+            RunSpec.load(f);
+        } catch (IOException e) {
+            throw HarnessException.usage("-q " + shown + ": " + e.getMessage());
+        }
+        return f;
     }
 
     /** The user's JMeter arguments ({@code -J}, {@code -q}) in order. */

@@ -21,7 +21,7 @@ import org.trustload.harness.results.Summary;
 import org.trustload.harness.results.SummaryText;
 
 /** The run summary's header: what ran, against what, on which engines, how the thread groups ran and for how long. */
-final class RunHeader {
+public final class RunHeader {
 
     /** A thread group's samples count as cut by its cap when they span the cap less this (threads stop between samples). */
     static final long CAP_SLACK_MS = 2000;
@@ -80,7 +80,7 @@ final class RunHeader {
      * A thread group as it ran: {@code "Searchers: 20 threads, 25 loops, ramp-up 5 s, at most 00:10:00 (duration cap)"},
      * with the run's properties applied, and the threads that wrote a sample when that differs (a test stopped early).
      */
-    static String threadsLine(PlanFile.ThreadGroup tg, Map<String, String> props, Summary summary, int engines) {
+    public static String threadsLine(PlanFile.ThreadGroup tg, Map<String, String> props, Summary summary, int engines) {
         OptionalLong threads = tg.threads(props);
         OptionalLong loops = PlanFile.resolve(tg.loops(), props);
         OptionalLong secs = tg.scheduledSeconds(props);
@@ -106,7 +106,7 @@ final class RunHeader {
      * What repeats inside one loop of a thread group, with the run's properties applied:
      * {@code "each loop: Loop Controllers of 1, 100, 1000 iterations; Runtime Controllers of 10 s"}; empty when nothing does.
      */
-    static Optional<String> inside(PlanFile.ThreadGroup tg, Map<String, String> props) {
+    public static Optional<String> inside(PlanFile.ThreadGroup tg, Map<String, String> props) {
         List<String> parts = new ArrayList<>();
         List<String> loops = distinct(tg.loopsInside(), props);
         if (!loops.isEmpty()) {

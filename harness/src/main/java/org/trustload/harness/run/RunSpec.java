@@ -85,7 +85,7 @@ public record RunSpec(String planId, Path jmx, PlanFile plan, List<String> servi
     }
 
     /** The user's -J and -q properties in {@code args}; with {@code masked}, secret values replaced. */
-    static Map<String, String> userProperties(List<String> args, boolean masked) throws IOException {
+    public static Map<String, String> userProperties(List<String> args, boolean masked) throws IOException {
         Map<String, String> out = new LinkedHashMap<>();
         for (int i = 0; i < args.size(); i++) {
             String a = args.get(i);
@@ -101,11 +101,13 @@ public record RunSpec(String planId, Path jmx, PlanFile plan, List<String> servi
         return out;
     }
 
-    /** A properties file's entries, sorted by name. */
-    static Map<String, String> load(Path file) throws IOException {
+    /** A properties file's entries, sorted by name; an IOException when Java cannot read it as one (a bad escape). */
+    public static Map<String, String> load(Path file) throws IOException {
         Properties p = new Properties();
         try (InputStream in = Files.newInputStream(file)) {
             p.load(in);
+        } catch (IllegalArgumentException e) {
+            throw new IOException(file + " is not a properties file: " + e.getMessage(), e);
         }
         Map<String, String> out = new LinkedHashMap<>();
         p.stringPropertyNames().stream().sorted().forEach(n -> out.put(n, p.getProperty(n)));

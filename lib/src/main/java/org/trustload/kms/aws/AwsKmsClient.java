@@ -35,6 +35,7 @@ import software.amazon.awssdk.services.kms.model.SignResponse;
 import software.amazon.awssdk.services.kms.model.VerifyResponse;
 import software.amazon.awssdk.services.secretsmanager.SecretsManagerClient;
 import software.amazon.awssdk.services.secretsmanager.model.GetSecretValueResponse;
+import software.amazon.awssdk.thirdparty.jackson.core.JsonProcessingException;
 
 /** The {@code aws-kms} client: KMS and Secrets Manager sync clients over one Apache connection pool. */
 final class AwsKmsClient implements KmsClient {
@@ -237,6 +238,13 @@ final class AwsKmsClient implements KmsClient {
         }
         if (e instanceof ApiCallAttemptTimeoutException || e instanceof ApiCallTimeoutException) {
             return new KmsException(Category.TIMEOUT, -1, "CallTimeout", e.getMessage(), e);
+        }
+        for (Throwable t = e.getCause(); t != null; t = t.getCause()) {
+            if (t instanceof JsonProcessingException j) {
+                // an answer, but not JSON (a maintenance page, a proxy's error): the service's fault, not the network's
+                return new KmsException(Category.SERVER_ERROR, -1, "MalformedResponse",
+                        "the answer is not the KMS JSON protocol: " + j.getOriginalMessage(), e);
+            }
         }
         for (Throwable t = e.getCause(); t != null; t = t.getCause()) {
             KmsException k = fromIo(t, e);

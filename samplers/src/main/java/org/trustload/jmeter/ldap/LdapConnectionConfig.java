@@ -34,6 +34,7 @@ public class LdapConnectionConfig extends ClientConfig<LdapConnections> {
     private String trustStorePassword = "";
     private String trustStoreType = "PKCS12";
     private boolean verifyHostname;
+    private boolean tlsSessionResumption;
     private String bindType = "anonymous";
     private String bindDn = "";
     private String bindPassword = "";
@@ -73,6 +74,7 @@ public class LdapConnectionConfig extends ClientConfig<LdapConnections> {
                 .trustStorePassword(p.secret(trustStorePassword))
                 .trustStoreType(trustStoreType)
                 .verifyHostname(verifyHostname)
+                .tlsSessionResumption(tlsSessionResumption)
                 .bindType(BindType.parse(bindType))
                 .bindDn(bindDn)
                 .bindPassword(p.secret(bindPassword))
@@ -160,6 +162,14 @@ public class LdapConnectionConfig extends ClientConfig<LdapConnections> {
 
     public void setVerifyHostname(boolean verifyHostname) {
         this.verifyHostname = verifyHostname;
+    }
+
+    public boolean isTlsSessionResumption() {
+        return tlsSessionResumption;
+    }
+
+    public void setTlsSessionResumption(boolean tlsSessionResumption) {
+        this.tlsSessionResumption = tlsSessionResumption;
     }
 
     public String getBindType() {

@@ -13,7 +13,7 @@ public class LdapConnectionConfigBeanInfo extends BeanInfoHelper {
         clientConfig(new LdapConnectionConfig());
         createPropertyGroup("server", new String[] {"scheme", "host", "port", "socketPath", "startTls"});
         createPropertyGroup("tls", new String[] {"trustMode", "trustStore", "trustStorePassword", "trustStoreType",
-                "verifyHostname"});
+                "verifyHostname", "tlsSessionResumption"});
         createPropertyGroup("bind", new String[] {"bindType", "bindDn", "bindPassword", "authzId"});
         createPropertyGroup("connection", new String[] {"connectionMode", "connectTimeout", "responseTimeout"});
 
@@ -29,6 +29,7 @@ public class LdapConnectionConfigBeanInfo extends BeanInfoHelper {
         password("trustStorePassword");
         choice("trustStoreType", "PKCS12", "PKCS12", "JKS");
         flag("verifyHostname");
+        flag("tlsSessionResumption");
 
         choice("bindType", "anonymous", "none", "anonymous", "simple", "sasl-external");
         text("bindDn", "");

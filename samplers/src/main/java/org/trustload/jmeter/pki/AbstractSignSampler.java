@@ -131,6 +131,7 @@ public abstract class AbstractSignSampler extends PkiSampler<AbstractSignSampler
                 + server.settings().serverUrl() + (policy.isEmpty() ? "" : " policy " + policy) : " local")
                 + "\nsigner: " + (key == null ? "the server's key " + alias : key.alias() + " "
                 + key.certificate().getSubjectX500Principal().getName()) + "\ndocument: " + document.length + " bytes\n");
+        target(server, server == null ? null : viaApi ? server.settings().serverUrl() : server.settings().tsaUrl());
         SignRequest request = viaApi ? new SignRequest(format(), timestamped, d, attached(), document, key,
                 key == null ? alias : null, policy) : null;
         return new Prepared(label, timestamped, d, key, document, server, request);

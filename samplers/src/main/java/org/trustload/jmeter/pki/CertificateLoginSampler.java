@@ -86,6 +86,7 @@ public class CertificateLoginSampler extends PkiSampler<CertificateLoginSampler.
         } catch (PkiException e) {
             throw p.wrap(e);
         }
+        target(server, mtls ? client.url() : server.settings().apiLoginUrl());
         LoginRefusal refusal = refusal(p);
         KeyMaterial key = PkiResults.key(keyPool, p);
         res.setSamplerData((mtls ? "mtls " + client.url() : "challenge-response " + server.api().name() + " "
@@ -98,12 +99,12 @@ public class CertificateLoginSampler extends PkiSampler<CertificateLoginSampler.
     protected void execute(Prepared r, SampleResult res) throws ClientException {
         Flow login = r.mtls() != null ? r.mtls().mutualTls(r.key()) : r.api().login(r.key());
         res.sampleEnd();
-        if (!PkiResults.neverReachable(login.failure())) {
-            reached();
-        }
         String alias = r.key().alias();
         boolean expectRefusal = refused().contains(alias);
         boolean refusedAsExpected = expectRefusal && r.refusal().matches(login);
+        if (login.ok() || refusedAsExpected) {
+            reached(); // a failure says itself whether the server answered (onFailure)
+        }
         PkiResults.addSteps(res, login.steps(), refusedAsExpected);
         String tls = login.info().isEmpty() ? "" : "\ntls: " + login.info();
         if (login.ok() && expectRefusal) {

@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.util.Base64;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Set;
 import org.apache.jmeter.samplers.SampleResult;
 import org.apache.jmeter.threads.JMeterContextService;
 import org.apache.jmeter.threads.JMeterVariables;
@@ -198,6 +199,31 @@ final class PkiResults {
         }
         return (PkiException.CONNECT_ERROR.equals(e.category()) || PkiException.TSA_ERROR.equals(e.category()))
                 && (m.endsWith("connection refused") || m.endsWith("unreachable") || m.endsWith("TLS handshake failed"));
+    }
+
+    /** Failures that are an answer of the server (an error, a refusal, garbage), not a connection that failed. */
+    private static final Set<String> ANSWERS = Set.of(PkiException.SERVER_ERROR,
+            PkiException.REQUEST_REFUSED, PkiException.BAD_RESPONSE, PkiException.TOKEN_EXPIRED,
+            PkiException.REVOCATION_UNAVAILABLE, PkiException.LOGIN_REFUSED, PkiException.CERTIFICATE_EXPIRED,
+            PkiException.CERTIFICATE_REVOKED, PkiException.UNTRUSTED_CERTIFICATE, PkiException.CREDENTIAL_MISSING,
+            PkiException.CREDENTIAL_REFUSED, CertificateLoginSampler.EXPECTED_REFUSAL);
+    /** The TSA failures where no answer came. */
+    private static final Set<String> TSA_SILENT = Set.of("TSA timed out", "TSA unreachable",
+            "TSA connection failed", "TSA request interrupted");
+
+    /**
+     * Whether the failure shows that the server answered (so it was reached: a refusal there later is an
+     * outage): an error answer, a refusal, an answer that is not what the API publishes; not a connection that
+     * failed, timed out or was closed before an answer.
+     */
+    static boolean answered(ClientException e) {
+        if (e == null) {
+            return false;
+        }
+        if (PkiException.TSA_ERROR.equals(e.category())) {
+            return !TSA_SILENT.contains(e.getMessage());
+        }
+        return ANSWERS.contains(e.category());
     }
 
     /**

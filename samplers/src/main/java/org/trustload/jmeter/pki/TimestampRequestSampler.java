@@ -91,9 +91,11 @@ public class TimestampRequestSampler extends PkiSampler<TimestampRequestSampler.
             }
             res.setSamplerData(server.api().name() + " timestamp " + server.settings().serverUrl()
                     + (plan.isEmpty() ? "" : " plan " + plan) + "\n" + d + " imprint " + PkiResults.hex(imprint, 64) + "\n");
+            target(server, server.settings().serverUrl());
             return new Prepared(null, api, plan, d, data, imprint);
         }
         TimestampClient tsa = server.timestamps();
+        target(server, tsa.url());
         res.setSamplerData("POST " + tsa.url() + "\n" + d + " imprint " + PkiResults.hex(imprint, 64) + "\n");
         return new Prepared(tsa, null, plan, d, data, imprint);
     }

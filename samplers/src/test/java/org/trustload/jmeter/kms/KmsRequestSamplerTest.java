@@ -234,6 +234,35 @@ class KmsRequestSamplerTest {
         assertNoSecrets(r);
     }
 
+    /**
+     * An endpoint that answers HTTP 200 with something that is not the KMS JSON protocol (a maintenance page, a
+     * proxy's answer) is a bad answer of the service, not a connection failure: {@code KMS.ServerError
+     * -:MalformedResponse}, one readable cause, no parser stack trace; the thread goes on. Against a real server
+     * on 127.0.0.1 answering the faults bench's garbage, an HTML body as JSON and an HTML page.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"application/x-amz-json-1.1", "text/html"})
+    void anAnswerThatIsNotJsonIsAMalformedResponseNotAConnectionError(String contentType) {
+        byte[] html = "<html><body>maintenance</body></html>".getBytes(StandardCharsets.UTF_8);
+        try (org.trustload.testing.FaultServer garbage = org.trustload.testing.FaultServer.answering(
+                org.trustload.testing.FaultServer.Garbage.http(200, contentType, html))) {
+            for (String op : new String[] {"encrypt", "get_secret_value"}) {
+                SampleResult r = pair("endpoint=http://127.0.0.1:" + garbage.port() + ",operation=" + op
+                        + ",secretName=s").sample();
+                assertThat(r.isSuccessful()).isFalse();
+                assertThat(r.getResponseCode()).as(op + ": " + r.getResponseDataAsString())
+                        .isEqualTo("KMS.ServerError");
+                assertThat(r.getResponseMessage()).isEqualTo("-:MalformedResponse");
+                assertThat(r.getResponseDataAsString()).as("one readable cause, no stack trace")
+                        .contains("not the KMS JSON protocol").doesNotContain("\tat ").doesNotContain("\n\tat")
+                        .hasSizeLessThan(4000);
+                assertThat(r.isStopThread()).isFalse();
+                assertNoSecrets(r);
+                pair.end();
+            }
+        }
+    }
+
     @Test
     void aSuccessShowsLengthsButNeverTheOutput() {
         SampleResult r = pair("backend=test-scripted,endpoint=valid,operation=sign").sample();

@@ -80,7 +80,7 @@ class PkiElementsTest {
     }
 
     /** A started Signature Server Config named {@code name}; blank URLs are left out. */
-    private static SignatureServerConfig server(String name, String serverUrl, String tsaUrl) {
+    static SignatureServerConfig server(String name, String serverUrl, String tsaUrl) {
         SignatureServerConfig c = new SignatureServerConfig();
         c.setName(name);
         c.setConfigName(name);

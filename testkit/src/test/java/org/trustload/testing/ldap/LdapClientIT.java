@@ -487,6 +487,54 @@ class LdapClientIT {
         assertThat(e.connectionLost()).isTrue();
     }
 
+    // ---------------------------------------------------------------- TLS sessions
+
+    /**
+     * One TLS context serves the whole test, yet by default every connection makes a full handshake, as the
+     * reference script did: the session is invalidated once verified, so the context's client cache holds
+     * nothing to resume. With {@code tlsSessionResumption} the session stays in the cache, offered to the next
+     * connection (whether the server resumes it is the server's choice).
+     */
+    @ParameterizedTest
+    @EnumSource(value = Transport.class, names = {"LDAPS", "STARTTLS"})
+    void tlsSessionsAreNotCachedForResumptionUnlessTheSettingsAskForIt(Transport t) throws Exception {
+        for (boolean resume : new boolean[] {false, true}) {
+            LdapConnectionSettings s = over(slapd, t).bindType(BindType.ANONYMOUS).tlsSessionResumption(resume).build();
+            javax.net.ssl.SSLContext tls = org.trustload.ldap.LdapTls.create(s);
+            for (int i = 0; i < 2; i++) {
+                try (LdapClient c = LdapClient.connect(s, tls)) {
+                    c.bind();
+                    assertFindsFulano1(c);
+                }
+            }
+            assertThat(tls.getClientSessionContext().getIds().hasMoreElements())
+                    .as(t + " with tlsSessionResumption " + resume + ": a session cached for the next connection")
+                    .isEqualTo(resume);
+        }
+    }
+
+    /**
+     * Per iteration, a thread's connections share the SDK request objects (bind, search) and the endpoint the
+     * test built once (options, address, socket factory): many connections in turn, each bound and searched
+     * with the search's value pattern drawn anew, all answered, none left open.
+     */
+    @ParameterizedTest
+    @EnumSource(Transport.class)
+    void perIterationConnectionsOfOneThreadReuseTheirRequestsAndAllSucceed(Transport t) throws Exception {
+        try (LdapConnections cs = LdapConnections.start(over(slapd, t).bindType(BindType.ANONYMOUS).build(),
+                LdapConnections.Mode.PER_ITERATION)) {
+            LdapRequest search = LdapRequest.builder(LdapOperation.SEARCH).baseDn(Slapd.BASE_DN)
+                    .filter("(cn=fulano[1-20])").build(cs);
+            for (int i = 0; i < 30; i++) {
+                LdapClient c = cs.acquire(true);
+                LdapOutcome o = c.execute(search.draw(), 1);
+                cs.release(c, false);
+                assertThat(o.entryCount()).as("iteration " + i).isEqualTo(1);
+            }
+            assertThat(cs.openCount()).isZero();
+        }
+    }
+
     // ---------------------------------------------------------------- TLS trust and host names
 
     /**
