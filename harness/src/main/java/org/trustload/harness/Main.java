@@ -20,7 +20,6 @@ import java.util.TreeSet;
 import org.trustload.common.ChildProcess;
 import org.trustload.common.ClientException;
 import org.trustload.harness.plan.Planner;
-import org.trustload.slo.Objective;
 
 /**
  * {@code ./trustload}: the launcher's commands. The shell script finds Java, builds when needed and
@@ -93,20 +92,6 @@ public final class Main {
         return Catalog.read(layout.catalogFile());
     }
 
-    /** The options of {@code run} after PLAN; {@code slo} null without {@code --slo}. */
-    record RunArgs(List<String> jmeterArgs, boolean noLab, int engines, double maxErrorPct, Objective slo, List<String> remote,
-                   String controller) {
-    }
-
-    /** {@code run}'s options, as {@link Commands} declares them. */
-    static RunArgs parse(List<String> args) throws HarnessException {
-        Parsed r = Commands.get("run").orElseThrow().parse(args);
-        List<String> remote = r.given("remote") ? Engines.parseHosts(r.string("remote")) : List.of();
-        return new RunArgs(r.jmeterArgs(), r.flag("no-lab"), r.given("engines") ? r.integer("engines") : 0,
-                r.number("max-error-pct", RunSpec.DEFAULT_MAX_ERROR_PCT), r.value("slo", Objective::parse), remote,
-                r.value("controller", v -> v.strip().replace("[", "").replace("]", "")));
-    }
-
     /** The command's first operand (checked by name), and the arguments after it. */
     private static List<String> operand(List<String> args, String command, String what) throws HarnessException {
         if (args.isEmpty() || args.get(0).startsWith("-")) {
@@ -148,7 +133,7 @@ public final class Main {
     private int run(List<String> args) throws IOException, InterruptedException, HarnessException {
         List<String> rest = operand(args, "run", "PLAN (./trustload list shows them)");
         RunSpec.Builder o = resolve(args.get(0));
-        RunArgs r = parse(rest);
+        Commands.RunArgs r = Commands.runArgs(rest);
         o.args(r.jmeterArgs()).noLab(r.noLab()).engines(r.engines()).maxErrorPct(r.maxErrorPct()).slo(r.slo()).remote(r.remote())
                 .controller(r.controller());
         environment(o);

@@ -60,25 +60,25 @@ class MainTest {
 
     @Test
     void parsesRunOptionsInOrder() throws Exception {
-        Main.RunArgs r = Main.parse(new ArrayList<>(List.of("-Ja=1", "--no-lab", "--engines=2", "--max-error-pct", "5", "-q", "pom.xml",
+        org.trustload.harness.cli.Commands.RunArgs r = org.trustload.harness.cli.Commands.runArgs(new ArrayList<>(List.of("-Ja=1", "--no-lab", "--engines=2", "--max-error-pct", "5", "-q", "pom.xml",
                 "-J", "b=2")));
         assertThat(r.jmeterArgs()).containsExactly("-Ja=1", "-q", Path.of("pom.xml").toAbsolutePath().normalize().toString(), "-Jb=2");
         assertThat(r.noLab()).isTrue();
         assertThat(r.engines()).isEqualTo(2);
         assertThat(r.maxErrorPct()).isEqualTo(5.0);
         assertThat(r.slo()).isNull();
-        assertThatThrownBy(() -> Main.parse(List.of("stray"))).isInstanceOf(HarnessException.class);
+        assertThatThrownBy(() -> org.trustload.harness.cli.Commands.runArgs(List.of("stray"))).isInstanceOf(HarnessException.class);
     }
 
     @Test
     void sloTakesSizesRulesButNotTheServersCpu() throws Exception {
-        assertThat(Main.parse(new ArrayList<>(List.of("--slo", "p99<=1ms,errors<=1%"))).slo().toString()).isEqualTo("p99<=1ms,errors<=1%");
-        assertThat(Main.parse(new ArrayList<>(List.of("--slo=avg<2s"))).slo().rules()).hasSize(1);
-        assertThatThrownBy(() -> Main.parse(new ArrayList<>(List.of("--slo", "p99<=fast")))).isInstanceOf(HarnessException.class)
+        assertThat(org.trustload.harness.cli.Commands.runArgs(new ArrayList<>(List.of("--slo", "p99<=1ms,errors<=1%"))).slo().toString()).isEqualTo("p99<=1ms,errors<=1%");
+        assertThat(org.trustload.harness.cli.Commands.runArgs(new ArrayList<>(List.of("--slo=avg<2s"))).slo().rules()).hasSize(1);
+        assertThatThrownBy(() -> org.trustload.harness.cli.Commands.runArgs(new ArrayList<>(List.of("--slo", "p99<=fast")))).isInstanceOf(HarnessException.class)
                 .hasMessageContaining("cannot read the rule 'p99<=fast'");
-        assertThatThrownBy(() -> Main.parse(new ArrayList<>(List.of("--slo", "server.cpu<=90%")))).isInstanceOf(HarnessException.class)
+        assertThatThrownBy(() -> org.trustload.harness.cli.Commands.runArgs(new ArrayList<>(List.of("--slo", "server.cpu<=90%")))).isInstanceOf(HarnessException.class)
                 .hasMessageContaining("server.cpu is judged by ./trustload size");
-        assertThatThrownBy(() -> Main.parse(new ArrayList<>(List.of("--slo")))).isInstanceOf(HarnessException.class);
+        assertThatThrownBy(() -> org.trustload.harness.cli.Commands.runArgs(new ArrayList<>(List.of("--slo")))).isInstanceOf(HarnessException.class);
     }
 
     @Test

@@ -26,12 +26,12 @@ class RemoteArgsTest {
 
     @Test
     void remoteAndLocalEnginesExcludeEachOtherAndTheControllerAddressIsNeverAWildcard() throws Exception {
-        Main.RunArgs r = Main.parse(List.of("--remote", "10.0.0.11,10.0.0.12", "--controller", "10.0.0.10", "-Jthreads=2"));
+        org.trustload.harness.cli.Commands.RunArgs r = org.trustload.harness.cli.Commands.runArgs(List.of("--remote", "10.0.0.11,10.0.0.12", "--controller", "10.0.0.10", "-Jthreads=2"));
         assertThat(r.remote()).containsExactly("10.0.0.11:1099", "10.0.0.12:1099");
         assertThat(r.controller()).isEqualTo("10.0.0.10");
-        assertThatThrownBy(() -> Main.parse(List.of("--remote", "h", "--engines", "2"))).hasMessageContaining("'--engines' and '--remote' are not allowed to be used together");
-        assertThatThrownBy(() -> Main.parse(List.of("--controller", "10.0.0.10"))).hasMessageContaining("argument '--remote' must also be given");
-        assertThatThrownBy(() -> Main.parse(List.of("--remote", "h", "--controller", "0.0.0.0"))).hasMessageContaining("never 0.0.0.0");
+        assertThatThrownBy(() -> org.trustload.harness.cli.Commands.runArgs(List.of("--remote", "h", "--engines", "2"))).hasMessageContaining("'--engines' and '--remote' are not allowed to be used together");
+        assertThatThrownBy(() -> org.trustload.harness.cli.Commands.runArgs(List.of("--controller", "10.0.0.10"))).hasMessageContaining("argument '--remote' must also be given");
+        assertThatThrownBy(() -> org.trustload.harness.cli.Commands.runArgs(List.of("--remote", "h", "--controller", "0.0.0.0"))).hasMessageContaining("never 0.0.0.0");
     }
 
     @Test

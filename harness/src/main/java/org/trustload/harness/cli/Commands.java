@@ -16,6 +16,9 @@ import java.util.Set;
 import org.trustload.harness.Bench;
 import org.trustload.harness.ExitStatus;
 import org.trustload.harness.HarnessException;
+import org.trustload.harness.run.RunSpec;
+import org.trustload.harness.sizing.Settings;
+import org.trustload.harness.sizing.SizingPlan;
 import org.trustload.slo.Objective;
 
 /**
@@ -168,6 +171,42 @@ public final class Commands {
 
     private static ArgumentParser parser(String name, String description, int trailing) throws ArgumentException {
         return new ArgumentParser(name, description, trailing, trailing == 0 ? null : "{ARG}");
+    }
+
+    /** The options of {@code run} after PLAN; {@code slo} null without {@code --slo}. */
+    public record RunArgs(List<String> jmeterArgs, boolean noLab, int engines, double maxErrorPct, Objective slo,
+                          List<String> remote, String controller) {
+    }
+
+    /** {@code run}'s options. */
+    public static RunArgs runArgs(List<String> args) throws HarnessException {
+        Parsed r = get("run").orElseThrow().parse(args);
+        return new RunArgs(r.jmeterArgs(), r.flag("no-lab"), r.engines(),
+                r.number("max-error-pct", RunSpec.DEFAULT_MAX_ERROR_PCT), r.value("slo", Objective::parse), r.remote(),
+                r.controller());
+    }
+
+    /** {@code size}'s options as the search's settings, and the checks across them. */
+    public static Settings sizeSettings(List<String> args) throws HarnessException {
+        Parsed p = get("size").orElseThrow().parse(args);
+        List<String> remote = p.remote();
+        Settings s = new Settings(Objective.parse(p.string("slo")), p.string("model").equals("open")
+                ? SizingPlan.Model.OPEN : SizingPlan.Model.CLOSED, p.number("start", Double.NaN), p.number("factor", 2),
+                p.number("max-load", Double.NaN), p.millis("step-time", 30_000), p.millis("warmup", 10_000),
+                p.millis("max-time", 15 * 60_000), p.integer("plateau"), p.number("min-gain", 5), p.integer("refine"),
+                !p.flag("no-confirm"), p.integer("steps-per-run"), p.string("server"),
+                p.given("server-cpus") ? p.integer("server-cpus") : 0, p.string("load-cpus"),
+                p.given("unit") ? p.string("unit") : "requests",
+                remote.isEmpty() ? p.engines() : remote.size(), // each step's load is split across the remote engines
+                remote, p.controller(), p.flag("no-lab"), p.jmeterArgs());
+        if (s.warmupMs() >= s.stepMs()) {
+            throw HarnessException.usage("--warmup must be shorter than --step-time");
+        }
+        boolean cpuRule = s.slo().rules().stream().anyMatch(r -> r.kind() == Objective.Kind.SERVER_CPU);
+        if (cpuRule && s.server() == null && s.noLab()) {
+            throw HarnessException.usage("server.cpu needs a watched server: --server KIND:TARGET (or the lab)");
+        }
+        return s;
     }
 
     // ---- the declarations ----

@@ -20,6 +20,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import org.trustload.common.ClientException;
 import org.trustload.harness.HarnessException;
+import org.trustload.harness.engine.Engines;
 import org.trustload.harness.run.RunSpec;
 
 /** One command's arguments, parsed by its declared {@link ArgumentParser}: typed values by option name. */
@@ -128,6 +129,21 @@ public final class Parsed {
     public <T> T value(String name, Function<String, T> reader) {
         String v = string(name);
         return v == null ? null : reader.apply(v);
+    }
+
+    /** {@code --engines}, 0 when not given. */
+    public int engines() {
+        return given("engines") ? integer("engines") : 0;
+    }
+
+    /** The hosts of {@code --remote}, none when not given. */
+    public List<String> remote() throws HarnessException {
+        return given("remote") ? Engines.parseHosts(string("remote")) : List.of();
+    }
+
+    /** The address of {@code --controller} without brackets, or null. */
+    public String controller() {
+        return value("controller", v -> v.strip().replace("[", "").replace("]", ""));
     }
 
     /** The arguments after the options. */
