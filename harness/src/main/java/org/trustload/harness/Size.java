@@ -24,21 +24,10 @@ import org.trustload.harness.sizing.SizingPlan;
 import org.trustload.harness.sizing.Verdict;
 
 /**
- * {@code ./trustload size PLAN --slo RULES}: searches the load at which a plan's server stops meeting a
- * service-level objective, in the manner of SLAMD's optimizing jobs but as a search, not a sweep:
- * <ol>
- *   <li><b>ramp</b>: load steps growing by {@code --factor} from {@code --start}, several per JMeter run
- *       ({@link SizingPlan}), until a step breaks the objective or throughput stops improving for
- *       {@code --plateau} steps (an SLO Stop listener ends a run as soon as the objective broke);</li>
- *   <li><b>refine</b>: steps between the last good and the first bad load, in one run;</li>
- *   <li><b>confirm</b>: the best step again;</li>
- * </ol>
- * all within {@code --max-time}. Each step is measured over its steady window ({@link Steps}): offered
- * and achieved throughput, percentiles by the dashboard's method, errors, the load generator's CPU and
- * the server's CPU per operation and GC ({@link HostMonitor}). The {@link Verdict} names what limited the
- * run; a client-bound number is never reported as capacity. Writes {@code sizing/} (index.html,
- * sizing.md, charts) beside the phases' results. Exit status: 0 a capacity, 6 client-bound, 7 no
- * verdict, 2 and 3 as {@code run}.
+ * {@code ./trustload size PLAN --slo RULES}: searches the load at which a plan's server stops meeting a service-level
+ * objective (ramp, refine, confirm: {@link Search}) within {@code --max-time}, in one {@link Environment}, and writes
+ * {@code sizing/} beside the phases' results. Exit status: 0 a capacity, 6 client-bound, 7 no verdict, 2 and 3 as
+ * {@code run}. The method: docs/sizing.md.
  */
 public final class Size {
 

@@ -41,21 +41,11 @@ import javax.net.ssl.TrustManagerFactory;
 import org.trustload.common.ChildProcess;
 
 /**
- * JMeter engines ({@code ApacheJMeter.jar -s}) with RMI over SSL (never {@code server.rmi.ssl.disable}, which
- * listens on every interface), one keystore for the controller and every engine:
- * <ul>
- *   <li>{@link #start}: N engines on this machine, on 127.0.0.1, each on its own registry and object ports below
- *       the ephemeral range ({@code run --engines N}); they stay up until {@link #close()}, so one set can serve
- *       several runs;</li>
- *   <li>{@link #serve}: one engine for other hosts' controllers, in the foreground, bound to the address it is
- *       reached at, on fixed ports ({@code ./trustload engine --bind ADDR});</li>
- *   <li>{@link #remote}: engines already running on other hosts ({@code run --remote HOST:PORT,...}): nothing to
- *       start or stop; {@link #probe} checks each answers with the same keystore, {@link #answering} whether it
- *       still does during a run.</li>
- * </ul>
- * An engine is ready when its RMI registry port accepts connections ("Created remote object" is printed before
- * the registry is bound); a local one that dies while starting (a port taken meanwhile) is started again on
- * other ports, up to 3 times.
+ * JMeter engines ({@code ApacheJMeter.jar -s}) with RMI over SSL and one keystore for the controller and every
+ * engine: {@link #start} N local ones on 127.0.0.1 ({@code run --engines}; they serve several runs until
+ * {@link #close()}), {@link #serve} one for other hosts' controllers ({@code ./trustload engine}), {@link #remote}
+ * ones already running elsewhere ({@code --remote}; {@link #probe}, {@link #answering}). Details:
+ * docs/distributed.md.
  */
 public final class Engines implements AutoCloseable {
 

@@ -27,28 +27,11 @@ import org.trustload.common.Sha256;
 import org.trustload.common.Version;
 
 /**
- * What {@code run --remote} and {@code size --remote} check before the test, and the data files they put on the
- * engines. JMeter ships no files to its engines; TrustLoad uses JMeter's own distributed mode to do it: a tiny
- * plan ({@code engine-check.jmx}: one thread, one TrustLoad Engine Check sample) runs on every engine, with what to
- * check — and the content of each data file the plan names — sent as {@code -G} properties from a private file
- * (RMI over SSL, the channel the test itself uses; nothing on a command line, the content never in a results
- * file). Each engine answers with one sample: which JMeter, TrustLoad and Java it runs, its CPUs, and per file
- * "same", "present", "shipped", or what is wrong ("missing", "differs", …). The run stops before the test, naming
- * each engine and its cause, when
- * <ul>
- *   <li>an engine is unreachable or refuses the controller's RMI keystore ({@link Engines#probe}, before any JMeter
- *       starts);</li>
- *   <li>it did not run the check (it refused the plan: another or no TrustLoad), or its answer never came back
- *       (the engines cannot reach the controller's address and ports);</li>
- *   <li>it runs another JMeter or TrustLoad version than the controller;</li>
- *   <li>a data file is missing there and cannot be shipped (the controller has none), differs from the controller's
- *       (never overwritten), or cannot be written; or the plan names it by a relative path (engines resolve those
- *       in folders of their own).</li>
- * </ul>
- * Why a JMeter run and not a copy tool: the engines' host may offer nothing but JMeter's RMI port (containers,
- * locked-down hosts), the check then also proves the whole path a test takes (the controller's tree reaches the
- * engine, the engine's samples reach the controller), and no second credential or service is needed. After the
- * run, {@link #tidy} runs the same plan to remove what was shipped.
+ * What {@code run --remote} and {@code size --remote} check on the engines before the test, and the data files they
+ * ship there: a one-sample plan ({@code engine-check.jmx}) run in JMeter's own distributed mode, what to check and the
+ * files' content sent as {@code -G} properties over RMI/TLS, so that nothing but JMeter's port is needed and the check
+ * proves the test's own path. {@link #tidy} removes what was shipped. The causes it stops on:
+ * docs/distributed.md#when-a-remote-run-stops-before-the-test.
  */
 public final class Preflight {
 

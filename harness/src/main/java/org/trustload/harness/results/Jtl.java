@@ -11,13 +11,9 @@ import java.util.function.Consumer;
 import org.trustload.jmeter.results.SampleEventMarker;
 
 /**
- * Reads a JMeter results file in CSV (JMeter's default {@code jmeter.save.saveservice.output_format}):
- * a header line naming the columns, one row per sample result. With the default
- * {@code jmeter.save.saveservice.subresults=true} a sample's sub-results are rows too, labelled
- * {@code <parent label>-<n>} (JMeter 5's sub-result naming), and a Transaction Controller's result is a
- * row of its own; {@link Summary} tells them apart. JMeter's CSV links no row to its parent: the runs the
- * harness starts add the column {@value #EVENT_COLUMN} (see {@link Run}), which every row of one sample event
- * (the sample and its sub-results) shares.
+ * Reads a JMeter results file in CSV: a header naming the columns, one row per sample result (sub-results and
+ * Transaction Controller results included; {@link Summary} tells them apart, by the {@value #EVENT_COLUMN} column
+ * the harness's runs add).
  */
 public final class Jtl {
 

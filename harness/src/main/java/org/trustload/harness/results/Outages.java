@@ -13,16 +13,10 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The outages of a run, per label: stretches in which every sample of a label failed, from the point the
- * label was last seen working to the first success after. Fed with a label's top-level samples in any
- * order ({@link #add}); judged in the order the samples ended, as a user of the service saw them end.
- *
- * <p>A stretch opens with a failed sample and closes with the next success. Its window starts at the later
- * of the first failed sample's start and the previous success's end (a sample that hung for its 5-s timeout
- * started before the server stopped answering, but a success that ended meanwhile shows the service was up),
- * and ends at that success's end: the recovery. A stretch whose window is shorter than {@link #MIN_MS} is an
- * error burst, not an outage; one still open when the run ended is an outage not recovered, its window ending
- * at its last failure. What is left out here stays in the error counts: nothing is hidden.
+ * The outages of a run, per label: stretches in which every sample of a label failed, from when the label was last
+ * seen working to its first success after, judged in the order the samples ended; a stretch shorter than
+ * {@link #MIN_MS} is an error burst, not an outage. What is left out stays in the error counts. The rules:
+ * docs/reliability.md#what-a-run-tells-you-about-an-outage.
  */
 public final class Outages {
 

@@ -18,28 +18,11 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The statistics of a results file counted the way JMeter's summariser counts, with the warm-up set
- * apart. Total holds the top-level samples that are not warm-up (one per sample event JMeter notified,
- * Transaction Controller results left out, as the summariser leaves them out by default); so JMeter's
- * summariser's count = Total + {@link #warmUp()}. A sample's sub-results are shown beneath it and never
- * added to Total; a Transaction Controller's row (response message "Number of samples in transaction ...")
- * is shown in a block of its own and never added either.
- *
- * <p><b>Warm-up</b> ({@link #isWarmUp}): a row whose label, or whose thread group's name, begins with
- * {@code warm-up} (any case; {@code warmup}, {@code warm up} and {@code warm_up} too). Its sub-results
- * follow their sample. The warm-up rows are shown in a block of their own and are in no Total.
- *
- * <p>Which rows are sub-results is read from the file, not guessed: JMeter's CSV links no row to its
- * parent, so the runs the harness starts add the column {@value Jtl#EVENT_COLUMN} ({@link #exact()}),
- * equal on a sample's row and the rows of its sub-results and different for the thread's next sample.
- * A file without it (written by another tool) falls back to names: a row right after a sample of its
- * thread whose label is that sample's label plus {@code -N} (JMeter's sub-result naming) or plus a space
- * and a step name (TrustLoad's), within the sample's time span.
- *
- * <p>Percentiles are the JMeter dashboard's ({@link Percentiles}) over every value of a label. Throughput
- * of Total is the summariser's final figure when its line is given and there is no warm-up (it divides by
- * wall-clock time since the test started, not by the span of the samples).
- * The model only: {@link SummaryText} renders it.
+ * The statistics of a results file counted the way JMeter's summariser counts (Total + {@link #warmUp()} = its
+ * count), with warm-up rows ({@link #isWarmUp}), sub-results and Transaction Controller rows set apart; sub-results
+ * are known from the {@value Jtl#EVENT_COLUMN} column ({@link #exact()}), else inferred from their names; percentiles
+ * by the dashboard's method ({@link Percentiles}). The model only: {@link SummaryText} renders it. The rules and why:
+ * docs/harness.md#the-summary.
  */
 public final class Summary {
 

@@ -27,23 +27,10 @@ import org.trustload.harness.jmx.PlanTree;
 import org.trustload.jmeter.slo.SloStop;
 
 /**
- * Reshapes a plan for one search phase of {@code ./trustload size}, with JMeter's own tree and
- * {@link SaveService} (never string-built XML): every enabled main thread group (not setUp, not
- * tearDown) becomes one thread group per load step, named {@code size-sNN <name>}, that starts when
- * the step starts and ends with it:
- * <ul>
- *   <li>closed model: a Thread Group with the step's threads, the scheduler's delay set to the step's
- *       start and its duration to the step's length, looping until then;</li>
- *   <li>open model: an Open Model Thread Group with the schedule
- *       {@code pause(start) rate(R/sec) random_arrivals(length) rate(R/sec)} (JMeter 5.5+), so arrivals
- *       do not wait for answers (no coordinated omission).</li>
- * </ul>
- * The steps' samples are told apart by their thread names. Several main groups share each step's load
- * in proportion to their thread counts in the plan (its mix). A TrustLoad config element (one with a
- * {@code configName}) found inside a main group moves to the test plan, once: it is global by name, and
- * one copy per step would clash. Two SLO Stop listeners in each judged step's group end the phase once
- * that step broke the objective (at once when its errors reach the guard), so the search never runs far
- * past the knee; a warm-up step has none.
+ * Reshapes a plan for one search phase of {@code ./trustload size} with JMeter's own tree and {@link SaveService}:
+ * each enabled main thread group becomes one group per load step ({@code size-sNN <name>}; a Thread Group for the
+ * closed model, an Open Model Thread Group for the open one), the steps sharing their load in the plan's mix, with SLO
+ * Stop listeners that end the phase once a judged step broke the objective. The shape: docs/sizing.md#the-method.
  */
 public final class SizingPlan {
 
