@@ -40,20 +40,34 @@ public final class Bench {
     private static final Map<String, Spec> SPECS = new LinkedHashMap<>();
 
     static {
-        SPECS.put("ldap", new Spec("org.trustload.bench.LdapBench", "-Xmx1g", false, "parts=matrix,jvmstats,client", "clientThreads=1", "clientRounds=1", "clientSeconds=2", "clientWarmup=1", "clientJfr=false", "clientEntries=100", "jsOps=50", "jsRounds=1", "rounds=1", "piOps=20", "ptOps=50", "warmup=10", "threads=1", "schemes=ldapi", "peers=ours,raw", "jfrRounds=0", "writeDocs=false"));
-        SPECS.put("pki", new Spec("org.trustload.bench.pki.PkiBench", "-Xmx512m", true, "rounds=1", "threads=1", "cadesOps=20", "padesOps=5", "jcaOps=20", "warmup=5", "maxSeconds=10", "hsm=false", "openssl=false", "jfr=false"));
-        SPECS.put("login", new Spec("org.trustload.bench.login.LoginBench", "-Xmx1g", false, "threads=4", "seconds=2", "warmup=1", "out=bench/target/login-bench/tiny.md"));
-        SPECS.put("kms", new Spec("org.trustload.bench.kms.KmsBench", "-Xmx512m", true, "rounds=1", "threads=1", "warmup=1", "window=2", "backend=false", "jfr=false"));
-        SPECS.put("kms-aliyun", new Spec("org.trustload.bench.AliyunKmsBench", "-Xmx512m", true, "threads=1", "seconds=2", "warmup=2"));
-        SPECS.put("gmssl", new Spec("org.trustload.bench.gmssl.GmsslBench", "-Xmx512m", true, "parts=ratio,inprocess", "servers=lab", "suites=ECC_SM4_CBC_SM3", "auth=false", "inprocessSuites=ECC_SM4_CBC_SM3", "threads=1", "seconds=1", "warmup=1", "rounds=1", "jfr=false"));
-        SPECS.put("tongsuo", new Spec("org.trustload.bench.TongsuoBench", "-Xmx512m", false, "rounds=1", "seconds=1", "warmup=1", "count=20", "requests=5", "sampler=false", "doc=false"));
-        SPECS.put("cost", new Spec("org.trustload.bench.cost.CostBench", "-Xmx1g", true, "families=ldap-per-thread", "seconds=3", "warmup=0", "threads=1", "jfr=false", "doc=false"));
-        SPECS.put("reference", new Spec("org.trustload.bench.reference.ReferenceBench", "-Xmx384m", true, "seconds=1", "warmup=0", "entries=1000", "rows=1000", "count=20", "doc=false"));
+        SPECS.put("ldap", new Spec("org.trustload.bench.LdapBench", "-Xmx1g", false, "parts=matrix,jvmstats,client",
+                "clientThreads=1", "clientRounds=1", "clientSeconds=2", "clientWarmup=1", "clientJfr=false",
+                "clientEntries=100", "jsOps=50", "jsRounds=1", "rounds=1", "piOps=20", "ptOps=50", "warmup=10",
+                "threads=1", "schemes=ldapi", "peers=ours,raw", "jfrRounds=0", "writeDocs=false"));
+        SPECS.put("pki", new Spec("org.trustload.bench.pki.PkiBench", "-Xmx512m", true, "rounds=1", "threads=1",
+                "cadesOps=20", "padesOps=5", "jcaOps=20", "warmup=5", "maxSeconds=10", "hsm=false", "openssl=false",
+                "jfr=false"));
+        SPECS.put("login", new Spec("org.trustload.bench.login.LoginBench", "-Xmx1g", false, "threads=4", "seconds=2",
+                "warmup=1", "out=bench/target/login-bench/tiny.md"));
+        SPECS.put("kms", new Spec("org.trustload.bench.kms.KmsBench", "-Xmx512m", true, "rounds=1", "threads=1",
+                "warmup=1", "window=2", "backend=false", "jfr=false"));
+        SPECS.put("kms-aliyun", new Spec("org.trustload.bench.AliyunKmsBench", "-Xmx512m", true, "threads=1",
+                "seconds=2", "warmup=2"));
+        SPECS.put("gmssl", new Spec("org.trustload.bench.gmssl.GmsslBench", "-Xmx512m", true, "parts=ratio,inprocess",
+                "servers=lab", "suites=ECC_SM4_CBC_SM3", "auth=false", "inprocessSuites=ECC_SM4_CBC_SM3", "threads=1",
+                "seconds=1", "warmup=1", "rounds=1", "jfr=false"));
+        SPECS.put("tongsuo", new Spec("org.trustload.bench.TongsuoBench", "-Xmx512m", false, "rounds=1", "seconds=1",
+                "warmup=1", "count=20", "requests=5", "sampler=false", "doc=false"));
+        SPECS.put("cost", new Spec("org.trustload.bench.cost.CostBench", "-Xmx1g", true, "families=ldap-per-thread",
+                "seconds=3", "warmup=0", "threads=1", "jfr=false", "doc=false"));
+        SPECS.put("reference", new Spec("org.trustload.bench.reference.ReferenceBench", "-Xmx384m", true, "seconds=1",
+                "warmup=0", "entries=1000", "rows=1000", "count=20", "doc=false"));
         SPECS.put("faults", new Spec("org.trustload.bench.faults.FaultBench", "-Xmx1g", true, "families=ldap",
                 "faults=latency,restart",
                 "hold=1.5", "threads=1"));
         SPECS.put("soak", new Spec("org.trustload.bench.faults.SoakBench", "-Xmx1g", true, "seconds=5", "threads=1"));
-        SPECS.put("jvmstats", new Spec("org.trustload.bench.jvmstats.JvmStatsBench", "-Xmx1g", false, "rounds=1", "seconds=2", "threads=1", "jfr=false"));
+        SPECS.put("jvmstats", new Spec("org.trustload.bench.jvmstats.JvmStatsBench", "-Xmx1g", false, "rounds=1",
+                "seconds=2", "threads=1", "jfr=false"));
     }
 
     /** The bench names, and {@code all}. */
@@ -116,7 +130,8 @@ public final class Bench {
         }
         int rc = 0;
         if (name.equals("pki") && (",".concat(parts).concat(",")).contains(",plans,")) {
-            rc = pkiPlans(layout, KeyValues.take(args, "planDuration", "60"), KeyValues.take(args, "plans", "cades:40,cades-t:40,pades:20,pades-t:20,timestamp:40"), out, err);
+            rc = pkiPlans(layout, KeyValues.take(args, "planDuration", "60"), KeyValues.take(args, "plans",
+                    "cades:40,cades-t:40,pades:20,pades-t:20,timestamp:40"), out, err);
         }
         if (!(",".concat(parts).concat(",")).contains(",bench,")) {
             return rc;
@@ -135,7 +150,8 @@ public final class Bench {
             cmd.add("out=" + dir);
         }
         cmd.addAll(args);
-        try (ChildProcess p = ChildProcess.launch("bench " + name, cmd, null, name.equals("pki") ? softHsm(dir) : Map.of(),
+        try (ChildProcess p = ChildProcess.launch("bench " + name, cmd, null, name.equals("pki") ? softHsm(dir)
+                : Map.of(),
                 dir.resolve("bench.txt"), null, out::println)) {
             if (!p.waitFor(limit)) {
                 p.handle().descendants().forEach(ProcessHandle::destroyForcibly);
@@ -156,26 +172,33 @@ public final class Bench {
 
     /** The throwaway real servers of the tests, for use by hand, by name. */
     static final Map<String, Fixture> FIXTURES = Map.of("slapd", testkit("org.trustload.testing.Slapd"),
-            "mariadb", testkit("org.trustload.testing.MariaDb"), "node-exporter", testkit("org.trustload.testing.NodeExporter"),
+            "mariadb", testkit("org.trustload.testing.MariaDb"), "node-exporter",
+                    testkit("org.trustload.testing.NodeExporter"),
             "dss", (layout, args) -> DssFixture.foreground(layout, args, System.out));
 
     /**
      * {@code ./trustload fixture NAME [key=value ...]}: the same throwaway server the tests start
      * (OpenLDAP slapd, MariaDB, EU DSS ...), in the foreground until Ctrl-C; it prints how to point a plan at it.
      */
-    static int fixture(Layout layout, String name, List<String> args) throws IOException, InterruptedException, HarnessException {
+    static int fixture(Layout layout, String name, List<String> args) throws IOException, InterruptedException,
+            HarnessException {
         if (!FIXTURES.containsKey(name)) {
-            throw HarnessException.usage("fixture needs a NAME: " + String.join(", ", new java.util.TreeSet<>(FIXTURES.keySet())));
+            throw HarnessException.usage("fixture needs a NAME: " + String.join(", ",
+                    new java.util.TreeSet<>(FIXTURES.keySet())));
         }
         return FIXTURES.get(name).run(layout, args);
     }
 
-    /** A testkit fixture's main class in a JVM of its own (the fixture's own hook stops its server and deletes its directory). */
+    /**
+     * A testkit fixture's main class in a JVM of its own (the fixture's own hook stops its server and deletes its
+     * directory).
+     */
     private static Fixture testkit(String main) {
         return (layout, args) -> {
             List<String> cmd = new ArrayList<>(List.of(Layout.java(), "-Xmx256m", "-cp", classPath(layout), main));
             cmd.addAll(args);
-            return ChildProcess.inTerminal(main, cmd).stopWithLauncher(() -> { }).waitFor() == 0 ? 0 : ExitStatus.NOT_EXECUTED.code();
+            return ChildProcess.inTerminal(main, cmd).stopWithLauncher(() -> { }).waitFor() == 0 ? 0
+                    : ExitStatus.NOT_EXECUTED.code();
         };
     }
 
@@ -184,7 +207,8 @@ public final class Bench {
         Path benchJar = layout.root().resolve("bench/target/trustload-bench-0.1.0.jar");
         Path classpath = layout.root().resolve("bench/target/bench.classpath");
         if (!Files.exists(benchJar) || !Files.exists(classpath)) {
-            throw HarnessException.notExecuted("no bench build at " + benchJar + " (mvn -B -DskipTests package builds it)");
+            throw HarnessException.notExecuted("no bench build at " + benchJar
+                    + " (mvn -B -DskipTests package builds it)");
         }
         return benchJar + ":" + Files.readString(classpath).strip();
     }
@@ -196,12 +220,15 @@ public final class Bench {
     private static int pkiPlans(Layout layout, String duration, String plans, PrintStream out, PrintStream err)
             throws IOException, InterruptedException, HarnessException {
         Catalog catalog = Catalog.read(layout.catalogFile());
-        Path results = layout.root().resolve("bench/target/pki-bench").resolve("plans-" + Run.STAMP.format(Instant.now()));
-        out.println("== plans: ./trustload run pki/<plan> -Jduration=" + duration + " -Jthreads=<n> (lab pki service, remote mode)");
+        Path results = layout.root().resolve("bench/target/pki-bench").resolve("plans-"
+                + Run.STAMP.format(Instant.now()));
+        out.println("== plans: ./trustload run pki/<plan> -Jduration=" + duration
+                + " -Jthreads=<n> (lab pki service, remote mode)");
         int worst = 0;
         for (String item : plans.split(",")) {
             String[] f = item.strip().split(":");
-            Catalog.Entry e = catalog.get("pki/" + f[0]).orElseThrow(() -> HarnessException.usage("no plan pki/" + f[0]));
+            Catalog.Entry e = catalog.get("pki/" + f[0]).orElseThrow(() -> HarnessException.usage("no plan pki/"
+                    + f[0]));
             String threads = f.length > 1 ? f[1] : "20";
             out.printf(Locale.ROOT, "-- pki/%s threads=%s load-before=%s%n", f[0], threads, loadAverage());
             RunSpec.Builder o = RunSpec.of(layout, e).resultsRoot(results).echo(false).maxErrorPct(100)
@@ -233,7 +260,8 @@ public final class Bench {
         }
         Path tokens = Files.createDirectories(dir.resolve("softhsm/tokens"));
         Path conf = dir.resolve("softhsm/softhsm2.conf");
-        Files.writeString(conf, "directories.tokendir = " + tokens + "\nobjectstore.backend = file\nlog.level = ERROR\n");
+        Files.writeString(conf, "directories.tokendir = " + tokens
+                + "\nobjectstore.backend = file\nlog.level = ERROR\n");
         return Map.of("SOFTHSM2_CONF", conf.toString());
     }
 
@@ -246,7 +274,8 @@ public final class Bench {
             // keep "?"
         }
         return String.format(Locale.ROOT, "date: %s%ncpu: %d cores, %s%nload (1/5/15 min) at start: %s%njava: %s %s%n",
-                java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'").withZone(java.time.ZoneOffset.UTC)
+                java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'")
+                        .withZone(java.time.ZoneOffset.UTC)
                         .format(Instant.now()),
                 Runtime.getRuntime().availableProcessors(), cpu, loadAverage(), System.getProperty("java.vm.name"),
                 System.getProperty("java.runtime.version"));

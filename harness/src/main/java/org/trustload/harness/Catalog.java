@@ -9,7 +9,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-/** The plan library's {@code test-plans/catalog.tsv}: which lab services a plan needs and which property points it elsewhere. */
+/**
+ * The plan library's {@code test-plans/catalog.tsv}: which lab services a plan needs and which property points it
+ * elsewhere.
+ */
 public final class Catalog {
 
     /**
@@ -70,15 +73,17 @@ public final class Catalog {
      */
     public String table() {
         int w = Math.max(4, rows.keySet().stream().mapToInt(String::length).max().orElse(4));
-        int t = Math.max(6, rows.values().stream().mapToInt(e -> String.join(",", e.targets()).length()).max().orElse(6));
+        int t = Math.max(6, rows.values().stream().mapToInt(e -> String.join(",", e.targets()).length()).max()
+                .orElse(6));
         String fmt = "%-" + w + "s  %-10s %-" + t + "s  %s%n";
         StringBuilder sb = new StringBuilder(String.format(fmt, "PLAN", "LAB", "TARGET", "DESCRIPTION"));
         for (Entry e : rows.values()) {
             sb.append(String.format(fmt, e.id(), e.services().isEmpty() ? "-" : String.join(",", e.services()),
                     e.targets().isEmpty() ? "-" : String.join(",", e.targets()), e.description()));
         }
-        sb.append(String.format("%nTARGET: the property that points a plan at your server (-Jname=value or -q FILE; no lab"
-                + " then); each scenario page (docs/scenarios/) has the table of all its properties, \"Point it at your server\".%n"));
+        sb.append(String.format("%nTARGET: the property that points a plan at your server (-Jname=value or -q FILE; no"
+                + " lab then); each scenario page (docs/scenarios/) has the table of all its properties, \"Point it at"
+                + " your server\".%n"));
         return sb.toString();
     }
 }

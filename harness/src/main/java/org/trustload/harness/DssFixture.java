@@ -29,7 +29,8 @@ public final class DssFixture implements AutoCloseable {
     static final String MAIN = "org.trustload.fixtures.dss.DssServer";
     /** The lab properties a plan needs besides the DSS endpoint (the users, the document, the trust anchors). */
     private static final List<String> FROM_LAB = List.of("pki.keystore", "pki.keystore.password", "pki.keystore.type",
-            "pki.users", "pki.aliases.revoked", "pki.aliases.expired", "pki.trust.anchors", "pki.document", "pki.tsa.url",
+            "pki.users", "pki.aliases.revoked", "pki.aliases.expired", "pki.trust.anchors", "pki.document",
+                    "pki.tsa.url",
             "pki.crl.url", "pki.dir");
 
     private final ChildProcess process;
@@ -50,7 +51,8 @@ public final class DssFixture implements AutoCloseable {
         Path jar = layout.root().resolve("fixtures/dss/target/trustload-fixture-dss-0.1.0.jar");
         Path cp = layout.root().resolve("fixtures/dss/target/dss.classpath");
         if (!Files.exists(jar) || !Files.exists(cp)) {
-            throw HarnessException.notExecuted("no DSS fixture build at " + jar + " (mvn -B -DskipTests package builds it)");
+            throw HarnessException.notExecuted("no DSS fixture build at " + jar
+                    + " (mvn -B -DskipTests package builds it)");
         }
         Path out = dir.resolve("dss-endpoint.properties");
         Files.deleteIfExists(out);
@@ -59,7 +61,8 @@ public final class DssFixture implements AutoCloseable {
                 "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-cp", jar + ":" + Files.readString(cp).strip(), MAIN,
                 "lab=" + labProperties.toAbsolutePath(), "port=" + port, "out=" + out.toAbsolutePath()));
         // its working directory is its own: DSS and CXF leave files (temp/) where they run
-        DssFixture dss = new DssFixture(HarnessException.ready(() -> ChildProcess.start("DSS", cmd, dir, dir.resolve("dss.log"), READY, timeout)));
+        DssFixture dss = new DssFixture(HarnessException.ready(() -> ChildProcess.start("DSS", cmd, dir,
+                dir.resolve("dss.log"), READY, timeout)));
         Properties lab = load(labProperties);
         for (String k : FROM_LAB) {
             if (lab.getProperty(k) != null) {
@@ -93,7 +96,8 @@ public final class DssFixture implements AutoCloseable {
         p.putAll(properties);
         Files.createDirectories(file.toAbsolutePath().getParent());
         try (var w = Files.newBufferedWriter(file)) {
-            p.store(w, "EU DSS 6.4 fixture and the lab's test users: ./trustload run pki/<plan> -q " + file.getFileName());
+            p.store(w, "EU DSS 6.4 fixture and the lab's test users: ./trustload run pki/<plan> -q "
+                    + file.getFileName());
         }
         return file;
     }
@@ -129,7 +133,8 @@ public final class DssFixture implements AutoCloseable {
         for (String arg : args) {
             int eq = arg.indexOf('=');
             if (eq <= 0 || !List.of("lab", "port", "out").contains(arg.substring(0, eq))) {
-                throw HarnessException.usage("fixture dss takes lab=FILE (a running lab's lab.properties), port=N, out=FILE; not '"
+                throw HarnessException.usage("fixture dss takes lab=FILE (a running lab's lab.properties), port=N,"
+                        + " out=FILE; not '"
                         + arg + "'");
             }
             a.put(arg.substring(0, eq), arg.substring(eq + 1));
@@ -144,17 +149,20 @@ public final class DssFixture implements AutoCloseable {
                 labProperties = Path.of(a.get("lab"));
             } else {
                 labProperties = work.resolve("lab.properties");
-                out.println("trustload: starting a lab (pki) for DSS's CAs, CRLs, TSA and users; log " + work.resolve("lab.log"));
+                out.println("trustload: starting a lab (pki) for DSS's CAs, CRLs, TSA and users; log "
+                        + work.resolve("lab.log"));
                 lab = Lab.start(layout, "pki", labProperties, work.resolve("lab.log"),
                         Layout.words(System.getenv("TRUSTLOAD_LAB_ARGS")), Duration.ofMinutes(5));
             }
-            dss = start(layout, labProperties, work, Integer.parseInt(a.getOrDefault("port", "0")), Duration.ofMinutes(2));
+            dss = start(layout, labProperties, work, Integer.parseInt(a.getOrDefault("port", "0")),
+                    Duration.ofMinutes(2));
             Path file = dss.writeProperties(a.containsKey("out") ? Path.of(a.get("out")).toAbsolutePath()
                     : work.resolve("dss.properties"));
             out.println(FOREGROUND_READY + file);
             out.println("EU DSS 6.4 REST services at " + dss.url() + " (log " + dss.log() + ")");
             out.println("  signature/one-document, server-signing (keys: the lab's users), timestamp-service");
-            out.println("Point a pki plan at it (" + file + " holds the lab's keystore password: keep it to yourself):");
+            out.println("Point a pki plan at it (" + file
+                    + " holds the lab's keystore password: keep it to yourself):");
             out.println("  ./trustload run pki/cades -q " + file);
             out.println("  ./trustload run pki/pades-t -q " + file);
             out.println("  ./trustload run pki/cades -q " + file + " -Jmode=server-key -Jpki.server.key=user0001");

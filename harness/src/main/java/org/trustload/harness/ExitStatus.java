@@ -19,7 +19,9 @@ public enum ExitStatus {
     TOO_MANY_ERRORS(4, "errors above --max-error-pct"),
     /** An enabled thread group produced no sample (e.g. a setUp failed and the main phase never ran). */
     THREAD_GROUP_WITHOUT_SAMPLES(5, "a thread group produced no samples"),
-    /** {@code size}: the load generator limited the search; no capacity is reported (the verdict says how many engines). */
+    /**
+     * {@code size}: the load generator limited the search; no capacity is reported (the verdict says how many engines).
+     */
     CLIENT_BOUND(6, "size: client-bound, no verdict (the load generator was the limit)"),
     /** {@code size}: no capacity: the objective broke at the lowest load, or no limit was reached within the bounds. */
     NO_VERDICT(7, "size: no capacity found (objective broken at the start load, no limit within --max-time/--max-load,"

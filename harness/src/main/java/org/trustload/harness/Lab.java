@@ -45,7 +45,8 @@ public final class Lab implements AutoCloseable {
     public static Lab start(Layout layout, String services, Path properties, Path log, List<String> extraArgs,
                             Duration timeout) throws HarnessException, IOException, InterruptedException {
         if (!Files.exists(layout.labJar())) {
-            throw HarnessException.notExecuted("no lab jar at " + layout.labJar() + " (mvn -B -DskipTests package builds it)");
+            throw HarnessException.notExecuted("no lab jar at " + layout.labJar()
+                    + " (mvn -B -DskipTests package builds it)");
         }
         Files.deleteIfExists(properties);
         List<String> cmd = new ArrayList<>(List.of(Layout.java()));
@@ -56,7 +57,8 @@ public final class Lab implements AutoCloseable {
         }
         cmd.addAll(extraArgs);
         cmd.addAll(List.of("--out", properties.toString()));
-        Lab lab = new Lab(HarnessException.ready(() -> ChildProcess.start("the lab", cmd, null, log, READY, timeout)), properties,
+        Lab lab = new Lab(HarnessException.ready(() -> ChildProcess.start("the lab", cmd, null, log, READY, timeout)),
+                properties,
                 services.isBlank() ? "the lab's default services" : services);
         if (!Files.exists(properties) || Files.size(properties) == 0) {
             lab.close();
@@ -115,7 +117,8 @@ public final class Lab implements AutoCloseable {
         try {
             // readAllLines, not readString: Java 17's readString of this /proc file (size 0) returned "3", one byte,
             // so every base was 2000 and a second lab or bench found no free range
-            return Integer.parseInt(Files.readAllLines(Path.of("/proc/sys/net/ipv4/ip_local_port_range")).get(0).strip().split("\\s+")[0]);
+            return Integer.parseInt(Files.readAllLines(Path.of("/proc/sys/net/ipv4/ip_local_port_range")).get(0).strip()
+                    .split("\\s+")[0]);
         } catch (IOException | RuntimeException e) {
             return 32768;
         }
@@ -143,6 +146,7 @@ public final class Lab implements AutoCloseable {
                 return base;
             }
         }
-        throw new IOException("no free port range found on 127.0.0.1 below the ephemeral ports (" + ephemeralLow() + "+)");
+        throw new IOException("no free port range found on 127.0.0.1 below the ephemeral ports (" + ephemeralLow()
+                + "+)");
     }
 }

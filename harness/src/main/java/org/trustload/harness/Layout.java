@@ -41,7 +41,10 @@ public record Layout(Path root, Path jmeterHome) {
         return jmeterHome.resolve("bin/ApacheJMeter.jar");
     }
 
-    /** {@code bin/trustload.properties}: the dashboard graphs of the JVM Stats listener (its columns are added by the element itself). */
+    /**
+     * {@code bin/trustload.properties}: the dashboard graphs of the JVM Stats listener (its columns are added by the
+     * element itself).
+     */
     public Path trustloadProperties() {
         return jmeterHome.resolve("bin/trustload.properties");
     }

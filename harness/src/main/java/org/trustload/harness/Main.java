@@ -69,8 +69,10 @@ public final class Main {
                 case "gui" -> gui(args);
                 case "bench" -> bench(args);
                 case "fixture" -> {
-                    List<String> rest = operand(args, "fixture", "NAME: " + String.join(", ", new TreeSet<>(Bench.FIXTURES.keySet())));
-                    yield Bench.fixture(layout, args.get(0), Commands.get("fixture").orElseThrow().parse(rest).trailing());
+                    List<String> rest = operand(args, "fixture", "NAME: " + String.join(", ",
+                            new TreeSet<>(Bench.FIXTURES.keySet())));
+                    yield Bench.fixture(layout, args.get(0), Commands.get("fixture").orElseThrow().parse(rest)
+                            .trailing());
                 }
                 case "help", "-h", "--help" -> {
                     out.print(args.isEmpty() ? usage() : args.get(0).equals("plan") ? Planner.help()
@@ -113,7 +115,8 @@ public final class Main {
             Path jmx = file.toAbsolutePath().normalize();
             String id = jmx.getFileName().toString().replaceFirst("\\.jmx$", "");
             if (jmx.startsWith(layout.plans())) {
-                Optional<Catalog.Entry> e = catalog.get(layout.plans().relativize(jmx).toString().replaceFirst("\\.jmx$", ""));
+                Optional<Catalog.Entry> e = catalog.get(layout.plans().relativize(jmx).toString()
+                        .replaceFirst("\\.jmx$", ""));
                 if (e.isPresent()) {
                     return RunSpec.of(layout, e.get());
                 }
@@ -134,7 +137,8 @@ public final class Main {
         List<String> rest = operand(args, "run", "PLAN (./trustload list shows them)");
         RunSpec.Builder o = resolve(args.get(0));
         Commands.RunArgs r = Commands.runArgs(rest);
-        o.args(r.jmeterArgs()).noLab(r.noLab()).engines(r.engines()).maxErrorPct(r.maxErrorPct()).slo(r.slo()).remote(r.remote())
+        o.args(r.jmeterArgs()).noLab(r.noLab()).engines(r.engines()).maxErrorPct(r.maxErrorPct()).slo(r.slo())
+                .remote(r.remote())
                 .controller(r.controller());
         environment(o);
         // Ctrl-C: the JVM's shutdown hooks cannot wait for children, but the terminal sends SIGINT to the
@@ -171,19 +175,26 @@ public final class Main {
         return o;
     }
 
-    /** {@code ./trustload engine --bind ADDRESS [--port P] [--object-port P2]}: a JMeter engine for other hosts' controllers. */
+    /**
+     * {@code ./trustload engine --bind ADDRESS [--port P] [--object-port P2]}: a JMeter engine for other hosts'
+     * controllers.
+     */
     private int engine(List<String> args) throws IOException, InterruptedException, HarnessException {
         Parsed e = Commands.get("engine").orElseThrow().parse(args);
         Commands.differentPorts(e);
         String bind = e.string("bind").strip();
         int port = e.integer("port");
         int objectPort = e.integer("object-port");
-        Path results = Path.of(env("TRUSTLOAD_RESULTS").orElse(layout.root().resolve("results").toString())).toAbsolutePath();
+        Path results = Path.of(env("TRUSTLOAD_RESULTS").orElse(layout.root().resolve("results").toString()))
+                .toAbsolutePath();
         Path dir = results.resolve("engine-" + bind.replaceAll("[^A-Za-z0-9.-]", "_") + "-" + port);
-        Path rmiDir = env("TRUSTLOAD_RMI_DIR").map(v -> Path.of(v).toAbsolutePath()).orElse(layout.root().resolve("dist/target/rmi"));
-        err.println("trustload: starting a JMeter engine on " + bind + ":" + port + " (objects on " + objectPort + "; log and console in "
+        Path rmiDir = env("TRUSTLOAD_RMI_DIR").map(v -> Path.of(v).toAbsolutePath()).orElse(layout.root()
+                .resolve("dist/target/rmi"));
+        err.println("trustload: starting a JMeter engine on " + bind + ":" + port + " (objects on " + objectPort
+                + "; log and console in "
                 + dir + "); Ctrl-C stops it");
-        return Engines.serve(JMeter.fromEnvironment(layout), bind, port, objectPort, rmiDir, dir, Path.of("").toAbsolutePath(),
+        return Engines.serve(JMeter.fromEnvironment(layout), bind, port, objectPort, rmiDir, dir, Path.of("")
+                .toAbsolutePath(),
                 Duration.ofSeconds(seconds("TRUSTLOAD_ENGINE_TIMEOUT", 120)), out);
     }
 
@@ -211,7 +222,8 @@ public final class Main {
         Path dir = Layout.privateTempDir("trustload-lab");
         Path props = dir.resolve("lab.properties");
         cmd.addAll(List.of("--out", props.toString()));
-        err.println("trustload: lab in the foreground, endpoints in " + props + " (the READY line repeats it); Ctrl-C stops it");
+        err.println("trustload: lab in the foreground, endpoints in " + props
+                + " (the READY line repeats it); Ctrl-C stops it");
         // SIGTERM to the launcher stops the lab, which removes its lab.properties before we exit
         int rc = ChildProcess.inTerminal("the lab", cmd).stopWithLauncher(() -> removeQuietly(dir)).waitFor();
         removeQuietly(dir);
@@ -241,9 +253,11 @@ public final class Main {
             if (o != null) {
                 RunSpec spec = o.args(r.jmeterArgs()).noLab(r.flag("no-lab")).build();
                 if (spec.useLab(err)) {
-                    Path log = Path.of(env("TRUSTLOAD_RESULTS").orElse(layout.root().resolve("results").toString()), "gui", "lab.log");
+                    Path log = Path.of(env("TRUSTLOAD_RESULTS").orElse(layout.root().resolve("results").toString()),
+                            "gui", "lab.log");
                     lab = Lab.start(layout, String.join(",", spec.services()), labDir.resolve("lab.properties"), log,
-                            Layout.words(System.getenv("TRUSTLOAD_LAB_ARGS")), Duration.ofSeconds(seconds("TRUSTLOAD_LAB_TIMEOUT", 120)));
+                            Layout.words(System.getenv("TRUSTLOAD_LAB_ARGS")),
+                                    Duration.ofSeconds(seconds("TRUSTLOAD_LAB_TIMEOUT", 120)));
                     err.println("trustload: " + lab.readyLine());
                     cmd.addAll(List.of("-q", lab.properties().toString()));
                 }

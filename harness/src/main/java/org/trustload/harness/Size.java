@@ -36,7 +36,8 @@ public final class Size {
 
     /** {@code 30}, {@code 30s}, {@code 500ms}, {@code 5m}, {@code 1h}, in ms (also plan's workload files). */
     public static long duration(String v, String name) throws HarnessException {
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("([0-9]+(?:\\.[0-9]+)?)\\s*(ms|s|m|min|h)?").matcher(v.strip());
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("([0-9]+(?:\\.[0-9]+)?)\\s*(ms|s|m|min|h)?")
+                .matcher(v.strip());
         if (!m.matches()) {
             throw HarnessException.usage(name + " takes a duration such as 30s, 5m or 500ms, not '" + v + "'");
         }
@@ -113,9 +114,11 @@ public final class Size {
             }
             watcher = new HostMonitor(sw.source(), sw.cpus(), sw.pid(), s.loadCpus());
             err.println("trustload: size " + spec.planId() + ", " + s.model().name().toLowerCase(Locale.ROOT)
-                    + " model, objective " + s.slo() + ", steps of " + s.stepMs() / 1000.0 + " s (" + s.warmupMs() / 1000.0
+                    + " model, objective " + s.slo() + ", steps of " + s.stepMs() / 1000.0 + " s ("
+                            + s.warmupMs() / 1000.0
                     + " s warm-up), at most " + SummaryText.hms(s.maxTimeMs() / 1000) + "; server: " + sw.describe());
-            Search search = new Search(layout, jmeter, spec, s, shape, sizing, dir, lab, engines, watcher, deadline, err);
+            Search search = new Search(layout, jmeter, spec, s, shape, sizing, dir, lab, engines, watcher, deadline,
+                    err);
             int status = search.run();
             if (status != 0) {
                 return status;

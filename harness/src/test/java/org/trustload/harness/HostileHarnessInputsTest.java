@@ -104,7 +104,8 @@ class HostileHarnessInputsTest {
     @MethodSource("inputs")
     void aJValueOrNameIsParsedMaskedAndResolvedOrRefusedClearly(Input in) {
         String v = in.value();
-        Object parsed = clear("-J values", in, () -> org.trustload.harness.cli.Commands.runArgs(new ArrayList<>(List.of("-Jthreads=" + v,
+        Object parsed = clear("-J values", in, () ->
+                org.trustload.harness.cli.Commands.runArgs(new ArrayList<>(List.of("-Jthreads=" + v,
                 "-Jloops=" + v, "-Jduration=" + v, "-Jldap.truststore=" + v, "-Jldap.bind.password=" + v + SECRET))));
         if (parsed instanceof org.trustload.harness.cli.Commands.RunArgs r) {
             List<String> jargs = r.jmeterArgs();
@@ -126,7 +127,8 @@ class HostileHarnessInputsTest {
             assertThat(text(lines)).doesNotContain(SECRET);
             clear("the plan's input files", in, () -> PlanFile.inputFiles(plan, props));
         }
-        clear("a -J name", in, () -> org.trustload.harness.cli.Commands.runArgs(new ArrayList<>(List.of("-J" + v + "=1"))));
+        clear("a -J name", in, () -> org.trustload.harness.cli.Commands.runArgs(new ArrayList<>(List.of("-J" + v
+                + "=1"))));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -134,7 +136,8 @@ class HostileHarnessInputsTest {
     void aQFileNameOrContentIsReadOrRefusedClearlyAndItsValuesAreMasked(Input in) throws IOException {
         String v = in.value();
         // the name as given (a relative name is the working directory's: read, never written)
-        Object named = clear("-q FILE", in, () -> org.trustload.harness.cli.Commands.runArgs(new ArrayList<>(List.of("-q", v))));
+        Object named = clear("-q FILE", in, () ->
+                org.trustload.harness.cli.Commands.runArgs(new ArrayList<>(List.of("-q", v))));
         if (named instanceof org.trustload.harness.cli.Commands.RunArgs r) {
             List<String> jargs = r.jmeterArgs();
             clear("the -q file's properties", in, () -> RunSpec.userProperties(jargs, true));
@@ -142,7 +145,8 @@ class HostileHarnessInputsTest {
         // contents: as a value (beside a secret), as a name, as the whole file
         for (String content : List.of("name=" + v + "\npassword=" + SECRET + "\n", v + "=1\n", v)) {
             Path q = file("hostile.properties", content);
-            Object parsed = clear("-q content", in, () -> org.trustload.harness.cli.Commands.runArgs(new ArrayList<>(List.of("-q", q.toString()))));
+            Object parsed = clear("-q content", in, () ->
+                    org.trustload.harness.cli.Commands.runArgs(new ArrayList<>(List.of("-q", q.toString()))));
             if (parsed instanceof org.trustload.harness.cli.Commands.RunArgs r) {
                 List<String> jargs = r.jmeterArgs();
                 Object masked = clear("the -q file's properties", in, () -> RunSpec.userProperties(jargs, true));

@@ -34,7 +34,10 @@ public final class Parsed {
         this.jmeterArgs = jmeterArgs;
     }
 
-    /** Parses {@code args} with {@code parser}; a bad argument is a usage error (exit 1) naming {@code ./trustload help COMMAND}. */
+    /**
+     * Parses {@code args} with {@code parser}; a bad argument is a usage error (exit 1) naming {@code ./trustload help
+     * COMMAND}.
+     */
     static Parsed parse(ArgumentParser parser, List<String> args) throws HarnessException {
         try {
             parser.parse(args.toArray(String[]::new));
@@ -77,7 +80,8 @@ public final class Parsed {
         try {
             f = Path.of(name).toAbsolutePath().normalize();
         } catch (InvalidPathException e) {
-            throw HarnessException.usage("-q needs a readable properties file, not '" + shown + "' (" + e.getReason() + ")");
+            throw HarnessException.usage("-q needs a readable properties file, not '" + shown + "' (" + e.getReason()
+                    + ")");
         }
         if (!Files.isRegularFile(f) || !Files.isReadable(f)) {
             throw HarnessException.usage("-q needs a readable properties file, not '" + shown + "'");
@@ -161,13 +165,15 @@ public final class Parsed {
     }
 
     /** A string; {@code check} (may be null) says why a value is refused, or returns null. */
-    static StringArgument string(ArgumentParser p, String name, String placeholder, String description, Function<String, String> check)
+    static StringArgument string(ArgumentParser p, String name, String placeholder, String description, Function<String,
+            String> check)
             throws ArgumentException {
         return string(p, name, placeholder, description, check, false);
     }
 
     /** {@link #string(ArgumentParser, String, String, String, Function)}, required or not. */
-    static StringArgument string(ArgumentParser p, String name, String placeholder, String description, Function<String, String> check,
+    static StringArgument string(ArgumentParser p, String name, String placeholder, String description, Function<String,
+            String> check,
                                  boolean required) throws ArgumentException {
         StringArgument a = new StringArgument(null, name, required, 1, placeholder, description);
         if (check != null) {
@@ -178,7 +184,8 @@ public final class Parsed {
     }
 
     /** A whole number from {@code lower} to {@code upper}. */
-    static IntegerArgument integer(ArgumentParser p, String name, String placeholder, String description, int lower, int upper,
+    static IntegerArgument integer(ArgumentParser p, String name, String placeholder, String description, int lower,
+            int upper,
                                    Integer def) throws ArgumentException {
         IntegerArgument a = new IntegerArgument(null, name, false, 1, placeholder, description, lower, upper, def);
         p.addArgument(a);
@@ -202,7 +209,8 @@ public final class Parsed {
     /** A duration such as {@code 30s}, {@code 5m} or {@code 500ms}, at least {@code minMs}. */
     static DurationArgument duration(ArgumentParser p, String name, String description, long defMs, long minMs)
             throws ArgumentException {
-        DurationArgument a = new DurationArgument(null, name, false, "DURATION", description, defMs, TimeUnit.MILLISECONDS,
+        DurationArgument a = new DurationArgument(null, name, false, "DURATION", description, defMs,
+                TimeUnit.MILLISECONDS,
                 minMs, TimeUnit.MILLISECONDS, null, null);
         p.addArgument(a);
         return a;
@@ -210,12 +218,13 @@ public final class Parsed {
 
     /** The JMeter arguments every command that runs a plan takes: {@code -J name=value} and {@code -q FILE}. */
     static void jmeter(ArgumentParser p) throws ArgumentException {
-        StringArgument j = new StringArgument('J', null, false, 0, "name=value", "a JMeter property (JMeter writes every -J value"
-                + " into jmeter.log: passwords belong in a -q file)");
+        StringArgument j = new StringArgument('J', null, false, 0, "name=value", "a JMeter property (JMeter writes"
+                + " every -J value into jmeter.log: passwords belong in a -q file)");
         j.addValueValidator(validator(v -> v.indexOf('=') > 0 ? null : "-J takes name=value, not '" + v + "'"));
         p.addArgument(j);
-        p.addArgument(new com.unboundid.util.args.FileArgument('q', null, false, 0, "FILE", "JMeter properties from FILE: use"
-                + " it for passwords (JMeter does not log them; the summary masks -q values)", true, true, true, false));
+        p.addArgument(new com.unboundid.util.args.FileArgument('q', null, false, 0, "FILE", "JMeter properties from"
+                + " FILE: use it for passwords (JMeter does not log them; the summary masks -q"
+                + " values)", true, true, true, false));
     }
 
     private static ArgumentValueValidator validator(Function<String, String> check) {

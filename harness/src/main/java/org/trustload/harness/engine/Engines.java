@@ -108,7 +108,8 @@ public final class Engines implements AutoCloseable {
                     }
                 }
                 if (!ready) {
-                    throw HarnessException.notExecuted("engine " + i + " could not start in " + ATTEMPTS + " attempts; see " + edir);
+                    throw HarnessException.notExecuted("engine " + i + " could not start in " + ATTEMPTS
+                            + " attempts; see " + edir);
                 }
             }
             return engines;
@@ -122,11 +123,13 @@ public final class Engines implements AutoCloseable {
     private static ChildProcess launch(JMeter jmeter, String address, int port, int objectPort, Path rmiDir, Path edir,
                                        Path workDir) throws IOException {
         Layout.deleteRecursively(edir);
-        List<String> args = new ArrayList<>(List.of("-s", "-Jserver_port=" + port, "-Jserver.rmi.localport=" + objectPort,
+        List<String> args = new ArrayList<>(List.of("-s", "-Jserver_port=" + port, "-Jserver.rmi.localport="
+                + objectPort,
                 "-j", edir.resolve("jmeter-server.log").toString()));
         args.addAll(rmiArgs(rmiDir));
         args.addAll(QUIET_LOGGERS);
-        return jmeter.start("engine " + address + ":" + port, address, args, workDir, edir.resolve("console.txt"), CREATED,
+        return jmeter.start("engine " + address + ":" + port, address, args, workDir, edir.resolve("console.txt"),
+                CREATED,
                 line -> { });
     }
 
@@ -138,25 +141,29 @@ public final class Engines implements AutoCloseable {
      *
      * @return the engine's exit status
      */
-    public static int serve(JMeter jmeter, String address, int port, int objectPort, Path rmiDir, Path dir, Path workDir,
-                            Duration timeout, PrintStream out) throws HarnessException, IOException, InterruptedException {
+    public static int serve(JMeter jmeter, String address, int port, int objectPort, Path rmiDir, Path dir,
+            Path workDir,
+                            Duration timeout, PrintStream out) throws HarnessException, IOException,
+                                    InterruptedException {
         boolean created = !Files.exists(rmiDir.resolve("rmi_keystore.p12"));
         rmiProperties(rmiDir);
         if (created) {
-            out.println("trustload: created a new RMI keystore in " + rmiDir + ": copy that folder to the controller and to"
-                    + " every other engine (the same keystore everywhere; TRUSTLOAD_RMI_DIR names it)");
+            out.println("trustload: created a new RMI keystore in " + rmiDir + ": copy that folder to the controller"
+                    + " and to every other engine (the same keystore everywhere; TRUSTLOAD_RMI_DIR names it)");
         }
         ChildProcess p = launch(jmeter, address, port, objectPort, rmiDir, dir, workDir).stopWithLauncher(() -> { });
         if (!ready(p, address, port, timeout)) {
             throw HarnessException.notExecuted("the engine exited while starting (ports " + port + " and " + objectPort
                     + " on " + address + " free?); see " + p.log() + p.tail());
         }
-        out.println(READY + " " + address + ":" + port + " (JMeter " + Preflight.jmeterVersion(jmeter.layout()) + ", TrustLoad "
+        out.println(READY + " " + address + ":" + port + " (JMeter " + Preflight.jmeterVersion(jmeter.layout())
+                + ", TrustLoad "
                 + Preflight.trustloadVersion(jmeter.layout()) + "; RMI over SSL on " + address + ": registry " + port
                 + ", objects " + objectPort + "; keystore " + rmiDir.resolve("rmi_keystore.p12") + "; log "
                 + dir.resolve("jmeter-server.log") + ")");
         out.println("trustload: from the controller (the same RMI keystore; TCP " + port + " and " + objectPort
-                + " open to it, and this host able to reach the controller back): ./trustload run PLAN --remote " + address + ":"
+                + " open to it, and this host able to reach the controller back): ./trustload run PLAN --remote "
+                        + address + ":"
                 + port + ",...");
         out.flush();
         return p.waitFor();
@@ -169,7 +176,8 @@ public final class Engines implements AutoCloseable {
      * Engines already running on other hosts ({@code ./trustload engine} there), as {@code HOST:PORT}; the controller
      * binds and announces {@code controller} (its address as they see it).
      */
-    public static Engines remote(List<String> hosts, Path rmiDir, String controller) throws IOException, InterruptedException {
+    public static Engines remote(List<String> hosts, Path rmiDir, String controller) throws IOException,
+            InterruptedException {
         rmiProperties(rmiDir);
         Engines engines = new Engines(rmiDir, controller);
         engines.hosts.addAll(hosts);
@@ -215,7 +223,8 @@ public final class Engines implements AutoCloseable {
             out.add(hp);
         }
         if (out.isEmpty()) {
-            throw HarnessException.usage("--remote needs HOST[:PORT],... of running engines (./trustload engine --bind ADDR there)");
+            throw HarnessException.usage("--remote needs HOST[:PORT],... of running engines (./trustload engine"
+                    + " --bind ADDR there)");
         }
         return out;
     }
@@ -304,23 +313,25 @@ public final class Engines implements AutoCloseable {
                 raw.connect(a, CONNECT_TIMEOUT_MS);
                 local.put(h, raw.getLocalAddress().getHostAddress());
                 raw.setSoTimeout(CONNECT_TIMEOUT_MS * 2);
-                try (SSLSocket s = (SSLSocket) tls.getSocketFactory().createSocket(raw, a.getHostString(), a.getPort(), false)) {
+                try (SSLSocket s = (SSLSocket) tls.getSocketFactory().createSocket(raw, a.getHostString(), a.getPort(),
+                        false)) {
                     // TLS 1.2: the engine's verdict on our certificate is part of the handshake (in 1.3 it comes after)
                     s.setEnabledProtocols(new String[] {"TLSv1.2"});
                     s.startHandshake();
                 } catch (SSLException e) {
-                    problems.put(h, "refused the RMI keystore: the TLS handshake failed (" + e.getMessage() + "); the controller"
-                            + " and every engine need the same rmi_keystore.p12 (copy " + rmiDir + " from one to the others)");
+                    problems.put(h, "refused the RMI keystore: the TLS handshake failed (" + e.getMessage() + "); the"
+                            + " controller and every engine need the same rmi_keystore.p12 (copy"
+                            + " " + rmiDir + " from one to the others)");
                 } catch (IOException e) {
-                    problems.put(h, "accepted a connection but closed it during the TLS handshake (" + e + "): is it a JMeter"
-                            + " engine with RMI over SSL, and with the controller's RMI keystore?");
+                    problems.put(h, "accepted a connection but closed it during the TLS handshake (" + e + "): is it a"
+                            + " JMeter engine with RMI over SSL, and with the controller's RMI keystore?");
                 }
             } catch (ConnectException e) {
-                problems.put(h, "unreachable: connection refused (no engine listens on " + h + ": is ./trustload engine running"
-                        + " there with this --port?)");
+                problems.put(h, "unreachable: connection refused (no engine listens on " + h + ": is ./trustload engine"
+                        + " running there with this --port?)");
             } catch (SocketTimeoutException e) {
-                problems.put(h, "unreachable: no answer within " + CONNECT_TIMEOUT_MS / 1000 + " s (the address, a route or a"
-                        + " firewall)");
+                problems.put(h, "unreachable: no answer within " + CONNECT_TIMEOUT_MS / 1000 + " s (the address, a"
+                        + " route or a firewall)");
             } catch (NoRouteToHostException | UnknownHostException e) {
                 problems.put(h, "unreachable: " + e.getMessage());
             } catch (IOException e) {
@@ -459,12 +470,14 @@ public final class Engines implements AutoCloseable {
         }
     }
 
-    private static Path createRmiKeystore(Path rmiDir, Path props, Path keystore) throws IOException, InterruptedException {
+    private static Path createRmiKeystore(Path rmiDir, Path props, Path keystore) throws IOException,
+            InterruptedException {
         Files.deleteIfExists(keystore);
         byte[] random = new byte[18];
         new SecureRandom().nextBytes(random);
         String password = Base64.getUrlEncoder().withoutPadding().encodeToString(random);
-        ChildProcess.Finished keytool = ChildProcess.run(List.of(Path.of(System.getProperty("java.home"), "bin", "keytool").toString(),
+        ChildProcess.Finished keytool = ChildProcess.run(List.of(Path.of(System.getProperty("java.home"), "bin",
+                "keytool").toString(),
                 "-genkeypair", "-alias", "rmi", "-keyalg", "RSA", "-keysize", "2048", "-validity", "3650",
                 "-dname", "CN=TrustLoad RMI", "-ext", "san=ip:127.0.0.1", "-storetype", "PKCS12",
                 "-keystore", keystore.toString(), "-storepass:env", "RMI_PASS", "-keypass:env", "RMI_PASS"),
@@ -474,7 +487,8 @@ public final class Engines implements AutoCloseable {
         }
         Files.setPosixFilePermissions(keystore, PosixFilePermissions.fromString("rw-------"));
         String text = String.join("\n",
-                "# RMI over SSL for JMeter's distributed mode (written by the harness; controller and engines share it)",
+                "# RMI over SSL for JMeter's distributed mode (written by the harness; controller and engines share"
+                        + " it)",
                 "server.rmi.ssl.keystore.type=PKCS12",
                 "server.rmi.ssl.keystore.file=" + keystore,
                 "server.rmi.ssl.keystore.password=" + password,

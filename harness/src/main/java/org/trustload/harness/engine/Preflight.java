@@ -103,8 +103,8 @@ public final class Preflight {
         for (PlanFile.InputFile f : plan.inputFiles(props)) {
             Path p = Path.of(f.path());
             if (!p.isAbsolute()) {
-                problems.add("the controller: " + f.namedBy() + " names '" + f.path() + "', a relative path: remote engines"
-                        + " resolve it in folders of their own; give an absolute path");
+                problems.add("the controller: " + f.namedBy() + " names '" + f.path() + "', a relative path: remote"
+                        + " engines resolve it in folders of their own; give an absolute path");
                 continue;
             }
             if (p.normalize().startsWith(jmeterHome)) {
@@ -124,7 +124,8 @@ public final class Preflight {
      * Checks every engine of {@code engines} for {@code plan} run with {@code props}, shipping its data
      * files; the check's results.jtl, jmeter.log and console go to {@code dir}.
      */
-    public static Result check(JMeter jmeter, Engines engines, PlanFile plan, Map<String, String> props, Path dir, Duration timeout,
+    public static Result check(JMeter jmeter, Engines engines, PlanFile plan, Map<String, String> props, Path dir,
+            Duration timeout,
                         PrintStream log) throws IOException, InterruptedException {
         List<String> problems = new ArrayList<>();
         List<DataFile> files = dataFiles(plan, props, jmeter.layout().jmeterHome(), problems);
@@ -137,15 +138,19 @@ public final class Preflight {
         for (String host : engines.hosts()) {
             Row r = rows.get(host);
             if (r == null) {
-                problems.add("engine " + host + ": did not answer the check: it refused the plan (another or no TrustLoad"
-                        + " installed there?) or its samples could not reach this controller at " + engines.rmiHost()
-                        + " (on the ports its JVM opens, from this host's ephemeral range: open to the engines?)" + errors(log0) + "; see " + dir.resolve("jmeter.log"));
+                problems.add("engine " + host + ": did not answer the check: it refused the plan (another or no"
+                        + " TrustLoad installed there?) or its samples could not reach this controller at"
+                        + " " + engines.rmiHost()
+                        + " (on the ports its JVM opens, from this host's ephemeral range: open to the engines?)"
+                                + errors(log0) + "; see " + dir.resolve("jmeter.log"));
                 continue;
             }
             Map<String, String> id = r.identity();
-            String theirs = "JMeter " + id.getOrDefault("jmeter", "?") + ", TrustLoad " + id.getOrDefault("trustload", "?");
+            String theirs = "JMeter " + id.getOrDefault("jmeter", "?") + ", TrustLoad " + id.getOrDefault("trustload",
+                    "?");
             if (!jmeterVersion.equals(id.get("jmeter")) || !trustload.equals(id.get("trustload"))) {
-                problems.add("engine " + host + ": runs " + theirs + ", the controller JMeter " + jmeterVersion + ", TrustLoad "
+                problems.add("engine " + host + ": runs " + theirs + ", the controller JMeter " + jmeterVersion
+                        + ", TrustLoad "
                         + trustload + ": every engine needs the controller's versions (the plan travels serialized)");
             }
             try {
@@ -155,14 +160,16 @@ public final class Preflight {
             }
             for (Item item : r.items()) {
                 if (item.message().startsWith("shipped ")) {
-                    shipped.computeIfAbsent(host, k -> new ArrayList<>()).add(item.message().substring("shipped ".length()));
+                    shipped.computeIfAbsent(host, k -> new ArrayList<>()).add(item.message()
+                            .substring("shipped ".length()));
                 }
                 if (!item.ok()) {
                     problems.add("engine " + host + ": " + describe(item.message(), files));
                 }
             }
         }
-        shipped.forEach((host, paths) -> log.println("trustload: engine " + host + ": shipped " + String.join(", ", paths)));
+        shipped.forEach((host, paths) -> log.println("trustload: engine " + host + ": shipped " + String.join(", ",
+                paths)));
         return new Result(problems, shipped, run);
     }
 
@@ -179,10 +186,11 @@ public final class Preflight {
         for (String host : checked.shipped().keySet()) {
             Row r = rows.get(host);
             if (r == null) {
-                log.println("trustload: engine " + host + " did not answer the tidy-up: the files shipped to it stay there"
-                        + " until its JMeter exits (" + String.join(", ", checked.shipped().get(host)) + ")");
+                log.println("trustload: engine " + host + " did not answer the tidy-up: the files shipped to it stay"
+                        + " there until its JMeter exits (" + String.join(", ", checked.shipped().get(host)) + ")");
             } else {
-                r.items().stream().filter(i -> !i.ok()).forEach(i -> log.println("trustload: engine " + host + ": " + i.message()));
+                r.items().stream().filter(i -> !i.ok()).forEach(i -> log.println("trustload: engine " + host + ": "
+                        + i.message()));
             }
         }
     }
@@ -196,7 +204,8 @@ public final class Preflight {
         return switch (word) {
             case "missing" -> rest + named + " is missing there, and "
                     + (f.isPresent() && f.get().size() > MAX_SHIPPED_BYTES
-                            ? "the controller's copy is too large to ship (" + f.get().size() / (1 << 20) + " MiB): copy it there"
+                            ? "the controller's copy is too large to ship (" + f.get().size() / (1 << 20)
+                                    + " MiB): copy it there"
                             : "the controller has none to ship");
             case "differs" -> rest.replaceFirst(":", named + " differs from the controller's copy:");
             default -> rest + named + ": " + word;
@@ -204,7 +213,8 @@ public final class Preflight {
     }
 
     private static String errors(String log) {
-        List<String> lines = log.lines().filter(l -> l.contains(" ERROR ") || l.contains("Exception:")).map(String::strip)
+        List<String> lines = log.lines().filter(l -> l.contains(" ERROR ") || l.contains("Exception:"))
+                .map(String::strip)
                 .distinct().limit(3).toList();
         return lines.isEmpty() ? "" : "; the controller's log says: " + String.join(" | ", lines);
     }
@@ -218,7 +228,8 @@ public final class Preflight {
 
     /** Runs the check plan on the engines and reads their answers, by engine. */
     private static Map<String, Row> runCheck(JMeter jmeter, Engines engines, Path dir, String mode, String run,
-                                             List<DataFile> files, Duration timeout) throws IOException, InterruptedException {
+                                             List<DataFile> files, Duration timeout) throws IOException,
+                                                     InterruptedException {
         Layout.deleteRecursively(dir);
         Files.createDirectories(dir);
         Path plan = dir.resolve(PLAN);
@@ -237,7 +248,8 @@ public final class Preflight {
                 p.setProperty("trustload.check.file." + i + ".path", f.path().toString());
                 p.setProperty("trustload.check.file." + i + ".sha256", f.sha256());
                 if (f.ship()) {
-                    p.setProperty("trustload.check.file." + i + ".data", Base64.getEncoder().encodeToString(Files.readAllBytes(f.path())));
+                    p.setProperty("trustload.check.file." + i + ".data", Base64.getEncoder()
+                            .encodeToString(Files.readAllBytes(f.path())));
                 }
             }
             try (OutputStream out = Files.newOutputStream(props)) {
@@ -246,10 +258,12 @@ public final class Preflight {
             }
             List<String> args = new ArrayList<>(List.of("-n", "-t", plan.toString()));
             args.addAll(engines.controllerArgs());
-            args.addAll(List.of("-G" + props, "-l", dir.resolve("results.jtl").toString(), "-j", dir.resolve("jmeter.log").toString(),
+            args.addAll(List.of("-G" + props, "-l", dir.resolve("results.jtl").toString(), "-j",
+                    dir.resolve("jmeter.log").toString(),
                     "-Jjmeterengine.nongui.port=0", "-Jsummariser.name=", "-Jjmeter.save.saveservice.subresults=true"));
             args.addAll(Engines.QUIET_LOGGERS);
-            try (ChildProcess check = jmeter.start("the engine check", engines.rmiHost(), args, dir, dir.resolve("console.txt"),
+            try (ChildProcess check = jmeter.start("the engine check", engines.rmiHost(), args, dir,
+                    dir.resolve("console.txt"),
                     null, line -> { })) {
                 check.waitFor(timeout); // then stopped, if it still runs
             }
@@ -262,7 +276,8 @@ public final class Preflight {
             return rows;
         }
         for (Jtl.Sample s : Jtl.read(jtl)) {
-            String host = engines.hosts().stream().filter(h -> s.threadName().startsWith(h + "-")).findFirst().orElse(null);
+            String host = engines.hosts().stream().filter(h -> s.threadName().startsWith(h + "-")).findFirst()
+                    .orElse(null);
             if (host == null) {
                 continue;
             }
@@ -277,7 +292,8 @@ public final class Preflight {
                 rows.computeIfAbsent(host, k -> new Row(id, new ArrayList<>()));
                 rows.put(host, new Row(id, rows.get(host).items()));
             } else if (s.label().startsWith(LABEL)) { // a sub-result: JMeter names them "<label>-N" in its CSV
-                rows.computeIfAbsent(host, k -> new Row(Map.of(), new ArrayList<>())).items().add(new Item(s.success(), s.responseMessage()));
+                rows.computeIfAbsent(host, k -> new Row(Map.of(), new ArrayList<>())).items().add(new Item(s.success(),
+                        s.responseMessage()));
             }
         }
         return rows;

@@ -92,7 +92,8 @@ public final class HostMonitor implements AutoCloseable {
                     }
                     double f = (double) (t - before.t()) / (p.t() - before.t());
                     return new Point(t, before.cpuMs() + f * (p.cpuMs() - before.cpuMs()), before.gcCount(),
-                            before.gcMs() + f * (p.gcMs() - before.gcMs()), before.waitMs() + f * (p.waitMs() - before.waitMs()));
+                            before.gcMs() + f * (p.gcMs() - before.gcMs()), before.waitMs()
+                                    + f * (p.waitMs() - before.waitMs()));
                 }
             }
             return before;
@@ -256,7 +257,8 @@ public final class HostMonitor implements AutoCloseable {
                         pin(h.pid());
                     }
                     // a distributed engine runs "ApacheJMeter.jar -s ...", its controller "... -R host:port,..."
-                    String role = cmd.contains(".jar -s ") ? "engine pid " : cmd.contains(" -R ") ? "controller pid " : "pid ";
+                    String role = cmd.contains(".jar -s ") ? "engine pid " : cmd.contains(" -R ") ? "controller pid "
+                            : "pid ";
                     s = new Series(role + h.pid(), allowedCpus(h.pid()));
                     load.put(h.pid(), s);
                 }
@@ -296,7 +298,8 @@ public final class HostMonitor implements AutoCloseable {
 
     private void pin(long pid) {
         try {
-            ChildProcess.run(List.of("taskset", "-a", "-p", "-c", loadCpus, Long.toString(pid)), Duration.ofSeconds(30));
+            ChildProcess.run(List.of("taskset", "-a", "-p", "-c", loadCpus, Long.toString(pid)),
+                    Duration.ofSeconds(30));
         } catch (IOException e) {
             serverError = "taskset failed: " + e.getMessage();
         } catch (InterruptedException e) {
@@ -384,8 +387,10 @@ public final class HostMonitor implements AutoCloseable {
             }
             try {
                 long t = Long.parseLong(f[0]);
-                got.computeIfAbsent(host, h -> new java.util.TreeMap<>()).putIfAbsent(t, new Point(t, Double.parseDouble(f[1]), -1,
-                        f[2].isEmpty() ? Double.NaN : Double.parseDouble(f[2]), f[3].isEmpty() ? Double.NaN : Double.parseDouble(f[3])));
+                got.computeIfAbsent(host, h -> new java.util.TreeMap<>()).putIfAbsent(t, new Point(t,
+                        Double.parseDouble(f[1]), -1,
+                        f[2].isEmpty() ? Double.NaN : Double.parseDouble(f[2]), f[3].isEmpty() ? Double.NaN
+                                : Double.parseDouble(f[3])));
                 cpus.putIfAbsent(host, Integer.parseInt(f[4]));
             } catch (NumberFormatException e) {
                 // not a reading

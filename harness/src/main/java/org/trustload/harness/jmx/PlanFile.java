@@ -28,9 +28,9 @@ import org.trustload.jmeter.jvmstats.JvmStats;
 import org.trustload.jmeter.results.SampleEventMarker;
 
 /**
- * What the harness reads of a plan and the run's copy it writes, on the tree JMeter itself loads ({@link PlanTree#load}):
- * the enabled thread groups, the data files remote engines need, the JVM Stats columns, and the copy with the
- * harness's own elements. {@link PlanTree#init} first.
+ * What the harness reads of a plan and the run's copy it writes, on the tree JMeter itself loads ({@link
+ * PlanTree#load}): the enabled thread groups, the data files remote engines need, the JVM Stats columns, and the copy
+ * with the harness's own elements. {@link PlanTree#init} first.
  */
 public final class PlanFile {
 
@@ -55,7 +55,8 @@ public final class PlanFile {
         /** A group without ramp-up or inner loops (tests). */
         public ThreadGroup(String name, String kind, String threads, String loops, boolean scheduled, String duration,
                            String delay, boolean hasSampler, long samplersPerIteration) {
-            this(name, kind, threads, loops, scheduled, duration, delay, hasSampler, samplersPerIteration, "", List.of(), List.of());
+            this(name, kind, threads, loops, scheduled, duration, delay, hasSampler, samplersPerIteration, "",
+                    List.of(), List.of());
         }
 
         /** The ramp-up in seconds with {@code props} applied; empty when it cannot be told. */
@@ -153,12 +154,16 @@ public final class PlanFile {
             }
             HashTree children = tree.getTree(k);
             if (e instanceof AbstractThreadGroup g) {
-                String loops = g.getProperty(AbstractThreadGroup.MAIN_CONTROLLER).getObjectValue() instanceof TestElement main
+                String loops = g.getProperty(AbstractThreadGroup.MAIN_CONTROLLER)
+                        .getObjectValue() instanceof TestElement main
                         ? main.getPropertyAsString(LoopController.LOOPS) : "";
-                out.add(new ThreadGroup(g.getName(), g.getClass().getSimpleName(), g.getPropertyAsString(AbstractThreadGroup.NUM_THREADS),
-                        loops, g.getPropertyAsBoolean("ThreadGroup.scheduler"), g.getPropertyAsString("ThreadGroup.duration"),
+                out.add(new ThreadGroup(g.getName(), g.getClass().getSimpleName(),
+                        g.getPropertyAsString(AbstractThreadGroup.NUM_THREADS),
+                        loops, g.getPropertyAsBoolean("ThreadGroup.scheduler"),
+                                g.getPropertyAsString("ThreadGroup.duration"),
                         g.getPropertyAsString("ThreadGroup.delay"), hasSampler(children), samplers(children),
-                        g.getPropertyAsString("ThreadGroup.ramp_time"), inside(children, LoopController.class, LoopController.LOOPS),
+                        g.getPropertyAsString("ThreadGroup.ramp_time"), inside(children, LoopController.class,
+                                LoopController.LOOPS),
                         inside(children, RunTime.class, "RunTime.seconds")));
             } else {
                 collect(children, out);
@@ -166,7 +171,10 @@ public final class PlanFile {
         }
     }
 
-    /** Calls {@code each} for every enabled element beneath {@code tree} (a disabled one hides its children), depth first. */
+    /**
+     * Calls {@code each} for every enabled element beneath {@code tree} (a disabled one hides its children), depth
+     * first.
+     */
     private static void enabled(HashTree tree, BiConsumer<TestElement, HashTree> each) {
         for (Object k : tree.list()) {
             if (k instanceof TestElement e && e.isEnabled()) {
@@ -214,7 +222,8 @@ public final class PlanFile {
                 n++;
             } else if (hasSampler(children)) {
                 // a parent-mode transaction's samples are sub-results the summariser never sees
-                if (!ONCE_EACH.contains(e.getClass().getSimpleName()) || e.getPropertyAsBoolean("TransactionController.parent")) {
+                if (!ONCE_EACH.contains(e.getClass().getSimpleName())
+                        || e.getPropertyAsBoolean("TransactionController.parent")) {
                     return -1;
                 }
                 long inner = samplers(children);
@@ -368,7 +377,8 @@ public final class PlanFile {
         enabled(tree(), (e, children) -> {
             String type = e.getClass().getName();
             if (type.equals("org.apache.jmeter.config.CSVDataSet")) {
-                add(out, e.getPropertyAsString("filename"), props, "CSV Data Set Config '" + e.getName() + "' (filename)");
+                add(out, e.getPropertyAsString("filename"), props, "CSV Data Set Config '" + e.getName()
+                        + "' (filename)");
             } else if (type.startsWith("org.trustload.")) {
                 for (String name : TRUSTLOAD_INPUT_FILES) {
                     add(out, e.getPropertyAsString(name), props, "'" + e.getName() + "' (" + name + ")");
@@ -403,7 +413,9 @@ public final class PlanFile {
         }
     }
 
-    /** The {@code sample_variables} of the plan's enabled JVM Stats elements ({@code <prefix>_cpu_ms,…}), if it has any. */
+    /**
+     * The {@code sample_variables} of the plan's enabled JVM Stats elements ({@code <prefix>_cpu_ms,…}), if it has any.
+     */
     public static Optional<String> jvmStatsColumns(Path plan) throws IOException {
         return new PlanFile(plan, PlanTree.load(plan)).jvmStatsColumns();
     }
@@ -423,7 +435,10 @@ public final class PlanFile {
         return names.isEmpty() ? Optional.empty() : Optional.of(String.join(",", names));
     }
 
-    /** The column {@link EngineLoad} fills on remote engines: {@code epochMs/cpuMs/gcMs/waitMs/cpus} of the engine that sent the row. */
+    /**
+     * The column {@link EngineLoad} fills on remote engines: {@code epochMs/cpuMs/gcMs/waitMs/cpus} of the engine that
+     * sent the row.
+     */
     public static final String ENGINE_LOAD_COLUMN = EngineLoad.VARIABLE;
 
     /**

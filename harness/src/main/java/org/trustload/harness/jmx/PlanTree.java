@@ -70,7 +70,8 @@ public final class PlanTree {
         try {
             e = (TestElement) Class.forName(testClass).getDeclaredConstructor().newInstance();
         } catch (ReflectiveOperationException | ClassCastException x) {
-            throw new IllegalArgumentException("cannot create a " + testClass + " (is the JMeter home on the class path?)", x);
+            throw new IllegalArgumentException("cannot create a " + testClass
+                    + " (is the JMeter home on the class path?)", x);
         }
         element(e, guiClass, name);
         for (int i = 0; i + 1 < properties.length; i += 2) {
@@ -88,7 +89,8 @@ public final class PlanTree {
         TestPlan plan = element(new TestPlan(), "org.apache.jmeter.control.gui.TestPlanGui", name);
         plan.setSerialized(serialized);
         plan.setTearDownOnShutdown(true);
-        plan.setUserDefinedVariables(element(new Arguments(), "org.apache.jmeter.config.gui.ArgumentsPanel", "User Defined Variables"));
+        plan.setUserDefinedVariables(element(new Arguments(), "org.apache.jmeter.config.gui.ArgumentsPanel",
+                "User Defined Variables"));
         ListedHashTree tree = new ListedHashTree();
         tree.add(plan);
         return tree;
@@ -120,7 +122,8 @@ public final class PlanTree {
         g.setRampUp(0);
         g.setScheduler(true);
         g.setProperty(ThreadGroup.DURATION, seconds);
-        LoopController main = element(new LoopController(), "org.apache.jmeter.control.gui.LoopControlPanel", "Loop Controller");
+        LoopController main = element(new LoopController(), "org.apache.jmeter.control.gui.LoopControlPanel",
+                "Loop Controller");
         main.setLoops(loops);
         main.setContinueForever(false);
         g.setSamplerController(main);

@@ -59,7 +59,9 @@ public final class Jtl {
     private Jtl() {
     }
 
-    /** Counts the rows {@code counted} accepts, and the errors and time span of those {@code inSpan} accepts (benches). */
+    /**
+     * Counts the rows {@code counted} accepts, and the errors and time span of those {@code inSpan} accepts (benches).
+     */
     public static Stats stats(List<Sample> samples, java.util.function.Predicate<Sample> counted,
                               java.util.function.Predicate<Sample> inSpan) {
         int n = 0;
@@ -97,14 +99,16 @@ public final class Jtl {
      * Streams the rows of {@code file} with the value of one more column, {@code column} (a
      * {@code sample_variables} name; empty when the file has no such column).
      */
-    public static void forEach(Path file, String column, java.util.function.BiConsumer<Sample, String> each) throws IOException {
+    public static void forEach(Path file, String column, java.util.function.BiConsumer<Sample,
+            String> each) throws IOException {
         try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
             String header = in.readLine();
             if (header == null) {
                 return;
             }
             if (header.startsWith("<")) {
-                throw new IOException(file + " is XML: the harness reads CSV results (jmeter.save.saveservice.output_format=csv)");
+                throw new IOException(file
+                        + " is XML: the harness reads CSV results (jmeter.save.saveservice.output_format=csv)");
             }
             List<String> names = parseCsv(header);
             int ts = names.indexOf("timeStamp");
@@ -134,7 +138,8 @@ public final class Jtl {
                     continue;
                 }
                 each.accept(new Sample(number(get(f, ts)), number(get(f, el)), get(f, lb), get(f, rc), get(f, rm),
-                        get(f, tn), "true".equals(get(f, ok)), get(f, fm), number(get(f, by)), get(f, ev)), get(f, extra));
+                        get(f, tn), "true".equals(get(f, ok)), get(f, fm), number(get(f, by)), get(f, ev)), get(f,
+                                extra));
             }
         }
     }

@@ -125,14 +125,17 @@ public record LoadGenerator(List<Jvm> jvms, double machineBusyPct, long fromMs, 
                 ? "its threads' wait for a CPU (unknown)"
                 : (jvms.size() == 1 ? "its threads " : "their threads ")
                         + Verdict.waitFigures(wait, p50Ms, meanMs, "sample");
-        SummaryText.wrap(sb, String.format(Locale.ROOT, "Load generator: %s used %.0f%% of the %d CPU%s it may use over %s; GC %s;"
-                + " %s; this machine was %s busy.", who, top.cpuPct(), top.cpus(),
-                top.cpus() == 1 ? "" : "s", wholeLife ? "its whole life (" + SummaryText.hms(seconds) + ", start-up and report included:"
-                        + " the samples spanned under " + MIN_WINDOW_MS / 1000 + " s)" : "the " + SummaryText.hms(seconds) + " of samples", gc(top),
+        SummaryText.wrap(sb, String.format(Locale.ROOT, "Load generator: %s used %.0f%% of the %d CPU%s it may use over"
+                + " %s; GC %s; %s; this machine was %s busy.", who, top.cpuPct(), top.cpus(),
+                top.cpus() == 1 ? "" : "s", wholeLife ? "its whole life (" + SummaryText.hms(seconds) + ", start-up and"
+                        + " report included: the samples spanned under"
+                        + " " + MIN_WINDOW_MS / 1000 + " s)" : "the " + SummaryText.hms(seconds) + " of samples",
+                                gc(top),
                 waited,
                 Double.isNaN(machineBusyPct) ? "(unknown)" : String.format(Locale.ROOT, "%.0f%%", machineBusyPct)));
         for (Jvm j : jvms.subList(1, jvms.size())) {
-            SummaryText.wrap(sb, String.format(Locale.ROOT, "  %s: %.0f%% of %d CPU%s, GC %s", j.name(), j.cpuPct(), j.cpus(),
+            SummaryText.wrap(sb, String.format(Locale.ROOT, "  %s: %.0f%% of %d CPU%s, GC %s", j.name(), j.cpuPct(),
+                    j.cpus(),
                     j.cpus() == 1 ? "" : "s", gc(j)));
         }
         if (saturated()) {
@@ -140,13 +143,14 @@ public record LoadGenerator(List<Jvm> jvms, double machineBusyPct, long fromMs, 
                     ? String.format(Locale.ROOT, "JMeter used %.0f%% of its CPUs", top.cpuPct())
                     : String.format(Locale.ROOT, "JMeter's threads waited for a CPU a material share of the response"
                             + " times (%.0f%%)", 100 * wait / Verdict.reference(p50Ms, meanMs));
-            SummaryText.wrap(sb, "Warning: " + why + ": the figures above may be the load generator's limit, not the server's"
-                    + " (docs/results.md#is-the-figure-the-servers).");
+            SummaryText.wrap(sb, "Warning: " + why + ": the figures above may be the load generator's limit, not the"
+                    + " server's (docs/results.md#is-the-figure-the-servers).");
         }
         return sb.toString();
     }
 
     private static String gc(Jvm j) {
-        return Double.isNaN(j.gcMs()) ? "(unknown)" : String.format(Locale.ROOT, "%.2f s (%.1f%% of the time)", j.gcMs() / 1000, j.gcPct());
+        return Double.isNaN(j.gcMs()) ? "(unknown)" : String.format(Locale.ROOT, "%.2f s (%.1f%% of the time)",
+                j.gcMs() / 1000, j.gcPct());
     }
 }

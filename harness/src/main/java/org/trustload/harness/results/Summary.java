@@ -40,7 +40,9 @@ public final class Summary {
     private static final Pattern TRANSACTION_COUNT = Pattern.compile(
             "Number of samples in transaction : (\\d+)(?:, number of failing samples : (\\d+))?");
     private static final int TOP_ERRORS = 10;
-    /** Sample events remembered in exact mode: far more than rows of other threads between a sample and its sub-results. */
+    /**
+     * Sample events remembered in exact mode: far more than rows of other threads between a sample and its sub-results.
+     */
     private static final int RECENT_EVENTS = 100_000;
     private static final Pattern SUMMARISER = Pattern.compile(
             "summary ([=+])\\s+(\\d+) in (\\d+):(\\d\\d):(\\d\\d) =\\s+([\\d.]+)/s.*?Err:\\s+(\\d+)");
@@ -162,7 +164,9 @@ public final class Summary {
             return count == 0 ? 0 : (long) percentiles().max();
         }
 
-        /** The p-th percentile (0 &lt; p &le; 100) of the response times by the dashboard's method; NaN without rows. */
+        /**
+         * The p-th percentile (0 &lt; p &le; 100) of the response times by the dashboard's method; NaN without rows.
+         */
         public double percentile(double p) {
             return percentiles().get(p);
         }
@@ -376,7 +380,8 @@ public final class Summary {
         String parent = t.top.label();
         String label = row.label();
         boolean named = label.length() > parent.length() && label.startsWith(parent)
-                && (label.charAt(parent.length()) == ' ' || SUB_RESULT_NAME.matcher(label.substring(parent.length())).matches());
+                && (label.charAt(parent.length()) == ' ' || SUB_RESULT_NAME.matcher(label.substring(parent.length()))
+                        .matches());
         return named && row.timeStamp() >= t.top.timeStamp() - 1 && row.end() <= t.top.end() + 1;
     }
 
@@ -397,8 +402,10 @@ public final class Summary {
 
     /** Per-sample values a message may carry, most specific first, and what stands for them in a group's key. */
     private static final List<Map.Entry<Pattern, String>> VARYING = List.of(
-            Map.entry(Pattern.compile("\\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\\b"), "<uuid>"),
-            Map.entry(Pattern.compile("\\b\\d{4}-\\d{2}-\\d{2}(?:[T ]\\d{2}:\\d{2}(?::\\d{2}(?:[.,]\\d+)?)?(?:Z|[+-]\\d{2}:?\\d{2})?)?"), "<time>"),
+            Map.entry(Pattern.compile("\\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}"
+                    + "-[0-9a-fA-F]{12}\\b"), "<uuid>"),
+            Map.entry(Pattern.compile("\\b\\d{4}-\\d{2}-\\d{2}(?:[T"
+                    + " ]\\d{2}:\\d{2}(?::\\d{2}(?:[.,]\\d+)?)?(?:Z|[+-]\\d{2}:?\\d{2})?)?"), "<time>"),
             Map.entry(Pattern.compile("\\b\\d{1,2}:\\d{2}:\\d{2}(?:[.,]\\d+)?\\b"), "<time>"),
             Map.entry(Pattern.compile("\\b\\d{12,14}(?:\\.\\d+)?Z\\b"), "<time>"),
             Map.entry(Pattern.compile("\\b0x[0-9a-fA-F]+\\b"), "<hex>"),
@@ -440,7 +447,10 @@ public final class Summary {
         return warmUp.samples;
     }
 
-    /** Sub-results by parent label (a sample's, or a parent-mode transaction's), then by their own label; warm-up left out. */
+    /**
+     * Sub-results by parent label (a sample's, or a parent-mode transaction's), then by their own label; warm-up left
+     * out.
+     */
     public Map<String, Map<String, Stats>> subResults() {
         return main.subResults;
     }
@@ -469,7 +479,10 @@ public final class Summary {
         return t == null ? -1 : t[0];
     }
 
-    /** Top-level samples (warm-up included) of the thread group {@code name} (of every engine); empty stats when it wrote none. */
+    /**
+     * Top-level samples (warm-up included) of the thread group {@code name} (of every engine); empty stats when it
+     * wrote none.
+     */
     public Stats threadGroup(String name) {
         return threadGroups.getOrDefault(name, new Stats(name, Kind.SAMPLE));
     }
@@ -546,9 +559,13 @@ public final class Summary {
         return threadNames.stream().anyMatch(t -> t.startsWith(host + "-"));
     }
 
-    /** Top-level samples (warm-up included) of the distributed engine {@code host}: its threads' names start {@code host-}. */
+    /**
+     * Top-level samples (warm-up included) of the distributed engine {@code host}: its threads' names start {@code
+     * host-}.
+     */
     public long samplesOfEngine(String host) {
-        return topLevelOfThread.entrySet().stream().filter(e -> e.getKey().startsWith(host + "-")).mapToLong(Map.Entry::getValue).sum();
+        return topLevelOfThread.entrySet().stream().filter(e -> e.getKey().startsWith(host + "-"))
+                .mapToLong(Map.Entry::getValue).sum();
     }
 
     /** The summariser's final figures in a console or jmeter.log text; empty when it printed none. */

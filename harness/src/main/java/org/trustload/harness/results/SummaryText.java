@@ -13,7 +13,9 @@ import org.trustload.harness.results.Summary.ErrorGroup;
 import org.trustload.harness.results.Summary.Stats;
 import org.trustload.harness.results.Summary.Summariser;
 
-/** The summary as text: the table of one {@link Summary} at most {@value Summary#WIDTH} columns wide, its errors, notes. */
+/**
+ * The summary as text: the table of one {@link Summary} at most {@value Summary#WIDTH} columns wide, its errors, notes.
+ */
 public final class SummaryText {
 
     private static final int WIDTH = Summary.WIDTH;
@@ -58,7 +60,8 @@ public final class SummaryText {
         boolean warm = warmUp.total.count() > 0 || !warmUp.transactions.isEmpty();
         boolean warmInside = warmUp.total.count() > 0 && main.total.count() > 0
                 && warmUp.total.firstStart() < main.total.lastEnd() && warmUp.total.lastEnd() > main.total.firstStart();
-        line(sb, warm ? "Samples (in Total)" : "Label", SAMPLE_COLUMNS, labelWidth, SAMPLE_COLUMNS.stream().map(Column::head).toList());
+        line(sb, warm ? "Samples (in Total)" : "Label", SAMPLE_COLUMNS, labelWidth, SAMPLE_COLUMNS.stream()
+                .map(Column::head).toList());
         sb.append(rule);
         sampleRows(sb, main, labelWidth);
         sb.append(rule);
@@ -68,18 +71,21 @@ public final class SummaryText {
         if (!main.transactions.isEmpty() || !warmUp.transactions.isEmpty()) {
             int w = WIDTH - width(TRANSACTION_COLUMNS);
             sb.append(System.lineSeparator());
-            line(sb, "Transactions (not in Total)", TRANSACTION_COLUMNS, w, TRANSACTION_COLUMNS.stream().map(Column::head).toList());
+            line(sb, "Transactions (not in Total)", TRANSACTION_COLUMNS, w, TRANSACTION_COLUMNS.stream()
+                    .map(Column::head).toList());
             sb.append(rule);
             transactionRows(sb, main, w);
             transactionRows(sb, warmUp, w);
         }
         if (warmUp.total.count() > 0) {
             sb.append(System.lineSeparator());
-            line(sb, "Warm-up (not in Total)", SAMPLE_COLUMNS, labelWidth, SAMPLE_COLUMNS.stream().map(Column::head).toList());
+            line(sb, "Warm-up (not in Total)", SAMPLE_COLUMNS, labelWidth, SAMPLE_COLUMNS.stream().map(Column::head)
+                    .toList());
             sb.append(rule);
             sampleRows(sb, warmUp, labelWidth);
             sb.append(rule);
-            line(sb, "Warm-up total", SAMPLE_COLUMNS, labelWidth, sampleCells(warmUp.total, warmUp.total.throughput(), true));
+            line(sb, "Warm-up total", SAMPLE_COLUMNS, labelWidth, sampleCells(warmUp.total, warmUp.total.throughput(),
+                    true));
         }
         sb.append(System.lineSeparator());
         footnotes(sb, summariser, warm, warmInside);
@@ -95,8 +101,10 @@ public final class SummaryText {
             t.append(warm ? " = JMeter's summariser's " + s + " less the " + warmSamples + " warm-up samples"
                     : " = JMeter's summariser's count");
             if (s != total + warmSamples) {
-                t.append(String.format(Locale.ROOT, " - but the summariser counted %d, not %d (%s)", s, total + warmSamples, exact
-                        ? "a sample listener filter, results saved elsewhere, or samplers reporting several samples per result?"
+                t.append(String.format(Locale.ROOT, " - but the summariser counted %d, not %d (%s)", s, total
+                        + warmSamples, exact
+                        ? "a sample listener filter, results saved elsewhere, or samplers reporting several samples"
+                                + " per result?"
                         : "sub-results could only be inferred from their names"));
             }
         } else if (warm) {
@@ -116,16 +124,19 @@ public final class SummaryText {
                     + total + (warm ? " + " + warmSamples + " warm-up" : "") + " samples and these).");
         }
         wrap(sb, "Percentiles: the JMeter dashboard's method over every sample of a label; sub-results "
-                + (exact ? "known from the " + Jtl.EVENT_COLUMN + " column" : "inferred from their names (no " + Jtl.EVENT_COLUMN
-                + " column)") + ". Rows of fewer than " + MIN_SAMPLES_FOR_STATS + " samples show no percentiles and no rate (-).");
+                + (exact ? "known from the " + Jtl.EVENT_COLUMN + " column" : "inferred from their names (no "
+                        + Jtl.EVENT_COLUMN
+                + " column)") + ". Rows of fewer than " + MIN_SAMPLES_FOR_STATS
+                        + " samples show no percentiles and no rate (-).");
         wrap(sb, "Rate/s: a row's samples over their span; Total's "
                 + (!warm ? (summariser.isPresent() ? "is JMeter's summariser's (over the time since the test started)."
                         : "over the span of its samples.")
                         : warmInside ? "is not given, as the warm-up ran between its samples (see each row's)."
                         : "over the span of its samples (the warm-up left out)."));
         if (!main.transactions.isEmpty() || !warmUp.transactions.isEmpty()) {
-            wrap(sb, "Transactions: a Transaction Controller's time for the samples it timed (\"Samples in it\"); ms per sample"
-                    + " = its time / those samples, e.g. per iteration when it times a loop of one request.");
+            wrap(sb, "Transactions: a Transaction Controller's time for the samples it timed (\"Samples in it\"); ms"
+                    + " per sample = its time / those samples, e.g. per iteration when it times a loop of one"
+                    + " request.");
         }
     }
 
@@ -165,9 +176,11 @@ public final class SummaryText {
             }
             line(sb, t.label(), TRANSACTION_COLUMNS, labelWidth, c);
             for (Stats sub : b.subResults.getOrDefault(t.label(), Map.of()).values()) {
-                List<String> sc = new ArrayList<>(List.of(Long.toString(sub.count()), Long.toString(sub.errors()), ms(sub.mean()),
+                List<String> sc = new ArrayList<>(List.of(Long.toString(sub.count()), Long.toString(sub.errors()),
+                        ms(sub.mean()),
                         sub.count() >= MIN_SAMPLES_FOR_STATS ? ms(sub.percentile(90)) : "-",
-                        sub.count() >= MIN_SAMPLES_FOR_STATS ? ms(sub.percentile(99)) : "-", Long.toString(sub.max()), "", ""));
+                        sub.count() >= MIN_SAMPLES_FOR_STATS ? ms(sub.percentile(99)) : "-", Long.toString(sub.max()),
+                                "", ""));
                 line(sb, "  - " + sub.label(), TRANSACTION_COLUMNS, labelWidth, sc);
             }
         }
@@ -189,7 +202,10 @@ public final class SummaryText {
         return c;
     }
 
-    /** One line: the label left-aligned in {@code labelWidth} (a longer one gets a line of its own), the cells right-aligned. */
+    /**
+     * One line: the label left-aligned in {@code labelWidth} (a longer one gets a line of its own), the cells
+     * right-aligned.
+     */
     private static void line(StringBuilder sb, String label, List<Column> columns, int labelWidth, List<String> cells) {
         if (label.length() > labelWidth) {
             sb.append(label).append(System.lineSeparator());
@@ -206,7 +222,9 @@ public final class SummaryText {
         return columns.stream().mapToInt(Column::width).sum();
     }
 
-    /** {@code text} folded at blanks into lines of at most {@value #WIDTH} columns, the lines after the first indented. */
+    /**
+     * {@code text} folded at blanks into lines of at most {@value #WIDTH} columns, the lines after the first indented.
+     */
     /** {@code HH:MM:SS}. */
     public static String hms(long seconds) {
         return String.format(Locale.ROOT, "%02d:%02d:%02d", seconds / 3600, seconds / 60 % 60, seconds % 60);
@@ -228,7 +246,9 @@ public final class SummaryText {
         sb.append(indent).append(rest).append(System.lineSeparator());
     }
 
-    /** A time as the dashboard shows it: two decimals (whole milliseconds interpolate, e.g. 10.99); none from 100 s on. */
+    /**
+     * A time as the dashboard shows it: two decimals (whole milliseconds interpolate, e.g. 10.99); none from 100 s on.
+     */
     private static String ms(double v) {
         return String.format(Locale.ROOT, v >= 100_000 ? "%.0f" : "%.2f", v);
     }
@@ -243,8 +263,8 @@ public final class SummaryText {
         if (top.isEmpty()) {
             sb.append(String.format("%nNo failed samples in Total.%n"));
         } else {
-            sb.append(String.format("%nTop errors of the %d samples in Total (response code, message; values that vary per"
-                    + " sample shown as <time>, <n>, <hex>, <uuid>):%n", main.total.count()));
+            sb.append(String.format("%nTop errors of the %d samples in Total (response code, message; values that vary"
+                    + " per sample shown as <time>, <n>, <hex>, <uuid>):%n", main.total.count()));
             errorLines(sb, top);
         }
         List<ErrorGroup> warm = warmUp.topErrors();

@@ -11,11 +11,16 @@ import org.trustload.harness.engine.Engines;
 import org.trustload.harness.jmx.PlanFile;
 import org.trustload.harness.results.Jtl;
 
-/** JMeter's command line for one run: the plan, the results layout, the lab's and the user's properties, the engines. */
+/**
+ * JMeter's command line for one run: the plan, the results layout, the lab's and the user's properties, the engines.
+ */
 final class CommandLine {
 
     static final String SAMPLE_VARIABLES = "sample_variables";
-    /** JMeter's property for the dashboard's scratch folder (ReportGenerator; default {@code temp} in the working directory). */
+    /**
+     * JMeter's property for the dashboard's scratch folder (ReportGenerator; default {@code temp} in the working
+     * directory).
+     */
     static final String REPORT_TEMP_PROPERTY = "jmeter.reportgenerator.temp_dir";
     /** This run's dashboard scratch folder, inside its results folder (removed after the run). */
     static final String REPORT_TEMP = ".report-temp";
@@ -28,7 +33,8 @@ final class CommandLine {
      *
      * @param copy the plan's run copy (with the harness's elements), empty when the plan runs as it is
      */
-    static List<String> of(Layout layout, RunSpec spec, Environment env, Path dir, Optional<Path> copy, PrintStream log) {
+    static List<String> of(Layout layout, RunSpec spec, Environment env, Path dir, Optional<Path> copy,
+            PrintStream log) {
         List<String> args = new ArrayList<>(List.of("-n", "-t", copy.orElse(spec.jmx()).toString()));
         Engines engines = env.engines();
         if (engines != null) {
@@ -40,7 +46,8 @@ final class CommandLine {
             // their summaries into the results folder too
             args.add("-Gtrustload.jvmstats.remote_poller=" + engines.hosts().get(0));
             if (!engines.isRemote()) {
-                args.add("-Gtrustload.results.dir=" + dir); // a folder of this host: remote engines write theirs locally
+                // a folder of this host: remote engines write theirs locally
+                args.add("-Gtrustload.results.dir=" + dir);
             }
             if (env.lab() != null) {
                 args.add("-G" + env.lab().properties());
@@ -67,12 +74,14 @@ final class CommandLine {
         // sharing one deleted it under each other ("Error generating the report")
         args.add("-J" + REPORT_TEMP_PROPERTY + "=" + dir.resolve(REPORT_TEMP));
         args.addAll(spec.jmeterArgs());
-        args.addAll(Influx.stream(spec, copy, engines != null, log)); // -Jinflux.url: JMeter's Backend Listener in the copy
+        // -Jinflux.url: JMeter's Backend Listener in the copy
+        args.addAll(Influx.stream(spec, copy, engines != null, log));
         // after the user's: the summary and the dashboard must agree on every percentile (Percentiles)
         args.add("-J" + Percentiles.DASHBOARD_WINDOW_PROPERTY + "=" + Percentiles.DASHBOARD_WINDOW_PROPERTY_VALUE);
         sampleVariables(spec, copy.isPresent(), engines != null, copy.isPresent() && spec.remoteRun())
                 .ifPresent(v -> args.add("-J" + SAMPLE_VARIABLES + "=" + v));
-        args.addAll(spec.resultsFile() ? List.of("-l", dir.resolve("results.jtl").toString(), "-j", dir.resolve("jmeter.log").toString())
+        args.addAll(spec.resultsFile() ? List.of("-l", dir.resolve("results.jtl").toString(), "-j",
+                dir.resolve("jmeter.log").toString())
                 : List.of("-j", dir.resolve("jmeter.log").toString()));
         if (spec.dashboard()) {
             args.addAll(List.of("-e", "-o", dir.resolve("report").toString()));

@@ -68,14 +68,17 @@ public final class Environment implements AutoCloseable {
             log.println("trustload: checking the remote engines " + String.join(",", spec.remote()));
             Engines.Probe probe = Engines.probe(spec.remote(), spec.rmiDir());
             if (!probe.problems().isEmpty()) {
-                throw HarnessException.notExecuted(problems("the remote engines cannot run " + what, probe.problems().entrySet()
+                throw HarnessException.notExecuted(problems("the remote engines cannot run " + what, probe.problems()
+                        .entrySet()
                         .stream().map(e -> "engine " + e.getKey() + ": " + e.getValue()).toList()));
             }
             if (spec.controllerAddress() == null && !probe.differing().isEmpty()) {
-                throw HarnessException.notExecuted("the engines reach this host at different addresses (" + probe.differing()
+                throw HarnessException.notExecuted("the engines reach this host at different addresses ("
+                        + probe.differing()
                         + "): JMeter announces one; give it with --controller ADDRESS");
             }
-            remote = Engines.remote(spec.remote(), spec.rmiDir(), spec.controllerAddress() != null ? spec.controllerAddress()
+            remote = Engines.remote(spec.remote(), spec.rmiDir(), spec.controllerAddress() != null
+                    ? spec.controllerAddress()
                     : probe.controller().orElseThrow());
             engines = remote;
             labArgs.addAll(List.of("--bind", remote.rmiHost()));
@@ -86,7 +89,8 @@ public final class Environment implements AutoCloseable {
         } else if (spec.useLab(log)) {
             String services = String.join(",", spec.services());
             log.println("trustload: starting lab services '" + services + "' (log: " + dir.resolve("lab.log") + ")");
-            lab = Lab.start(jmeter.layout(), services, labDir.resolve("lab.properties"), dir.resolve("lab.log"), labArgs,
+            lab = Lab.start(jmeter.layout(), services, labDir.resolve("lab.properties"), dir.resolve("lab.log"),
+                    labArgs,
                     spec.labTimeout());
             ownsLab = true;
             log.println("trustload: " + lab.readyLine());
@@ -101,19 +105,22 @@ public final class Environment implements AutoCloseable {
             // what they need, checked (and shipped) before the test, with this run's properties
             Map<String, String> props = new LinkedHashMap<>(labProperties());
             props.putAll(spec.properties());
-            checked = Preflight.check(jmeter, remote, spec.plan(), props, dir.resolve("preflight"), spec.engineTimeout(), log);
+            checked = Preflight.check(jmeter, remote, spec.plan(), props, dir.resolve("preflight"),
+                    spec.engineTimeout(), log);
             if (!checked.ok()) {
-                throw HarnessException.notExecuted(problems("the remote engines cannot run " + what + " (checked before it started;"
-                        + " see " + dir.resolve("preflight") + ")", checked.problems()));
+                throw HarnessException.notExecuted(problems("the remote engines cannot run " + what + " (checked before"
+                        + " it started; see " + dir.resolve("preflight") + ")", checked.problems()));
             }
             Map<String, Integer> cpus = remote.cpus();
             log.println("trustload: remote engines ready: " + String.join(", ", remote.hosts().stream()
                     .map(h -> h + (cpus.containsKey(h) ? " (" + cpus.get(h) + " CPUs)" : "")).toList())
                     + "; this controller at " + remote.rmiHost());
         } else if (spec.engines() > 0) {
-            log.println("trustload: starting " + spec.engines() + " JMeter engines (RMI over SSL, 127.0.0.1, logs: " + dir
+            log.println("trustload: starting " + spec.engines() + " JMeter engines (RMI over SSL, 127.0.0.1, logs: "
+                    + dir
                     + "/engine-*)");
-            engines = Engines.start(jmeter, spec.engines(), dir, spec.rmiDir(), spec.workDir(), spec.engineTimeout(), log);
+            engines = Engines.start(jmeter, spec.engines(), dir, spec.rmiDir(), spec.workDir(), spec.engineTimeout(),
+                    log);
             ownsEngines = true;
             log.println("trustload: engines ready on " + String.join(",", engines.hosts()));
         }

@@ -54,11 +54,14 @@ final class ExitRules {
         String text(Objective slo) {
             StringBuilder sb = new StringBuilder(System.lineSeparator());
             String ramp = SummaryText.hms(skipMs / 1000);
-            String over = whole ? String.format(Locale.ROOT, "all %d samples of Total (fewer than %d ended after the %s ramp-up)",
+            String over = whole ? String.format(Locale.ROOT,
+                    "all %d samples of Total (fewer than %d ended after the %s ramp-up)",
                     window.count(), Summary.MIN_SAMPLES_FOR_STATS, ramp)
-                    : skipMs > 0 ? String.format(Locale.ROOT, "the steady window: the %d samples of Total that ended after the %s ramp-up",
+                    : skipMs > 0 ? String.format(Locale.ROOT,
+                            "the steady window: the %d samples of Total that ended after the %s ramp-up",
                             window.count(), ramp)
-                    : String.format(Locale.ROOT, "the steady window: all %d samples of Total (no ramp-up)", window.count());
+                    : String.format(Locale.ROOT, "the steady window: all %d samples of Total (no ramp-up)",
+                            window.count());
             if (window.count() == 0) {
                 SummaryText.wrap(sb, "Objective " + slo + " (--slo): not judged, Total has no samples.");
             } else {
@@ -77,14 +80,16 @@ final class ExitRules {
      * @param readError why the results could not be read, or null
      * @param engines the run's engines, or null
      */
-    static Verdict apply(RunSpec spec, Path dir, int jmeterStatus, String labDied, Engines engines, Map<String, Long> lost,
+    static Verdict apply(RunSpec spec, Path dir, int jmeterStatus, String labDied, Engines engines, Map<String,
+            Long> lost,
                          Summary summary, String readError) {
         String console = RunHeader.read(dir.resolve("console.txt")) + "\n" + RunHeader.read(dir.resolve("jmeter.log"));
         Optional<String> sloStopped = sloStopLine(console, engines);
-        Optional<Judged> judged = spec.slo() == null || summary == null ? Optional.empty() : Optional.of(judge(spec, summary));
+        Optional<Judged> judged = spec.slo() == null || summary == null ? Optional.empty() : Optional.of(judge(spec,
+                summary));
         Optional<String> reportFailed = spec.dashboard() && !Files.isRegularFile(dir.resolve("report/index.html"))
-                ? Optional.of(!lost.isEmpty() ? "the controller was stopped as an engine had gone; bin/jmeter -g results.jtl -o report"
-                        + " makes one from what arrived"
+                ? Optional.of(!lost.isEmpty() ? "the controller was stopped as an engine had gone; bin/jmeter -g"
+                        + " results.jtl -o report makes one from what arrived"
                         : console.lines().filter(l -> l.contains("Error generating the report")).findFirst()
                         .map(String::strip).orElse("JMeter wrote no report/index.html"))
                 : Optional.empty();
@@ -102,7 +107,8 @@ final class ExitRules {
             message = "engine(s) stopped answering during the run: " + String.join(", ", lost.entrySet().stream()
                     .map(e -> e.getKey() + " (at " + DateTimeFormatter.ISO_LOCAL_TIME.withZone(ZoneOffset.UTC)
                             .format(Instant.ofEpochMilli(e.getValue()).truncatedTo(ChronoUnit.SECONDS))
-                            + " UTC, " + (summary == null ? 0 : summary.samplesOfEngine(e.getKey())) + " samples received from it)")
+                            + " UTC, " + (summary == null ? 0 : summary.samplesOfEngine(e.getKey()))
+                                    + " samples received from it)")
                     .toList()) + "; the results hold what every engine sent before";
         } else if (jmeterStatus != 0) {
             status = ExitStatus.NOT_EXECUTED;
@@ -142,7 +148,8 @@ final class ExitRules {
                         pct, summary.total().count(), RunHeader.trim(spec.maxErrorPct()));
             } else if (judged.isPresent() && !judged.get().broken().isEmpty()) {
                 status = ExitStatus.SLO_BROKEN;
-                message = "--slo " + spec.slo() + ": " + String.join(", ", judged.get().broken()) + " over the steady window";
+                message = "--slo " + spec.slo() + ": " + String.join(", ", judged.get().broken())
+                        + " over the steady window";
             } else if (reportFailed.isPresent()) {
                 status = ExitStatus.REPORT_FAILED;
                 message = "the HTML report was not generated: " + reportFailed.get() + "; see " + log;

@@ -48,9 +48,10 @@ public final class Influx {
     }
 
     /**
-     * When {@value #URL} is set: the JMeter arguments that name the application ({@code -J}, and {@code -G} for engines'
-     * JVM Stats), the Backend Listener being in {@code copy} (the run's copy of the plan, {@link #addBackendListener});
-     * nothing otherwise. Without a copy (the plan's folder is not writable) it says that nothing is streamed.
+     * When {@value #URL} is set: the JMeter arguments that name the application ({@code -J}, and {@code -G} for
+     * engines' JVM Stats), the Backend Listener being in {@code copy} (the run's copy of the plan, {@link
+     * #addBackendListener}); nothing otherwise. Without a copy (the plan's folder is not writable) it says that nothing
+     * is streamed.
      */
     public static List<String> stream(RunSpec spec, Optional<Path> copy, boolean distributed, PrintStream log) {
         Map<String, String> props = spec.properties();
@@ -59,13 +60,14 @@ public final class Influx {
         }
         String where = where(props.get(URL).strip());
         if (copy.isEmpty()) {
-            log.println("trustload: " + URL + " is set, but the plan runs without its working copy (is its folder writable?):"
-                    + " nothing is streamed to InfluxDB; add JMeter's Backend Listener to the plan instead (docs/influxdb.md)");
+            log.println("trustload: " + URL + " is set, but the plan runs without its working copy (is its folder"
+                    + " writable?): nothing is streamed to InfluxDB; add JMeter's Backend Listener to the plan instead"
+                    + " (docs/influxdb.md)");
             return List.of();
         }
         if (spec.jmeterArgs().stream().anyMatch(a -> a.startsWith("-J" + TOKEN + "="))) {
-            log.println("trustload: " + TOKEN + " given with -J is on JMeter's command line for anyone to see: put it in a"
-                    + " properties file and pass -q FILE");
+            log.println("trustload: " + TOKEN + " given with -J is on JMeter's command line for anyone to see: put it"
+                    + " in a properties file and pass -q FILE");
         }
         String application = props.getOrDefault(APPLICATION, spec.planId());
         log.println("trustload: streaming results to InfluxDB at " + where + " (measurement "
@@ -111,7 +113,8 @@ public final class Influx {
         Arguments arguments = PlanTree.element(new Arguments(), "org.apache.jmeter.config.gui.ArgumentsPanel", "");
         parameters(planId).forEach((name, value) -> arguments.addArgument(new Argument(name, value, "=")));
         TestElement listener = PlanTree.element("org.apache.jmeter.visualizers.backend.BackendListener",
-                "org.apache.jmeter.visualizers.backend.BackendListenerGui", "InfluxDB (added by ./trustload run: -J" + URL + ")",
+                "org.apache.jmeter.visualizers.backend.BackendListenerGui", "InfluxDB (added by ./trustload run: -J"
+                        + URL + ")",
                 "classname", CLIENT, "QUEUE_SIZE", "5000");
         listener.setProperty(new TestElementProperty("arguments", arguments));
         PlanTree.planNode(tree).add(listener);

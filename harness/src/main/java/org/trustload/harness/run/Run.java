@@ -33,7 +33,8 @@ import org.trustload.harness.results.SummaryText;
  */
 public final class Run {
 
-    public static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.systemDefault());
+    public static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")
+            .withZone(ZoneOffset.systemDefault());
 
     /**
      * What a run gave.
@@ -60,22 +61,27 @@ public final class Run {
     }
 
     /** {@link #execute(JMeter, RunSpec, PrintStream)} of {@code spec.build()}. */
-    public static Result execute(JMeter jmeter, RunSpec.Builder spec, PrintStream log) throws IOException, InterruptedException {
+    public static Result execute(JMeter jmeter, RunSpec.Builder spec, PrintStream log) throws IOException,
+            InterruptedException {
         return execute(jmeter, spec.build(), log);
     }
 
     /** Runs {@code spec}; {@code log} gets the launcher's messages (and, with echo, JMeter's console). */
-    public static Result execute(JMeter jmeter, RunSpec spec, PrintStream log) throws IOException, InterruptedException {
+    public static Result execute(JMeter jmeter, RunSpec spec, PrintStream log) throws IOException,
+            InterruptedException {
         Instant started = Instant.now();
         PlanTree.init(jmeter.layout().jmeterHome());
-        Path dir = spec.dir() != null ? spec.dir() : spec.resultsRoot().resolve(spec.planId()).resolve(STAMP.format(started));
+        Path dir = spec.dir() != null ? spec.dir() : spec.resultsRoot().resolve(spec.planId())
+                .resolve(STAMP.format(started));
         Layout.deleteRecursively(dir);
         Files.createDirectories(dir);
         HostMonitor monitor = spec.monitor() != null ? spec.monitor() : new HostMonitor(null, 0, null);
         if (spec.monitor() == null) {
             // the load generator's CPU: the controller names dir/results.jtl, the engines this run starts log to
-            // dir/engine-I/ (not the preflight's JMeter of remote runs, in dir/preflight/), running engines to their logs
-            List<String> words = new ArrayList<>(List.of(dir.resolve("results.jtl").toString(), dir.resolve("engine-").toString()));
+            // dir/engine-I/ (not the preflight's JMeter of remote runs, in dir/preflight/), running engines to their
+            // logs
+            List<String> words = new ArrayList<>(List.of(dir.resolve("results.jtl").toString(), dir.resolve("engine-")
+                    .toString()));
             if (spec.sharedEngines() != null) {
                 spec.sharedEngines().logs().forEach(l -> words.add(l.toString()));
             }
@@ -120,11 +126,13 @@ public final class Run {
             }
             List<String> args = CommandLine.of(jmeter.layout(), spec, env, dir, copy, log);
             Engines engines = env.engines();
-            log.println("trustload: running " + spec.planId() + (engines == null ? "" : " on engines " + String.join(",", engines.hosts()))
+            log.println("trustload: running " + spec.planId() + (engines == null ? "" : " on engines "
+                    + String.join(",", engines.hosts()))
                     + " -> " + dir);
             supervisor = new Supervisor(env, spec.timeout(), ExitRules.scheduledSeconds(spec), spec.echo(), log);
             Supervisor s = supervisor;
-            ChildProcess p = jmeter.start("JMeter", engines == null ? "127.0.0.1" : engines.rmiHost(), args, spec.workDir(),
+            ChildProcess p = jmeter.start("JMeter", engines == null ? "127.0.0.1" : engines.rmiHost(), args,
+                    spec.workDir(),
                     dir.resolve("console.txt"), null, line -> {
                         if (spec.echo()) {
                             spec.out().println(line);
@@ -154,7 +162,8 @@ public final class Run {
         return evaluate(spec, dir, jmeterStatus, supervisor, env, started, monitor, log);
     }
 
-    private static Result evaluate(RunSpec spec, Path dir, int jmeterStatus, Supervisor supervisor, Environment env, Instant started,
+    private static Result evaluate(RunSpec spec, Path dir, int jmeterStatus, Supervisor supervisor, Environment env,
+            Instant started,
                                    HostMonitor monitor, PrintStream log) throws IOException {
         Path jtl = dir.resolve("results.jtl");
         Summary summary = null;
@@ -168,7 +177,8 @@ public final class Run {
         }
         Engines engines = env.engines();
         Map<String, Long> lost = supervisor.lost;
-        ExitRules.Verdict v = ExitRules.apply(spec, dir, jmeterStatus, supervisor.labDied, engines, lost, summary, readError);
+        ExitRules.Verdict v = ExitRules.apply(spec, dir, jmeterStatus, supervisor.labDied, engines, lost, summary,
+                readError);
         StringBuilder text = new StringBuilder(RunHeader.header(spec, env.target(), engines, started, summary));
         if (engines != null && engines.isRemote() && summary != null) {
             text.append(RunHeader.engineLines(engines, summary, lost));

@@ -23,7 +23,9 @@ import org.trustload.harness.results.SummaryText;
 /** The run summary's header: what ran, against what, on which engines, how the thread groups ran and for how long. */
 public final class RunHeader {
 
-    /** A thread group's samples count as cut by its cap when they span the cap less this (threads stop between samples). */
+    /**
+     * A thread group's samples count as cut by its cap when they span the cap less this (threads stop between samples).
+     */
     static final long CAP_SLACK_MS = 2000;
 
     private RunHeader() {
@@ -36,8 +38,10 @@ public final class RunHeader {
             Long at = lost.get(h);
             sb.append("Engine:     ").append(h).append(": ").append(summary.samplesOfEngine(h)).append(" samples")
                     .append(engines.cpus().containsKey(h) ? ", " + engines.cpus().get(h) + " CPUs" : "")
-                    .append(at == null ? "" : ", STOPPED ANSWERING at " + DateTimeFormatter.ISO_LOCAL_TIME.withZone(ZoneOffset.UTC)
-                            .format(Instant.ofEpochMilli(at).truncatedTo(ChronoUnit.SECONDS)) + " UTC (its samples until then)")
+                    .append(at == null ? "" : ", STOPPED ANSWERING at "
+                            + DateTimeFormatter.ISO_LOCAL_TIME.withZone(ZoneOffset.UTC)
+                            .format(Instant.ofEpochMilli(at).truncatedTo(ChronoUnit.SECONDS))
+                                    + " UTC (its samples until then)")
                     .append(System.lineSeparator());
         }
         return sb.toString();
@@ -48,10 +52,12 @@ public final class RunHeader {
         Map<String, String> props = spec.maskedProperties();
         Map<String, String> raw = spec.properties();
         StringBuilder sb = new StringBuilder();
-        sb.append("Plan:       ").append(spec.planId()).append(" (").append(spec.jmx()).append(")").append(System.lineSeparator());
+        sb.append("Plan:       ").append(spec.planId()).append(" (").append(spec.jmx()).append(")")
+                .append(System.lineSeparator());
         sb.append("Target:     ").append(target).append(System.lineSeparator());
         sb.append("Load:       ").append(engines == null ? "this JVM" : engines.isRemote()
-                        ? engines.hosts().size() + " remote engines (each runs every thread group; this controller at " + engines.rmiHost() + ")"
+                        ? engines.hosts().size() + " remote engines (each runs every thread group; this controller at "
+                                + engines.rmiHost() + ")"
                         : engines.hosts().size() + " engines on 127.0.0.1 (each runs every thread group)")
                 .append(System.lineSeparator());
         int engineCount = engines == null ? 1 : engines.hosts().size();
@@ -59,11 +65,13 @@ public final class RunHeader {
             sb.append("Threads:    ").append(threadsLine(tg, raw, summary, engineCount)).append(System.lineSeparator());
             inside(tg, raw).ifPresent(line -> sb.append("            ").append(line).append(System.lineSeparator()));
             if (summary != null) {
-                planned(tg, raw, summary, engineCount).ifPresent(line -> sb.append("            ").append(line).append(System.lineSeparator()));
+                planned(tg, raw, summary, engineCount).ifPresent(line -> sb.append("            ").append(line)
+                        .append(System.lineSeparator()));
             }
         }
         long wall = Duration.between(started, Instant.now()).toSeconds();
-        sb.append("Started:    ").append(DateTimeFormatter.ISO_LOCAL_DATE_TIME.withZone(ZoneOffset.UTC).format(started.truncatedTo(ChronoUnit.SECONDS)))
+        sb.append("Started:    ").append(DateTimeFormatter.ISO_LOCAL_DATE_TIME.withZone(ZoneOffset.UTC)
+                .format(started.truncatedTo(ChronoUnit.SECONDS)))
                 .append(" UTC, ").append(SummaryText.hms(wall)).append(" in all (lab, JMeter, report)");
         if (summary != null && summary.total().count() + summary.warmUp().count() > 0) {
             long from = Math.min(summary.total().firstStart(), summary.warmUp().firstStart());
@@ -72,13 +80,15 @@ public final class RunHeader {
         }
         sb.append(System.lineSeparator());
         sb.append("Properties: ").append(props.isEmpty() ? "(none given)" : String.join(" ",
-                props.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).toList())).append(System.lineSeparator());
+                props.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).toList()))
+                        .append(System.lineSeparator());
         return sb.toString();
     }
 
     /**
-     * A thread group as it ran: {@code "Searchers: 20 threads, 25 loops, ramp-up 5 s, at most 00:10:00 (duration cap)"},
-     * with the run's properties applied, and the threads that wrote a sample when that differs (a test stopped early).
+     * A thread group as it ran: {@code "Searchers: 20 threads, 25 loops, ramp-up 5 s, at most 00:10:00 (duration
+     * cap)"}, with the run's properties applied, and the threads that wrote a sample when that differs (a test stopped
+     * early).
      */
     public static String threadsLine(PlanFile.ThreadGroup tg, Map<String, String> props, Summary summary, int engines) {
         OptionalLong threads = tg.threads(props);
@@ -87,9 +97,11 @@ public final class RunHeader {
         OptionalLong ramp = tg.rampUpSeconds(props);
         StringBuilder line = new StringBuilder(tg.name()).append(": ")
                 .append(threads.isPresent() ? plural(threads.getAsLong(), "thread")
-                        : tg.threads().isBlank() ? "threads as its arrivals need (open model)" : tg.threads() + " threads")
+                        : tg.threads().isBlank() ? "threads as its arrivals need (open model)" : tg.threads()
+                                + " threads")
                 .append(engines > 1 ? " on each of " + engines + " engines" : "")
-                .append(loops.isPresent() ? (loops.getAsLong() < 0 ? ", loops until stopped" : ", " + plural(loops.getAsLong(), "loop"))
+                .append(loops.isPresent() ? (loops.getAsLong() < 0 ? ", loops until stopped" : ", "
+                        + plural(loops.getAsLong(), "loop"))
                         : "")
                 .append(ramp.isPresent() && ramp.getAsLong() > 0 ? ", ramp-up " + ramp.getAsLong() + " s" : "")
                 .append(secs.isPresent() ? ", at most " + SummaryText.hms(secs.getAsLong()) + " (duration cap)" : "");
@@ -104,13 +116,15 @@ public final class RunHeader {
 
     /**
      * What repeats inside one loop of a thread group, with the run's properties applied:
-     * {@code "each loop: Loop Controllers of 1, 100, 1000 iterations; Runtime Controllers of 10 s"}; empty when nothing does.
+     * {@code "each loop: Loop Controllers of 1, 100, 1000 iterations; Runtime Controllers of 10 s"}; empty when nothing
+     * does.
      */
     public static Optional<String> inside(PlanFile.ThreadGroup tg, Map<String, String> props) {
         List<String> parts = new ArrayList<>();
         List<String> loops = distinct(tg.loopsInside(), props);
         if (!loops.isEmpty()) {
-            parts.add((loops.size() == 1 && tg.loopsInside().size() == 1 ? "a Loop Controller of " : "Loop Controllers of ")
+            parts.add((loops.size() == 1 && tg.loopsInside().size() == 1 ? "a Loop Controller of "
+                    : "Loop Controllers of ")
                     + String.join(", ", loops) + (loops.equals(List.of("1")) ? " iteration" : " iterations"));
         }
         List<String> seconds = distinct(tg.secondsInside(), props);
@@ -121,7 +135,10 @@ public final class RunHeader {
         return parts.isEmpty() ? Optional.empty() : Optional.of("each loop: " + String.join("; ", parts));
     }
 
-    /** The distinct values as JMeter would read them, numbers sorted ({@code -1}: "forever"); unresolvable ones as written. */
+    /**
+     * The distinct values as JMeter would read them, numbers sorted ({@code -1}: "forever"); unresolvable ones as
+     * written.
+     */
     private static List<String> distinct(List<String> written, Map<String, String> props) {
         TreeSet<Long> numbers = new TreeSet<>();
         LinkedHashSet<String> other = new LinkedHashSet<>();
@@ -158,7 +175,8 @@ public final class RunHeader {
         Summary.Stats ran = summary.threadGroup(tg.name());
         OptionalLong cap = tg.durationSeconds(props);
         boolean fewer = planned.isEmpty() || ran.count() < planned.getAsLong();
-        boolean cut = cap.isPresent() && fewer && ran.count() > 0 && ran.spanMs() >= cap.getAsLong() * 1000 - CAP_SLACK_MS;
+        boolean cut = cap.isPresent() && fewer && ran.count() > 0
+                && ran.spanMs() >= cap.getAsLong() * 1000 - CAP_SLACK_MS;
         StringBuilder line = new StringBuilder();
         if (planned.isPresent()) {
             line.append("planned ").append(planned.getAsLong()).append(", ran ").append(ran.count());
@@ -168,7 +186,8 @@ public final class RunHeader {
                 line.append(", ").append(planned.getAsLong() - ran.count()).append(" not run (the test stopped early)");
             }
         } else if (cut) {
-            line.append("ran ").append(ran.count()).append(", cut by the cap (").append(SummaryText.hms(cap.getAsLong()))
+            line.append("ran ").append(ran.count()).append(", cut by the cap (")
+                    .append(SummaryText.hms(cap.getAsLong()))
                     .append(") before its loops were done");
         } else {
             return Optional.empty(); // its controllers decide the count: nothing to compare

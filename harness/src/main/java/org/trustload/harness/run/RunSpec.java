@@ -35,12 +35,14 @@ import org.trustload.slo.Objective;
  * @param slo the objective of {@code --slo}, or null
  * @param monitor a running monitor the caller owns, or null (the run then watches its own JVMs)
  */
-public record RunSpec(String planId, Path jmx, PlanFile plan, List<String> services, List<String> targets, List<String> jmeterArgs,
+public record RunSpec(String planId, Path jmx, PlanFile plan, List<String> services, List<String> targets,
+        List<String> jmeterArgs,
                       Map<String, String> properties, Map<String, String> maskedProperties, boolean noLab, int engines,
                       List<String> remote, String controllerAddress, double maxErrorPct, Path resultsRoot, Path dir,
                       List<String> labArgs, Duration labTimeout, Duration engineTimeout, Path rmiDir, Path workDir,
                       Duration timeout, boolean echo, boolean dashboard, boolean resultsFile, PrintStream out,
-                      Consumer<Lab> onLabReady, Lab sharedLab, Engines sharedEngines, Objective slo, HostMonitor monitor) {
+                      Consumer<Lab> onLabReady, Lab sharedLab, Engines sharedEngines, Objective slo,
+                              HostMonitor monitor) {
 
     /** Property names whose values the summary header never shows. */
     static final Pattern SECRET_NAME = Pattern.compile("(?i).*(password|secret|token|key|credential|auth).*");
@@ -151,8 +153,10 @@ public record RunSpec(String planId, Path jmx, PlanFile plan, List<String> servi
         public RunSpec build() throws IOException {
             List<String> args = List.copyOf(jmeterArgs);
             return new RunSpec(planId, jmx, PlanFile.of(jmx), services, targets, args, userProperties(args, false),
-                    userProperties(args, true), noLab, engines, remote, controllerAddress, maxErrorPct, resultsRoot, dir, labArgs,
-                    labTimeout, engineTimeout, rmiDir, workDir, timeout, echo, dashboard, resultsFile, out, onLabReady, sharedLab,
+                    userProperties(args, true), noLab, engines, remote, controllerAddress, maxErrorPct, resultsRoot,
+                            dir, labArgs,
+                    labTimeout, engineTimeout, rmiDir, workDir, timeout, echo, dashboard, resultsFile, out, onLabReady,
+                            sharedLab,
                     sharedEngines, slo, monitor);
         }
 
@@ -189,13 +193,18 @@ public record RunSpec(String planId, Path jmx, PlanFile plan, List<String> servi
             return this;
         }
 
-        /** Runs on engines already running on other hosts ({@code HOST:PORT} each; {@code ./trustload engine} there). */
+        /**
+         * Runs on engines already running on other hosts ({@code HOST:PORT} each; {@code ./trustload engine} there).
+         */
         public Builder remote(List<String> hosts) {
             this.remote = List.copyOf(hosts);
             return this;
         }
 
-        /** With {@link #remote}: the address the engines reach this controller at (null: the local address of the connections to them). */
+        /**
+         * With {@link #remote}: the address the engines reach this controller at (null: the local address of the
+         * connections to them).
+         */
         public Builder controller(String address) {
             this.controllerAddress = address;
             return this;
@@ -261,7 +270,9 @@ public record RunSpec(String planId, Path jmx, PlanFile plan, List<String> servi
             return this;
         }
 
-        /** Whether JMeter writes {@code results.jtl} (the kms bench counts without its cost); without it, no summary. */
+        /**
+         * Whether JMeter writes {@code results.jtl} (the kms bench counts without its cost); without it, no summary.
+         */
         public Builder resultsFile(boolean write) {
             this.resultsFile = write;
             return this;
@@ -291,7 +302,9 @@ public record RunSpec(String planId, Path jmx, PlanFile plan, List<String> servi
             return this;
         }
 
-        /** Where JMeter's console and the summary are echoed (the launcher's stdout; its own messages go to the log). */
+        /**
+         * Where JMeter's console and the summary are echoed (the launcher's stdout; its own messages go to the log).
+         */
         public Builder out(PrintStream out) {
             this.out = out;
             return this;

@@ -84,7 +84,8 @@ final class Supervisor {
                 }
                 if (!lost.isEmpty() && p.isAlive()
                         && remote.hosts().stream().allMatch(h -> lost.containsKey(h) || ended.contains(h))) {
-                    log.println("trustload: the other engines have ended: stopping the controller, which would wait for "
+                    log.println("trustload: the other engines have ended: stopping the controller, which would wait"
+                            + " for "
                             + String.join(", ", lost.keySet()) + " for ever");
                     p.close();
                     return p.exitValue();
@@ -119,7 +120,8 @@ final class Supervisor {
         for (ProcessHandle h : jvms) {
             out.append("== pid ").append(h.pid()).append(' ').append(h.info().command().orElse("")).append('\n');
             try {
-                out.append(ChildProcess.run(List.of("jcmd", Long.toString(h.pid()), "Thread.print"), Duration.ofSeconds(30)).output());
+                out.append(ChildProcess.run(List.of("jcmd", Long.toString(h.pid()), "Thread.print"),
+                        Duration.ofSeconds(30)).output());
             } catch (IOException | InterruptedException e) {
                 out.append("== pid ").append(h.pid()).append(": ").append(e).append('\n');
             }
@@ -160,10 +162,12 @@ final class Supervisor {
             Optional<Summary.Summariser> s = Summary.summariser(line);
             String counts = s.map(x -> ", " + x.count() + " samples in the last interval").orElse("");
             if (scheduled > 0) {
-                log.println("trustload: " + SummaryText.hms(elapsed) + " elapsed, at most " + SummaryText.hms(Math.max(0, scheduled - elapsed))
+                log.println("trustload: " + SummaryText.hms(elapsed) + " elapsed, at most "
+                        + SummaryText.hms(Math.max(0, scheduled - elapsed))
                         + " left of the " + SummaryText.hms(scheduled) + " scheduled" + counts);
             } else {
-                log.println("trustload: " + SummaryText.hms(elapsed) + " elapsed (loop-count plan: ends when its loops are done)" + counts);
+                log.println("trustload: " + SummaryText.hms(elapsed)
+                        + " elapsed (loop-count plan: ends when its loops are done)" + counts);
             }
         }
     }

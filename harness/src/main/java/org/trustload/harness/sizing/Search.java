@@ -59,7 +59,8 @@ public final class Search {
     /** Open model: the schedule's lead-in, longer than the test's start-up (measured after each phase). */
     private long leadInMs;
 
-    public Search(Layout layout, JMeter jmeter, RunSpec o, Settings s, SizingPlan.Shape shape, Path sizing, Path dir, Lab lab,
+    public Search(Layout layout, JMeter jmeter, RunSpec o, Settings s, SizingPlan.Shape shape, Path sizing, Path dir,
+            Lab lab,
            Engines engines, HostMonitor watcher, long deadline, PrintStream log) {
         this.layout = layout;
         this.jmeter = jmeter;
@@ -73,7 +74,8 @@ public final class Search {
         this.watcher = watcher;
         this.deadline = deadline;
         this.log = log;
-        boolean setUp = o.plan().threadGroups().stream().anyMatch(t -> t.kind().equals("SetupThreadGroup") && t.hasSampler());
+        boolean setUp = o.plan().threadGroups().stream().anyMatch(t -> t.kind().equals("SetupThreadGroup")
+                && t.hasSampler());
         leadInMs = s.open() ? (setUp ? 15_000 : 5_000) : 0;
     }
 
@@ -196,7 +198,8 @@ public final class Search {
                 notes.add("the confirm run began with one unjudged step at the same load: its JMeter JVM was warm"
                         + " when the confirmed step was measured");
                 if (confirmed.isPresent() && !confirmed.get().good()) {
-                    notes.add("the confirm run of the best step broke the objective: " + String.join(", ", confirmed.get().broken())
+                    notes.add("the confirm run of the best step broke the objective: " + String.join(", ",
+                            confirmed.get().broken())
                             + (confirmed.get().stoppedBy().isEmpty() ? "" : " (" + confirmed.get().stoppedBy() + ")"));
                 }
             } else {
@@ -212,9 +215,9 @@ public final class Search {
      */
     public Verdict report(ServerWatch sw, Instant started, PrintStream out) throws IOException {
         if (engines != null && engines.isRemote()) {
-            notes.add("the load came from the engines " + String.join(", ", engines.hosts()) + " on other hosts, each step's"
-                    + " load split across them; load CPU is the busiest engine's, read from the CPU readings its own samples"
-                    + " carried (each engine's share: the Load generator lines of each run's summary.txt)");
+            notes.add("the load came from the engines " + String.join(", ", engines.hosts()) + " on other hosts, each"
+                    + " step's load split across them; load CPU is the busiest engine's, read from the CPU readings its"
+                    + " own samples carried (each engine's share: the Load generator lines of each run's summary.txt)");
         }
         int engineCount = Math.max(1, s.engines());
         Verdict v = Verdict.of(steps, confirmed, plateau, sw.sharedHost(), s.open(), engineCount, s.unit(),
@@ -236,7 +239,8 @@ public final class Search {
     private static String uptime() {
         try {
             String[] f = Files.readString(Path.of("/proc/loadavg")).split(" ");
-            return "load average " + f[0] + " " + f[1] + " " + f[2] + " on " + Runtime.getRuntime().availableProcessors()
+            return "load average " + f[0] + " " + f[1] + " " + f[2] + " on " + Runtime.getRuntime()
+                    .availableProcessors()
                     + " CPUs";
         } catch (IOException | RuntimeException e) {
             return "load average unknown";
@@ -341,7 +345,8 @@ public final class Search {
             throws IOException, InterruptedException {
         Path jmx = sizing.resolve("plans").resolve(name + ".jmx");
         Objective listenerSlo = s.slo().withoutServerRules();
-        SizingPlan.write(o.jmx(), jmx, s.model(), loads, Math.max(1, s.engines()), shape.groups(), s.stepMs(), s.warmupMs(), leadInMs,
+        SizingPlan.write(o.jmx(), jmx, s.model(), loads, Math.max(1, s.engines()), shape.groups(), s.stepMs(),
+                s.warmupMs(), leadInMs,
                 listenerSlo == null ? null : listenerSlo.toString(), s.guardErrorsPct(), unjudged);
         Path phaseDir = dir.resolve(name);
         RunSpec.Builder r = RunSpec.of(layout, o.planId() + " (size " + name + ")", jmx).args(o.jmeterArgs())
@@ -359,7 +364,8 @@ public final class Search {
             r.property("jmeterengine.force.system.exit", "true");
         }
         log.println("trustload: size " + name + ": " + (!s.open() ? "threads " : "arrivals/s ")
-                + String.join(", ", loads.stream().map(Search::fmt).toList()) + " (" + fmt(s.stepMs() / 1000.0) + " s each)");
+                + String.join(", ", loads.stream().map(Search::fmt).toList()) + " (" + fmt(s.stepMs() / 1000.0)
+                        + " s each)");
         // the controller's command line names the phase's folder, the engines' their log folders in dir
         watcher.watchLoad(engines == null ? phaseDir.toString() : dir.toString());
         long t0 = System.currentTimeMillis();
@@ -369,8 +375,9 @@ public final class Search {
         if (s.open()) {
             startupMs(res.jmeterLog()).ifPresent(ms -> {
                 if (ms + 1000 > leadInMs) {
-                    notes.add(String.format(Locale.ROOT, "phase %s: the test's start-up (%.1f s) outlasted the schedule's"
-                            + " lead-in (%.1f s): its first arrivals came in a burst (within the warm-up when it is longer)",
+                    notes.add(String.format(Locale.ROOT, "phase %s: the test's start-up (%.1f s) outlasted the"
+                            + " schedule's lead-in (%.1f s): its first arrivals came in a burst (within the warm-up"
+                            + " when it is longer)",
                             name, ms / 1000.0, leadInMs / 1000.0));
                 }
                 leadInMs = Math.max(3000, ms + 2000);
@@ -415,7 +422,8 @@ public final class Search {
      */
     static Optional<Long> startupMs(Path jmeterLog) {
         try {
-            java.time.format.DateTimeFormatter f = java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss,SSS");
+            java.time.format.DateTimeFormatter f = java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd"
+                    + " HH:mm:ss,SSS");
             java.time.LocalDateTime running = null;
             for (String line : Files.readAllLines(jmeterLog)) {
                 java.util.regex.Matcher m = LOG_TIME.matcher(line);
@@ -425,7 +433,8 @@ public final class Search {
                 if (line.contains("Running the test!")) {
                     running = java.time.LocalDateTime.parse(m.group(1), f);
                 } else if (running != null && line.contains("Starting ThreadGroup:") && line.contains(" size-s")) {
-                    return Optional.of(Duration.between(running, java.time.LocalDateTime.parse(m.group(1), f)).toMillis());
+                    return Optional.of(Duration.between(running, java.time.LocalDateTime.parse(m.group(1), f))
+                            .toMillis());
                 }
             }
         } catch (IOException | RuntimeException e) {

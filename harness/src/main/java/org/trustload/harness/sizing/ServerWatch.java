@@ -12,11 +12,14 @@ import org.trustload.jvmstats.StatsSources;
 
 /**
  * The server {@code ./trustload size} watches: its source, its CPUs, whether it shares this machine with the load
- * generator, its local process (0: none) whose run-queue wait the watcher reads; {@code error} why it cannot be watched.
+ * generator, its local process (0: none) whose run-queue wait the watcher reads; {@code error} why it cannot be
+ * watched.
  */
 public record ServerWatch(StatsSource source, int cpus, boolean sharedHost, long pid, String error) {
 
-    /** The server {@code --server} names, else the lab's JVM, else none; {@link #error()} says why it cannot be watched. */
+    /**
+     * The server {@code --server} names, else the lab's JVM, else none; {@link #error()} says why it cannot be watched.
+     */
     public static ServerWatch of(Settings s, Lab lab) {
         String kind;
         String target;
@@ -47,7 +50,8 @@ public record ServerWatch(StatsSource source, int cpus, boolean sharedHost, long
             boolean local = kind.equals("jvm-pid") || kind.equals("process");
             if (cpus <= 0) {
                 cpus = first.cpuCount() > 0 ? first.cpuCount()
-                        : local ? HostMonitor.allowedCpus(Long.parseLong(target.strip())) : Runtime.getRuntime().availableProcessors();
+                        : local ? HostMonitor.allowedCpus(Long.parseLong(target.strip())) : Runtime.getRuntime()
+                                .availableProcessors();
             }
             boolean shared = local || loopback(target);
             long pid = local && target.strip().matches("[0-9]+") ? Long.parseLong(target.strip()) : 0;
@@ -61,7 +65,8 @@ public record ServerWatch(StatsSource source, int cpus, boolean sharedHost, long
     private static boolean loopback(String target) {
         try {
             String host = target.contains("://") ? URI.create(target).getHost() : target.split(":")[0];
-            return host != null && (host.equals("localhost") || host.startsWith("127.") || host.equals("[::1]") || host.equals("::1"));
+            return host != null && (host.equals("localhost") || host.startsWith("127.") || host.equals("[::1]")
+                    || host.equals("::1"));
         } catch (IllegalArgumentException e) {
             return false;
         }

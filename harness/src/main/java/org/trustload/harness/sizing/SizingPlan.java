@@ -89,7 +89,8 @@ public final class SizingPlan {
      * @param slo the objective the SLO Stop listener holds the phase to (null: none)
      * @param guardErrorsPct errors at which the phase stops after 2 s
      */
-    public static void write(Path in, Path out, Model model, List<Double> loads, int engines, Map<String, Double> weights,
+    public static void write(Path in, Path out, Model model, List<Double> loads, int engines, Map<String,
+            Double> weights,
                              long stepMs, long warmupMs, long leadInMs, String slo, double guardErrorsPct, int unjudged)
             throws IOException {
         HashTree tree = SaveService.loadTree(in.toFile());
@@ -127,7 +128,8 @@ public final class SizingPlan {
                         steps.set(sloStop("size: SLO " + slo, slo, windowS, Math.max(1, warmupMs / 1000 + windowS / 2)),
                                 new ListedHashTree());
                     }
-                    steps.set(sloStop("size: error guard", String.format(Locale.ROOT, "errors<=%.2f%%", guardErrorsPct), 2, 2),
+                    steps.set(sloStop("size: error guard", String.format(Locale.ROOT, "errors<=%.2f%%", guardErrorsPct),
+                            2, 2),
                             new ListedHashTree());
                 }
                 rebuilt.set(step, steps);
@@ -135,7 +137,8 @@ public final class SizingPlan {
             position++;
         }
         if (position == 0) {
-            throw new IOException(in + " has no enabled thread group to size (setUp and tearDown groups are not sized)");
+            throw new IOException(in
+                    + " has no enabled thread group to size (setUp and tearDown groups are not sized)");
         }
         for (Object h : hoisted) {
             rebuilt.set(h, new ListedHashTree());
@@ -179,7 +182,8 @@ public final class SizingPlan {
         return g;
     }
 
-    private static AbstractThreadGroup closedStep(AbstractThreadGroup orig, int s, int threads, long stepMs, long warmupMs) {
+    private static AbstractThreadGroup closedStep(AbstractThreadGroup orig, int s, int threads, long stepMs,
+            long warmupMs) {
         ThreadGroup g = stepOf(new ThreadGroup(), "org.apache.jmeter.threads.gui.ThreadGroupGui", orig, s);
         g.setNumThreads(threads);
         // threads start over a fraction of the warm-up, not all in the same millisecond
@@ -192,15 +196,18 @@ public final class SizingPlan {
         return g;
     }
 
-    private static AbstractThreadGroup openStep(AbstractThreadGroup orig, int s, double perEngineRate, long stepMs, long leadInMs) {
-        OpenModelThreadGroup g = stepOf(new OpenModelThreadGroup(), "org.apache.jmeter.threads.openmodel.gui.OpenModelThreadGroupGui",
+    private static AbstractThreadGroup openStep(AbstractThreadGroup orig, int s, double perEngineRate, long stepMs,
+            long leadInMs) {
+        OpenModelThreadGroup g = stepOf(new OpenModelThreadGroup(),
+                "org.apache.jmeter.threads.openmodel.gui.OpenModelThreadGroupGui",
                 orig, s);
         g.setScheduleString(schedule(leadInMs + s * stepMs, perEngineRate, stepMs));
         // the controller JMeter's own Open Model Thread Group form gives it
         org.apache.jmeter.threads.openmodel.OpenModelThreadGroupController c =
                 new org.apache.jmeter.threads.openmodel.OpenModelThreadGroupController();
         c.setProperty(TestElement.TEST_CLASS, c.getClass().getName());
-        g.setProperty(new org.apache.jmeter.testelement.property.TestElementProperty(AbstractThreadGroup.MAIN_CONTROLLER, c));
+        g.setProperty(new org.apache.jmeter.testelement.property.TestElementProperty(
+                AbstractThreadGroup.MAIN_CONTROLLER, c));
         return g;
     }
 
@@ -275,7 +282,9 @@ public final class SizingPlan {
         return n;
     }
 
-    /** The step of a thread name ({@code size-s03 group 1-2}, with an engine prefix in distributed mode); -1 if none. */
+    /**
+     * The step of a thread name ({@code size-s03 group 1-2}, with an engine prefix in distributed mode); -1 if none.
+     */
     public static int step(String threadName) {
         Matcher m = STEP_THREAD.matcher(threadName);
         return m.find() ? Integer.parseInt(m.group(1)) : -1;

@@ -87,7 +87,8 @@ public final class SizingReport {
 
     private static String head(Info info, Verdict v, ServiceDemand d) {
         StringBuilder sb = new StringBuilder();
-        sb.append("Sizing: ").append(info.plan()).append(" (").append(info.model()).append(" model, objective ").append(info.slo())
+        sb.append("Sizing: ").append(info.plan()).append(" (").append(info.model()).append(" model, objective ")
+                .append(info.slo())
                 .append(")\n");
         sb.append("Verdict: ").append(switch (v.kind()) {
             case SERVER -> "capacity found, limited by " + v.limit();
@@ -105,19 +106,26 @@ public final class SizingReport {
         StringBuilder sb = new StringBuilder("# Sizing of " + info.plan() + "\n\n");
         sb.append("**").append(v.sentence()).append("**\n\n");
         sb.append("| | |\n|---|---|\n");
-        sb.append("| verdict | ").append(v.kind().name().toLowerCase(Locale.ROOT).replace('_', ' ')).append(": ").append(v.limit())
+        sb.append("| verdict | ").append(v.kind().name().toLowerCase(Locale.ROOT).replace('_', ' ')).append(": ")
+                .append(v.limit())
                 .append(" |\n");
-        v.best().ifPresent(b -> sb.append("| best step | ").append(b.phase()).append(" ").append(Verdict.num(b.offered()))
+        v.best().ifPresent(b -> sb.append("| best step | ").append(b.phase()).append(" ")
+                .append(Verdict.num(b.offered()))
                 .append(info.model().equals("closed") ? " threads" : " arrivals/s").append(": ")
-                .append(Verdict.num(b.achieved())).append(" ").append(info.unit()).append("/s, p99 ").append(Verdict.num(b.p99()))
+                .append(Verdict.num(b.achieved())).append(" ").append(info.unit()).append("/s, p99 ")
+                        .append(Verdict.num(b.p99()))
                 .append(" ms |\n"));
-        v.knee().ifPresent(k -> sb.append("| knee | ").append(k.phase()).append(" ").append(Verdict.num(k.offered())).append(": ")
+        v.knee().ifPresent(k -> sb.append("| knee | ").append(k.phase()).append(" ").append(Verdict.num(k.offered()))
+                .append(": ")
                 .append(k.good() ? "throughput stopped improving" : "broke " + String.join(", ", k.broken())
-                        + (k.stoppedBy().isEmpty() ? "" : " (SLO Stop: " + k.stoppedBy().replaceFirst("^.*?: ", "") + ")"))
+                        + (k.stoppedBy().isEmpty() ? "" : " (SLO Stop: " + k.stoppedBy().replaceFirst("^.*?: ", "")
+                                + ")"))
                 .append(" |\n"));
         d.bracket().ifPresent(b -> sb.append("| open model | ").append(b.text(info.unit())).append(" |\n"));
-        confirm.ifPresent(c -> sb.append("| confirm | ").append(Verdict.num(c.achieved())).append(" ").append(info.unit())
-                .append("/s, p99 ").append(Verdict.num(c.p99())).append(" ms: ").append(c.good() ? "met the objective" : "broke it")
+        confirm.ifPresent(c -> sb.append("| confirm | ").append(Verdict.num(c.achieved())).append(" ")
+                .append(info.unit())
+                .append("/s, p99 ").append(Verdict.num(c.p99())).append(" ms: ").append(c.good() ? "met the objective"
+                        : "broke it")
                 .append(" |\n"));
         v.knee().or(v::best)
                 .filter(k -> !Double.isNaN(k.loadWaitMsPerOp()) && !Double.isNaN(Verdict.reference(k.p50(), k.mean())))
@@ -127,19 +135,25 @@ public final class SizingReport {
                                 Verdict.singular(info.unit())))
                         .append(" |\n"));
         if (v.enginesNext() > 0) {
-            sb.append("| next try | ").append(v.enginesNext()).append(" engines on other machines (--remote HOST,...) |\n");
+            sb.append("| next try | ").append(v.enginesNext())
+                    .append(" engines on other machines (--remote HOST,...) |\n");
         }
         sb.append("| plan | ").append(info.plan()).append(" (`").append(info.jmx()).append("`) |\n");
         sb.append("| model | ").append(info.model()).append(info.model().equals("open")
                 ? String.format(Locale.ROOT, " (Open Model Thread Group, random arrivals; %s samples per arrival)",
-                Verdict.num(info.samplesPerArrival())) : " (threads looping without think time unless the plan has timers)")
+                Verdict.num(info.samplesPerArrival())) : " (threads looping without think time unless the plan has"
+                        + " timers)")
                 .append(" |\n");
-        sb.append("| steps | ").append(info.stepMs() / 1000.0).append(" s each, the first ").append(info.warmupMs() / 1000.0)
+        sb.append("| steps | ").append(info.stepMs() / 1000.0).append(" s each, the first ")
+                .append(info.warmupMs() / 1000.0)
                 .append(" s of each left out (warm-up) |\n");
-        sb.append("| load generator | ").append(info.engines() == 1 ? "1 JMeter JVM" : info.engines() + " JMeter engines").append(" |\n");
-        sb.append("| server watched | ").append(info.server()).append(info.serverCpus() > 0 ? ", " + info.serverCpus() + " CPUs" : "")
+        sb.append("| load generator | ").append(info.engines() == 1 ? "1 JMeter JVM" : info.engines()
+                + " JMeter engines").append(" |\n");
+        sb.append("| server watched | ").append(info.server()).append(info.serverCpus() > 0 ? ", " + info.serverCpus()
+                + " CPUs" : "")
                 .append(info.sharedHost() ? " (on this machine, beside the load generator)" : "").append(" |\n");
-        sb.append("| properties | ").append(info.properties().isBlank() ? "(none given)" : info.properties()).append(" |\n");
+        sb.append("| properties | ").append(info.properties().isBlank() ? "(none given)" : info.properties())
+                .append(" |\n");
         sb.append("| machine | ").append(info.machine()).append(" (at the end of the search); the search took ")
                 .append(info.seconds()).append(" s |\n");
         for (String n : info.notes()) {
@@ -148,25 +162,28 @@ public final class SizingReport {
         sb.append('\n').append(d.markdown(info.unit(), info.model()));
         sb.append("![throughput](throughput.png)\n\n![latency](latency.png)\n\n![cpu](cpu.png)\n\n## Steps\n\n");
         sb.append(mdTable(steps, info));
-        sb.append("\nPercentiles by the JMeter dashboard's method (commons-math3, LEGACY estimator) over the steady window;"
-                + " CPU shares are of the CPUs each process may use; CPU per operation is CPU used in the window divided by the"
-                + " top-level samples in it. Load wait ms/op: the time the load generator's threads were ready"
-                + " to run but waited for a CPU (the run queue), over the samples: its own queueing inside a"
-                + " response time, material from " + Math.round(100 * Verdict.WAIT_SHARE) + "% of the median;"
+        sb.append("\nPercentiles by the JMeter dashboard's method (commons-math3, LEGACY estimator) over the steady"
+                + " window; CPU shares are of the CPUs each process may use; CPU per operation is CPU used in the"
+                + " window divided by the top-level samples in it. Load wait ms/op: the time the load generator's"
+                + " threads were ready to run but waited for a CPU (the run queue), over the samples: its own queueing"
+                + " inside a response time, material from " + Math.round(100 * Verdict.WAIT_SHARE) + "% of the median;"
                 + " server wait: a local server's run-queue wait, % of its CPUs' time. See docs/sizing.md.\n");
         return sb.toString();
     }
 
     private static String mdTable(List<Step> steps, Info info) {
-        StringBuilder sb = new StringBuilder("| phase | offered | achieved/s | p50 ms | p90 ms | p95 ms | p99 ms | errors | load CPU | "
-                + "load wait ms/op | server CPU | server wait | server ms/op | GCs (ms) | machine | verdict |\n"
-                + "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+        StringBuilder sb = new StringBuilder("| phase | offered | achieved/s | p50 ms | p90 ms | p95 ms | p99 ms |"
+                + " errors | load CPU | load wait ms/op | server CPU | server wait | server ms/op | GCs (ms) | machine"
+                + " | verdict |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
         for (Step s : steps) {
-            sb.append(String.join(" | ", "| " + s.phase(), Verdict.num(s.offered()), Verdict.num(s.achieved()), Verdict.num(s.p50()),
-                    Verdict.num(s.p90()), Verdict.num(s.p95()), Verdict.num(s.p99()), String.format(Locale.ROOT, "%.2f%%", s.errorPct()),
+            sb.append(String.join(" | ", "| " + s.phase(), Verdict.num(s.offered()), Verdict.num(s.achieved()),
+                    Verdict.num(s.p50()),
+                    Verdict.num(s.p90()), Verdict.num(s.p95()), Verdict.num(s.p99()), String.format(Locale.ROOT,
+                            "%.2f%%", s.errorPct()),
                     pct(s.loadCpuPct()), msOrDash(s.loadWaitMsPerOp()), pct(s.serverCpuPct()), pct(s.serverWaitPct()),
                     Double.isNaN(s.serverCpuMsPerOp()) ? "-" : Verdict.ms(s.serverCpuMsPerOp()),
-                    s.serverGcs() < 0 ? "-" : s.serverGcs() + " (" + Verdict.num(s.serverGcMs()) + ")", pct(s.machinePct()),
+                    s.serverGcs() < 0 ? "-" : s.serverGcs() + " (" + Verdict.num(s.serverGcMs()) + ")",
+                            pct(s.machinePct()),
                     verdict(s))).append(" |\n");
         }
         return sb.toString();
@@ -207,17 +224,21 @@ public final class SizingReport {
 
     private static String html(Info info, List<Step> steps, Verdict v, ServiceDemand d) {
         StringBuilder sb = new StringBuilder();
-        sb.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Sizing of ").append(esc(info.plan()))
-                .append("</title>\n<style>body{font-family:sans-serif;margin:1.5em;max-width:1300px}table{border-collapse:collapse;"
-                        + "font-size:13px}td,th{border:1px solid #ccc;padding:3px 6px;text-align:right}th{background:#eee}"
-                        + "td:first-child,td:last-child{text-align:left}.verdict{font-size:1.25em;padding:.6em;border-left:6px solid "
+        sb.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Sizing of ")
+                .append(esc(info.plan()))
+                .append("</title>\n<style>body{font-family:sans-serif;margin:1.5em;max-width:1300px}"
+                        + "table{border-collapse:collapse;font-size:13px}"
+                        + "td,th{border:1px solid #ccc;padding:3px 6px;text-align:right}th{background:#eee}"
+                        + "td:first-child,td:last-child{text-align:left}"
+                        + ".verdict{font-size:1.25em;padding:.6em;border-left:6px solid "
                         + (v.kind() == Verdict.Kind.SERVER ? "#2a7" : v.kind() == Verdict.Kind.CLIENT ? "#d62" : "#aa3")
-                        + ";background:#f6f6f6}img{max-width:100%;border:1px solid #ddd;margin:.5em 0}.bad{color:#b22}</style>"
-                        + "</head><body>\n");
+                        + ";background:#f6f6f6}img{max-width:100%;border:1px solid #ddd;margin:.5em 0}.bad{color:#b22}"
+                        + "</style></head><body>\n");
         sb.append("<h1>Sizing of ").append(esc(info.plan())).append("</h1>\n");
         sb.append("<p class=\"verdict\" id=\"sentence\">").append(esc(v.sentence())).append("</p>\n");
         sb.append("<p><b>Limit:</b> ").append(esc(v.limit())).append(". <b>Objective:</b> ").append(esc(info.slo()))
-                .append(". <b>Model:</b> ").append(esc(info.model())).append(", steps of ").append(info.stepMs() / 1000.0)
+                .append(". <b>Model:</b> ").append(esc(info.model())).append(", steps of ")
+                        .append(info.stepMs() / 1000.0)
                 .append(" s (first ").append(info.warmupMs() / 1000.0).append(" s left out). <b>Server watched:</b> ")
                 .append(esc(info.server())).append(". <b>Machine:</b> ").append(esc(info.machine())).append(".</p>\n");
         for (String n : info.notes()) {
@@ -228,23 +249,28 @@ public final class SizingReport {
         sb.append("<img src=\"latency.png\" alt=\"response time percentiles against offered load\">\n");
         sb.append("<img src=\"cpu.png\" alt=\"CPU per operation and CPU shares against offered load\">\n");
         sb.append("<h2>Steps</h2>\n<table><tr><th>phase</th><th>offered</th><th>").append(esc(info.unit()))
-                .append("/s</th><th>p50 ms</th><th>p90 ms</th><th>p95 ms</th><th>p99 ms</th><th>errors</th><th>load CPU</th>"
-                        + "<th>load wait ms/op</th><th>server CPU</th><th>server wait</th><th>server ms/op</th>"
-                        + "<th>GCs (ms)</th><th>machine</th><th>verdict</th></tr>\n");
+                .append("/s</th><th>p50 ms</th><th>p90 ms</th><th>p95 ms</th><th>p99 ms</th><th>errors</th><th>load"
+                        + " CPU</th><th>load wait ms/op</th><th>server CPU</th><th>server wait</th><th>server"
+                        + " ms/op</th><th>GCs (ms)</th><th>machine</th><th>verdict</th></tr>\n");
         for (Step s : steps) {
-            sb.append("<tr").append(s.good() ? "" : " class=\"bad\"").append("><td>").append(esc(s.phase())).append("</td>");
-            for (String c : List.of(Verdict.num(s.offered()), Verdict.num(s.achieved()), Verdict.num(s.p50()), Verdict.num(s.p90()),
-                    Verdict.num(s.p95()), Verdict.num(s.p99()), String.format(Locale.ROOT, "%.2f%%", s.errorPct()), pct(s.loadCpuPct()),
+            sb.append("<tr").append(s.good() ? "" : " class=\"bad\"").append("><td>").append(esc(s.phase()))
+                    .append("</td>");
+            for (String c : List.of(Verdict.num(s.offered()), Verdict.num(s.achieved()), Verdict.num(s.p50()),
+                    Verdict.num(s.p90()),
+                    Verdict.num(s.p95()), Verdict.num(s.p99()), String.format(Locale.ROOT, "%.2f%%", s.errorPct()),
+                            pct(s.loadCpuPct()),
                     msOrDash(s.loadWaitMsPerOp()), pct(s.serverCpuPct()), pct(s.serverWaitPct()),
                     Double.isNaN(s.serverCpuMsPerOp()) ? "-" : Verdict.ms(s.serverCpuMsPerOp()),
-                    s.serverGcs() < 0 ? "-" : s.serverGcs() + " (" + Verdict.num(s.serverGcMs()) + ")", pct(s.machinePct()))) {
+                    s.serverGcs() < 0 ? "-" : s.serverGcs() + " (" + Verdict.num(s.serverGcMs()) + ")",
+                            pct(s.machinePct()))) {
                 sb.append("<td>").append(esc(c)).append("</td>");
             }
             sb.append("<td>").append(esc(verdict(s))).append("</td></tr>\n");
         }
-        sb.append("</table>\n<p>Plan <code>").append(esc(info.jmx())).append("</code>; properties ").append(esc(info.properties()))
-                .append(". Percentiles by the JMeter dashboard's method. Generated by <code>./trustload size</code>; see docs/sizing.md."
-                        + "</p>\n</body></html>\n");
+        sb.append("</table>\n<p>Plan <code>").append(esc(info.jmx())).append("</code>; properties ")
+                .append(esc(info.properties()))
+                .append(". Percentiles by the JMeter dashboard's method. Generated by <code>./trustload size</code>;"
+                        + " see docs/sizing.md.</p>\n</body></html>\n");
         return sb.toString();
     }
 
@@ -352,9 +378,11 @@ public final class SizingReport {
             log.setStrictValuesFlag(false);
             plot.setDomainAxis(log);
         }
-        v.best().ifPresent(b -> plot.addDomainMarker(marker(b.offered(), "best " + Verdict.num(b.offered()), new Color(40, 150, 80),
+        v.best().ifPresent(b -> plot.addDomainMarker(marker(b.offered(), "best " + Verdict.num(b.offered()),
+                new Color(40, 150, 80),
                 RectangleAnchor.BOTTOM_RIGHT, TextAnchor.BOTTOM_LEFT)));
-        v.knee().ifPresent(k -> plot.addDomainMarker(marker(k.offered(), "knee " + Verdict.num(k.offered()), new Color(200, 40, 40),
+        v.knee().ifPresent(k -> plot.addDomainMarker(marker(k.offered(), "knee " + Verdict.num(k.offered()),
+                new Color(200, 40, 40),
                 RectangleAnchor.TOP_RIGHT, TextAnchor.TOP_LEFT)));
         return c;
     }

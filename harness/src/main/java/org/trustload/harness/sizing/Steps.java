@@ -16,7 +16,8 @@ import org.trustload.slo.Objective;
  * Cuts a phase's results into its load steps (by the thread names {@link SizingPlan} gave them) and
  * measures each over its steady window: from its first sample plus the warm-up to the step's end (its
  * first sample plus the step's length, or its last answer when the run stopped early), counting the
- * samples that ended in it. Only top-level rows count (the sizing runs save no sub-results; transaction rows are left out).
+ * samples that ended in it. Only top-level rows count (the sizing runs save no sub-results; transaction rows are left
+ * out).
  */
 public final class Steps {
 
@@ -36,7 +37,8 @@ public final class Steps {
      * @param opsPerUnit operations per unit of offered load (open model: samples per arrival), NaN closed
      * @param stoppedLine the SLO Stop line of the phase's console, or empty
      */
-    public static List<Step> of(String phase, Path jtl, List<Double> offered, double opsPerUnit, long stepMs, long warmupMs,
+    public static List<Step> of(String phase, Path jtl, List<Double> offered, double opsPerUnit, long stepMs,
+            long warmupMs,
                                 Objective slo, HostMonitor watcher, String stoppedLine) throws IOException {
         Map<Integer, Rows> byStep = new TreeMap<>();
         // samples that ended once SLO Stop stopped the run were interrupted by it: they tell nothing of the server
@@ -158,7 +160,8 @@ public final class Steps {
         Objective.Measured m = Step.measured(n, errors, ms, serverPct);
         List<String> broken = slo.broken(m);
         double mean = m.mean();
-        return new Step(phase, i, offered, Double.isNaN(opsPerUnit) ? Double.NaN : offered * opsPerUnit, seconds, achieved, n,
+        return new Step(phase, i, offered, Double.isNaN(opsPerUnit) ? Double.NaN : offered * opsPerUnit, seconds,
+                achieved, n,
                 errors, mean, p.get(50), p.get(90), p.get(95), p.get(99), p.max(), loadPct,
                 loadKnown && n > 0 ? loadMs / n : Double.NaN, waitKnown && n > 0 ? waitMs / n : Double.NaN, serverPct,
                 serverWaitPct, serverMsPerOp, gcs, gcMs, watcher.machineBusyPct(from, to), broken, stopped);

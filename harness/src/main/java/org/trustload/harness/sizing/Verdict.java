@@ -14,7 +14,8 @@ import java.util.Optional;
  * is reported; a machine whose other work took the CPUs is no verdict. The rules, their order and why:
  * docs/sizing.md#the-method.
  */
-public record Verdict(Kind kind, Optional<Step> best, Optional<Step> knee, String limit, String sentence, int enginesNext) {
+public record Verdict(Kind kind, Optional<Step> best, Optional<Step> knee, String limit, String sentence,
+        int enginesNext) {
 
     /** CPU share of the load generator at which it is taken for the bottleneck. */
     public static final double CLIENT_CPU_PCT = 90;
@@ -55,11 +56,13 @@ public record Verdict(Kind kind, Optional<Step> best, Optional<Step> knee, Strin
      * @param unit what one operation is called ("samples", "searches")
      * @param serverCpus CPUs of the server, 0 unknown
      */
-    public static Verdict of(List<Step> steps, Optional<Step> confirm, boolean plateau, boolean sharedHost, boolean open,
+    public static Verdict of(List<Step> steps, Optional<Step> confirm, boolean plateau, boolean sharedHost,
+            boolean open,
                              int engines, String unit, String slo, int serverCpus) {
         List<Step> measured = steps.stream().filter(s -> s.samples() > 0).toList();
         List<Step> good = measured.stream().filter(Step::good).toList();
-        Optional<Step> firstBad = measured.stream().filter(s -> !s.good()).min(Comparator.comparingDouble(Step::offered));
+        Optional<Step> firstBad = measured.stream().filter(s -> !s.good())
+                .min(Comparator.comparingDouble(Step::offered));
         Optional<Step> best = good.stream().max(Comparator.comparingDouble(Step::achieved));
         if (confirm.isPresent() && confirm.get().good() && best.isPresent()
                 && confirm.get().offered() == best.get().offered()) {
@@ -76,15 +79,19 @@ public record Verdict(Kind kind, Optional<Step> best, Optional<Step> knee, Strin
             if (!clientWhy.isEmpty()) {
                 int next = Math.max(engines + 1, (int) Math.ceil(Math.max(1, engines) * Math.max(CLIENT_CPU_PCT,
                         Double.isNaN(first.loadCpuPct()) ? 0 : first.loadCpuPct()) / 60.0));
-                return new Verdict(Kind.CLIENT, Optional.empty(), Optional.of(first), "the load generator: " + String.join("; ", clientWhy),
-                        String.format(Locale.ROOT, "Client-bound, no verdict: the load generator limited the run already at the"
-                                + " lowest load (%s); what it measured is the load generator's limit, not the server's capacity:"
-                                + " try %d engines on other machines (--remote HOST,...; docs/distributed.md), or --load-cpus.",
+                return new Verdict(Kind.CLIENT, Optional.empty(), Optional.of(first), "the load generator: "
+                        + String.join("; ", clientWhy),
+                        String.format(Locale.ROOT, "Client-bound, no verdict: the load generator limited the run"
+                                + " already at the lowest load (%s); what it measured is the load generator's limit,"
+                                + " not the server's capacity: try %d engines on other machines (--remote HOST,...;"
+                                + " docs/distributed.md), or --load-cpus.",
                                 String.join("; ", clientWhy), next), next);
             }
             String why = first == null ? "no step measured anything" : String.join(", ", reasons(first));
-            return new Verdict(Kind.BELOW_START, Optional.empty(), Optional.ofNullable(first), "the objective broke at the lowest load",
-                    "The objective " + slo + " broke already at the lowest load tried (" + why + "): start lower (--start).", 0);
+            return new Verdict(Kind.BELOW_START, Optional.empty(), Optional.ofNullable(first),
+                    "the objective broke at the lowest load",
+                    "The objective " + slo + " broke already at the lowest load tried (" + why
+                            + "): start lower (--start).", 0);
         }
         Step b = best.get();
         // the knee: where the search stopped climbing (first bad step above the best, or the plateau after it)
@@ -97,8 +104,8 @@ public record Verdict(Kind kind, Optional<Step> best, Optional<Step> knee, Strin
         }
         if (knee.isEmpty()) {
             return new Verdict(Kind.NOT_REACHED, best, Optional.empty(), "no limit reached",
-                    String.format(Locale.ROOT, "No limit reached: at least %s %s/s at %s (the search ran out of time or load"
-                            + " bounds; raise --max-time or --max-load).", num(b.achieved()), unit, slo), 0);
+                    String.format(Locale.ROOT, "No limit reached: at least %s %s/s at %s (the search ran out of time or"
+                            + " load bounds; raise --max-time or --max-load).", num(b.achieved()), unit, slo), 0);
         }
         Step k = knee.get();
         String sentence = sentence(b, slo, unit, serverCpus);
@@ -115,26 +122,30 @@ public record Verdict(Kind kind, Optional<Step> best, Optional<Step> knee, Strin
             double cpu = Double.isNaN(k.loadCpuPct()) ? CLIENT_CPU_PCT : Math.max(k.loadCpuPct(), b.loadCpuPct());
             int next = Math.max(engines + 1, (int) Math.ceil(Math.max(1, engines) * cpu / 60.0));
             return new Verdict(Kind.CLIENT, best, knee, "the load generator: " + String.join("; ", clientWhy),
-                    String.format(Locale.ROOT, "Client-bound, no verdict: the load generator limited the run (%s). %s %s/s at %s"
-                            + " is the load generator's limit, not the server's capacity: try %d engines on other machines"
-                            + " (--remote HOST,...; docs/distributed.md), or --load-cpus to keep it off the server's CPUs.",
+                    String.format(Locale.ROOT, "Client-bound, no verdict: the load generator limited the run (%s). %s"
+                            + " %s/s at %s is the load generator's limit, not the server's capacity: try %d engines on"
+                            + " other machines (--remote HOST,...; docs/distributed.md), or --load-cpus to keep it off"
+                            + " the server's CPUs.",
                             String.join("; ", clientWhy), num(b.achieved()), unit, slo, next), next);
         }
         String limit;
         double server = cores(k.serverCpuMsPerOp(), k.achieved());
         double load = cores(k.loadCpuMsPerOp(), k.achieved());
         double busy = k.machinePct() / 100 * Runtime.getRuntime().availableProcessors();
-        if (sharedHost && !Double.isNaN(k.machinePct()) && k.machinePct() >= HOST_BUSY_PCT && !(k.serverCpuPct() >= SERVER_CPU_PCT)
+        if (sharedHost && !Double.isNaN(k.machinePct()) && k.machinePct() >= HOST_BUSY_PCT
+                && !(k.serverCpuPct() >= SERVER_CPU_PCT)
                 && !Double.isNaN(server) && server + (Double.isNaN(load) ? 0 : load) >= 0.5 * busy) {
-            limit = String.format(Locale.ROOT, "the server's CPU on a saturated shared machine (%.0f%% busy at the knee: the server"
-                    + " %.2f CPUs, the load generator %.2f, other processes the rest)", k.machinePct(), server, load);
+            limit = String.format(Locale.ROOT, "the server's CPU on a saturated shared machine (%.0f%% busy at the"
+                    + " knee: the server %.2f CPUs, the load generator %.2f, other processes the"
+                    + " rest)", k.machinePct(), server, load);
         } else if (serverCpuBound(b, k)) {
             limit = serverCpuLimit(b, k, serverCpus, unit);
         } else {
             List<String> r = reasons(k);
             limit = "the server" + (r.isEmpty() ? "" : " (" + String.join(", ", r) + ")")
                     + (Double.isNaN(k.serverCpuPct()) ? ", its CPU not watched"
-                    : String.format(Locale.ROOT, " with its CPU at %.0f%%: a limit other than CPU (threads, locks, I/O, throttling)",
+                    : String.format(Locale.ROOT,
+                            " with its CPU at %.0f%%: a limit other than CPU (threads, locks, I/O, throttling)",
                     k.serverCpuPct()));
         }
         return new Verdict(Kind.SERVER, best, knee, limit, sentence, 0);
@@ -206,7 +217,10 @@ public record Verdict(Kind kind, Optional<Step> best, Optional<Step> knee, Strin
         return !Double.isNaN(waitedCores) && othersCores >= waitedCores;
     }
 
-    /** This machine was saturated at the step, and not by the search's own processes (the load generator, a local server). */
+    /**
+     * This machine was saturated at the step, and not by the search's own processes (the load generator, a local
+     * server).
+     */
     static boolean othersDominate(Step s, boolean sharedHost) {
         if (Double.isNaN(s.machinePct()) || s.machinePct() < HOST_BUSY_PCT) {
             return false;
@@ -298,8 +312,9 @@ public record Verdict(Kind kind, Optional<Step> best, Optional<Step> knee, Strin
             // only when the search's own processes made the machine busy (not other work on it)
             if (!Double.isNaN(load) && (Double.isNaN(server) || load > server)
                     && load + (Double.isNaN(server) ? 0 : server) >= 0.5 * busy) {
-                why.add(String.format(Locale.ROOT, "it shares this machine with the server, which was %.0f%% busy at the knee,"
-                        + " and used more of it (%.2f CPUs) than the server (%s CPUs)", knee.machinePct(), load,
+                why.add(String.format(Locale.ROOT, "it shares this machine with the server, which was %.0f%% busy at"
+                        + " the knee, and used more of it (%.2f CPUs) than the server (%s"
+                        + " CPUs)", knee.machinePct(), load,
                         Double.isNaN(server) ? "?" : String.format(Locale.ROOT, "%.2f", server)));
             }
         }
@@ -319,14 +334,19 @@ public record Verdict(Kind kind, Optional<Step> best, Optional<Step> knee, Strin
         return r;
     }
 
-    /** "12,400 searches/s at p99<=20ms with the server at 88% of 2 CPUs: ~0.14 ms CPU per search -> 1 CPU per 7,000 searches/s". */
+    /**
+     * "12,400 searches/s at p99<=20ms with the server at 88% of 2 CPUs: ~0.14 ms CPU per search -> 1 CPU per 7,000
+     * searches/s".
+     */
     static String sentence(Step b, String slo, String unit, int serverCpus) {
         StringBuilder s = new StringBuilder(String.format(Locale.ROOT, "%s %s/s at %s", num(b.achieved()), unit, slo));
         if (!Double.isNaN(b.serverCpuPct())) {
-            s.append(String.format(Locale.ROOT, " with the server at %.0f%% of %s", b.serverCpuPct(), cpus(serverCpus)));
+            s.append(String.format(Locale.ROOT, " with the server at %.0f%% of %s", b.serverCpuPct(),
+                    cpus(serverCpus)));
             if (!Double.isNaN(b.serverCpuMsPerOp()) && b.serverCpuMsPerOp() > 0) {
                 String one = singular(unit);
-                s.append(String.format(Locale.ROOT, ": ~%s ms CPU per %s -> 1 CPU per %s %s/s", ms(b.serverCpuMsPerOp()), one,
+                s.append(String.format(Locale.ROOT, ": ~%s ms CPU per %s -> 1 CPU per %s %s/s",
+                        ms(b.serverCpuMsPerOp()), one,
                         num(1000.0 / b.serverCpuMsPerOp()), unit));
             }
         }

@@ -35,7 +35,8 @@ class JvmStatsColumnsTest {
         PlanTree.planNode(plan).add(jvmStats("off", false));
         PlanTree.planNode(plan).add(jvmStats("", true));
         String columns = PlanFile.jvmStatsColumns(PlanTree.save(plan, dir.resolve("p.jmx"))).orElseThrow();
-        assertThat(columns.split(",")).hasSize(18).startsWith("load_cpu_ms", "load_cpu_pct").endsWith("jvm_rss_mb", "jvm_threads")
+        assertThat(columns.split(",")).hasSize(18).startsWith("load_cpu_ms", "load_cpu_pct").endsWith("jvm_rss_mb",
+                "jvm_threads")
                 .noneMatch(c -> c.startsWith("off_"));
     }
 

@@ -57,10 +57,12 @@ class PlanFileTest {
         assertThat(copy.getParent()).isEqualTo(dir);
         assertThat(copy.getFileName().toString()).startsWith(".plan.jmx.trustload-").endsWith(".jmx.run");
         String text = Files.readString(copy);
-        assertThat(text.indexOf(SampleEventMarker.class.getName())).isGreaterThan(text.indexOf("testclass=\"TestPlan\""))
+        assertThat(text.indexOf(SampleEventMarker.class.getName()))
+                .isGreaterThan(text.indexOf("testclass=\"TestPlan\""))
                 .isLessThan(text.indexOf("LdapConnectionConfig"));
         assertThat(text).doesNotContain(EngineLoad.class.getName());
-        assertThat(Files.readString(PlanFile.of(plan).runCopy(true, t -> { }).orElseThrow())).contains(EngineLoad.class.getName(),
+        assertThat(Files.readString(PlanFile.of(plan).runCopy(true, t -> { }).orElseThrow()))
+                .contains(EngineLoad.class.getName(),
                 org.trustload.jmeter.engine.EngineEnds.class.getName());
         assertThat(PlanFile.threadGroups(copy)).isEqualTo(PlanFile.threadGroups(plan));
         assertThat(PlanFile.threadGroups(plan)).singleElement().satisfies(g -> {
@@ -87,7 +89,8 @@ class PlanFileTest {
         assertThat(PlanFile.resolve("${__property(a,,${__P(b,${__P(c,9)})})}", Map.of())).hasValue(9);
         // a property's value is not evaluated again (JMeter takes it literally)
         assertThat(PlanFile.evaluate("${__P(f,x)}", Map.of("f", "${__P(g,1)}"))).isEqualTo("${__P(g,1)}");
-        assertThat(PlanFile.evaluate("(uid=fulano[1-${__P(ldap.users,10000)}])", Map.of())).isEqualTo("(uid=fulano[1-10000])");
+        assertThat(PlanFile.evaluate("(uid=fulano[1-${__P(ldap.users,10000)}])", Map.of()))
+                .isEqualTo("(uid=fulano[1-10000])");
         assertThat(PlanFile.resolve("${__P(d,${__groovy(1)})}", Map.of())).isEmpty();
         assertThat(PlanFile.resolve("${__P(d,${unclosed)}", Map.of())).isEmpty();
     }

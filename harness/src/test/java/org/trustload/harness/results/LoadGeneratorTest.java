@@ -58,8 +58,8 @@ class LoadGeneratorTest {
     void aShortRunIsMeasuredOverTheJvmsWholeLifeAndSaysSo() {
         LoadGenerator.Jvm jvm = new LoadGenerator.Jvm("pid 7", 2, 60, 0, 0, 10);
         String text = new LoadGenerator(List.of(jvm), 50, T0, T0 + 9000, true, 100, 3, 3).text();
-        assertThat(text.replaceAll("\\s+", " ")).contains("over its whole life (00:00:09, start-up and report included: the"
-                + " samples spanned under 2 s)");
+        assertThat(text.replaceAll("\\s+", " ")).contains("over its whole life (00:00:09, start-up and report included:"
+                + " the samples spanned under 2 s)");
         assertThat(new LoadGenerator(List.of(), Double.NaN, T0, T0, true, 0, Double.NaN, Double.NaN).text())
                 .contains("Load generator: not measured");
     }

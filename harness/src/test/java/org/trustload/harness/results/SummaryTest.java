@@ -14,7 +14,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 class SummaryTest {
 
-    private static final String HEADER = "timeStamp,elapsed,label,responseCode,responseMessage,threadName,dataType,success,failureMessage,bytes\n";
+    private static final String HEADER = "timeStamp,elapsed,label,responseCode,responseMessage,threadName,dataType,"
+            + "success,failureMessage,bytes\n";
 
     @Test
     void totalCountsTopLevelSamplesOnlySubResultsAndTransactionsBeneath(@TempDir Path dir) throws Exception {
@@ -29,9 +30,8 @@ class SummaryTest {
                 + "1050,10,other,500,\"Internal, error\",G 1-2,text,false,,1\n"
                 + "1300,0,sign,200,ok,G 1-1,text,true,,1\n"
                 // a transaction controller's row after the samples it timed (non-parent mode)
-                + "2000,5,connect,200,ok,T 1-1,text,true,,1\n"
-                + "2005,5,search,200,ok,T 1-1,text,true,,1\n"
-                + "2000,10,ldap 1,200,\"Number of samples in transaction : 2, number of failing samples : 0\",T 1-1,,true,,2\n");
+                + "2000,5,connect,200,ok,T 1-1,text,true,,1\n2005,5,search,200,ok,T 1-1,text,true,,1\n2000,10,ldap"
+                + " 1,200,\"Number of samples in transaction : 2, number of failing samples : 0\",T 1-1,,true,,2\n");
         Summary s = Summary.of(jtl);
         assertThat(s.total().count()).isEqualTo(5);
         assertThat(s.total().errors()).isEqualTo(1);
@@ -50,11 +50,13 @@ class SummaryTest {
         String table = s.table(Optional.of(new Summary.Summariser(5, 2, 2.5, 1)));
         assertThat(table).containsPattern("(?m)^Total +5 +1 +20\\.00% .* 2\\.50$");
         // indentation means one thing: a sub-result, part of the row above; transactions are a block of their own
-        assertThat(table).contains("  - sign start").containsPattern("(?m)^connect ").containsPattern("(?m)^Transactions \\(not in Total\\)")
+        assertThat(table).contains("  - sign start").containsPattern("(?m)^connect ")
+                .containsPattern("(?m)^Transactions \\(not in Total\\)")
                 .containsPattern("(?m)^ldap 1 +1 +0 +10\\.00 +- +- +10 +2 +5\\.000$")
                 .contains("Total: 5 top-level samples = JMeter's summariser's count.");
         assertThat(table.replaceAll("\\s+", " ")).contains(
-                "Not added to any total: 3 sub-result rows (indented beneath their samples), 1 transaction row; results.jtl has 9 rows");
+                "Not added to any total: 3 sub-result rows (indented beneath their samples), 1 transaction row;"
+                        + " results.jtl has 9 rows");
     }
 
     /** The ldap-vs-ldaps-vs-ldapi shape: per protocol a warm-up, then transactions over loops of one search. */
@@ -66,11 +68,13 @@ class SummaryTest {
                 rows.append(t).append(",2,warm-up ").append(proto).append(" search,0,ok,P 1-1,text,true,,1\n");
             }
             rows.append(t - 60).append(",60,warm-up ").append(proto)
-                    .append(" N=30 total,200,\"Number of samples in transaction : 30, number of failing samples : 0\",P 1-1,,true,,1\n");
+                    .append(" N=30 total,200,\"Number of samples in transaction : 30, number of failing samples :"
+                            + " 0\",P 1-1,,true,,1\n");
             for (int n : new int[] {1, 10}) {
                 long from = t;
                 for (int i = 0; i < n; i++, t += 3) {
-                    rows.append(t).append(",3,").append(proto).append(" search N=").append(n).append(",0,ok,P 1-1,text,true,,1\n");
+                    rows.append(t).append(",3,").append(proto).append(" search N=").append(n)
+                            .append(",0,ok,P 1-1,text,true,,1\n");
                 }
                 rows.append(from).append(',').append(t - from).append(',').append(proto).append(" N=").append(n)
                         .append(" total,200,\"Number of samples in transaction : ").append(n)
@@ -89,10 +93,14 @@ class SummaryTest {
         Summary s = Summary.of(jtl);
         assertThat(s.total().count()).isEqualTo(22);
         assertThat(s.warmUp().count()).isEqualTo(61);
-        assertThat(s.samples()).containsOnlyKeys("ldap search N=1", "ldap search N=10", "ldaps search N=1", "ldaps search N=10");
-        assertThat(s.samples().get("ldap search N=10").count()).as("the warm-up thread group's sample is not counted here").isEqualTo(10);
-        assertThat(s.warmUpSamples()).containsOnlyKeys("warm-up ldap search", "warm-up ldaps search", "ldap search N=10");
-        assertThat(s.transactions()).containsOnlyKeys("ldap N=1 total", "ldap N=10 total", "ldaps N=1 total", "ldaps N=10 total");
+        assertThat(s.samples()).containsOnlyKeys("ldap search N=1", "ldap search N=10", "ldaps search N=1",
+                "ldaps search N=10");
+        assertThat(s.samples().get("ldap search N=10").count())
+                .as("the warm-up thread group's sample is not counted here").isEqualTo(10);
+        assertThat(s.warmUpSamples()).containsOnlyKeys("warm-up ldap search", "warm-up ldaps search",
+                "ldap search N=10");
+        assertThat(s.transactions()).containsOnlyKeys("ldap N=1 total", "ldap N=10 total", "ldaps N=1 total",
+                "ldaps N=10 total");
         assertThat(s.warmUpTransactions()).containsOnlyKeys("warm-up ldap N=30 total", "warm-up ldaps N=30 total");
         assertThat(s.samplesTimedBy("ldap N=10 total")).isEqualTo(10);
         assertThat(s.threadGroup("P").count()).as("a thread group's count holds its warm-up").isEqualTo(82);
@@ -101,24 +109,27 @@ class SummaryTest {
         String table = s.table(Optional.of(new Summary.Summariser(83, 1, 83, 0)));
         List<String> lines = table.lines().toList();
         assertThat(lines).allSatisfy(l -> assertThat(l.length()).as(l).isLessThanOrEqualTo(Summary.WIDTH));
-        assertThat(table.replaceAll("\\s+", " ")).contains("Total: 22 top-level samples = JMeter's summariser's 83 less the 61 warm-up samples.")
+        assertThat(table.replaceAll("\\s+", " "))
+                .contains("Total: 22 top-level samples = JMeter's summariser's 83 less the 61 warm-up samples.")
                 .doesNotContain("but the summariser counted");
         // run order, not sorted by name: ldap's rows before ldaps's, N=1 before N=10
         assertThat(table.indexOf("\nldap search N=1 ")).isLessThan(table.indexOf("\nldap search N=10 "));
         assertThat(table.indexOf("\nldap search N=10 ")).isLessThan(table.indexOf("\nldaps search N=1 "));
         // one sample: no percentiles, no rate; ten: both
         assertThat(table).containsPattern("(?m)^ldap search N=1 +1 +0 +0\\.00% +3\\.00 +- +- +- +- +3 +-$")
-                .containsPattern("(?m)^ldap search N=10 +10 +0 +0\\.00% +3\\.00 +3\\.00 +3\\.00 +3\\.00 +3\\.00 +3 +333\\.33$");
+                .containsPattern("(?m)^ldap search N=10 +10 +0 +0\\.00% +3\\.00 +3\\.00 +3\\.00 +3\\.00 +3\\.00 +3"
+                        + " +333\\.33$");
         // the warm-up ran between Total's samples: Total's rate would mix them
         assertThat(table).containsPattern("(?m)^Total +22 +0 +0\\.00% .* -$")
-                .containsPattern("(?m)^Warm-up total +61 ").contains("Warm-up (not in Total)", "\n\nTransactions (not in Total)");
+                .containsPattern("(?m)^Warm-up total +61 ").contains("Warm-up (not in Total)",
+                        "\n\nTransactions (not in Total)");
         assertThat(table.replaceAll("\\s+", " ")).contains("Rate/s: a row's samples over their span;"
                 + " Total's is not given, as the warm-up ran between its samples");
         // the scenario's figure: a transaction's time and its time per sample
         assertThat(table).containsPattern("(?m)^ldap N=10 total +1 +0 +30\\.00 +- +- +30 +10 +3\\.000$")
                 .containsPattern("(?m)^warm-up ldap N=30 total +1 +0 +60\\.00 ");
-        assertThat(table.replaceAll("\\s+", " ")).contains("Not added to any total: 4 transaction rows, 2 warm-up transaction rows;"
-                + " results.jtl has 89 rows (22 + 61 warm-up samples and these).");
+        assertThat(table.replaceAll("\\s+", " ")).contains("Not added to any total: 4 transaction rows, 2 warm-up"
+                + " transaction rows; results.jtl has 89 rows (22 + 61 warm-up samples and these).");
         assertThat(22 + 61 + 4 + 2).isEqualTo(s.rows());
         // a summariser that disagrees is said so
         assertThat(s.table(Optional.of(new Summary.Summariser(84, 1, 84, 0))).replaceAll("\\s+", " "))
@@ -143,13 +154,14 @@ class SummaryTest {
         assertThat(steady.errors()).isEqualTo(1);
         assertThat(steady.max()).isEqualTo(5);
         assertThat(org.trustload.slo.Objective.parse("p99<=10ms").broken(steady.measured())).isEmpty();
-        assertThat(org.trustload.slo.Objective.parse("p99<=10ms,errors<=5%").broken(steady.measured())).containsExactly("errors 10% > 5%");
+        assertThat(org.trustload.slo.Objective.parse("p99<=10ms,errors<=5%").broken(steady.measured()))
+                .containsExactly("errors 10% > 5%");
         assertThat(org.trustload.slo.Objective.parse("p99<=10ms").broken(s.steady(0).measured())).singleElement()
                 .satisfies(b -> assertThat(b).startsWith("p99 500 ms > 10 ms"));
     }
 
-    private static final String EXACT_HEADER = "timeStamp,elapsed,label,responseCode,responseMessage,threadName,dataType,success,"
-            + "failureMessage,bytes,trustload_event\n";
+    private static final String EXACT_HEADER = "timeStamp,elapsed,label,responseCode,responseMessage,threadName,"
+            + "dataType,success,failureMessage,bytes,trustload_event\n";
 
     @Test
     void theEventColumnTellsSubResultsFromSamplesWhateverTheirTimesAndNames(@TempDir Path dir) throws Exception {
@@ -164,10 +176,9 @@ class SummaryTest {
                 + "1001,0,search-1,200,ok,G 1-1,text,true,,1,3\n"
                 + "1001,0,search step,200,ok,G 1-1,text,true,,1,3\n"
                 // a parent-mode transaction: its children are its sub-results, nothing of it is in Total
-                + "2000,10,tx,200,\"Number of samples in transaction : 2, number of failing samples : 0\",G 1-2,,true,,2,2\n"
-                + "2000,5,connect,200,ok,G 1-2,text,true,,1,2\n"
-                + "2005,5,search,200,ok,G 1-2,text,true,,1,2\n"
-                + "2010,0,search,200,ok,G 1-2,text,true,,1,3\n");
+                + "2000,10,tx,200,\"Number of samples in transaction : 2, number of failing samples : 0\",G"
+                + " 1-2,,true,,2,2\n2000,5,connect,200,ok,G 1-2,text,true,,1,2\n2005,5,search,200,ok,G"
+                + " 1-2,text,true,,1,2\n2010,0,search,200,ok,G 1-2,text,true,,1,3\n");
         Summary s = Summary.of(jtl);
         assertThat(s.exact()).isTrue();
         assertThat(s.total().count()).isEqualTo(5);
@@ -214,7 +225,8 @@ class SummaryTest {
         assertThat(st.min()).isEqualTo(1);
         assertThat(st.max()).isEqualTo(200);
         String table = Summary.of(jtl).table(Optional.empty());
-        assertThat(table).contains("p50 ms", "p90 ms", "p95 ms", "p99 ms").containsPattern("(?m)^Total +101 .* 198\\.00 +200 ");
+        assertThat(table).contains("p50 ms", "p90 ms", "p95 ms", "p99 ms")
+                .containsPattern("(?m)^Total +101 .* 198\\.00 +200 ");
     }
 
     @Test
@@ -223,7 +235,8 @@ class SummaryTest {
         for (int i = 0; i < 24; i++) {
             rows.append(1000 + i).append(",5,ts,untrusted,\"timestamp 2026-11-27T10:11:").append(10 + i)
                     .append(".").append(100 + i).append("Z serial ").append(1234567890L + i * 7919L)
-                    .append(" not trusted (token 0x").append(Integer.toHexString(0xa0b1c2 + i)).append(")\",G 1-1,text,false,,1\n");
+                    .append(" not trusted (token 0x").append(Integer.toHexString(0xa0b1c2 + i))
+                            .append(")\",G 1-1,text,false,,1\n");
         }
         rows.append("2000,5,kms,KMS.ClientError,400:InvalidKeyId,G 1-1,text,false,,1\n");
         rows.append("2001,5,kms,KMS.ClientError,404:NotFound,G 1-1,text,false,,1\n");
@@ -235,9 +248,11 @@ class SummaryTest {
         assertThat(first.count()).isEqualTo(24);
         assertThat(first.key()).isEqualTo("untrusted timestamp <time> serial <n> not trusted (token <hex>)");
         assertThat(first.example()).startsWith("untrusted timestamp 2026-11-27T10:11:10.100Z serial 1234567890");
-        assertThat(s.errorTable()).contains("24  untrusted timestamp <time>", "e.g. untrusted timestamp 2026-11-27T10:11:10.100Z",
+        assertThat(s.errorTable()).contains("24  untrusted timestamp <time>",
+                "e.g. untrusted timestamp 2026-11-27T10:11:10.100Z",
                 "1  KMS.ClientError 400:InvalidKeyId", "1  KMS.ClientError 404:NotFound");
-        assertThat(Summary.errorKey("connectError Connection refused: 127.0.0.1:389 after 5000 ms, request 8f3a2b1c-0d4e-4f5a-9b6c-7d8e9f0a1b2c"))
+        assertThat(Summary.errorKey("connectError Connection refused: 127.0.0.1:389 after 5000 ms, request"
+                + " 8f3a2b1c-0d4e-4f5a-9b6c-7d8e9f0a1b2c"))
                 .isEqualTo("connectError Connection refused: 127.0.0.1:389 after <n> ms, request <uuid>");
     }
 
@@ -255,8 +270,10 @@ class SummaryTest {
     @Test
     void readsTheSummarisersFinalLine() {
         String log = """
-                summary +      1 in 00:00:10 =    0.1/s Avg:  3784 Min:  3784 Max:  3784 Err:     0 (0.00%) Active: 2 Started: 2 Finished: 0
-                summary +      5 in 00:00:02 =    2.6/s Avg:  1276 Min:   471 Max:  3775 Err:     0 (0.00%) Active: 0 Started: 2 Finished: 2
+                summary +      1 in 00:00:10 =    0.1/s Avg:  3784 Min:  3784 Max:  3784 Err:     0 (0.00%) \
+                Active: 2 Started: 2 Finished: 0
+                summary +      5 in 00:00:02 =    2.6/s Avg:  1276 Min:   471 Max:  3775 Err:     0 (0.00%) \
+                Active: 0 Started: 2 Finished: 2
                 summary =      6 in 00:01:12 =    0.5/s Avg:  1694 Min:   471 Max:  3784 Err:     2 (33.33%)
                 """;
         assertThat(Summary.summariser(log)).contains(new Summary.Summariser(6, 72, 0.5, 2));

@@ -46,11 +46,14 @@ class InfluxTest {
     void theCopyOfThePlanGetsJMetersBackendListenerNamingPropertiesNotValues(@TempDir Path dir) throws Exception {
         Path plan = Files.copy(ROOT.resolve("test-plans/ldap/ldap-search-500x25.jmx"), dir.resolve("plan.jmx"));
         RunSpec o = RunSpec.of(new Layout(ROOT, dir), "ldap/ldap-search-500x25", plan)
-                .args(List.of("-Jinflux.url=http://127.0.0.1:8086/write?db=tl&u=me&p=secret-in-url", "-Jinflux.token=tok-123")).build();
+                .args(List.of("-Jinflux.url=http://127.0.0.1:8086/write?db=tl&u=me&p=secret-in-url",
+                        "-Jinflux.token=tok-123")).build();
         Path copy = o.plan().runCopy(false, t -> Influx.addBackendListener(t, o.planId())).orElseThrow();
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        List<String> args = Influx.stream(o, Optional.of(copy), true, new PrintStream(out, true, StandardCharsets.UTF_8));
-        assertThat(args).containsExactly("-Jinflux.application=ldap/ldap-search-500x25", "-Ginflux.application=ldap/ldap-search-500x25");
+        List<String> args = Influx.stream(o, Optional.of(copy), true, new PrintStream(out, true,
+                StandardCharsets.UTF_8));
+        assertThat(args).containsExactly("-Jinflux.application=ldap/ldap-search-500x25",
+                "-Ginflux.application=ldap/ldap-search-500x25");
         String said = out.toString(StandardCharsets.UTF_8);
         assertThat(said).contains("streaming results to InfluxDB at http://127.0.0.1:8086/write (measurement jmeter,"
                 + " application ldap/ldap-search-500x25").contains("influx.token given with -J")
@@ -58,9 +61,11 @@ class InfluxTest {
         String text = Files.readString(copy);
         assertThat(text).contains("guiclass=\"BackendListenerGui\"", "testclass=\"BackendListener\"",
                 Influx.CLIENT, Influx.SENDER, "${__P(influx.url,)}", "${__P(influx.token,)}",
-                "${__P(influx.application,ldap/ldap-search-500x25)}", "<stringProp name=\"Argument.value\">90;95;99</stringProp>")
+                "${__P(influx.application,ldap/ldap-search-500x25)}",
+                        "<stringProp name=\"Argument.value\">90;95;99</stringProp>")
                 .doesNotContain("8086").doesNotContain("tok-123");
-        assertThat(text.indexOf("BackendListener")).as("under the test plan, after its elements").isGreaterThan(text.indexOf("ThreadGroup"));
+        assertThat(text.indexOf("BackendListener")).as("under the test plan, after its elements")
+                .isGreaterThan(text.indexOf("ThreadGroup"));
         assertThat(PlanFile.threadGroups(copy)).isEqualTo(PlanFile.threadGroups(plan));
         Files.delete(copy);
     }
@@ -70,16 +75,19 @@ class InfluxTest {
         Path plan = Files.copy(ROOT.resolve("test-plans/ldap/ldap-search-500x25.jmx"), dir.resolve("plan.jmx"));
         Path copy = PlanFile.of(plan).runCopy(false, t -> { }).orElseThrow();
         PrintStream quiet = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
-        assertThat(Influx.stream(RunSpec.of(new Layout(ROOT, dir), "x", plan).build(), Optional.of(copy), false, quiet)).isEmpty();
+        assertThat(Influx.stream(RunSpec.of(new Layout(ROOT, dir), "x", plan).build(), Optional.of(copy), false, quiet))
+                .isEmpty();
         assertThat(Files.readString(copy)).doesNotContain("BackendListener");
         RunSpec named = RunSpec.of(new Layout(ROOT, dir), "x", plan)
-                .args(List.of("-Jinflux.url=http://127.0.0.1:8086/write?db=tl", "-Jinflux.application=nightly")).build();
+                .args(List.of("-Jinflux.url=http://127.0.0.1:8086/write?db=tl", "-Jinflux.application=nightly"))
+                        .build();
         Files.delete(copy);
         copy = named.plan().runCopy(false, t -> Influx.addBackendListener(t, named.planId())).orElseThrow();
         assertThat(Influx.stream(named, Optional.of(copy), false, quiet)).isEmpty();
         assertThat(Files.readString(copy)).contains("BackendListener");
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        assertThat(Influx.stream(named, Optional.empty(), false, new PrintStream(out, true, StandardCharsets.UTF_8))).isEmpty();
+        assertThat(Influx.stream(named, Optional.empty(), false, new PrintStream(out, true, StandardCharsets.UTF_8)))
+                .isEmpty();
         assertThat(out.toString(StandardCharsets.UTF_8)).contains("nothing is streamed to InfluxDB");
     }
 
@@ -100,7 +108,8 @@ class InfluxTest {
                         : measurement.equals("jvmstats") ? jvmFields : Set.of("text"));
             }
         }
-        assertThat(String.join("\n", queries)).contains("\"cpu_pct\"", "\"gc_time_ms\"", "\"heap_used_mb\"", "\"pct99.0\"",
+        assertThat(String.join("\n", queries)).contains("\"cpu_pct\"", "\"gc_time_ms\"", "\"heap_used_mb\"",
+                "\"pct99.0\"",
                 "\"maxAT\"", "'ko'", "\"responseCode\"");
     }
 
@@ -125,7 +134,10 @@ class InfluxTest {
         return out;
     }
 
-    /** The fields a query selects: the quoted names inside function calls ({@code mean("pct95.0")}) and a plain {@code SELECT "text"}. */
+    /**
+     * The fields a query selects: the quoted names inside function calls ({@code mean("pct95.0")}) and a plain {@code
+     * SELECT "text"}.
+     */
     static List<String> fields(String query) {
         List<String> out = new ArrayList<>();
         Matcher m = Pattern.compile("\\w+\\(\\s*(?:\\w+\\(\\s*)?\"([^\"]+)\"").matcher(query);

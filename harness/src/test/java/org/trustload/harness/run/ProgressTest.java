@@ -11,11 +11,13 @@ import org.junit.jupiter.api.Test;
 class ProgressTest {
 
     private static final String INTERVAL =
-            "summary +    512 in 00:00:05 =  102.4/s Avg:     9 Min:     1 Max:    80 Err:     0 (0.00%) Active: 10 Started: 10 Finished: 0";
+            "summary +    512 in 00:00:05 =  102.4/s Avg:     9 Min:     1 Max:    80 Err:     0 (0.00%) Active: 10"
+                    + " Started: 10 Finished: 0";
 
     private static String feed(long scheduledSeconds, String... lines) {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        Supervisor.Progress p = new Supervisor.Progress(scheduledSeconds, new PrintStream(bytes, true, StandardCharsets.UTF_8), true);
+        Supervisor.Progress p = new Supervisor.Progress(scheduledSeconds, new PrintStream(bytes, true,
+                StandardCharsets.UTF_8), true);
         for (String l : lines) {
             p.line(l);
         }
@@ -25,8 +27,8 @@ class ProgressTest {
     @Test
     void aScheduledPlanShowsElapsedAndTheTimeLeftOfItsSchedule() {
         String out = feed(300, "Starting standalone test @ 2026 Nov 24 20:00:00 UTC (1)", INTERVAL);
-        assertThat(out).matches("(?s)trustload: \\d\\d:\\d\\d:\\d\\d elapsed, at most \\d\\d:\\d\\d:\\d\\d left of the 00:05:00 scheduled,"
-                + " 512 samples in the last interval\\R");
+        assertThat(out).matches("(?s)trustload: \\d\\d:\\d\\d:\\d\\d elapsed, at most \\d\\d:\\d\\d:\\d\\d left of the"
+                + " 00:05:00 scheduled, 512 samples in the last interval\\R");
     }
 
     @Test
@@ -37,6 +39,7 @@ class ProgressTest {
 
     @Test
     void onlyJMetersIntervalLinesGiveAProgressLine() {
-        assertThat(feed(60, "Creating summariser <summary>", "summary =    512 in 00:00:05 =  102.4/s Avg: 9")).isEmpty();
+        assertThat(feed(60, "Creating summariser <summary>", "summary =    512 in 00:00:05 =  102.4/s Avg: 9"))
+                .isEmpty();
     }
 }

@@ -26,7 +26,8 @@ class StepsTest {
 
     @Test
     void enginesStartingApartAreMeasuredEachOverItsOwnWindow(@TempDir Path dir) throws Exception {
-        StringBuilder csv = new StringBuilder("timeStamp,elapsed,label,responseCode,responseMessage,threadName,success,failureMessage,bytes\n");
+        StringBuilder csv = new StringBuilder("timeStamp,elapsed,label,responseCode,responseMessage,threadName,"
+                + "success,failureMessage,bytes\n");
         engine(csv, "127.0.0.1:1000-", 1_000_000);
         engine(csv, "127.0.0.1:2000-", 1_010_000); // started 10 s later: its steps do not overlap the first's
         Path jtl = Files.writeString(dir.resolve("results.jtl"), csv);
@@ -63,12 +64,14 @@ class StepsTest {
 
     @Test
     void samplesEndingAfterSloStopActedAreLeftOut(@TempDir Path dir) throws Exception {
-        StringBuilder csv = new StringBuilder("timeStamp,elapsed,label,responseCode,responseMessage,threadName,success,failureMessage,bytes\n");
+        StringBuilder csv = new StringBuilder("timeStamp,elapsed,label,responseCode,responseMessage,threadName,"
+                + "success,failureMessage,bytes\n");
         engine(csv, "", 1_000_000);
         csv.append("1004500,9,op,KMS.ClientError,-:AbortedException,size-s01 g 1-2,false,,0\n");
         Path jtl = Files.writeString(dir.resolve("results.jtl"), csv);
         try (HostMonitor w = new HostMonitor(null, 2, null)) {
-            List<Step> steps = Steps.of("ramp-1", jtl, List.of(2.0, 4.0), Double.NaN, 4000, 1000, Objective.parse("errors<=1%"), w,
+            List<Step> steps = Steps.of("ramp-1", jtl, List.of(2.0, 4.0), Double.NaN, 4000, 1000,
+                    Objective.parse("errors<=1%"), w,
                     "TrustLoad SLO broken: errors 5% > 1% (...); stopping the test at 1004505");
             assertThat(steps.get(1).errors()).as("the interrupted sample").isZero();
             assertThat(steps.get(1).stoppedBy()).as("the step the run stopped in").startsWith("TrustLoad SLO broken");

@@ -8,7 +8,10 @@ import org.junit.jupiter.api.Test;
 
 class VerdictTest {
 
-    /** A step at load {@code offered}: achieved/s, p50, p99, load CPU %, server CPU %, server ms/op, machine %, broken rules. */
+    /**
+     * A step at load {@code offered}: achieved/s, p50, p99, load CPU %, server CPU %, server ms/op, machine %, broken
+     * rules.
+     */
     private static Step step(double offered, double achieved, double p50, double p99, double loadPct, double serverPct,
                              double serverMs, double machine, String... broken) {
         return full(offered, achieved, p50, p99, loadPct, 0.001, serverPct, Double.NaN, serverMs, machine, broken);
@@ -18,7 +21,8 @@ class VerdictTest {
     private static Step full(double offered, double achieved, double p50, double p99, double loadPct, double loadWaitMs,
                              double serverPct, double serverWaitPct, double serverMs, double machine,
                              String... broken) {
-        return new Step("ramp-1", 0, offered, Double.NaN, 10, achieved, (long) (achieved * 10), 0, p50, p50, p99, p99, p99, p99,
+        return new Step("ramp-1", 0, offered, Double.NaN, 10, achieved, (long) (achieved * 10), 0, p50, p50, p99, p99,
+                p99, p99,
                 loadPct, 0.01, loadWaitMs, serverPct, serverWaitPct, serverMs, 0, 0, machine, List.of(broken), "");
     }
 
@@ -29,8 +33,8 @@ class VerdictTest {
         Verdict v = Verdict.of(steps, Optional.empty(), false, false, false, 1, "searches", "p99<=20ms", 2);
         assertThat(v.kind()).isEqualTo(Verdict.Kind.SERVER);
         assertThat(v.limit()).startsWith("the server's CPU (97% of 2 CPUs");
-        assertThat(v.sentence()).isEqualTo("7,000 searches/s at p99<=20ms with the server at 88% of 2 CPUs: ~0.140 ms CPU per"
-                + " search -> 1 CPU per 7,140 searches/s.");
+        assertThat(v.sentence()).isEqualTo("7,000 searches/s at p99<=20ms with the server at 88% of 2 CPUs: ~0.140 ms"
+                + " CPU per search -> 1 CPU per 7,140 searches/s.");
     }
 
     /**
@@ -73,10 +77,12 @@ class VerdictTest {
 
     @Test
     void aBusyLoadGeneratorIsNeverTheServersCapacity() {
-        List<Step> steps = List.of(step(8, 4000, 2, 10, 60, 20, 0.1, 70), step(16, 4300, 9, 40, 96, 22, 0.1, 98, "p99 40 ms > 20 ms"));
+        List<Step> steps = List.of(step(8, 4000, 2, 10, 60, 20, 0.1, 70), step(16, 4300, 9, 40, 96, 22, 0.1, 98,
+                "p99 40 ms > 20 ms"));
         Verdict v = Verdict.of(steps, Optional.empty(), false, false, false, 1, "searches", "p99<=20ms", 2);
         assertThat(v.kind()).isEqualTo(Verdict.Kind.CLIENT);
-        assertThat(v.sentence()).startsWith("Client-bound, no verdict").contains("not the server's capacity", "try 2 engines on other machines (--remote HOST,...");
+        assertThat(v.sentence()).startsWith("Client-bound, no verdict").contains("not the server's capacity",
+                "try 2 engines on other machines (--remote HOST,...");
         assertThat(v.enginesNext()).isEqualTo(2);
     }
 
@@ -147,7 +153,8 @@ class VerdictTest {
     void noLimitAndBrokenAtTheStartAreNoVerdict() {
         assertThat(Verdict.of(List.of(step(1, 100, 1, 2, 5, 5, 0.1, 10)), Optional.empty(), false, false, false, 1, "r",
                 "p99<=5ms", 2).kind()).isEqualTo(Verdict.Kind.NOT_REACHED);
-        assertThat(Verdict.of(List.of(step(1, 100, 1, 9, 5, 5, 0.1, 10, "p99 9 ms > 5 ms")), Optional.empty(), false, false,
+        assertThat(Verdict.of(List.of(step(1, 100, 1, 9, 5, 5, 0.1, 10, "p99 9 ms > 5 ms")), Optional.empty(), false,
+                false,
                 false, 1, "r", "p99<=5ms", 2).kind()).isEqualTo(Verdict.Kind.BELOW_START);
     }
 }
