@@ -113,11 +113,6 @@ public final class Bench {
         return runOne(layout, name, given, tiny, out, err);
     }
 
-    /** The tiny-scale arguments of bench {@code name} (tests). */
-    static List<String> tinyArgs(String name) {
-        return SPECS.get(name).tiny();
-    }
-
     private static int runOne(Layout layout, String name, List<String> given, boolean tiny, PrintStream out,
             PrintStream err) throws IOException, InterruptedException, HarnessException {
         Spec spec = SPECS.get(name);

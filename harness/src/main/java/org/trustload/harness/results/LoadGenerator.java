@@ -8,16 +8,11 @@ import org.trustload.harness.sizing.Verdict;
 import org.trustload.harness.host.HostMonitor;
 
 /**
- * What the load generator used over a run, for every summary: each JMeter JVM the {@link HostMonitor} saw (the
- * controller, and with {@code --engines} each engine), its CPU as a share of the CPUs it may use, its GC
- * time and the time its threads waited for a CPU; the machine's busy share. The warning follows the rule
- * {@code ./trustload size} applies to its steps ({@link Verdict}): the busiest JVM at
- * {@link Verdict#CLIENT_CPU_PCT}% or more of its CPUs, or the JVMs' run-queue wait per sample a material share
- * ({@link Verdict#WAIT_SHARE}) of the median response time — then the run's figures may be the load
- * generator's limit rather than the server's. A wait per CPU ms alone is not evidence.
- *
- * <p>Several engines: one {@link Jvm} each; a source of readings beyond this machine (remote engines) adds
- * its own {@link Jvm}s, the busiest is judged by its CPU and the wait of all of them over all samples.
+ * What the load generator used over a run, for every summary: each JMeter JVM the {@link HostMonitor} saw (controller,
+ * engines; remote engines' readings from their samples), its CPU share, GC and run-queue wait, and the machine's busy
+ * share. It warns by the rule {@code ./trustload size} applies ({@link Verdict}): the figures may be the load
+ * generator's limit when the busiest JVM is at {@link Verdict#CLIENT_CPU_PCT}% or its wait per sample is a material
+ * share ({@link Verdict#WAIT_SHARE}) of the median response time.
  *
  * @param jvms the JMeter JVMs measured over the window, busiest first
  * @param machineBusyPct this machine's busy share over the window (every process), NaN unknown

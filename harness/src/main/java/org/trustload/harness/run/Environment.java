@@ -171,13 +171,7 @@ public final class Environment implements AutoCloseable {
     /** Stops what this environment started, at once (a shutdown hook: the launcher got SIGTERM). */
     void stopNow() {
         try {
-            if (ownsEngines && engines != null) {
-                engines.close();
-            }
-            if (ownsLab && lab != null) {
-                lab.close();
-            }
-            Layout.deleteRecursively(labDir);
+            stopOwned();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (IOException e) {
@@ -192,13 +186,18 @@ public final class Environment implements AutoCloseable {
                 Preflight.tidy(jmeter, engines, checked, dir.resolve("preflight-tidy"), spec.engineTimeout(), log);
             }
         } finally {
-            if (ownsEngines && engines != null) {
-                engines.close();
-            }
-            if (ownsLab && lab != null) {
-                lab.close();
-            }
-            Layout.deleteRecursively(labDir);
+            stopOwned();
         }
+    }
+
+    /** Stops the engines and the lab this environment started, and removes the lab's private folder. */
+    private void stopOwned() throws IOException, InterruptedException {
+        if (ownsEngines && engines != null) {
+            engines.close();
+        }
+        if (ownsLab && lab != null) {
+            lab.close();
+        }
+        Layout.deleteRecursively(labDir);
     }
 }
