@@ -75,17 +75,15 @@ public final class Size {
 
     private static int search(JMeter jmeter, RunSpec.Builder o, Settings s, PrintStream out, PrintStream err)
             throws IOException, InterruptedException, HarnessException {
-        Layout layout = jmeter.layout();
         RunSpec spec = o.args(s.jmeterArgs()).noLab(s.noLab()).engines(s.remote().isEmpty() ? s.engines() : 0)
                 .remote(s.remote()).controller(s.controller()).build();
-        SizingPlan.init(layout.jmeterHome());
+        SizingPlan.init(jmeter.layout().jmeterHome());
         Instant started = Instant.now();
         long deadline = System.currentTimeMillis() + s.maxTimeMs();
         Path dir = spec.dir() != null ? spec.dir()
                 : spec.resultsRoot().resolve(spec.planId()).resolve("size-" + Run.STAMP.format(started));
         Files.createDirectories(dir);
-        Path sizing = dir.resolve("sizing");
-        Files.createDirectories(sizing.resolve("plans"));
+        Files.createDirectories(dir.resolve("sizing").resolve("plans"));
         Map<String, Long> threads = new LinkedHashMap<>();
         for (PlanFile.ThreadGroup tg : spec.plan().threadGroups()) {
             tg.threads(spec.properties()).ifPresent(t -> threads.put(tg.name(), t));
@@ -99,11 +97,10 @@ public final class Size {
             err.println("trustload: " + e.getMessage());
             return ExitStatus.NOT_EXECUTED.code();
         }
-        Lab lab = env.lab();
         Engines engines = env.engines();
         HostMonitor watcher = null;
         try {
-            ServerWatch sw = ServerWatch.of(s, lab);
+            ServerWatch sw = ServerWatch.of(s, env.lab());
             if (engines != null && engines.isRemote() && sw.sharedHost()) {
                 // the load is offered from other hosts: this machine holds the server (and the controller) only
                 sw = sw.notShared();
@@ -117,8 +114,7 @@ public final class Size {
                     + " model, objective " + s.slo() + ", steps of " + s.stepMs() / 1000.0 + " s ("
                             + s.warmupMs() / 1000.0
                     + " s warm-up), at most " + SummaryText.hms(s.maxTimeMs() / 1000) + "; server: " + sw.describe());
-            Search search = new Search(layout, jmeter, spec, s, shape, sizing, dir, lab, engines, watcher, deadline,
-                    err);
+            Search search = new Search(jmeter, spec, s, shape, dir, env, watcher, deadline, err);
             int status = search.run();
             if (status != 0) {
                 return status;

@@ -17,6 +17,7 @@ import org.trustload.harness.Lab;
 import org.trustload.harness.Layout;
 import org.trustload.harness.engine.Engines;
 import org.trustload.harness.host.HostMonitor;
+import org.trustload.harness.run.Environment;
 import org.trustload.harness.run.Run;
 import org.trustload.harness.run.RunSpec;
 import org.trustload.jmeter.slo.SloStop;
@@ -59,18 +60,21 @@ public final class Search {
     /** Open model: the schedule's lead-in, longer than the test's start-up (measured after each phase). */
     private long leadInMs;
 
-    public Search(Layout layout, JMeter jmeter, RunSpec o, Settings s, SizingPlan.Shape shape, Path sizing, Path dir,
-            Lab lab,
-           Engines engines, HostMonitor watcher, long deadline, PrintStream log) {
-        this.layout = layout;
+    /**
+     * A search of plan {@code o} in {@code env} (its lab and engines serve every phase), writing the phases to
+     * {@code dir} and the report to {@code dir/sizing}, until {@code deadline} (ms since the epoch).
+     */
+    public Search(JMeter jmeter, RunSpec o, Settings s, SizingPlan.Shape shape, Path dir, Environment env,
+                  HostMonitor watcher, long deadline, PrintStream log) {
+        this.layout = jmeter.layout();
         this.jmeter = jmeter;
         this.o = o;
         this.s = s;
         this.shape = shape;
-        this.sizing = sizing;
+        this.sizing = dir.resolve("sizing");
         this.dir = dir;
-        this.lab = lab;
-        this.engines = engines;
+        this.lab = env.lab();
+        this.engines = env.engines();
         this.watcher = watcher;
         this.deadline = deadline;
         this.log = log;
