@@ -62,7 +62,8 @@ public final class SizingPlan {
     }
 
     /** The main thread groups with their weights (thread counts resolved with {@code props}). */
-    public static Shape shape(Path plan, Map<String, Long> threadsByGroup, Map<String, String> props) throws IOException {
+    public static Shape shape(Path plan, Map<String, Long> threadsByGroup, Map<String, String> props)
+            throws IOException {
         HashTree tree = SaveService.loadTree(plan.toFile());
         HashTree planTree = planTree(tree);
         Map<String, Double> groups = new LinkedHashMap<>();
