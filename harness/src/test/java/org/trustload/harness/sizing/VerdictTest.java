@@ -55,6 +55,27 @@ class VerdictTest {
                 + " CPU per request");
     }
 
+    /**
+     * EU DSS pinned to one CPU, JMeter to the other (2026-12-07, pki/cades): the search's steps flat at 177-181/s with
+     * DSS at 95-97% and JMeter at 60-72%; the confirm run's new JMeter JVM at 97% of its CPU at the same load. The
+     * server's CPU, not client-bound.
+     */
+    @Test
+    void aConfirmRunWhoseOwnJvmWasAtItsLimitDoesNotMakeAServerKneeClientBound() {
+        List<Step> steps = List.of(full(4, 121, 24, 105, 62, 10.9, 66, Double.NaN, 5.46, 100),
+                full(8, 177, 42, 79, 72, 7.3, 95, Double.NaN, 5.35, 100),
+                full(16, 181, 84, 172, 60, 6.4, 96, Double.NaN, 5.32, 100),
+                full(32, 181, 174, 405, 64, 7.3, 97, Double.NaN, 5.35, 100));
+        Step confirm = full(16, 176, 81, 159, 97, 27.2, 92, Double.NaN, 5.2, 100);
+        Verdict v = Verdict.of(steps, Optional.of(confirm), true, true, false, 1, "requests", "p95<=2s", 1);
+        assertThat(v.kind()).isEqualTo(Verdict.Kind.SERVER);
+        assertThat(v.limit()).startsWith("the server's CPU (");
+        // a confirm step that was the load generator's own doubt still lowers a capacity it shares the verdict of
+        Step quiet = full(16, 170, 85, 170, 58, 6.0, 96, Double.NaN, 5.3, 100);
+        assertThat(Verdict.of(steps, Optional.of(quiet), true, true, false, 1, "requests", "p95<=2s", 1).best())
+                .hasValue(quiet);
+    }
+
     @Test
     void aMaterialWaitDoesNotOverruleAServerAtItsCpuLimitWithFlatThroughput() {
         List<Step> steps = List.of(full(4, 214, 18, 40, 40, 6, 97, Double.NaN, 4.5, 80),
