@@ -1,10 +1,10 @@
 package org.trustload.harness;
 
 /**
- * The exit status of {@code ./trustload run} and {@code size} (DESIGN §5), the one list users gate CI on. When several
- * apply to a run, the first in this order wins: could not execute (2), configuration error (3), SLO Stop stopped
- * the test (8), a thread group without samples (5), errors above the budget (4), {@code --slo} broken (8), the
- * report not generated (9).
+ * The exit status of {@code ./trustload run} and {@code size} (docs/harness.md#exit-status), the one list users
+ * gate CI on. When several apply to a run, the first in this order wins: could not execute (2), configuration
+ * error (3), SLO Stop stopped the test (8), a thread group without samples (5), errors above the budget (4),
+ * {@code --slo} broken (8), the report not generated (9).
  */
 public enum ExitStatus {
     /** The run executed and its failed top-level samples stayed within {@code --max-error-pct}. */

@@ -158,8 +158,11 @@ public final class Commands {
         ArgumentParser p = c.parser();
         StringBuilder sb = new StringBuilder();
         for (String line : p.getUsage(WIDTH)) {
+            // operands the parser already shows at the end (lab's SERVICES) are not named twice
+            String trailing = p.getTrailingArgumentsPlaceholder();
+            boolean shown = trailing != null && c.operands().contains(trailing);
             sb.append(line.replace("Usage:  " + c.name() + " ", "Usage:  ./trustload " + c.name()
-                    + (c.operands().isEmpty() ? "" : " " + c.operands()) + " ")).append('\n');
+                    + (c.operands().isEmpty() || shown ? "" : " " + c.operands()) + " ")).append('\n');
         }
         return sb.toString();
     }
@@ -319,8 +322,9 @@ public final class Commands {
                 + " keystore everywhere); prints the --remote to use.", 0);
         Parsed.string(p, "bind", "ADDRESS", "the address the controller reaches this host at; the engine listens there"
                 + " only (never 0.0.0.0)", Commands::notWildcard, true);
-        Parsed.integer(p, "port", "P", "the RMI registry port", 1, 65535, 1099);
-        Parsed.integer(p, "object-port", "P2", "the RMI object port (another than P)", 1, 65535, 4000);
+        Parsed.integer(p, "port", "P", "the RMI registry port (default 1099)", 1, 65535, 1099);
+        Parsed.integer(p, "object-port", "P2", "the RMI object port, not P (default 4000)", 1, 65535,
+                4000);
         return p;
     }
 
