@@ -209,7 +209,7 @@ public final class Size {
         for (PlanFile.ThreadGroup tg : spec.plan().threadGroups()) {
             tg.threads(spec.properties()).ifPresent(t -> threads.put(tg.name(), t));
         }
-        SizingPlan.Shape shape = SizingPlan.shape(spec.jmx(), threads);
+        SizingPlan.Shape shape = SizingPlan.shape(spec.jmx(), threads, spec.properties());
         Environment env;
         try {
             // the lab and the engines serve every phase of the search

@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.jmeter.config.ConfigElement;
@@ -23,6 +24,7 @@ import org.apache.jmeter.threads.ThreadGroup;
 import org.apache.jmeter.threads.openmodel.OpenModelThreadGroup;
 import org.apache.jorphan.collections.HashTree;
 import org.apache.jorphan.collections.ListedHashTree;
+import org.trustload.harness.jmx.PlanFile;
 import org.trustload.harness.jmx.PlanTree;
 import org.trustload.jmeter.slo.SloStop;
 
@@ -73,7 +75,7 @@ public final class SizingPlan {
     }
 
     /** The main thread groups with their weights (thread counts resolved with {@code props}). */
-    public static Shape shape(Path plan, Map<String, Long> threadsByGroup) throws IOException {
+    public static Shape shape(Path plan, Map<String, Long> threadsByGroup, Map<String, String> props) throws IOException {
         HashTree tree = SaveService.loadTree(plan.toFile());
         HashTree planTree = planTree(tree);
         Map<String, Double> groups = new LinkedHashMap<>();
@@ -84,7 +86,7 @@ public final class SizingPlan {
                 AbstractThreadGroup tg = (AbstractThreadGroup) o;
                 groups.put(tg.getName(), (double) Math.max(1, threadsByGroup.getOrDefault(tg.getName(), 1L)));
                 if (first) {
-                    spi = Math.max(1, samplers(planTree.getTree(tg)));
+                    spi = Math.max(1, samplers(planTree.getTree(tg), props));
                     first = false;
                 }
             }
@@ -261,7 +263,7 @@ public final class SizingPlan {
     }
 
     /** Enabled samplers one iteration runs; literal loop counts multiply, other controllers count once. */
-    private static double samplers(HashTree sub) {
+    private static double samplers(HashTree sub, Map<String, String> props) {
         double n = 0;
         for (Object o : sub.list()) {
             if (o instanceof TestElement te && !te.isEnabled()) {
@@ -274,15 +276,17 @@ public final class SizingPlan {
                 for (Object c : sub.getTree(o).list()) {
                     HashTree one = new ListedHashTree();
                     one.set(c, sub.getTree(o).getTree(c));
-                    most = Math.max(most, samplers(one));
+                    most = Math.max(most, samplers(one, props));
                 }
                 n += most;
             } else if (o instanceof LoopController lc && !(o instanceof org.apache.jmeter.control.WhileController)) {
-                String loops = lc.getPropertyAsString(LoopController.LOOPS);
-                double inner = samplers(sub.getTree(o));
-                n += loops.matches("\\d+") ? inner * Long.parseLong(loops) : inner;
+                // a literal count or ${__P(loops,10)} with the run's properties (http-100x10's 10 requests per
+                // iteration: counted as 1, plan --verify sent ten times one server's share)
+                OptionalLong loops = PlanFile.resolve(lc.getPropertyAsString(LoopController.LOOPS), props);
+                double inner = samplers(sub.getTree(o), props);
+                n += loops.isPresent() && loops.getAsLong() > 0 ? inner * loops.getAsLong() : inner;
             } else {
-                n += samplers(sub.getTree(o));
+                n += samplers(sub.getTree(o), props);
             }
         }
         return n;
