@@ -64,6 +64,45 @@ public final class Percentiles {
         return new Percentiles(sorted);
     }
 
+    /**
+     * The p-th percentile, 0 &lt; p &le; 100, of values given as a count per distinct value, by the same estimator
+     * ({@code LEGACY}: position p(n+1)/100 between the order statistics, as {@link #get}) — for a distribution kept
+     * as counts so that its memory does not grow with the number of values. NaN when there are no values.
+     *
+     * @param values the distinct values, ascending
+     * @param counts how many times each occurs (same length, each &ge; 1)
+     */
+    public static double ofCounts(long[] values, long[] counts, double p) {
+        long[] upTo = new long[counts.length];
+        long n = 0;
+        for (int i = 0; i < counts.length; i++) {
+            n += counts[i];
+            upTo[i] = n;
+        }
+        if (n == 0) {
+            return Double.NaN;
+        }
+        double q = p / 100;
+        double pos = q == 1 ? n : q * (n + 1);
+        if (pos < 1) {
+            return values[0];
+        }
+        if (pos >= n) {
+            return values[values.length - 1];
+        }
+        double fpos = Math.floor(pos);
+        long index = (long) fpos;
+        double lower = nth(values, upTo, index - 1);
+        double upper = nth(values, upTo, index);
+        return lower + (pos - fpos) * (upper - lower);
+    }
+
+    /** The k-th smallest value (from 0) of a counted distribution; {@code upTo} is its running total of counts. */
+    private static long nth(long[] values, long[] upTo, long k) {
+        int i = Arrays.binarySearch(upTo, k + 1);
+        return values[i >= 0 ? i : -i - 1];
+    }
+
     /** How many values. */
     public int count() {
         return sorted.length;

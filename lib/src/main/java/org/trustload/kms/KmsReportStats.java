@@ -2,13 +2,11 @@ package org.trustload.kms;
 
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
-import java.util.Arrays;
+import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Queue;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.LongAccumulator;
 import java.util.concurrent.atomic.LongAdder;
 import org.trustload.common.Percentiles;
@@ -20,7 +18,9 @@ import org.trustload.common.Percentiles;
  * instance per report. Max/Min/Avg time cost are over the whole run, like the reference; TPS is the
  * responses of the last period divided by its length, AvgTPS the responses since the start divided
  * by the elapsed time. A line the reference lacks gives P50/P90/P95/P99 of the period's responses (and, in
- * the final block, of the whole run) by the JMeter dashboard's method ({@link Percentiles}, as the run summary).
+ * the final block, of the whole run) by the JMeter dashboard's method ({@link Percentiles}, as the run summary),
+ * exactly, from a count per millisecond value: memory bounded by the distinct response times, not by the samples
+ * (a buffer of every time grew the JMeter JVM's live heap by 15 MB an hour in a 30-minute KMS soak).
  */
 public final class KmsReportStats {
     private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss", Locale.ROOT);
@@ -41,35 +41,13 @@ public final class KmsReportStats {
     private final long startNanos;
     private long lastReportNanos;
     private int reports;
-    /** Every response time, each sampling thread appending to its own buffer (no lock on the sample path). */
-    private final Queue<Times> buffers = new ConcurrentLinkedQueue<>();
-    private final ThreadLocal<Times> mine = ThreadLocal.withInitial(() -> {
-        Times t = new Times();
-        buffers.add(t);
-        return t;
-    });
-
     /**
-     * One thread's response times. Only its thread appends; the reporter reads up to the published size:
-     * the values, and an array that grew, are written before the volatile size that covers them.
+     * How many responses took each whole number of milliseconds (lock-free on the sample path once a value has
+     * been seen); at most one entry per distinct time, however long the run.
      */
-    private static final class Times {
-        private volatile int[] values = new int[256];
-        private volatile int size;
-        /** Values before this index were in an earlier period (the reporter's, under its lock). */
-        private int periodStart;
-
-        void add(long ms) {
-            int[] a = values;
-            int n = size;
-            if (n == a.length) {
-                a = Arrays.copyOf(a, n * 2);
-                values = a;
-            }
-            a[n] = (int) Math.min(Integer.MAX_VALUE, Math.max(0, ms));
-            size = n + 1;
-        }
-    }
+    private final Map<Integer, LongAdder> countsByMs = new ConcurrentHashMap<>();
+    /** The counts of {@link #countsByMs} at the last period report (the reporter's, under its lock). */
+    private final Map<Integer, Long> reportedByMs = new HashMap<>();
 
     /** Starts the clock now. */
     public KmsReportStats() {
@@ -88,7 +66,12 @@ public final class KmsReportStats {
         maxMs.accumulate(elapsedMs);
         minMs.accumulate(elapsedMs);
         timeSum.add(elapsedMs);
-        mine.get().add(elapsedMs);
+        Integer ms = (int) Math.min(Integer.MAX_VALUE, Math.max(0, elapsedMs));
+        LongAdder count = countsByMs.get(ms);
+        if (count == null) {
+            count = countsByMs.computeIfAbsent(ms, k -> new LongAdder());
+        }
+        count.increment();
         responses.increment();
         periodResponses.increment();
         if (!success) {
@@ -107,6 +90,11 @@ public final class KmsReportStats {
 
     public long responses() {
         return responses.sum();
+    }
+
+    /** How many distinct response times the report holds counts for (its memory; for tests). */
+    synchronized int distinctTimes() {
+        return Math.max(countsByMs.size(), reportedByMs.size());
     }
 
     /**
@@ -142,46 +130,47 @@ public final class KmsReportStats {
         return sb.toString();
     }
 
-    /** The response times of the period since the last report ({@code period}), or of the whole run; sorted. */
-    private double[] times(boolean period) {
-        int total = 0;
-        int[][] parts = new int[buffers.size() + 16][];
-        int[] from = new int[parts.length];
-        int[] to = new int[parts.length];
-        int k = 0;
-        for (Times t : buffers) {
-            if (k == parts.length) {
-                break; // a thread that started while we read: counted next time
-            }
-            int n = t.size;
-            parts[k] = t.values;
-            from[k] = period ? t.periodStart : 0;
-            to[k] = n;
+    /**
+     * The response times of the period since the last report ({@code period}), or of the whole run, as ascending
+     * values and their counts; a response counted while we read is in this period or the next, never both.
+     */
+    private long[][] times(boolean period) {
+        TreeMap<Integer, Long> counted = new TreeMap<>();
+        countsByMs.forEach((ms, adder) -> {
+            long now = adder.sum();
+            long n = now;
             if (period) {
-                t.periodStart = n;
+                Long before = reportedByMs.put(ms, now);
+                n -= before == null ? 0 : before;
             }
-            total += to[k] - from[k];
-            k++;
-        }
-        double[] d = new double[total];
+            if (n > 0) {
+                counted.put(ms, n);
+            }
+        });
+        long[][] d = new long[2][counted.size()];
         int i = 0;
-        for (int j = 0; j < k; j++) {
-            for (int x = from[j]; x < to[j]; x++) {
-                d[i++] = parts[j][x];
-            }
+        for (Map.Entry<Integer, Long> e : counted.entrySet()) {
+            d[0][i] = e.getKey();
+            d[1][i++] = e.getValue();
         }
-        Arrays.sort(d);
         return d;
     }
 
-    /** P50/P90/P95/P99 as the JMeter dashboard computes them (commons-math3, LEGACY estimator). */
-    private static String percentiles(double[] sorted, String over) {
-        if (sorted.length == 0) {
+    /** P50/P90/P95/P99 as the JMeter dashboard computes them (commons-math3's LEGACY estimator, from counts). */
+    private static String percentiles(long[][] counted, String over) {
+        long n = 0;
+        for (long c : counted[1]) {
+            n += c;
+        }
+        if (n == 0) {
             return "P50: - ms\tP90: - ms\tP95: - ms\tP99: - ms\t(no responses, " + over + ")";
         }
-        Percentiles p = Percentiles.ofSorted(sorted);
         return String.format(Locale.ROOT, "P50: %.2f ms\tP90: %.2f ms\tP95: %.2f ms\tP99: %.2f ms\t(%d responses, %s)",
-                p.get(50), p.get(90), p.get(95), p.get(99), sorted.length, over);
+                p(counted, 50), p(counted, 90), p(counted, 95), p(counted, 99), n, over);
+    }
+
+    private static double p(long[][] counted, double p) {
+        return Percentiles.ofCounts(counted[0], counted[1], p);
     }
 
     private String detail(long requests, long periodCount, long periodNanos, long now) {

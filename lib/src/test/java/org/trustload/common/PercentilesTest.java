@@ -43,4 +43,27 @@ class PercentilesTest {
         assertThat(Percentiles.median(java.util.List.of(Double.NaN, 5.0))).isEqualTo(5.0);
         assertThat(Percentiles.median(java.util.List.of())).isNaN();
     }
+
+    @Test
+    void fromCountsEqualsTheEstimatorOverEveryValueBitForBit() {
+        java.util.Random random = new java.util.Random(41);
+        double[] ps = {0.001, 1, 10, 25, 50, 75, 90, 95, 99, 99.9, 100};
+        for (int round = 0; round < 300; round++) {
+            int n = round < 5 ? round + 1 : 1 + random.nextInt(round < 150 ? 50 : 5000);
+            int spread = 1 + random.nextInt(round % 3 == 0 ? 3 : 400);
+            long[] all = new long[n];
+            java.util.TreeMap<Long, Long> counts = new java.util.TreeMap<>();
+            for (int i = 0; i < n; i++) {
+                all[i] = random.nextInt(spread);
+                counts.merge(all[i], 1L, Long::sum);
+            }
+            long[] values = counts.keySet().stream().mapToLong(Long::longValue).toArray();
+            long[] times = counts.values().stream().mapToLong(Long::longValue).toArray();
+            Percentiles exact = Percentiles.of(all, n);
+            for (double p : ps) {
+                assertThat(Percentiles.ofCounts(values, times, p)).as("n=%d p=%s", n, p).isEqualTo(exact.get(p));
+            }
+        }
+        assertThat(Percentiles.ofCounts(new long[0], new long[0], 50)).isNaN();
+    }
 }

@@ -34,4 +34,30 @@ class KmsReportStatsTest {
         assertThat(stats.finalReport(stats.responses())).contains("(8001 responses, whole run)")
                 .contains("P50: 5.00 ms");
     }
+
+    @Test
+    void memoryIsOneCountPerDistinctTimeNotOnePerResponse() throws Exception {
+        KmsReportStats stats = new KmsReportStats();
+        List<Thread> threads = new ArrayList<>();
+        for (int t = 0; t < 4; t++) {
+            threads.add(new Thread(() -> {
+                for (int i = 0; i < 250_000; i++) {
+                    stats.add(i % 100, true, "200"); // 0..99 ms
+                }
+            }));
+        }
+        threads.forEach(Thread::start);
+        for (Thread t : threads) {
+            t.join();
+        }
+        assertThat(stats.periodReport(stats.responses())).contains("(1000000 responses, this period)")
+                .contains("P50: 49.50 ms").contains("P99: 98.99 ms");
+        assertThat(stats.distinctTimes()).isEqualTo(100);
+        for (int i = 0; i < 1_000_000; i++) {
+            stats.add(i % 100, true, "200");
+        }
+        assertThat(stats.periodReport(stats.responses())).contains("(1000000 responses, this period)");
+        assertThat(stats.finalReport(stats.responses())).contains("(2000000 responses, whole run)");
+        assertThat(stats.distinctTimes()).as("after twice the responses").isEqualTo(100);
+    }
 }
