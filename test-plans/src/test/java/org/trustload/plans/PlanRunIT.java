@@ -107,7 +107,8 @@ class PlanRunIT {
                 result = Run.execute(Plans.JMETER, options.labArgs(labArgs()), System.out);
             }
         }
-        assertThat(result.status()).as("exit status of " + plan.id() + ": " + result.message() + "\n" + result.summaryText())
+        assertThat(result.status())
+                .as("exit status of " + plan.id() + ": " + result.message() + "\n" + result.summaryText())
                 .isEqualTo(ExitStatus.OK);
         JsonNode total = Plans.statistics(dir).path("Total");
         assertThat(total.path("sampleCount").asLong()).as("Total sampleCount, see " + dir)
@@ -127,20 +128,24 @@ class PlanRunIT {
         }
         // JVM Stats: its columns only in plans that use it, its summary in summary.txt, requests without setUp/tearDown
         boolean jvmStats = Files.readString(plan.jmx()).contains("org.trustload.jmeter.jvmstats.JvmStats");
-        assertThat(Files.readAllLines(result.jtl()).get(0)).as("JVM Stats columns in the results header iff the plan uses it")
+        assertThat(Files.readAllLines(result.jtl()).get(0))
+                .as("JVM Stats columns in the results header iff the plan uses it")
                 .matches(jvmStats ? ".*jvm_cpu_ms.*" : "((?!_cpu_ms|_gc_time_ms).)*");
         String jvmStatsRequests = Plans.load(smoke).getProperty("expect.jvmstats.requests", "").strip();
         if (!jvmStatsRequests.isEmpty()) {
             String text = Files.readString(dir.resolve("summary.txt"));
             assertThat(text).as("summary.txt shows the JVM Stats summary, setUp/tearDown samples not counted")
-                    .contains("JVM Stats summary (jvm-stats-summary.txt)", "requests           " + jvmStatsRequests + " (");
+                    .contains("JVM Stats summary (jvm-stats-summary.txt)",
+                            "requests           " + jvmStatsRequests + " (");
         }
         if (VARIED.matcher(plan.id()).lookingAt()) {
-            assertThat(distinctAsked(dir.resolve("lab.log"))).as("distinct entries, keys, inputs or pages the lab was asked for"
+            assertThat(distinctAsked(dir.resolve("lab.log")))
+                    .as("distinct entries, keys, inputs or pages the lab was asked for"
                     + " (its stop line in " + dir.resolve("lab.log") + ")").isGreaterThan(1);
         }
         if (plan.id().startsWith("pdp/")) {
-            assertThat(Files.readString(dir.resolve("jvm-stats-summary.txt"))).as("the lab PDP watched by PID by default")
+            assertThat(Files.readString(dir.resolve("jvm-stats-summary.txt")))
+                    .as("the lab PDP watched by PID by default")
                     .contains("JVM pid ", "hsperfdata", "jstat -gc (KB, counts, seconds)");
         }
         try (Stream<Path> files = Files.walk(dir)) {

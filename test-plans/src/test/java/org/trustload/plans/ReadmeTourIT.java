@@ -85,7 +85,8 @@ class ReadmeTourIT {
                 .startsWith("./trustload ").doesNotContain("\"", "|", "$", ";", "&");
         List<String> words = new ArrayList<>(Arrays.asList(command.split("\\s+")));
         // -Jname='value' as the shell hands it over: a filter's parentheses and brackets need the quotes
-        words.replaceAll(w -> w.matches("-J[^=']+='[^']*'") ? w.replaceFirst("='", "=").substring(0, w.length() - 2) : w);
+        words.replaceAll(w -> w.matches("-J[^=']+='[^']*'") ? w.replaceFirst("='", "=").substring(0, w.length() - 2)
+                : w);
         assertThat(String.join(" ", words)).as("only a -J value is quoted, whole: -Jname='value'").doesNotContain("'");
         switch (words.get(1)) {
             case "list" -> list(words);
@@ -165,7 +166,8 @@ class ReadmeTourIT {
             assertThat(Files.readString(jmeterLog)).doesNotContain("ERROR o.a.j.JMeter");
         } finally {
             List<ProcessHandle> started = stopTree(p);
-            assertThat(started.stream().filter(ProcessHandle::isAlive)).as("nothing left running (lab, JMeter)").isEmpty();
+            assertThat(started.stream().filter(ProcessHandle::isAlive)).as("nothing left running (lab, JMeter)")
+                    .isEmpty();
         }
     }
 
@@ -180,7 +182,8 @@ class ReadmeTourIT {
         Files.createDirectories(dir2);
         Path socketDir2 = Files.createTempDirectory(Path.of("/tmp"), "tl");
         Process p = start(words, dir);
-        Process p2 = start(words, dir2, Map.of("TRUSTLOAD_LAB_ARGS", "--port-base " + Lab.freePortBase() + " --socket-dir "
+        Process p2 = start(words, dir2,
+                Map.of("TRUSTLOAD_LAB_ARGS", "--port-base " + Lab.freePortBase() + " --socket-dir "
                 + socketDir2 + " --users 10"));
         try {
             waitFor(() -> Files.readString(dir.resolve("console.txt")).contains("TRUSTLOAD-LAB READY"), 600, p, dir);

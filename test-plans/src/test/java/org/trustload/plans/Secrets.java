@@ -164,7 +164,8 @@ final class Secrets {
                         if (key instanceof PrivateKey pk && pk.getEncoded() != null) {
                             byte[] der = pk.getEncoded();
                             // The PKCS#8 header is the same for every key of a type: take the middle.
-                            add(middle(Base64.getEncoder().encodeToString(der), 32), source + " key " + alias + " (base64)");
+                            add(middle(Base64.getEncoder().encodeToString(der), 32),
+                                    source + " key " + alias + " (base64)");
                             add(middle(HexFormat.of().formatHex(der), 32), source + " key " + alias + " (hex)");
                         }
                     }
