@@ -26,6 +26,9 @@ import org.trustload.harness.Lab;
  * of this run: every value of the {@code -q} file, the password given with {@code -J}, and the lab's
  * secret-named properties and key material, read from the run's lab.properties while the lab is up (its
  * path is on the launcher's READY line; the file is outside the results and gone when the lab stops).
+ *
+ * <p>CI budget: ~70 s (73 s in a fresh-clone run at load ~25): the launcher as a user starts it, a lab and two
+ * local engines; a shorter form would not write the engines' own logs and consoles the check reads.
  */
 class DistributedSecretsIT {
 
