@@ -602,8 +602,7 @@ final class SearchRateCompare {
                         median(gap), range(gap, "%.4f")));
             });
             b.append("\nJMeter's own cost per sample (\"floor\": the same plan with JMeter's Debug Sampler, nothing to"
-                    + " display, "
-                    + "in place of LDAP Request, run the same way, alternated with the others): ")
+                    + " display, in place of LDAP Request, run the same way, alternated with the others): ")
                     .append(String.join("; ", floors)).append(".\n");
         }
         List<String> notes = new ArrayList<>();

@@ -410,9 +410,8 @@ public final class CostBench {
                         + " this machine's %d cores (and other builds ran beside them): compare the ratios, not the"
                         + " absolute times.%n%n",
                 java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'")
-                .withZone(java.time.ZoneOffset.UTC)
-                        .format(started), threads, seconds, warmup, System.getProperty("java.runtime.version"),
-                        loadBefore,
+                        .withZone(java.time.ZoneOffset.UTC).format(started),
+                threads, seconds, warmup, System.getProperty("java.runtime.version"), loadBefore,
                 loadAfter, Runtime.getRuntime().availableProcessors()));
         b.append("| family | plan | operation | server | client CPU ms/op | server CPU ms/op (rest taken out) | client"
                 + " ÷ server | server cores per client core | samples | errors | server at rest, CPU ms/s | largest"

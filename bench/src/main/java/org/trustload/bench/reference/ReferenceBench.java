@@ -497,8 +497,8 @@ public final class ReferenceBench {
                         + " run beside it: the CPU per operation (from `/proc` of the server's processes) is the figure"
                         + " to read, the rates are the tool's.%n%n",
                 java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'")
-                .withZone(java.time.ZoneOffset.UTC)
-                        .format(started), seconds, warmup, loadBefore, loadAfter,
+                        .withZone(java.time.ZoneOffset.UTC).format(started),
+                seconds, warmup, loadBefore, loadAfter,
                 cpus, cpuModel(),
                 pin ? "The tools ran on CPU 0, the server on CPU " + serverCpu + " (`taskset`), so the tool did not "
                         + "starve the server; ops/s per server core = 1000 ÷ the server's CPU ms per operation."

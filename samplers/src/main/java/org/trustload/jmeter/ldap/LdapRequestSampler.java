@@ -252,7 +252,7 @@ public class LdapRequestSampler extends ClientSampler<LdapRequestSampler.Prepare
                         .append("\nfilter: ").append(r.filter()).append('\n')
                         .append("expected: ").append(rule == null ? "any number of entries (minEntries 0)"
                                 : "at least " + rule.minEntries() + (rule.minEntries() == 1 ? " entry" : " entries"))
-                                .append('\n');
+                        .append('\n');
                 if (!r.attributes().isEmpty()) {
                     sb.append("attributes: ").append(String.join(",", r.attributes())).append('\n');
                 }
