@@ -27,7 +27,8 @@ import org.trustload.harness.Layout;
  * {@code kms/kms-benchmark-aliyun} in JMeter (CPU from the difference of a short and a long run), and with
  * {@code python=PATH} the vendor's Python SDK. Method and figures: docs/scenarios/kms-benchmark.md, "Bench".
  *
- * <pre>java -cp … org.trustload.bench.AliyunKmsBench out=DIR [threads=1,8,32] [seconds=20] [warmup=20] [python=PATH]</pre>
+ * <pre>java -cp … org.trustload.bench.AliyunKmsBench out=DIR [threads=1,8,32] [seconds=20] [warmup=20]
+ *     [python=PATH]</pre>
  */
 public final class AliyunKmsBench {
 
@@ -52,13 +53,15 @@ public final class AliyunKmsBench {
         int base = a.containsKey("portBase") ? Integer.parseInt(a.get("portBase")) : Lab.freePortBase();
         Path labProps = out.resolve("lab.properties");
         try (Lab lab = Lab.start(Layout.current(), "kms", labProps, out.resolve("lab.log"),
-                List.of("--port-base", String.valueOf(base), "--socket-dir", "/tmp/tlkb-" + ProcessHandle.current().pid()),
+                List.of("--port-base", String.valueOf(base), "--socket-dir",
+                        "/tmp/tlkb-" + ProcessHandle.current().pid()),
                 Duration.ofSeconds(300))) {
             Properties p = new Properties();
             try (Reader r = Files.newBufferedReader(labProps)) {
                 p.load(r);
             }
-            Path python = a.containsKey("python") ? Path.of(a.get("python")) : root.resolve("bench/target/py-kms/bin/python");
+            Path python = a.containsKey("python") ? Path.of(a.get("python"))
+                    : root.resolve("bench/target/py-kms/bin/python");
             boolean py = Files.isExecutable(python);
             if (!py) {
                 System.out.println("Python SDK peer skipped: no " + python + " (python3 -m venv bench/target/py-kms && "
@@ -75,7 +78,8 @@ public final class AliyunKmsBench {
                 String loadPy = load();
                 double[] pyr = py ? python(root, python, p, t, warmup, seconds) : new double[] {Double.NaN, Double.NaN};
                 System.out.printf(Locale.ROOT, "%-8d %12.1f %14.3f %12.1f %14.3f %8.2f %12.1f %14.3f %s / %s / %s%n", t,
-                        raw[0], raw[1], jm[0], jm[1], jm[0] / raw[0], pyr[0], pyr[1], loadRaw, loadJm, py ? loadPy : "-");
+                        raw[0], raw[1], jm[0], jm[1], jm[0] / raw[0], pyr[0], pyr[1], loadRaw, loadJm,
+                        py ? loadPy : "-");
             }
         }
     }
@@ -109,8 +113,10 @@ public final class AliyunKmsBench {
     }
 
     /** The vendor's Python SDK loop in its own process: {requests/s, process CPU ms per request}. */
-    static double[] python(Path root, Path python, Properties p, int threads, int warmup, int seconds) throws Exception {
-        List<String> cmd = List.of(python.toString(), root.resolve("bench/src/main/python/kms_aliyun_loop.py").toString(),
+    static double[] python(Path root, Path python, Properties p, int threads, int warmup, int seconds)
+            throws Exception {
+        List<String> cmd = List.of(python.toString(),
+                root.resolve("bench/src/main/python/kms_aliyun_loop.py").toString(),
                 "--endpoint", p.getProperty("kms.aliyun.endpoint"), "--ca", p.getProperty("kms.ca.file"),
                 "--client-key-file", p.getProperty("kms.aliyun.client_key_file"),
                 "--password-file", p.getProperty("kms.aliyun.client_key_password_file"),

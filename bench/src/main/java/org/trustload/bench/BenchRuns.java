@@ -30,7 +30,8 @@ public final class BenchRuns {
     /** The machine's load averages, to print beside every figure. */
     public static String uptime() {
         try {
-            return ChildProcess.run(List.of("uptime"), Duration.ofSeconds(10)).output().trim().replaceAll(".*load average: ", "");
+            return ChildProcess.run(List.of("uptime"), Duration.ofSeconds(10)).output().trim()
+                    .replaceAll(".*load average: ", "");
         } catch (java.io.IOException e) {
             return "?";
         } catch (InterruptedException e) {

@@ -29,7 +29,8 @@ import org.trustload.harness.run.RunSpec;
  */
 public final class JMeterRun {
     /** What a run left; {@code exit} is 0 when JMeter ran the plan and wrote results (errors or not). */
-    public record Result(int exit, Path jtl, Path dir, double cpuSeconds, double peakHeapMbJstat, double peakHeapMbGcLog,
+    public record Result(int exit, Path jtl, Path dir, double cpuSeconds, double peakHeapMbJstat,
+            double peakHeapMbGcLog,
                          double maxCommittedMb, boolean timedOut) {
     }
 
@@ -188,7 +189,8 @@ public final class JMeterRun {
 
         private void read(Path copy) {
             List<String> kept = new ArrayList<>();
-            try (BufferedReader r = new BufferedReader(new InputStreamReader(jstat.getInputStream(), StandardCharsets.UTF_8))) {
+            try (BufferedReader r = new BufferedReader(
+                    new InputStreamReader(jstat.getInputStream(), StandardCharsets.UTF_8))) {
                 String header = null;
                 String line;
                 while ((line = r.readLine()) != null) {
@@ -206,7 +208,8 @@ public final class JMeterRun {
                         double used = kb(f, h, "S0U") + kb(f, h, "S1U") + kb(f, h, "EU") + kb(f, h, "OU");
                         double cap = kb(f, h, "S0C") + kb(f, h, "S1C") + kb(f, h, "EC") + kb(f, h, "OC");
                         peakUsedMb = Double.isNaN(peakUsedMb) ? used / 1024 : Math.max(peakUsedMb, used / 1024);
-                        maxCommittedMb = Double.isNaN(maxCommittedMb) ? cap / 1024 : Math.max(maxCommittedMb, cap / 1024);
+                        maxCommittedMb = Double.isNaN(maxCommittedMb) ? cap / 1024
+                                : Math.max(maxCommittedMb, cap / 1024);
                     } catch (RuntimeException ignored) {
                         // a partial line when the target exits
                     }

@@ -51,8 +51,10 @@ public final class JfrShares {
             if (!restTop.isEmpty()) {
                 List<String> top = new ArrayList<>();
                 restTop.entrySet().stream().sorted(Map.Entry.<String, Integer>comparingByValue().reversed()).limit(5)
-                        .forEach(e -> top.add(String.format(Locale.ROOT, "`%s` %.1f%%", e.getKey(), 100.0 * e.getValue() / samples)));
-                b.append("| ").append(restName).append(": top frames ").append(String.join(", ", top)).append(" | | |\n");
+                        .forEach(e -> top.add(
+                                String.format(Locale.ROOT, "`%s` %.1f%%", e.getKey(), 100.0 * e.getValue() / samples)));
+                b.append("| ").append(restName).append(": top frames ").append(String.join(", ", top))
+                        .append(" | | |\n");
             }
             return b.toString();
         }

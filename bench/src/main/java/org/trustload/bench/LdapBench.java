@@ -34,10 +34,14 @@ import java.util.regex.Pattern;
  * {@code client…} arguments), {@code rounds=3},
  * {@code piOps=1000} (per-iteration ops per thread), {@code ptOps=5000} (per-thread ops per thread),
  * {@code warmup=200} (per thread, before each measurement), {@code warmupSeconds=0} (when above 0, the JMeter
- * cells warm up for that long instead of {@code warmup} operations), {@code threads=1,2}, {@code schemes=ldap,ldaps,ldapi}, {@code nofile=4096},
- * {@code scenario…} and {@code perlN=1000} ({@link LdapScenario}), {@code heapPlans=500x25,200x10}, {@code out=docs/scenarios},
+ * cells warm up for that long instead of {@code warmup} operations), {@code threads=1,2},
+ * {@code schemes=ldap,ldaps,ldapi}, {@code nofile=4096},
+ * {@code scenario…} and {@code perlN=1000} ({@link LdapScenario}), {@code heapPlans=500x25,200x10},
+ * {@code out=docs/scenarios},
  * {@code entries=20} (slapd entries), {@code modes=per-iteration,per-thread},
- * {@code peers=ours,raw,searchrate,perl,ext,jndi}, {@code srSeconds=5}, {@code jfrRounds=1} (above 0: a round 0 that records every cell with JFR and counts in no figure), {@code jfrPeriodMs} (stack sampling period of those recordings),
+ * {@code peers=ours,raw,searchrate,perl,ext,jndi}, {@code srSeconds=5}, {@code jfrRounds=1} (above 0: a round 0 that
+ * records every cell with JFR and counts in no figure), {@code jfrPeriodMs} (stack sampling period of those
+ * recordings),
  * {@code writeDocs=true}.
  */
 public final class LdapBench {
@@ -86,7 +90,8 @@ public final class LdapBench {
 
     private void run() throws Exception {
         if (!Files.isRegularFile(jmeterHome.resolve("bin/ApacheJMeter.jar"))) {
-            throw new IllegalStateException("no JMeter at " + jmeterHome + ": run mvn -B -q -o -DskipTests package first");
+            throw new IllegalStateException("no JMeter at " + jmeterHome
+                    + ": run mvn -B -q -o -DskipTests package first");
         }
         List<String> parts = List.of(arg("parts", "matrix,scenario,heap").split(","));
         if (parts.contains("client")) {
@@ -107,7 +112,8 @@ public final class LdapBench {
         System.out.printf("work dir %s%nstarting slapd (%d entries, nofile %d)...%n", work, entries, nofile);
         slapd = Slapd.start(Slapd.Options.defaults().withEntries(entries).withOpenFilesLimit(nofile));
         try {
-            target = new LdapCellPlan.Target(slapd.host(), slapd.ldapPort(), slapd.ldapsPort(), slapd.socketPath().toString(),
+            target = new LdapCellPlan.Target(slapd.host(), slapd.ldapPort(), slapd.ldapsPort(),
+                    slapd.socketPath().toString(),
                     slapd.trustStorePath().toString(), slapd.trustStorePassword(), slapd.baseDn(), "(cn=fulano1)");
             System.out.printf("%s pid %d, %d fds at rest%n", slapd, slapd.pid(), slapd.openFiles());
             if (parts.contains("matrix")) {
@@ -208,8 +214,10 @@ public final class LdapBench {
                         results.computeIfAbsent(cell.id(), k -> new EnumMap<>(Peer.class))
                                 .computeIfAbsent(impl, k -> new ArrayList<>()).add(m);
                     }
-                    System.out.printf(Locale.ROOT, "round %d %-28s %-20s %9.0f ops/s  client %.3f ms/op  slapd %.3f ms/op  errors %d  fds peak %d (before %d, after %d)  load %s%s%n",
-                            r, cell.id(), impl.title, m.opsPerSec(), m.cpuMsPerOp(), m.slapdMsPerOp(), m.errors(), m.peakFds(),
+                    System.out.printf(Locale.ROOT, "round %d %-28s %-20s %9.0f ops/s  client %.3f ms/op  slapd %.3f"
+                            + " ms/op  errors %d  fds peak %d (before %d, after %d)  load %s%s%n",
+                            r, cell.id(), impl.title, m.opsPerSec(), m.cpuMsPerOp(), m.slapdMsPerOp(), m.errors(),
+                            m.peakFds(),
                             m.fdsBefore(), m.fdsAfter(), loadAvg(), m.note().isEmpty() ? "" : "  " + m.note());
                 }
                 Measurement o = jfr ? null : thisRound.get(Peer.OURS);
@@ -266,8 +274,9 @@ public final class LdapBench {
             double cpuUs = (processCpuMs() - c0) * 1000 / n;
             double wallUs = (System.nanoTime() - t0) / 1e3 / n;
             if (round == 1) { // the first round warms up
-                return String.format(Locale.ROOT, "%nOne platform thread started and joined in the bench JVM (what UnboundID's connect thread costs "
-                        + "per connection, without its work): %.0f µs of process CPU, %.0f µs wall (mean of %d; load %s).%n", cpuUs, wallUs, n, loadAvg());
+                return String.format(Locale.ROOT, "%nOne platform thread started and joined in the bench JVM (what"
+                        + " UnboundID's connect thread costs per connection, without its work): %.0f µs of process CPU,"
+                        + " %.0f µs wall (mean of %d; load %s).%n", cpuUs, wallUs, n, loadAvg());
             }
         }
     }
@@ -282,13 +291,17 @@ public final class LdapBench {
         return period.isEmpty() ? null : jfc(work, Integer.parseInt(period));
     }
 
-    /** A copy of the JDK's {@code profile} settings in {@code dir} that samples Java and native stacks every {@code periodMs}. */
+    /**
+     * A copy of the JDK's {@code profile} settings in {@code dir} that samples Java and native stacks every
+     * {@code periodMs}.
+     */
     static Path jfc(Path dir, int periodMs) throws IOException {
         String period = Integer.toString(periodMs);
         Path jfc = dir.resolve("profile-" + period + "ms.jfc");
         if (!Files.exists(jfc)) {
             String text = Files.readString(Path.of(System.getProperty("java.home"), "lib/jfr/profile.jfc"));
-            text = Pattern.compile("(<event name=\"jdk\\.(?:ExecutionSample|NativeMethodSample)\">.*?<setting name=\"period\"[^>]*>)[^<]*",
+            text = Pattern.compile("(<event name=\"jdk\\.(?:ExecutionSample|NativeMethodSample)\">.*?<setting"
+                    + " name=\"period\"[^>]*>)[^<]*",
                     Pattern.DOTALL).matcher(text).replaceAll("$1" + Integer.parseInt(period) + " ms");
             Files.writeString(jfc, text);
         }
@@ -296,8 +309,8 @@ public final class LdapBench {
     }
 
     private static double processCpuMs() {
-        return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean())
-                .getProcessCpuTime() / 1e6;
+        return ((com.sun.management.OperatingSystemMXBean)
+                java.lang.management.ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime() / 1e6;
     }
 
     private Measurement measureRaw(RawLoop raw, LdapCellPlan.Cell cell, int warmup, Path jfrDir) throws Exception {
@@ -326,15 +339,17 @@ public final class LdapBench {
             rec.close();
         }
         settle();
-        return new Measurement(res.opsPerSecond(), res.ops(), res.errors(), peak, before, FdMonitor.count(slapd.pid()), "",
-                (c1 - c0) / res.ops(), (s1 - s0) / res.ops());
+        return new Measurement(res.opsPerSecond(), res.ops(), res.errors(), peak, before, FdMonitor.count(slapd.pid()),
+                "", (c1 - c0) / res.ops(), (s1 - s0) / res.ops());
     }
 
-    private Measurement measureJMeter(LdapCellPlan.Impl impl, LdapCellPlan.Cell cell, int warmup, Path dir, boolean jfr) throws Exception {
+    private Measurement measureJMeter(LdapCellPlan.Impl impl, LdapCellPlan.Cell cell, int warmup, Path dir, boolean jfr)
+            throws Exception {
         return measureJMeter(impl, cell, warmup, false, dir, jfr, List.of());
     }
 
-    private Measurement measureJMeter(LdapCellPlan.Impl impl, LdapCellPlan.Cell cell, int warmup, boolean jvmStats, Path dir,
+    private Measurement measureJMeter(LdapCellPlan.Impl impl, LdapCellPlan.Cell cell, int warmup, boolean jvmStats,
+            Path dir,
                                       boolean jfr, List<String> props) throws Exception {
         // beside its results folder: the runner empties that folder first
         Path plan = LdapCellPlan.write(dir.resolveSibling(dir.getFileName() + ".jmx"), impl, cell, target, warmup,
@@ -365,17 +380,21 @@ public final class LdapBench {
         settle();
         int after = FdMonitor.count(slapd.pid());
         if (!Files.exists(run.jtl())) {
-            return new Measurement(0, 0, 0, peak, before, after, "no results (exit " + run.exit() + ", see " + dir + ")",
+            return new Measurement(0, 0, 0, peak, before, after,
+                    "no results (exit " + run.exit() + ", see " + dir + ")",
                     Double.NaN, Double.NaN);
         }
         List<Jtl.Sample> samples = Jtl.read(run.jtl());
-        Jtl.Stats st = Jtl.stats(samples, s -> s.label().equals("search"), s -> !s.label().startsWith(LdapCellPlan.WARMUP));
+        Jtl.Stats st =
+                Jtl.stats(samples, s -> s.label().equals("search"), s -> !s.label().startsWith(LdapCellPlan.WARMUP));
         int expected = cell.threads() * cell.opsPerThread();
-        String note = run.timedOut() ? "timed out" : st.samples() != expected ? st.samples() + "/" + expected + " searches" : "";
+        String note = run.timedOut() ? "timed out" : st.samples() != expected
+                ? st.samples() + "/" + expected + " searches" : "";
         double rate = st.spanMs() > 0 ? st.samples() * 1000.0 / st.spanMs() : 0;
         int n = Math.max(1, st.samples());
         return new Measurement(rate, st.samples(), st.errors(), peak, before, after, note,
-                client.cpuMsBetween(st.firstStart(), st.lastEnd()) / n, server.cpuMsBetween(st.firstStart(), st.lastEnd()) / n);
+                client.cpuMsBetween(st.firstStart(), st.lastEnd()) / n,
+                server.cpuMsBetween(st.firstStart(), st.lastEnd()) / n);
     }
 
     /**
@@ -384,7 +403,8 @@ public final class LdapBench {
      */
     private Measurement measureSearchRate(LdapCellPlan.Cell cell, Path dir) throws Exception {
         Files.createDirectories(dir);
-        List<String> base = new ArrayList<>(List.of("--hostname", target.host(), "--port", Integer.toString(target.port(cell.scheme())),
+        List<String> base = new ArrayList<>(
+                List.of("--hostname", target.host(), "--port", Integer.toString(target.port(cell.scheme())),
                 "--baseDN", target.baseDn(), "--scope", "sub", "--filter", target.filter(),
                 "--numThreads", Integer.toString(cell.threads()), "--intervalDuration", "1", "--csv"));
         if (cell.scheme().equals("ldaps")) {
@@ -433,7 +453,8 @@ public final class LdapBench {
 
     private static String runSearchRate(List<String> args, Path copy) throws IOException {
         java.io.ByteArrayOutputStream outBytes = new java.io.ByteArrayOutputStream();
-        com.unboundid.ldap.sdk.examples.SearchRate tool = new com.unboundid.ldap.sdk.examples.SearchRate(outBytes, outBytes);
+        com.unboundid.ldap.sdk.examples.SearchRate tool =
+                new com.unboundid.ldap.sdk.examples.SearchRate(outBytes, outBytes);
         com.unboundid.ldap.sdk.ResultCode rc = tool.runTool(args.toArray(new String[0]));
         String text = outBytes.toString(StandardCharsets.UTF_8) + "\nresult: " + rc + "\n";
         Files.writeString(copy, String.join(" ", args) + "\n" + text);
@@ -452,7 +473,8 @@ public final class LdapBench {
             case "ldapi" -> slapd.ldapiUrl();
             default -> "ldap://127.0.0.1:" + target.ldapPort();
         };
-        List<String> cmd = new ArrayList<>(List.of("perl", script.toString(), url, Integer.toString(cell.opsPerThread())));
+        List<String> cmd =
+                new ArrayList<>(List.of("perl", script.toString(), url, Integer.toString(cell.opsPerThread())));
         if (cell.scheme().equals("ldaps")) {
             cmd.addAll(List.of(slapd.certificatePath().toString(), "nodelay")); // as ours: TCP_NODELAY
         }
@@ -462,7 +484,8 @@ public final class LdapBench {
         double s0 = CpuMonitor.cpuMs(slapd.pid());
         List<Process> procs = new ArrayList<>();
         for (int t = 0; t < cell.threads(); t++) {
-            procs.add(new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(dir.resolve("perl-" + t + ".txt").toFile()).start());
+            procs.add(new ProcessBuilder(cmd).redirectErrorStream(true)
+                    .redirectOutput(dir.resolve("perl-" + t + ".txt").toFile()).start());
         }
         double wall = 0;
         double cpu = 0;
@@ -502,30 +525,42 @@ public final class LdapBench {
                                   int rounds, int piOps, int ptOps, int warmup) {
         StringBuilder b = new StringBuilder();
         List<String> asked = List.of(arg("peers", "ours,raw,searchrate,perl,ext,jndi").split(","));
-        List<Peer> cols = Arrays.stream(Peer.values()).filter(p -> asked.contains(p.name().toLowerCase(Locale.ROOT))).toList();
-        b.append("Generated by `./trustload bench ldap` (`org.trustload.bench.LdapBench`); the numbers below are the ones measured in this run.\n\n");
+        List<Peer> cols =
+                Arrays.stream(Peer.values()).filter(p -> asked.contains(p.name().toLowerCase(Locale.ROOT))).toList();
+        b.append("Generated by `./trustload bench ldap` (`org.trustload.bench.LdapBench`); the numbers below are the"
+                + " ones measured in this run.\n\n");
         machine(b);
-        b.append(String.format(Locale.ROOT, "Work per cell: %d per-iteration operations (connect + anonymous bind + search `(cn=fulano1)` + unbind) "
-                + "or %d per-thread searches (one connection, bound once) **per thread**, after a warm-up of %d per thread in the same JVM "
-                + "(JMeter: a setUp thread group whose samples are excluded%s). %d rounds, implementations interleaved (rotated) within each cell; "
-                + "values are medians over rounds, ratios are the median (min–max) of per-round ratios. slapd: OpenLDAP from the `Slapd` fixture, "
-                + "%s entries (equality indexes on objectClass, cn and uid), nofile %s, on the same 2 cores.%n%n", piOps, ptOps, warmup,
-                intArg("warmupSeconds", 0) > 0 ? "; ours instead warms up for " + intArg("warmupSeconds", 0) + " s inside the measured thread "
-                        + "group (a Runtime Controller before the measured loop): a fresh JMeter JVM is still compiling after a few thousand fast "
-                        + "samples, and a switch of thread group makes the JIT compile JMeter's per-sample code again in the measured window" : "", rounds,
+        b.append(String.format(Locale.ROOT, "Work per cell: %d per-iteration operations (connect + anonymous bind +"
+                + " search `(cn=fulano1)` + unbind) or %d per-thread searches (one connection, bound once) **per"
+                + " thread**, after a warm-up of %d per thread in the same JVM (JMeter: a setUp thread group whose"
+                + " samples are excluded%s). %d rounds, implementations interleaved (rotated) within each cell; values"
+                + " are medians over rounds, ratios are the median (min–max) of per-round ratios. slapd: OpenLDAP from"
+                + " the `Slapd` fixture, %s entries (equality indexes on objectClass, cn and uid), nofile %s, on the"
+                + " same 2 cores.%n%n", piOps, ptOps, warmup,
+                intArg("warmupSeconds", 0) > 0
+                ? "; ours instead warms up for " + intArg("warmupSeconds", 0) + " s inside the measured thread "
+                        + "group (a Runtime Controller before the measured loop): a fresh JMeter JVM is still compiling"
+                        + " after a few thousand fast "
+                        + "samples, and a switch of thread group makes the JIT compile JMeter's per-sample code again"
+                        + " in the measured window" : "", rounds,
                 String.format(Locale.ROOT, "%,d", slapd.options().entries()), arg("nofile", "4096")));
-        b.append("ops/s = searches ÷ (first measured sample start → last measured sample end) from the JTL (JVM start and warm-up excluded); "
-                + "raw = same threads and operations on UnboundID in the bench JVM with our client's connection options (synchronous mode, TCP_NODELAY, no SO_LINGER/SO_KEEPALIVE/SO_REUSEADDR, same timeouts). "
-                + "searchrate = `com.unboundid.ldap.sdk.examples.SearchRate` from the same SDK jar in the bench JVM, same threads, "
-                + "one connection per thread, anonymous, `--numIntervals " + arg("srSeconds", "5") + " --intervalDuration 1` after a 2 s warm-up run "
-                + "(it has no Unix sockets; per iteration it would not bind: per-thread only). "
-                + "Perl = the original LDAP study's loop (`bench/src/main/perl/ldap-loop.pl`, Net::LDAP), one process per thread; ldaps with TCP_NODELAY like ours. "
-                + "LDAPExt per-iteration = its `bind` + `search` + `unbind` samples per iteration (one JNDI context each); "
-                + "per-thread = one `bind`, then searches. LDAPSampler has no per-thread mode and no ldaps; neither stock sampler can do ldapi.\n\n");
-        b.append("Client CPU ms/op = user + system time of the measuring process (`/proc/<pid>/stat`, polled every 20 ms and interpolated "
-                + "to the JTL's measured window for JMeter; `OperatingSystemMXBean.getProcessCpuTime` around the loop for raw and searchrate; "
-                + "Perl's `times` around its loop) ÷ operations. slapd ms/op = slapd's user + system time (`/proc/<pid>/stat`) over the same window ÷ operations "
-                + "(10 ms tick resolution).\n\n");
+        b.append("ops/s = searches ÷ (first measured sample start → last measured sample end) from the JTL (JVM start"
+                + " and warm-up excluded); raw = same threads and operations on UnboundID in the bench JVM with our"
+                + " client's connection options (synchronous mode, TCP_NODELAY, no SO_LINGER/SO_KEEPALIVE/SO_REUSEADDR,"
+                + " same timeouts). searchrate = `com.unboundid.ldap.sdk.examples.SearchRate` from the same SDK jar in"
+                + " the bench JVM, same threads, "
+                + "one connection per thread, anonymous, `--numIntervals " + arg("srSeconds", "5")
+                + " --intervalDuration 1` after a 2 s warm-up run "
+                + "(it has no Unix sockets; per iteration it would not bind: per-thread only). Perl = the original LDAP"
+                + " study's loop (`bench/src/main/perl/ldap-loop.pl`, Net::LDAP), one process per thread; ldaps with"
+                + " TCP_NODELAY like ours. LDAPExt per-iteration = its `bind` + `search` + `unbind` samples per"
+                + " iteration (one JNDI context each); per-thread = one `bind`, then searches. LDAPSampler has no"
+                + " per-thread mode and no ldaps; neither stock sampler can do ldapi.\n\n");
+        b.append("Client CPU ms/op = user + system time of the measuring process (`/proc/<pid>/stat`, polled every 20"
+                + " ms and interpolated to the JTL's measured window for JMeter;"
+                + " `OperatingSystemMXBean.getProcessCpuTime` around the loop for raw and searchrate; Perl's `times`"
+                + " around its loop) ÷ operations. slapd ms/op = slapd's user + system time (`/proc/<pid>/stat`) over"
+                + " the same window ÷ operations (10 ms tick resolution).\n\n");
         b.append("| scheme | threads | mode |");
         for (Peer p : cols) {
             b.append(' ').append(p.title).append(" ops/s |");
@@ -540,17 +575,21 @@ public final class LdapBench {
             Map<Peer, List<Measurement>> m = results.getOrDefault(c.id(), Map.of());
             b.append("| ").append(c.scheme()).append(" | ").append(c.threads()).append(" | ").append(c.mode());
             for (Peer i : cols) {
-                b.append(" | ").append(m.containsKey(i) ? fmt0(median(m.get(i).stream().map(Measurement::opsPerSec).toList())) : "n/a");
+                b.append(" | ").append(m.containsKey(i)
+                        ? fmt0(median(m.get(i).stream().map(Measurement::opsPerSec).toList())) : "n/a");
             }
             List<Double> rs = ratios.get(c.id());
             b.append(" | ").append(rs == null ? "n/a" : String.format(Locale.ROOT, "%.2f (%s)", median(rs), range(rs)));
             List<Double> ss = srRatios.get(c.id());
             b.append(" | ").append(ss == null ? "n/a" : String.format(Locale.ROOT, "%.2f (%s)", median(ss), range(ss)));
             for (Peer i : cols) {
-                b.append(" | ").append(m.containsKey(i) ? fmt3(median(m.get(i).stream().map(Measurement::cpuMsPerOp).toList())) : "n/a");
+                b.append(" | ").append(m.containsKey(i)
+                        ? fmt3(median(m.get(i).stream().map(Measurement::cpuMsPerOp).toList())) : "n/a");
             }
-            b.append(" | ").append(m.containsKey(Peer.OURS) ? fmt3(median(m.get(Peer.OURS).stream().map(Measurement::slapdMsPerOp).toList())) : "n/a")
-                    .append(" / ").append(m.containsKey(Peer.RAW) ? fmt3(median(m.get(Peer.RAW).stream().map(Measurement::slapdMsPerOp).toList())) : "n/a");
+            b.append(" | ").append(m.containsKey(Peer.OURS)
+                    ? fmt3(median(m.get(Peer.OURS).stream().map(Measurement::slapdMsPerOp).toList())) : "n/a")
+                    .append(" / ").append(m.containsKey(Peer.RAW)
+                            ? fmt3(median(m.get(Peer.RAW).stream().map(Measurement::slapdMsPerOp).toList())) : "n/a");
             int peak = 0;
             int errors = 0;
             List<String> notes = new ArrayList<>();
@@ -560,7 +599,8 @@ public final class LdapBench {
                 }
                 peak = Math.max(peak, m.get(i).stream().mapToInt(Measurement::peakFds).max().orElse(0));
                 errors += m.get(i).stream().mapToInt(Measurement::errors).sum();
-                m.get(i).stream().map(Measurement::note).filter(s -> !s.isEmpty()).forEach(s -> notes.add(i.name() + ": " + s));
+                m.get(i).stream().map(Measurement::note).filter(s -> !s.isEmpty())
+                        .forEach(s -> notes.add(i.name() + ": " + s));
             }
             b.append(" | ").append(peak).append(" | ").append(errors);
             if (!notes.isEmpty()) {
@@ -568,10 +608,12 @@ public final class LdapBench {
             }
             b.append(" |\n");
         }
-        b.append(String.format(Locale.ROOT, "%nslapd at rest holds %d descriptors. Load average at the end of the matrix: %s.%n",
+        b.append(String.format(Locale.ROOT,
+                "%nslapd at rest holds %d descriptors. Load average at the end of the matrix: %s.%n",
                 slapd.openFiles(), loadAvg()));
-        b.append("\nPer-round values (with the load average at each measurement) are in `bench.txt`; raw files in `bench/target/ldap-bench/<stamp>/matrix/` "
-                + "(one directory per round and cell with the .jmx, JTL, jmeter.log, and `jmeter.jfr` / `raw.jfr` in `r0`, the profiled round that counts in no figure).\n");
+        b.append("\nPer-round values (with the load average at each measurement) are in `bench.txt`; raw files in"
+                + " `bench/target/ldap-bench/<stamp>/matrix/` (one directory per round and cell with the .jmx, JTL,"
+                + " jmeter.log, and `jmeter.jfr` / `raw.jfr` in `r0`, the profiled round that counts in no figure).\n");
         return b.toString();
     }
 
@@ -588,11 +630,13 @@ public final class LdapBench {
      * ({@code warmup}, {@code warmupSeconds}).
      */
     private void jvmStats() throws Exception {
-        LdapCellPlan.Cell cell = new LdapCellPlan.Cell(arg("jsScheme", "ldapi"), intArg("jsThreads", 1), true, intArg("jsOps", 40000));
+        LdapCellPlan.Cell cell =
+                new LdapCellPlan.Cell(arg("jsScheme", "ldapi"), intArg("jsThreads", 1), true, intArg("jsOps", 40000));
         int rounds = intArg("jsRounds", 5);
         Path probe = LdapCellPlan.write(work.resolve("jvmstats/with.jmx"), LdapCellPlan.Impl.OURS, cell, target,
                 intArg("warmup", 200), intArg("warmupSeconds", 0), true);
-        String columns = "-Jsample_variables=" + org.trustload.harness.jmx.PlanFile.jvmStatsColumns(probe).orElseThrow();
+        String columns =
+                "-Jsample_variables=" + org.trustload.harness.jmx.PlanFile.jvmStatsColumns(probe).orElseThrow();
         String[] variants = {"none", "columns", "listener"};
         Map<String, List<Measurement>> m = new LinkedHashMap<>();
         List<Double> listener = new ArrayList<>();
@@ -603,31 +647,40 @@ public final class LdapBench {
             Map<String, Measurement> round = new LinkedHashMap<>();
             for (String v : order) {
                 Path dir = work.resolve("jvmstats/r" + r + "-" + v);
-                Measurement x = measureJMeter(LdapCellPlan.Impl.OURS, cell, intArg("warmup", 200), v.equals("listener"), dir, false,
-                        v.equals("none") ? List.of() : List.of(columns));
+                Measurement x = measureJMeter(LdapCellPlan.Impl.OURS, cell, intArg("warmup", 200), v.equals("listener"),
+                        dir, false, v.equals("none") ? List.of() : List.of(columns));
                 round.put(v, x);
                 m.computeIfAbsent(v, k -> new ArrayList<>()).add(x);
-                System.out.printf(Locale.ROOT, "jvmstats round %d %-8s %9.0f ops/s  client %.4f ms/op  errors %d  load %s%s%n", r, v,
-                        x.opsPerSec(), x.cpuMsPerOp(), x.errors(), loadAvg(), x.note().isEmpty() ? "" : "  " + x.note());
+                System.out.printf(Locale.ROOT,
+                        "jvmstats round %d %-8s %9.0f ops/s  client %.4f ms/op  errors %d  load %s%s%n", r, v,
+                        x.opsPerSec(), x.cpuMsPerOp(), x.errors(), loadAvg(),
+                        x.note().isEmpty() ? "" : "  " + x.note());
             }
             listener.add(round.get("listener").opsPerSec() / round.get("columns").opsPerSec());
             cols.add(round.get("columns").opsPerSec() / round.get("none").opsPerSec());
         }
         StringBuilder b = new StringBuilder();
         machine(b);
-        b.append(String.format(Locale.ROOT, "Cell: LDAP Request, %s, %d thread(s), per-thread connection, %d searches per thread after the warm-up; "
-                + "%d rounds, the three variants rotated per round; rates median (min–max) over rounds.%n%n", cell.scheme(), cell.threads(),
+        b.append(String.format(Locale.ROOT, "Cell: LDAP Request, %s, %d thread(s), per-thread connection, %d searches"
+                + " per thread after the warm-up; %d rounds, the three variants rotated per round; rates median"
+                + " (min–max) over rounds.%n%n", cell.scheme(), cell.threads(),
                 cell.opsPerThread(), rounds));
-        b.append("| variant | searches/s | JMeter client CPU ms/search | slapd CPU ms/search | errors |\n|---|---:|---:|---:|---:|\n");
+        b.append("| variant | searches/s | JMeter client CPU ms/search | slapd CPU ms/search | errors |\n"
+                + "|---|---:|---:|---:|---:|\n");
         for (String v : variants) {
             List<Measurement> l = m.get(v);
             b.append(String.format(Locale.ROOT, "| %s | %s (%s) | %.4f (%s) | %.3f | %d |%n", v,
-                    fmt0(median(l.stream().map(Measurement::opsPerSec).toList())), range(l.stream().map(Measurement::opsPerSec).toList(), "%.0f"),
-                    median(l.stream().map(Measurement::cpuMsPerOp).toList()), range(l.stream().map(Measurement::cpuMsPerOp).toList(), "%.4f"),
-                    median(l.stream().map(Measurement::slapdMsPerOp).toList()), l.stream().mapToInt(Measurement::errors).sum()));
+                    fmt0(median(l.stream().map(Measurement::opsPerSec).toList())),
+                    range(l.stream().map(Measurement::opsPerSec).toList(), "%.0f"),
+                    median(l.stream().map(Measurement::cpuMsPerOp).toList()),
+                    range(l.stream().map(Measurement::cpuMsPerOp).toList(), "%.4f"),
+                    median(l.stream().map(Measurement::slapdMsPerOp).toList()),
+                    l.stream().mapToInt(Measurement::errors).sum()));
         }
-        b.append(String.format(Locale.ROOT, "%nListener ratio (with the listener ÷ columns only): %.3f (%s); columns ratio (columns only ÷ none): "
-                + "%.3f (%s). Load average at the end: %s.%n", median(listener), range(listener, "%.3f"), median(cols), range(cols, "%.3f"), loadAvg()));
+        b.append(String.format(Locale.ROOT,
+                "%nListener ratio (with the listener ÷ columns only): %.3f (%s); columns ratio (columns only ÷ none): "
+                + "%.3f (%s). Load average at the end: %s.%n", median(listener), range(listener, "%.3f"), median(cols),
+                range(cols, "%.3f"), loadAvg()));
         Files.writeString(work.resolve("jvmstats-table.md"), b.toString());
         if (Boolean.parseBoolean(arg("writeDocs", "true"))) {
             replaceSection(root.resolve("docs/bench.md"), b.toString(), "ldap-jvmstats");
@@ -683,10 +736,12 @@ public final class LdapBench {
         JMeterRun.Result base = JMeterRun.run(jmeterHome, root.resolve("test-plans/ldap/ldap-search-500x25.jmx"), empty,
                 List.of("-Xmx" + xmx, "-XX:+UseG1GC"), props(1, 1, 0, "per-iteration"), 300, true);
         int baseSamples = Jtl.read(base.jtl()).size();
-        b.append(String.format(Locale.ROOT, "JMeter JVM: `-Xmx%s -XX:+UseG1GC` (no -Xms), started by the harness's runner as `./trustload run` starts it. "
-                + "Start-up + 1-sample run costs %.2f s CPU (subtracted below; %d sample).%n%n", xmx, base.cpuSeconds(), baseSamples));
-        b.append("| plan | threads × loops | mode | samples | errors | wall (s) | samples/s | JMeter CPU (s, HH:MM:SS) | CPU ms/sample (net of start-up) "
-                + "| peak heap used, before GC (MB) | peak heap used, jstat 250 ms (MB) | max committed (MB) | peak slapd fds |\n");
+        b.append(String.format(Locale.ROOT, "JMeter JVM: `-Xmx%s -XX:+UseG1GC` (no -Xms), started by the harness's"
+                + " runner as `./trustload run` starts it. Start-up + 1-sample run costs %.2f s CPU (subtracted below;"
+                + " %d sample).%n%n", xmx, base.cpuSeconds(), baseSamples));
+        b.append("| plan | threads × loops | mode | samples | errors | wall (s) | samples/s | JMeter CPU (s, HH:MM:SS)"
+                + " | CPU ms/sample (net of start-up) | peak heap used, before GC (MB) | peak heap used, jstat 250 ms"
+                + " (MB) | max committed (MB) | peak slapd fds |\n");
         b.append("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         for (String plan : plans) {
             String[] tl = plan.split("x");
@@ -696,23 +751,29 @@ public final class LdapBench {
                 Path dir = work.resolve("heap/" + plan + "-" + mode);
                 settle();
                 FdMonitor mon = FdMonitor.start(slapd.pid(), 50);
-                JMeterRun.Result run = JMeterRun.run(jmeterHome, root.resolve("test-plans/ldap/ldap-search-" + plan + ".jmx"), dir,
-                        List.of("-Xmx" + xmx, "-XX:+UseG1GC"), props(threads, loops, intArg("heapRampup", 10), mode), 900, true);
+                JMeterRun.Result run = JMeterRun.run(jmeterHome,
+                        root.resolve("test-plans/ldap/ldap-search-" + plan + ".jmx"), dir,
+                        List.of("-Xmx" + xmx, "-XX:+UseG1GC"), props(threads, loops, intArg("heapRampup", 10), mode),
+                        900, true);
                 int peakFds = mon.stop();
                 List<Jtl.Sample> samples = Jtl.read(run.jtl());
                 Jtl.Stats st = Jtl.stats(samples, s -> true, s -> true);
                 double cpu = run.cpuSeconds();
                 double net = cpu - base.cpuSeconds();
-                String line = String.format(Locale.ROOT, "| ldap-search-%s | %d × %d | %s | %d | %d | %.1f | %.0f | %.2f (%s) | %.3f | %.0f | %.0f | %.0f | %d |%n",
+                String line = String.format(Locale.ROOT, "| ldap-search-%s | %d × %d | %s | %d | %d | %.1f | %.0f |"
+                        + " %.2f (%s) | %.3f | %.0f | %.0f | %.0f | %d |%n",
                         plan, threads, loops, mode, st.samples(), st.errors(), st.spanMs() / 1000.0,
-                        st.samples() * 1000.0 / Math.max(1, st.spanMs()), cpu, hms(cpu), net * 1000 / Math.max(1, st.samples()),
+                        st.samples() * 1000.0 / Math.max(1, st.spanMs()), cpu, hms(cpu),
+                        net * 1000 / Math.max(1, st.samples()),
                         run.peakHeapMbGcLog(), run.peakHeapMbJstat(), run.maxCommittedMb(), peakFds);
                 System.out.print(line);
                 b.append(line);
             }
         }
-        b.append(String.format(Locale.ROOT, "%nslapd nofile %d. \"before GC\" = largest occupancy a collection started from (`-Xlog:gc`), the true high-water mark; "
-                + "jstat samples every 250 ms and can miss it. CPU = user + system of the JMeter JVM, start-up to exit (its reaped-children time, what bash `times` reports).%n", nofile));
+        b.append(String.format(Locale.ROOT, "%nslapd nofile %d. \"before GC\" = largest occupancy a collection started"
+                + " from (`-Xlog:gc`), the true high-water mark; jstat samples every 250 ms and can miss it. CPU = user"
+                + " + system of the JMeter JVM, start-up to exit (its reaped-children time, what bash `times`"
+                + " reports).%n", nofile));
         Files.writeString(work.resolve("heap-table.md"), b.toString());
         replaceSection(out.resolve("ldap-search-500x25.md"), b.toString());
         replaceSection(out.resolve("ldap-search-200x10.md"), b.toString());
@@ -727,9 +788,9 @@ public final class LdapBench {
     // ------------------------------------------------------------------ output helpers
 
     private void machine(StringBuilder b) {
-        b.append(String.format(Locale.ROOT, "Machine: %d CPUs (`nproc`), %s; load average at start %s, now %s; %s; JDK %s (%s); "
-                        + "JMeter 5.6.3 assembled by `dist`; slapd %s. Other builds were running on the same machine: "
-                        + "compare ratios within this table, not absolute numbers.%n%n",
+        b.append(String.format(Locale.ROOT, "Machine: %d CPUs (`nproc`), %s; load average at start %s, now %s; %s; JDK"
+                        + " %s (%s); JMeter 5.6.3 assembled by `dist`; slapd %s. Other builds were running on the same"
+                        + " machine: compare ratios within this table, not absolute numbers.%n%n",
                 Runtime.getRuntime().availableProcessors(), cpuModel(), startLoad, loadAvg(),
                 started.format(DateTimeFormatter.ISO_OFFSET_DATE_TIME), System.getProperty("java.version"),
                 System.getProperty("java.vm.name"), slapdVersion()));
@@ -750,7 +811,8 @@ public final class LdapBench {
 
     private static String slapdVersion() {
         try {
-            ChildProcess.Finished dpkg = ChildProcess.run(List.of("dpkg-query", "-W", "-f=${Version}", "slapd"), Duration.ofSeconds(10));
+            ChildProcess.Finished dpkg =
+                    ChildProcess.run(List.of("dpkg-query", "-W", "-f=${Version}", "slapd"), Duration.ofSeconds(10));
             if (dpkg.status() >= 0) {
                 return dpkg.output().trim();
             }

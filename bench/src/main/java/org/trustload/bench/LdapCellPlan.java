@@ -76,7 +76,8 @@ final class LdapCellPlan {
         }
         boolean inGroup = warmupSeconds > 0 && impl == Impl.OURS;
         if (warmupSeconds > 0 && !inGroup) {
-            body(group(plan, new SetupThreadGroup(), "warmup", cell, Integer.toString(warmupSeconds)), impl, cell, t, -1, WARMUP);
+            body(group(plan, new SetupThreadGroup(), "warmup", cell, Integer.toString(warmupSeconds)), impl, cell, t,
+                    -1, WARMUP);
         } else if (warmupSeconds <= 0 && warmupOps > 0) {
             body(group(plan, new SetupThreadGroup(), "warmup", cell, MAX_SECONDS), impl, cell, t, warmupOps, WARMUP);
         }
@@ -91,7 +92,8 @@ final class LdapCellPlan {
     }
 
     private static HashTree group(HashTree plan, ThreadGroup g, String name, Cell cell, String seconds) {
-        String gui = "org.apache.jmeter.threads.gui." + (g instanceof SetupThreadGroup ? "SetupThreadGroupGui" : "ThreadGroupGui");
+        String gui = "org.apache.jmeter.threads.gui."
+                + (g instanceof SetupThreadGroup ? "SetupThreadGroupGui" : "ThreadGroupGui");
         return plan.add(PlanTree.threadGroup(g, gui, name, cell.threads(), 1, seconds));
     }
 
@@ -119,8 +121,8 @@ final class LdapCellPlan {
     private static void ours(HashTree node, Cell cell, Target t, String label) {
         boolean ldaps = "ldaps".equals(cell.scheme());
         boolean ldapi = "ldapi".equals(cell.scheme());
-        node.add(PlanTree.element("org.trustload.jmeter.ldap.LdapConnectionConfig", PlanTree.TEST_BEAN_GUI, label + " connection",
-                "configName", label, "scheme", cell.scheme(), "host", t.host(),
+        node.add(PlanTree.element("org.trustload.jmeter.ldap.LdapConnectionConfig", PlanTree.TEST_BEAN_GUI,
+                label + " connection", "configName", label, "scheme", cell.scheme(), "host", t.host(),
                 "port", ldapi ? "" : Integer.toString(t.port(cell.scheme())), "socketPath", ldapi ? t.socket() : "",
                 "connectionMode", cell.mode(), "connectTimeout", "5000", "responseTimeout", "30000",
                 "trustMode", ldaps ? "trust-store" : "jvm-default", "trustStore", ldaps ? t.trustStore() : "",
@@ -136,9 +138,9 @@ final class LdapCellPlan {
     /** Stock LDAP Extended Request: one JNDI context per thread name, opened by test=bind. */
     private static void ext(HashTree node, Cell cell, Target t, String label, String test) {
         node.add(PlanTree.element(LDAP + "sampler.LDAPExtSampler", LDAP + "control.gui.LdapExtTestSamplerGui", label,
-                "servername", t.host(), "port", Integer.toString(t.port(cell.scheme())), "rootdn", t.baseDn(), "test", test,
-                "secure", Boolean.toString("ldaps".equals(cell.scheme())), "trustall", "false", "user_dn", "", "user_pw", "",
-                "connection_timeout", "5000",
+                "servername", t.host(), "port", Integer.toString(t.port(cell.scheme())), "rootdn", t.baseDn(), "test",
+                test, "secure", Boolean.toString("ldaps".equals(cell.scheme())), "trustall", "false", "user_dn", "",
+                "user_pw", "", "connection_timeout", "5000",
                 // search base relative to rootdn (empty = rootdn itself)
                 "search", "", "searchfilter", t.filter(), "scope", "2", "countlimit", "0", "timelimit", "0",
                 "attributes", "", "return_object", "false", "deref_aliases", "false", "parseflag", "false",
@@ -148,8 +150,8 @@ final class LdapCellPlan {
     /** Stock LDAP Request: JNDI context per sample, ldap:// only (the URL scheme is hard-coded). */
     private static void jndi(HashTree node, Target t, String label) {
         TestElement e = PlanTree.element(LDAP + "sampler.LDAPSampler", LDAP + "control.gui.LdapTestSamplerGui", label,
-                "servername", t.host(), "port", Integer.toString(t.ldapPort()), "rootdn", t.baseDn(), "user_defined", true,
-                "test", "search", "base_entry_dn", "", "search", "", "searchfilter", t.filter(),
+                "servername", t.host(), "port", Integer.toString(t.ldapPort()), "rootdn", t.baseDn(), "user_defined",
+                true, "test", "search", "base_entry_dn", "", "search", "", "searchfilter", t.filter(),
                 "ConfigTestElement.username", "", "ConfigTestElement.password", "");
         e.setProperty(new TestElementProperty("arguments",
                 PlanTree.element(new Arguments(), "org.apache.jmeter.config.gui.ArgumentsPanel", "args")));

@@ -37,7 +37,9 @@ final class LdapScenario {
     /** The timed loops' samples ("ldap search N=1000"; the warm-up's are "warm-up ldap search"). */
     private static final Pattern CHILD = Pattern.compile("(ldaps?|ldapi) search N=(\\d+)");
     private static final List<String> PROTOCOLS = List.of("ldap", "ldaps", "ldapi");
-    /** The plan's thread group, "ldap then ldaps then ldapi": Linux keeps the first 15 characters of a thread's name. */
+    /**
+     * The plan's thread group, "ldap then ldaps then ldapi": Linux keeps the first 15 characters of a thread's name.
+     */
     private static final String REQUEST_THREAD = "ldap then ldaps";
     /** Thread parts in the order they are printed. */
     private static final List<String> PARTS = List.of("request thread", "connect threads", "JIT", "GC + VM", "other");
@@ -47,19 +49,26 @@ final class LdapScenario {
             JfrShares.Category.of("listeners, summariser (`ListenerNotifier`, `ResultCollector`, `Summariser`)",
                     "org.apache.jmeter.threads.ListenerNotifier.", "org.apache.jmeter.reporters.",
                     "org.apache.jmeter.samplers.SampleEvent."),
-            JfrShares.Category.of("connect: socket (`LdapClient.connectHere`)", "org.trustload.ldap.LdapClient.connectHere"),
+            JfrShares.Category.of("connect: socket (`LdapClient.connectHere`)",
+                    "org.trustload.ldap.LdapClient.connectHere"),
             JfrShares.Category.of("connect: UnboundID `LDAPConnection` set-up (connect thread start and join, streams)",
                     "com.unboundid.ldap.sdk.LDAPConnection.<init>", "com.unboundid.ldap.sdk.LDAPConnection.connect"),
-            JfrShares.Category.of("connect: the rest (`LdapClient.connect`, `LdapConnections.acquire`)", "org.trustload.ldap.LdapClient.connect",
+            JfrShares.Category.of("connect: the rest (`LdapClient.connect`, `LdapConnections.acquire`)",
+                    "org.trustload.ldap.LdapClient.connect",
                     "org.trustload.ldap.LdapConnections.connect"),
             JfrShares.Category.of("bind (`LdapClient.bind`)", "org.trustload.ldap.LdapClient.bind"),
             JfrShares.Category.of("search (`LdapClient.execute`)", "org.trustload.ldap.LdapClient.execute"),
-            JfrShares.Category.of("unbind + close (`LdapConnections.release`)", "org.trustload.ldap.LdapConnections.release",
+            JfrShares.Category.of("unbind + close (`LdapConnections.release`)",
+                    "org.trustload.ldap.LdapConnections.release",
                     "org.trustload.ldap.LdapConnections.discard"),
-            JfrShares.Category.of("our sampler, the rest (`ClientSampler.sample`: prepare, result, body)", "org.trustload."),
-            JfrShares.Category.of("JMeter functions (`${__P}` in labels)", "org.apache.jmeter.engine.util.CompoundVariable.execute"),
-            JfrShares.Category.of("TestBean set-up (`TestBeanHelper.prepare`)", "org.apache.jmeter.testbeans.TestBeanHelper.prepare"),
-            JfrShares.Category.of("element recovery (`TestCompiler.done`)", "org.apache.jmeter.threads.TestCompiler.done"),
+            JfrShares.Category.of("our sampler, the rest (`ClientSampler.sample`: prepare, result, body)",
+                    "org.trustload."),
+            JfrShares.Category.of("JMeter functions (`${__P}` in labels)",
+                    "org.apache.jmeter.engine.util.CompoundVariable.execute"),
+            JfrShares.Category.of("TestBean set-up (`TestBeanHelper.prepare`)",
+                    "org.apache.jmeter.testbeans.TestBeanHelper.prepare"),
+            JfrShares.Category.of("element recovery (`TestCompiler.done`)",
+                    "org.apache.jmeter.threads.TestCompiler.done"),
             JfrShares.Category.of("controllers (`GenericController`, `TransactionController`, `LoopController`)",
                     "org.apache.jmeter.control."),
             JfrShares.Category.of("JMeter's thread loop, the rest (`JMeterThread`)", "org.apache.jmeter.threads."));
@@ -76,7 +85,8 @@ final class LdapScenario {
     }
 
     /** A JMeter run's windows by protocol, its other totals by label (wall s), and its failed samples. */
-    record RunResult(Map<String, Window> windows, Map<String, Double> totals, int errors, double cpuSeconds, double wallSeconds) {
+    record RunResult(Map<String, Window> windows, Map<String, Double> totals, int errors, double cpuSeconds,
+            double wallSeconds) {
     }
 
     private final Map<String, String> args;
@@ -92,7 +102,8 @@ final class LdapScenario {
         void line(String s);
     }
 
-    LdapScenario(Map<String, String> args, Path root, Path jmeterHome, Path work, Slapd slapd, LdapCellPlan.Target target,
+    LdapScenario(Map<String, String> args, Path root, Path jmeterHome, Path work, Slapd slapd,
+            LdapCellPlan.Target target,
                  PrintStreamLike log) {
         this.args = args;
         this.root = root;
@@ -175,11 +186,13 @@ final class LdapScenario {
                     errors += res.errors();
                 }
                 if (peer.equals("ours")) {
-                    res.totals().forEach((label, s) -> oursTotals.computeIfAbsent(label, k -> new ArrayList<>()).add(s));
+                    res.totals()
+                            .forEach((label, s) -> oursTotals.computeIfAbsent(label, k -> new ArrayList<>()).add(s));
                 }
                 runLines.add(String.format(Locale.ROOT, "round %d %s: JMeter process %.1f s wall, %.1f s CPU", r, peer,
                         res.wallSeconds(), res.cpuSeconds()));
-                log.line(String.format(Locale.ROOT, "scenario round %d %s: %s (load %s)", r, peer, describe(res.windows()), LdapBench.loadAvgNow()));
+                log.line(String.format(Locale.ROOT, "scenario round %d %s: %s (load %s)", r, peer,
+                        describe(res.windows()), LdapBench.loadAvgNow()));
             }
             if (perl) {
                 Path script = root.resolve("bench/src/main/perl/ldap-loop.pl");
@@ -193,7 +206,8 @@ final class LdapScenario {
                     if (!pr[2].isEmpty() && !perlTls) {
                         continue;
                     }
-                    List<String> cmd = new ArrayList<>(List.of("perl", script.toString(), pr[1], Integer.toString(perlN)));
+                    List<String> cmd =
+                            new ArrayList<>(List.of("perl", script.toString(), pr[1], Integer.toString(perlN)));
                     if (!pr[2].isEmpty()) {
                         cmd.add(pr[2]);
                         if (!pr[3].isEmpty()) {
@@ -202,7 +216,8 @@ final class LdapScenario {
                     }
                     ChildProcess.Finished ran = ChildProcess.run(cmd, Duration.ofSeconds(700));
                     String outText = ran.status() < 0 ? "timeout" : ran.output().trim();
-                    log.line(String.format(Locale.ROOT, "perl %s N=%d: %s (load %s)", pr[0], perlN, outText, LdapBench.loadAvgNow()));
+                    log.line(String.format(Locale.ROOT, "perl %s N=%d: %s (load %s)", pr[0], perlN, outText,
+                            LdapBench.loadAvgNow()));
                     String[] f = outText.split("\\s+");
                     try {
                         double wall = Double.parseDouble(f[0]);
@@ -217,7 +232,8 @@ final class LdapScenario {
                 }
             }
         }
-        return table(machine.get(), rounds, perlN, n3, warmup, perl, windows, oursTotals, perlWall, perlCpu, jfr, runLines, errors);
+        return table(machine.get(), rounds, perlN, n3, warmup, perl, windows, oursTotals, perlWall, perlCpu, jfr,
+                runLines, errors);
     }
 
     /** JIT compilations in each N = n3 window of the JFR round: "ms method (tier)", longest first. */
@@ -230,7 +246,8 @@ final class LdapScenario {
     private Path jfc() throws IOException {
         Path base = LdapBench.jfc(work, intArg("scenarioJfrPeriodMs", 1));
         Path jfc = work.resolve("scenario-" + base.getFileName());
-        String text = Pattern.compile("(<event name=\"jdk\\.Compilation\">.*?<setting name=\"threshold\"[^>]*>)[^<]*", Pattern.DOTALL)
+        String text = Pattern.compile("(<event name=\"jdk\\.Compilation\">.*?<setting name=\"threshold\"[^>]*>)[^<]*",
+                Pattern.DOTALL)
                 .matcher(Files.readString(base)).replaceAll("$1 0 ms");
         Files.writeString(jfc, text);
         return jfc;
@@ -254,7 +271,8 @@ final class LdapScenario {
         out.add(String.format(Locale.ROOT, "%d compilations, %.0f ms", in.size(), total));
         for (jdk.jfr.consumer.RecordedEvent e : in.subList(0, Math.min(5, in.size()))) {
             jdk.jfr.consumer.RecordedMethod m = e.getValue("method");
-            out.add(String.format(Locale.ROOT, "`%s` %.0f ms (tier %d)", JfrShares.shortName(m.getType().getName() + "." + m.getName()),
+            out.add(String.format(Locale.ROOT, "`%s` %.0f ms (tier %d)",
+                    JfrShares.shortName(m.getType().getName() + "." + m.getName()),
                     e.getDuration().toNanos() / 1e6, ((Number) e.getValue("compileLevel")).intValue()));
         }
         return out;
@@ -265,7 +283,8 @@ final class LdapScenario {
     }
 
     private List<String> props(int n3, String warmupSeconds) {
-        return List.of("-Jldap.host=" + target.host(), "-Jldap.port=" + target.ldapPort(), "-Jldaps.port=" + target.ldapsPort(),
+        return List.of("-Jldap.host=" + target.host(), "-Jldap.port=" + target.ldapPort(),
+                "-Jldaps.port=" + target.ldapsPort(),
                 "-Jldapi.socket=" + target.socket(), "-Jldap.truststore=" + target.trustStore(),
                 "-Jldap.truststore.password=" + target.trustStorePassword(), "-Jn1=1", "-Jn2=100", "-Jn3=" + n3,
                 "-Jldap.users=" + slapd.options().entries(), // the plan draws cn=fulano[1-ldap.users]
@@ -275,7 +294,10 @@ final class LdapScenario {
     /** Each run's N = n3 windows (epoch ms) by protocol, for the JFR round. */
     private final Map<Path, Map<String, long[]>> spans = new LinkedHashMap<>();
 
-    /** Runs a plan while reading the JMeter JVM's threads and slapd every {@code scenarioPollMs}; windows of the largest N. */
+    /**
+     * Runs a plan while reading the JMeter JVM's threads and slapd every {@code scenarioPollMs}; windows of the largest
+     * N.
+     */
     private RunResult runPlan(Path home, Path plan, Path dir, List<String> jvm, List<String> props) throws Exception {
         long pollMs = intArg("scenarioPollMs", 50);
         long wall0 = System.nanoTime();
@@ -387,8 +409,10 @@ final class LdapScenario {
         int replaced = 0;
         while (true) {
             String[] name = new String[1];
-            TestElement debug = PlanTree.element("org.apache.jmeter.sampler.DebugSampler", PlanTree.TEST_BEAN_GUI, "debug",
-                    "displayJMeterProperties", false, "displayJMeterVariables", false, "displaySystemProperties", false);
+            TestElement debug = PlanTree.element("org.apache.jmeter.sampler.DebugSampler", PlanTree.TEST_BEAN_GUI,
+                    "debug",
+                    "displayJMeterProperties", false, "displayJMeterVariables", false, "displaySystemProperties",
+                    false);
             if (!PlanTree.replace(tree, e -> {
                 boolean match = e.getClass().getName().equals("org.trustload.jmeter.ldap.LdapRequestSampler");
                 if (match) {
@@ -410,8 +434,10 @@ final class LdapScenario {
 
     private static String describe(Map<String, Window> windows) {
         List<String> l = new ArrayList<>();
-        windows.forEach((proto, w) -> l.add(String.format(Locale.ROOT, "%s N=%d %.3f s, client %.3f ms/it (request %.3f, connect %.3f), "
-                + "slapd %.3f ms/it", proto, w.n(), w.wallS(), w.processPerIteration(), w.perIteration("request thread"),
+        windows.forEach((proto, w) ->
+                l.add(String.format(Locale.ROOT, "%s N=%d %.3f s, client %.3f ms/it (request %.3f, connect %.3f), "
+                + "slapd %.3f ms/it", proto, w.n(), w.wallS(), w.processPerIteration(),
+                w.perIteration("request thread"),
                 w.perIteration("connect threads"), w.slapdMs() / w.n())));
         return String.join("; ", l);
     }
@@ -422,8 +448,8 @@ final class LdapScenario {
                          Map<String, Map<String, JfrShares.Shares>> jfr, List<String> runLines, int errors) {
         StringBuilder b = new StringBuilder(machine);
         Map<String, String> published = Map.of("ldap", "1.292", "ldaps", "6.833", "ldapi", "0.996");
-        b.append("| protocol | N | ours in JMeter: \"<proto> N=<n> total\" (s) | ours per iteration (ms) | published, N=1000 (s) |"
-                + (perl ? " Perl Net::LDAP, same run, N=" + perlN + " (s) |" : "") + "\n");
+        b.append("| protocol | N | ours in JMeter: \"<proto> N=<n> total\" (s) | ours per iteration (ms) | published,"
+                + " N=1000 (s) |" + (perl ? " Perl Net::LDAP, same run, N=" + perlN + " (s) |" : "") + "\n");
         b.append("|---|---:|---:|---:|---:|" + (perl ? "---:|" : "") + "\n");
         for (String proto : PROTOCOLS) {
             for (int n : List.of(1, 100, n3)) {
@@ -433,21 +459,24 @@ final class LdapScenario {
                         n == 1000 ? published.get(proto) : ""));
                 if (perl) {
                     List<Double> pv = perlWall.get(proto);
-                    b.append(' ').append(n == n3 && pv != null ? String.format(Locale.ROOT, "%.3f", LdapBench.median(pv)) : "").append(" |");
+                    b.append(' ').append(n == n3 && pv != null
+                            ? String.format(Locale.ROOT, "%.3f", LdapBench.median(pv)) : "").append(" |");
                 }
                 b.append('\n');
             }
         }
-        b.append(String.format(Locale.ROOT, "%n**N = %d, same run: wall time and client CPU per iteration** (medians of %d "
-                + "rounds; ratios per round, median (min–max)). Wall: the loop's first sample's start to its last sample's end "
-                + "(the transaction's row above is the sum of its samples' times, without JMeter's work between them). Client "
-                + "CPU: the JMeter JVM's threads from `/proc/<pid>/task/*/schedstat` and its process CPU from `/proc/<pid>/stat`, "
-                + "read every %s ms and interpolated to the loop's window; \"connect threads\" is the process's CPU less its "
-                + "live threads' (UnboundID's connect threads end within a millisecond, before /proc lists them); Perl: `times` "
-                + "around its loop (one thread). slapd: its CPU over the same window.%n%n", n3, rounds,
+        b.append(String.format(Locale.ROOT, "%n**N = %d, same run: wall time and client CPU per iteration** (medians of"
+                + " %d rounds; ratios per round, median (min–max)). Wall: the loop's first sample's start to its last"
+                + " sample's end (the transaction's row above is the sum of its samples' times, without JMeter's work"
+                + " between them). Client CPU: the JMeter JVM's threads from `/proc/<pid>/task/*/schedstat` and its"
+                + " process CPU from `/proc/<pid>/stat`, read every %s ms and interpolated to the loop's window;"
+                + " \"connect threads\" is the process's CPU less its live threads' (UnboundID's connect threads end"
+                + " within a millisecond, before /proc lists them); Perl: `times` around its loop (one thread). slapd:"
+                + " its CPU over the same window.%n%n", n3, rounds,
                 arg("scenarioPollMs", "50")));
-        b.append("| protocol | client | wall (s) | ÷ Perl wall | client CPU ms/iteration | request thread | connect threads | JIT | GC + VM | other "
-                + "| ÷ Perl CPU | slapd CPU ms/iteration |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        b.append("| protocol | client | wall (s) | ÷ Perl wall | client CPU ms/iteration | request thread | connect"
+                + " threads | JIT | GC + VM | other | ÷ Perl CPU | slapd CPU ms/iteration |\n"
+                + "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         for (String proto : PROTOCOLS) {
             for (String peer : List.of("ours", "before")) {
                 List<Window> ws = windows.getOrDefault(peer, Map.of()).get(proto);
@@ -456,22 +485,24 @@ final class LdapScenario {
                 }
                 List<Double> pw = perlWall.get(proto);
                 List<Double> pc = perlCpu.get(proto);
-                b.append(String.format(Locale.ROOT, "| %s | %s | %.3f | %s | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %s | %.3f |%n", proto,
+                b.append(String.format(Locale.ROOT,
+                        "| %s | %s | %.3f | %s | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %s | %.3f |%n", proto,
                         peer.equals("ours") ? "ours (JMeter)" : "ours before the change (JMeter)",
                         LdapBench.median(ws.stream().map(Window::wallS).toList()),
                         ratio(ws.stream().map(Window::wallS).toList(), pw),
                         LdapBench.median(ws.stream().map(Window::processPerIteration).toList()),
-                        med(ws, "request thread"), med(ws, "connect threads"), med(ws, "JIT"), med(ws, "GC + VM"), med(ws, "other"),
-                        ratio(ws.stream().map(Window::processPerIteration).toList(), pc),
+                        med(ws, "request thread"), med(ws, "connect threads"), med(ws, "JIT"), med(ws, "GC + VM"),
+                        med(ws, "other"), ratio(ws.stream().map(Window::processPerIteration).toList(), pc),
                         LdapBench.median(ws.stream().map(w -> w.slapdMs() / w.n()).toList())));
             }
             if (perlWall.containsKey(proto)) {
-                b.append(String.format(Locale.ROOT, "| %s | Perl Net::LDAP | %.3f | 1 | %.3f | | | | | | 1 | |%n", proto,
-                        LdapBench.median(perlWall.get(proto)), LdapBench.median(perlCpu.get(proto))));
+                b.append(String.format(Locale.ROOT, "| %s | Perl Net::LDAP | %.3f | 1 | %.3f | | | | | | 1 | |%n",
+                        proto, LdapBench.median(perlWall.get(proto)), LdapBench.median(perlCpu.get(proto))));
             }
             if (proto.equals("ldaps") && perlWall.containsKey("ldaps + TCP_NODELAY")) {
                 b.append(String.format(Locale.ROOT, "| ldaps | Perl, TCP_NODELAY | %.3f | | %.3f | | | | | | | |%n",
-                        LdapBench.median(perlWall.get("ldaps + TCP_NODELAY")), LdapBench.median(perlCpu.get("ldaps + TCP_NODELAY"))));
+                        LdapBench.median(perlWall.get("ldaps + TCP_NODELAY")),
+                        LdapBench.median(perlCpu.get("ldaps + TCP_NODELAY"))));
             }
         }
         Map<String, List<Window>> floor = windows.get("floor");
@@ -480,20 +511,26 @@ final class LdapScenario {
             for (String proto : PROTOCOLS) {
                 List<Window> ws = floor.get(proto);
                 if (ws != null && !ws.isEmpty()) {
-                    f.add(String.format(Locale.ROOT, "%s loop %.1f µs of request thread (%.1f µs of process) per sample, %,.0f samples/s",
-                            proto, 1000 * med(ws, "request thread"), 1000 * LdapBench.median(ws.stream().map(Window::processPerIteration).toList()),
+                    f.add(String.format(Locale.ROOT,
+                            "%s loop %.1f µs of request thread (%.1f µs of process) per sample, %,.0f samples/s",
+                            proto, 1000 * med(ws, "request thread"),
+                            1000 * LdapBench.median(ws.stream().map(Window::processPerIteration).toList()),
                             LdapBench.median(ws.stream().map(w -> w.n() / w.wallS()).toList())));
                 }
             }
-            b.append(String.format(Locale.ROOT, "%nJMeter's floor (the same plan, each LDAP Request replaced by a Debug Sampler of the same name "
-                    + "that displays nothing: the same Transaction Controller, Loop Controller, labels, results file and listeners; N = %s, "
-                    + "%s s of warm-up per protocol; medians of %d rounds): %s.%n", arg("floorN", "100000"), arg("floorWarmup", "1"), rounds,
+            b.append(String.format(Locale.ROOT, "%nJMeter's floor (the same plan, each LDAP Request replaced by a Debug"
+                    + " Sampler of the same name that displays nothing: the same Transaction Controller, Loop"
+                    + " Controller, labels, results file and listeners; N = %s, "
+                    + "%s s of warm-up per protocol; medians of %d rounds): %s.%n", arg("floorN", "100000"),
+                    arg("floorWarmup", "1"), rounds,
                     String.join("; ", f)));
         }
         if (!jfr.isEmpty()) {
-            b.append(String.format(Locale.ROOT, "%nWhere the request thread's Java samples go (round 0, JFR `jdk.ExecutionSample` every %s ms, "
-                    + "in each N = %d window; a sample counts for the first category, top to bottom, with a frame on its stack; time the thread "
-                    + "waits for slapd in a system call is not a Java sample):%n%n", arg("scenarioJfrPeriodMs", "1"), n3));
+            b.append(String.format(Locale.ROOT, "%nWhere the request thread's Java samples go (round 0, JFR"
+                    + " `jdk.ExecutionSample` every %s ms, in each N = %d window; a sample counts for the first"
+                    + " category, top to bottom, with a frame on its stack; time the thread "
+                    + "waits for slapd in a system call is not a Java sample):%n%n", arg("scenarioJfrPeriodMs", "1"),
+                    n3));
             Map<String, JfrShares.Shares> s = jfr.get("ours");
             List<String> protos = new ArrayList<>(s.keySet());
             b.append("| category |");
@@ -511,22 +548,28 @@ final class LdapScenario {
             b.append("| samples |");
             protos.forEach(p -> b.append(' ').append(s.get(p).samples()).append(" |"));
             b.append('\n');
-            compiled.forEach((p, c) -> b.append(String.format(Locale.ROOT, "%nJIT compilations inside the %s window (same recording, "
+            compiled.forEach((p, c) ->
+                    b.append(String.format(Locale.ROOT, "%nJIT compilations inside the %s window (same recording, "
                     + "`jdk.Compilation`): %s.%n", p, String.join(", ", c))));
             for (String p : protos) {
                 List<String> top = new ArrayList<>();
-                s.get(p).restTop().entrySet().stream().sorted(Map.Entry.<String, Integer>comparingByValue().reversed()).limit(5)
-                        .forEach(e -> top.add(String.format(Locale.ROOT, "`%s` %.1f%%", e.getKey(), 100.0 * e.getValue() / s.get(p).samples())));
+                s.get(p).restTop().entrySet().stream().sorted(Map.Entry.<String, Integer>comparingByValue().reversed())
+                        .limit(5)
+                        .forEach(e -> top.add(String.format(Locale.ROOT, "`%s` %.1f%%", e.getKey(),
+                                100.0 * e.getValue() / s.get(p).samples())));
                 if (!top.isEmpty()) {
-                    b.append(String.format(Locale.ROOT, "%nThe rest (%s), top frames: %s.%n", p, String.join(", ", top)));
+                    b.append(String.format(Locale.ROOT, "%nThe rest (%s), top frames: %s.%n", p,
+                            String.join(", ", top)));
                 }
             }
         }
-        b.append(String.format(Locale.ROOT, "%n%d round(s) (medians); failed samples/operations: %d. Published numbers: the original Perl script "
-                + "against the original server, not re-measured here. slapd: %,d entries. Perl times are its loop only (Perl's own start-up, "
-                + "~0.1 s, excluded); ours are the plan's \"N=%d total\" rows in one JMeter JVM started for each run, which warmed up each "
-                + "protocol right before it for the plan's `warmup_seconds` = %s s (its iterations in the same controllers as the timed ones, "
-                + "in no total) and then ran N = 1 and N = 100 of the same protocol just before. %s.%n", rounds, errors,
+        b.append(String.format(Locale.ROOT, "%n%d round(s) (medians); failed samples/operations: %d. Published numbers:"
+                + " the original Perl script against the original server, not re-measured here. slapd: %,d entries."
+                + " Perl times are its loop only (Perl's own start-up, ~0.1 s, excluded); ours are the plan's \"N=%d"
+                + " total\" rows in one JMeter JVM started for each run, which warmed up each protocol right before it"
+                + " for the plan's `warmup_seconds` = %s s (its iterations in the same controllers as the timed ones,"
+                + " in no total) and then ran N = 1 and N = 100 of the same protocol just before."
+                + " %s.%n", rounds, errors,
                 slapd.options().entries(), n3, warmup, String.join("; ", runLines)));
         return b.toString();
     }
@@ -544,6 +587,7 @@ final class LdapScenario {
         for (int i = 0; i < Math.min(ours.size(), perl.size()); i++) {
             r.add(ours.get(i) / perl.get(i));
         }
-        return String.format(Locale.ROOT, "**%.2f** (%.2f–%.2f)", LdapBench.median(r), Collections.min(r), Collections.max(r));
+        return String.format(Locale.ROOT, "**%.2f** (%.2f–%.2f)", LdapBench.median(r), Collections.min(r),
+                Collections.max(r));
     }
 }

@@ -17,7 +17,8 @@ public final class ProcCpu {
 
     /** This JVM's CPU time in ns (the JVM's own counter, finer than {@code /proc}'s ticks). */
     public static long selfNanos() {
-        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
+        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+                .getProcessCpuTime();
     }
 
     /** utime + stime of a process in ms, -1 once it is gone. */

@@ -27,8 +27,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The same work as the sampler, straight on UnboundID with the options our LdapClient uses
- * (synchronous mode, TCP_NODELAY, no SO_LINGER/SO_KEEPALIVE/SO_REUSEADDR, no auto-reconnect, connect/response timeouts; ldapi through
- * junixsocket's FixedAddressSocketFactory with a dummy host), in this JVM, no JMeter.
+ * (synchronous mode, TCP_NODELAY, no SO_LINGER/SO_KEEPALIVE/SO_REUSEADDR, no auto-reconnect, connect/response timeouts;
+ * ldapi through junixsocket's FixedAddressSocketFactory with a dummy host), in this JVM, no JMeter.
  */
 final class RawLoop {
     record Result(int ops, int errors, long nanos) {
@@ -80,7 +80,9 @@ final class RawLoop {
         return r.getEntryCount() == 1;
     }
 
-    /** Runs {@code threads × opsPerThread} operations; the clock runs from the common start to the last thread's end. */
+    /**
+     * Runs {@code threads × opsPerThread} operations; the clock runs from the common start to the last thread's end.
+     */
     Result run(String scheme, int threads, boolean perThread, int opsPerThread) throws InterruptedException {
         CountDownLatch ready = new CountDownLatch(threads);
         CountDownLatch go = new CountDownLatch(1);

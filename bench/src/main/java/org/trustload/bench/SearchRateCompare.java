@@ -33,24 +33,12 @@ import org.trustload.harness.run.RunSpec;
 import org.trustload.testing.Slapd;
 
 /**
- * {@code ./trustload bench ldap parts=client}: TrustLoad's LDAP client in JMeter against UnboundID's own
- * load tool, on a slapd that is not the bottleneck. "ours" is the plan {@value #PLAN} as {@code ./trustload
- * run} runs it ({@link Run#execute}: {@code bin/trustload.properties}, the event marker, the summariser, the
- * results file the dashboard and the summary read), one kept connection per thread, filter
- * {@value #FILTER} (a value pattern drawn per search); "searchrate" is
- * {@code com.unboundid.ldap.sdk.examples.SearchRate} from the SDK jar the JMeter home ships, in a JVM of its
- * own with the same heap, the same threads, filter, base and scope. The two alternate (rotated every round)
- * against one slapd (the fixture, {@code entries} entries, indexed). Each measures a window after a
- * warm-up in the same JVM: the plan's samples from {@code clientWarmup} s after its first sample to its
- * last; searchrate's intervals after its {@code --warmUpIntervals}. Over that window the client's CPU
- * (every thread of its JVM, {@code /proc/<pid>/task/<tid>/schedstat}, split into its request threads, GC,
- * JIT compilers and the rest), slapd's CPU and the whole machine's busy time ({@code /proc/stat}) are
- * read, snapshots every 100 ms interpolated to the window's ends.
- *
- * <p>{@code clientPin=split} pins every client to CPU 0 and slapd to CPU 1 ({@code taskset}); {@code none}
- * (default) lets the kernel share both CPUs. {@code clientJfr=true} adds a round 0 (no figure) in which the
- * JMeter JVM records JFR at {@code jfrPeriodMs} (default 1) and the table says where its request threads'
- * Java samples go.
+ * {@code ./trustload bench ldap parts=client}: TrustLoad's LDAP client in JMeter (the plan {@value #PLAN} run as
+ * {@code ./trustload run} runs it, {@link Run#execute}) against UnboundID's {@code SearchRate} from the same SDK jar,
+ * same heap, threads, filter {@value #FILTER}, base and scope, alternating against one indexed slapd. Each measures a
+ * window after its own warm-up; over it the client's CPU by thread group (from {@code /proc/<pid>/task}), slapd's CPU
+ * and the machine's busy time are read. {@code clientPin=split} pins the clients to CPU 0 and slapd to CPU 1;
+ * {@code clientJfr=true} adds an unscored round 0 recorded with JFR. Method and figures: docs/bench.md, "client".
  */
 final class SearchRateCompare {
     static final String PLAN = "ldap/ldap-search-200x10";
@@ -73,17 +61,25 @@ final class SearchRateCompare {
 
     /** The categories of the request threads' Java samples, most specific first (see {@link JfrShares}). */
     static final List<JfrShares.Category> CATEGORIES = List.of(
-            JfrShares.Category.of("JTL writer (`CSVSaveService`: row formatting, quoting, writing)", "org.apache.jmeter.save.CSVSaveService."),
-            JfrShares.Category.of("summariser (`Summariser.sampleOccurred`)", "org.apache.jmeter.reporters.Summariser."),
-            JfrShares.Category.of("listeners' dispatch, the rest (`ListenerNotifier`, `ResultCollector`, `SampleEvent`)",
+            JfrShares.Category.of("JTL writer (`CSVSaveService`: row formatting, quoting, writing)",
+                    "org.apache.jmeter.save.CSVSaveService."),
+            JfrShares.Category.of("summariser (`Summariser.sampleOccurred`)",
+                    "org.apache.jmeter.reporters.Summariser."),
+            JfrShares.Category.of(
+                    "listeners' dispatch, the rest (`ListenerNotifier`, `ResultCollector`, `SampleEvent`)",
                     "org.apache.jmeter.threads.ListenerNotifier.", "org.apache.jmeter.samplers.SampleEvent.",
                     "org.apache.jmeter.threads.JMeterThread.notifyListeners"),
-            JfrShares.Category.of("LDAP search in UnboundID (`LdapClient.execute`: encode, socket, decode)", "org.trustload.ldap.LdapClient.execute"),
+            JfrShares.Category.of("LDAP search in UnboundID (`LdapClient.execute`: encode, socket, decode)",
+                    "org.trustload.ldap.LdapClient.execute"),
             JfrShares.Category.of("value pattern (`LdapRequest.draw`)", "org.trustload.ldap.LdapRequest.draw"),
-            JfrShares.Category.of("JMeter functions (`${__P(…)}` in the label, filter and base)", "org.apache.jmeter.engine.util.CompoundVariable.execute"),
-            JfrShares.Category.of("TestBean set-up before each sample (`TestBeanHelper.prepare`)", "org.apache.jmeter.testbeans.TestBeanHelper.prepare"),
-            JfrShares.Category.of("element recovery after each sample (`TestCompiler.done`)", "org.apache.jmeter.threads.TestCompiler.done"),
-            JfrShares.Category.of("`SampleResult` (creation, timing, fields)", "org.apache.jmeter.samplers.SampleResult."),
+            JfrShares.Category.of("JMeter functions (`${__P(…)}` in the label, filter and base)",
+                    "org.apache.jmeter.engine.util.CompoundVariable.execute"),
+            JfrShares.Category.of("TestBean set-up before each sample (`TestBeanHelper.prepare`)",
+                    "org.apache.jmeter.testbeans.TestBeanHelper.prepare"),
+            JfrShares.Category.of("element recovery after each sample (`TestCompiler.done`)",
+                    "org.apache.jmeter.threads.TestCompiler.done"),
+            JfrShares.Category.of("`SampleResult` (creation, timing, fields)",
+                    "org.apache.jmeter.samplers.SampleResult."),
             JfrShares.Category.of("our sampler, the rest (`ClientSampler.sample`, response body)", "org.trustload."),
             JfrShares.Category.of("controllers (`ThreadGroup`/`LoopController.next`)", "org.apache.jmeter.control.",
                     "org.apache.jmeter.threads.AbstractThreadGroup.next"));
@@ -130,13 +126,15 @@ final class SearchRateCompare {
         Map<Integer, List<Cell[]>> pairs = new TreeMap<>();
         Map<Integer, JfrShares.Shares> shares = new TreeMap<>();
         List<String> dashboardNotes = new ArrayList<>();
-        try (Slapd s = Slapd.start(Slapd.Options.defaults().withEntries(entries).withTls(false).withOpenFilesLimit(4096))) {
+        try (Slapd s = Slapd.start(Slapd.Options.defaults().withEntries(entries).withTls(false)
+                .withOpenFilesLimit(4096))) {
             slapd = s;
             filter = String.format(Locale.ROOT, FILTER_TEMPLATE, entries);
             if (pin.equals("split")) {
                 taskset("1", slapd.pid());
             }
-            out.printf("client: %s pid %d, %d entries, filter %s, pin %s, load %s%n", slapd, slapd.pid(), entries, filter, pin, loadBefore);
+            out.printf("client: %s pid %d, %d entries, filter %s, pin %s, load %s%n", slapd, slapd.pid(), entries,
+                    filter, pin, loadBefore);
             for (int r = jfr ? 0 : 1; r <= rounds; r++) {
                 for (int t : threads) {
                     List<String> order = new ArrayList<>(PEERS.stream().filter(this::runs).toList());
@@ -146,16 +144,21 @@ final class SearchRateCompare {
                         Path dir = work.resolve("r" + r + "/t" + t + "-" + peer);
                         boolean dashboard = r == rounds && peer.equals("ours");
                         Cell c = switch (peer) {
-                            case "ours" -> ours("ours", layout, PLAN, t, dir, r == 0, dashboard, shares, dashboardNotes);
-                            case "alt" -> ours("alt", altLayout(), args.getOrDefault("clientAltPlan", PLAN), t, dir, false, false, shares,
+                            case "ours" ->
+                                    ours("ours", layout, PLAN, t, dir, r == 0, dashboard, shares, dashboardNotes);
+                            case "alt" -> ours("alt", altLayout(), args.getOrDefault("clientAltPlan", PLAN), t, dir,
+                                    false, false, shares, dashboardNotes);
+                            case "floor" -> ours("floor", layout, floorPlan().toString(), t, dir, false, false, shares,
                                     dashboardNotes);
-                            case "floor" -> ours("floor", layout, floorPlan().toString(), t, dir, false, false, shares, dashboardNotes);
                             default -> searchRate(t, dir);
                         };
                         pair[PEERS.indexOf(peer)] = c;
-                        out.printf(Locale.ROOT, "client round %d %d thread(s) %-10s %9.0f searches/s  client %.4f ms/search %s  slapd %.4f ms/search  "
-                                        + "machine busy %.0f%%  errors %d  load %s%s%n", r, t, peer, c.rate(), c.clientPerOp(), groups(c),
-                                c.serverPerOp(), c.machineBusyPct(), c.errors(), c.load(), c.note().isEmpty() ? "" : "  " + c.note());
+                        out.printf(Locale.ROOT, "client round %d %d thread(s) %-10s %9.0f searches/s  client %.4f"
+                                + " ms/search %s  slapd %.4f ms/search  "
+                                        + "machine busy %.0f%%  errors %d  load %s%s%n", r, t, peer, c.rate(),
+                                        c.clientPerOp(), groups(c),
+                                c.serverPerOp(), c.machineBusyPct(), c.errors(), c.load(),
+                                c.note().isEmpty() ? "" : "  " + c.note());
                     }
                     if (r > 0) {
                         pairs.computeIfAbsent(t, k -> new ArrayList<>()).add(pair);
@@ -166,10 +169,11 @@ final class SearchRateCompare {
         String md = markdown(pairs, shares, dashboardNotes, started, loadBefore, BenchRuns.uptime());
         Files.writeString(work.resolve("client-table.md"), md);
         List<String> failed = pairs.values().stream().flatMap(List::stream).flatMap(Arrays::stream)
-                .filter(c -> c != null && c.rate() <= 0).map(c -> c.peer() + " " + c.threads() + " thread(s): " + c.note()).toList();
+                .filter(c -> c != null && c.rate() <= 0)
+                .map(c -> c.peer() + " " + c.threads() + " thread(s): " + c.note()).toList();
         if (!failed.isEmpty()) {
-            throw new IllegalStateException("cells without a measurement (table in " + work.resolve("client-table.md") + "): "
-                    + String.join("; ", failed));
+            throw new IllegalStateException("cells without a measurement (table in " + work.resolve("client-table.md")
+                    + "): " + String.join("; ", failed));
         }
         return md;
     }
@@ -206,8 +210,10 @@ final class SearchRateCompare {
         if (!Files.exists(floor)) {
             PlanTree.init(layout.jmeterHome());
             HashTree tree = PlanTree.load(layout.plans().resolve(PLAN + ".jmx"));
-            if (!PlanTree.replace(tree, e -> e.getClass().getName().equals("org.trustload.jmeter.ldap.LdapRequestSampler"), PlanTree.element(
-                    "org.apache.jmeter.sampler.DebugSampler", PlanTree.TEST_BEAN_GUI, "debug", "displayJMeterProperties", false,
+            if (!PlanTree.replace(tree, e -> e.getClass().getName()
+                    .equals("org.trustload.jmeter.ldap.LdapRequestSampler"), PlanTree.element(
+                    "org.apache.jmeter.sampler.DebugSampler", PlanTree.TEST_BEAN_GUI, "debug",
+                    "displayJMeterProperties", false,
                     "displayJMeterVariables", false, "displaySystemProperties", false))) {
                 throw new IllegalStateException("no LDAP Request in " + PLAN);
             }
@@ -236,19 +242,22 @@ final class SearchRateCompare {
         // (the launcher's summary reads them all); the JIT warms up by calls, and it makes those faster too
         int warmup = peer.equals("floor") ? Math.min(this.warmup, 10) : this.warmup;
         int seconds = peer.equals("floor") ? Math.min(this.seconds, 10) : this.seconds;
-        List<String> props = List.of("-Jthreads=" + t, "-Jloops=2000000000", "-Jrampup=0", "-Jduration=" + (warmup + seconds),
+        List<String> props = List.of("-Jthreads=" + t, "-Jloops=2000000000", "-Jrampup=0",
+                "-Jduration=" + (warmup + seconds),
                 "-Jconnection_mode=per-thread", "-Jldap.host=" + slapd.host(), "-Jldap.port=" + slapd.ldapPort(),
                 "-Jldap.base=" + slapd.baseDn(), "-Jldap.users=" + entries);
         RunSpec.Builder o = o0.dir(dir).args(props).echo(false).dashboard(dashboard).maxErrorPct(100)
                 .timeout(Duration.ofSeconds(warmup + seconds + 300L));
         String word = dir.toString();
         Watch watch = Watch.start(() -> ProcessHandle.current().descendants()
-                .filter(h -> h.info().commandLine().map(c -> c.contains(word) && c.contains("ApacheJMeter")).orElse(false))
+                .filter(h -> h.info().commandLine().map(c -> c.contains(word) && c.contains("ApacheJMeter"))
+                        .orElse(false))
                 .map(ProcessHandle::pid).findFirst().orElse(-1L), slapd.pid(), pin.equals("split") ? "0" : null);
         String load = BenchRuns.uptime();
         Run.Result r;
         try {
-            r = Run.execute(jmeter, o, new PrintStream(Files.newOutputStream(dir.resolve("run.txt")), true, StandardCharsets.UTF_8));
+            r = Run.execute(jmeter, o,
+                    new PrintStream(Files.newOutputStream(dir.resolve("run.txt")), true, StandardCharsets.UTF_8));
         } finally {
             watch.stop();
         }
@@ -291,11 +300,13 @@ final class SearchRateCompare {
         Path stats = r.dir().resolve("report/statistics.json");
         String total = "no statistics.json";
         if (Files.exists(stats)) {
-            var node = new com.fasterxml.jackson.databind.ObjectMapper().readTree(stats.toFile()).path("Total").path("sampleCount");
+            var node = new com.fasterxml.jackson.databind.ObjectMapper().readTree(stats.toFile()).path("Total")
+                    .path("sampleCount");
             total = "dashboard Total " + node.asLong();
         }
         long summary = r.summary().map(s -> s.total().count()).orElse(-1L);
-        return String.format(Locale.ROOT, "%d thread(s): results file %,d rows, %s, summary Total %,d", t, rows, total, summary);
+        return String.format(Locale.ROOT, "%d thread(s): results file %,d rows, %s, summary Total %,d", t, rows, total,
+                summary);
     }
 
     // ------------------------------------------------------------------ searchrate: UnboundID's own tool
@@ -312,10 +323,11 @@ final class SearchRateCompare {
         }
         cmd.add(Layout.java());
         cmd.addAll(heap);
-        cmd.addAll(List.of("-cp", sdk.toString(), "com.unboundid.ldap.sdk.examples.SearchRate", "--hostname", slapd.host(),
-                "--port", Integer.toString(slapd.ldapPort()), "--baseDN", slapd.baseDn(), "--scope", "sub", "--filter", filter,
-                "--numThreads", Integer.toString(t), "--intervalDuration", "1", "--warmUpIntervals", Integer.toString(warmup),
-                "--numIntervals", Integer.toString(seconds), "--csv"));
+        cmd.addAll(
+                List.of("-cp", sdk.toString(), "com.unboundid.ldap.sdk.examples.SearchRate", "--hostname", slapd.host(),
+                "--port", Integer.toString(slapd.ldapPort()), "--baseDN", slapd.baseDn(), "--scope", "sub", "--filter",
+                filter, "--numThreads", Integer.toString(t), "--intervalDuration", "1", "--warmUpIntervals",
+                Integer.toString(warmup), "--numIntervals", Integer.toString(seconds), "--csv"));
         Files.writeString(dir.resolve("command.txt"), String.join(" ", cmd) + "\n");
         String load = BenchRuns.uptime();
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
@@ -338,7 +350,8 @@ final class SearchRateCompare {
         double overall = Double.NaN;
         double errorsPerSec = 0;
         List<String> lines = new ArrayList<>();
-        try (BufferedReader in = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+        try (BufferedReader in = new BufferedReader(
+                new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
             for (String line; (line = in.readLine()) != null; ) {
                 long now = System.currentTimeMillis();
                 lines.add(line);
@@ -376,7 +389,8 @@ final class SearchRateCompare {
 
     // ------------------------------------------------------------------ CPU over the window
 
-    private static Cell cell(String peer, int t, Watch w, long from, long to, long ops, long errors, String load, String note,
+    private static Cell cell(String peer, int t, Watch w, long from, long to, long ops, long errors, String load,
+            String note,
                              String requestThreads) {
         Map<String, Double> byGroup = w.client.msByGroup(from, to);
         Map<String, Double> groups = new LinkedHashMap<>();
@@ -385,8 +399,8 @@ final class SearchRateCompare {
         String request = ThreadCpuTrace.group(requestThreads.substring(0, Math.min(15, requestThreads.length())));
         for (var e : byGroup.entrySet()) {
             String g = e.getKey();
-            String k = g.startsWith(request) ? "request threads" : g.startsWith("GC Thread") || g.startsWith("GN ") ? "GC"
-                    : g.startsWith("CN CompilerThre") ? "JIT" : "other";
+            String k = g.startsWith(request) ? "request threads" : g.startsWith("GC Thread") || g.startsWith("GN ")
+                    ? "GC" : g.startsWith("CN CompilerThre") ? "JIT" : "other";
             groups.merge(k, e.getValue(), Double::sum);
             total += e.getValue();
         }
@@ -482,7 +496,8 @@ final class SearchRateCompare {
             long[] prev = null;
             for (long[] m : machine) {
                 if (m[0] >= t) {
-                    return prev == null ? m[1] : prev[1] + (m[1] - prev[1]) * (double) (t - prev[0]) / Math.max(1, m[0] - prev[0]);
+                    return prev == null ? m[1]
+                            : prev[1] + (m[1] - prev[1]) * (double) (t - prev[0]) / Math.max(1, m[0] - prev[0]);
                 }
                 prev = m;
             }
@@ -521,30 +536,38 @@ final class SearchRateCompare {
 
     // ------------------------------------------------------------------ the table
 
-    private String markdown(Map<Integer, List<Cell[]>> pairs, Map<Integer, JfrShares.Shares> shares, List<String> dashboardNotes,
+    private String markdown(Map<Integer, List<Cell[]>> pairs, Map<Integer, JfrShares.Shares> shares,
+            List<String> dashboardNotes,
                             ZonedDateTime started, String loadBefore, String loadAfter) {
         StringBuilder b = new StringBuilder();
-        b.append(String.format(Locale.ROOT, "Measured %s by `./trustload bench ldap parts=client` (`clientThreads=%s clientRounds=%d clientSeconds=%d "
-                        + "clientWarmup=%d clientPin=%s`; JDK %s, heap `%s` for both clients); load average before %s, after %s; %d CPUs (`%s`).%n%n",
-                DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'").format(started), String.join(",", threads.stream().map(String::valueOf).toList()),
-                rounds, seconds, warmup, pin, System.getProperty("java.runtime.version"), String.join(" ", heap), loadBefore, loadAfter,
-                Runtime.getRuntime().availableProcessors(), LdapBench.cpuModel()));
-        b.append(String.format(Locale.ROOT, "slapd: the `Slapd` fixture, %,d entries, `index objectClass,cn,uid eq`, ldap on 127.0.0.1%s. "
-                + "ours = `%s` as `./trustload run` runs it, `-Jconnection_mode=per-thread -Jthreads=T -Jrampup=0`, its default filter %s; "
-                + "searchrate = UnboundID `searchrate` (the SDK jar in the JMeter home), `--numThreads T --filter \"%s\" --scope sub`, in a JVM of "
-                + "its own. Rates and CPU over the measured window (ours: from %d s after its first sample to its last; searchrate: its %d intervals "
-                + "after %d warm-up intervals); CPU per search from `/proc` (every thread of the client's JVM; slapd); ratios per round, median "
-                + "(min–max) over %d rounds, the two alternated.%n%n", entries, pin.equals("split") ? ", pinned to CPU 1 (clients to CPU 0)" : "",
+        b.append(String.format(Locale.ROOT, "Measured %s by `./trustload bench ldap parts=client` (`clientThreads=%s"
+                        + " clientRounds=%d clientSeconds=%d clientWarmup=%d clientPin=%s`; JDK %s, heap `%s` for both"
+                        + " clients); load average before %s, after %s; %d CPUs (`%s`).%n%n",
+                DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'").format(started),
+                String.join(",", threads.stream().map(String::valueOf).toList()),
+                rounds, seconds, warmup, pin, System.getProperty("java.runtime.version"), String.join(" ", heap),
+                loadBefore, loadAfter, Runtime.getRuntime().availableProcessors(), LdapBench.cpuModel()));
+        b.append(String.format(Locale.ROOT, "slapd: the `Slapd` fixture, %,d entries, `index objectClass,cn,uid eq`,"
+                + " ldap on 127.0.0.1%s. ours = `%s` as `./trustload run` runs it, `-Jconnection_mode=per-thread"
+                + " -Jthreads=T -Jrampup=0`, its default filter %s; searchrate = UnboundID `searchrate` (the SDK jar in"
+                + " the JMeter home), `--numThreads T --filter \"%s\" --scope sub`, in a JVM of its own. Rates and CPU"
+                + " over the measured window (ours: from %d s after its first sample to its last; searchrate: its %d"
+                + " intervals after %d warm-up intervals); CPU per search from `/proc` (every thread of the client's"
+                + " JVM; slapd); ratios per round, median "
+                + "(min–max) over %d rounds, the two alternated.%n%n", entries,
+                pin.equals("split") ? ", pinned to CPU 1 (clients to CPU 0)" : "",
                 PLAN, filter, filter, warmup, seconds, warmup, rounds));
-        b.append("| threads | ours searches/s | searchrate searches/s | ours ÷ searchrate (target ≥ 0.9) | ours client CPU ms/search "
-                + "(request threads / GC / JIT / other) | searchrate client CPU ms/search (same) | ours ÷ searchrate CPU (target ≤ 1.5) "
-                + "| slapd CPU ms/search (ours / searchrate) | machine busy (ours / searchrate) | errors |\n");
+        b.append("| threads | ours searches/s | searchrate searches/s | ours ÷ searchrate (target ≥ 0.9) | ours client"
+                + " CPU ms/search (request threads / GC / JIT / other) | searchrate client CPU ms/search (same) | ours"
+                + " ÷ searchrate CPU (target ≤ 1.5) | slapd CPU ms/search (ours / searchrate) | machine busy (ours /"
+                + " searchrate) | errors |\n");
         b.append("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         for (var e : pairs.entrySet()) {
             List<Cell[]> l = e.getValue();
             List<Double> rateRatio = l.stream().map(p -> p[0].rate() / p[1].rate()).toList();
             List<Double> cpuRatio = l.stream().map(p -> p[0].clientPerOp() / p[1].clientPerOp()).toList();
-            b.append(String.format(Locale.ROOT, "| %d | %s | %s | **%.2f** (%s) | %s | %s | **%.2f** (%s) | %s / %s | %s / %s | %d |%n", e.getKey(),
+            b.append(String.format(Locale.ROOT,
+                    "| %d | %s | %s | **%.2f** (%s) | %s | %s | **%.2f** (%s) | %s / %s | %s / %s | %d |%n", e.getKey(),
                     med(l, 0, Cell::rate, "%.0f"), med(l, 1, Cell::rate, "%.0f"), median(rateRatio), range(rateRatio),
                     cpu(l, 0), cpu(l, 1), median(cpuRatio), range(cpuRatio),
                     med(l, 0, Cell::serverPerOp, "%.4f"), med(l, 1, Cell::serverPerOp, "%.4f"),
@@ -552,14 +575,17 @@ final class SearchRateCompare {
                     l.stream().mapToLong(p -> p[0].errors() + p[1].errors()).sum()));
         }
         if (alt()) {
-            b.append(String.format(Locale.ROOT, "%nalt = ours with %s: ", args.containsKey("clientAltHome") ? "the JMeter home "
-                    + args.get("clientAltHome") + (args.containsKey("clientAltPlan") ? " and the plan " + args.get("clientAltPlan") : "")
+            b.append(String.format(Locale.ROOT, "%nalt = ours with %s: ",
+                    args.containsKey("clientAltHome") ? "the JMeter home "
+                    + args.get("clientAltHome")
+                    + (args.containsKey("clientAltPlan") ? " and the plan " + args.get("clientAltPlan") : "")
                     : "the plan " + args.get("clientAltPlan")));
             List<String> alts = new ArrayList<>();
             pairs.forEach((t, l) -> {
                 List<Double> rr = l.stream().map(p -> p[2].rate() / p[0].rate()).toList();
                 List<Double> cr = l.stream().map(p -> p[2].clientPerOp() / p[0].clientPerOp()).toList();
-                alts.add(String.format(Locale.ROOT, "%d thread(s) alt ÷ ours rate %.3f (%s), client CPU per search %.3f (%s)", t,
+                alts.add(String.format(Locale.ROOT,
+                        "%d thread(s) alt ÷ ours rate %.3f (%s), client CPU per search %.3f (%s)", t,
                         median(rr), range(rr), median(cr), range(cr)));
             });
             b.append(String.join("; ", alts)).append(".\n");
@@ -569,12 +595,15 @@ final class SearchRateCompare {
             pairs.forEach((t, l) -> {
                 List<Double> f = l.stream().map(p -> p[3].clientPerOp()).toList();
                 List<Double> gap = l.stream().map(p -> p[0].clientPerOp() - p[1].clientPerOp()).toList();
-                floors.add(String.format(Locale.ROOT, "%d thread(s): %.4f ms (%s) per sample, %,.0f samples/s; ours − searchrate %.4f ms "
-                        + "(%s) per search", t, median(f), range(f, "%.4f"), median(l.stream().map(p -> p[3].rate()).toList()),
+                floors.add(String.format(Locale.ROOT,
+                        "%d thread(s): %.4f ms (%s) per sample, %,.0f samples/s; ours − searchrate %.4f ms "
+                        + "(%s) per search", t, median(f), range(f, "%.4f"),
+                        median(l.stream().map(p -> p[3].rate()).toList()),
                         median(gap), range(gap, "%.4f")));
             });
-            b.append("\nJMeter's own cost per sample (\"floor\": the same plan with JMeter's Debug Sampler, nothing to display, "
-                    + "in place of LDAP Request, run the same way, alternated with the others): ").append(String.join("; ", floors)).append(".\n");
+            b.append("\nJMeter's own cost per sample (\"floor\": the same plan with JMeter's Debug Sampler, nothing to"
+                    + " display, in place of LDAP Request, run the same way, alternated with the others): ")
+                    .append(String.join("; ", floors)).append(".\n");
         }
         List<String> notes = new ArrayList<>();
         pairs.values().forEach(l -> l.forEach(p -> {
@@ -587,19 +616,23 @@ final class SearchRateCompare {
         if (!notes.isEmpty()) {
             b.append("\nNotes: ").append(String.join("; ", notes)).append(".\n");
         }
-        b.append("\nPer round (searches/s; client CPU ms/search; the machine's CPU used by other processes than the client and slapd "
-                + "in the window; load average when the cell started):\n\n");
+        b.append("\nPer round (searches/s; client CPU ms/search; the machine's CPU used by other processes than the"
+                + " client and slapd in the window; load average when the cell started):\n\n");
         pairs.forEach((t, l) -> {
             for (int i = 0; i < l.size(); i++) {
                 Cell o = l.get(i)[0];
                 Cell s = l.get(i)[1];
-                b.append(String.format(Locale.ROOT, "- %d thread(s), round %d: ours %.0f/s, %.4f ms, others %.0f%% (load %s); "
-                                + "searchrate %.0f/s, %.4f ms, others %.0f%% (load %s)", t, i + 1, o.rate(), o.clientPerOp(), o.othersPct(),
+                b.append(String.format(Locale.ROOT,
+                        "- %d thread(s), round %d: ours %.0f/s, %.4f ms, others %.0f%% (load %s); "
+                                + "searchrate %.0f/s, %.4f ms, others %.0f%% (load %s)", t, i + 1, o.rate(),
+                                o.clientPerOp(), o.othersPct(),
                         o.load(), s.rate(), s.clientPerOp(), s.othersPct(), s.load()));
                 if (l.get(i)[2] != null) {
                     Cell a = l.get(i)[2];
-                    b.append(String.format(Locale.ROOT, "; alt %.0f/s, %.4f ms %s (load %s): alt ÷ ours rate %.3f, CPU %.3f",
-                            a.rate(), a.clientPerOp(), groups(a), a.load(), a.rate() / o.rate(), a.clientPerOp() / o.clientPerOp()));
+                    b.append(String.format(Locale.ROOT,
+                            "; alt %.0f/s, %.4f ms %s (load %s): alt ÷ ours rate %.3f, CPU %.3f",
+                            a.rate(), a.clientPerOp(), groups(a), a.load(), a.rate() / o.rate(),
+                            a.clientPerOp() / o.clientPerOp()));
                 }
                 b.append('\n');
             }
@@ -609,9 +642,11 @@ final class SearchRateCompare {
                     .append(String.join("; ", dashboardNotes)).append(".\n");
         }
         if (!shares.isEmpty()) {
-            b.append("\nWhere the request threads' Java samples go (ours, round 0 recorded with JFR, `jdk.ExecutionSample` every ")
-                    .append(args.getOrDefault("jfrPeriodMs", "1")).append(" ms, in the measured window; a sample counts for the first "
-                            + "category, top to bottom, with a frame on its stack; a figure of no round above):\n\n");
+            b.append("\nWhere the request threads' Java samples go (ours, round 0 recorded with JFR,"
+                    + " `jdk.ExecutionSample` every ")
+                    .append(args.getOrDefault("jfrPeriodMs", "1")).append(" ms, in the measured window; a sample counts"
+                            + " for the first category, top to bottom, with a frame on its stack; a figure of no round"
+                            + " above):\n\n");
             List<Integer> ts = new ArrayList<>(shares.keySet());
             b.append("| category |");
             ts.forEach(t -> b.append(' ').append(t).append(" thread(s) |"));
@@ -629,9 +664,12 @@ final class SearchRateCompare {
             ts.forEach(t -> {
                 List<String> top = new ArrayList<>();
                 JfrShares.Shares s = shares.get(t);
-                s.restTop().entrySet().stream().sorted(Map.Entry.<String, Integer>comparingByValue().reversed()).limit(5)
-                        .forEach(x -> top.add(String.format(Locale.ROOT, "`%s` %.1f%%", x.getKey(), 100.0 * x.getValue() / s.samples())));
-                b.append(String.format(Locale.ROOT, "%nThe rest at %d thread(s), top frames: %s.", t, String.join(", ", top)));
+                s.restTop().entrySet().stream().sorted(Map.Entry.<String, Integer>comparingByValue().reversed())
+                        .limit(5)
+                        .forEach(x -> top.add(String.format(Locale.ROOT, "`%s` %.1f%%", x.getKey(),
+                                100.0 * x.getValue() / s.samples())));
+                b.append(String.format(Locale.ROOT, "%nThe rest at %d thread(s), top frames: %s.", t,
+                        String.join(", ", top)));
             });
             b.append('\n');
         }
@@ -641,9 +679,11 @@ final class SearchRateCompare {
     private static String cpu(List<Cell[]> l, int i) {
         List<String> parts = new ArrayList<>();
         for (String k : List.of("request threads", "GC", "JIT", "other")) {
-            parts.add(String.format(Locale.ROOT, "%.4f", median(l.stream().map(p -> p[i].clientGroups().getOrDefault(k, 0.0) / p[i].ops()).toList())));
+            parts.add(String.format(Locale.ROOT, "%.4f",
+                    median(l.stream().map(p -> p[i].clientGroups().getOrDefault(k, 0.0) / p[i].ops()).toList())));
         }
-        return String.format(Locale.ROOT, "%.4f (%s)", median(l.stream().map(p -> p[i].clientPerOp()).toList()), String.join(" / ", parts));
+        return String.format(Locale.ROOT, "%.4f (%s)", median(l.stream().map(p -> p[i].clientPerOp()).toList()),
+                String.join(" / ", parts));
     }
 
     private static String med(List<Cell[]> l, int i, java.util.function.ToDoubleFunction<Cell> f, String format) {

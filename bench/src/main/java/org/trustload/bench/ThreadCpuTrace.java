@@ -76,7 +76,8 @@ public final class ThreadCpuTrace {
     }
 
     /** CPU ms by thread group between two snapshots of one process (no interpolation). */
-    public static Map<String, Double> msByGroup(Map<Long, ProcCpu.ThreadCpu> before, Map<Long, ProcCpu.ThreadCpu> after) {
+    public static Map<String, Double> msByGroup(Map<Long, ProcCpu.ThreadCpu> before,
+            Map<Long, ProcCpu.ThreadCpu> after) {
         Map<String, Double> out = new TreeMap<>();
         for (var e : after.entrySet()) {
             ProcCpu.ThreadCpu b = before.get(e.getKey());

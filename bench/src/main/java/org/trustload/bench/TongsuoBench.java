@@ -44,7 +44,11 @@ import jdk.jfr.Recording;
 public final class TongsuoBench {
     private static final String BEGIN = "<!-- tongsuo-bench:begin (./trustload bench tongsuo writes this section) -->";
     private static final String END = "<!-- tongsuo-bench:end -->";
-    private static final String NOTES = "Java rows: CPU of the client JVM (JIT compilation and GC included; `warmup=` seconds run first and are not counted, yet on a loaded machine the JIT may still be compiling). Sampler rows: CPU of the whole JMeter JVM, start-up included, divided by all samples: an upper bound; their rate counts samples that started after every thread's first sample (engine set-up) and the warm-up. cps ops are connections; throughput ops are 1 MiB pages.";
+    private static final String NOTES = "Java rows: CPU of the client JVM (JIT compilation and GC included; `warmup=`"
+            + " seconds run first and are not counted, yet on a loaded machine the JIT may still be compiling). Sampler"
+            + " rows: CPU of the whole JMeter JVM, start-up included, divided by all samples: an upper bound; their"
+            + " rate counts samples that started after every thread's first sample (engine set-up) and the warm-up. cps"
+            + " ops are connections; throughput ops are 1 MiB pages.";
 
     /** The bgm engine (bgmprovider 1.1.4) runs on Java 17 to 21 only. */
     private static final boolean BGM = Runtime.version().feature() <= 21;
@@ -138,7 +142,8 @@ public final class TongsuoBench {
             }
         }
         write(loadBefore, load(), started, rounds);
-        Files.writeString(out.resolve("tongsuo-bench.md"), String.join("\n", rows) + "\n" + String.join("\n", ratioRows) + "\n");
+        Files.writeString(out.resolve("tongsuo-bench.md"),
+                String.join("\n", rows) + "\n" + String.join("\n", ratioRows) + "\n");
         System.out.println("raw files and JFR in " + out);
     }
 
@@ -205,7 +210,8 @@ public final class TongsuoBench {
             span = Math.max(span, Double.parseDouble(rate[2]));
             cpu += Double.parseDouble(r.line("CPU"));
         }
-        row(cps ? "cps" : "throughput", "native C client (Tongsuo 8.3.2)", threads, ops / span, cps ? "conn/s" : "MiB/s",
+        row(cps ? "cps" : "throughput", "native C client (Tongsuo 8.3.2)", threads, ops / span,
+                cps ? "conn/s" : "MiB/s",
                 cpu * 1000 / ops, serverMsPerOp(srv0, ops), cps ? (long) ops : (long) n * threads, 0);
         return new double[] {ops / span, cpu * 1000 / ops};
     }
@@ -312,9 +318,11 @@ public final class TongsuoBench {
                 "-Jgmssl.ca.file=" + caFile(), "-Jthreads=" + threads, "-Jrampup=0", "-Jloops=-1",
                 "-Jduration=" + duration, "-Jpage=" + (kind.equals("cps") ? "/1k" : "/1m")));
         List<String> jvm = new ArrayList<>(List.of("-Xmx512m",
-                "-XX:StartFlightRecording=filename=" + out.resolve(plan + "-" + threads + ".jfr") + ",settings=profile"));
+                "-XX:StartFlightRecording=filename=" + out.resolve(plan + "-" + threads + ".jfr")
+                + ",settings=profile"));
         // the same JDK-opening options this JVM got from bin/setenv.sh (bgm is loaded beside tongsuo)
-        ManagementFactory.getRuntimeMXBean().getInputArguments().stream().filter(a -> a.startsWith("--add-")).forEach(jvm::add);
+        ManagementFactory.getRuntimeMXBean().getInputArguments().stream().filter(a -> a.startsWith("--add-"))
+                .forEach(jvm::add);
         long srv0 = serverCpuMs();
         JMeterRun.Result r = JMeterRun.run(home, jmx, dir, jvm, props, duration + 120L, false);
         List<Jtl.Sample> all = Jtl.read(r.jtl());
@@ -327,8 +335,10 @@ public final class TongsuoBench {
         double perSec = s.samples() == 0 ? 0 : s.samples() * 1000.0 / s.spanMs();
         // throughput mode: one sample = one 1 MiB page, so samples/s = MiB/s. The JMeter JVM's CPU includes
         // start-up and warm-up: an upper bound per operation
-        row(kind, "TLCP Request sampler (engine tongsuo), JMeter", threads, perSec, kind.equals("cps") ? "conn/s" : "MiB/s",
-                r.cpuSeconds() * 1000 / Math.max(1, all.size()), serverMsPerOp(srv0, all.size()), s.samples(), s.errors());
+        row(kind, "TLCP Request sampler (engine tongsuo), JMeter", threads, perSec,
+                kind.equals("cps") ? "conn/s" : "MiB/s",
+                r.cpuSeconds() * 1000 / Math.max(1, all.size()), serverMsPerOp(srv0, all.size()), s.samples(),
+                s.errors());
     }
 
     // ---- helpers ----
@@ -339,8 +349,8 @@ public final class TongsuoBench {
 
     private void row(String metric, String who, int threads, double value, String unit, double cpuMsPerOp,
             double serverMsPerOp, long ops, long errors) {
-        String r = String.format(Locale.ROOT, "| %s | %s | %d | %.1f %s | %.2f | %.2f | %d | %d |", metric, who, threads,
-                value, unit, cpuMsPerOp, serverMsPerOp, ops, errors);
+        String r = String.format(Locale.ROOT, "| %s | %s | %d | %.1f %s | %.2f | %.2f | %d | %d |", metric, who,
+                threads, value, unit, cpuMsPerOp, serverMsPerOp, ops, errors);
         System.out.println(r);
         rows.add(r);
     }
@@ -356,26 +366,34 @@ public final class TongsuoBench {
     private void write(String loadBefore, String loadAfter, Instant started, int rounds) throws Exception {
         StringBuilder b = new StringBuilder();
         b.append(BEGIN).append("\n\n## tongsuo engine and the native reference (TLS 1.3, TLS_SM4_GCM_SM3)\n\n");
-        b.append("Measured by `./trustload bench tongsuo ").append(String.join(" ", args)).append("` on ").append(started)
+        b.append("Measured by `./trustload bench tongsuo ").append(String.join(" ", args)).append("` on ")
+                .append(started)
                 .append(" (").append(InetAddress.getLocalHost().getHostName()).append(", ")
                 .append(Runtime.getRuntime().availableProcessors()).append(" cores, Java ")
                 .append(Runtime.version().feature()).append("). Load average before: `").append(loadBefore)
-                .append("`, after: `").append(loadAfter).append("`. The native client, the tongsuo raw loop and the bgm ")
-                .append("raw loop run interleaved, one cell each per round (").append(rounds).append(" rounds), so the ")
-                .append("machine's load hits them alike; the client CPU per operation (the client process only) and the ")
-                .append("server's CPU per operation (the native peer's processes, workers included, from /proc) are the ")
+                .append("`, after: `").append(loadAfter)
+                .append("`. The native client, the tongsuo raw loop and the bgm ")
+                .append("raw loop run interleaved, one cell each per round (").append(rounds)
+                .append(" rounds), so the ")
+                .append("machine's load hits them alike; the client CPU per operation (the client process only) and"
+                        + " the ")
+                .append("server's CPU per operation (the native peer's processes, workers included, from /proc) are"
+                        + " the ")
                 .append("steadier figures. JFR recordings of the raw loops and of each JMeter run are kept beside the ")
                 .append("raw results (`bench/target/tongsuo-bench/<timestamp>/`).\n\n");
         b.append("Server: the native Tongsuo peer (`ci/fixtures/tongsuo/tlcp-peer.c`, two pre-forked workers). ")
-                .append("cps = TCP connect + full TLS 1.3 handshake (no resumption) + GET /1k with `Connection: close` + close; ")
+                .append("cps = TCP connect + full TLS 1.3 handshake (no resumption) + GET /1k with `Connection: close`"
+                        + " + close; ")
                 .append("throughput = GET /1m on one kept-alive connection per thread. The raw loops run the engines' ")
-                .append("`TlcpClient` + `TlcpHttp` directly (no JMeter); client threads = processes for the C client.\n\n");
+                .append("`TlcpClient` + `TlcpHttp` directly (no JMeter); client threads = processes for the C"
+                        + " client.\n\n");
         b.append("Ratios per round, min–max over the rounds:\n\n");
         b.append("| metric | threads | tongsuo client CPU per op ÷ native's | bgm client CPU per op ÷ native's | ")
                 .append("tongsuo rate ÷ native's | rounds |\n|---|---|---|---|---|---|\n");
         ratioRows.forEach(r -> b.append(r).append('\n'));
         b.append("\nEvery cell:\n\n");
-        b.append("| metric | client | threads | rate | client CPU ms per op (per MiB) | server CPU ms per op (per MiB) | ops | errors |\n");
+        b.append("| metric | client | threads | rate | client CPU ms per op (per MiB) | server CPU ms per op (per MiB)"
+                + " | ops | errors |\n");
         b.append("|---|---|---|---|---|---|---|---|\n");
         rows.forEach(r -> b.append(r).append('\n'));
         b.append("\n").append(NOTES).append("\n\n").append(END).append('\n');

@@ -34,9 +34,12 @@ class BenchTinyIT {
     private static final Path ROOT = Path.of(System.getProperty("trustload.root", "..")).toAbsolutePath().normalize();
 
     static Process harness(Path log, String... args) throws Exception {
-        List<String> cmd = new java.util.ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", String.join(":", ROOT.resolve("harness/target/trustload-harness.jar").toString(), // as ./trustload gives it
-                        ROOT.resolve("dist/target/jmeter/lib") + "/*", ROOT.resolve("dist/target/jmeter/lib/ext") + "/*"),
+        List<String> cmd = new java.util.ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", String.join(":",
+                        ROOT.resolve("harness/target/trustload-harness.jar").toString(), // as ./trustload gives it
+                        ROOT.resolve("dist/target/jmeter/lib") + "/*",
+                        ROOT.resolve("dist/target/jmeter/lib/ext") + "/*"),
                 "-Dtrustload.root=" + ROOT, "org.trustload.harness.Main"));
         cmd.addAll(List.of(args));
         return new ProcessBuilder(cmd).directory(ROOT.toFile()).redirectErrorStream(true)

@@ -19,15 +19,16 @@ import org.trustload.harness.jmx.PlanTree;
 class LdapCellPlanTest {
 
     private static final Path HOME = Path.of(System.getProperty("trustload.root", "..")).resolve("dist/target/jmeter");
-    private static final LdapCellPlan.Target TARGET = new LdapCellPlan.Target("127.0.0.1", 3389, 3636, "/tmp/s", "/tmp/t.p12",
-            "changeit", "dc=example,dc=com", "(uid=user.1)");
+    private static final LdapCellPlan.Target TARGET = new LdapCellPlan.Target("127.0.0.1", 3389, 3636, "/tmp/s",
+            "/tmp/t.p12", "changeit", "dc=example,dc=com", "(uid=user.1)");
 
     @TempDir
     Path dir;
 
     @BeforeAll
     static void jmeter() {
-        assumeTrue(Files.isRegularFile(HOME.resolve("bin/jmeter.properties")), "the assembled JMeter home (mvn package)");
+        assumeTrue(Files.isRegularFile(HOME.resolve("bin/jmeter.properties")),
+                "the assembled JMeter home (mvn package)");
         PlanTree.init(HOME);
     }
 
@@ -59,7 +60,8 @@ class LdapCellPlanTest {
                 "      search (LdapRequestSampler)");
         String xml = Files.readString(plan);
         assertThat(xml).contains("<stringProp name=\"ThreadGroup.duration\">${__P(cell.max.seconds,300)}</stringProp>",
-                "<stringProp name=\"RunTime.seconds\">5</stringProp>", "<stringProp name=\"trustMode\">trust-store</stringProp>",
+                "<stringProp name=\"RunTime.seconds\">5</stringProp>",
+                "<stringProp name=\"trustMode\">trust-store</stringProp>",
                 "<stringProp name=\"port\">3636</stringProp>", "<boolProp name=\"startTls\">false</boolProp>",
                 "<intProp name=\"LoopController.loops\">1000</intProp>");
     }

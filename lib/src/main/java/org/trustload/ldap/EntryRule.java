@@ -72,11 +72,12 @@ public final class EntryRule {
                 String message = "search finds no entries: filter " + filter + ", base " + base + ", server " + target
                         + (varies ? " (none in the first " + PROBES + " searches)" : "");
                 throw LdapClientException.config("filter", message, "(give a filter and base this directory holds"
-                        + " entries for, in the plans -Jfilter=... -Jldap.base=...; or minEntries 0 where empty results are"
-                        + " expected)");
+                        + " entries for, in the plans -Jfilter=... -Jldap.base=...; or minEntries 0 where empty"
+                        + " results are expected)");
             }
         }
-        String message = (minEntries == 1 ? "search found no entries" : "search found fewer than " + minEntries + " entries")
+        String message =
+                (minEntries == 1 ? "search found no entries" : "search found fewer than " + minEntries + " entries")
                 + " (filter " + filter + ", base " + base + ")";
         String detail = target + ": search of " + sent.filter() + " under " + sent.baseDn() + " (scope " + sent.scope()
                 + ") returned " + n + (n == 1 ? " entry" : " entries") + "; minEntries is " + minEntries

@@ -26,7 +26,9 @@ public final class LdapRequest {
     private final String compareAttribute;
     private final String compareValue;
     private final String ldif;
-    /** The scope as the SDK's value, parsed once (null when it does not parse: {@link #searchScope()} then says why). */
+    /**
+     * The scope as the SDK's value, parsed once (null when it does not parse: {@link #searchScope()} then says why).
+     */
     private final SearchScope searchScope;
     /** The varying values (null when the value is fixed). */
     private final LdapValue baseDnPattern;
@@ -227,7 +229,8 @@ public final class LdapRequest {
                     varying(patterns, "entryDn", entryDn));
         }
 
-        private static LdapValue varying(LdapValue.Source patterns, String property, String text) throws LdapClientException {
+        private static LdapValue varying(LdapValue.Source patterns, String property, String text)
+                throws LdapClientException {
             LdapValue v = patterns.value(property, text);
             return v.varies() ? v : null;
         }

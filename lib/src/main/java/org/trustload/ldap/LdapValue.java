@@ -35,7 +35,10 @@ public final class LdapValue {
         this.pattern = pattern;
     }
 
-    /** The value of {@code text}: a pattern when it holds {@code [}; a bad pattern is a configuration error of {@code property}. */
+    /**
+     * The value of {@code text}: a pattern when it holds {@code [}; a bad pattern is a configuration error of
+     * {@code property}.
+     */
     public static LdapValue of(String property, String text) throws LdapClientException {
         String t = text == null ? "" : text.trim();
         if (t.indexOf('[') < 0) {

@@ -23,7 +23,8 @@ public final class SearchScopes {
             case "subtree":
                 return SearchScope.SUB;
             default:
-                throw LdapClientException.config("scope", "", "unknown search scope '" + text + "' (expected base, one or sub)", null);
+                throw LdapClientException.config("scope", "",
+                        "unknown search scope '" + text + "' (expected base, one or sub)", null);
         }
     }
 }

@@ -529,7 +529,8 @@ class LdapClientTest {
                 assertThat(e.category()).isEqualTo("connectError");
                 assertThat(e.getMessage()).isEqualTo("LDAP 91 connectError: connection refused");
                 assertThat(e.detail()).contains("127.0.0.1:" + port);
-                assertThat(e.detail()).as("one readable cause, no nested dump").doesNotContain("LDAPException(").contains("Connection refused");
+                assertThat(e.detail()).as("one readable cause, no nested dump").doesNotContain("LDAPException(")
+                        .contains("Connection refused");
                 assertThat(e.connectionLost()).isTrue();
             });
         }
@@ -538,12 +539,14 @@ class LdapClientTest {
         void aSocketFileNobodyListensOnIsConnectionRefused() throws Exception {
             java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("tl-stale");
             java.io.File file = dir.resolve("ldapi").toFile();
-            try (org.newsclub.net.unix.AFUNIXServerSocket server = org.newsclub.net.unix.AFUNIXServerSocket.newInstance()) {
+            try (org.newsclub.net.unix.AFUNIXServerSocket server =
+                    org.newsclub.net.unix.AFUNIXServerSocket.newInstance()) {
                 server.setDeleteOnClose(false); // a server that died and left its socket file behind
                 server.bind(org.newsclub.net.unix.AFUNIXSocketAddress.of(file));
             }
             assertThat(file).exists();
-            LdapConnectionSettings s = builder().scheme(LdapScheme.LDAPI).socketPath(file.getPath()).connectTimeoutMs(2000).build();
+            LdapConnectionSettings s = builder().scheme(LdapScheme.LDAPI).socketPath(file.getPath())
+                    .connectTimeoutMs(2000).build();
             try {
                 assertThatThrownBy(() -> LdapClient.connect(s)).isInstanceOfSatisfying(LdapClientException.class, e -> {
                     assertThat(e.getMessage()).as(e.detail()).isEqualTo("LDAP 91 connectError: connection refused");

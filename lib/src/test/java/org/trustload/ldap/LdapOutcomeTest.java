@@ -35,9 +35,11 @@ class LdapOutcomeTest {
     void entriesBeyondTheLimitAreCountedNotShown() {
         SearchResultEntry a = entry("cn=a,dc=x", new Attribute("cn", "a"));
         SearchResultEntry b = entry("cn=b,dc=x", new Attribute("cn", "b"));
-        LdapOutcome o = new LdapOutcome(LdapOperation.SEARCH, ResultCode.SUCCESS, List.of(a, b), 5, "search: 5 entries");
+        LdapOutcome o =
+                new LdapOutcome(LdapOperation.SEARCH, ResultCode.SUCCESS, List.of(a, b), 5, "search: 5 entries");
 
-        assertThat(o.render(1)).isEqualTo("search: 5 entries\n\n" + a.toLDIFString() + "\n# 4 more entries not shown\n");
+        assertThat(o.render(1))
+                .isEqualTo("search: 5 entries\n\n" + a.toLDIFString() + "\n# 4 more entries not shown\n");
         assertThat(o.render(0)).isEqualTo("search: 5 entries\n");
     }
 }

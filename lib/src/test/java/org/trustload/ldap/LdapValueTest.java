@@ -49,7 +49,8 @@ class LdapValueTest {
         assertThat(r.draw().filter()).isEqualTo("(cn=u6)");
         assertThat(r.filter()).isEqualTo("(cn=u[5:6])");
         // build() takes every value literally
-        assertThat(LdapRequest.builder(LdapOperation.SEARCH).filter("(cn=u[5:6])").build().draw().filter()).isEqualTo("(cn=u[5:6])");
+        assertThat(LdapRequest.builder(LdapOperation.SEARCH).filter("(cn=u[5:6])").build().draw().filter())
+                .isEqualTo("(cn=u[5:6])");
     }
 
     @Test

@@ -37,9 +37,10 @@ import org.trustload.testing.TestHttpServer;
 
 /**
  * The Certificate Login sampler in-process against the real lab (its own JVM; Rest PKI Core's
- * authentication and the lab's mutual-TLS relying party): every CA by both methods, revoked and expired users refused with the lab's codes (and the expected-refusal logic
- * both ways), the CRL server down, an untrusted server certificate, a user of an unknown CA, a
- * garbage nonce server, distinct users on distinct threads, full handshakes vs session reuse.
+ * authentication and the lab's mutual-TLS relying party): every CA by both methods, revoked and expired users refused
+ * with the lab's codes (and the expected-refusal logic both ways), the CRL server down, an untrusted server
+ * certificate, a user of an unknown CA, a garbage nonce server, distinct users on distinct threads, full handshakes vs
+ * session reuse.
  */
 class CertificateLoginIT {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -72,7 +73,8 @@ class CertificateLoginIT {
     @BeforeEach
     void freshThreadContextAndConfig() {
         JMeterContextService.getContext().setVariables(new JMeterVariables());
-        labServer = server("signature-server", props.getProperty("pki.login.url"), props.getProperty("pki.trust.anchors"), false);
+        labServer = server("signature-server", props.getProperty("pki.login.url"),
+                props.getProperty("pki.trust.anchors"), false);
     }
 
     @AfterEach
@@ -133,7 +135,8 @@ class CertificateLoginIT {
 
     private static JsonNode health() throws Exception {
         HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-                URI.create(props.getProperty("pki.url") + "/api/health")).build(), HttpResponse.BodyHandlers.ofString());
+                URI.create(props.getProperty("pki.url") + "/api/health")).build(),
+                HttpResponse.BodyHandlers.ofString());
         return JSON.readTree(r.body());
     }
 
@@ -166,11 +169,13 @@ class CertificateLoginIT {
     void aUserOfEveryCaLogsIn(String method) {
         for (String alias : oneValidUserPerCa()) {
             SampleResult r = login(alias, method, "");
-            assertThat(r.isSuccessful()).as(alias + ": " + r.getResponseMessage() + " " + r.getResponseDataAsString()).isTrue();
+            assertThat(r.isSuccessful()).as(alias + ": " + r.getResponseMessage() + " " + r.getResponseDataAsString())
+                    .isTrue();
             assertThat(r.getResponseDataAsString()).contains("subject: ").contains(alias);
             assertThat(r.getSubResults()).extracting(SampleResult::getSampleLabel).containsExactlyElementsOf(
                     method.equals("mtls") ? List.of("login handshake", "login get")
-                            : List.of("login prepare", "login sign", "login complete")); // Rest PKI Core, the lab's default
+                            : List.of("login prepare", "login sign",
+                                    "login complete")); // Rest PKI Core, the lab's default
         }
     }
 
@@ -246,7 +251,8 @@ class CertificateLoginIT {
 
     @Test
     void aUserOfAnUnknownCaIsRefusedInTheHandshake() throws Exception {
-        TestPki other = TestPki.generate(new TestPki.Spec().withSeed(99).withCas(1).withUsers(1), dir.resolve("other-pki"));
+        TestPki other =
+                TestPki.generate(new TestPki.Spec().withSeed(99).withCas(1).withUsers(1), dir.resolve("other-pki"));
         KeyStoreConfig c = new KeyStoreConfig();
         c.setName("keys");
         c.setPoolName("stranger");

@@ -97,7 +97,8 @@ class CertificateLoginNginxIT {
                     users.iterationStart(null);
                     String user = JMeterContextService.getContext().getVariables().get("keyAlias");
                     SampleResult r = s.sample(null);
-                    assertThat(r.isSuccessful()).as(user + ": " + r.getResponseMessage() + "\n" + r.getResponseDataAsString())
+                    assertThat(r.isSuccessful())
+                            .as(user + ": " + r.getResponseMessage() + "\n" + r.getResponseDataAsString())
                             .isTrue();
                     if (user.equals(revoked) || user.equals(expired)) {
                         assertThat(r.getResponseMessage()).isEqualTo("refused as expected: requestRefused");
@@ -113,7 +114,8 @@ class CertificateLoginNginxIT {
 
                 // nginx's page must match a declared body pattern; other declared statuses make it a failure
                 s.setRefusalBody("The SSL certificate error");
-                assertThat(loginAs(users, s, revoked).getResponseMessage()).isEqualTo("refused as expected: requestRefused");
+                assertThat(loginAs(users, s, revoked).getResponseMessage())
+                        .isEqualTo("refused as expected: requestRefused");
                 s.setRefusalBody("certificate has been revoked");
                 SampleResult r = loginAs(users, s, revoked);
                 assertThat(r.isSuccessful()).isFalse();

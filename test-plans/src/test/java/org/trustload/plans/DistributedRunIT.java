@@ -73,7 +73,8 @@ class DistributedRunIT {
             Path jmx = Plans.DIR.resolve(e.id() + ".jmx");
             Set<String> f = new LinkedHashSet<>(Plans.elementClasses(jmx));
             f.add("family " + Plans.family(e.id()));
-            f.add("fixture " + Plans.load(new Plans.Plan(e.id(), jmx).smokeProperties()).getProperty("fixture", "").strip());
+            f.add("fixture "
+                    + Plans.load(new Plans.Plan(e.id(), jmx).smokeProperties()).getProperty("fixture", "").strip());
             features.put(e, f);
         }
         return Plans.cover(selected, features::get);
@@ -148,7 +149,8 @@ class DistributedRunIT {
         // results.jtl may hold more rows than the dashboard counts (e.g. transaction parents): the engines
         // must each have written half of them. Distributed thread names are "<host:port>-<group> 1-1".
         // Read as CSV: a thread name with a comma (the PDP plans' setUp) is quoted.
-        List<org.trustload.harness.results.Jtl.Sample> rows = org.trustload.harness.results.Jtl.read(dir.resolve("results.jtl"));
+        List<org.trustload.harness.results.Jtl.Sample> rows =
+                org.trustload.harness.results.Jtl.read(dir.resolve("results.jtl"));
         for (String host : engines.hosts()) {
             assertThat(2 * rows.stream().filter(r -> r.threadName().startsWith(host + "-")).count())
                     .as("rows from engine " + host + " x 2 in " + dir.resolve("results.jtl")).isEqualTo(rows.size());
@@ -245,7 +247,8 @@ class DistributedRunIT {
                 Set<Long> ours = new LinkedHashSet<>();
                 ProcessHandle.current().descendants().filter(h -> h.pid() != labPid
                         && h.parent().map(pp -> pp.pid() != labPid).orElse(true)).forEach(h -> ours.add(h.pid()));
-                Process ss = new ProcessBuilder("ss", "-H", "-l", "-t", "-u", "-n", "-p").redirectErrorStream(true).start();
+                Process ss =
+                        new ProcessBuilder("ss", "-H", "-l", "-t", "-u", "-n", "-p").redirectErrorStream(true).start();
                 for (String line : new String(ss.getInputStream().readAllBytes(), StandardCharsets.UTF_8).split("\n")) {
                     String[] f = line.trim().split("\\s+");
                     Matcher m = PID.matcher(line);

@@ -93,7 +93,8 @@ class DistributedSecretsIT {
         String console = Files.readString(results.resolve("console.txt"));
         assertThat(run.exitValue()).as("./trustload exit status, output:\n" + console).isZero();
         assertThat(find(results, "lab.properties")).as("lab.properties (lab passwords) under the results").isEmpty();
-        assertThat(lab).as("the run's lab.properties (READY line of " + results.resolve("console.txt") + ") was never seen").isNotNull()
+        assertThat(lab).as("the run's lab.properties (READY line of " + results.resolve("console.txt")
+                + ") was never seen").isNotNull()
                 .containsKeys("ldap.admin.password", "ldap.user.password", "ldap.truststore.password");
 
         Path dir = find(results, "jmeter.log").orElseThrow().getParent();
@@ -125,7 +126,8 @@ class DistributedSecretsIT {
             return Optional.empty();
         }
         return Files.readAllLines(console).stream().filter(l -> l.contains(Lab.READY + " ")).findFirst()
-                .map(l -> Path.of(l.substring(l.indexOf(Lab.READY) + Lab.READY.length()).strip())).filter(Files::exists);
+                .map(l -> Path.of(l.substring(l.indexOf(Lab.READY) + Lab.READY.length()).strip()))
+                .filter(Files::exists);
     }
 
     private static Optional<Path> find(Path dir, String name) throws IOException {

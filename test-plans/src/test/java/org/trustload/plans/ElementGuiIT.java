@@ -97,8 +97,10 @@ class ElementGuiIT {
                 // JMeter's GUI shows the words true/false localised ("True"/"False"); our elements parse
                 // them case-insensitively, so only their case may change on the way through the GUI.
                 assertThat(reloaded.get().getPropertyAsString(prop.getName()))
-                        .as("property %s survives the GUI", prop.getName()).isEqualToIgnoringCase(prop.getStringValue());
-                if (!prop.getStringValue().equalsIgnoreCase("true") && !prop.getStringValue().equalsIgnoreCase("false")) {
+                        .as("property %s survives the GUI", prop.getName())
+                        .isEqualToIgnoringCase(prop.getStringValue());
+                if (!prop.getStringValue().equalsIgnoreCase("true")
+                        && !prop.getStringValue().equalsIgnoreCase("false")) {
                     assertThat(reloaded.get().getPropertyAsString(prop.getName())).isEqualTo(prop.getStringValue());
                 }
             }
@@ -258,8 +260,9 @@ class ElementGuiIT {
             }
         };
         capture.start();
-        org.apache.logging.log4j.core.config.LoggerConfig testbeans = new org.apache.logging.log4j.core.config.LoggerConfig(
-                "org.apache.jmeter.testbeans", org.apache.logging.log4j.Level.WARN, false);
+        org.apache.logging.log4j.core.config.LoggerConfig testbeans =
+                new org.apache.logging.log4j.core.config.LoggerConfig(
+                        "org.apache.jmeter.testbeans", org.apache.logging.log4j.Level.WARN, false);
         testbeans.addAppender(capture, org.apache.logging.log4j.Level.WARN, null);
         ctx.getConfiguration().addLogger("org.apache.jmeter.testbeans", testbeans);
         ctx.updateLoggers();
@@ -289,7 +292,8 @@ class ElementGuiIT {
     private static TestElement exampleFromPlans(Class<?> cls) {
         for (Plans.Plan plan : Plans.all()) {
             try {
-                org.apache.jorphan.collections.HashTree tree = org.apache.jmeter.save.SaveService.loadTree(plan.jmx().toFile());
+                org.apache.jorphan.collections.HashTree tree =
+                        org.apache.jmeter.save.SaveService.loadTree(plan.jmx().toFile());
                 org.apache.jorphan.collections.SearchByClass<?> search =
                         new org.apache.jorphan.collections.SearchByClass<>(cls);
                 tree.traverse(search);

@@ -78,7 +78,8 @@ class ExitStatusIT {
         // LDAP Connection Config checks its scheme at test start: no sample, the element's message says what to fix
         assertThat(r.message()).startsWith("TrustLoad configuration error in LDAP Connection Config")
                 .contains("scheme", "gopher", "0 samples with response code configError");
-        assertThat(r.summaryText()).contains("Exit status 3: stopped by a configuration error - TrustLoad configuration error");
+        assertThat(r.summaryText())
+                .contains("Exit status 3: stopped by a configuration error - TrustLoad configuration error");
     }
 
     @Test
@@ -137,7 +138,8 @@ class ExitStatusIT {
     @Test
     void eightWhenSloStopStopsTheTestWithTheRuleItBrokeNamed() throws Exception {
         // samples of 5 ms until stopped; SLO Stop judges p99<=1ms over 2 s windows and stops after 1 s of it
-        Run.Result r = run(options("slo-stop", PLANS.resolve("slow.jmx")).args(List.of("-Jloops=-1", "-Jslo_stop=p99<=1ms")));
+        Run.Result r =
+                run(options("slo-stop", PLANS.resolve("slow.jmx")).args(List.of("-Jloops=-1", "-Jslo_stop=p99<=1ms")));
         assertThat(r.status()).as(r.summaryText()).isEqualTo(ExitStatus.SLO_BROKEN);
         assertThat(r.message()).startsWith("TrustLoad SLO broken: p99 ").contains("> 1 ms (objective p99<=1ms");
         assertThat(r.summaryText()).contains("Exit status 8: service-level objective broken");
@@ -152,7 +154,8 @@ class ExitStatusIT {
                 .args(List.of("-Jloops=2", "-Jjmeter.reportgenerator.temp_dir=" + file.resolve("temp"))));
         assertThat(r.status()).as(r.summaryText()).isEqualTo(ExitStatus.REPORT_FAILED);
         assertThat(r.dir().resolve("results.jtl")).isNotEmptyFile();
-        assertThat(r.summaryText()).contains("Report: NOT generated (", "Exit status 9: the HTML report was not generated");
+        assertThat(r.summaryText())
+                .contains("Report: NOT generated (", "Exit status 9: the HTML report was not generated");
     }
 
     @Test
@@ -181,7 +184,8 @@ class ExitStatusIT {
     void theLauncherExitsEightWhenTheRunBreaksItsSlo() throws Exception {
         Launched l = launch("launcher-slo", PLANS.resolve("slow.jmx").toString(), "--slo", "p99<=1ms");
         assertThat(l.status()).as(l.output()).isEqualTo(8);
-        assertThat(l.output()).containsPattern("Objective p99<=1ms \\(--slo\\) over the steady window: all \\d+ samples of Total"
+        assertThat(l.output())
+                .containsPattern("Objective p99<=1ms \\(--slo\\) over the steady window: all \\d+ samples of Total"
                 + " \\(no ramp-up\\): BROKEN - p99 ");
     }
 

@@ -111,7 +111,8 @@ class GmsslCpsIT {
         Path pki = OUT.resolve("peer-pki");
         TestPki.generate(new TestPki.Spec().withKeyType(TestPki.KeyType.SM2).withCas(1).withUsers(0)
                 .withExpiredCount(0).withCrlBaseUrl(null), pki);
-        try (NativeTlcpPeer.Server peer = NativeTlcpPeer.server(List.of("--proto", "any", "--port", "0", "--workers", "2",
+        try (NativeTlcpPeer.Server peer = NativeTlcpPeer.server(
+                List.of("--proto", "any", "--port", "0", "--workers", "2",
                 "--sign-cert", pki.resolve("tlcp-server-sign.pem").toString(),
                 "--sign-key", pki.resolve("tlcp-server-sign.key").toString(),
                 "--enc-cert", pki.resolve("tlcp-server-enc.pem").toString(),

@@ -86,7 +86,8 @@ class GmsslLabNativeInteropIT {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"ECC-SM2-SM4-CBC-SM3", "ECC-SM2-SM4-GCM-SM3", "ECDHE-SM2-SM4-CBC-SM3", "ECDHE-SM2-SM4-GCM-SM3"})
+    @ValueSource(
+            strings = {"ECC-SM2-SM4-CBC-SM3", "ECC-SM2-SM4-GCM-SM3", "ECDHE-SM2-SM4-CBC-SM3", "ECDHE-SM2-SM4-GCM-SM3"})
     void nativeClientGetsPagesOverTlcpWithAndWithoutClientAuth(String cipher) {
         boolean ecdhe = cipher.startsWith("ECDHE");
         // ECDHE key exchange uses the client's encryption pair: it always sends its certificates
@@ -96,7 +97,8 @@ class GmsslLabNativeInteropIT {
 
     @Test
     void mutualTlcpPortRefusesANativeClientWithoutCertificates() {
-        NativeTlcpPeer.Result r = NativeTlcpPeer.client(args("gmssl.mtls.port", "tlcp", "ECC-SM2-SM4-CBC-SM3", false), RUN);
+        NativeTlcpPeer.Result r =
+                NativeTlcpPeer.client(args("gmssl.mtls.port", "tlcp", "ECC-SM2-SM4-CBC-SM3", false), RUN);
         assertThat(r.exit()).as(r.toString()).isIn(4, 5);
         assertThat(r.stderr()).contains("FAILED");
     }
@@ -104,7 +106,8 @@ class GmsslLabNativeInteropIT {
     @ParameterizedTest
     @ValueSource(strings = {"gmssl.tlcp.port", "gmssl.mtls.port"})
     void nativeClientGetsPagesOverTls13OnTheSamePorts(String portKey) {
-        assertServed(NativeTlcpPeer.client(args(portKey, "tls13", "TLS_SM4_GCM_SM3", portKey.equals("gmssl.mtls.port")), RUN),
+        assertServed(NativeTlcpPeer.client(args(portKey, "tls13", "TLS_SM4_GCM_SM3", portKey.equals("gmssl.mtls.port")),
+                RUN),
                 "TLSv1.3 TLS_SM4_GCM_SM3");
     }
 
@@ -116,7 +119,8 @@ class GmsslLabNativeInteropIT {
         String[] ep = enginePort.split(":");
         X509Certificate ca;
         try (InputStream in = Files.newInputStream(Path.of(p.get("gmssl.ca.file")))) {
-            ca = (X509Certificate) CertificateFactory.getInstance("X.509", KeyStores.bouncyCastle()).generateCertificate(in);
+            ca = (X509Certificate) CertificateFactory.getInstance("X.509", KeyStores.bouncyCastle())
+                    .generateCertificate(in);
         }
         TlcpClientSettings s = new TlcpClientSettings().withProtocol(TlcpProtocol.TLS13)
                 .withSuites(List.of(TlcpSuite.TLS_SM4_GCM_SM3)).withTrustAnchors(List.of(ca));

@@ -56,7 +56,8 @@ class InfluxDbIT {
             for (String f : List.of("console.txt", "jmeter.log", "summary.txt")) {
                 assertThat(Files.readString(dir.resolve(f))).as(f).doesNotContain(token);
             }
-            assertThat(Files.readString(dir.resolve("jmeter.log"))).contains("writing its series to InfluxDB at " + influx.base() + "/write");
+            assertThat(Files.readString(dir.resolve("jmeter.log")))
+                    .contains("writing its series to InfluxDB at " + influx.base() + "/write");
 
             // JMeter's listener: every label with the results file's count
             Map<String, Long> jtl = new HashMap<>();
@@ -64,7 +65,8 @@ class InfluxDbIT {
                 jtl.merge(s.label(), 1L, Long::sum);
             }
             assertThat(jtl).containsKeys("debug 1", "debug 2", "transaction");
-            JsonNode perLabel = influx.query(DB, "SELECT sum(\"count\") FROM \"jmeter\" WHERE \"application\" = '" + PLAN
+            JsonNode perLabel = influx.query(DB,
+                    "SELECT sum(\"count\") FROM \"jmeter\" WHERE \"application\" = '" + PLAN
                     + "' AND \"statut\" = 'all' GROUP BY \"transaction\"");
             Map<String, Long> written = new HashMap<>();
             for (JsonNode s : perLabel.path("results").path(0).path("series")) {
@@ -73,15 +75,19 @@ class InfluxDbIT {
             assertThat(written.remove("all")).as("every sample, in the listener's transaction 'all'")
                     .isEqualTo(jtl.values().stream().mapToLong(Long::longValue).sum());
             assertThat(written).as("samples per label in InfluxDB: " + perLabel).isEqualTo(jtl);
-            assertThat(value(influx.query(DB, "SELECT max(\"maxAT\") FROM \"jmeter\" WHERE \"transaction\" = 'internal'"))).isEqualTo(2);
-            assertThat(influx.query(DB, "SELECT \"text\" FROM \"events\"").toString()).contains(PLAN + " started", PLAN + " ended");
+            assertThat(value(influx.query(DB,
+                    "SELECT max(\"maxAT\") FROM \"jmeter\" WHERE \"transaction\" = 'internal'"))).isEqualTo(2);
+            assertThat(influx.query(DB, "SELECT \"text\" FROM \"events\"").toString())
+                    .contains(PLAN + " started", PLAN + " ended");
 
             // JVM Stats: both elements, every variable this source reads
             JsonNode names = influx.query(DB, "SHOW TAG VALUES FROM \"jvmstats\" WITH KEY = \"name\"");
             assertThat(names.toString()).contains("JVM Stats (load generator)", "JVM Stats (target)");
-            assertThat(fieldKeys(influx, "jvmstats")).contains("cpu_ms", "cpu_pct", "heap_used_mb", "gc_count", "gc_time_ms",
+            assertThat(fieldKeys(influx, "jvmstats"))
+                    .contains("cpu_ms", "cpu_pct", "heap_used_mb", "gc_count", "gc_time_ms",
                     "threads");
-            assertThat(value(influx.query(DB, "SELECT count(\"heap_used_mb\") FROM \"jvmstats\" WHERE \"application\" = '" + PLAN
+            assertThat(value(
+                    influx.query(DB, "SELECT count(\"heap_used_mb\") FROM \"jvmstats\" WHERE \"application\" = '" + PLAN
                     + "'"))).as("polls every 500 ms, two elements").isGreaterThanOrEqualTo(2);
 
             // the dashboard
@@ -92,7 +98,8 @@ class InfluxDbIT {
     private static void checkDashboard(InfluxDb influx) throws Exception {
         JsonNode d = new ObjectMapper().readTree(Plans.ROOT.resolve("docs/grafana/trustload-influxdb.json").toFile());
         Set<String> measurements = new HashSet<>();
-        for (JsonNode v : influx.query(DB, "SHOW MEASUREMENTS").path("results").path(0).path("series").path(0).path("values")) {
+        for (JsonNode v : influx.query(DB, "SHOW MEASUREMENTS").path("results").path(0).path("series").path(0)
+                .path("values")) {
             measurements.add(v.path(0).asText());
         }
         Map<String, Set<String>> fields = new HashMap<>();

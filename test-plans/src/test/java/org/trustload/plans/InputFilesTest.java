@@ -20,9 +20,10 @@ import org.junit.jupiter.api.Test;
 import org.trustload.harness.jmx.PlanFile;
 
 /**
- * The data files {@code run --remote} checks and ships on the engines ({@link PlanFile#TRUSTLOAD_INPUT_FILES}) are every
- * file property of a TrustLoad element (a {@link FileEditor} in its BeanInfo), less those a run writes or that name a
- * Unix socket of the server's host; and {@link PlanFile#inputFiles} finds them in a plan with the run's properties.
+ * The data files {@code run --remote} checks and ships on the engines ({@link PlanFile#TRUSTLOAD_INPUT_FILES}) are
+ * every file property of a TrustLoad element (a {@link FileEditor} in its BeanInfo), less those a run writes or that
+ * name a Unix socket of the server's host; and {@link PlanFile#inputFiles} finds them in a plan with the run's
+ * properties.
  */
 class InputFilesTest {
 
@@ -56,10 +57,12 @@ class InputFilesTest {
                 }
             }
         }
-        assertThat(fileProperties).as("file properties of the TrustLoad elements").contains("keyStoreFile", "trustStore", "outputFile");
+        assertThat(fileProperties).as("file properties of the TrustLoad elements")
+                .contains("keyStoreFile", "trustStore", "outputFile");
         Set<String> inputs = new TreeSet<>(fileProperties);
         inputs.removeAll(NOT_INPUTS);
-        assertThat(new TreeSet<>(PlanFile.TRUSTLOAD_INPUT_FILES)).as("PlanFile.TRUSTLOAD_INPUT_FILES").isEqualTo(inputs);
+        assertThat(new TreeSet<>(PlanFile.TRUSTLOAD_INPUT_FILES)).as("PlanFile.TRUSTLOAD_INPUT_FILES")
+                .isEqualTo(inputs);
     }
 
     @Test
@@ -83,7 +86,8 @@ class InputFilesTest {
         try {
             Path base = zip == null ? root : zip.getPath("/");
             try (Stream<Path> s = Files.walk(base)) {
-                s.map(p -> base.relativize(p).toString()).filter(n -> n.startsWith("org/trustload/") && n.endsWith("BeanInfo.class"))
+                s.map(p -> base.relativize(p).toString())
+                        .filter(n -> n.startsWith("org/trustload/") && n.endsWith("BeanInfo.class"))
                         .forEach(n -> out.add(n.substring(0, n.length() - ".class".length()).replace('/', '.')));
             }
         } finally {

@@ -46,7 +46,8 @@ class JmeterMavenPluginIT {
     static final String REPO_PROPERTY = "trustload.mavenplugin.repo";
     private static final String VERSION = "0.1.0";
     private static final Path EXAMPLE = Plans.ROOT.resolve("docs/examples/jmeter-maven-plugin/pom.xml");
-    private static final Path TRUSTLOAD_PROPERTIES = Plans.ROOT.resolve("dist/src/main/jmeter/bin/trustload.properties");
+    private static final Path TRUSTLOAD_PROPERTIES =
+            Plans.ROOT.resolve("dist/src/main/jmeter/bin/trustload.properties");
     private static final Path OUT = Plans.DIR.resolve("target/jmeter-maven-plugin-it");
     private static final Path REPO = Path.of(System.getProperty(REPO_PROPERTY,
             System.getProperty("user.home") + "/.cache/trustload/jmeter-maven-plugin-it/m2"));
@@ -121,9 +122,11 @@ class JmeterMavenPluginIT {
         org.junit.jupiter.api.Assumptions.assumeTrue(Runtime.version().feature() <= 21, "bgm runs on Java 17 to 21");
         Build b = build("tlcp-bgm-no-arguments",
                 pom -> pom.lines().filter(l -> !l.contains("<argument>--add-")).collect(Collectors.joining("\n"))
-                        .replace("<threads>${threads}</threads>", "<threads>${threads}</threads>\n            <engine>bgm</engine>"),
+                        .replace("<threads>${threads}</threads>",
+                                "<threads>${threads}</threads>\n            <engine>bgm</engine>"),
                 "-Dplan.dir=gmssl", "-Dplan=gmssl-cps.jmx", "-Dthreads=2", "-Dloops=5");
-        assertThat(Files.readString(b.dir.resolve("pom.xml"))).doesNotContain("--add-").contains("<engine>bgm</engine>");
+        assertThat(Files.readString(b.dir.resolve("pom.xml"))).doesNotContain("--add-")
+                .contains("<engine>bgm</engine>");
         String log = Files.readString(b.log);
         assertThat(b.exit).as("mvn exit status, see " + b.log).isNotZero();
         assertThat(log).contains("bgm engine needs JVM flags");
@@ -191,7 +194,8 @@ class JmeterMavenPluginIT {
         Path jmeterHome() throws IOException {
             try (Stream<Path> found = Files.find(dir.resolve("target"), 3,
                     (p, a) -> p.getFileName().toString().equals("jmeter") && Files.isDirectory(p.resolve("lib/ext")))) {
-                return found.findFirst().orElseThrow(() -> new AssertionError("no JMeter home under " + dir + "/target"));
+                return found.findFirst()
+                        .orElseThrow(() -> new AssertionError("no JMeter home under " + dir + "/target"));
             }
         }
 
@@ -217,9 +221,11 @@ class JmeterMavenPluginIT {
                 .map(lab::getProperty).filter(v -> !v.isBlank()).toList();
         assertThat(secrets).isNotEmpty();
         try (Stream<Path> files = Files.walk(dir)) {
-            List<Path> written = files.filter(Files::isRegularFile).filter(f -> !f.toString().endsWith(".jar")).toList();
+            List<Path> written =
+                    files.filter(Files::isRegularFile).filter(f -> !f.toString().endsWith(".jar")).toList();
             assertThat(written.stream().filter(f -> f.getParent().endsWith("custom_properties")
-                    && f.getFileName().toString().startsWith("lab-"))).as("the plugin's copy of lab.properties").hasSize(1);
+                    && f.getFileName().toString().startsWith("lab-"))).as("the plugin's copy of lab.properties")
+                    .hasSize(1);
             for (Path f : written.stream().filter(f -> !f.getParent().endsWith("custom_properties")).toList()) {
                 String text = new String(Files.readAllBytes(f), java.nio.charset.StandardCharsets.ISO_8859_1);
                 for (String s : secrets) {

@@ -34,7 +34,8 @@ class JvmStatsDistributedIT {
             String second = engines.hosts().get(1);
             for (ProcessHandle engine : engines.processes()) {
                 assertThat(listeningAddresses(engine.pid())).as("engine sockets").isNotEmpty()
-                        .allMatch(a -> a.startsWith("127.0.0.1:") || a.startsWith("[::ffff:127.0.0.1]:"), "loopback only");
+                        .allMatch(a -> a.startsWith("127.0.0.1:") || a.startsWith("[::ffff:127.0.0.1]:"),
+                                "loopback only");
             }
             Path client = dir.resolve("client");
             Path results = dir.resolve("results");
@@ -60,7 +61,8 @@ class JvmStatsDistributedIT {
             for (String row : rows.subList(1, rows.size())) {
                 String[] f = row.split(CSV_COMMA, -1); // transaction rows quote their message, which has a comma
                 boolean fromFirst = f[thread].startsWith(first + "-");
-                assertThat(f[target].isEmpty()).as("target values only from the polling engine: " + row).isEqualTo(!fromFirst);
+                assertThat(f[target].isEmpty()).as("target values only from the polling engine: " + row)
+                        .isEqualTo(!fromFirst);
                 assertThat(f[load]).as("load-generator values from every engine: " + row).isNotEmpty();
             }
             try (var files = Files.list(results)) {
@@ -71,7 +73,8 @@ class JvmStatsDistributedIT {
                                 "jvm-stats-summary-load-" + second.replace(':', '_') + ".txt");
             }
             assertThat(Files.readString(results.resolve("jvm-stats-summary.txt")))
-                    .contains("JVM pid " + idle.pid(), "requests           400", "counted on this engine (" + first + ")");
+                    .contains("JVM pid " + idle.pid(), "requests           400",
+                            "counted on this engine (" + first + ")");
             for (int i = 0; i < 2; i++) {
                 String name = "jvm-stats-summary-load-" + engines.hosts().get(i).replace(':', '_') + ".txt";
                 assertThat(Files.readString(results.resolve(name))).as("engine-local load-generator summary")

@@ -34,7 +34,8 @@ class JvmStatsIT {
                 public class Idle {
                     public static void main(String[] a) throws Exception {
                         java.util.List<byte[]> keep = new java.util.ArrayList<>();
-                        for (int i = 0; i < 300; i++) { keep.add(new byte[64 * 1024]); if (keep.size() > 40) keep.remove(0); }
+                        for (int i = 0; i < 300; i++) { keep.add(new byte[64 * 1024]); \
+                if (keep.size() > 40) keep.remove(0); }
                         System.gc();
                         System.out.println("READY");
                         System.out.flush();
@@ -71,36 +72,46 @@ class JvmStatsIT {
                 }
             }
             int gcCol = header.indexOf("jvm_gc_time_ms");
-            List<String[]> fields = rows.stream().skip(1).map(r -> r.split(JvmStatsDistributedIT.CSV_COMMA, -1)).toList();
+            List<String[]> fields =
+                    rows.stream().skip(1).map(r -> r.split(JvmStatsDistributedIT.CSV_COMMA, -1)).toList();
             long filled = fields.stream().filter(f -> !f[gcCol].isEmpty()).count();
             assertThat(filled).as("rows carrying the target's GC time").isEqualTo(rows.size() - 1);
             // the idle JVM collected before the test: its GC time in the results still starts at 0
             assertThat(fields.get(0)[gcCol]).as("GC time of the first row, since the test started").isEqualTo("0.0");
             assertThat(result.summaryText()).as("the run summary shows both JVM Stats summaries")
-                    .contains("JVM Stats summary (jvm-stats-summary.txt):", "JVM Stats summary (jvm-stats-summary-load.txt):",
+                    .contains("JVM Stats summary (jvm-stats-summary.txt):",
+                            "JVM Stats summary (jvm-stats-summary-load.txt):",
                             "JVM pid " + pid, "JVM Stats polls");
 
             String summary = Files.readString(dir.resolve("jvm-stats-summary.txt"));
-            assertThat(summary).contains("JVM pid " + pid + " (hsperfdata", "requests           600 (transaction-controller rows, setUp and tearDown excluded)");
-            assertThat(Files.readString(dir.resolve("jvm-stats-summary-load.txt"))).contains("this JVM", "requests           600");
-            JsonNode after = new ObjectMapper().readTree(dir.resolve("jvm-stats-summary.json").toFile()).get("jstatAfter");
+            assertThat(summary).contains("JVM pid " + pid + " (hsperfdata",
+                    "requests           600 (transaction-controller rows, setUp and tearDown excluded)");
+            assertThat(Files.readString(dir.resolve("jvm-stats-summary-load.txt")))
+                    .contains("this JVM", "requests           600");
+            JsonNode after =
+                    new ObjectMapper().readTree(dir.resolve("jvm-stats-summary.json").toFile()).get("jstatAfter");
             List<String> cols = Arrays.asList(jstat.get(0).trim().split("\\s+"));
             List<String> vals = Arrays.asList(jstat.get(1).trim().split("\\s+"));
-            for (String c : List.of("S0C", "S1C", "EC", "OC", "MC", "CCSC", "YGC", "YGCT", "FGC", "FGCT", "GCT", "OU")) {
+            for (String c : List.of("S0C", "S1C", "EC", "OC", "MC", "CCSC", "YGC", "YGCT", "FGC", "FGCT", "GCT",
+                    "OU")) {
                 // the JSON keeps full precision; jstat rounds KB to 0.1 and seconds to 0.001
                 assertThat(after.get(c).asDouble()).as("%s after the run vs jstat -gc of the idle JVM", c)
-                        .isCloseTo(Double.parseDouble(vals.get(cols.indexOf(c))), org.assertj.core.data.Offset.offset(0.051));
+                        .isCloseTo(Double.parseDouble(vals.get(cols.indexOf(c))),
+                                org.assertj.core.data.Offset.offset(0.051));
             }
 
             String graphs = Files.readString(dir.resolve("report/content/js/customGraph.js"));
             for (String series : List.of("jvm_gc_time_ms", "jvm_heap_used_mb", "jvm_cpu_pct", "load_cpu_pct")) {
                 assertThat(graphs).as("dashboard series " + series)
-                        .containsPattern("\"series\": \\[\\{\"data\": \\[\\[[0-9.E]+, [0-9.E]+\\][^\\]]*\\]*, \"isOverall\": false, \"label\": \"" + series + "\"");
+                        .containsPattern("\"series\": \\[\\{\"data\": \\[\\[[0-9.E]+, [0-9.E]+\\][^\\]]*\\]*, "
+                                + "\"isOverall\": false, \"label\": \"" + series + "\"");
             }
             String page = Files.readString(dir.resolve("report/content/pages/CustomsGraphs.html"));
-            assertThat(page).contains("JVM Stats (watched JVM): GC time over time", "JVM Stats (watched JVM): Heap used over time",
+            assertThat(page).contains("JVM Stats (watched JVM): GC time over time",
+                    "JVM Stats (watched JVM): Heap used over time",
                     "JVM Stats (watched JVM): CPU over time", "JVM Stats (load generator): CPU over time");
-            assertThat(page).as("every custom graph open").doesNotContain("collapse out").contains("collapse in portlet-content");
+            assertThat(page).as("every custom graph open").doesNotContain("collapse out")
+                    .contains("collapse in portlet-content");
             assertThat(graphs).as("every custom graph drawn on load").contains("draw every custom graph on load");
         } finally {
             idle.destroyForcibly();
@@ -123,10 +134,12 @@ class JvmStatsIT {
         assertThat(result.status()).isEqualTo(org.trustload.harness.ExitStatus.OK);
         String header = Files.readAllLines(dir.resolve("results.jtl")).get(0);
         assertThat(header).as("results header").contains("timeStamp", "elapsed");
-        assertThat(header.replace("\"", "").split(",")).as("no JVM Stats column (the harness adds only trustload_event)")
+        assertThat(header.replace("\"", "").split(","))
+                .as("no JVM Stats column (the harness adds only trustload_event)")
                 .noneMatch(c -> c.startsWith("jvm_") || c.startsWith("load_"));
         assertThat(dir.resolve("report/index.html")).as("dashboard generated").exists();
-        assertThat(Files.readString(dir.resolve("report/content/pages/CustomsGraphs.html"))).doesNotContain("JVM Stats");
+        assertThat(Files.readString(dir.resolve("report/content/pages/CustomsGraphs.html")))
+                .doesNotContain("JVM Stats");
         assertThat(result.summaryText()).doesNotContain("JVM Stats summary");
     }
 

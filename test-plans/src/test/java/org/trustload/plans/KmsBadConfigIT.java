@@ -57,14 +57,16 @@ class KmsBadConfigIT {
         files = Files.createDirectories(OUT.resolve("files"));
         lab = PlanRunIT.startLab("kms", OUT.resolve("lab.properties"), OUT.resolve("lab.log"));
         labProps = Secrets.read(lab.properties());
-        Files.writeString(files.resolve("ClientKey_corrupt.json"), "{\"KeyId\": \"KAAP.x\", \"PrivateKeyData\": \"not a key\"}\n");
+        Files.writeString(files.resolve("ClientKey_corrupt.json"),
+                "{\"KeyId\": \"KAAP.x\", \"PrivateKeyData\": \"not a key\"}\n");
         Files.writeString(files.resolve("ClientKey_text.json"), "this is not a client key file\n");
         Files.write(files.resolve("ClientKey_empty.json"), new byte[0]);
         otherCa(files.resolve("other-ca.pem"));
         // The plans with a backend nobody offers, and with requests naming a config that does not exist.
         String aws = Files.readString(AWS);
         Files.writeString(files.resolve("unknown-backend.jmx"),
-                aws.replace("<stringProp name=\"backend\">aws-kms</stringProp>", "<stringProp name=\"backend\">nope</stringProp>"));
+                aws.replace("<stringProp name=\"backend\">aws-kms</stringProp>",
+                        "<stringProp name=\"backend\">nope</stringProp>"));
         Files.writeString(files.resolve("no-such-config.jmx"), aws.replace(
                 "<stringProp name=\"configName\">kms</stringProp>\n            <stringProp name=\"operation\">",
                 "<stringProp name=\"configName\">nosuch</stringProp>\n            <stringProp name=\"operation\">"));
@@ -82,7 +84,8 @@ class KmsBadConfigIT {
         for (List<String> cmd : List.of(
                 List.of(keytool, "-genkeypair", "-alias", "ca", "-keyalg", "EC", "-dname", "CN=Not The Lab CA",
                         "-ext", "bc:c", "-validity", "2", "-keystore", store.toString(), "-storepass", pass),
-                List.of(keytool, "-exportcert", "-rfc", "-alias", "ca", "-keystore", store.toString(), "-storepass", pass,
+                List.of(keytool, "-exportcert", "-rfc", "-alias", "ca", "-keystore", store.toString(), "-storepass",
+                        pass,
                         "-file", pem.toString()))) {
             Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
             String out = new String(p.getInputStream().readAllBytes());
@@ -106,25 +109,32 @@ class KmsBadConfigIT {
         return Stream.of(
                 // name, plan, -J arguments, response code, message start, property (null: no config error), file
                 Arguments.of("missing CA file", "aliyun", List.of("-Jkms.aliyun.ca_file=/nonexistent/ca.pem"),
-                        "configError", CONFIG + ": caFile: file not found (/nonexistent/ca.pem)", "caFile", "/nonexistent/ca.pem"),
-                Arguments.of("wrong client key password", "aliyun", List.of("-Jkms.aliyun.client_key_password=not-the-password"),
+                        "configError", CONFIG + ": caFile: file not found (/nonexistent/ca.pem)", "caFile",
+                        "/nonexistent/ca.pem"),
+                Arguments.of("wrong client key password", "aliyun",
+                        List.of("-Jkms.aliyun.client_key_password=not-the-password"),
                         "configError", CONFIG + ": clientKeyPassword: wrong client key password", "clientKeyPassword",
                         "LAB:kms.aliyun.client_key_file"),
-                Arguments.of("missing client key file", "aliyun", List.of("-Jkms.aliyun.client_key_file=/nonexistent/ClientKey.json"),
-                        "configError", CONFIG + ": clientKeyFile: file not found (/nonexistent/ClientKey.json)", "clientKeyFile",
+                Arguments.of("missing client key file", "aliyun",
+                        List.of("-Jkms.aliyun.client_key_file=/nonexistent/ClientKey.json"),
+                        "configError", CONFIG + ": clientKeyFile: file not found (/nonexistent/ClientKey.json)",
+                        "clientKeyFile",
                         "/nonexistent/ClientKey.json"),
                 Arguments.of("empty client key file", "aliyun", List.of("-Jkms.aliyun.client_key_file=" + empty),
                         "configError", CONFIG + ": clientKeyFile: file is empty", "clientKeyFile", empty),
-                Arguments.of("client key file with a corrupt key", "aliyun", List.of("-Jkms.aliyun.client_key_file=" + corrupt),
+                Arguments.of("client key file with a corrupt key", "aliyun",
+                        List.of("-Jkms.aliyun.client_key_file=" + corrupt),
                         "configError", CONFIG + ": clientKeyFile: not a client key file", "clientKeyFile", corrupt),
-                Arguments.of("client key file that is not JSON", "aliyun", List.of("-Jkms.aliyun.client_key_file=" + text),
+                Arguments.of("client key file that is not JSON", "aliyun",
+                        List.of("-Jkms.aliyun.client_key_file=" + text),
                         "configError", CONFIG + ": clientKeyFile: not a client key file", "clientKeyFile", text),
                 Arguments.of("unknown host", "aws", List.of("-Jkms.aws.endpoint=http://no-such-host.invalid:18610"),
                         "configError", CONFIG + ": endpoint: unknown host 'no-such-host.invalid'", "endpoint", "-"),
                 Arguments.of("unknown backend", "unknown-backend.jmx", List.of(),
                         "configError", CONFIG + ": backend: unknown backend 'nope' (available: ", "backend", "-"),
                 Arguments.of("no such config", "no-such-config.jmx", List.of(),
-                        "configError", "KMS Request 'encrypt': configName: no KMS Client Config named 'nosuch'", "configName", "-"),
+                        "configError", "KMS Request 'encrypt': configName: no KMS Client Config named 'nosuch'",
+                        "configName", "-"),
                 Arguments.of("CA that did not sign the server certificate", "aliyun",
                         List.of("-Jkms.aliyun.ca_file=" + OUT.resolve("files/other-ca.pem")),
                         "KMS.TlsError", "-:TlsHandshake", null, null),
@@ -183,7 +193,8 @@ class KmsBadConfigIT {
             Path dir = OUT.resolve("decrypt-other-plaintext");
             Plans.runWithoutReport(AWS, dir, List.of("-q", lab.properties().toString(),
                     "-Jkms.aws.endpoint=" + relay.uri(""),
-                    "-Jthreads=2", "-Jloops=4", "-Jrampup=0", "-Jduration=120", "-Jcase=decrypt"), Duration.ofMinutes(3));
+                    "-Jthreads=2", "-Jloops=4", "-Jrampup=0", "-Jduration=120", "-Jcase=decrypt"),
+                    Duration.ofMinutes(3));
             List<Jtl.Sample> samples = Jtl.read(dir.resolve("results.jtl"));
             assertThat(samples).as("see " + dir).hasSize(8).allMatch(x -> x.label().equals("decrypt"));
             assertThat(samples.stream().filter(Jtl.Sample::success)).as("untouched answers").hasSize(4);

@@ -58,7 +58,8 @@ class LdapBadConfigIT {
         // The same plan with its request naming a config that does not exist.
         Files.writeString(files.resolve("no-such-config.jmx"), Files.readString(PLAN)
                 .replace("<stringProp name=\"configName\">ldap</stringProp>\n          <stringProp name=\"operation\">",
-                        "<stringProp name=\"configName\">nosuch</stringProp>\n          <stringProp name=\"operation\">"));
+                        "<stringProp name=\"configName\">nosuch</stringProp>\n          <stringProp "
+                                + "name=\"operation\">"));
         assertThat(Files.readString(files.resolve("no-such-config.jmx"))).contains(">nosuch<");
     }
 
@@ -76,13 +77,15 @@ class LdapBadConfigIT {
         int refused = refusedPort();
         return Stream.of(
                 // name, plan (null: the search plan), -J arguments, response code, message part, property, file
-                Arguments.of("missing trust store", null, List.of("-Jscheme=ldaps", "-Jldap.truststore=/nonexistent/trust.p12"),
+                Arguments.of("missing trust store", null,
+                        List.of("-Jscheme=ldaps", "-Jldap.truststore=/nonexistent/trust.p12"),
                         "configError", CONFIG + ": trustStore: file not found", "trustStore", "/nonexistent/trust.p12"),
                 Arguments.of("empty trust store", null, List.of("-Jscheme=ldaps", "-Jldap.truststore=" + empty),
                         "configError", CONFIG + ": trustStore: file is empty", "trustStore", empty),
                 Arguments.of("wrong trust store password", null, List.of("-Jscheme=ldaps", "-Jldap.truststore=" + store,
                         "-Jldap.truststore.password=not-the-password"),
-                        "configError", CONFIG + ": trustStorePassword: wrong trust store password", "trustStorePassword", store),
+                        "configError", CONFIG + ": trustStorePassword: wrong trust store password",
+                        "trustStorePassword", store),
                 Arguments.of("corrupt trust store", null, List.of("-Jscheme=ldaps", "-Jldap.truststore=" + corrupt),
                         "configError", CONFIG + ": trustStore: cannot read the trust store", "trustStore", corrupt),
                 Arguments.of("missing ldapi socket", null, List.of("-Jscheme=ldapi", "-Jldapi.socket=" + socket),
@@ -92,7 +95,8 @@ class LdapBadConfigIT {
                 Arguments.of("unknown scheme", null, List.of("-Jscheme=gopher"),
                         "configError", CONFIG + ": scheme: unknown scheme 'gopher'", "scheme", "-"),
                 Arguments.of("no such config", "no-such-config.jmx", List.of(),
-                        "configError", "LDAP Request 'search (uid=fulano[1-10000])': configName: no LDAP Connection Config named 'nosuch'",
+                        "configError", "LDAP Request 'search (uid=fulano[1-10000])': configName: no LDAP Connection "
+                                + "Config named 'nosuch'",
                         "configName", "-"),
                 Arguments.of("refused port", null, List.of("-Jport=" + refused),
                         "connectError", "LDAP 91 connectError: connection refused", null, null));
@@ -122,12 +126,15 @@ class LdapBadConfigIT {
     @Test
     void aFilterThatFindsNothingStopsEachThreadWithOneConfigurationErrorNamingFilterBaseAndServer() throws Exception {
         Path dir = OUT.resolve("filter-finds-nothing");
-        Run.Result result = Run.execute(Plans.JMETER, RunSpec.of(Plans.LAYOUT, Plans.catalog().get("ldap/ldap-search-200x10"))
+        Run.Result result = Run.execute(Plans.JMETER,
+                RunSpec.of(Plans.LAYOUT, Plans.catalog().get("ldap/ldap-search-200x10"))
                 .labArgs(PlanRunIT.labArgs()).labTimeout(Duration.ofMinutes(5))
-                .args(List.of("-Jfilter=(uid=nobody)", "-Jthreads=" + THREADS, "-Jloops=200", "-Jrampup=0", "-Jmax_duration=120"))
+                .args(List.of("-Jfilter=(uid=nobody)", "-Jthreads=" + THREADS, "-Jloops=200", "-Jrampup=0",
+                        "-Jmax_duration=120"))
                 .dir(dir).timeout(Duration.ofMinutes(5)).echo(false).dashboard(false), System.out);
         String line = BadConfigRuns.check(result, dir, THREADS, "configError",
-                "LDAP Request 'search (uid=nobody)': filter: search finds no entries: filter (uid=nobody), base dc=testeperformance,"
+                "LDAP Request 'search (uid=nobody)': filter: search finds no entries: filter (uid=nobody), base "
+                        + "dc=testeperformance,"
                         + " server ldap://127.0.0.1:", "filter", "-", "LDAP Request 'search (uid=nobody)'");
         assertThat(line).contains("minEntries 0 where empty results are expected");
         assertThat(Jtl.read(dir.resolve("results.jtl"))).as("one sample per thread, see " + dir).hasSize(THREADS);
@@ -154,7 +161,8 @@ class LdapBadConfigIT {
                     "-Jldapi.socket=" + socket, "-Jldap.trust=trust-all",
                     "-Jmax_duration=8", "-Jconnect_timeout=1000", "-Jresponse_timeout=1000"),
                     Duration.ofMinutes(3)); // bounded wait: uncapped, 3 x 1101 samples of 1 s each
-            List<Jtl.Sample> samples = Files.exists(dir.resolve("results.jtl")) ? Jtl.read(dir.resolve("results.jtl")) : List.of();
+            List<Jtl.Sample> samples = Files.exists(dir.resolve("results.jtl")) ? Jtl.read(dir.resolve("results.jtl"))
+                    : List.of();
             List<Jtl.Sample> searches = samples.stream().filter(s -> s.label().contains("search")).toList();
             assertThat(searches).as("samples ended by their timeouts, see " + dir).isNotEmpty()
                     .allMatch(s -> !s.success());

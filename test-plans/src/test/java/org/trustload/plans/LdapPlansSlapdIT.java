@@ -116,7 +116,8 @@ class LdapPlansSlapdIT {
         }
     }
 
-    private static final java.util.regex.Pattern SEARCH = java.util.regex.Pattern.compile(" SRCH base=\".*\" scope=\\d+ deref=\\d+ filter=\"([^\"]*)\"");
+    private static final java.util.regex.Pattern SEARCH =
+            java.util.regex.Pattern.compile(" SRCH base=\".*\" scope=\\d+ deref=\\d+ filter=\"([^\"]*)\"");
 
     /** The {@code (uid=...)} filters of the searches slapd logged (loglevel stats), with how often each came. */
     static Map<String, Integer> searchedFilters(Slapd slapd) throws Exception {
@@ -187,7 +188,8 @@ class LdapPlansSlapdIT {
             Thread.sleep(100);
             now = slapd.openFiles();
         }
-        assertThat(now).as("slapd open files after the run (baseline " + baseline + ")").isLessThanOrEqualTo(baseline + 2);
+        assertThat(now).as("slapd open files after the run (baseline " + baseline + ")")
+                .isLessThanOrEqualTo(baseline + 2);
     }
 
 }

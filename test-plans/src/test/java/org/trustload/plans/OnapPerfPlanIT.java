@@ -46,7 +46,8 @@ class OnapPerfPlanIT {
                 "ONAP's perf.jmx is not part of this project: -Donap.perf.jmx=PATH to a copy of onap/policy-xacml-pdp"
                         + " testsuites/performance/src/main/resources/testplans/perf.jmx runs this test");
         byte[] original = Files.readAllBytes(Path.of(given));
-        System.out.println("ONAP perf.jmx sha256 " + HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(original)));
+        System.out.println("ONAP perf.jmx sha256 "
+                + HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(original)));
 
         Files.createDirectories(DIR);
         Path run = DIR.resolve("run");
@@ -70,15 +71,19 @@ class OnapPerfPlanIT {
             Run.Result r = Plans.run(plan, run, List.of("-q", file.toString()), Duration.ofMinutes(5));
 
             JsonNode stats = Plans.statistics(run);
-            System.out.println("ONAP perf.jmx against the lab: " + stats.path("Total").path("sampleCount").asLong() + " samples, "
+            System.out.println("ONAP perf.jmx against the lab: " + stats.path("Total").path("sampleCount").asLong()
+                    + " samples, "
                     + stats.path("Total").path("errorCount").asLong() + " errors; " + r.message());
             for (Map.Entry<String, JsonNode> e : (Iterable<Map.Entry<String, JsonNode>>) stats::fields) {
-                assertThat(e.getValue().path("errorCount").asLong()).as("errors of '" + e.getKey() + "', see " + run).isZero();
+                assertThat(e.getValue().path("errorCount").asLong()).as("errors of '" + e.getKey() + "', see " + run)
+                        .isZero();
             }
-            // every request of the plan ran: 4 creates, 4 deploys, 7 kinds of decision, healthcheck, 4 undeploys, 4 deletes
+            // every request of the plan ran: 4 creates, 4 deploys, 7 kinds of decision, healthcheck, 4 undeploys, 4
+            // deletes
             assertThat(stats.size() - 1).as("sampler labels, see " + run).isEqualTo(24);
             for (String label : List.of("Create Monitoring Policy", "Deploy Min/Max Policy", "Check Health",
-                    "Fetch Optimization Decisions", "Undeploy Frequency Limiter Guard Policy", "Delete Min/Max Guard Policy")) {
+                    "Fetch Optimization Decisions", "Undeploy Frequency Limiter Guard Policy",
+                    "Delete Min/Max Guard Policy")) {
                 assertThat(stats.path(label).path("sampleCount").asLong()).as(label).isPositive();
             }
         }
@@ -87,7 +92,8 @@ class OnapPerfPlanIT {
     /** The text edits described in the class comment; fails when the plan no longer has what they change. */
     static String edit(String jmx, Path runDir) {
         String out = jmx;
-        for (String[] v : new String[][] {{"API_HOST", "127.0.0.1"}, {"PAP_HOST", "127.0.0.1"}, {"XACML_HOST", "127.0.0.1"},
+        for (String[] v : new String[][] {{"API_HOST", "127.0.0.1"}, {"PAP_HOST", "127.0.0.1"},
+                {"XACML_HOST", "127.0.0.1"},
             {"API_USER", "${__P(pdpx.user)}"}, {"PAP_USER", "${__P(pdpx.user)}"}, {"XACML_USER", "${__P(pdpx.user)}"},
             {"API_PASSWORD", "${__P(pdpx.password)}"}, {"PAP_PASSWORD", "${__P(pdpx.password)}"},
             {"XACML_PASSWORD", "${__P(pdpx.password)}"}}) {

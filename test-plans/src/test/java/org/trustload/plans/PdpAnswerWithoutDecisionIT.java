@@ -33,7 +33,8 @@ class PdpAnswerWithoutDecisionIT {
         try (Lab lab = PlanRunIT.startLab("pdp", OUT.resolve("lab.properties"), OUT.resolve("lab.log"));
                 TestHttpServer relay = new TestHttpServer()) {
             Properties labProps = Plans.load(lab.properties());
-            relay.relay("/", URI.create("http://127.0.0.1:" + labProps.getProperty("pdp.port")), PdpAnswerWithoutDecisionIT::withoutDecision);
+            relay.relay("/", URI.create("http://127.0.0.1:" + labProps.getProperty("pdp.port")),
+                    PdpAnswerWithoutDecisionIT::withoutDecision);
             for (String plan : List.of("pdp/onap-pdpx-decisions", "pdp/pdpx-decisions-current-api")) {
                 Path dir = OUT.resolve(plan.substring(4));
                 Plans.runWithoutReport(Plans.DIR.resolve(plan + ".jmx"), dir, List.of("-q", lab.properties().toString(),

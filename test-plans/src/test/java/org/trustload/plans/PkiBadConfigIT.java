@@ -85,20 +85,26 @@ class PkiBadConfigIT {
         int refused = BadConfigRuns.refusedPort();
         return Stream.of(
                 // name, plan (null: pki/cades), -J arguments, response code, message part, property, file
-                Arguments.of("missing key store", null, List.of("-Jpki.keystore=/nonexistent/users.p12", "-Jpki.document=" + doc),
-                        "configError", KEYS + ": keyStoreFile: file not found (/nonexistent/users.p12)", "keyStoreFile", "/nonexistent/users.p12"),
+                Arguments.of("missing key store", null,
+                        List.of("-Jpki.keystore=/nonexistent/users.p12", "-Jpki.document=" + doc),
+                        "configError", KEYS + ": keyStoreFile: file not found (/nonexistent/users.p12)", "keyStoreFile",
+                        "/nonexistent/users.p12"),
                 Arguments.of("empty key store", null, List.of("-Jpki.keystore=" + empty, "-Jpki.document=" + doc),
                         "configError", KEYS + ": keyStoreFile: file is empty (" + empty + ")", "keyStoreFile", empty),
                 Arguments.of("corrupt key store", null, List.of("-Jpki.keystore=" + corrupt, "-Jpki.document=" + doc),
-                        "configError", KEYS + ": keyStoreFile: cannot open key store (corrupt or unsupported file)", "keyStoreFile", corrupt),
+                        "configError", KEYS + ": keyStoreFile: cannot open key store (corrupt or unsupported file)",
+                        "keyStoreFile", corrupt),
                 Arguments.of("wrong key store password", null, List.of("-Jpki.keystore=" + store,
                         "-Jpki.keystore.password=not-the-password", "-Jpki.document=" + doc),
-                        "configError", KEYS + ": keyStorePassword: cannot open key store (wrong password?)", "keyStorePassword", store),
-                Arguments.of("wrong key password", null, List.of("-Jpki.keystore=" + otherKey, password, "-Jpki.document=" + doc),
+                        "configError", KEYS + ": keyStorePassword: cannot open key store (wrong password?)",
+                        "keyStorePassword", store),
+                Arguments.of("wrong key password", null,
+                        List.of("-Jpki.keystore=" + otherKey, password, "-Jpki.document=" + doc),
                         "configError", KEYS + ": keyStorePassword: cannot read key user", "keyStorePassword", otherKey),
                 Arguments.of("missing CA", null, List.of("-Jpki.keystore=" + store, password, "-Jpki.document=" + doc,
                         "-Jpki.trust.anchors=/nonexistent/ca.pem"),
-                        "configError", SERVER + ": trustAnchorsFile: file not found", "trustAnchorsFile", "/nonexistent/ca.pem"),
+                        "configError", SERVER + ": trustAnchorsFile: file not found", "trustAnchorsFile",
+                        "/nonexistent/ca.pem"),
                 Arguments.of("missing document", null, List.of("-Jpki.keystore=" + store, password,
                         "-Jpki.document=/nonexistent/doc.pdf"),
                         "configError", SAMPLER + ": inputFile: file not found (/nonexistent/doc.pdf)", "inputFile",
@@ -108,7 +114,8 @@ class PkiBadConfigIT {
                         "configError", SERVER + ": serverUrl: unknown host 'no-such-host.invalid'", "serverUrl", "-"),
                 Arguments.of("no such config", "no-such-config.jmx", List.of("-Jpki.keystore=" + store, password,
                         "-Jpki.document=" + doc),
-                        "configError", SAMPLER + ": configName: no Signature Server Config named 'nosuch'", "configName", "-"),
+                        "configError", SAMPLER + ": configName: no Signature Server Config named 'nosuch'",
+                        "configName", "-"),
                 Arguments.of("refused port", null, List.of("-Jpki.keystore=" + store, password, "-Jpki.document=" + doc,
                         "-Jpki.url=http://127.0.0.1:" + refused),
                         "connectError", "signature server connection refused", null, null));
@@ -127,6 +134,7 @@ class PkiBadConfigIT {
                 Duration.ofMinutes(3));
         // the remote flow's step rows (here only "start") are the parent's sub-results, not samples of their own
         BadConfigRuns.check(result, dir, THREADS, code, message, property, file,
-                property == null ? null : message.substring(0, message.indexOf(':')), s -> !s.label().endsWith(" start"));
+                property == null ? null : message.substring(0, message.indexOf(':')),
+                s -> !s.label().endsWith(" start"));
     }
 }

@@ -154,7 +154,8 @@ class PkiDssIT {
             }
             Path ca = DIR.resolve("ca-" + (++n) + ".pem");
             Files.writeString(ca, part);
-            assertThat(exec(DIR, "certutil", "-A", "-d", "sql:" + db, "-n", "lab-ca-" + n, "-t", "CT,C,C", "-i", ca.toString()))
+            assertThat(exec(DIR, "certutil", "-A", "-d", "sql:" + db, "-n", "lab-ca-" + n, "-t", "CT,C,C", "-i",
+                    ca.toString()))
                     .startsWith("exit 0");
         }
         for (String id : List.of("pki/pades", "pki/pades-t")) {
@@ -162,7 +163,8 @@ class PkiDssIT {
             plan(id, out);
             Path pdf = first(out, ".pdf");
             String r = exec(out, "pdfsig", "-nssdir", "sql:" + db, pdf.toString());
-            assertThat(r).as(id + " " + pdf).contains("Signature Validation: Signature is Valid.", "Total document signed",
+            assertThat(r).as(id + " " + pdf)
+                    .contains("Signature Validation: Signature is Valid.", "Total document signed",
                     "Certificate Validation: Certificate is Trusted.");
         }
     }
@@ -181,7 +183,8 @@ class PkiDssIT {
                 assertThat(r.isSuccessful()).as(r.getResponseMessage() + "\n" + r.getResponseDataAsString()).isTrue();
                 assertThat(r.getSubResults()).extracting(SampleResult::getSampleLabel).containsExactlyElementsOf(i == 0
                         ? List.of("remote key", "remote getDataToSign", "remote sign", "remote signDocument")
-                        : List.of("remote getDataToSign", "remote sign", "remote signDocument")); // the chain is read once
+                        : List.of("remote getDataToSign", "remote sign",
+                                "remote signDocument")); // the chain is read once
                 AssertionResult a = assertSignature(r);
                 assertThat(a.isFailure()).as(a.getFailureMessage()).isFalse();
             }
@@ -196,7 +199,8 @@ class PkiDssIT {
             ts.setOutputFile(out.resolve("token.tst").toString());
             SampleResult r = ts.sample(null);
             assertThat(r.isSuccessful()).as(r.getResponseDataAsString()).isTrue();
-            assertThat(r.getSubResults()).extracting(SampleResult::getSampleLabel).containsExactly("ts getTimestampResponse");
+            assertThat(r.getSubResults()).extracting(SampleResult::getSampleLabel)
+                    .containsExactly("ts getTimestampResponse");
             assertThat(exec(out, "openssl", "ts", "-reply", "-token_in", "-in", "token.tst", "-text"))
                     .contains("Policy OID", "Message data");
         } finally {
@@ -341,14 +345,16 @@ class PkiDssIT {
             r = sampler(false, "unknown-api", "bad", "B").sample(null);
             unknown.testEnded();
             assertThat(r.getResponseCode()).isEqualTo("configError");
-            assertThat(r.getResponseMessage()).contains("api: unknown API 'signserver' (available: rest-pki, rest-pki-core, dss)");
+            assertThat(r.getResponseMessage())
+                    .contains("api: unknown API 'signserver' (available: rest-pki, rest-pki-core, dss)");
 
             // a level DSS does not have: refused before anything is sent
             AbstractSignSampler s = sampler(false, "dss", "bad", "B");
             s.setSignaturePolicy("CAdES_BASELINE_X");
             r = s.sample(null);
             assertThat(r.getResponseCode()).isEqualTo("configError");
-            assertThat(r.getResponseMessage()).contains("signaturePolicy: DSS has no CAdES signature level 'CAdES_BASELINE_X'");
+            assertThat(r.getResponseMessage())
+                    .contains("signaturePolicy: DSS has no CAdES signature level 'CAdES_BASELINE_X'");
 
             // a server key DSS does not hold (DSS answers HTTP 200 without a key): a configuration error
             s = sampler(false, "dss", "bad", "B");
@@ -367,7 +373,8 @@ class PkiDssIT {
             r = s.sample(null);
             assertThat(r.getResponseCode()).isEqualTo("serverError");
             assertThat(r.getResponseMessage()).startsWith("HTTP 500 ");
-            assertThat(r.getSubResults()).extracting(SampleResult::getSampleLabel).containsExactly("remote getDataToSign");
+            assertThat(r.getSubResults()).extracting(SampleResult::getSampleLabel)
+                    .containsExactly("remote getDataToSign");
 
             // nothing listens: a connect error that stops the thread after one sample
             int port;

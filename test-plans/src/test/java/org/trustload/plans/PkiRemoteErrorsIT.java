@@ -119,7 +119,8 @@ class PkiRemoteErrorsIT {
         SignatureServerConfig wrong = server("wrong", api, url, "not-the-credential");
         SignatureServerConfig base = server("base", api, url + "/nothing/here/", credential);
         TestHttpServer garbage = new TestHttpServer()
-                .on("/", (b, ex) -> TestHttpServer.reply(ex, 201, "text/html", "<html>a portal</html>".getBytes(StandardCharsets.UTF_8)));
+                .on("/", (b, ex) -> TestHttpServer.reply(ex, 201, "text/html",
+                        "<html>a portal</html>".getBytes(StandardCharsets.UTF_8)));
         SignatureServerConfig html = server("html", api, garbage.uri("/").toString(), credential);
         try {
 
@@ -131,7 +132,8 @@ class PkiRemoteErrorsIT {
             SampleResult ok = r;
             SampleResult last = ok.getSubResults()[2];
             assertThat(ok.getEndTime()).isCloseTo(last.getEndTime(), org.assertj.core.api.Assertions.within(50L));
-            assertThat(ok.getSubResults()).allMatch(x -> x.getStartTime() >= ok.getStartTime() && x.getEndTime() <= ok.getEndTime());
+            assertThat(ok.getSubResults())
+                    .allMatch(x -> x.getStartTime() >= ok.getStartTime() && x.getEndTime() <= ok.getEndTime());
 
             // no credential, a wrong one: HTTP 401, the thread stops (every request carries the same credential)
             r = sign("none", valid, false, doc, "");
@@ -150,7 +152,8 @@ class PkiRemoteErrorsIT {
             assertThat(r.getSubResults()).hasSize(1);
             r = sign("good", valid, false, doc, "cades-t");
             assertThat(r.getResponseCode()).isEqualTo("configError");
-            assertThat(r.getResponseMessage()).contains("signaturePolicy: a Rest PKI signature policy is an id (a UUID), not 'cades-t'");
+            assertThat(r.getResponseMessage())
+                    .contains("signaturePolicy: a Rest PKI signature policy is an id (a UUID), not 'cades-t'");
 
             // revoked and expired signers: Rest PKI's validation results, read as such
             r = sign("good", revoked, false, doc, "");
@@ -235,7 +238,8 @@ class PkiRemoteErrorsIT {
             server.relay("/", URI.create(props.getProperty("pki.url")), (path, body) -> {
                 try {
                     var json = JsonHttp.JSON.readTree(body);
-                    return json instanceof com.fasterxml.jackson.databind.node.ObjectNode o && (o.has("cms") || o.has("signedPdf"))
+                    return json instanceof com.fasterxml.jackson.databind.node.ObjectNode o
+                            && (o.has("cms") || o.has("signedPdf"))
                             ? JsonHttp.JSON.writeValueAsBytes(strip.apply(o)) : body;
                 } catch (java.io.IOException notJson) {
                     return body;
@@ -243,14 +247,16 @@ class PkiRemoteErrorsIT {
             });
         }
         KeyStoreConfig keys = user("user0003");
-        SignatureServerConfig config = server("relayed", api, server.uri("/").toString(), props.getProperty("pki.credential"));
+        SignatureServerConfig config =
+                server("relayed", api, server.uri("/").toString(), props.getProperty("pki.credential"));
         try {
             for (String v : new String[] {"absent", "null", "empty"}) {
                 variant[0] = v;
                 for (boolean pades : new boolean[] {false, true}) {
                     SampleResult r = sign("relayed", "user0003", pades, doc, "");
                     String field = api.equals("dss") ? "bytes" : pades ? "signedPdf" : "cms";
-                    String what = api + " " + (pades ? "PAdES" : "CAdES") + ", signature " + v + ": " + r.getResponseDataAsString();
+                    String what = api + " " + (pades ? "PAdES" : "CAdES") + ", signature " + v + ": "
+                            + r.getResponseDataAsString();
                     assertThat(r.isSuccessful()).as(what).isFalse();
                     assertThat(r.getResponseCode()).as(what).isEqualTo("badResponse");
                     assertThat(r.getResponseMessage()).as(what).isEqualTo("HTTP 200 answer lacks '" + field + "'");
@@ -277,12 +283,14 @@ class PkiRemoteErrorsIT {
         KeyMaterial key = KeySource.pkcs12(Path.of(props.getProperty("pki.keystore")),
                 props.getProperty("pki.keystore.password").toCharArray(), java.util.List.of("user0002")).load().get(0);
         HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
-        ApiSettings settings = new ApiSettings(URI.create(props.getProperty("pki.url")), props.getProperty("pki.credential"),
+        ApiSettings settings = new ApiSettings(URI.create(props.getProperty("pki.url")),
+                props.getProperty("pki.credential"),
                 "", Duration.ofSeconds(30));
         JsonHttp json = new JsonHttp(http, settings, api, name.equals("rest-pki") ? "Authorization" : "X-Api-Key",
                 name.equals("rest-pki") ? "Bearer " : "", RestPkiApi.ERRORS);
         var start = JsonHttp.JSON.createObjectNode();
-        start.put("contentToSign", java.util.Base64.getEncoder().encodeToString("data".getBytes(StandardCharsets.UTF_8)));
+        start.put("contentToSign",
+                java.util.Base64.getEncoder().encodeToString("data".getBytes(StandardCharsets.UTF_8)));
         start.put("certificate", java.util.Base64.getEncoder().encodeToString(key.certificate().getEncoded()));
         start.put("signaturePolicyId", api.signaturePolicy("cades", false, ""));
         Flow f = new Flow();

@@ -25,31 +25,16 @@ import org.trustload.harness.run.RunSpec;
 import org.trustload.harness.results.Summary;
 
 /**
- * Runs every plan headless at tiny scale, as a user would, against the lab services its catalog
- * row lists. The sidecar {@code <plan>.smoke.properties} sets the tiny scale and
- * {@code expect.samples=N}; the dashboard's statistics.json must show N samples and no error, the run
- * must exit 0 as {@code ./trustload run} would (the same {@link Run}), the summary's Total must equal
- * the count of JMeter's own summariser (top-level samples, e.g. pki/pades: 6 while the results file
- * holds 24 rows with the sub-results) and each label's p50/p90/p95/p99 the dashboard's
- * ({@link Plans#assertSummaryMatchesJMeter}). The LDAP, KMS, PDP and HTTP plans spread their requests over several
- * entries, keys, decision inputs and pages by default: the lab's stop line in lab.log (what its server side
- * was asked for, {@code trustload-lab: SERVICE: N ... named M distinct ...}) must show more than one. A plan
- * that needs a real server the lab cannot be names it with {@code fixture=NAME} in its sidecar
- * ({@link Plans#startFixture}); its properties reach JMeter in a -q file, never as -J (JMeter logs
- * every -J value).
+ * Runs every plan headless at tiny scale through the same {@link Run} as {@code ./trustload run}, against the lab
+ * services of its catalog row or the fixture its sidecar names ({@code fixture=NAME}; its properties reach JMeter in
+ * a -q file, never as -J). The sidecar {@code <plan>.smoke.properties} sets the scale and {@code expect.samples=N}:
+ * the run exits 0 with N samples and no error; the summary agrees with JMeter's summariser and dashboard
+ * ({@link Plans#assertSummaryMatchesJMeter}); the lab's stop line in lab.log shows the requests spread over more than
+ * one entry, key, decision input or page; and no output under {@code target/plan-runs/<plan>/} holds a secret the
+ * run used ({@link Secrets}), so CI runs each plan once.
  *
- * <p>It is also the secrets test, so CI runs each plan once: after each run, the outputs kept under
- * {@code target/plan-runs/<plan>/} (results.jtl, jmeter.log, console.txt, the HTML report, lab.log)
- * must contain none of the passwords and private keys the run used ({@link Secrets} derives them
- * from lab.properties, the fixture, the sidecar and the plan). The results are CSV as users save
- * them: labels, codes, messages, URLs, failure messages; no plan saves response bodies.
- *
- * <p>{@code -Dtrustload.plans=http/,jdbc/} runs only the plans whose id starts with one of the
- * comma-separated prefixes (for development; CI runs them all), {@code -Dtrustload.plans.exclude=...} leaves
- * some out. CI runs it twice: on Java 17 with the rest of the build, every plan, and on Java 25 (test-plans/pom.xml,
- * profile {@code java25}) the plans of {@code test-plans/java25.plans} ({@code -Dtrustload.plans.set}), which run
- * every element class and family ({@link Java25PlansTest}): JMeter and the lab run on the java of the test JVM
- * ({@code Layout.java()}).
+ * <p>{@code -Dtrustload.plans=http/,jdbc/} and {@code -Dtrustload.plans.exclude=...} pick plans by id prefix; the
+ * Java 25 pass (profile {@code java25}) runs {@code test-plans/java25.plans} ({@link Java25PlansTest}).
  *
  * <p>CI budget: ~4 min on Java 17 and ~2 min on Java 25 (a lab of the plan's services, a JMeter JVM and a dashboard per
  * plan, ~10 s each): every plan runs end to end once, with its own lab, whose stop line in lab.log is the plan's own.
@@ -107,7 +92,8 @@ class PlanRunIT {
                 result = Run.execute(Plans.JMETER, options.labArgs(labArgs()), System.out);
             }
         }
-        assertThat(result.status()).as("exit status of " + plan.id() + ": " + result.message() + "\n" + result.summaryText())
+        assertThat(result.status())
+                .as("exit status of " + plan.id() + ": " + result.message() + "\n" + result.summaryText())
                 .isEqualTo(ExitStatus.OK);
         JsonNode total = Plans.statistics(dir).path("Total");
         assertThat(total.path("sampleCount").asLong()).as("Total sampleCount, see " + dir)
@@ -127,20 +113,24 @@ class PlanRunIT {
         }
         // JVM Stats: its columns only in plans that use it, its summary in summary.txt, requests without setUp/tearDown
         boolean jvmStats = Files.readString(plan.jmx()).contains("org.trustload.jmeter.jvmstats.JvmStats");
-        assertThat(Files.readAllLines(result.jtl()).get(0)).as("JVM Stats columns in the results header iff the plan uses it")
+        assertThat(Files.readAllLines(result.jtl()).get(0))
+                .as("JVM Stats columns in the results header iff the plan uses it")
                 .matches(jvmStats ? ".*jvm_cpu_ms.*" : "((?!_cpu_ms|_gc_time_ms).)*");
         String jvmStatsRequests = Plans.load(smoke).getProperty("expect.jvmstats.requests", "").strip();
         if (!jvmStatsRequests.isEmpty()) {
             String text = Files.readString(dir.resolve("summary.txt"));
             assertThat(text).as("summary.txt shows the JVM Stats summary, setUp/tearDown samples not counted")
-                    .contains("JVM Stats summary (jvm-stats-summary.txt)", "requests           " + jvmStatsRequests + " (");
+                    .contains("JVM Stats summary (jvm-stats-summary.txt)",
+                            "requests           " + jvmStatsRequests + " (");
         }
         if (VARIED.matcher(plan.id()).lookingAt()) {
-            assertThat(distinctAsked(dir.resolve("lab.log"))).as("distinct entries, keys, inputs or pages the lab was asked for"
+            assertThat(distinctAsked(dir.resolve("lab.log")))
+                    .as("distinct entries, keys, inputs or pages the lab was asked for"
                     + " (its stop line in " + dir.resolve("lab.log") + ")").isGreaterThan(1);
         }
         if (plan.id().startsWith("pdp/")) {
-            assertThat(Files.readString(dir.resolve("jvm-stats-summary.txt"))).as("the lab PDP watched by PID by default")
+            assertThat(Files.readString(dir.resolve("jvm-stats-summary.txt")))
+                    .as("the lab PDP watched by PID by default")
                     .contains("JVM pid ", "hsperfdata", "jstat -gc (KB, counts, seconds)");
         }
         try (Stream<Path> files = Files.walk(dir)) {

@@ -37,7 +37,8 @@ class PlanStructureTest {
     static final List<String> GUI_LISTENERS = List.of("SummaryReport", "StatVisualizer");
 
     /** {@code ${__P(name,default)}} with no function or variable inside: replaced by its default. */
-    private static final Pattern PROPERTY_WITH_DEFAULT = Pattern.compile("\\$\\{__P\\(\\s*[\\w.-]+\\s*,([^${}()]*)\\)\\}");
+    private static final Pattern PROPERTY_WITH_DEFAULT =
+            Pattern.compile("\\$\\{__P\\(\\s*[\\w.-]+\\s*,([^${}()]*)\\)\\}");
 
     @BeforeAll
     static void jmeter() {
@@ -64,7 +65,8 @@ class PlanStructureTest {
     Stream<DynamicTest> everyPlanHasADurationCapAndTheTwoGuiListeners() {
         return Plans.all().stream().map(plan -> DynamicTest.dynamicTest(plan.id(), plan.jmx().toUri(), () ->
                 assertThat(problems(SaveService.loadTree(plan.jmx().toFile())))
-                        .as(plan.id() + ": paste the listeners as the Test Plan's last children, schedule every thread group")
+                        .as(plan.id()
+                                + ": paste the listeners as the Test Plan's last children, schedule every thread group")
                         .isEmpty()));
     }
 
@@ -109,17 +111,21 @@ class PlanStructureTest {
         SearchByClass<ResultCollector> collectors = new SearchByClass<>(ResultCollector.class);
         tree.traverse(collectors);
         for (String gui : GUI_LISTENERS) {
-            List<ResultCollector> found = collectors.getSearchResults().stream().filter(c -> guiClass(c).equals(gui)).toList();
+            List<ResultCollector> found =
+                    collectors.getSearchResults().stream().filter(c -> guiClass(c).equals(gui)).toList();
             String name = gui.equals("SummaryReport") ? "Summary Report" : "Aggregate Report";
             if (found.size() != 1) {
                 problems.add("1 " + name + " expected, found " + found.size());
             }
             found.stream().filter(c -> !c.getFilename().isBlank())
-                    .forEach(c -> problems.add(name + " '" + c.getName() + "' writes " + c.getFilename() + ": leave its file name empty"));
-            found.stream().filter(c -> !c.isEnabled()).forEach(c -> problems.add(name + " '" + c.getName() + "' is disabled"));
+                    .forEach(c -> problems.add(name + " '" + c.getName() + "' writes " + c.getFilename()
+                            + ": leave its file name empty"));
+            found.stream().filter(c -> !c.isEnabled())
+                    .forEach(c -> problems.add(name + " '" + c.getName() + "' is disabled"));
         }
         // the last two children of the Test Plan: shown last in the GUI tree, after the thread groups
-        List<Object> children = tree.list().isEmpty() ? List.of() : new ArrayList<>(tree.getTree(tree.list().iterator().next()).list());
+        List<Object> children = tree.list().isEmpty() ? List.of()
+                : new ArrayList<>(tree.getTree(tree.list().iterator().next()).list());
         List<String> last = children.subList(Math.max(0, children.size() - 2), children.size()).stream()
                 .map(o -> o instanceof ResultCollector c ? guiClass(c) : o.getClass().getSimpleName()).toList();
         if (!last.equals(GUI_LISTENERS)) {

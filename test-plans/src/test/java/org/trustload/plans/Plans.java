@@ -171,7 +171,8 @@ final class Plans {
     }
 
     private static List<String> prefixes(String property) {
-        return List.of(System.getProperty(property, "").split(",")).stream().map(String::strip).filter(x -> !x.isEmpty())
+        return List.of(System.getProperty(property, "").split(",")).stream().map(String::strip)
+                .filter(x -> !x.isEmpty())
                 .toList();
     }
 
@@ -206,7 +207,10 @@ final class Plans {
         }
     }
 
-    /** Starts the fixture {@code name} ({@code mariadb}); skips or fails like the fixture's own tests when it is not installed. */
+    /**
+     * Starts the fixture {@code name} ({@code mariadb}); skips or fails like the fixture's own tests when it is not
+     * installed.
+     */
     static Fixture startFixture(String name) throws Exception {
         switch (name) {
             case "mariadb" -> {
@@ -286,12 +290,14 @@ final class Plans {
                 .orElseThrow(() -> new AssertionError("no summariser line in " + result.console()));
         assertThat(summary.exact()).as("sub-results known from the event column, see " + result.dir()).isTrue();
         assertThat(summary.total().count() + summary.warmUp().count())
-                .as("summary Total + warm-up vs the summariser's count, see " + result.dir()).isEqualTo(summariser.count());
+                .as("summary Total + warm-up vs the summariser's count, see " + result.dir())
+                .isEqualTo(summariser.count());
         String text = Files.readString(result.dir().resolve("summary.txt"));
         assertThat(text).containsPattern("(?m)^Total +" + summary.total().count() + " ");
         assertThat(text.replaceAll("\\s+", " ")).contains(summary.warmUp().count() == 0
                 ? "Total: " + summariser.count() + " top-level samples = JMeter's summariser's count."
-                : "Total: " + summary.total().count() + " top-level samples = JMeter's summariser's " + summariser.count()
+                : "Total: " + summary.total().count() + " top-level samples = JMeter's summariser's "
+                + summariser.count()
                         + " less the " + summary.warmUp().count() + " warm-up samples.");
         // the table with its notes, and the load generator's lines (the top errors' examples stay whole)
         int errors = text.indexOf(text.contains("\nNo failed samples") ? "\nNo failed samples" : "\nTop errors");
@@ -300,7 +306,8 @@ final class Plans {
         assertThat(load).as("the load generator's line, see " + result.dir()).isPositive();
         String loadLines = text.substring(load + 1, text.indexOf("\n\n", load));
         assertThat((table + loadLines).lines()).as("the table, its notes and the load generator fit " + Summary.WIDTH
-                + " columns, see " + result.dir()).allSatisfy(l -> assertThat(l.length()).as(l).isLessThanOrEqualTo(Summary.WIDTH));
+                + " columns, see " + result.dir())
+                .allSatisfy(l -> assertThat(l.length()).as(l).isLessThanOrEqualTo(Summary.WIDTH));
         JsonNode stats = statistics(result.dir());
         List<Summary.Stats> labels = new ArrayList<>(summary.samples().values());
         summary.subResults().values().forEach(m -> labels.addAll(m.values()));

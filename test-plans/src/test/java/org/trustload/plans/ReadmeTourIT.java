@@ -24,26 +24,13 @@ import org.junit.jupiter.api.TestFactory;
 import org.trustload.testing.Slapd;
 
 /**
- * Runs every command of the README's five-minute tour through {@code ./trustload}, as a new user types
- * it, so the tour cannot rot. Liberties taken to keep it within ~3 minutes on an idle 2-core machine
- * (the commands are the same, the runs shorter), all stated here:
- * <ul>
- *   <li>a {@code -Jduration=N} above {@value #MAX_DURATION} s is shortened to {@value #MAX_DURATION} s,
- *       and {@code -Jrampup=1} is added where a command sets no ramp-up (200 users otherwise take 10 s
- *       to start);</li>
- *   <li>{@code -Jresponse_timeout=}{@value #RESPONSE_TIMEOUT_MS} (ms) where a command sets none: on a machine
- *       busy with other work (load 35) the lab PDP took 49 s to build its engine for the 300 policies of
- *       {@code -Jloops=100}, and the decisions asked meanwhile waited past the plan's 30 s;</li>
- *   <li>the labs get {@code --users 1000} instead of 10,000 LDAP entries (the plans search the lab's
- *       users, {@code ldap.users} in lab.properties; importing 10,000 entries costs 10-20 s per lab start);</li>
- *   <li>the one line that targets "your own directory" gets a throwaway OpenLDAP slapd in place of
- *       ldap.example.org, and a filter over the 100 users it holds in place of the example's;</li>
- *   <li>the GUI is checked once JMeter has loaded the plan (its log says so) while its lab serves.</li>
- * </ul>
- * Each lab the launcher starts gets a random free port range ({@code TRUSTLOAD_LAB_ARGS}) and the
- * test JVM's private socket directory ({@link PlanRunIT#socketDir()}), so the pki service generates
- * its 1000 users once and later runs load them from its cache, as a user's second run would. Results
- * go under target/ ({@code TRUSTLOAD_RESULTS}).
+ * Runs every command of the README's five-minute tour through {@code ./trustload}, as a new user types it, so the
+ * tour cannot rot. The same commands, shorter runs: {@code -Jduration} capped at {@value #MAX_DURATION} s,
+ * {@code -Jrampup=1} and {@code -Jresponse_timeout=}{@value #RESPONSE_TIMEOUT_MS} where a command sets none (on a busy
+ * machine the lab PDP took 49 s to build its engine), labs of 1000 LDAP users instead of 10,000, a throwaway slapd for
+ * the "your own directory" line, and the GUI checked once JMeter's log shows the plan loaded. Each lab gets a free
+ * port range ({@code TRUSTLOAD_LAB_ARGS}) and the test JVM's socket directory ({@link PlanRunIT#socketDir()}), so
+ * the pki service generates its users once; results go under target/ ({@code TRUSTLOAD_RESULTS}).
  *
  * <p>CI budget: ~3-4 min: fourteen commands as a user types them, each a launcher JVM with its own lab and JMeter.
  */
@@ -85,7 +72,8 @@ class ReadmeTourIT {
                 .startsWith("./trustload ").doesNotContain("\"", "|", "$", ";", "&");
         List<String> words = new ArrayList<>(Arrays.asList(command.split("\\s+")));
         // -Jname='value' as the shell hands it over: a filter's parentheses and brackets need the quotes
-        words.replaceAll(w -> w.matches("-J[^=']+='[^']*'") ? w.replaceFirst("='", "=").substring(0, w.length() - 2) : w);
+        words.replaceAll(w -> w.matches("-J[^=']+='[^']*'") ? w.replaceFirst("='", "=").substring(0, w.length() - 2)
+                : w);
         assertThat(String.join(" ", words)).as("only a -J value is quoted, whole: -Jname='value'").doesNotContain("'");
         switch (words.get(1)) {
             case "list" -> list(words);
@@ -165,7 +153,8 @@ class ReadmeTourIT {
             assertThat(Files.readString(jmeterLog)).doesNotContain("ERROR o.a.j.JMeter");
         } finally {
             List<ProcessHandle> started = stopTree(p);
-            assertThat(started.stream().filter(ProcessHandle::isAlive)).as("nothing left running (lab, JMeter)").isEmpty();
+            assertThat(started.stream().filter(ProcessHandle::isAlive)).as("nothing left running (lab, JMeter)")
+                    .isEmpty();
         }
     }
 
@@ -180,7 +169,8 @@ class ReadmeTourIT {
         Files.createDirectories(dir2);
         Path socketDir2 = Files.createTempDirectory(Path.of("/tmp"), "tl");
         Process p = start(words, dir);
-        Process p2 = start(words, dir2, Map.of("TRUSTLOAD_LAB_ARGS", "--port-base " + Lab.freePortBase() + " --socket-dir "
+        Process p2 = start(words, dir2,
+                Map.of("TRUSTLOAD_LAB_ARGS", "--port-base " + Lab.freePortBase() + " --socket-dir "
                 + socketDir2 + " --users 10"));
         try {
             waitFor(() -> Files.readString(dir.resolve("console.txt")).contains("TRUSTLOAD-LAB READY"), 600, p, dir);

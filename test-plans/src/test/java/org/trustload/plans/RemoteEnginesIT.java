@@ -41,9 +41,10 @@ import org.trustload.harness.Layout;
  * {@code java.rmi.server.hostname} and fixed ports, every socket of every namespace listening only on the address
  * the test gave that namespace; a short {@code size --remote} with the lab bound to the
  * controller's address; a data file missing on one engine (a tmpfs over the data folder in a mount namespace of
- * its own) shipped there and used by the run; the failure table (unreachable engine, another RMI keystore, another TrustLoad version, a
- * data file missing on the engines), each stopped before the test with the engine named; an engine killed mid-run reported with its samples.
- * Needs root and {@code ip netns}: skipped outside CI when they are not there, failed in CI.
+ * its own) shipped there and used by the run; the failure table (unreachable engine, another RMI keystore, another
+ * TrustLoad version, a data file missing on the engines), each stopped before the test with the engine named; an engine
+ * killed mid-run reported with its samples. Needs root and {@code ip netns}: skipped outside CI when they are not
+ * there, failed in CI.
  *
  * <p>CI budget: ~3.5 min: eight launcher runs across the namespaces (each a controller JVM, most with a preflight on
  * both engines) on one lab and one pair of engines started once.
@@ -59,7 +60,8 @@ class RemoteEnginesIT {
     private static final Path DATA = OUT.resolve("data");
 
     /** The hosts: namespace suffix and address. */
-    private static final Map<String, String> HOSTS = Map.of("c", NET + "1", "e1", NET + "2", "e2", NET + "3", "s", NET + "4");
+    private static final Map<String, String> HOSTS =
+            Map.of("c", NET + "1", "e1", NET + "2", "e2", NET + "3", "s", NET + "4");
     private static final String E1 = NET + "2:" + Engines.DEFAULT_PORT;
     private static final String E2 = NET + "3:" + Engines.DEFAULT_PORT;
 
@@ -84,7 +86,8 @@ class RemoteEnginesIT {
             if ("true".equals(System.getenv("CI"))) {
                 throw new AssertionError("CI must be able to create network namespaces (ci/test runs as root): " + why);
             }
-            Assumptions.abort("network namespaces unavailable here (" + why + "): run as root with iproute2 to test --remote");
+            Assumptions.abort("network namespaces unavailable here (" + why
+                    + "): run as root with iproute2 to test --remote");
         }
         String bridge = ns("b");
         ip("netns", "add", bridge);
@@ -128,12 +131,14 @@ class RemoteEnginesIT {
         if (watcher != null) {
             watcher.join(5000);
         }
-        System.out.println("RemoteEnginesIT: sockets seen listening, by host: " + new java.util.TreeSet<>(seenListeners));
+        System.out.println("RemoteEnginesIT: sockets seen listening, by host: "
+                + new java.util.TreeSet<>(seenListeners));
         for (Process p : started.values()) {
             stop(p);
         }
         for (int i = namespaces.size() - 1; i >= 0; i--) {
-            new ProcessBuilder("ip", "netns", "del", namespaces.get(i)).inheritIO().start().waitFor(30, TimeUnit.SECONDS);
+            new ProcessBuilder("ip", "netns", "del", namespaces.get(i)).inheritIO().start()
+                    .waitFor(30, TimeUnit.SECONDS);
         }
     }
 
@@ -152,23 +157,28 @@ class RemoteEnginesIT {
                 labProperties.toString(), "-q", creds.toString(), "-Jthreads=2", "-Jloops=3", "-Jrampup=0");
         assertThat(run.status).as("exit status, output:\n" + run.output).isZero();
         Path dir = run.runDir();
-        List<org.trustload.harness.results.Jtl.Sample> rows = org.trustload.harness.results.Jtl.read(dir.resolve("results.jtl"));
+        List<org.trustload.harness.results.Jtl.Sample> rows =
+                org.trustload.harness.results.Jtl.read(dir.resolve("results.jtl"));
         assertThat(rows).as("2 engines x 2 threads x 3 loops in " + dir).hasSize(12);
         for (String e : List.of(E1, E2)) {
-            assertThat(rows.stream().filter(r -> r.threadName().startsWith(e + "-"))).as("rows of engine " + e).hasSize(6);
+            assertThat(rows.stream().filter(r -> r.threadName().startsWith(e + "-"))).as("rows of engine " + e)
+                    .hasSize(6);
         }
         String summary = Files.readString(dir.resolve("summary.txt"));
         assertThat(summary).contains("Total: 12 top-level samples = JMeter's summariser's count.")
-                .doesNotContain("but the summariser counted").contains("Engine:     " + E1 + ": 6 samples", "Engine:     " + E2 + ": 6 samples")
+                .doesNotContain("but the summariser counted")
+                .contains("Engine:     " + E1 + ": 6 samples", "Engine:     " + E2 + ": 6 samples")
                 .contains("this controller at " + HOSTS.get("c"));
         assertThat(dir.resolve("report/index.html")).exists();
         assertThat(dir.resolve("preflight")).as("the engines were checked before the test").isDirectory();
 
         Secrets secrets = new Secrets().addAllValues(Map.of("remote.it.password", secret), "-q creds.properties")
                 .addProperties(labProps, "lab.properties");
-        watchedSecrets.addAll(labProps.entrySet().stream().filter(e -> e.getKey().contains("password")).map(Map.Entry::getValue)
+        watchedSecrets.addAll(labProps.entrySet().stream().filter(e -> e.getKey().contains("password"))
+                .map(Map.Entry::getValue)
                 .filter(v -> !v.isBlank()).toList());
-        assertThat(secrets.findIn(OUT, Set.of(creds))).as("secrets in files of the controller and the engines under " + OUT)
+        assertThat(secrets.findIn(OUT, Set.of(creds)))
+                .as("secrets in files of the controller and the engines under " + OUT)
                 .isEmpty();
         assertThat(secretOnCommandLine).as("secrets on a process command line").isEmpty();
         assertThat(strayListeners).as("sockets listening on an address the test did not give").isEmpty();
@@ -179,11 +189,13 @@ class RemoteEnginesIT {
     void sizeSplitsEachStepAcrossTheEnginesAndReadsTheirCpu() throws Exception {
         // the lab this time is size's own, bound to the controller's address as the engines reach it
         Launched run = controller("size-remote", "size", PLAN, "--remote", E1 + "," + E2, "--model", "open",
-                "--slo", "p99<=200ms,errors<=1%", "--start", "20", "--factor", "4", "--step-time", "3s", "--warmup", "1s",
+                "--slo", "p99<=200ms,errors<=1%", "--start", "20", "--factor", "4", "--step-time", "3s", "--warmup",
+                "1s",
                 "--max-time", "12s", "--steps-per-run", "2", "--refine", "0", "--no-confirm", "--unit", "searches",
                 "-q", Plans.DIR.resolve(PLAN + ".smoke.properties").toString());
         assertThat(run.status).as("exit status of size, output:\n" + run.output).isIn(0, 6, 7);
-        Path md = find(run.dir.resolve("results"), "sizing.md").orElseThrow(() -> new AssertionError("no sizing.md: " + run.output));
+        Path md = find(run.dir.resolve("results"), "sizing.md")
+                .orElseThrow(() -> new AssertionError("no sizing.md: " + run.output));
         String text = Files.readString(md);
         assertThat(text).as(md.toString()).contains("the load came from the engines " + E1 + ", " + E2)
                 .containsPattern("\\| ramp-1 \\|( [^|]+ \\|){7} [0-9]+% \\|"); // the load CPU column: known
@@ -191,7 +203,8 @@ class RemoteEnginesIT {
         Path ramp = find(run.dir.resolve("results"), "ramp-1").orElseThrow();
         String summary = Files.readString(ramp.resolve("summary.txt"));
         assertThat(summary.substring(Math.max(0, summary.indexOf("Load generator: the busiest of 3 JMeter JVMs"))))
-                .as(ramp.resolve("summary.txt").toString()).startsWith("Load generator: ").contains("engine " + E1, "engine " + E2);
+                .as(ramp.resolve("summary.txt").toString()).startsWith("Load generator: ")
+                .contains("engine " + E1, "engine " + E2);
         assertThat(strayListeners).as("sockets listening on an address the test did not give").isEmpty();
     }
 
@@ -200,15 +213,22 @@ class RemoteEnginesIT {
     void aDataFileMissingOnAnEngineIsShippedThereAndUsedByTheRun() throws Exception {
         // LDAPS with the lab's trust store copied to DATA: engine 2 sees the controller's copy, engine 1 has none
         Path trustStore = DATA.resolve("ldap-truststore.p12");
-        Files.copy(Path.of(labProps.get("ldap.truststore")), trustStore, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-        Launched run = controller("shipped", "run", PLAN, "--remote", E1 + "," + E2, "--no-lab", "-q", labProperties.toString(),
-                "-Jscheme=ldaps", "-Jport=" + labProps.get("ldaps.port"), "-Jldap.truststore=" + trustStore, "-Jthreads=1",
+        Files.copy(Path.of(labProps.get("ldap.truststore")), trustStore,
+                java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        Launched run = controller("shipped", "run", PLAN, "--remote", E1 + "," + E2, "--no-lab", "-q",
+                labProperties.toString(),
+                "-Jscheme=ldaps", "-Jport=" + labProps.get("ldaps.port"), "-Jldap.truststore=" + trustStore,
+                "-Jthreads=1",
                 "-Jloops=2", "-Jrampup=0");
         assertThat(run.status).as("exit status, output:\n" + run.output).isZero();
-        assertThat(run.output).contains("engine " + E1 + ": shipped " + trustStore).doesNotContain("engine " + E2 + ": shipped");
-        List<org.trustload.harness.results.Jtl.Sample> rows = org.trustload.harness.results.Jtl.read(run.runDir().resolve("results.jtl"));
-        assertThat(rows).as("LDAPS searches, both engines").hasSize(4).allMatch(org.trustload.harness.results.Jtl.Sample::success);
-        assertThat(rows.stream().filter(r -> r.threadName().startsWith(E1 + "-"))).as("engine 1 used the shipped trust store").hasSize(2);
+        assertThat(run.output).contains("engine " + E1 + ": shipped " + trustStore)
+                .doesNotContain("engine " + E2 + ": shipped");
+        List<org.trustload.harness.results.Jtl.Sample> rows =
+                org.trustload.harness.results.Jtl.read(run.runDir().resolve("results.jtl"));
+        assertThat(rows).as("LDAPS searches, both engines").hasSize(4)
+                .allMatch(org.trustload.harness.results.Jtl.Sample::success);
+        assertThat(rows.stream().filter(r -> r.threadName().startsWith(E1 + "-")))
+                .as("engine 1 used the shipped trust store").hasSize(2);
     }
 
     @Test
@@ -222,7 +242,8 @@ class RemoteEnginesIT {
     @Test
     @Order(4)
     void anEngineWithAnotherKeystoreStopsTheRunBeforeTheTestNamingIt() throws Exception {
-        Launched run = controller("keystore", Map.of("TRUSTLOAD_RMI_DIR", OUT.resolve("other-rmi").toString()), "run", PLAN,
+        Launched run = controller("keystore", Map.of("TRUSTLOAD_RMI_DIR", OUT.resolve("other-rmi").toString()), "run",
+                PLAN,
                 "--remote", E1, "--no-lab", "-q", labProperties.toString());
         assertStoppedBefore(run, E1, "refused the RMI keystore");
     }
@@ -234,7 +255,8 @@ class RemoteEnginesIT {
         Launched run = controller("missing-file", "run", PLAN, "--remote", E1 + "," + E2, "--no-lab", "-q",
                 labProperties.toString(), "-Jldap.truststore=" + missing);
         assertStoppedBefore(run, E1, missing + " ('");
-        assertThat(run.output).contains("engine " + E2 + ": " + missing, "is missing there, and the controller has none to ship");
+        assertThat(run.output)
+                .contains("engine " + E2 + ": " + missing, "is missing there, and the controller has none to ship");
     }
 
     @Test
@@ -271,7 +293,8 @@ class RemoteEnginesIT {
     void anEngineDyingMidRunIsReportedWithItsSamplesAndTheRunFails() throws Exception {
         Path out = OUT.resolve("dying");
         Files.createDirectories(out);
-        Process run = launch("c", out.resolve("console.txt"), Map.of("TRUSTLOAD_RESULTS", out.resolve("results").toString()),
+        Process run = launch("c", out.resolve("console.txt"),
+                Map.of("TRUSTLOAD_RESULTS", out.resolve("results").toString()),
                 "run", PLAN, "--remote", E1 + "," + E2, "--no-lab", "-q", labProperties.toString(), "-Jthreads=1",
                 "-Jloops=-1", "-Jrampup=0", "-Jduration=20");
         // once engine 2 has sent samples, its JVM goes (as a host that crashes)
@@ -287,7 +310,8 @@ class RemoteEnginesIT {
         String output = Files.readString(out.resolve("console.txt"));
         assertThat(run.exitValue()).as(output).isEqualTo(ExitStatus.NOT_EXECUTED.code());
         Path summary = find(out.resolve("results"), "summary.txt").orElseThrow();
-        assertThat(Files.readString(summary)).containsPattern("Engine: +" + E2.replace(".", "\\.") + ": [1-9][0-9]* samples, .*STOPPED ANSWERING")
+        assertThat(Files.readString(summary))
+                .containsPattern("Engine: +" + E2.replace(".", "\\.") + ": [1-9][0-9]* samples, .*STOPPED ANSWERING")
                 .containsPattern("Engine: +" + E1.replace(".", "\\.") + ": [1-9][0-9]* samples");
     }
 
@@ -313,7 +337,8 @@ class RemoteEnginesIT {
     private void assertStoppedBefore(Launched run, String engine, String cause) throws IOException {
         assertThat(run.status).as("exit status, output:\n" + run.output).isEqualTo(ExitStatus.NOT_EXECUTED.code());
         assertThat(run.output).contains("engine " + engine + ": ").contains(cause);
-        try (Stream<Path> s = Files.exists(run.dir.resolve("results")) ? Files.walk(run.dir.resolve("results")) : Stream.empty()) {
+        try (Stream<Path> s = Files.exists(run.dir.resolve("results")) ? Files.walk(run.dir.resolve("results"))
+                : Stream.empty()) {
             assertThat(s.filter(f -> f.getFileName().toString().equals("results.jtl"))
                     .filter(f -> !f.getParent().getFileName().toString().startsWith("preflight")).toList())
                     .as("the test never started: no results.jtl but the preflight's").isEmpty();
@@ -342,12 +367,16 @@ class RemoteEnginesIT {
         Process p = launch("c", dir.resolve("console.txt"), all, args);
         if (!p.waitFor(6, TimeUnit.MINUTES)) {
             stop(p);
-            throw new AssertionError("./trustload " + String.join(" ", args) + " did not finish in 6 minutes, see " + dir);
+            throw new AssertionError("./trustload " + String.join(" ", args) + " did not finish in 6 minutes, see "
+                    + dir);
         }
         return new Launched(p.exitValue(), Files.readString(dir.resolve("console.txt")), dir);
     }
 
-    /** {@code ./trustload ARGS} in host {@code host}'s namespace, its output to {@code console}, kept to be stopped at the end. */
+    /**
+     * {@code ./trustload ARGS} in host {@code host}'s namespace, its output to {@code console}, kept to be stopped at
+     * the end.
+     */
     private Process start(String host, Path console, Map<String, String> env, String... args) throws IOException {
         Process p = launch(host, console, env, args);
         started.put(host, p);
@@ -361,13 +390,15 @@ class RemoteEnginesIT {
     private Process startJava(String name, Path console, List<String> jvm, String... args) throws IOException {
         String classPath = String.join(":", Plans.ROOT.resolve("harness/target/trustload-harness.jar").toString(),
                 Plans.HOME.resolve("lib") + "/*", Plans.HOME.resolve("lib/ext") + "/*");
-        List<String> cmd = new ArrayList<>(List.of("ip", "netns", "exec", ns("e2"), Path.of(System.getProperty("java.home"), "bin", "java")
+        List<String> cmd = new ArrayList<>(
+                List.of("ip", "netns", "exec", ns("e2"), Path.of(System.getProperty("java.home"), "bin", "java")
                 .toString(), "-cp", classPath, "-Dtrustload.root=" + Plans.ROOT));
         cmd.addAll(jvm);
         cmd.add("org.trustload.harness.Main");
         cmd.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(cmd).directory(OUT.toFile()).redirectErrorStream(true)
-                .redirectOutput(console.toFile()).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+                .redirectOutput(console.toFile())
+                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
         pb.environment().put("HEAP", "-Xms128m -Xmx512m");
         Plans.launcherEnvironment(pb.environment());
         pb.environment().put("TRUSTLOAD_RMI_DIR", OUT.resolve("rmi").toString());
@@ -383,13 +414,15 @@ class RemoteEnginesIT {
             // engine 1 has a file system of its own where the data files go: an empty tmpfs over DATA, in a private
             // mount namespace (nothing shows outside it), so a file the controller has there is missing on engine 1
             Files.createDirectories(DATA);
-            cmd.addAll(List.of("unshare", "-m", "--propagation", "private", "sh", "-c", "mount -t tmpfs tmpfs \"$0\" && exec \"$@\"",
+            cmd.addAll(List.of("unshare", "-m", "--propagation", "private", "sh", "-c",
+                    "mount -t tmpfs tmpfs \"$0\" && exec \"$@\"",
                     DATA.toString()));
         }
         cmd.add(Plans.ROOT.resolve("trustload").toString());
         cmd.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(cmd).directory(OUT.toFile()).redirectErrorStream(true)
-                .redirectOutput(console.toFile()).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+                .redirectOutput(console.toFile())
+                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
         pb.environment().put("HEAP", "-Xms128m -Xmx512m");
         Plans.launcherEnvironment(pb.environment());
         // one RMI keystore for every host (users copy the folder from one host to the others)
@@ -409,7 +442,8 @@ class RemoteEnginesIT {
                 }
             }
             if (!p.isAlive()) {
-                throw new AssertionError("exited (" + p.exitValue() + ") before '" + text + "':\n" + Files.readString(console));
+                throw new AssertionError("exited (" + p.exitValue() + ") before '" + text + "':\n"
+                        + Files.readString(console));
             }
             Thread.sleep(200);
         }
@@ -464,9 +498,11 @@ class RemoteEnginesIT {
         while (watching) {
             try {
                 for (Map.Entry<String, String> h : HOSTS.entrySet()) {
-                    Process ss = new ProcessBuilder("ip", "netns", "exec", ns(h.getKey()), "ss", "-H", "-l", "-t", "-u", "-n")
+                    Process ss = new ProcessBuilder("ip", "netns", "exec", ns(h.getKey()), "ss", "-H", "-l", "-t", "-u",
+                            "-n")
                             .redirectErrorStream(true).start();
-                    for (String line : new String(ss.getInputStream().readAllBytes(), StandardCharsets.UTF_8).split("\n")) {
+                    for (String line : new String(ss.getInputStream().readAllBytes(), StandardCharsets.UTF_8)
+                            .split("\n")) {
                         String[] f = line.trim().split("\\s+");
                         if (f.length < 5) {
                             continue;
@@ -482,9 +518,11 @@ class RemoteEnginesIT {
                 try (Stream<ProcessHandle> all = ProcessHandle.allProcesses()) {
                     all.forEach(ph -> {
                         try {
-                            String cmdline = Files.readString(Path.of("/proc/" + ph.pid() + "/cmdline"), StandardCharsets.ISO_8859_1);
+                            String cmdline = Files.readString(Path.of("/proc/" + ph.pid() + "/cmdline"),
+                                    StandardCharsets.ISO_8859_1);
                             watchedSecrets.stream().filter(cmdline::contains)
-                                    .forEach(s -> secretOnCommandLine.add("pid " + ph.pid() + ": " + cmdline.replace('\0', ' ')));
+                                    .forEach(s -> secretOnCommandLine.add("pid " + ph.pid() + ": "
+                                            + cmdline.replace('\0', ' ')));
                         } catch (IOException | RuntimeException gone) {
                             // exited meanwhile
                         }

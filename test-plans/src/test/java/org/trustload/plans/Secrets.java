@@ -25,23 +25,13 @@ import java.util.stream.Stream;
 import org.trustload.labkit.pki.TestPki;
 
 /**
- * The secrets a plan run used, and where they must not appear.
- *
- * <p>Nothing is hard-coded, so plans and lab services added later are covered: a secret is the value
- * of any property (lab.properties, fixture properties, the smoke sidecar, a plan's own
- * {@code ${__P(name,default)}} defaults) whose name says password, secret, passphrase, token,
- * credential, pin or key (not {@code key_id}), unless the value is a path (a key file, read below);
- * every value of a credentials file given with {@code -q} ({@link #addAllValues}); plus the private-key
- * material of every key file those properties name (directly or in a directory they name): PEM
- * private-key bodies, JSON fields such as {@code PrivateKeyData}, the private keys of PKCS#12/JKS
- * stores opened with any of the known passwords (as base64 and hex of their PKCS#8 encoding) and the
- * base64 of the store files themselves.
- *
- * <p>The lab's credentials are random per start (24 letters and digits), so they are looked for as
- * plain substrings. A short secret (under 12 characters, such as a password a user chose) may also
- * be a word of package names and test users, so it only counts where it stands alone: not inside a
- * dotted or slashed name or a longer word ({@code org.example.jmeter} and {@code uid=example1} are not
- * leaks of {@code example}; {@code password=example} is).
+ * The secrets a plan run used, and where they must not appear. Nothing is hard-coded, so later plans and lab
+ * services are covered: the value of any property whose name says password, secret, passphrase, token, credential,
+ * pin or key (not {@code key_id}) unless it is a path; every value of a {@code -q} credentials file
+ * ({@link #addAllValues}); and the private-key material of the key files those properties name (PEM bodies, JSON
+ * fields such as {@code PrivateKeyData}, PKCS#12/JKS private keys as base64 and hex, the stores' own base64).
+ * A secret under 12 characters counts only where it stands alone ({@code password=example} is a leak of
+ * {@code example}; {@code org.example.jmeter} is not). docs/distributed.md, "Secrets", says where runs are searched.
  */
 final class Secrets {
 
@@ -164,7 +154,8 @@ final class Secrets {
                         if (key instanceof PrivateKey pk && pk.getEncoded() != null) {
                             byte[] der = pk.getEncoded();
                             // The PKCS#8 header is the same for every key of a type: take the middle.
-                            add(middle(Base64.getEncoder().encodeToString(der), 32), source + " key " + alias + " (base64)");
+                            add(middle(Base64.getEncoder().encodeToString(der), 32),
+                                    source + " key " + alias + " (base64)");
                             add(middle(HexFormat.of().formatHex(der), 32), source + " key " + alias + " (hex)");
                         }
                     }

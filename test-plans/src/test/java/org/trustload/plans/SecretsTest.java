@@ -30,7 +30,8 @@ class SecretsTest {
         assertThat(secrets.size()).isGreaterThanOrEqualTo(3);
 
         Path out = Files.createDirectories(tmp.resolve("out"));
-        Files.writeString(out.resolve("clean.log"), "INFO o.example.jmeter.Foo started, port 10389, uid=example1, key " + pem + "\n");
+        Files.writeString(out.resolve("clean.log"),
+                "INFO o.example.jmeter.Foo started, port 10389, uid=example1, key " + pem + "\n");
         assertThat(secrets.findIn(out, Set.of())).isEmpty();
 
         Files.writeString(out.resolve("leak1.log"), "bindPassword=example\n");
@@ -47,11 +48,13 @@ class SecretsTest {
     void everyValueOfACredentialsFileCountsAndSecretNamedPropertiesIncludeTokensAndKeys() throws Exception {
         Map<String, String> creds = Map.of("my.note", "Zq8vTt2LmW4pXy6R", "db.user", "alice-the-admin");
         Map<String, String> props = Map.of("api.token", "tok-9f8e7d6c5b4a", "aws.secret_access_key", "sak-1a2b3c4d5e6f",
-                "signing_key", "sk-0a1b2c3d4e5f6a", "kms.key_id", "alias/not-a-secret", "x.key.file", "/not/a/secret.key");
+                "signing_key", "sk-0a1b2c3d4e5f6a", "kms.key_id", "alias/not-a-secret", "x.key.file",
+                "/not/a/secret.key");
         Secrets secrets = new Secrets().addAllValues(creds, "-q creds").addProperties(props, "run");
         Path out = Files.createDirectories(tmp.resolve("out"));
         Files.writeString(out.resolve("jmeter.log"), String.join("\n", "Zq8vTt2LmW4pXy6R", "alice-the-admin",
-                "tok-9f8e7d6c5b4a", "sak-1a2b3c4d5e6f", "sk-0a1b2c3d4e5f6a", "alias/not-a-secret", "/not/a/secret.key"));
+                "tok-9f8e7d6c5b4a", "sak-1a2b3c4d5e6f", "sk-0a1b2c3d4e5f6a", "alias/not-a-secret",
+                "/not/a/secret.key"));
         assertThat(secrets.findIn(out, Set.of())).containsExactlyInAnyOrder(
                 "jmeter.log: -q creds my.note", "jmeter.log: -q creds db.user", "jmeter.log: run api.token",
                 "jmeter.log: run aws.secret_access_key", "jmeter.log: run signing_key");
@@ -63,7 +66,8 @@ class SecretsTest {
         var cert = org.trustload.plans.SecretsTest.selfSigned(kp);
         var ks = java.security.KeyStore.getInstance("PKCS12");
         ks.load(null, null);
-        ks.setKeyEntry("user1", kp.getPrivate(), "storepass-123".toCharArray(), new java.security.cert.Certificate[] {cert});
+        ks.setKeyEntry("user1", kp.getPrivate(), "storepass-123".toCharArray(),
+                new java.security.cert.Certificate[] {cert});
         Path p12 = tmp.resolve("users.p12");
         try (var o = Files.newOutputStream(p12)) {
             ks.store(o, "storepass-123".toCharArray());
@@ -80,7 +84,8 @@ class SecretsTest {
         var now = new java.util.Date();
         var b = new org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder(name, java.math.BigInteger.ONE, now,
                 new java.util.Date(now.getTime() + 86_400_000L), name, kp.getPublic());
-        var signer = new org.bouncycastle.operator.jcajce.JcaContentSignerBuilder("SHA256withECDSA").build(kp.getPrivate());
+        var signer =
+                new org.bouncycastle.operator.jcajce.JcaContentSignerBuilder("SHA256withECDSA").build(kp.getPrivate());
         return new org.bouncycastle.cert.jcajce.JcaX509CertificateConverter().getCertificate(b.build(signer));
     }
 }

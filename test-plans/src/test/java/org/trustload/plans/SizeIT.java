@@ -110,7 +110,8 @@ class SizeIT {
 
     /** Steps of 3 s (1 s warm-up), two per run, one run per case: the whole search machinery, no figure. */
     private static List<String> tiny(String model, String slo, String start) {
-        return List.of("--model", model, "--slo", slo, "--start", start, "--factor", "4", "--step-time", "3s", "--warmup", "1s",
+        return List.of("--model", model, "--slo", slo, "--start", start, "--factor", "4", "--step-time", "3s",
+                "--warmup", "1s",
                 "--max-time", "16s", "--steps-per-run", "2", "--refine", "0", "--no-confirm");
     }
 
@@ -120,7 +121,8 @@ class SizeIT {
         record Case(String plan, String model, String slo, String start, List<String> more) {
         }
         return Stream.of(
-                new Case("ldap/ldap-search-200x10", "open", "p99<=200ms,errors<=1%", "40", List.of("--unit", "searches")),
+                new Case("ldap/ldap-search-200x10", "open", "p99<=200ms,errors<=1%", "40",
+                        List.of("--unit", "searches")),
                 new Case("pki/timestamp", "closed", "p99<=500ms,errors<=1%", "1", List.of("--unit", "timestamps")),
                 new Case("kms/kms-benchmark-aws", "open", "p99<=200ms,errors<=1%", "40", List.of("-Jcase=encrypt")),
                 new Case("gmssl/gmssl-cps", "closed", "p99<=500ms,errors<=1%", "1", List.of("--unit", "connections")),
@@ -147,7 +149,8 @@ class SizeIT {
         assertThat(html).contains("<img src=\"throughput.png\"", "<img src=\"latency.png\"", "<img src=\"cpu.png\"");
         switch (r.status()) {
             case 0 -> assertThat(r.md()).contains("| verdict | server: ").doesNotContain("Client-bound");
-            case 6 -> assertThat(r.md()).contains("| verdict | client: ", "Client-bound, no verdict", "| next try | ", " engines on other machines (--remote HOST,...) |");
+            case 6 -> assertThat(r.md()).contains("| verdict | client: ", "Client-bound, no verdict", "| next try | ",
+                    " engines on other machines (--remote HOST,...) |");
             default -> assertThat(r.md()).containsPattern("\\| verdict \\| (below start|not reached|host busy): ");
         }
         BufferedImage chart = ImageIO.read(r.sizing().resolve("throughput.png").toFile());
@@ -169,8 +172,10 @@ class SizeIT {
                 // a machine busy with other work: size rightly refuses a verdict, but the search must still have
                 // reached the emulator's plateau (its best step), unless the machine could not even offer the rate
                 Matcher best = Pattern.compile("(?m)^\\| best step \\| .*?: ([0-9,.]+) requests/s").matcher(r.md());
-                if (best.find() && Math.abs(Double.parseDouble(best.group(1).replace(",", "")) - capacity) <= 0.1 * capacity) {
-                    System.out.println("SizeIT: host busy, no verdict; the best step reached the known capacity: " + best.group(1));
+                if (best.find()
+                        && Math.abs(Double.parseDouble(best.group(1).replace(",", "")) - capacity) <= 0.1 * capacity) {
+                    System.out.println("SizeIT: host busy, no verdict; the best step reached the known capacity: "
+                            + best.group(1));
                     return;
                 }
                 // the verdict is right for a busy machine (CI under a CPU hog too); the capacity is checked on a
@@ -183,7 +188,8 @@ class SizeIT {
             Matcher m = Pattern.compile("(?m)^\\*\\*([0-9,.]+) requests/s at ").matcher(r.md());
             assertThat(m.find()).as("the sizing sentence in " + r.md()).isTrue();
             double found = Double.parseDouble(m.group(1).replace(",", ""));
-            assertThat(found).as("capacity found vs the emulator's rate limit " + capacity).isBetween(0.9 * capacity, 1.1 * capacity);
+            assertThat(found).as("capacity found vs the emulator's rate limit " + capacity)
+                    .isBetween(0.9 * capacity, 1.1 * capacity);
             assertThat(r.md()).as("limited by the server, not its CPU").contains("a limit other than CPU");
         } finally {
             admin(endpoint, "rate_limit=0");
@@ -199,8 +205,8 @@ class SizeIT {
         ByteArrayOutputStream buf = new ByteArrayOutputStream();
         PrintStream ps = new PrintStream(buf, true, StandardCharsets.UTF_8);
         // pinned to one CPU, each sample spins it for 4 ms (with JMeter's own work, ~70% of that CPU at 60/s): 30/s is
-        // below the limit, 90 and 270/s at or past it, where the queue of random arrivals grows without bound. The objective
-        // is loose enough that the lowest step never breaks on queueing alone (CI saw p99 50.4 ms at 60/s).
+        // below the limit, 90 and 270/s at or past it, where the queue of random arrivals grows without bound. The
+        // objective is loose enough that the lowest step never breaks on queueing alone (CI saw p99 50.4 ms at 60/s).
         int status = Size.run(Plans.MEASURING_JMETER, o, List.of("--model", "open", "--slo", "p99<=100ms,errors<=1%",
                 "--start", "30", "--factor", "3", "--step-time", "3s", "--warmup", "1s", "--max-time", "20s",
                 "--steps-per-run", "3", "--refine", "0", "--no-confirm", "--load-cpus", "0", "-Jbusy_ms=4"), ps, ps);
@@ -357,7 +363,8 @@ class SizeIT {
         Path shot = OUT.resolve("report-render.png");
         Path profile = Files.createTempDirectory("tl-chromium");
         try {
-            Process p = new ProcessBuilder(chromium.toString(), "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+            Process p = new ProcessBuilder(chromium.toString(), "--headless", "--no-sandbox", "--disable-gpu",
+                    "--disable-quic",
                     "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
                     "--user-data-dir=" + profile, "--window-size=1300,1700", "--virtual-time-budget=5000",
                     "--screenshot=" + shot, page.toUri().toString())
@@ -379,8 +386,10 @@ class SizeIT {
     }
 
     private static void admin(String endpoint, String query) throws Exception {
-        HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(endpoint + "/admin/faults?" + query))
-                .timeout(Duration.ofSeconds(10)).POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> r = HttpClient.newHttpClient()
+                .send(HttpRequest.newBuilder(URI.create(endpoint + "/admin/faults?" + query))
+                .timeout(Duration.ofSeconds(10)).POST(HttpRequest.BodyPublishers.noBody()).build(),
+                HttpResponse.BodyHandlers.ofString());
         assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
     }
 }

@@ -54,8 +54,10 @@ class SummaryAgreementIT {
     @TestFactory
     Stream<DynamicTest> summaryTotalIsTheSummarisersAndItsPercentilesTheDashboards() {
         return Stream.of(
-                new Case("ldap/ldap-search-200x10", List.of("-Jthreads=1", "-Jloops=300", "-Jconnection_mode=per-thread")),
-                new Case("ldap/ldap-search-200x10", List.of("-Jthreads=4", "-Jloops=300", "-Jconnection_mode=per-thread")),
+                new Case("ldap/ldap-search-200x10",
+                        List.of("-Jthreads=1", "-Jloops=300", "-Jconnection_mode=per-thread")),
+                new Case("ldap/ldap-search-200x10",
+                        List.of("-Jthreads=4", "-Jloops=300", "-Jconnection_mode=per-thread")),
                 new Case("ldap/ldap-vs-ldaps-vs-ldapi", List.of("-Jn1=1", "-Jn2=10", "-Jn3=40", "-Jwarmup_seconds=1")),
                 new Case("http/http-100x10", List.of("-Jthreads=2", "-Jloops=50")),
                 new Case("http/http-100x10", List.of("-Jthreads=10", "-Jloops=20")))
@@ -71,10 +73,12 @@ class SummaryAgreementIT {
         Plans.assertSummaryMatchesJMeter(r);
         Summary s = r.summary().orElseThrow();
         if (c.plan().equals("ldap/ldap-vs-ldaps-vs-ldapi")) {
-            // a second of warm-up per protocol: in its own block, in no Total; the protocols' rows in the order they ran
+            // a second of warm-up per protocol: in its own block, in no Total; the protocols' rows in the order they
+            // ran
             assertThat(s.total().count()).as("Total: 1 + 10 + 40 searches per protocol").isEqualTo(3 * 51);
             assertThat(s.warmUp().count()).as("warm-up samples").isPositive();
-            assertThat(s.warmUpSamples()).containsOnlyKeys("warm-up ldap search N=40", "warm-up ldaps search N=40", "warm-up ldapi search N=40");
+            assertThat(s.warmUpSamples()).containsOnlyKeys("warm-up ldap search N=40", "warm-up ldaps search N=40",
+                    "warm-up ldapi search N=40");
             String text = r.summaryText();
             List<Integer> order = Stream.of("ldap", "ldaps", "ldapi").flatMap(p -> Stream.of(1, 10, 40)
                     .map(n -> text.indexOf("\n" + p + " search N=" + n + " "))).toList();

@@ -53,7 +53,8 @@ class TlcpBadConfigIT {
                 .withExpiredCount(0).withCrlBaseUrl(null), files.resolve("pki"));
         // The same plan with its request naming a config that does not exist.
         String plan = Files.readString(PLAN);
-        String renamed = plan.replace("<stringProp name=\"configName\">tlcp</stringProp>\n            <stringProp name=\"mode\">",
+        String renamed = plan.replace(
+                "<stringProp name=\"configName\">tlcp</stringProp>\n            <stringProp name=\"mode\">",
                 "<stringProp name=\"configName\">nosuch</stringProp>\n            <stringProp name=\"mode\">")
                 .replace("<stringProp name=\"configName\">tlcp</stringProp>\n          <stringProp name=\"mode\">",
                         "<stringProp name=\"configName\">nosuch</stringProp>\n          <stringProp name=\"mode\">");
@@ -113,20 +114,23 @@ class TlcpBadConfigIT {
         String good = "-Jgmssl.ca.file=" + ca;
         int refused = BadConfigRuns.refusedPort();
         List<Arguments> out = new ArrayList<>(List.of(
-                // name, plan (null: gmssl-cps), JVM without bgm options, -J arguments, response code, message part, property, file
+                // name, plan (null: gmssl-cps), JVM without bgm options, -J arguments, response code, message part,
+                // property, file
                 Arguments.of("unknown engine", null, false, List.of(good, "-Jengine=openssl"),
                         "configError", CONFIG + ": engine: unknown TLCP engine 'openssl'", "engine", "-"),
                 Arguments.of("missing CA file", null, false, List.of("-Jgmssl.ca.file=/nonexistent/ca.pem"),
                         "configError", CONFIG + ": caFile: file not found", "caFile", "/nonexistent/ca.pem"),
                 Arguments.of("no CA file", null, false, List.of(),
                         "configError", CONFIG + ": caFile: no file given", "caFile", "-"),
-                Arguments.of("wrong client key password", null, false, List.of(good, "-Jgmssl.client.keystore=" + client,
+                Arguments.of("wrong client key password", null, false,
+                        List.of(good, "-Jgmssl.client.keystore=" + client,
                         "-Jgmssl.client.password=not-the-password"),
                         "configError", CONFIG + ": clientKeyStorePassword: wrong client key store password",
                         "clientKeyStorePassword", client),
                 Arguments.of("missing client key file", null, false, List.of(good,
                         "-Jgmssl.client.keystore=/nonexistent/client.p12", "-Jgmssl.client.password=x"),
-                        "configError", CONFIG + ": clientKeyStore: file not found", "clientKeyStore", "/nonexistent/client.p12"),
+                        "configError", CONFIG + ": clientKeyStore: file not found", "clientKeyStore",
+                        "/nonexistent/client.p12"),
                 Arguments.of("unknown host", null, false, List.of(good, "-Jgmssl.host=no-such-host.invalid"),
                         "configError", CONFIG + ": host: unknown host 'no-such-host.invalid'", "host", "-"),
                 Arguments.of("no such config", "no-such-config.jmx", false, List.of(good),

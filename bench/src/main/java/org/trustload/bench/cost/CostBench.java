@@ -61,7 +61,8 @@ public final class CostBench {
         add(new Family("ldap-per-thread", "ldap/ldap-search-200x10", Server.SLAPD, "search on a kept connection",
                 List.of("-Jconnection_mode=per-thread")));
         add(new Family("pki-cades", "pki/cades", Server.LAB, "CAdES-BES signature (remote)", List.of()));
-        add(new Family("pki-cades-dss", "pki/cades", Server.DSS, "CAdES-BES signature (remote, EU DSS's API)", List.of()));
+        add(new Family("pki-cades-dss", "pki/cades", Server.DSS, "CAdES-BES signature (remote, EU DSS's API)",
+                List.of()));
         add(new Family("pki-timestamp", "pki/timestamp", Server.LAB, "RFC 3161 timestamp", List.of()));
         add(new Family("pki-login", "pki/login", Server.LAB, "certificate login (challenge-response)", List.of()));
         add(new Family("kms", "kms/kms-benchmark-aws", Server.LAB, "AWS KMS Encrypt, 32 B", List.of("-Jcase=encrypt")));
@@ -153,7 +154,8 @@ public final class CostBench {
         List<Family> dssFamilies = families.stream().filter(f -> f.server() == Server.DSS).toList();
         if (!labFamilies.isEmpty() || !dssFamilies.isEmpty()) {
             Catalog catalog = Catalog.read(layout.catalogFile());
-            List<String> services = families.stream().filter(f -> f.server() == Server.LAB || f.server() == Server.DSS).flatMap(f -> catalog.get(f.plan()).orElseThrow().services().stream())
+            List<String> services = families.stream().filter(f -> f.server() == Server.LAB || f.server() == Server.DSS)
+                    .flatMap(f -> catalog.get(f.plan()).orElseThrow().services().stream())
                     .distinct().toList();
             Path labDir = Files.createTempDirectory("trustload-cost-lab");
             List<String> labArgs = new ArrayList<>(List.of("--port-base", Integer.toString(Lab.freePortBase()),
@@ -166,12 +168,13 @@ public final class CostBench {
                 }
                 if (!dssFamilies.isEmpty()) {
                     log.println("cost bench: starting EU DSS (the fixture) beside the lab");
-                    try (DssFixture dss = DssFixture.start(layout, labDir.resolve("lab.properties"), out.resolve("dss"), 0,
-                            Duration.ofSeconds(180))) {
+                    try (DssFixture dss = DssFixture.start(layout, labDir.resolve("lab.properties"), out.resolve("dss"),
+                            0, Duration.ofSeconds(180))) {
                         // -q: the lab's keystore password is among them; pki.url makes the run skip its own lab
                         Path props = dss.writeProperties(out.resolve("dss/dss.properties"));
                         for (Family f : dssFamilies) {
-                            rows.add(measure(f, null, List.of("-q", props.toString()), "EU DSS 6.4 (one JVM)", dss.handle().pid()));
+                            rows.add(measure(f, null, List.of("-q", props.toString()), "EU DSS 6.4 (one JVM)",
+                                    dss.handle().pid()));
                         }
                     }
                 }
@@ -235,9 +238,11 @@ public final class CostBench {
         if (!Files.exists(r.jtl())) {
             String note = "exit " + r.status().code() + ", no results: " + r.message();
             log.println("cost bench: " + f.id() + " " + note);
-            return new Row(f, serverName.replaceAll(" \\d+$", ""), Double.NaN, Double.NaN, restMsPerS, 0, 0, 0, "—", note);
+            return new Row(f, serverName.replaceAll(" \\d+$", ""), Double.NaN, Double.NaN, restMsPerS, 0, 0, 0, "—",
+                    note);
         }
-        List<String> groups = org.trustload.harness.jmx.PlanFile.threadGroups(layout.plans().resolve(f.plan() + ".jmx")).stream()
+        List<String> groups = org.trustload.harness.jmx.PlanFile.threadGroups(layout.plans().resolve(f.plan() + ".jmx"))
+                .stream()
                 .filter(g -> !g.kind().equals("SetupThreadGroup") && !g.kind().equals("PostThreadGroup"))
                 .map(g -> g.name() + " ").toList();
         Window win = Window.of(r.jtl(), groups, warmup, dir.resolve("window.jtl"));
@@ -252,9 +257,11 @@ public final class CostBench {
             client = Double.NaN;
             server = Double.NaN;
         }
-        Row row = new Row(f, serverName.replaceAll(" \\d+$", ""), client / n, server / n, restMsPerS, win.summary().total().count(),
+        Row row = new Row(f, serverName.replaceAll(" \\d+$", ""), client / n, server / n, restMsPerS,
+                win.summary().total().count(),
                 win.summary().total().errors(), (win.end() - win.start()) / 1000.0, hot, note);
-        log.printf(Locale.ROOT, "cost bench: %s client %.3f ms/op, server %.3f ms/op, client/server %.2f, %d samples, %d errors%s%n",
+        log.printf(Locale.ROOT,
+                "cost bench: %s client %.3f ms/op, server %.3f ms/op, client/server %.2f, %d samples, %d errors%s%n",
                 f.id(), row.clientMs(), row.serverMs(), row.ratio(), row.samples(), row.errors(),
                 note.isEmpty() ? "" : " (" + note + ")");
         return row;
@@ -348,9 +355,11 @@ public final class CostBench {
         Map<String, Integer> top = new HashMap<>();
         int total = 0;
         try {
-            Process p = new ProcessBuilder(jfrTool.toString(), "print", "--events", "jdk.ExecutionSample", recording.toString())
+            Process p = new ProcessBuilder(jfrTool.toString(), "print", "--events", "jdk.ExecutionSample",
+                    recording.toString())
                     .redirectErrorStream(true).start();
-            try (BufferedReader in = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+            try (BufferedReader in = new BufferedReader(
+                    new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
                 boolean next = false;
                 boolean inTime = true;
                 boolean inGroup = false;
@@ -396,20 +405,24 @@ public final class CostBench {
 
     private String markdown(List<Row> rows, String loadBefore, String loadAfter, Instant started) {
         StringBuilder b = new StringBuilder();
-        b.append(String.format(Locale.ROOT, "Measured %s by `./trustload bench cost` (%d threads, %d s per family, the "
-                        + "first %d s left out; JDK %s); load average before %s, after %s. Client and server shared this "
-                        + "machine's %d cores (and other builds ran beside them): compare the ratios, not the absolute times.%n%n",
-                java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'").withZone(java.time.ZoneOffset.UTC)
-                        .format(started), threads, seconds, warmup, System.getProperty("java.runtime.version"), loadBefore,
+        b.append(String.format(Locale.ROOT, "Measured %s by `./trustload bench cost` (%d threads, %d s per family, the"
+                        + " first %d s left out; JDK %s); load average before %s, after %s. Client and server shared"
+                        + " this machine's %d cores (and other builds ran beside them): compare the ratios, not the"
+                        + " absolute times.%n%n",
+                java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'")
+                        .withZone(java.time.ZoneOffset.UTC).format(started),
+                threads, seconds, warmup, System.getProperty("java.runtime.version"), loadBefore,
                 loadAfter, Runtime.getRuntime().availableProcessors()));
-        b.append("| family | plan | operation | server | client CPU ms/op | server CPU ms/op (rest taken out) | client ÷ server "
-                + "| server cores per client core | samples | errors | server at rest, CPU ms/s | largest client cost (JFR top frames) |\n"
-                + "|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---|\n");
+        b.append("| family | plan | operation | server | client CPU ms/op | server CPU ms/op (rest taken out) | client"
+                + " ÷ server | server cores per client core | samples | errors | server at rest, CPU ms/s | largest"
+                + " client cost (JFR top frames) |\n|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---|\n");
         for (Row r : rows) {
-            b.append(String.format(Locale.ROOT, "| %s | %s%s | %s | %s | %.3f | %.3f | %.2f | %.2f | %d | %d | %.0f | %s |%n",
-                    r.family().id(), r.family().plan(), r.family().props().isEmpty() ? "" : " " + String.join(" ", r.family().props()),
-                    r.family().op(), r.server(), r.clientMs(), r.serverMs(), r.ratio(), 1 / r.ratio(), r.samples(), r.errors(),
-                    r.restMsPerS(), r.note().isEmpty() ? r.hot() : r.hot() + " (" + r.note() + ")"));
+            b.append(String.format(Locale.ROOT,
+                    "| %s | %s%s | %s | %s | %.3f | %.3f | %.2f | %.2f | %d | %d | %.0f | %s |%n",
+                    r.family().id(), r.family().plan(),
+                    r.family().props().isEmpty() ? "" : " " + String.join(" ", r.family().props()),
+                    r.family().op(), r.server(), r.clientMs(), r.serverMs(), r.ratio(), 1 / r.ratio(), r.samples(),
+                    r.errors(), r.restMsPerS(), r.note().isEmpty() ? r.hot() : r.hot() + " (" + r.note() + ")"));
         }
         return b.toString();
     }

@@ -105,7 +105,8 @@ final class CostRatio {
     /** The client: ECDHE suites and client-certificate cases present the pair, and go to the mTLS port. */
     private Cell cell(Server s, TlcpSuite suite, boolean auth, TlcpClientCrypto mode, int warm, double pace)
             throws Exception {
-        TlcpClientSettings settings = new TlcpClientSettings().withProtocol(TlcpProtocol.TLCP).withSuites(List.of(suite))
+        TlcpClientSettings settings = new TlcpClientSettings().withProtocol(TlcpProtocol.TLCP)
+                .withSuites(List.of(suite))
                 .withTrustAnchors(ca).withClientCrypto(mode).withReadTimeoutMillis(30_000);
         if (auth || suite.needsClientCertificates()) {
             settings = settings.withCredentials(client);
@@ -117,8 +118,12 @@ final class CostRatio {
         }
     }
 
-    /** {@link #threads} threads for {@code secs} (at most {@code pace} ops/s when > 0): rate, client and server CPU per op. */
-    private Cell loop(TlcpClient c, String host, int port, int secs, LongSupplier serverCpu, double pace) throws Exception {
+    /**
+     * {@link #threads} threads for {@code secs} (at most {@code pace} ops/s when > 0): rate, client and server CPU per
+     * op.
+     */
+    private Cell loop(TlcpClient c, String host, int port, int secs, LongSupplier serverCpu, double pace)
+            throws Exception {
         long interval = pace > 0 ? (long) (threads * 1e9 / pace) : 0;
         AtomicLong ops = new AtomicLong();
         AtomicLong errors = new AtomicLong();
@@ -173,8 +178,9 @@ final class CostRatio {
 
     /** Every cell. */
     String cellTable() {
-        return "| round | server | suite | client certificates | client crypto | handshakes/s | client CPU ms/hs "
-                + "| server CPU ms/hs | client ÷ server | handshakes | errors |\n|---|---|---|---|---|---|---|---|---|---|---|\n"
+        return "| round | server | suite | client certificates | client crypto | handshakes/s | client CPU ms/hs |"
+                + " server CPU ms/hs | client ÷ server | handshakes | errors |\n"
+                + "|---|---|---|---|---|---|---|---|---|---|---|\n"
                 + rows;
     }
 
@@ -198,16 +204,17 @@ final class CostRatio {
                 }
                 vsFull = minMax(q, Cell::ratio);
             }
-            b.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s | %s | %d | %d |%n", k[0], k[1], k[2],
-                    k[3], minMax(v, Cell::ratio), minMax(v, Cell::clientMs), minMax(v, Cell::serverMs), vsFull, v.size(),
-                    v.stream().mapToLong(Cell::errors).sum()));
+            b.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s | %s | %d | %d |%n", k[0], k[1],
+                    k[2], k[3], minMax(v, Cell::ratio), minMax(v, Cell::clientMs), minMax(v, Cell::serverMs), vsFull,
+                    v.size(), v.stream().mapToLong(Cell::errors).sum()));
         }
         return b.toString();
     }
 
     /** One line per server and mode over every case: the figure a cost table of all protocols takes. */
     String familyLines() {
-        StringBuilder b = new StringBuilder("| family | server | client ÷ server CPU per handshake (min–max over cases and rounds) |\n|---|---|---|\n");
+        StringBuilder b = new StringBuilder("| family | server | client ÷ server CPU per handshake (min–max over cases"
+                + " and rounds) |\n|---|---|---|\n");
         Map<String, List<Cell>> byMode = new LinkedHashMap<>();
         for (Map.Entry<String, List<Cell>> e : cells.entrySet()) {
             String[] k = e.getKey().split("\\|");
@@ -217,7 +224,8 @@ final class CostRatio {
         }
         for (Map.Entry<String, List<Cell>> e : byMode.entrySet()) {
             String[] k = e.getKey().split("\\|");
-            b.append(String.format(Locale.ROOT, "| TLCP %s | %s | %s |%n", k[0], k[1], minMax(e.getValue(), Cell::ratio)));
+            b.append(String.format(Locale.ROOT, "| TLCP %s | %s | %s |%n", k[0], k[1],
+                    minMax(e.getValue(), Cell::ratio)));
         }
         return b.toString();
     }

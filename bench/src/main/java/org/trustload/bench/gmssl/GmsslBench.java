@@ -38,7 +38,8 @@ import org.trustload.testing.NativeTlcpPeer;
  * inprocessSuites=... doc=false}.
  */
 public final class GmsslBench {
-    private static final String BEGIN = "<!-- gmssl-bench:begin (./trustload bench gmssl doc=true writes this section) -->";
+    private static final String BEGIN =
+            "<!-- gmssl-bench:begin (./trustload bench gmssl doc=true writes this section) -->";
     private static final String END = "<!-- gmssl-bench:end -->";
 
     private GmsslBench() {
@@ -77,7 +78,8 @@ public final class GmsslBench {
         StringBuilder report = new StringBuilder();
         Recording jfr = null;
         try (Lab lab = Lab.start(Layout.current(), "gmssl", labProps, out.resolve("lab.log"),
-                List.of("--port-base", String.valueOf(base), "--socket-dir", socketDir.toString()), Duration.ofMinutes(2))) {
+                List.of("--port-base", String.valueOf(base), "--socket-dir", socketDir.toString()),
+                Duration.ofMinutes(2))) {
             Properties p = new Properties();
             try (InputStream in = Files.newInputStream(labProps)) {
                 p.load(in);
@@ -100,7 +102,8 @@ public final class GmsslBench {
                 for (String name : measured ? o.get("servers").split(",") : new String[0]) {
                     if (name.equals("lab")) {
                         servers.add(new CostRatio.Server("lab (bc server, Java)", host,
-                                Integer.parseInt(p.getProperty("gmssl.tlcp.port")), Integer.parseInt(p.getProperty("gmssl.mtls.port")),
+                                Integer.parseInt(p.getProperty("gmssl.tlcp.port")),
+                                Integer.parseInt(p.getProperty("gmssl.mtls.port")),
                                 () -> ProcCpu.processMs(labPid)));
                     } else if (name.equals("peer")) {
                         NativeTlcpPeer.Server open = peer(p, false, 2);
@@ -118,14 +121,16 @@ public final class GmsslBench {
                 header(report, o, args, started, loadBefore);
                 if (parts.contains("ratio")) {
                     CostRatio cost = new CostRatio(ca, client, Integer.parseInt(o.get("seconds")),
-                            Integer.parseInt(o.get("warmup")), Integer.parseInt(o.get("threads")), o.get("op").equals("cps"));
+                            Integer.parseInt(o.get("warmup")), Integer.parseInt(o.get("threads")),
+                            o.get("op").equals("cps"));
                     List<Boolean> auths = new ArrayList<>();
                     for (String a : o.get("auth").split(",")) {
                         auths.add(Boolean.parseBoolean(a.trim()));
                     }
                     cost.run(servers, suites(o.get("suites")), auths, Integer.parseInt(o.get("rounds")));
                     report.append("### Client ÷ server CPU per handshake\n\n").append(cost.ratioTable())
-                            .append("\nFor a table of every protocol (`./trustload bench all`):\n\n").append(cost.familyLines())
+                            .append("\nFor a table of every protocol (`./trustload bench all`):\n\n")
+                            .append(cost.familyLines())
                             .append("\nEvery cell:\n\n").append(cost.cellTable()).append('\n');
                 }
                 if (parts.contains("saturation") && !peers.isEmpty()) {
@@ -164,21 +169,26 @@ public final class GmsslBench {
         System.exit(0);
     }
 
-    private static void header(StringBuilder b, Map<String, String> o, String[] args, Instant started, String loadBefore)
-            throws IOException {
+    private static void header(StringBuilder b, Map<String, String> o, String[] args, Instant started,
+            String loadBefore) throws IOException {
         b.append("## The TLCP load mode: client and server CPU per handshake\n\n")
                 .append("Measured by `./trustload bench gmssl ").append(String.join(" ", args)).append("` on ")
                 .append(started).append(" (").append(Runtime.getRuntime().availableProcessors()).append(" cores, Java ")
-                .append(Runtime.version().feature()).append("). Load average before: `").append(loadBefore).append("`. ")
+                .append(Runtime.version().feature()).append("). Load average before: `").append(loadBefore)
+                .append("`. ")
                 .append("Client: the bc engine's raw loop in the bench JVM (")
                 .append(o.get("threads")).append(" thread(s), one op = new TCP connection + full handshake")
                 .append(o.get("op").equals("cps") ? " + GET /64b" : "").append(" + close), its process CPU; ")
-                .append("server: the lab's JVM or the native peer's processes (two pre-forked workers each), from /proc, over the ")
-                .append("same window. Every round runs, per case, `full`, then `minimal` paced to the rate `full` just ")
-                .append("reached (the server's CPU per handshake compared at the same rate), then `minimal` as fast as it goes (")
+                .append("server: the lab's JVM or the native peer's processes (two pre-forked workers each), from"
+                        + " /proc, over the ")
+                .append("same window. Every round runs, per case, `full`, then `minimal` paced to the rate `full`"
+                        + " just ")
+                .append("reached (the server's CPU per handshake compared at the same rate), then `minimal` as fast as"
+                        + " it goes (")
                 .append(o.get("rounds")).append(" rounds of ").append(o.get("seconds")).append(" s per cell, ")
                 .append(o.get("warmup")).append(" s of warm-up first). Client certificates yes = the server requires ")
-                .append("them (ECDHE suites always send them). The machine is shared: read ratios measured in one round, ")
+                .append("them (ECDHE suites always send them). The machine is shared: read ratios measured in one"
+                        + " round, ")
                 .append("not absolute rates.\n\n");
     }
 
@@ -189,8 +199,10 @@ public final class GmsslBench {
     private static NativeTlcpPeer.Server peer(Properties p, boolean mtls, int workers) {
         List<String> a = new ArrayList<>(List.of("--proto", "any", "--port", "0", "--workers", String.valueOf(workers),
                 "--timeout-ms", "30000",
-                "--sign-cert", p.getProperty("gmssl.server.sign.cert"), "--sign-key", p.getProperty("gmssl.server.sign.key"),
-                "--enc-cert", p.getProperty("gmssl.server.enc.cert"), "--enc-key", p.getProperty("gmssl.server.enc.key"),
+                "--sign-cert", p.getProperty("gmssl.server.sign.cert"), "--sign-key",
+                p.getProperty("gmssl.server.sign.key"),
+                "--enc-cert", p.getProperty("gmssl.server.enc.cert"), "--enc-key",
+                p.getProperty("gmssl.server.enc.key"),
                 "--ca", p.getProperty("gmssl.ca.file")));
         if (mtls) {
             a.add("--require-client-cert");

@@ -34,7 +34,8 @@ final class InProcessRatio {
                 .append("| suite | threads | raw loop | sampler | sampler / raw | load |\n|---|---|---|---|---|---|\n");
         for (TlcpSuite s : suites) {
             String port = p.getProperty("gmssl.tlcp.port"); // one gateway port for both protocols
-            TlcpClient raw = TlcpEngines.forProtocol(s.protocol()).newClient(new TlcpClientSettings().withProtocol(s.protocol())
+            TlcpClient raw = TlcpEngines.forProtocol(s.protocol())
+                    .newClient(new TlcpClientSettings().withProtocol(s.protocol())
                     .withSuites(List.of(s)).withTrustAnchors(ca).withCredentials(client));
             String host = p.getProperty("gmssl.host");
             for (int t : threads) {

@@ -31,12 +31,14 @@ final class Saturation {
     private Saturation() {
     }
 
-    static String run(List<X509Certificate> ca, TlcpCredentials client, int port, Properties lab, int threads, int seconds,
-            int warmup, LongSupplier serverCpuMs) throws Exception {
+    static String run(List<X509Certificate> ca, TlcpCredentials client, int port, Properties lab, int threads,
+            int seconds, int warmup, LongSupplier serverCpuMs) throws Exception {
         StringBuilder b = new StringBuilder("### CPS from one client engine against the native peer\n\n")
-                .append(threads).append(" client threads (processes for the C client), ECC_SM4_GCM_SM3, connect + handshake + GET /64b + close; ")
+                .append(threads).append(" client threads (processes for the C client), ECC_SM4_GCM_SM3, connect +"
+                        + " handshake + GET /64b + close; ")
                 .append("cores = CPU seconds per second of wall time.\n\n")
-                .append("| client | handshakes/s | client CPU ms/op | server CPU ms/op | client cores | server cores | ops | errors |\n")
+                .append("| client | handshakes/s | client CPU ms/op | server CPU ms/op | client cores | server cores |"
+                        + " ops | errors |\n")
                 .append("|---|---|---|---|---|---|---|---|\n");
         // the C client runs a count, not a time: about `seconds` at the rate a warm-up count shows
         List<String> nativeArgs = List.of("--port", String.valueOf(port), "--cipher", "ECC-SM2-SM4-GCM-SM3",
@@ -62,8 +64,8 @@ final class Saturation {
             ops += Double.parseDouble(r.line("RATE").split(" ")[1]);
             cpu += Double.parseDouble(r.line("CPU"));
         }
-        row(b, "native C client (Tongsuo 8.3.2)", ops / wall, cpu * 1000 / ops, srv / ops, cpu / wall, srv / 1000 / wall,
-                (long) ops, 0);
+        row(b, "native C client (Tongsuo 8.3.2)", ops / wall, cpu * 1000 / ops, srv / ops, cpu / wall,
+                srv / 1000 / wall, (long) ops, 0);
         for (TlcpClientCrypto mode : TlcpClientCrypto.values()) {
             TlcpClientSettings s = new TlcpClientSettings().withProtocol(TlcpProtocol.TLCP)
                     .withSuites(List.of(TlcpSuite.ECC_SM4_GCM_SM3)).withTrustAnchors(ca).withClientCrypto(mode)
@@ -78,7 +80,8 @@ final class Saturation {
                 double cms = (ProcCpu.selfNanos() - c0) / 1e6;
                 double sms = serverCpuMs.getAsLong() - s0;
                 long n = Math.max(1, r[0]);
-                row(b, "bc engine, raw loop, " + mode.id(), r[0] / w, cms / n, sms / n, cms / 1000 / w, sms / 1000 / w, r[0], r[1]);
+                row(b, "bc engine, raw loop, " + mode.id(), r[0] / w, cms / n, sms / n, cms / 1000 / w, sms / 1000 / w,
+                        r[0], r[1]);
             }
         }
         return b.append('\n').toString();
@@ -110,10 +113,10 @@ final class Saturation {
         return new long[] {ops.get(), errors.get()};
     }
 
-    private static void row(StringBuilder b, String who, double rate, double clientMs, double serverMs, double clientCores,
-            double serverCores, long ops, long errors) {
-        String r = String.format(Locale.ROOT, "| %s | %.1f | %.3f | %.3f | %.2f | %.2f | %d | %d |", who, rate, clientMs,
-                serverMs, clientCores, serverCores, ops, errors);
+    private static void row(StringBuilder b, String who, double rate, double clientMs, double serverMs,
+            double clientCores, double serverCores, long ops, long errors) {
+        String r = String.format(Locale.ROOT, "| %s | %.1f | %.3f | %.3f | %.2f | %.2f | %d | %d |", who, rate,
+                clientMs, serverMs, clientCores, serverCores, ops, errors);
         System.out.println(r);
         b.append(r).append('\n');
     }

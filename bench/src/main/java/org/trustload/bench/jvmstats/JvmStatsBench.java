@@ -51,7 +51,8 @@ public final class JvmStatsBench {
         // 2. throughput with and without the listener
         PlanTree.init(home);
         Path demo = root.resolve("test-plans/jvmstats/jvm-stats-demo.jmx");
-        Path without = PlanTree.save(without(without(PlanTree.load(demo), "JVM Stats (load generator)"), "JVM Stats (target)"),
+        Path without = PlanTree.save(
+                without(without(PlanTree.load(demo), "JVM Stats (load generator)"), "JVM Stats (target)"),
                 out.resolve("without.jmx"));
         Path with = PlanTree.save(without(PlanTree.load(demo), "JVM Stats (load generator)"), out.resolve("with.jmx"));
         List<String> props = List.of("-Jthreads=" + threads, "-Jloops=-1", "-Jduration=" + seconds, "-Jpace_ms=0",
@@ -59,7 +60,8 @@ public final class JvmStatsBench {
         // three variants alternated: no listener; no listener but the listener's 9 sample_variables columns
         // (empty; the listener adds them itself); the listener with its columns.
         // listener cost = with / columns-only; columns cost = columns-only / none
-        List<String> columns = List.of("-Jsample_variables=" + org.trustload.harness.jmx.PlanFile.jvmStatsColumns(with).orElseThrow());
+        List<String> columns =
+                List.of("-Jsample_variables=" + org.trustload.harness.jmx.PlanFile.jvmStatsColumns(with).orElseThrow());
         List<Double> listener = new ArrayList<>();
         List<Double> cols = new ArrayList<>();
         List<Double> cpuDelta = new ArrayList<>();
@@ -70,19 +72,21 @@ public final class JvmStatsBench {
             listener.add(b[0] / c[0]);
             cols.add(c[0] / a[0]);
             cpuDelta.add(b[1] - c[1]);
-            report.append(String.format(Locale.ROOT, "round %d: none %.0f/s (%.2f us CPU/sample), columns only %.0f/s (%.2f us), "
-                    + "JVM Stats (1 s) + columns %.0f/s (%.2f us): listener ratio %.3f, columns ratio %.3f; load %s%n",
+            report.append(String.format(Locale.ROOT, "round %d: none %.0f/s (%.2f us CPU/sample), columns only %.0f/s"
+                    + " (%.2f us), JVM Stats (1 s) + columns %.0f/s (%.2f us): listener ratio %.3f, columns ratio %.3f;"
+                    + " load %s%n",
                     r, a[0], a[1], c[0], c[1], b[0], b[1], b[0] / c[0], c[0] / a[0], BenchRuns.uptime()));
         }
-        report.append(String.format(Locale.ROOT, "listener ratio (with / columns only) min-max %.3f-%.3f, median %.3f; "
-                + "columns ratio (columns only / none) min-max %.3f-%.3f, median %.3f; JMeter CPU per sample with - without "
-                + "listener %.2f..%.2f us; %d rounds of %d s, %d threads, Debug Sampler, no pacing%n",
+        report.append(String.format(Locale.ROOT, "listener ratio (with / columns only) min-max %.3f-%.3f, median %.3f;"
+                + " columns ratio (columns only / none) min-max %.3f-%.3f, median %.3f; JMeter CPU per sample with -"
+                + " without listener %.2f..%.2f us; %d rounds of %d s, %d threads, Debug Sampler, no pacing%n",
                 min(listener), max(listener), median(listener), min(cols), max(cols), median(cols), min(cpuDelta),
                 max(cpuDelta), rounds, seconds, threads));
         if (!"false".equals(java.util.Arrays.asList(args).contains("jfr=false") ? "false" : "true")) {
             // one more run with the listener, profiled (not measured: the recording costs CPU itself)
             run(home, with, out.resolve("profile-with"), props, columns, seconds, true);
-            report.append("JFR of a run with the listener: ").append(out.resolve("profile-with/jmeter.jfr")).append('\n');
+            report.append("JFR of a run with the listener: ").append(out.resolve("profile-with/jmeter.jfr"))
+                    .append('\n');
         }
         report.append("load after: ").append(BenchRuns.uptime()).append('\n');
         System.out.print(report);

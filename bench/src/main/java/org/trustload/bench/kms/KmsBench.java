@@ -45,7 +45,8 @@ import org.trustload.bench.JMeterRun;
  * process CPU over the window), the JIT compiler threads' share of each cell's CPU in the window, and keeps a
  * JFR recording per cell in {@code out/jfr/}.
  *
- * <pre>./trustload bench kms [threads=1,32] [rounds=3] [warmup=30] [window=10] [case=encrypt] [jfr=true] [backend=true] [jtl=false]</pre>
+ * <pre>./trustload bench kms [threads=1,32] [rounds=3] [warmup=30] [window=10] [case=encrypt] [jfr=true]
+ *     [backend=true] [jtl=false]</pre>
  */
 public final class KmsBench {
     /** Time between starting JFR and the window: JFR's own start-up CPU stays out of it. */
@@ -58,8 +59,8 @@ public final class KmsBench {
     private KmsBench() {
     }
 
-    public record Cell(String impl, int threads, long requests, double seconds, double cpuMs, long errors, double serverCpuMs,
-            double workerCpuMs, double jitCpuMs) {
+    public record Cell(String impl, int threads, long requests, double seconds, double cpuMs, long errors,
+            double serverCpuMs, double workerCpuMs, double jitCpuMs) {
         double rps() {
             return requests / seconds;
         }
@@ -97,9 +98,10 @@ public final class KmsBench {
             int n = Integer.parseInt(args[2]);
             int warmup = Integer.parseInt(args[3]);
             int window = Integer.parseInt(args[4]);
-            Cell c = args[0].equals("raw-cell") ? raw(lab, n, warmup, window, labPid) : backend(lab, n, warmup, window, labPid);
-            System.out.printf(Locale.ROOT, "RAWCELL %d %f %f %d %f %f %f%n", c.requests(), c.seconds(), c.cpuMs(), c.errors(),
-                    c.serverCpuMs(), c.workerCpuMs(), c.jitCpuMs());
+            Cell c = args[0].equals("raw-cell") ? raw(lab, n, warmup, window, labPid)
+                    : backend(lab, n, warmup, window, labPid);
+            System.out.printf(Locale.ROOT, "RAWCELL %d %f %f %d %f %f %f%n", c.requests(), c.seconds(), c.cpuMs(),
+                    c.errors(), c.serverCpuMs(), c.workerCpuMs(), c.jitCpuMs());
             System.exit(0);
         }
         Properties o = new Properties();
@@ -133,7 +135,8 @@ public final class KmsBench {
         String load0 = Files.readString(Paths.get("/proc/loadavg")).trim();
         List<String> loads = new ArrayList<>();
         try (Lab lab = Lab.start(Layout.current(), "kms", out.resolve("lab.properties"), out.resolve("lab.log"),
-                List.of("--port-base", String.valueOf(base), "--socket-dir", "/tmp/tl-kmsbench-" + base), Duration.ofSeconds(300))) {
+                List.of("--port-base", String.valueOf(base), "--socket-dir", "/tmp/tl-kmsbench-" + base),
+                Duration.ofSeconds(300))) {
             Properties labProps = new Properties();
             try (var in = Files.newInputStream(lab.properties())) {
                 labProps.load(in);
@@ -144,8 +147,10 @@ public final class KmsBench {
                     // interleaved: every round runs each implementation once, in a rotated order
                     for (int k = 0; k < impls.size(); k++) {
                         String impl = impls.get((k + r) % impls.size());
-                        Path jfrFile = jfr ? out.resolve("jfr").resolve(impl + "-" + n + "t-r" + (r + 1) + ".jfr") : null;
-                        Cell c = impl.equals("sampler") ? jmeter(root, out, kase, n, warmup, window, labPid, jfrFile, r, withJtl)
+                        Path jfrFile = jfr ? out.resolve("jfr").resolve(impl + "-" + n + "t-r" + (r + 1) + ".jfr")
+                                : null;
+                        Cell c = impl.equals("sampler")
+                                ? jmeter(root, out, kase, n, warmup, window, labPid, jfrFile, r, withJtl)
                                 : rawInChild(out, impl + "-cell", n, warmup, window, labPid, jfrFile);
                         cells.computeIfAbsent(n, x -> new java.util.LinkedHashMap<>())
                                 .computeIfAbsent(impl, x -> new ArrayList<>()).add(c);
@@ -157,14 +162,18 @@ public final class KmsBench {
         }
         StringBuilder table = new StringBuilder();
         table.append(String.format(Locale.ROOT,
-                "case %s, 32-byte data, %d rounds (cells interleaved, rotated each round, each a fresh JVM), warm-up %d s,"
-                        + " window %d s; 1-min load before %s, after each round %s; JFR %s; JMeter results file %s%n",
-                kase, rounds, warmup, window, load0.split(" ")[0], String.join(", ", loads), jfr ? "on in every cell" : "off",
+                "case %s, 32-byte data, %d rounds (cells interleaved, rotated each round, each a fresh JVM), warm-up %d"
+                        + " s, window %d s; 1-min load before %s, after each round %s; JFR %s; JMeter results file"
+                        + " %s%n",
+                kase, rounds, warmup, window, load0.split(" ")[0], String.join(", ", loads),
+                jfr ? "on in every cell" : "off",
                 withJtl ? "CSV (jtl=true)" : "none, counts from the KMS Periodic Report (jtl=false)"));
         table.append("| threads | raw SDK req/s | " + (backendCell ? "backend (no JMeter) req/s | " : "")
                 + "sampler req/s | sampler/raw | raw CPU ms/req | " + (backendCell ? "backend CPU ms/req | " : "")
-                + "sampler CPU ms/req | raw threads' CPU ms/req | sampler threads' CPU ms/req | JIT share of CPU, raw / sampler | emulator CPU ms/req | errors |\n");
-        table.append("|---|---|" + (backendCell ? "---|" : "") + "---|---|---|" + (backendCell ? "---|" : "") + "---|---|---|---|---|---|\n");
+                + "sampler CPU ms/req | raw threads' CPU ms/req | sampler threads' CPU ms/req | JIT share of CPU, raw /"
+                + " sampler | emulator CPU ms/req | errors |\n");
+        table.append("|---|---|" + (backendCell ? "---|" : "") + "---|---|---|" + (backendCell ? "---|" : "")
+                + "---|---|---|---|---|---|\n");
         for (var e : cells.entrySet()) {
             List<Cell> raw = e.getValue().get("raw");
             List<Cell> smp = e.getValue().get("sampler");
@@ -189,7 +198,8 @@ public final class KmsBench {
             table.append(range(smp, Cell::cpuPerRequest, "%.3f")).append(" | ")
                     .append(range(raw, Cell::workerPerRequest, "%.3f")).append(" | ")
                     .append(range(smp, Cell::workerPerRequest, "%.3f")).append(" | ")
-                    .append(range(raw, Cell::jitShare, "%.0f%%")).append(" / ").append(range(smp, Cell::jitShare, "%.0f%%")).append(" | ")
+                    .append(range(raw, Cell::jitShare, "%.0f%%")).append(" / ")
+                    .append(range(smp, Cell::jitShare, "%.0f%%")).append(" | ")
                     .append(range(all, Cell::serverPerRequest, "%.3f")).append(" | ").append(errors).append(" |\n");
         }
         Files.writeString(out.resolve("table.md"), table);
@@ -210,8 +220,8 @@ public final class KmsBench {
 
     private static void print(Cell c) {
         System.out.printf(Locale.ROOT,
-                "%-8s threads=%-3d requests=%-7d %.1f req/s  %.3f CPU ms/req (request threads %.3f, JIT %.0f%% of the CPU)"
-                        + "  emulator %.3f CPU ms/req  errors=%d  load %s%n",
+                "%-8s threads=%-3d requests=%-7d %.1f req/s  %.3f CPU ms/req (request threads %.3f, JIT %.0f%% of the"
+                        + " CPU)  emulator %.3f CPU ms/req  errors=%d  load %s%n",
                 c.impl(), c.threads(), c.requests(), c.rps(), c.cpuPerRequest(), c.workerPerRequest(), c.jitShare(),
                 c.serverPerRequest(), c.errors(),
                 loadNow());
@@ -247,8 +257,8 @@ public final class KmsBench {
         return jfrFile == null ? List.of() : List.of("-XX:StartFlightRecording:name=launch,settings=none,disk=false");
     }
 
-    private static Cell rawInChild(Path out, String mode, int threads, int warmup, int window, long labPid, Path jfrFile)
-            throws Exception {
+    private static Cell rawInChild(Path out, String mode, int threads, int warmup, int window, long labPid,
+            Path jfrFile) throws Exception {
         List<String> cmd = new ArrayList<>(List.of(Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xms256m", "-Xmx512m"));
         cmd.addAll(jfrArgs(jfrFile));
@@ -272,7 +282,8 @@ public final class KmsBench {
             throw new IllegalStateException("raw cell failed; see " + log);
         }
         String[] f = result.split(" ");
-        return new Cell(mode.equals("raw-cell") ? "raw" : "backend", threads, Long.parseLong(f[1]), Double.parseDouble(f[2]),
+        return new Cell(mode.equals("raw-cell") ? "raw" : "backend", threads, Long.parseLong(f[1]),
+                Double.parseDouble(f[2]),
                 Double.parseDouble(f[3]), Long.parseLong(f[4]), Double.parseDouble(f[5]), Double.parseDouble(f[6]),
                 Double.parseDouble(f[7]));
     }
@@ -309,7 +320,8 @@ public final class KmsBench {
             return loop("backend", threads, warmup, window, labPid, t -> {
                 org.trustload.kms.KmsRequest req = org.trustload.kms.KmsWorkload.prepare(client,
                         new org.trustload.kms.KmsWorkload.Spec(org.trustload.kms.KmsOperation.ENCRYPT,
-                                lab.getProperty("kms.aws.key_id"), 32, "", org.trustload.kms.MessageType.RAW, "", 32), t);
+                                lab.getProperty("kms.aws.key_id"), 32, "", org.trustload.kms.MessageType.RAW, "", 32),
+                                t);
                 return () -> client.execute(req);
             });
         }
@@ -414,14 +426,17 @@ public final class KmsBench {
         // a bound only: the bench stops the test after its window through JMeter's UDP shutdown port
         int duration = warmup + window + 120;
         int udp;
-        try (java.net.DatagramSocket probe = new java.net.DatagramSocket(0, java.net.InetAddress.getLoopbackAddress())) {
+        try (java.net.DatagramSocket probe = new java.net.DatagramSocket(0,
+                java.net.InetAddress.getLoopbackAddress())) {
             udp = probe.getLocalPort();
         }
         List<String> jvm = new ArrayList<>(List.of("-Xms256m", "-Xmx512m"));
         jvm.addAll(jfrAtLaunch(jfrFile));
-        JMeterRun run = JMeterRun.start(Layout.current().jmeterHome(), root.resolve("test-plans/kms/kms-benchmark-aws.jmx"), dir,
+        JMeterRun run = JMeterRun.start(Layout.current().jmeterHome(),
+                root.resolve("test-plans/kms/kms-benchmark-aws.jmx"), dir,
                 jvm, List.of("-q", out.resolve("lab.properties").toString(), "-Jcase=" + kase, "-Jthreads=" + threads,
-                        "-Jduration=" + duration, "-Jreport_file=" + dir.resolve("report.log"), "-Jsummariser.interval=30",
+                        "-Jduration=" + duration, "-Jreport_file=" + dir.resolve("report.log"),
+                        "-Jsummariser.interval=30",
                         "-Jjmeterengine.nongui.port=" + udp, "-Jjmeterengine.nongui.maxport=" + udp),
                 duration + 120L, withJtl);
         long pid = run.pid();
@@ -429,7 +444,8 @@ public final class KmsBench {
         // the warm-up starts once samples flow (the periodic report counts them), i.e. after JMeter's start-up
         Path report = dir.resolve("report.log");
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
-        while (!responding(report) && ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false) && System.nanoTime() < deadline) {
+        while (!responding(report) && ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)
+                && System.nanoTime() < deadline) {
             Thread.sleep(200);
         }
         Thread.sleep(warmup * 1000L);
@@ -470,7 +486,8 @@ public final class KmsBench {
                 throw new IllegalStateException("no KMS Periodic Report tick in the window; see " + report);
             }
             double rate = (r1[1] - r0[1]) / (double) (r1[0] - r0[0]);
-            return new Cell("sampler", threads, Math.round(rate * seconds), seconds, c1 - c0, r1[2] - r0[2], l1 - l0, k1 - k0, j1 - j0);
+            return new Cell("sampler", threads, Math.round(rate * seconds), seconds, c1 - c0, r1[2] - r0[2], l1 - l0,
+                    k1 - k0, j1 - j0);
         }
         long n = 0;
         long errors = 0;
@@ -511,7 +528,9 @@ public final class KmsBench {
         return Files.exists(report) && Files.readString(report).matches("(?s).*ResponseCount: [1-9].*");
     }
 
-    /** CPU ms of a JVM's JIT compiler threads (HotSpot names them "C1/C2 CompilerThreadN"; /proc keeps 15 characters). */
+    /**
+     * CPU ms of a JVM's JIT compiler threads (HotSpot names them "C1/C2 CompilerThreadN"; /proc keeps 15 characters).
+     */
     static long jitMs(long pid) {
         return ProcCpu.threadsMs(pid, "C1 CompilerThre") + ProcCpu.threadsMs(pid, "C2 CompilerThre");
     }

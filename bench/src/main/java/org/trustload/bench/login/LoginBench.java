@@ -37,7 +37,8 @@ import org.trustload.harness.Layout;
  * the Certificate Login sampler — directly, so the numbers are the login path's, not JMeter's.
  * Revoked/expired users' refusals count as expected outcomes, like in the plan.
  *
- * <pre>./trustload bench login [threads=40] [seconds=20] [warmup=5] [out=docs/scenarios/certificate-login-bench.md]</pre>
+ * <pre>./trustload bench login [threads=40] [seconds=20] [warmup=5]
+ *     [out=docs/scenarios/certificate-login-bench.md]</pre>
  */
 public final class LoginBench {
     private LoginBench() {
@@ -79,9 +80,11 @@ public final class LoginBench {
             }
             List<KeyMaterial> keys = KeySource.pkcs12(Path.of(p.getProperty("pki.keystore")),
                     p.getProperty("pki.keystore.password").toCharArray(), List.of()).load();
-            Set<String> expectedRefusals = new HashSet<>(Arrays.asList(p.getProperty("pki.aliases.revoked").split(",")));
+            Set<String> expectedRefusals =
+                    new HashSet<>(Arrays.asList(p.getProperty("pki.aliases.revoked").split(",")));
             expectedRefusals.addAll(Arrays.asList(p.getProperty("pki.aliases.expired").split(",")));
-            KeyMaterial first = keys.stream().filter(k -> !expectedRefusals.contains(k.alias())).findFirst().orElseThrow();
+            KeyMaterial first =
+                    keys.stream().filter(k -> !expectedRefusals.contains(k.alias())).findFirst().orElseThrow();
             List<Case> cases = List.of(
                     new Case("challenge-response, 1 user", "cr", false, false),
                     new Case("challenge-response, 1000 users", "cr", true, false),
@@ -97,8 +100,9 @@ public final class LoginBench {
                         p.getProperty("pki.api", SignatureApis.REST_PKI), URI.create(p.getProperty("pki.url")),
                         p.getProperty("pki.credential", ""), "", null, URI.create(p.getProperty("pki.login.url")),
                         URI.create(p.getProperty("pki.mtls.url")),
-                        KeyStores.certificates(Path.of(p.getProperty("pki.trust.anchors")), "trust anchors file"), false,
-                        java.time.Duration.ofSeconds(5), java.time.Duration.ofSeconds(10), java.time.Duration.ofSeconds(30)));
+                        KeyStores.certificates(Path.of(p.getProperty("pki.trust.anchors")), "trust anchors file"),
+                        false, java.time.Duration.ofSeconds(5), java.time.Duration.ofSeconds(10),
+                        java.time.Duration.ofSeconds(30)));
                 Login client = c.method().equals("mtls") ? server.mtls(c.reuse(), "/auth/mtls")::mutualTls
                         : server.logins()::login;
                 List<KeyMaterial> pool = c.allUsers() ? keys : List.of(first);
@@ -108,9 +112,11 @@ public final class LoginBench {
                 }
                 Outcome o = run(c, client, pool, expectedRefusals, threads, seconds, labPid);
                 outcomes.add(o);
-                System.out.printf("%-34s %8.1f logins/s %9.0f /min  avg %7.1f ms  p95 %7.1f ms  client %.2f ms CPU/login  server %.2f ms CPU/login  refused %d  errors %d%s%n",
+                System.out.printf("%-34s %8.1f logins/s %9.0f /min  avg %7.1f ms  p95 %7.1f ms  client %.2f ms"
+                        + " CPU/login  server %.2f ms CPU/login  refused %d  errors %d%s%n",
                         c.name(), o.perSecond(), o.perSecond() * 60, o.avgMs(), o.p95Ms(), o.clientCpuMsPerLogin(),
-                        o.serverCpuMsPerLogin(), o.refused(), o.errors(), o.firstError() == null ? "" : "  first error: " + o.firstError());
+                        o.serverCpuMsPerLogin(), o.refused(), o.errors(),
+                        o.firstError() == null ? "" : "  first error: " + o.firstError());
             }
             }
             write(out, outcomes, threads, seconds);
@@ -162,7 +168,8 @@ public final class LoginBench {
                             errors.incrementAndGet();
                             synchronized (firstError) {
                                 if (firstError[0] == null) {
-                                    firstError[0] = k.alias() + " " + (l.ok() ? "admitted" : l.code() + " " + l.failure().detail());
+                                    firstError[0] = k.alias() + " "
+                                            + (l.ok() ? "admitted" : l.code() + " " + l.failure().detail());
                                 }
                             }
                         }
@@ -186,7 +193,8 @@ public final class LoginBench {
         }
         double avg = all.stream().mapToLong(Long::longValue).average().orElse(0) / 1e6;
         // the dashboard's percentile method, as everywhere (Percentiles)
-        double p95 = all.isEmpty() ? 0 : org.trustload.common.Percentiles.of(all.stream().mapToDouble(ns -> ns / 1e6).toArray()).get(95);
+        double p95 = all.isEmpty() ? 0
+                : org.trustload.common.Percentiles.of(all.stream().mapToDouble(ns -> ns / 1e6).toArray()).get(95);
         long total = Math.max(1, ok.get() + refused.get() + errors.get());
         return new Outcome(c, ok.get(), refused.get(), errors.get(), secs, avg, p95, clientCpu / 1e6 / total,
                 serverCpu < 0 ? -1 : serverCpu / 1e6 / total, firstError[0]);
@@ -195,17 +203,23 @@ public final class LoginBench {
     private static void write(Path out, List<Outcome> outcomes, int threads, int seconds) throws IOException {
         StringBuilder sb = new StringBuilder();
         sb.append("# Certificate login bench (generated by ./trustload bench login)\n\n");
-        sb.append("Run ").append(LocalDateTime.now().withNano(0)).append(", ").append(Runtime.getRuntime().availableProcessors())
-                .append(" CPUs, Java ").append(System.getProperty("java.version")).append("; client and lab on the same host (127.0.0.1); ")
+        sb.append("Run ").append(LocalDateTime.now().withNano(0)).append(", ")
+                .append(Runtime.getRuntime().availableProcessors())
+                .append(" CPUs, Java ").append(System.getProperty("java.version"))
+                .append("; client and lab on the same host (127.0.0.1); ")
                 .append(threads).append(" client threads, ").append(seconds).append(" s per case after a warm-up; ")
                 .append("P-256 users of 3 CAs; CRLs cached by the lab after their first fetch.\n\n");
-        sb.append("| case | logins/s | logins/min | avg ms | p95 ms | client CPU ms/login | lab CPU ms/login | expected refusals | errors |\n");
+        sb.append("| case | logins/s | logins/min | avg ms | p95 ms | client CPU ms/login | lab CPU ms/login | expected"
+                + " refusals | errors |\n");
         sb.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         for (Outcome o : outcomes) {
-            sb.append(String.format("| %s | %.0f | %.0f | %.1f | %.1f | %.2f | %.2f | %d | %d |%n", o.c().name(), o.perSecond(),
-                    o.perSecond() * 60, o.avgMs(), o.p95Ms(), o.clientCpuMsPerLogin(), o.serverCpuMsPerLogin(), o.refused(), o.errors()));
+            sb.append(String.format("| %s | %.0f | %.0f | %.1f | %.1f | %.2f | %.2f | %d | %d |%n", o.c().name(),
+                    o.perSecond(),
+                    o.perSecond() * 60, o.avgMs(), o.p95Ms(), o.clientCpuMsPerLogin(), o.serverCpuMsPerLogin(),
+                    o.refused(), o.errors()));
         }
-        sb.append("\nPublished reference ([the original study](certificate-login.md)): 750 logins/min (12.5/s) with 4x10 client threads, avg 3.2 s, one certificate.\n");
+        sb.append("\nPublished reference ([the original study](certificate-login.md)): 750 logins/min (12.5/s) with"
+                + " 4x10 client threads, avg 3.2 s, one certificate.\n");
         Files.createDirectories(out.getParent());
         Files.writeString(out, sb.toString());
     }}

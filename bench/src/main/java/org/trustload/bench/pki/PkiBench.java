@@ -177,7 +177,8 @@ public final class PkiBench {
         }
 
         long t0 = System.nanoTime();
-        ecPki = TestPki.generate(new TestPki.Spec().withSeed(42).withCas(1).withUsers(1).withExpiredCount(0), out.resolve("pki-ec"));
+        ecPki = TestPki.generate(new TestPki.Spec().withSeed(42).withCas(1).withUsers(1).withExpiredCount(0),
+                out.resolve("pki-ec"));
         rsaPki = TestPki.generate(new TestPki.Spec().withSeed(43).withCas(1).withUsers(1).withExpiredCount(0)
                 .withKeyType(TestPki.KeyType.RSA2048), out.resolve("pki-rsa"));
         String alias = ecPki.userAliases().get(0);
@@ -248,7 +249,8 @@ public final class PkiBench {
                         notes.add("round " + (r + 1) + " " + c.name + " t" + t + ": " + e);
                         v = Double.NaN;
                     }
-                    results.computeIfAbsent(c.name, k -> new TreeMap<>()).computeIfAbsent(t, k -> new ArrayList<>()).add(v);
+                    results.computeIfAbsent(c.name, k -> new TreeMap<>()).computeIfAbsent(t, k -> new ArrayList<>())
+                            .add(v);
                     cpu.computeIfAbsent(c.name, k -> new TreeMap<>()).computeIfAbsent(t, k -> new ArrayList<>())
                             .add(c.cpuMsPerOp);
                     workerCpu.computeIfAbsent(c.name, k -> new TreeMap<>()).computeIfAbsent(t, k -> new ArrayList<>())
@@ -256,12 +258,13 @@ public final class PkiBench {
                     threadCpu.computeIfAbsent(c.name, k -> new TreeMap<>()).computeIfAbsent(t, k -> new ArrayList<>())
                             .add(c.threadMsPerOp);
                     if (c.server) {
-                        serverCpu.computeIfAbsent(c.name, k -> new TreeMap<>()).computeIfAbsent(t, k -> new ArrayList<>())
+                        serverCpu.computeIfAbsent(c.name, k -> new TreeMap<>())
+                                .computeIfAbsent(t, k -> new ArrayList<>())
                                 .add(c.serverMsPerOp);
                     }
                     System.out.printf(Locale.ROOT,
-                            "round %d t%d %-44s %10.1f /s  %7.3f CPU ms/op (signing threads %.3f%s)  (load %s)%n", r + 1, t,
-                            c.name, v, c.cpuMsPerOp, c.workerMsPerOp,
+                            "round %d t%d %-44s %10.1f /s  %7.3f CPU ms/op (signing threads %.3f%s)  (load %s)%n",
+                            r + 1, t, c.name, v, c.cpuMsPerOp, c.workerMsPerOp,
                             c.server ? String.format(Locale.ROOT, "; lab %.3f", c.serverMsPerOp) : "", load());
                 }
             }
@@ -329,7 +332,8 @@ public final class PkiBench {
     private static String exec(int timeoutSeconds, String... cmd) throws Exception {
         ChildProcess.Finished f = ChildProcess.run(List.of(cmd), Duration.ofSeconds(timeoutSeconds));
         if (!f.ok()) {
-            throw new IllegalStateException(String.join(" ", cmd) + (f.status() < 0 ? ": timed out" : ": exit " + f.status())
+            throw new IllegalStateException(String.join(" ", cmd)
+                    + (f.status() < 0 ? ": timed out" : ": exit " + f.status())
                     + "\n" + f.output());
         }
         return f.output();
@@ -344,12 +348,14 @@ public final class PkiBench {
                 ours.length, verifies(ours), raw.length, verifies(raw));
         if (hsmKey != null) {
             byte[] h = CadesSigner.sign(content, hsmKey, o);
-            System.out.printf(Locale.ROOT, "check: CAdES with the SoftHSM key %d bytes verifies=%s%n", h.length, verifies(h));
+            System.out.printf(Locale.ROOT, "check: CAdES with the SoftHSM key %d bytes verifies=%s%n", h.length,
+                    verifies(h));
         }
         if (boolOpt("pades", true)) {
             byte[] p = PadesSigner.sign(content, ecKey, o);
             byte[] rp = rawPades(ecKey, content);
-            System.out.printf(Locale.ROOT, "check: PAdES (ours) %d bytes; raw PDFBox+BC %d bytes%n", p.length, rp.length);
+            System.out.printf(Locale.ROOT, "check: PAdES (ours) %d bytes; raw PDFBox+BC %d bytes%n", p.length,
+                    rp.length);
         }
         Signature s = Signature.getInstance("SHA256withECDSA");
         s.initSign(ecKey.privateKey());
@@ -443,7 +449,8 @@ public final class PkiBench {
             p.put("digestAlgorithm", "SHA256");
             p.putObject("blevelParams").put("signingDate", System.currentTimeMillis() / 1000 * 1000);
             body.putObject("toSignDocument").put("bytes", contentB64).put("name", "document");
-            byte[] toSign = Base64.getDecoder().decode(post("signature/one-document/getDataToSign", body).get("bytes").asText());
+            byte[] toSign = Base64.getDecoder()
+                    .decode(post("signature/one-document/getDataToSign", body).get("bytes").asText());
             body.putObject("signatureValue").put("algorithm", "ECDSA_SHA256")
                     .put("value", Base64.getEncoder().encodeToString(jcaSign(toSign)));
             return Base64.getDecoder().decode(post("signature/one-document/signDocument", body).get("bytes").asText());
@@ -648,11 +655,12 @@ public final class PkiBench {
 
         // cades=false leaves the CAdES and JCA cells out (e.g. to measure only login and timestamp)
         if (boolOpt("cades", true)) {
-            cells.add(new JMeterCell("CAdES sampler in JMeter, P-256 PKCS#12", "cades", false, cadesOps, warmup, maxSeconds));
-            cells.add(new LoopCell("CAdES engine (CadesSigner), P-256 PKCS#12", cadesOps, warmup, maxSeconds, null, null,
-                    s -> CadesSigner.sign(content, ecKey, o)));
-            cells.add(new LoopCell("raw BC CMSSignedDataGenerator, P-256 PKCS#12", cadesOps, warmup, maxSeconds, null, null,
-                    s -> rawCms(ecKey, content)));
+            cells.add(new JMeterCell("CAdES sampler in JMeter, P-256 PKCS#12", "cades", false, cadesOps, warmup,
+                    maxSeconds));
+            cells.add(new LoopCell("CAdES engine (CadesSigner), P-256 PKCS#12", cadesOps, warmup, maxSeconds, null,
+                    null, s -> CadesSigner.sign(content, ecKey, o)));
+            cells.add(new LoopCell("raw BC CMSSignedDataGenerator, P-256 PKCS#12", cadesOps, warmup, maxSeconds, null,
+                    null, s -> rawCms(ecKey, content)));
             cells.add(new LoopCell("JCA SHA256withECDSA (default provider), PKCS#12", jcaOps, warmup, maxSeconds,
                     "SHA256withECDSA", null, s -> sign(s, ecKey)));
             cells.add(new LoopCell("JCA SHA256withECDSA (BC provider), PKCS#12", jcaOps, warmup, maxSeconds,
@@ -661,9 +669,10 @@ public final class PkiBench {
                     "SHA256withRSA", null, s -> sign(s, rsaKey)));
         }
         if (hsmKey != null) {
-            cells.add(new JMeterCell("CAdES sampler in JMeter, P-256 SoftHSM", "cades", true, cadesOps, warmup, maxSeconds));
-            cells.add(new LoopCell("CAdES engine (CadesSigner), P-256 SoftHSM", cadesOps, warmup, maxSeconds, null, null,
-                    s -> CadesSigner.sign(content, hsmKey, o)));
+            cells.add(new JMeterCell("CAdES sampler in JMeter, P-256 SoftHSM", "cades", true, cadesOps, warmup,
+                    maxSeconds));
+            cells.add(new LoopCell("CAdES engine (CadesSigner), P-256 SoftHSM", cadesOps, warmup, maxSeconds, null,
+                    null, s -> CadesSigner.sign(content, hsmKey, o)));
             cells.add(new LoopCell("raw BC CMSSignedDataGenerator, P-256 SoftHSM", cadesOps, warmup, maxSeconds, null,
                     null, s -> rawCms(hsmKey, content)));
             cells.add(new LoopCell("JCA SHA256withECDSA, SoftHSM (SunPKCS11)", jcaOps, warmup, maxSeconds,
@@ -712,7 +721,8 @@ public final class PkiBench {
             for (Target t : targets) {
                 SignatureServer server;
                 try {
-                    server = new SignatureServer(new SignatureServer.Settings(t.api(), URI.create(t.url()), t.credential(),
+                    server = new SignatureServer(
+                            new SignatureServer.Settings(t.api(), URI.create(t.url()), t.credential(),
                             "", null, null, null, List.of(), false, Duration.ofSeconds(5), Duration.ofSeconds(10),
                             Duration.ofSeconds(60)));
                 } catch (Exception e) {
@@ -793,7 +803,8 @@ public final class PkiBench {
                     Signature s = null;
                     try {
                         if (jcaAlg != null) {
-                            s = provider != null ? Signature.getInstance(jcaAlg, provider) : Signature.getInstance(jcaAlg);
+                            s = provider != null ? Signature.getInstance(jcaAlg, provider)
+                                    : Signature.getInstance(jcaAlg);
                         }
                         long warmEnd = System.nanoTime() + maxSeconds * 1_000_000_000L / 2;
                         for (int i = 0; i < warmup && System.nanoTime() < warmEnd; i++) {
@@ -819,7 +830,8 @@ public final class PkiBench {
                             firstError[0] = String.valueOf(e);
                         }
                     }
-                    workerNanos.addAndGet(java.lang.management.ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime() - tc0);
+                    workerNanos.addAndGet(java.lang.management.ManagementFactory.getThreadMXBean()
+                            .getCurrentThreadCpuTime() - tc0);
                 }, "bench-" + t);
                 ws.add(w);
                 w.start();
@@ -888,7 +900,8 @@ public final class PkiBench {
 
         @Override
         double run(int threads, int round) throws Exception {
-            Path dir = out.resolve("jmeter").resolve(kind + (target == null ? "" : "-" + target.api()) + (hsm ? "-hsm" : "-mem")
+            Path dir = out.resolve("jmeter")
+                    .resolve(kind + (target == null ? "" : "-" + target.api()) + (hsm ? "-hsm" : "-mem")
                     + "-t" + threads + "-r" + (round + 1));
             // beside its results folder: the runner empties that folder first
             Path plan = Files.createDirectories(dir.getParent()).resolve(dir.getFileName() + ".jmx");
@@ -896,7 +909,8 @@ public final class PkiBench {
             PlanTree.save(plan(threads), plan);
             List<String> jvm = new ArrayList<>(List.of("-Xms256m", "-Xmx512m"));
             if (jfr) {
-                jvm.add("-XX:StartFlightRecording=settings=profile,dumponexit=true,filename=" + dir.resolve("jmeter.jfr"));
+                jvm.add("-XX:StartFlightRecording=settings=profile,dumponexit=true,filename="
+                        + dir.resolve("jmeter.jfr"));
             }
             // two warm-up + measure phases each capped by the thread groups' scheduler, plus JVM start
             long limit = maxSeconds + Math.max(maxSeconds, Math.max(intOpt("jmeterWarmupSeconds", 0),
@@ -904,7 +918,8 @@ public final class PkiBench {
             JMeterRun run = JMeterRun.start(jmeterHome, plan, dir, jvm, List.of(
                     "-Jcell.max.seconds=" + maxSeconds, "-Jsummariser.name=",
                     "-Jjmeter.save.saveservice.response_code=false", "-Jjmeter.save.saveservice.response_message=false",
-                    "-Jjmeter.save.saveservice.thread_name=" + (warmOps() > 0), "-Jjmeter.save.saveservice.data_type=false",
+                    "-Jjmeter.save.saveservice.thread_name=" + (warmOps() > 0),
+                    "-Jjmeter.save.saveservice.data_type=false",
                     "-Jjmeter.save.saveservice.bytes=false", "-Jjmeter.save.saveservice.sent_bytes=false",
                     "-Jjmeter.save.saveservice.url=false", "-Jjmeter.save.saveservice.latency=false",
                     "-Jjmeter.save.saveservice.connect_time=false", "-Jjmeter.save.saveservice.idle_time=false",
@@ -929,7 +944,8 @@ public final class PkiBench {
             }
             JMeterRun.Result result = run.await();
             if (result.exit() != 0) {
-                throw new IllegalStateException("JMeter " + (result.timedOut() ? "timed out" : "failed") + "; see " + dir);
+                throw new IllegalStateException("JMeter " + (result.timedOut() ? "timed out" : "failed") + "; see "
+                        + dir);
             }
             Path jtl = result.jtl();
             // one reader of results files (the harness's; quoted fields too), rows of the measured label only:
@@ -976,7 +992,8 @@ public final class PkiBench {
                 throw new IllegalStateException(n + " samples, " + errors + " errors; see " + dir);
             }
             cpuMsPerOp = (cpuAt(cpuTrace, last) - cpuAt(cpuTrace, first)) / n;
-            threadMsPerOp = perOp(threadTrace.msByGroup(first, last), cpuAt(cpuTrace, last) - cpuAt(cpuTrace, first), n);
+            threadMsPerOp =
+                    perOp(threadTrace.msByGroup(first, last), cpuAt(cpuTrace, last) - cpuAt(cpuTrace, first), n);
             if (server) {
                 serverMsPerOp = (cpuAt(labTrace, last) - cpuAt(labTrace, first)) / n;
             }
@@ -995,16 +1012,19 @@ public final class PkiBench {
             boolean remote = "remote".equals(kind);
             if (server) {
                 root.add(PlanTree.element("org.trustload.jmeter.pki.SignatureServerConfig", PlanTree.TEST_BEAN_GUI,
-                        "Signature Server Config", "configName", "signature-server", "api", remote ? target.api() : "rest-pki",
+                        "Signature Server Config", "configName", "signature-server", "api",
+                        remote ? target.api() : "rest-pki",
                         "serverUrl", remote ? target.url() : "", "credential", remote ? target.credential() : "",
                         "tsaUrl", remote ? "" : labProps.getProperty("pki.tsa.url"), "loginUrl", "", "mtlsUrl", "",
                         "trustAnchorsFile", labProps.getProperty("pki.trust.anchors"), "trustAll", false,
                         "connectTimeout", "5000", "handshakeTimeout", "10000", "responseTimeout", "30000"));
             }
-            root.add(PlanTree.element("org.trustload.jmeter.pki.KeyStoreConfig", PlanTree.TEST_BEAN_GUI, "Key Store Config",
-                    "poolName", "default", "sourceType", hsm ? "pkcs11" : "pkcs12",
-                    "keyStoreFile", hsm ? "" : remote ? labProps.getProperty("pki.keystore") : ecPki.usersFile().toString(),
-                    "keyStorePassword", hsm ? PIN : remote ? labProps.getProperty("pki.keystore.password") : ecPki.password(),
+            root.add(PlanTree.element("org.trustload.jmeter.pki.KeyStoreConfig", PlanTree.TEST_BEAN_GUI,
+                    "Key Store Config", "poolName", "default", "sourceType", hsm ? "pkcs11" : "pkcs12",
+                    "keyStoreFile",
+                    hsm ? "" : remote ? labProps.getProperty("pki.keystore") : ecPki.usersFile().toString(),
+                    "keyStorePassword",
+                    hsm ? PIN : remote ? labProps.getProperty("pki.keystore.password") : ecPki.password(),
                     "aliases", hsm ? hsmLabel : remote ? labKey.alias() : ecKey.alias(), "excludeAliases", "",
                     "certificateFile", "", "pkcs11Config", hsm ? p11Config.toString() : "", "assignment", "per-thread",
                     "aliasVariable", "keyAlias"));
@@ -1018,11 +1038,12 @@ public final class PkiBench {
             int warmSeconds = intOpt("jmeterWarmupSeconds", 0);
             String gui = "org.apache.jmeter.threads.gui.";
             if (warmOps() > 0) {
-                root.add(PlanTree.threadGroup(new ThreadGroup(), gui + "ThreadGroupGui", "measure", threads, warmOps() + ops,
-                        Integer.toString(300 + maxSeconds)), sampler(MEASURED));
+                root.add(PlanTree.threadGroup(new ThreadGroup(), gui + "ThreadGroupGui", "measure", threads,
+                        warmOps() + ops, Integer.toString(300 + maxSeconds)), sampler(MEASURED));
             } else {
                 root.add(PlanTree.threadGroup(new SetupThreadGroup(), gui + "SetupThreadGroupGui", "warmup", threads,
-                        warmSeconds > 0 ? -1 : warmup, warmSeconds > 0 ? Integer.toString(warmSeconds) : "${__P(cell.max.seconds,60)}"),
+                        warmSeconds > 0 ? -1 : warmup,
+                        warmSeconds > 0 ? Integer.toString(warmSeconds) : "${__P(cell.max.seconds,60)}"),
                         sampler("warmup"));
                 root.add(PlanTree.threadGroup(new ThreadGroup(), gui + "ThreadGroupGui", "measure", threads, ops,
                         "${__P(cell.max.seconds,60)}"), sampler(MEASURED));
@@ -1036,20 +1057,25 @@ public final class PkiBench {
             return "pades".equals(kind) ? w / 4 : w;
         }
 
-        /** The cell's sampler: CAdES or PAdES Sign; against the lab's server, a Timestamp Request (as in pki/timestamp.jmx). */
+        /**
+         * The cell's sampler: CAdES or PAdES Sign; against the lab's server, a Timestamp Request (as in
+         * pki/timestamp.jmx).
+         */
         private TestElement sampler(String label) {
             boolean remote = "remote".equals(kind);
             if (server && !remote) {
-                return PlanTree.element("org.trustload.jmeter.pki.TimestampRequestSampler", PlanTree.TEST_BEAN_GUI, label,
+                return PlanTree.element("org.trustload.jmeter.pki.TimestampRequestSampler", PlanTree.TEST_BEAN_GUI,
+                        label,
                         "configName", "signature-server", "digest", "SHA-256", "inputFile", "", "inputVariable", "",
                         "randomBytes", "1024", "outputVariable", "");
             }
             // local level B: no Signature Server Config needed (the bench measures signing in JMeter); remote:
             // the server's API builds the CAdES around the signing step, as in pki/cades.jmx
-            TestElement s = PlanTree.element("org.trustload.jmeter.pki." + ("pades".equals(kind) ? "Pades" : "Cades") + "SignSampler",
+            TestElement s = PlanTree.element("org.trustload.jmeter.pki." + ("pades".equals(kind) ? "Pades" : "Cades")
+                    + "SignSampler",
                     PlanTree.TEST_BEAN_GUI, label, "keyPool", "default", "level", "B", "digest", "SHA-256",
-                    "mode", remote ? "remote" : "local", "configName", "signature-server", "inputFile", contentFile.toString(),
-                    "inputVariable", "", "outputVariable", "", "outputFile", "");
+                    "mode", remote ? "remote" : "local", "configName", "signature-server", "inputFile",
+                    contentFile.toString(), "inputVariable", "", "outputVariable", "", "outputFile", "");
             if (!"pades".equals(kind)) {
                 s.setProperty("attached", true);
             }
@@ -1109,10 +1135,12 @@ public final class PkiBench {
             cmd.add("rsa".equals(which) ? "rsa2048" : "ecdsap256");
             String s = exec(120, cmd.toArray(new String[0]));
             Files.writeString(out.resolve("openssl-" + which + "-t" + threads + "-r" + (round + 1) + ".txt"), s);
-            // "rsa 2048 bits 0.000830s 0.000025s 1204.8 40000.0" / "256 bits ecdsa (nistp256) 0.0000s 0.0001s 32000.0 11000.0"
+            // "rsa 2048 bits 0.000830s 0.000025s 1204.8 40000.0" / "256 bits ecdsa (nistp256) 0.0000s 0.0001s 32000.0
+            // 11000.0"
             Pattern p = "rsa".equals(which)
                     ? Pattern.compile("(?m)^rsa\\s+2048 bits\\s+[\\d.]+s\\s+[\\d.]+s\\s+([\\d.]+)\\s+([\\d.]+)")
-                    : Pattern.compile("(?m)^\\s*256 bits ecdsa \\(nistp256\\)\\s+[\\d.]+s\\s+[\\d.]+s\\s+([\\d.]+)\\s+([\\d.]+)");
+                    : Pattern.compile(
+                            "(?m)^\\s*256 bits ecdsa \\(nistp256\\)\\s+[\\d.]+s\\s+[\\d.]+s\\s+([\\d.]+)\\s+([\\d.]+)");
             Matcher m = p.matcher(s);
             if (!m.find()) {
                 throw new IllegalStateException("no summary line in openssl speed output");
@@ -1134,7 +1162,8 @@ public final class PkiBench {
 
     private void print(List<Integer> threads, int rounds) {
         StringBuilder b = new StringBuilder();
-        b.append("\n## Operations/s: signatures, logins, timestamps (median of ").append(rounds).append(" interleaved rounds; ms/op = 1000 × threads ÷ rate)\n\n");
+        b.append("\n## Operations/s: signatures, logins, timestamps (median of ").append(rounds)
+                .append(" interleaved rounds; ms/op = 1000 × threads ÷ rate)\n\n");
         b.append("| implementation |");
         for (int t : threads) {
             b.append(" ").append(t).append(" thread").append(t > 1 ? "s" : "").append(" /s | ms/op |");
@@ -1162,7 +1191,8 @@ public final class PkiBench {
             }
             b.append(" ").append(all).append(" |\n");
         }
-        b.append("\n## Client CPU ms per operation, min–max over rounds (process; the measuring threads only)\n\n| implementation |");
+        b.append("\n## Client CPU ms per operation, min–max over rounds (process; the measuring threads only)\n\n|"
+                + " implementation |");
         for (int t : threads) {
             b.append(" t").append(t).append(" process | t").append(t).append(" signing threads |");
         }
@@ -1184,8 +1214,9 @@ public final class PkiBench {
         }
         if (!serverCpu.isEmpty()) {
             b.append("\n## The server's CPU ms per operation (timestamp and API cells; min–max over rounds)\n\n")
-                    .append("The lab (pki service, its own JVM) or EU DSS (its own JVM) serves them on loopback: its CPU per "
-                            + "operation beside the client's shows whether the server was the bottleneck.\n\n| implementation |");
+                    .append("The lab (pki service, its own JVM) or EU DSS (its own JVM) serves them on loopback: its"
+                            + " CPU per operation beside the client's shows whether the server was the bottleneck.\n\n|"
+                            + " implementation |");
             for (int t : threads) {
                 b.append(" t").append(t).append(" server |");
             }
@@ -1259,10 +1290,12 @@ public final class PkiBench {
 
     /** Per cell and thread count: CPU ms per operation by thread group (median of the rounds), largest first. */
     private void printThreads(StringBuilder b, List<Integer> threads) {
-        b.append("\n## Client CPU ms per operation by thread (median of the rounds; groups under 0.005 ms/op folded into 'other')\n\n")
-                .append("/proc/<pid>/task/*/schedstat over the measured window: JMeter cells every 100 ms, interpolated at the measured "
-                        + "group's first and last sample; in-JVM loops at the loop's start and end (their loop threads as they "
-                        + "measured themselves).\n\n| implementation | threads | CPU ms/op by thread group |\n|---|---:|---|\n");
+        b.append("\n## Client CPU ms per operation by thread (median of the rounds; groups under 0.005 ms/op folded"
+                + " into 'other')\n\n")
+                .append("/proc/<pid>/task/*/schedstat over the measured window: JMeter cells every 100 ms, interpolated"
+                        + " at the measured group's first and last sample; in-JVM loops at the loop's start and end"
+                        + " (their loop threads as they measured themselves).\n\n| implementation | threads | CPU ms/op"
+                        + " by thread group |\n|---|---:|---|\n");
         for (var e : threadCpu.entrySet()) {
             for (int t : threads) {
                 List<Map<String, Double>> rounds = e.getValue().get(t);

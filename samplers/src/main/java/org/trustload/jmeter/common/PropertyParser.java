@@ -42,7 +42,8 @@ public final class PropertyParser {
 
     /** A configuration error about {@code property} (and {@code file}, or "") of this element. */
     public ClientException error(String property, String file, String what, Throwable cause) {
-        String message = element.get() + ": " + property + ": " + what + (file == null || file.isEmpty() ? "" : " (" + file + ")");
+        String message = element.get() + ": " + property + ": " + what
+                + (file == null || file.isEmpty() ? "" : " (" + file + ")");
         return new Named(message, cause == null ? message : message + ": " + ClientException.readable(cause), property,
                 file, cause);
     }
@@ -58,7 +59,8 @@ public final class PropertyParser {
         String property = e.setting().isEmpty() ? "settings" : e.setting();
         String message = e.getMessage();
         String prefix = property + ": ";
-        ClientException named = error(property, e.file(), message.startsWith(prefix) ? message.substring(prefix.length())
+        ClientException named = error(property, e.file(),
+                message.startsWith(prefix) ? message.substring(prefix.length())
                 : message, null);
         String detail = e.detail().equals(message) ? named.getMessage() : named.getMessage() + "\n" + e.detail();
         return new Named(named.getMessage(), detail, property, e.file(), e);
@@ -98,7 +100,8 @@ public final class PropertyParser {
                 return a;
             }
         }
-        throw error(property, "", "unknown value '" + value + "' (expected " + String.join(", ", Arrays.asList(allowed)) + ")",
+        throw error(property, "",
+                "unknown value '" + value + "' (expected " + String.join(", ", Arrays.asList(allowed)) + ")",
                 null);
     }
 

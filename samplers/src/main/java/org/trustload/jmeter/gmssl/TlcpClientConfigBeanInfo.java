@@ -13,7 +13,8 @@ public class TlcpClientConfigBeanInfo extends BeanInfoHelper {
         createPropertyGroup("server", new String[] {"engine", "host", "port", "protocol", "suite"});
         createPropertyGroup("certificates", new String[] {"caFile", "clientKeyStore", "clientKeyStorePassword",
                 "clientSignAlias", "clientEncAlias"});
-        createPropertyGroup("connection", new String[] {"sessionReuse", "clientCrypto", "connectTimeout", "responseTimeout"});
+        createPropertyGroup("connection",
+                new String[] {"sessionReuse", "clientCrypto", "connectTimeout", "responseTimeout"});
 
         choice("engine", "auto", "auto", "bc", "tongsuo", "bgm");
         text("host", "127.0.0.1");

@@ -62,7 +62,8 @@ public class KmsClientConfig extends ClientConfig<KmsConnection> {
                 .trustAll(trustAll)
                 .connectTimeoutMs(connectTimeoutMs(p))
                 .responseTimeoutMs(responseTimeoutMs(p))
-                .maxConnections(p.integer("maxConnections", maxConnections, KmsSettings.DEFAULT_MAX_CONNECTIONS, 1, 100_000))
+                .maxConnections(
+                        p.integer("maxConnections", maxConnections, KmsSettings.DEFAULT_MAX_CONNECTIONS, 1, 100_000))
                 .maxRetries(p.integer("retries", retries, 0, 0, 100))
                 .build();
     }

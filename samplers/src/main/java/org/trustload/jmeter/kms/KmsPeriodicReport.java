@@ -63,8 +63,8 @@ public class KmsPeriodicReport extends EndedSampleListener {
             try {
                 labelPattern = Pattern.compile(labels.trim());
             } catch (PatternSyntaxException ex) {
-                LOG.warn("KMS Periodic Report: label pattern '{}' is not a regular expression ({}); reporting every sample",
-                        labels, ex.getDescription());
+                LOG.warn("KMS Periodic Report: label pattern '{}' is not a regular expression ({}); reporting every "
+                        + "sample", labels, ex.getDescription());
             }
         }
         Path file = file();

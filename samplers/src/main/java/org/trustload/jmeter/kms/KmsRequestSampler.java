@@ -125,7 +125,8 @@ public class KmsRequestSampler extends ClientSampler<KmsRequestSampler.Prepared>
         res.setBytes((long) out.output().length);
         KmsException wrong = r.check().check(out);
         // bytes + encoding: setResponseData(String, String) looks the charset up by name every sample
-        res.setResponseData((wrong == null ? describe(out) : describe(out) + wrong.detail() + "\n").getBytes(StandardCharsets.UTF_8));
+        res.setResponseData((wrong == null ? describe(out) : describe(out) + wrong.detail() + "\n")
+                .getBytes(StandardCharsets.UTF_8));
         res.setDataEncoding(UTF_8);
         if (out.operation().isCheck() && !out.signatureValid()) {
             res.setSuccessful(false);
@@ -185,7 +186,8 @@ public class KmsRequestSampler extends ClientSampler<KmsRequestSampler.Prepared>
         if (specs == null) {
             specs = new ParsedOnChange<>();
         }
-        Object[] inputs = {operation, keyId, dataSize, algorithm, messageType, secretName, dataKeyBytes, encryptionContext};
+        Object[] inputs =
+                {operation, keyId, dataSize, algorithm, messageType, secretName, dataKeyBytes, encryptionContext};
         return specs.get(inputs, () -> parseSpec(p));
     }
 
@@ -197,7 +199,8 @@ public class KmsRequestSampler extends ClientSampler<KmsRequestSampler.Prepared>
         } catch (IllegalArgumentException e) {
             throw p.error("operation", "", "unknown operation '" + operation + "'", null);
         }
-        type = MessageType.valueOf(p.oneOf("messageType", messageType, "raw", "raw", "digest").toUpperCase(Locale.ROOT));
+        type = MessageType.valueOf(p.oneOf("messageType", messageType, "raw", "raw", "digest")
+                .toUpperCase(Locale.ROOT));
         return new KmsWorkload.Spec(op, clean(keyId), p.integer("dataSize", dataSize, 32, 0, 4096), clean(algorithm),
                 type, clean(secretName), p.integer("dataKeyBytes", dataKeyBytes, 32, 0, 1024),
                 EncryptionContext.parse(encryptionContext));

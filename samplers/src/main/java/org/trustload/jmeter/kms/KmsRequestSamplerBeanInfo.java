@@ -15,7 +15,8 @@ public class KmsRequestSamplerBeanInfo extends BeanInfoHelper {
 
         text("configName", "kms");
         choice("operation", "encrypt", "encrypt", "decrypt", "sign", "verify", "get_secret_value", "generate_data_key",
-                "generate_data_key_without_plaintext", "re_encrypt", "generate_random", "get_public_key", "describe_key",
+                "generate_data_key_without_plaintext", "re_encrypt", "generate_random", "get_public_key",
+                "describe_key",
                 "generate_mac", "verify_mac");
         text("keyId", "");
         text("dataSize", "32");

@@ -65,7 +65,8 @@ public class LdapConnectionConfig extends ClientConfig<LdapConnections> {
                 .scheme(s)
                 .host(host)
                 .port(p.integer("port", port, 0, 0, 65535))
-                .socketPath(s == LdapScheme.LDAPI ? PropertyParser.resolve(p.required("socketPath", socketPath)).getPath() : "")
+                .socketPath(s == LdapScheme.LDAPI
+                        ? PropertyParser.resolve(p.required("socketPath", socketPath)).getPath() : "")
                 .startTls(startTls)
                 .connectTimeoutMs(connectTimeoutMs(p))
                 .responseTimeoutMs(responseTimeoutMs(p))

@@ -70,7 +70,10 @@ public class LdapRequestSampler extends ClientSampler<LdapRequestSampler.Prepare
     /** The request, its description and entries shown, parsed again only when a property or the config changed. */
     private transient ParsedOnChange<Parsed> parsed;
 
-    /** The parsed request; {@code rule} is the expected-entries rule of a search (null for other operations or minEntries 0). */
+    /**
+     * The parsed request; {@code rule} is the expected-entries rule of a search (null for other operations or
+     * minEntries 0).
+     */
     private record Parsed(LdapRequest request, int shown, String description, EntryRule rule) {
     }
 
@@ -158,8 +161,10 @@ public class LdapRequestSampler extends ClientSampler<LdapRequestSampler.Prepare
         }
     }
 
-    private static final String SUCCESS_NEW = headers(ResultCode.SUCCESS, LdapClientException.codeName(ResultCode.SUCCESS), true);
-    private static final String SUCCESS_REUSED = headers(ResultCode.SUCCESS, LdapClientException.codeName(ResultCode.SUCCESS), false);
+    private static final String SUCCESS_NEW =
+            headers(ResultCode.SUCCESS, LdapClientException.codeName(ResultCode.SUCCESS), true);
+    private static final String SUCCESS_REUSED =
+            headers(ResultCode.SUCCESS, LdapClientException.codeName(ResultCode.SUCCESS), false);
 
     private static String headers(LdapOutcome outcome, boolean fresh) {
         return headers(outcome.resultCode(), outcome.resultName(), fresh);
@@ -173,7 +178,8 @@ public class LdapRequestSampler extends ClientSampler<LdapRequestSampler.Prepare
     protected void onFailure(Prepared r, ClientException e, SampleResult res) {
         LdapClient c = r.client;
         if (c != null) {
-            boolean lost = !(e instanceof LdapClientException) || ((LdapClientException) e).connectionLost() || !c.isBound();
+            boolean lost = !(e instanceof LdapClientException) || ((LdapClientException) e).connectionLost()
+                    || !c.isBound();
             r.connections.release(c, lost);
         }
         if (!reached && !r.connections.reachedServer() && e instanceof LdapClientException
@@ -188,20 +194,23 @@ public class LdapRequestSampler extends ClientSampler<LdapRequestSampler.Prepare
 
     /** This sample's values of the varying fields, for the request tab. */
     private static String drawn(LdapRequest r) {
-        return "sent: base " + r.baseDn() + ", filter " + r.filter() + (r.entryDn().isEmpty() ? "" : ", dn " + r.entryDn()) + "\n";
+        return "sent: base " + r.baseDn() + ", filter " + r.filter()
+                + (r.entryDn().isEmpty() ? "" : ", dn " + r.entryDn()) + "\n";
     }
 
     /**
      * The expected-entries rule of a search ({@code minEntries}, blank 1), shared through the config's
      * connections with every thread; null for other operations and for 0.
      */
-    private EntryRule entryRule(PropertyParser p, LdapConnections connections, LdapRequest request) throws ClientException {
+    private EntryRule entryRule(PropertyParser p, LdapConnections connections, LdapRequest request)
+            throws ClientException {
         int min = p.integer("minEntries", minEntries, 1, 0, Integer.MAX_VALUE);
         if (request.operation() != LdapOperation.SEARCH || min == 0) {
             return null;
         }
         if (request.sizeLimit() > 0 && min > request.sizeLimit()) {
-            throw p.error("minEntries", "", min + " is more than sizeLimit " + request.sizeLimit() + ": no search can succeed",
+            throw p.error("minEntries", "",
+                    min + " is more than sizeLimit " + request.sizeLimit() + ": no search can succeed",
                     null);
         }
         return connections.entryRule(request, min);
@@ -242,7 +251,8 @@ public class LdapRequestSampler extends ClientSampler<LdapRequestSampler.Prepare
                 sb.append("base: ").append(r.baseDn()).append("\nscope: ").append(r.scope())
                         .append("\nfilter: ").append(r.filter()).append('\n')
                         .append("expected: ").append(rule == null ? "any number of entries (minEntries 0)"
-                                : "at least " + rule.minEntries() + (rule.minEntries() == 1 ? " entry" : " entries")).append('\n');
+                                : "at least " + rule.minEntries() + (rule.minEntries() == 1 ? " entry" : " entries"))
+                        .append('\n');
                 if (!r.attributes().isEmpty()) {
                     sb.append("attributes: ").append(String.join(",", r.attributes())).append('\n');
                 }

@@ -102,7 +102,8 @@ public abstract class AbstractSignSampler extends PkiSampler<AbstractSignSampler
         if (viaApi) {
             SignatureApi api = server.api();
             try {
-                SignatureApis.require(api, format().equals("pades") ? SignatureApi.Feature.PADES : SignatureApi.Feature.CADES,
+                SignatureApis.require(api,
+                        format().equals("pades") ? SignatureApi.Feature.PADES : SignatureApi.Feature.CADES,
                         "mode", format().toUpperCase(Locale.ROOT) + " signatures");
                 if (timestamped) {
                     SignatureApis.require(api, SignatureApi.Feature.LEVEL_T, "level", "level T");
@@ -110,7 +111,8 @@ public abstract class AbstractSignSampler extends PkiSampler<AbstractSignSampler
                 if (m.equals(MODE_SERVER_KEY)) {
                     SignatureApis.require(api, SignatureApi.Feature.SERVER_KEYS, "mode", "server-held keys");
                     if (alias.isEmpty()) {
-                        throw p.error("serverKeyAlias", "", "is empty: mode server-key signs with the server's key of that alias", null);
+                        throw p.error("serverKeyAlias", "",
+                                "is empty: mode server-key signs with the server's key of that alias", null);
                     }
                 }
                 policy = api.signaturePolicy(format(), timestamped, signaturePolicy);
@@ -130,7 +132,8 @@ public abstract class AbstractSignSampler extends PkiSampler<AbstractSignSampler
         res.setSamplerData(label + " " + d + (viaApi ? " " + m + " " + server.api().name() + " "
                 + server.settings().serverUrl() + (policy.isEmpty() ? "" : " policy " + policy) : " local")
                 + "\nsigner: " + (key == null ? "the server's key " + alias : key.alias() + " "
-                + key.certificate().getSubjectX500Principal().getName()) + "\ndocument: " + document.length + " bytes\n");
+                + key.certificate().getSubjectX500Principal().getName()) + "\ndocument: " + document.length
+                + " bytes\n");
         target(server, server == null ? null : viaApi ? server.settings().serverUrl() : server.settings().tsaUrl());
         SignRequest request = viaApi ? new SignRequest(format(), timestamped, d, attached(), document, key,
                 key == null ? alias : null, policy) : null;

@@ -91,7 +91,8 @@ public class CertificateLoginSampler extends PkiSampler<CertificateLoginSampler.
         KeyMaterial key = PkiResults.key(keyPool, p);
         res.setSamplerData((mtls ? "mtls " + client.url() : "challenge-response " + server.api().name() + " "
                 + server.settings().apiLoginUrl()) + "\nuser: " + key.alias() + " "
-                + key.certificate().getSubjectX500Principal().getName() + "\nexpected refusal: " + refusal.describe() + "\n");
+                + key.certificate().getSubjectX500Principal().getName() + "\nexpected refusal: " + refusal.describe()
+                + "\n");
         return new Prepared(api, client, key, refusal);
     }
 

@@ -122,7 +122,8 @@ public class KeyStoreConfig extends SharedConfig<KeyStoreConfig.Pool> implements
             if (keys.isEmpty()) {
                 throw new PkiException(PkiException.KEY_ERROR, "no key entries in " + keyStoreFile);
             }
-            log.info("Key Store Config '{}': pool '{}' has {} keys ({})", getName(), sharedName(), keys.size(), assignment);
+            log.info("Key Store Config '{}': pool '{}' has {} keys ({})", getName(), sharedName(), keys.size(),
+                    assignment);
             return new Pool(keys);
         } catch (PkiException e) {
             // a wrong password is fixed in another field than a wrong file: name the field the user must change

@@ -57,7 +57,8 @@ final class PkiResults {
                 String m = "refused as expected: " + step.failure().category();
                 ok(sub, m, m + "\n" + step.failure().detail());
             } else {
-                SampleFailures.fail(sub, step.failure().category(), step.failure().getMessage(), step.failure().detail());
+                SampleFailures.fail(sub, step.failure().category(), step.failure().getMessage(),
+                        step.failure().detail());
             }
             parent.addSubResult(sub, false);
         }
@@ -171,7 +172,8 @@ final class PkiResults {
                 File dir = PropertyParser.resolve(d);
                 String thread = JMeterContextService.getContext().getThread() == null ? "thread"
                         : JMeterContextService.getContext().getThread().getThreadName();
-                String name = (element + "_" + thread).replaceAll("[^A-Za-z0-9._-]+", "-") + "_" + (++count) + extension;
+                String name =
+                        (element + "_" + thread).replaceAll("[^A-Za-z0-9._-]+", "-") + "_" + (++count) + extension;
                 try {
                     Files.createDirectories(dir.toPath());
                     Files.write(dir.toPath().resolve(name), bytes);
@@ -194,11 +196,13 @@ final class PkiResults {
         }
         String m = e.getMessage();
         // (a failed mTLS handshake is not one: the server may refuse that one user's certificate)
-        if (PkiException.CREDENTIAL_MISSING.equals(e.category()) || PkiException.CREDENTIAL_REFUSED.equals(e.category())) {
+        if (PkiException.CREDENTIAL_MISSING.equals(e.category())
+                || PkiException.CREDENTIAL_REFUSED.equals(e.category())) {
             return true; // every request of the thread would carry the same credential
         }
         return (PkiException.CONNECT_ERROR.equals(e.category()) || PkiException.TSA_ERROR.equals(e.category()))
-                && (m.endsWith("connection refused") || m.endsWith("unreachable") || m.endsWith("TLS handshake failed"));
+                && (m.endsWith("connection refused") || m.endsWith("unreachable")
+                        || m.endsWith("TLS handshake failed"));
     }
 
     /** Failures that are an answer of the server (an error, a refusal, garbage), not a connection that failed. */

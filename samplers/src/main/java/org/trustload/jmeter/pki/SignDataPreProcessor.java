@@ -42,11 +42,13 @@ public class SignDataPreProcessor extends AbstractTestElement implements PreProc
         try {
             KeyMaterial key = KeyStoreConfig.currentKey(keyPool);
             byte[] input = input(vars);
-            byte[] signature = "hash".equals(kind()) ? key.signHash(digest.trim(), input) : key.sign(key.signatureAlgorithm(digest.trim()), input);
+            byte[] signature = "hash".equals(kind()) ? key.signHash(digest.trim(), input)
+                    : key.sign(key.signatureAlgorithm(digest.trim()), input);
             vars.put(out, Base64.getEncoder().encodeToString(signature));
             vars.remove(out + "_error");
             if (certificateVariable != null && !certificateVariable.isBlank()) {
-                vars.put(certificateVariable.trim(), Base64.getEncoder().encodeToString(key.certificate().getEncoded()));
+                vars.put(certificateVariable.trim(),
+                        Base64.getEncoder().encodeToString(key.certificate().getEncoded()));
             }
         } catch (ClientException e) {
             vars.put(out, "");
@@ -64,7 +66,8 @@ public class SignDataPreProcessor extends AbstractTestElement implements PreProc
         if (k.isEmpty() || k.equals("data") || k.equals("hash")) {
             return k.isEmpty() ? "data" : k;
         }
-        throw new PkiException(PkiException.CONFIG_ERROR, "unknown input kind '" + inputKind + "' (expected data, hash)");
+        throw new PkiException(PkiException.CONFIG_ERROR,
+                "unknown input kind '" + inputKind + "' (expected data, hash)");
     }
 
     private byte[] input(JMeterVariables vars) throws PkiException {

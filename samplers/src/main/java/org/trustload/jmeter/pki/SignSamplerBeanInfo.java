@@ -25,7 +25,8 @@ abstract class SignSamplerBeanInfo extends BeanInfoHelper {
         text("configName", SignatureServerConfig.DEFAULT_NAME);
         text("signaturePolicy", "");
         text("serverKeyAlias", "");
-        shownWhen("mode", when(AbstractSignSampler.MODE_REMOTE, AbstractSignSampler.MODE_SERVER_KEY), "signaturePolicy");
+        shownWhen("mode", when(AbstractSignSampler.MODE_REMOTE, AbstractSignSampler.MODE_SERVER_KEY),
+                "signaturePolicy");
         shownWhen("mode", when(AbstractSignSampler.MODE_SERVER_KEY), "serverKeyAlias");
         file("inputFile");
         text("inputVariable", "");

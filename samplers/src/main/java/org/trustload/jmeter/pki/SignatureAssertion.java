@@ -47,8 +47,8 @@ public class SignatureAssertion extends AbstractTestElement implements Assertion
     public static final String TIMESTAMP_MISSING = "timestamp.missing";
 
     /** The DER of the OID id-ct-TSTInfo (1.2.840.113549.1.9.16.1.4): a timestamp token or response holds it. */
-    private static final byte[] TST_INFO_OID = {0x06, 0x0B, 0x2A, (byte) 0x86, 0x48, (byte) 0x86, (byte) 0xF7, 0x0D, 0x01,
-        0x09, 0x10, 0x01, 0x04};
+    private static final byte[] TST_INFO_OID = {0x06, 0x0B, 0x2A, (byte) 0x86, 0x48, (byte) 0x86, (byte) 0xF7, 0x0D,
+        0x01, 0x09, 0x10, 0x01, 0x04};
 
     private String format = "auto";
     private String trustAnchorsFile = "";
@@ -80,13 +80,15 @@ public class SignatureAssertion extends AbstractTestElement implements Assertion
             } else if (signatureVariable != null && !signatureVariable.isBlank()) {
                 String v = vars.get(signatureVariable.trim());
                 if (v == null || v.isEmpty()) {
-                    throw new PkiException(PkiException.INVALID_SIGNATURE, "variable '" + signatureVariable.trim() + "' is empty");
+                    throw new PkiException(PkiException.INVALID_SIGNATURE,
+                            "variable '" + signatureVariable.trim() + "' is empty");
                 }
                 signature = Base64.getMimeDecoder().decode(v);
             } else {
                 Object o = vars.getObject(AbstractSignSampler.LAST_SIGNATURE);
                 if (!(o instanceof byte[])) {
-                    throw new PkiException(PkiException.CONFIG_ERROR, "no signature from a TrustLoad sampler in this thread");
+                    throw new PkiException(PkiException.CONFIG_ERROR,
+                            "no signature from a TrustLoad sampler in this thread");
                 }
                 signature = (byte[]) o;
                 if (fmt.equals("auto") || fmt.isEmpty()) {
@@ -115,7 +117,8 @@ public class SignatureAssertion extends AbstractTestElement implements Assertion
                 result.setFailureMessage(report.code() + ": " + fmt + ": " + String.join("; ", report.problems()));
             } else if (requireTimestamp && !report.timestamped() && !fmt.equals("timestamp")) {
                 result.setFailure(true);
-                result.setFailureMessage(TIMESTAMP_MISSING + ": " + fmt + ": no signature timestamp (-B where -T is required)");
+                result.setFailureMessage(TIMESTAMP_MISSING + ": " + fmt
+                        + ": no signature timestamp (-B where -T is required)");
             }
         } catch (PkiException e) {
             result.setError(true);
@@ -151,7 +154,9 @@ public class SignatureAssertion extends AbstractTestElement implements Assertion
         return b.length > 4 && b[0] == '%' && b[1] == 'P' && b[2] == 'D' && b[3] == 'F';
     }
 
-    /** pades for a PDF; timestamp when id-ct-TSTInfo is among the first bytes (a token or a TimeStampResp); else cades. */
+    /**
+     * pades for a PDF; timestamp when id-ct-TSTInfo is among the first bytes (a token or a TimeStampResp); else cades.
+     */
     private static String detectFormat(byte[] signature) {
         if (isPdf(signature)) {
             return "pades";

@@ -96,13 +96,15 @@ public class SignatureServerConfig extends ClientConfig<SignatureServer> {
         }
         URI u;
         try {
-            u = v.startsWith("/") && base != null ? URI.create(base.toString().replaceAll("/+$", "") + v) : URI.create(v);
+            u = v.startsWith("/") && base != null ? URI.create(base.toString().replaceAll("/+$", "") + v)
+                    : URI.create(v);
         } catch (IllegalArgumentException e) {
             throw p.error(property, "", "not a URL: '" + v + "'", null);
         }
         String scheme = u.getScheme() == null ? "" : u.getScheme().toLowerCase(Locale.ROOT);
         if (httpsOnly ? !scheme.equals("https") : !(scheme.equals("http") || scheme.equals("https"))) {
-            throw p.error(property, "", "must be an " + (httpsOnly ? "https" : "http or https") + " URL, not '" + v + "'", null);
+            throw p.error(property, "",
+                    "must be an " + (httpsOnly ? "https" : "http or https") + " URL, not '" + v + "'", null);
         }
         if (u.getHost() == null || u.getHost().isEmpty()) {
             throw p.error(property, "", "has no host: '" + v + "'", null);

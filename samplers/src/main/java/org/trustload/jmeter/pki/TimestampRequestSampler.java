@@ -59,7 +59,8 @@ public class TimestampRequestSampler extends PkiSampler<TimestampRequestSampler.
     @Override
     protected Prepared prepare(PropertyParser p, SampleResult res) throws ClientException {
         SignatureServer server = config(SignatureServer.class, SignatureServerConfig.KIND, configName, p);
-        boolean viaApi = p.oneOf("protocol", protocol, PROTOCOL_RFC3161, PROTOCOL_RFC3161, PROTOCOL_API).equals(PROTOCOL_API);
+        boolean viaApi =
+                p.oneOf("protocol", protocol, PROTOCOL_RFC3161, PROTOCOL_RFC3161, PROTOCOL_API).equals(PROTOCOL_API);
         if (!viaApi && server.settings().tsaUrl() == null) {
             throw p.error("configName", "", SignatureServerConfig.KIND + " '" + configName.trim()
                     + "' has no tsaUrl: timestamps need a TSA", null);
@@ -90,7 +91,8 @@ public class TimestampRequestSampler extends PkiSampler<TimestampRequestSampler.
                 throw p.wrap(e);
             }
             res.setSamplerData(server.api().name() + " timestamp " + server.settings().serverUrl()
-                    + (plan.isEmpty() ? "" : " plan " + plan) + "\n" + d + " imprint " + PkiResults.hex(imprint, 64) + "\n");
+                    + (plan.isEmpty() ? "" : " plan " + plan) + "\n" + d + " imprint " + PkiResults.hex(imprint, 64)
+                    + "\n");
             target(server, server.settings().serverUrl());
             return new Prepared(null, api, plan, d, data, imprint);
         }

@@ -17,7 +17,8 @@ class ParsedOnChangeTest {
         assertThat(p.get(new Object[] {client, "search", "sub"}, () -> "v" + parses.incrementAndGet())).isEqualTo("v1");
         assertThat(p.get(new Object[] {client, "search", "sub"}, () -> "v" + parses.incrementAndGet())).isEqualTo("v1");
         assertThat(p.get(new Object[] {client, "search", "one"}, () -> "v" + parses.incrementAndGet())).isEqualTo("v2");
-        assertThat(p.get(new Object[] {new Object(), "search", "one"}, () -> "v" + parses.incrementAndGet())).isEqualTo("v3");
+        assertThat(p.get(new Object[] {new Object(), "search", "one"}, () -> "v" + parses.incrementAndGet()))
+                .isEqualTo("v3");
         p.clear();
         assertThat(p.get(new Object[] {client, "search", "one"}, () -> "v" + parses.incrementAndGet())).isEqualTo("v4");
     }

@@ -19,7 +19,8 @@ class PropertyParserTest {
     void integersHaveBoundsAndBlankDefaultsAndErrorsNameElementAndProperty() throws Exception {
         assertThat(p.integer("port", " 389 ", 0, 0, 65535)).isEqualTo(389);
         assertThat(p.integer("port", "", 7, 0, 65535)).isEqualTo(7);
-        assertThatThrownBy(() -> p.integer("port", "38x9", 0, 0, 65535)).isInstanceOfSatisfying(ClientException.class, e -> {
+        assertThatThrownBy(() -> p.integer("port", "38x9", 0, 0, 65535))
+                .isInstanceOfSatisfying(ClientException.class, e -> {
             assertThat(e.isConfigError()).isTrue();
             assertThat(e.setting()).isEqualTo("port");
             assertThat(e.getMessage()).isEqualTo("Some Config 'mine': port: not a whole number: '38x9'");
@@ -30,7 +31,8 @@ class PropertyParserTest {
 
     @Test
     void choicesAreCaseInsensitiveAndListTheAcceptedValues() throws Exception {
-        assertThat(p.oneOf("mode", "Per-Thread", "per-iteration", "per-iteration", "per-thread")).isEqualTo("per-thread");
+        assertThat(p.oneOf("mode", "Per-Thread", "per-iteration", "per-iteration", "per-thread"))
+                .isEqualTo("per-thread");
         assertThat(p.oneOf("mode", " ", "per-iteration", "per-iteration", "per-thread")).isEqualTo("per-iteration");
         assertThatThrownBy(() -> p.oneOf("mode", "pooled", null, "per-iteration", "per-thread"))
                 .hasMessage("Some Config 'mine': mode: unknown value 'pooled' (expected per-iteration, per-thread)");
@@ -45,14 +47,16 @@ class PropertyParserTest {
         try {
             assertThat(p.file("trustStore", "ok.p12", true)).isEqualTo(new File(dir.toFile(), "ok.p12"));
             assertThat(p.file("trustStore", "", false)).isNull();
-            assertThatThrownBy(() -> p.file("trustStore", "missing.p12", true)).isInstanceOfSatisfying(ClientException.class,
+            assertThatThrownBy(() -> p.file("trustStore", "missing.p12", true))
+                    .isInstanceOfSatisfying(ClientException.class,
                     e -> {
                         assertThat(e.file()).isEqualTo(dir.resolve("missing.p12").toString());
                         assertThat(e.getMessage()).isEqualTo("Some Config 'mine': trustStore: file not found ("
                                 + dir.resolve("missing.p12") + ")");
                     });
             assertThatThrownBy(() -> p.file("trustStore", "empty.p12", true)).hasMessageContaining("file is empty");
-            assertThatThrownBy(() -> p.file("trustStore", " ", true)).hasMessage("Some Config 'mine': trustStore: no file given");
+            assertThatThrownBy(() -> p.file("trustStore", " ", true))
+                    .hasMessage("Some Config 'mine': trustStore: no file given");
         } finally {
             FileServer.getFileServer().setBasedir(before == null ? "." : before + "/x.jmx");
         }

@@ -78,11 +78,13 @@ class TlcpRequestSamplerTest {
         serverSettings = base;
         InetSocketAddress any = new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
         // the gateway: TLCP and TLS 1.3 on one port
-        tlcp = TlcpPageServer.start(List.of(bc.newServer(base), tongsuo.newServer(base.withProtocol(TlcpProtocol.TLS13))),
+        tlcp = TlcpPageServer.start(
+                List.of(bc.newServer(base), tongsuo.newServer(base.withProtocol(TlcpProtocol.TLS13))),
                 any, 60_000);
         tlcpOnly = TlcpPageServer.start(bc.newServer(base), any, 60_000);
         TlcpServerSettings need = base.withClientAuth(TlcpServerSettings.ClientAuth.NEED);
-        mtls = TlcpPageServer.start(List.of(bc.newServer(need), tongsuo.newServer(need.withProtocol(TlcpProtocol.TLS13))),
+        mtls = TlcpPageServer.start(
+                List.of(bc.newServer(need), tongsuo.newServer(need.withProtocol(TlcpProtocol.TLS13))),
                 any, 60_000);
         gcmOnly = TlcpPageServer.start(bc.newServer(base.withSuites(List.of(TlcpSuite.ECC_SM4_GCM_SM3))), any, 60_000);
 
@@ -284,25 +286,43 @@ class TlcpRequestSamplerTest {
     static Stream<Arguments> badInput() {
         return Stream.of(
                 Arguments.of("unknown suite", c(p -> p.config.setSuite("AES_128_GCM")), "configError", "suite"),
-                Arguments.of("suite of the other protocol", c(p -> p.config.setSuite("TLS_SM4_GCM_SM3")), "configError", "suite"),
-                Arguments.of("suite the server does not enable", c(p -> p.config.setPort(String.valueOf(gcmOnly.port()))), "handshakeFailed", null),
-                Arguments.of("CA of another PKI", c(p -> p.config.setCaFile(otherPki.dir().resolve("ca-1.pem").toString())), "handshakeFailed", null),
-                Arguments.of("expired client certificates", withClientPair(TestPki.TLCP_CLIENT_EXPIRED).andThen(p -> p.config.setPort(String.valueOf(mtls.port()))), "handshakeFailed", null),
-                Arguments.of("no client certificate where required", c(p -> p.config.setPort(String.valueOf(mtls.port()))), "handshakeFailed", null),
-                Arguments.of("plain TLS server", c(p -> p.config.setPort(String.valueOf(plainTls.getLocalPort()))), "handshakeFailed", null),
-                Arguments.of("TLS 1.3 at a TLCP-only port", c(p -> { p.config.setPort(String.valueOf(tlcpOnly.port())); p.config.setProtocol(""); p.config.setSuite("TLS_SM4_GCM_SM3"); }), "handshakeFailed", null),
-                Arguments.of("refused port", c(p -> p.config.setPort(String.valueOf(closedPort))), "connectError", null),
-                Arguments.of("server never answers", c(p -> { p.config.setPort(String.valueOf(silent.getLocalPort())); p.config.setResponseTimeout("500"); }), "timeout", null),
-                Arguments.of("missing CA file", c(p -> p.config.setCaFile("/nonexistent/ca.pem")), "configError", "caFile"),
-                Arguments.of("CA file without a certificate", c(p -> p.config.setCaFile(notACertificate.toString())), "configError", "caFile"),
-                Arguments.of("missing client key store", c(p -> { p.config.setClientKeyStore("/nonexistent/client.p12"); p.config.setClientKeyStorePassword("x"); }), "configError", "clientKeyStore"),
-                Arguments.of("wrong client key store password", withClientPair(TestPki.TLCP_CLIENT).andThen(p -> p.config.setClientKeyStorePassword("wrong")), "configError", "clientKeyStorePassword"),
-                Arguments.of("ECDHE without client pair", c(p -> p.config.setSuite("ECDHE_SM4_CBC_SM3")), "configError", "clientKeyStore"),
+                Arguments.of("suite of the other protocol", c(p -> p.config.setSuite("TLS_SM4_GCM_SM3")), "configError",
+                        "suite"),
+                Arguments.of("suite the server does not enable",
+                        c(p -> p.config.setPort(String.valueOf(gcmOnly.port()))), "handshakeFailed", null),
+                Arguments.of("CA of another PKI", c(p ->
+                        p.config.setCaFile(otherPki.dir().resolve("ca-1.pem").toString())), "handshakeFailed", null),
+                Arguments.of("expired client certificates", withClientPair(TestPki.TLCP_CLIENT_EXPIRED)
+                        .andThen(p -> p.config.setPort(String.valueOf(mtls.port()))), "handshakeFailed", null),
+                Arguments.of("no client certificate where required",
+                        c(p -> p.config.setPort(String.valueOf(mtls.port()))), "handshakeFailed", null),
+                Arguments.of("plain TLS server", c(p -> p.config.setPort(String.valueOf(plainTls.getLocalPort()))),
+                        "handshakeFailed", null),
+                Arguments.of("TLS 1.3 at a TLCP-only port", c(p -> { p.config.setPort(String.valueOf(tlcpOnly.port()));
+                        p.config.setProtocol(""); p.config.setSuite("TLS_SM4_GCM_SM3"); }), "handshakeFailed", null),
+                Arguments.of("refused port", c(p -> p.config.setPort(String.valueOf(closedPort))), "connectError",
+                        null),
+                Arguments.of("server never answers", c(p -> { p.config.setPort(String.valueOf(silent.getLocalPort()));
+                        p.config.setResponseTimeout("500"); }), "timeout", null),
+                Arguments.of("missing CA file", c(p -> p.config.setCaFile("/nonexistent/ca.pem")), "configError",
+                        "caFile"),
+                Arguments.of("CA file without a certificate", c(p -> p.config.setCaFile(notACertificate.toString())),
+                        "configError", "caFile"),
+                Arguments.of("missing client key store", c(p -> { p.config.setClientKeyStore("/nonexistent/client.p12");
+                        p.config.setClientKeyStorePassword("x"); }), "configError", "clientKeyStore"),
+                Arguments.of("wrong client key store password", withClientPair(TestPki.TLCP_CLIENT).andThen(p ->
+                        p.config.setClientKeyStorePassword("wrong")), "configError", "clientKeyStorePassword"),
+                Arguments.of("ECDHE without client pair", c(p -> p.config.setSuite("ECDHE_SM4_CBC_SM3")), "configError",
+                        "clientKeyStore"),
                 Arguments.of("unknown engine", c(p -> p.config.setEngine("openssl")), "configError", "engine"),
-                Arguments.of("TLCP on the tongsuo engine", c(p -> p.config.setEngine("tongsuo")), "configError", "engine"),
-                Arguments.of("TLS 1.3 on the bc engine", c(p -> { p.config.setEngine("bc"); p.config.setProtocol(""); p.config.setSuite("TLS_SM4_GCM_SM3"); }), "configError", "engine"),
-                Arguments.of("unknown client crypto", c(p -> p.config.setClientCrypto("frugal")), "configError", "clientCrypto"),
-                Arguments.of("minimal on the tongsuo engine", c(p -> { p.config.setProtocol(""); p.config.setSuite("TLS_SM4_GCM_SM3"); p.config.setClientCrypto("minimal"); }), "configError", "clientCrypto"),
+                Arguments.of("TLCP on the tongsuo engine", c(p -> p.config.setEngine("tongsuo")), "configError",
+                        "engine"),
+                Arguments.of("TLS 1.3 on the bc engine", c(p -> { p.config.setEngine("bc"); p.config.setProtocol("");
+                        p.config.setSuite("TLS_SM4_GCM_SM3"); }), "configError", "engine"),
+                Arguments.of("unknown client crypto", c(p -> p.config.setClientCrypto("frugal")), "configError",
+                        "clientCrypto"),
+                Arguments.of("minimal on the tongsuo engine", c(p -> { p.config.setProtocol(""); p.config.setSuite(
+                        "TLS_SM4_GCM_SM3"); p.config.setClientCrypto("minimal"); }), "configError", "clientCrypto"),
                 Arguments.of("unknown host", c(p -> p.config.setHost("no-such-host.invalid")), "configError", "host"),
                 Arguments.of("port not a number", c(p -> p.config.setPort("http")), "configError", "port"),
                 Arguments.of("unknown mode", c(p -> p.request.setMode("flood")), "configError", "mode"),
@@ -316,7 +336,8 @@ class TlcpRequestSamplerTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("badInput")
-    void badInputGivesAFailedSampleWithAStableCode(String name, Consumer<TlcpPair> setup, String code, String property) {
+    void badInputGivesAFailedSampleWithAStableCode(String name, Consumer<TlcpPair> setup, String code,
+            String property) {
         TlcpPair p = pair(setup);
         long t0 = System.nanoTime();
         SampleResult r = p.sample();
@@ -334,7 +355,8 @@ class TlcpRequestSamplerTest {
         } else {
             assertThat(r.getResponseMessage()).doesNotContain("TLCP Client Config");
         }
-        if (name.equals("refused port") || name.equals("plain TLS server") || name.equals("TLS 1.3 at a TLCP-only port")) {
+        if (name.equals("refused port") || name.equals("plain TLS server")
+                || name.equals("TLS 1.3 at a TLCP-only port")) {
             assertThat(r.isStopThread()).as("a thread that never completed a handshake stops after a refusal or a "
                     + "protocol mismatch").isTrue();
             assertThat(name.equals("refused port") || r.getResponseMessage().startsWith("protocol mismatch")).isTrue();

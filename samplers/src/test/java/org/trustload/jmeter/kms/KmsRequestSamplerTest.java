@@ -154,28 +154,38 @@ class KmsRequestSamplerTest {
         "no connections       | maxConnections=0              | CONFIG:maxConnections: 0 is out of range 1-100000",
         "negative retries     | retries=-1                    | CONFIG:retries: -1 is out of range 0-100",
         "endpoint not a URL   | endpoint=http://[bad          | CONFIG:endpoint: not a URL: 'http://[bad'",
-        "endpoint scheme      | endpoint=ftp://127.0.0.1:21   | CONFIG:endpoint: must be http(s)://host[:port], was 'ftp://127.0.0.1:21'",
-        "unknown host         | endpoint=http://no-such-host.invalid:1 | CONFIG:endpoint: unknown host 'no-such-host.invalid'",
+        "endpoint scheme      | endpoint=ftp://127.0.0.1:21   | CONFIG:endpoint: must be http(s)://host[:port], was "
+                + "'ftp://127.0.0.1:21'",
+        "unknown host         | endpoint=http://no-such-host.invalid:1 | CONFIG:endpoint: unknown host "
+                + "'no-such-host.invalid'",
         "missing CA file      | caFile=/nonexistent/ca.pem    | CONFIG:caFile: file not found (/nonexistent/ca.pem)",
-        "missing client key   | clientKeyFile=/nonexistent/ClientKey.json | CONFIG:clientKeyFile: file not found (/nonexistent/ClientKey.json)",
-        "half credentials     | secretAccessKey=              | CONFIG:secretAccessKey: set both the access key id and the secret access key",
-        "no config named so   | configName=nosuch             | REQUEST:configName: no KMS Client Config named 'nosuch' in this test plan",
+        "missing client key   | clientKeyFile=/nonexistent/ClientKey.json | CONFIG:clientKeyFile: file not found "
+                + "(/nonexistent/ClientKey.json)",
+        "half credentials     | secretAccessKey=              | CONFIG:secretAccessKey: set both the access key id and "
+                + "the secret access key",
+        "no config named so   | configName=nosuch             | REQUEST:configName: no KMS Client Config named "
+                + "'nosuch' in this test plan",
         "unknown operation    | operation=delete              | REQUEST:operation: unknown operation 'delete'",
-        "bad message type     | messageType=HASH              | REQUEST:messageType: unknown value 'HASH' (expected raw, digest)",
+        "bad message type     | messageType=HASH              | REQUEST:messageType: unknown value 'HASH' (expected "
+                + "raw, digest)",
         "data size text       | dataSize=lots                 | REQUEST:dataSize: not a whole number: 'lots'",
         "data size zero       | dataSize=0                    | REQUEST:dataSize: must be 1 to 4096 bytes",
         "data size too large  | dataSize=5000                 | REQUEST:dataSize: 5000 is out of range 0-4096",
         "no key id            | keyId=                        | REQUEST:keyId: encrypt needs a key id",
-        "no secret name       | operation=get_secret_value    | REQUEST:secretName: get_secret_value needs a secret name",
-        "context not pairs    | encryptionContext=no-pairs-here | REQUEST:encryptionContext: the encryption context must be",
-        "operation not served | backend=test-limited,endpoint=valid,operation=describe_key | REQUEST:operation: the test-limited backend does not serve describe_key (it serves encrypt)",
+        "no secret name       | operation=get_secret_value    | REQUEST:secretName: get_secret_value needs a secret "
+                + "name",
+        "context not pairs    | encryptionContext=no-pairs-here | REQUEST:encryptionContext: the encryption context "
+                + "must be",
+        "operation not served | backend=test-limited,endpoint=valid,operation=describe_key | REQUEST:operation: the "
+                + "test-limited backend does not serve describe_key (it serves encrypt)",
     })
     void aWrongSettingIsOneConfigErrorSampleNamingElementAndPropertyThatStopsTheThread(String what, String settings,
             String expected) {
         SampleResult r = pair(settings).sample();
         String message = expected.replace("CONFIG:", CONFIG + ": ").replace("REQUEST:", REQUEST + ": ");
         assertThat(r.isSuccessful()).as(what).isFalse();
-        assertThat(r.getResponseCode()).as(what + ": " + r.getResponseDataAsString()).isEqualTo(ClientException.CONFIG_ERROR);
+        assertThat(r.getResponseCode()).as(what + ": " + r.getResponseDataAsString())
+                .isEqualTo(ClientException.CONFIG_ERROR);
         assertThat(r.getResponseMessage()).as(what).startsWith(message);
         assertThat(r.isStopThread()).as(what + ": the same request cannot succeed").isTrue();
         assertThat(r.getResponseDataAsString()).as(what + ": one readable cause").doesNotContain("\tat ")
@@ -215,14 +225,23 @@ class KmsRequestSamplerTest {
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', value = {
         "nothing listens      | endpoint=http://127.0.0.1:PORT | KMS.ConnectionError | -:ConnectionRefused | true",
-        "throttled            | backend=test-scripted,endpoint=throttled | KMS.LimitExceeded | 429:ThrottlingException | false",
-        "invalid signature    | backend=test-scripted,endpoint=invalid-signature,operation=verify | KMS.VerifyFailed | -:SignatureInvalid | false",
-        "invalid MAC          | backend=test-scripted,endpoint=invalid-signature,operation=verify_mac | KMS.VerifyFailed | -:MacInvalid | false",
-        "context mismatch     | backend=test-scripted,endpoint=context-required,operation=decrypt,encryptionContext=tenant=other | KMS.ClientError | 400:InvalidCiphertextException | false",
-        "other plaintext      | backend=test-scripted,endpoint=wrong-plaintext,operation=decrypt | KMS.WrongOutput | -:PlaintextMismatch | false",
-        "empty ciphertext     | backend=test-scripted,endpoint=empty-output,operation=encrypt | KMS.WrongOutput | -:EmptyOutput | false",
-        "empty signature      | backend=test-scripted,endpoint=empty-output,operation=sign | KMS.WrongOutput | -:EmptyOutput | false",
-        "empty data key       | backend=test-scripted,endpoint=empty-output,operation=generate_data_key | KMS.WrongOutput | -:EmptyOutput | false",
+        "throttled            | backend=test-scripted,endpoint=throttled | KMS.LimitExceeded | 429:ThrottlingException "
+                + "| false",
+        "invalid signature    | backend=test-scripted,endpoint=invalid-signature,operation=verify | KMS.VerifyFailed | "
+                + "-:SignatureInvalid | false",
+        "invalid MAC          | backend=test-scripted,endpoint=invalid-signature,operation=verify_mac | "
+                + "KMS.VerifyFailed | -:MacInvalid | false",
+        "context mismatch     | "
+                + "backend=test-scripted,endpoint=context-required,operation=decrypt,encryptionContext=tenant=other | "
+                + "KMS.ClientError | 400:InvalidCiphertextException | false",
+        "other plaintext      | backend=test-scripted,endpoint=wrong-plaintext,operation=decrypt | KMS.WrongOutput | "
+                + "-:PlaintextMismatch | false",
+        "empty ciphertext     | backend=test-scripted,endpoint=empty-output,operation=encrypt | KMS.WrongOutput | "
+                + "-:EmptyOutput | false",
+        "empty signature      | backend=test-scripted,endpoint=empty-output,operation=sign | KMS.WrongOutput | "
+                + "-:EmptyOutput | false",
+        "empty data key       | backend=test-scripted,endpoint=empty-output,operation=generate_data_key | "
+                + "KMS.WrongOutput | -:EmptyOutput | false",
     })
     void aFailedCallIsAFailedSampleWithACategory(String what, String settings, String code, String message,
             boolean stops) throws Exception {
@@ -279,7 +298,8 @@ class KmsRequestSamplerTest {
         assertThat(r.isSuccessful()).as(r.getResponseDataAsString()).isTrue();
         assertThat(r.getResponseDataAsString()).contains("decrypt: 24 bytes out");
         pair.end();
-        SampleResult wrong = pair("backend=test-scripted,endpoint=wrong-plaintext,operation=decrypt,dataSize=24").sample();
+        SampleResult wrong =
+                pair("backend=test-scripted,endpoint=wrong-plaintext,operation=decrypt,dataSize=24").sample();
         assertThat(wrong.isSuccessful()).isFalse();
         assertThat(wrong.getResponseDataAsString()).contains("decrypt: 16 bytes out",
                 "decrypt returned 16 bytes that are not the 24 bytes encrypted");
@@ -429,7 +449,8 @@ class KmsRequestSamplerTest {
         tree.add(s);
         ByteArrayOutputStream xml = new ByteArrayOutputStream();
         SaveService.saveTree(tree, xml);
-        assertThat(xml.toString(StandardCharsets.UTF_8)).contains("name=\"encryptionContext\"").contains("name=\"clientKeyFile\"");
+        assertThat(xml.toString(StandardCharsets.UTF_8)).contains("name=\"encryptionContext\"")
+                .contains("name=\"clientKeyFile\"");
         Path file = Files.createTempFile("kms-saved", ".jmx");
         Files.write(file, xml.toByteArray());
         HashTree loaded = SaveService.loadTree(file.toFile());
@@ -464,7 +485,8 @@ class KmsRequestSamplerTest {
     void everyPropertyIsGroupedHasADisplayNameADescriptionAndAMatchingDefault(Class<?> bean) throws Exception {
         ResourceBundle bundle = ResourceBundle.getBundle(bean.getName() + "Resources", Locale.ROOT);
         BeanInfo info = Introspector.getBeanInfo(bean);
-        assertThat(info.getBeanDescriptor().getDisplayName()).isEqualTo(bundle.getString("displayName")).endsWith("(TrustLoad)");
+        assertThat(info.getBeanDescriptor().getDisplayName()).isEqualTo(bundle.getString("displayName"))
+                .endsWith("(TrustLoad)");
         Object fresh = bean.getDeclaredConstructor().newInstance();
         TreeSet<String> grouped = new TreeSet<>();
         for (PropertyDescriptor pd : info.getPropertyDescriptors()) {
@@ -475,7 +497,8 @@ class KmsRequestSamplerTest {
             String n = pd.getName();
             grouped.add(n);
             assertThat(pd.getDisplayName()).as(n).isEqualTo(bundle.getString(n + ".displayName"));
-            assertThat(pd.getShortDescription()).as(n).isEqualTo(bundle.getString(n + ".shortDescription")).isNotBlank();
+            assertThat(pd.getShortDescription()).as(n).isEqualTo(bundle.getString(n + ".shortDescription"))
+                    .isNotBlank();
             assertThat(bundle.containsKey(group + ".displayName")).as("group " + group).isTrue();
             Object def = pd.getValue("default");
             assertThat(pd.getReadMethod().invoke(fresh)).as(n).isEqualTo(def);
@@ -492,7 +515,8 @@ class KmsRequestSamplerTest {
         // the element's own properties and those of our bases (ClientConfig: configName and the timeouts)
         for (Class<?> c = bean; c.getName().startsWith("org.trustload."); c = c.getSuperclass()) {
             for (Method m : c.getDeclaredMethods()) {
-                if (Modifier.isPublic(m.getModifiers()) && m.getName().startsWith("set") && m.getParameterCount() == 1) {
+                if (Modifier.isPublic(m.getModifiers()) && m.getName().startsWith("set")
+                        && m.getParameterCount() == 1) {
                     declared.add(Character.toLowerCase(m.getName().charAt(3)) + m.getName().substring(4));
                 }
             }

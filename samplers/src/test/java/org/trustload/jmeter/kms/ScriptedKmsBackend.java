@@ -16,8 +16,8 @@ import org.trustload.kms.KmsSettings;
  * A test-only backend ({@code test-scripted}) whose answers the endpoint names, to check how the
  * sampler turns each outcome into a result: {@code valid}, {@code invalid-signature},
  * {@code throttled}, {@code context-required}, {@code wrong-plaintext} (a Decrypt that returns other bytes than
- * were encrypted), {@code empty-output} (every call succeeds with no bytes). Counts the clients it opened and closed. The real
- * backends' own mapping is tested against real servers (lab, moto).
+ * were encrypted), {@code empty-output} (every call succeeds with no bytes). Counts the clients it opened and closed.
+ * The real backends' own mapping is tested against real servers (lab, moto).
  */
 public class ScriptedKmsBackend implements KmsBackend {
     /** Clients opened and closed in this JVM. */
@@ -39,10 +39,12 @@ public class ScriptedKmsBackend implements KmsBackend {
             @Override
             public KmsResult execute(KmsRequest r) throws KmsException {
                 if (mode.equals("throttled") && r.operation() != KmsOperation.SIGN) {
-                    throw new KmsException(KmsException.Category.LIMIT_EXCEEDED, 429, "ThrottlingException", "slow down", null);
+                    throw new KmsException(KmsException.Category.LIMIT_EXCEEDED, 429, "ThrottlingException",
+                            "slow down", null);
                 }
                 if (mode.equals("context-required") && !r.context().map().equals(Map.of("tenant", "acme"))) {
-                    throw new KmsException(KmsException.Category.CLIENT_ERROR, 400, "InvalidCiphertextException", "", null);
+                    throw new KmsException(KmsException.Category.CLIENT_ERROR, 400, "InvalidCiphertextException", "",
+                            null);
                 }
                 boolean valid = !(mode.equals("invalid-signature") && r.operation().isCheck());
                 return new KmsResult(r.operation(), output(r), valid, "k", "req-1");

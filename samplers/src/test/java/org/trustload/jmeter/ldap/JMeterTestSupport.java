@@ -30,7 +30,8 @@ final class JMeterTestSupport {
                     "system.properties", "user.properties")) {
                 try (InputStream in = JMeterTestSupport.class.getClassLoader().getResourceAsStream("bin/" + name)) {
                     if (in == null) {
-                        throw new IllegalStateException("bin/" + name + " not on the test classpath (ApacheJMeter_config)");
+                        throw new IllegalStateException("bin/" + name
+                                + " not on the test classpath (ApacheJMeter_config)");
                     }
                     Files.copy(in, bin.resolve(name), StandardCopyOption.REPLACE_EXISTING);
                 }

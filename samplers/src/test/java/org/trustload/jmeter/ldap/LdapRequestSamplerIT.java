@@ -106,7 +106,8 @@ class LdapRequestSamplerIT {
         return Stream.of(
                 Arguments.of("unknown scheme", (Consumer<LdapPair>) x -> x.setScheme("ldapx"),
                         "configError",
-                        "LDAP Connection Config 'ldap it config': scheme: unknown scheme 'ldapx' (expected ldap, ldaps, ldapi)"),
+                        "LDAP Connection Config 'ldap it config': scheme: unknown scheme 'ldapx' (expected ldap, "
+                                + "ldaps, ldapi)"),
                 Arguments.of("missing socket file", (Consumer<LdapPair>) x -> {
                     x.setScheme("ldapi");
                     x.setSocketPath(slapd.directory().resolve("missing-socket").toString());
@@ -203,7 +204,8 @@ class LdapRequestSamplerIT {
         }));
         assertThat(r.isSuccessful()).as(r.getResponseDataAsString()).isTrue();
         assertThat(r.getResponseMessage()).isEqualTo("whoami: dn:" + slapd.externalDn());
-        assertThat(r.getSamplerData()).contains("target: ldapi://" + slapd.socketPath()).contains("bind: sasl-external");
+        assertThat(r.getSamplerData()).contains("target: ldapi://" + slapd.socketPath())
+                .contains("bind: sasl-external");
     }
 
     @Test

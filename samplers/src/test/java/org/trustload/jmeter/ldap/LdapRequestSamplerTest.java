@@ -55,7 +55,8 @@ class LdapRequestSamplerTest {
         JMeterTestSupport.init();
         InMemoryDirectoryServerConfig cfg = new InMemoryDirectoryServerConfig(BASE);
         cfg.addAdditionalBindCredentials(ADMIN, SECRET);
-        cfg.setListenerConfigs(InMemoryListenerConfig.createLDAPConfig("ldap", InetAddress.getLoopbackAddress(), 0, null));
+        cfg.setListenerConfigs(
+                InMemoryListenerConfig.createLDAPConfig("ldap", InetAddress.getLoopbackAddress(), 0, null));
         cfg.setSchema(null);
         server = new InMemoryDirectoryServer(cfg);
         server.add("dn: " + BASE, "objectClass: domain", "dc: testeperformance");
@@ -147,8 +148,10 @@ class LdapRequestSamplerTest {
             assertThat(p.config.client().openCount()).as("live per-thread connection").isEqualTo(1);
             for (Class<?> c : List.of(ClientConfig.class, LdapRequestSampler.class)) {
                 for (java.lang.reflect.Field f : c.getDeclaredFields()) {
-                    if (!Modifier.isStatic(f.getModifiers()) && !f.getType().isPrimitive() && f.getType() != String.class) {
-                        assertThat(Modifier.isTransient(f.getModifiers())).as(c.getSimpleName() + "." + f.getName()).isTrue();
+                    if (!Modifier.isStatic(f.getModifiers()) && !f.getType().isPrimitive()
+                            && f.getType() != String.class) {
+                        assertThat(Modifier.isTransient(f.getModifiers())).as(c.getSimpleName() + "." + f.getName())
+                                .isTrue();
                     }
                 }
             }
@@ -180,8 +183,10 @@ class LdapRequestSamplerTest {
                 SampleResult r = p.sample(null);
                 assertThat(r.isSuccessful()).as(r.getResponseDataAsString()).isTrue();
                 assertThat(r.getResponseMessage()).isEqualTo("search: 1 entry");
-                assertThat(r.getSamplerData()).contains("filter: (cn=user[1-20])", "sent: base " + BASE + ", filter (cn=user");
-                found.add(r.getResponseDataAsString().lines().filter(l -> l.startsWith("dn: ")).findFirst().orElseThrow());
+                assertThat(r.getSamplerData())
+                        .contains("filter: (cn=user[1-20])", "sent: base " + BASE + ", filter (cn=user");
+                found.add(r.getResponseDataAsString().lines().filter(l -> l.startsWith("dn: ")).findFirst()
+                        .orElseThrow());
             }
             assertThat(found).as("60 random draws over 20 users").hasSizeGreaterThan(5);
         } finally {
@@ -229,7 +234,8 @@ class LdapRequestSamplerTest {
             SampleResult r = p.sample(null);
             assertThat(r.isSuccessful()).isFalse();
             assertThat(r.getResponseCode()).isEqualTo("configError");
-            assertThat(r.getResponseMessage()).isEqualTo("LDAP Request 'ldap unit': filter: search finds no entries: filter"
+            assertThat(r.getResponseMessage())
+                    .isEqualTo("LDAP Request 'ldap unit': filter: search finds no entries: filter"
                     + " (cn=nobody), base " + BASE + ", server ldap://127.0.0.1:" + server.getListenPort());
             assertThat(r.getResponseDataAsString()).contains("minEntries 0 where empty results are expected");
             assertThat(r.isStopThread()).as("the same search finds nothing again: the thread stops").isTrue();
@@ -273,14 +279,16 @@ class LdapRequestSamplerTest {
             for (int i = 1; i < org.trustload.ldap.EntryRule.PROBES; i++) {
                 SampleResult r = p.sample(null);
                 assertThat(r.getResponseCode()).as("search " + i).isEqualTo("tooFewEntries");
-                assertThat(r.getResponseMessage()).isEqualTo("search found no entries (filter (cn=nobody[1-1000]), base "
+                assertThat(r.getResponseMessage())
+                        .isEqualTo("search found no entries (filter (cn=nobody[1-1000]), base "
                         + BASE + ")");
                 assertThat(r.getResponseDataAsString()).contains("search of (cn=nobody", "returned 0 entries");
                 assertThat(r.isStopThread()).isFalse();
             }
             SampleResult r = p.sample(null);
             assertThat(r.getResponseCode()).isEqualTo("configError");
-            assertThat(r.getResponseMessage()).contains("search finds no entries: filter (cn=nobody[1-1000]), base " + BASE,
+            assertThat(r.getResponseMessage())
+                    .contains("search finds no entries: filter (cn=nobody[1-1000]), base " + BASE,
                     "(none in the first " + org.trustload.ldap.EntryRule.PROBES + " searches)");
             assertThat(r.isStopThread()).isTrue();
         } finally {
@@ -318,7 +326,8 @@ class LdapRequestSamplerTest {
         try {
             SampleResult r = q.sample(null);
             assertThat(r.getResponseCode()).isEqualTo("tooFewEntries");
-            assertThat(r.getResponseMessage()).isEqualTo("search found fewer than 3 entries (filter (cn=user1), base " + BASE + ")");
+            assertThat(r.getResponseMessage())
+                    .isEqualTo("search found fewer than 3 entries (filter (cn=user1), base " + BASE + ")");
             assertThat(r.getResponseDataAsString()).contains("returned 1 entry; minEntries is 3");
         } finally {
             q.end();
@@ -335,7 +344,8 @@ class LdapRequestSamplerTest {
         Set<String> names = new TreeSet<>();
         for (Class<?> c = bean; c != null && c.getName().startsWith("org.trustload"); c = c.getSuperclass()) {
             for (Method m : c.getDeclaredMethods()) {
-                if (!Modifier.isPublic(m.getModifiers()) || m.getParameterCount() != 1 || !m.getName().startsWith("set")) {
+                if (!Modifier.isPublic(m.getModifiers()) || m.getParameterCount() != 1
+                        || !m.getName().startsWith("set")) {
                     continue;
                 }
                 names.add(Character.toLowerCase(m.getName().charAt(3)) + m.getName().substring(4));
@@ -361,7 +371,8 @@ class LdapRequestSamplerTest {
     void everyPropertyAndGroupHasDisplayNameAndShortDescriptionInTheResources(Class<?> bean) throws Exception {
         ResourceBundle bundle = ResourceBundle.getBundle(bean.getName() + "Resources", Locale.ROOT);
         BeanInfo info = Introspector.getBeanInfo(bean);
-        assertThat(info.getBeanDescriptor().getDisplayName()).isEqualTo(bundle.getString("displayName")).endsWith("(TrustLoad)");
+        assertThat(info.getBeanDescriptor().getDisplayName()).isEqualTo(bundle.getString("displayName"))
+                .endsWith("(TrustLoad)");
         for (PropertyDescriptor pd : info.getPropertyDescriptors()) {
             Object group = pd.getValue("group");
             if (group == null) {
@@ -402,10 +413,12 @@ class LdapRequestSamplerTest {
         for (PropertyDescriptor pd : Introspector.getBeanInfo(LdapConnectionConfig.class).getPropertyDescriptors()) {
             String n = pd.getName();
             if (n.toLowerCase(Locale.ROOT).contains("password")) {
-                assertThat(pd.getPropertyEditorClass()).as(n).isEqualTo(org.apache.jmeter.testbeans.gui.PasswordEditor.class);
+                assertThat(pd.getPropertyEditorClass()).as(n)
+                        .isEqualTo(org.apache.jmeter.testbeans.gui.PasswordEditor.class);
             }
             if (n.equals("trustStore") || n.equals("socketPath")) {
-                assertThat(pd.getPropertyEditorClass()).as(n).isEqualTo(org.apache.jmeter.testbeans.gui.FileEditor.class);
+                assertThat(pd.getPropertyEditorClass()).as(n)
+                        .isEqualTo(org.apache.jmeter.testbeans.gui.FileEditor.class);
             }
         }
     }
@@ -511,7 +524,8 @@ class LdapRequestSamplerTest {
         });
         try {
             assertThat(wrong.sample(null).getResponseMessage()).isEqualTo(
-                    "LDAP Connection Config 'ldap unit config': trustStorePassword: wrong trust store password (" + store + ")");
+                    "LDAP Connection Config 'ldap unit config': trustStorePassword: wrong trust store password ("
+                    + store + ")");
             assertThat(bad.sample(null).getResponseMessage()).startsWith(
                     "LDAP Connection Config 'ldap unit config': trustStore: cannot read the trust store as PKCS12");
         } finally {
@@ -550,7 +564,8 @@ class LdapRequestSamplerTest {
             List<SampleResult> results = java.util.Collections.synchronizedList(new ArrayList<>());
             for (int i = 0; i < 3; i++) {
                 LdapRequestSampler clone = roundTrip(p.sampler);
-                org.apache.jmeter.threads.JMeterVariables vars = org.apache.jmeter.threads.JMeterContextService.getContext().getVariables();
+                org.apache.jmeter.threads.JMeterVariables vars =
+                        org.apache.jmeter.threads.JMeterContextService.getContext().getVariables();
                 Thread t = new Thread(() -> {
                     org.apache.jmeter.threads.JMeterContextService.getContext().setVariables(vars);
                     results.add(clone.sample(null));
@@ -617,7 +632,8 @@ class LdapRequestSamplerTest {
             SampleResult r = s.sample(null);
             assertThat(r.getResponseCode()).isEqualTo("connectError");
             assertThat(r.getResponseMessage()).isEqualTo("LDAP 91 connectError: connection refused");
-            assertThat(r.getResponseDataAsString()).isEqualTo("ldap://127.0.0.1:" + refused + ": Connection refused (ConnectException)");
+            assertThat(r.getResponseDataAsString())
+                    .isEqualTo("ldap://127.0.0.1:" + refused + ": Connection refused (ConnectException)");
             assertThat(r.isStopThread()).isTrue();
         } finally {
             s.end();

@@ -52,7 +52,8 @@ class CertificateLoginSamplerTest {
     @BeforeAll
     static void setUp() throws Exception {
         JMeterTestSupportAccess.init();
-        pki = TestPki.generate(new TestPki.Spec().withSeed(11).withUsers(9).withRevoked(List.of(3)), dir.resolve("pki"));
+        pki = TestPki.generate(new TestPki.Spec().withSeed(11).withUsers(9).withRevoked(List.of(3)),
+                dir.resolve("pki"));
         Set<String> revokedSubjects = ConcurrentHashMap.newKeySet();
         for (String a : pki.revokedAliases()) {
             revokedSubjects.add(pki.userKey(a).certificate().getSubjectX500Principal().getName());
@@ -72,7 +73,8 @@ class CertificateLoginSamplerTest {
                     String answer;
                     int status = 200;
                     try {
-                        X509Certificate c = (X509Certificate) CertificateFactory.getInstance("X.509").generateCertificate(
+                        X509Certificate c = (X509Certificate) CertificateFactory.getInstance("X.509")
+                                .generateCertificate(
                                 new ByteArrayInputStream(Base64.getDecoder().decode(r.get("certificate").asText())));
                         Signature s = Signature.getInstance("SHA256withECDSA");
                         s.initVerify(c.getPublicKey());
@@ -84,10 +86,12 @@ class CertificateLoginSamplerTest {
                                 : revokedSubjects.contains(subject)
                                 ? "{\"type\":\"CertificateRevoked\",\"message\":\"on the CRL\"}" : "";
                         answer = "{\"certificate\":{\"subjectName\":{\"commonName\":\"" + cn + "\"}},"
-                                + "\"validationResults\":{\"passedChecks\":[],\"warnings\":[],\"errors\":[" + errors + "]}}";
+                                + "\"validationResults\":{\"passedChecks\":[],\"warnings\":[],\"errors\":[" + errors
+                                + "]}}";
                     } catch (Exception e) {
                         status = 422;
-                        answer = "{\"code\":\"PKCertificateMalformed\",\"message\":\"" + e.getClass().getSimpleName() + "\"}";
+                        answer = "{\"code\":\"PKCertificateMalformed\",\"message\":\"" + e.getClass().getSimpleName()
+                                + "\"}";
                     }
                     TestHttpServer.reply(ex, status, "application/json", answer.getBytes(StandardCharsets.UTF_8));
                 });
@@ -237,7 +241,8 @@ class CertificateLoginSamplerTest {
         s.setConfigName("refused");
         r = s.sample(null);
         assertThat(r.getResponseCode()).isEqualTo("connectError");
-        assertThat(r.isStopThread()).as("a thread that never reached the server stops after one refused sample").isTrue();
+        assertThat(r.isStopThread()).as("a thread that never reached the server stops after one refused sample")
+                .isTrue();
         s.setMethod("mtls");
         r = s.sample(null);
         assertThat(r.getResponseCode()).isEqualTo("connectError");
@@ -250,12 +255,14 @@ class CertificateLoginSamplerTest {
         s.setMethod("mtls");
         s.setConfigName("login-server");
         assertThat(s.sample(null).getResponseMessage()).isEqualTo(
-                "Certificate Login 'login': configName: Signature Server Config 'login-server' has no mtlsUrl (nor an https login URL): method mtls needs it");
+                "Certificate Login 'login': configName: Signature Server Config 'login-server' has no mtlsUrl (nor an "
+                        + "https login URL): method mtls needs it");
         SignatureServerConfig missingCa = config("missing-ca", "", "https://127.0.0.1:" + port,
                 dir.resolve("missing.pem").toString());
         s.setConfigName("missing-ca");
         r = s.sample(null);
-        assertThat(r.getResponseMessage()).isEqualTo("Signature Server Config 'missing-ca': trustAnchorsFile: file not found ("
+        assertThat(r.getResponseMessage())
+                .isEqualTo("Signature Server Config 'missing-ca': trustAnchorsFile: file not found ("
                 + dir.resolve("missing.pem") + ")");
         assertThat(r.isStopThread()).isTrue();
         missingCa.testEnded();
@@ -303,7 +310,8 @@ class CertificateLoginSamplerTest {
                             }
                         }
                         subjects.add(JMeterContextService.getContext().getVariables()
-                                .get(CertificateLoginSampler.SUBJECT_VARIABLE) + "#" + Thread.currentThread().getName());
+                                .get(CertificateLoginSampler.SUBJECT_VARIABLE) + "#"
+                                + Thread.currentThread().getName());
                     }
                 } finally {
                     done.countDown();

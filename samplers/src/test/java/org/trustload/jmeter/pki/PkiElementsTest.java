@@ -275,7 +275,8 @@ class PkiElementsTest {
         s.setInputFile(pdf.toString());
         SampleResult r = s.sample(null);
         assertThat(r.isSuccessful()).as(r.getResponseDataAsString()).isTrue();
-        byte[] signed = (byte[]) JMeterContextService.getContext().getVariables().getObject(AbstractSignSampler.LAST_SIGNATURE);
+        byte[] signed =
+                (byte[]) JMeterContextService.getContext().getVariables().getObject(AbstractSignSampler.LAST_SIGNATURE);
         byte[] tampered = signed.clone();
         int at = new String(tampered, StandardCharsets.ISO_8859_1).indexOf("TrustLoad");
         tampered[at >= 0 ? at : tampered.length / 3] ^= 1;
@@ -324,7 +325,8 @@ class PkiElementsTest {
         bad.setInputFile(dir.resolve("nope.txt").toString());
         r = bad.sample(null);
         assertThat(r.getResponseCode()).isEqualTo("configError");
-        assertThat(r.getResponseMessage()).isEqualTo("CAdES Sign 'bad': inputFile: file not found (" + dir.resolve("nope.txt") + ")");
+        assertThat(r.getResponseMessage())
+                .isEqualTo("CAdES Sign 'bad': inputFile: file not found (" + dir.resolve("nope.txt") + ")");
         assertThat(r.isStopThread()).isTrue();
         bad.setInputFile(text.toString());
         bad.setLevel("LTA");
@@ -336,7 +338,8 @@ class PkiElementsTest {
         assertThat(bad.sample(null).getResponseMessage()).contains("has no serverUrl");
         bad.setConfigName("nosuch");
         r = bad.sample(null);
-        assertThat(r.getResponseMessage()).isEqualTo("CAdES Sign 'bad': configName: no Signature Server Config named 'nosuch' in this test plan");
+        assertThat(r.getResponseMessage())
+                .isEqualTo("CAdES Sign 'bad': configName: no Signature Server Config named 'nosuch' in this test plan");
         assertThat(r.getTime()).as("nothing was sent: no time").isZero();
 
         // TSA down and TSA answering garbage
@@ -361,7 +364,8 @@ class PkiElementsTest {
         r = remote.sample(null);
         assertThat(r.getResponseCode()).isEqualTo("connectError");
         assertThat(r.getResponseMessage()).isEqualTo("signature server connection refused");
-        assertThat(r.isStopThread()).as("a thread that never reached the server stops after one refused sample").isTrue();
+        assertThat(r.isStopThread()).as("a thread that never reached the server stops after one refused sample")
+                .isTrue();
         assertThat(r.getSubResults()).hasSize(1);
         for (SignatureServerConfig x : List.of(tsaOnly, down, garbage, refused)) {
             x.testEnded();
@@ -403,7 +407,8 @@ class PkiElementsTest {
         c.testEnded();
         assertThat(c.client()).as("the config let go of its client").isNull();
         assertThat(built.isClosed()).isTrue();
-        assertThat(built.awaitTerminated(java.time.Duration.ofSeconds(30))).as("the HTTP client's threads ended").isTrue();
+        assertThat(built.awaitTerminated(java.time.Duration.ofSeconds(30))).as("the HTTP client's threads ended")
+                .isTrue();
         SampleResult after = s.sample(null);
         assertThat(after.getResponseMessage()).as("the config is gone after its test")
                 .contains("no Signature Server Config named 'closing'");
@@ -423,14 +428,16 @@ class PkiElementsTest {
         KeyStoreConfig k = keys("default", KeyStoreConfig.ASSIGN_FIRST);
         SampleResult r = s.sample(null);
         assertThat(r.getResponseCode()).isEqualTo("configError");
-        assertThat(r.getResponseMessage()).isEqualTo("Signature Server Config 'bad ca': trustAnchorsFile: file not found ("
+        assertThat(r.getResponseMessage())
+                .isEqualTo("Signature Server Config 'bad ca': trustAnchorsFile: file not found ("
                 + dir.resolve("no-such-ca.pem") + ")");
         c.testEnded();
         c.setTrustAnchorsFile("");
         c.setServerUrl("http://no-such-host.invalid:8080");
         c.testStarted();
         r = s.sample(null);
-        assertThat(r.getResponseMessage()).isEqualTo("Signature Server Config 'bad ca': serverUrl: unknown host 'no-such-host.invalid'");
+        assertThat(r.getResponseMessage())
+                .isEqualTo("Signature Server Config 'bad ca': serverUrl: unknown host 'no-such-host.invalid'");
         c.testEnded();
         k.testEnded();
     }
@@ -464,7 +471,8 @@ class PkiElementsTest {
         KeyStoreConfig c = keys("default", KeyStoreConfig.ASSIGN_PER_THREAD);
         c.iterationStart(null);
         SignatureServerConfig server = server("serializes", "", tsa.uri("/tsa").toString());
-        for (Object o : List.of(c, server, new CadesSignSampler(), new PadesSignSampler(), new TimestampRequestSampler(),
+        for (Object o : List.of(c, server, new CadesSignSampler(), new PadesSignSampler(),
+                new TimestampRequestSampler(),
                 new CertificateLoginSampler(), new SignDataPreProcessor(), new SignatureAssertion())) {
             try (ObjectOutputStream out = new ObjectOutputStream(new ByteArrayOutputStream())) {
                 out.writeObject(o);

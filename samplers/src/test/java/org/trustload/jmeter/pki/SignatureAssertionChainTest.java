@@ -61,7 +61,8 @@ class SignatureAssertionChainTest {
 
     private static TestPki.Extensions ca(int pathLen, int keyUsage) {
         return b -> {
-            b.addExtension(Extension.basicConstraints, true, pathLen < 0 ? new BasicConstraints(true) : new BasicConstraints(pathLen));
+            b.addExtension(Extension.basicConstraints, true,
+                    pathLen < 0 ? new BasicConstraints(true) : new BasicConstraints(pathLen));
             b.addExtension(Extension.keyUsage, true, new KeyUsage(keyUsage));
         };
     }
@@ -123,7 +124,8 @@ class SignatureAssertionChainTest {
         SIGNED.put("non-CA issuer pdf", PadesSigner.sign(pdf, pki.issue(user, "PDF signer issued by an end entity",
                 null, endEntity(SIGNING)), b));
         SIGNED.put("non-CA issuer SM2", CadesSigner.sign(TEXT, sm2.issue(sm2.userKey(sm2.validAliases().get(0)),
-                "SM2 signer issued by an end entity", null, endEntity(SIGNING)), SignOptions.builder().digest("SM3").build()));
+                "SM2 signer issued by an end entity", null, endEntity(SIGNING)),
+                SignOptions.builder().digest("SM3").build()));
         SIGNED.put("CA without keyCertSign", CadesSigner.sign(TEXT, pki.issue(noKeyCertSign, "Signer below it", later,
                 endEntity(SIGNING)), b));
         SIGNED.put("path length exceeded", CadesSigner.sign(TEXT, pki.issue(subCa, "Signer below the sub-CA", null,
@@ -131,16 +133,19 @@ class SignatureAssertionChainTest {
         SIGNED.put("unknown critical extension", CadesSigner.sign(TEXT, pki.issue(ca1, "Signer with a private critical"
                 + " extension", null, x -> {
                     x.addExtension(Extension.keyUsage, true, new KeyUsage(SIGNING));
-                    x.addExtension(new ASN1ObjectIdentifier("1.3.6.1.4.1.99999.25.1"), true, new DEROctetString(new byte[] {1}));
+                    x.addExtension(new ASN1ObjectIdentifier("1.3.6.1.4.1.99999.25.1"), true,
+                            new DEROctetString(new byte[] {1}));
                 }), b));
         SIGNED.put("expired intermediate", CadesSigner.sign(TEXT, pki.issue(expiredCa, "Signer below the expired CA",
                 later, endEntity(SIGNING)), b));
         SIGNED.put("wrong signer key usage", CadesSigner.sign(TEXT, pki.issue(ca1, "Signer with keyEncipherment only",
                 null, endEntity(KeyUsage.keyEncipherment)), b));
-        SIGNED.put("wrong signer key usage pdf", PadesSigner.sign(pdf, pki.issue(ca1, "PDF signer with keyEncipherment only",
+        SIGNED.put("wrong signer key usage pdf",
+                PadesSigner.sign(pdf, pki.issue(ca1, "PDF signer with keyEncipherment only",
                 null, endEntity(KeyUsage.keyEncipherment)), b));
         SIGNED.put("revoked signer", CadesSigner.sign(TEXT, pki.userKey(pki.revokedAliases().get(0)), b));
-        KeyMaterial rogueRoot = pki.issue(null, "Rogue Root CA", Instant.now().plus(Duration.ofDays(365)), ca(-1, CA_USAGE));
+        KeyMaterial rogueRoot =
+                pki.issue(null, "Rogue Root CA", Instant.now().plus(Duration.ofDays(365)), ca(-1, CA_USAGE));
         SIGNED.put("untrusted root", CadesSigner.sign(TEXT, pki.issue(rogueRoot, "Signer of the rogue root", null,
                 endEntity(SIGNING)), b));
         KeyMaterial badTsa = pki.issue(ca1, "TSA with keyEncipherment only", null, x -> {
@@ -150,7 +155,8 @@ class SignatureAssertionChainTest {
         SIGNED.put("timestamp signer key usage", new TimestampResponder(badTsa, TimestampResponder.DEFAULT_POLICY)
                 .timestamp(sha256(TEXT), "SHA-256"));
 
-        // the value made with another key than the certificate's, as EU DSS returns at B level (it does not check the value there)
+        // the value made with another key than the certificate's, as EU DSS returns at B level (it does not check the
+        // value there)
         KeyMaterial wrongKey = new KeyMaterial(user.alias(), other.privateKey(), user.chain(), user.provider());
         SIGNED.put("wrong key", CadesSigner.sign(TEXT, wrongKey, b));
         SIGNED.put("wrong key pdf", PadesSigner.sign(pdf, wrongKey, b));
@@ -167,7 +173,8 @@ class SignatureAssertionChainTest {
                 Arguments.of("valid through an intermediate CA", null),
                 Arguments.of("valid timestamp token", null),
                 Arguments.of("non-CA issuer", "chain.invalid: cades: issuer is not a CA: no basicConstraints cA=true"),
-                Arguments.of("non-CA issuer pdf", "chain.invalid: pades: issuer is not a CA: no basicConstraints cA=true"),
+                Arguments.of("non-CA issuer pdf",
+                        "chain.invalid: pades: issuer is not a CA: no basicConstraints cA=true"),
                 Arguments.of("CA without keyCertSign",
                         "chain.invalid: cades: issuer may not sign certificates: key usage lacks keyCertSign"),
                 Arguments.of("path length exceeded",
@@ -177,14 +184,19 @@ class SignatureAssertionChainTest {
                 Arguments.of("expired intermediate", "chain.expired: cades: CA certificate in the chain expired"),
                 Arguments.of("wrong signer key usage", "certificate.usage: cades: key usage does not permit signing:"
                         + " needs digitalSignature or nonRepudiation"),
-                Arguments.of("wrong signer key usage pdf", "certificate.usage: pades: key usage does not permit signing:"
+                Arguments.of("wrong signer key usage pdf",
+                        "certificate.usage: pades: key usage does not permit signing:"
                         + " needs digitalSignature or nonRepudiation"),
                 Arguments.of("revoked signer", "chain.revoked: cades: certificate revoked"),
-                Arguments.of("untrusted root", "chain.untrusted: cades: certificate not trusted: no valid path to a trust anchor"),
-                Arguments.of("timestamp signer key usage", "certificate.usage: timestamp: key usage does not permit signing:"
+                Arguments.of("untrusted root",
+                        "chain.untrusted: cades: certificate not trusted: no valid path to a trust anchor"),
+                Arguments.of("timestamp signer key usage",
+                        "certificate.usage: timestamp: key usage does not permit signing:"
                         + " needs digitalSignature or nonRepudiation"),
-                Arguments.of("wrong key", "signature.invalid: cades: signature value does not verify with the signer's key"),
-                Arguments.of("wrong key pdf", "signature.invalid: pades: signature value does not verify with the signer's key"));
+                Arguments.of("wrong key",
+                        "signature.invalid: cades: signature value does not verify with the signer's key"),
+                Arguments.of("wrong key pdf",
+                        "signature.invalid: pades: signature value does not verify with the signer's key"));
     }
 
     static SignatureAssertion assertion(Path trustAnchors, String crls) {
@@ -236,7 +248,8 @@ class SignatureAssertionChainTest {
     @Test
     void anIntermediateWithoutAConfiguredCrlIsRevocationUnknownAndAnEmbeddedTimestampIsChecked() throws Exception {
         String rootCrls = String.join(",", java.util.Arrays.asList(crlFiles.split(",")).subList(0, 3));
-        AssertionResult r = assertion(anchors, rootCrls).getResult(sample(SIGNED.get("valid through an intermediate CA")));
+        AssertionResult r =
+                assertion(anchors, rootCrls).getResult(sample(SIGNED.get("valid through an intermediate CA")));
         assertThat(r.getFailureMessage()).isEqualTo("chain.revocationUnknown: cades: revocation unknown: no current CRL"
                 + " for a certificate of the chain");
         // CAdES-T whose TSA has no signing key usage: the signature is fine, its timestamp is not
@@ -245,7 +258,8 @@ class SignatureAssertionChainTest {
             x.addExtension(Extension.extendedKeyUsage, true, new ExtendedKeyUsage(KeyPurposeId.id_kp_timeStamping));
         });
         byte[] cadesT = CadesSigner.sign(TEXT, pki.userKey(pki.validAliases().get(0)), SignOptions.builder()
-                .level(SignOptions.Level.T).timestampSource(new TimestampResponder(badTsa, TimestampResponder.DEFAULT_POLICY))
+                .level(SignOptions.Level.T)
+                .timestampSource(new TimestampResponder(badTsa, TimestampResponder.DEFAULT_POLICY))
                 .build());
         AssertionResult t = assertion(anchors, crlFiles).getResult(sample(cadesT));
         assertThat(t.getFailureMessage()).isEqualTo("timestamp.invalid: cades: timestamp invalid");
@@ -253,10 +267,12 @@ class SignatureAssertionChainTest {
 
     @Test
     void sm2ChainsValidateAndAnSm2SignerIssuedByAnEndEntityFails() {
-        AssertionResult ok = assertion(sm2Anchors, sm2.crlFile(1).toString()).getResult(sample(SIGNED.get("valid SM2")));
+        AssertionResult ok =
+                assertion(sm2Anchors, sm2.crlFile(1).toString()).getResult(sample(SIGNED.get("valid SM2")));
         assertThat(ok.isFailure() || ok.isError()).as(ok.getFailureMessage()).isFalse();
         AssertionResult bad = assertion(sm2Anchors, "").getResult(sample(SIGNED.get("non-CA issuer SM2")));
-        assertThat(bad.getFailureMessage()).isEqualTo("chain.invalid: cades: issuer is not a CA: no basicConstraints cA=true");
+        assertThat(bad.getFailureMessage())
+                .isEqualTo("chain.invalid: cades: issuer is not a CA: no basicConstraints cA=true");
     }
 
     @Test
@@ -265,7 +281,8 @@ class SignatureAssertionChainTest {
         AssertionResult r = assertion(anchors, crlFiles).getResult(sample(b64));
         assertThat(r.getFailureMessage()).isEqualTo("signature.invalid: cades: signature value does not verify with the"
                 + " signer's key");
-        AssertionResult garbage = assertion(anchors, crlFiles).getResult(sample("<html>busy</html>".getBytes(StandardCharsets.UTF_8)));
+        AssertionResult garbage =
+                assertion(anchors, crlFiles).getResult(sample("<html>busy</html>".getBytes(StandardCharsets.UTF_8)));
         assertThat(garbage.isFailure()).isTrue();
         assertThat(garbage.getFailureMessage()).startsWith("signature.malformed: ");
     }

@@ -67,7 +67,8 @@ class SignatureAssertionCpuTest {
         org.junit.jupiter.api.Assumptions.assumeTrue(SAMPLES > 0, "run with -DassertionCpuSamples=600 to measure");
         int samples = SAMPLES;
         JMeterTestSupportAccess.init();
-        TestPki pki = TestPki.generate(new TestPki.Spec().withSeed(11).withUsers(Math.min(60, Math.max(6, samples / 10))).withRevokedEvery(0)
+        TestPki pki = TestPki.generate(new TestPki.Spec().withSeed(11)
+                .withUsers(Math.min(60, Math.max(6, samples / 10))).withRevokedEvery(0)
                 .withExpiredCount(0), dir.resolve("pki"));
         TimestampResponder tsa = new TimestampResponder(pki.tsaKey(), TimestampResponder.DEFAULT_POLICY);
         byte[] pdf = SamplePdf.generate(137 * 1024);
@@ -98,7 +99,8 @@ class SignatureAssertionCpuTest {
                 Op raw = format.equals("pades") ? i -> rawPades(signatures.get(i % signatures.size()))
                         : i -> rawCades(signatures.get(i % signatures.size()), pdf);
                 double[] ms = interleaved(check, raw, samples / 2, 6, Math.max(1, samples / 6));
-                out.append(String.format(Locale.ROOT, " %s-%s %.3f / %.3f = %.2f", format.toUpperCase(Locale.ROOT), level,
+                out.append(
+                        String.format(Locale.ROOT, " %s-%s %.3f / %.3f = %.2f", format.toUpperCase(Locale.ROOT), level,
                         ms[0], ms[1], ms[0] / ms[1]));
             }
         }
@@ -155,14 +157,16 @@ class SignatureAssertionCpuTest {
     static void verifyCms(CMSSignedData sd) throws Exception {
         SignerInformation si = sd.getSignerInfos().getSigners().iterator().next();
         @SuppressWarnings("unchecked")
-        X509CertificateHolder h = (X509CertificateHolder) sd.getCertificates().getMatches(si.getSID()).iterator().next();
+        X509CertificateHolder h =
+                (X509CertificateHolder) sd.getCertificates().getMatches(si.getSID()).iterator().next();
         assertThat(si.verify(new JcaSimpleSignerInfoVerifierBuilder().setProvider(BC).build(h))).isTrue();
         if (si.getUnsignedAttributes() != null
                 && si.getUnsignedAttributes().get(PKCSObjectIdentifiers.id_aa_signatureTimeStampToken) != null) {
             TimeStampToken t = new TimeStampToken(ContentInfo.getInstance(si.getUnsignedAttributes()
                     .get(PKCSObjectIdentifiers.id_aa_signatureTimeStampToken).getAttrValues().getObjectAt(0)));
             @SuppressWarnings("unchecked")
-            X509CertificateHolder tsa = (X509CertificateHolder) t.getCertificates().getMatches(t.getSID()).iterator().next();
+            X509CertificateHolder tsa =
+                    (X509CertificateHolder) t.getCertificates().getMatches(t.getSID()).iterator().next();
             t.validate(new JcaSimpleSignerInfoVerifierBuilder().setProvider(BC).build(tsa));
         }
     }

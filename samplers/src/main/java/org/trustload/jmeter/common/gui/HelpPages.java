@@ -175,7 +175,8 @@ public final class HelpPages {
     }
 
     private static boolean startsBlock(String line) {
-        return line.startsWith("```") || line.startsWith("#") || line.startsWith("<!--") || line.startsWith("|") || line.startsWith("- ")
+        return line.startsWith("```") || line.startsWith("#") || line.startsWith("<!--") || line.startsWith("|")
+                || line.startsWith("- ")
                 || line.startsWith("* ") || ORDERED.matcher(line).matches();
     }
 

@@ -29,9 +29,10 @@ import org.trustload.jmeter.common.BeanInfoHelper;
 import org.trustload.jmeter.ldap.JMeterTestSupportAccess;
 
 /**
- * Every TrustLoad element of this jar, found by its BeanInfo: the attributes pass JMeter's own checks (no GenericTestBeanCustomizer warning), the form has a help
- * page shipped in the jar, and the fields shown per operation name real drop-down values. (Browse on
- * file fields and hidden passwords: ElementGuiIT, for the elements of every TrustLoad jar.)
+ * Every TrustLoad element of this jar, found by its BeanInfo: the attributes pass JMeter's own checks (no
+ * GenericTestBeanCustomizer warning), the form has a help page shipped in the jar, and the fields shown per operation
+ * name real drop-down values. (Browse on file fields and hidden passwords: ElementGuiIT, for the elements of every
+ * TrustLoad jar.)
  */
 class ElementFormsTest {
 
@@ -160,7 +161,8 @@ class ElementFormsTest {
     @Test
     void markdownRendersTheSubsetThePagesUse() {
         String html = HelpPages.toHtml("# Title (x)\n\nText with `a|b` and [link](other.md) and *em* and **b**.\n\n"
-                + "| h1 | h2 |\n|---|---|\n| `x\\|y` | ![alt](img/A.png) |\n\n- one\n  more\n- two\n\n```\n<tag>\n```\n");
+                + "| h1 | h2 |\n|---|---|\n| `x\\|y` | ![alt](img/A.png) |\n\n- one\n  more\n- two\n\n```\n<tag>\n"
+                + "```\n");
         assertThat(html).contains("<a name=\"title-x\"></a><h1>Title (x)</h1>",
                 "<code>a|b</code>", "<a href=\"other.md\">link</a>", "<i>em</i>", "<b>b</b>",
                 "<th align=\"left\">h1</th>", "<td><code>x|y</code></td>", "<img src=\"img/A.png\" alt=\"alt\">",
