@@ -137,7 +137,8 @@ public final class SoakBench {
     private static final java.util.Map<String, Soaked> SOAKED = java.util.Map.of(
             "ldap", new Soaked("ldap/ldap-search-200x10", "", "the slapd fixture (1,000 entries), a connection per"
                     + " iteration", List.of()),
-            "pki", new Soaked("pki/cades", "pki", "the lab's Rest PKI API (remote CAdES, the 140,576-byte sample PDF)", List.of()),
+            "pki", new Soaked("pki/cades", "pki",
+                    "the lab's Rest PKI API (remote CAdES, the 140,576-byte sample PDF)", List.of()),
             "kms-aws", new Soaked("kms/kms-benchmark-aws", "kms", "the lab's AWS KMS emulator (encrypt)",
                     List.of("-Jcase=encrypt")),
             "tlcp", new Soaked("gmssl/gmssl-cps", "gmssl", "the lab's TLCP gateway (a new handshake and GET per"
