@@ -18,6 +18,7 @@ import java.util.TreeMap;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.trustload.bench.BenchRuns;
+import org.trustload.harness.DssFixture;
 import org.trustload.harness.JMeter;
 import org.trustload.harness.results.Jtl;
 import org.trustload.harness.Lab;
@@ -119,7 +120,8 @@ public final class FaultBench {
         JMeter jmeter = new JMeter(layout, List.of("-Xms256m", "-Xmx1g"), List.of());
         Path out = Path.of(o.getOrDefault("out", "bench/target/faults-bench/" + System.currentTimeMillis()));
         Files.createDirectories(out);
-        List<String> families = List.of(o.getOrDefault("families", "ldap,ldaps,pki,timestamp,login,kms-aws,kms-aliyun,"
+        List<String> families = List.of(o.getOrDefault("families",
+                "ldap,ldaps,pki,dss,timestamp,login,kms-aws,kms-aliyun,"
                 + "tlcp,tls13,pdp,http,jdbc").split(","));
         Set<String> faults = new HashSet<>(List.of(o.getOrDefault("faults",
                 FAULTS.stream().map(Fault::name).collect(Collectors.joining(","))).split(",")));
@@ -137,12 +139,19 @@ public final class FaultBench {
              Lab lab = families.stream().anyMatch(f -> !f.startsWith("ldap") && !f.equals("jdbc"))
                      ? Lab.start(layout, labServices(families), out.resolve("lab/lab.properties"),
                              out.resolve("lab.log"), List.of("--port-base", Integer.toString(Lab.freePortBase())),
-                             Duration.ofMinutes(5)) : null) {
+                             Duration.ofMinutes(5)) : null;
+             // EU DSS, the real signature server, against the lab's keys and TSA (family dss)
+             DssFixture dss = families.contains("dss") ? DssFixture.start(layout, lab.properties(),
+                     Files.createDirectories(out.resolve("dss-server")), 0, Duration.ofMinutes(5)) : null) {
             Properties lp = new Properties();
             if (lab != null) {
                 try (var in = Files.newInputStream(lab.properties())) {
                     lp.load(in);
                 }
+            }
+            if (dss != null) {
+                lp.setProperty("dss.q", dss.writeProperties(out.resolve("dss-server/dss.properties")).toString());
+                lp.setProperty("dss.url", dss.url());
             }
             for (String id : families) {
                 Family f = family(id, slapd, db, out, lab, lp, threads, timeoutMs);
@@ -168,7 +177,7 @@ public final class FaultBench {
         Set<String> s = new java.util.LinkedHashSet<>();
         for (String f : families) {
             s.add(switch (f) {
-                case "pki", "timestamp", "login" -> "pki";
+                case "pki", "dss", "timestamp", "login" -> "pki";
                 case "kms-aws", "kms-aliyun" -> "kms";
                 case "tlcp", "tls13" -> "gmssl";
                 case "pdp" -> "pdp";
@@ -210,6 +219,10 @@ public final class FaultBench {
                     "-Jconnection_mode=per-iteration")), slapd);
             case "pki" -> new Family(id, "pki/cades.jmx", "127.0.0.1", portOf(lp.getProperty("pki.url")), json,
                     p -> with.apply(List.of("-Jpki.url=http://127.0.0.1:" + p)), null);
+            // DSS's REST services through the proxy: its -q file after the lab's, the proxy's URL last
+            case "dss" -> new Family(id, "pki/cades.jmx", "127.0.0.1", portOf(lp.getProperty("dss.url")), json,
+                    p -> with.apply(List.of("-q", lp.getProperty("dss.q"), "-Jpki.url=http://127.0.0.1:" + p
+                            + URI.create(lp.getProperty("dss.url")).getPath())), null);
             case "timestamp" -> new Family(id, "pki/timestamp.jmx", "127.0.0.1", portOf(lp.getProperty("pki.tsa.url")),
                     FaultServer.Garbage.RFC3161, p -> with.apply(List.of("-Jpki.tsa.url=http://127.0.0.1:" + p
                             + "/tsa")), null);
