@@ -22,9 +22,9 @@ import org.trustload.testing.Slapd;
 /**
  * {@code ./trustload bench soak [family=ldap] [minutes=30] [threads=2] [doc=false]}: a long run at moderate load of a
  * family's plan — {@code ldap} against the slapd fixture (a connection per iteration: connect, bind, search,
- * unbind), {@code pki} (remote CAdES), {@code kms-aws}, {@code tlcp} (handshakes) or {@code http} against the lab —
- * with the JMeter
- * JVM watched from outside: every 10 s its threads ({@code /proc/PID/status}) and open files ({@code /proc/PID/fd}),
+ * unbind), {@code pki} (remote CAdES), {@code kms-aws}, {@code tlcp} (handshakes), {@code http} or {@code pdp}
+ * against the lab — with the JMeter JVM watched from outside: every 10 s its threads ({@code /proc/PID/status})
+ * and open files ({@code /proc/PID/fd}),
  * every 2 minutes its live heap ({@code jcmd PID GC.class_histogram}: a full collection, then the total of what
  * is still reachable — the heap after young collections only grows with G1 until a concurrent cycle, a leak or
  * not); each figure's slope per hour over the run after its first 2 minutes (least squares). A leak shows as a
@@ -63,9 +63,9 @@ public final class SoakBench {
         String text;
         boolean ldap = family.equals("ldap");
         try (Slapd slapd = ldap ? Slapd.start(Slapd.Options.defaults().withEntries(1000).withTls(false)) : null;
-             Lab lab = ldap ? null : Lab.start(layout, soaked.services(), out.resolve("lab/lab.properties"),
-                     out.resolve("lab.log"), List.of("--port-base", Integer.toString(Lab.freePortBase())),
-                     Duration.ofMinutes(5))) {
+             Lab lab = soaked.services().isEmpty() ? null : Lab.start(layout, soaked.services(),
+                     out.resolve("lab/lab.properties"), out.resolve("lab.log"),
+                     List.of("--port-base", Integer.toString(Lab.freePortBase())), Duration.ofMinutes(5))) {
             List<String> runArgs = new ArrayList<>(ldap ? List.of("-Jldap.host=" + slapd.host(), "-Jldap.port="
                     + slapd.ldapPort(), "-Jldap.users=1000", "-Jconnection_mode=per-iteration")
                     : List.of("-q", lab.properties().toString()));
@@ -143,7 +143,9 @@ public final class SoakBench {
                     List.of("-Jcase=encrypt")),
             "tlcp", new Soaked("gmssl/gmssl-cps", "gmssl", "the lab's TLCP gateway (a new handshake and GET per"
                     + " sample)", List.of()),
-            "http", new Soaked("http/http-100x10", "http", "the lab's web server (keep-alive)", List.of()));
+            "http", new Soaked("http/http-100x10", "http", "the lab's web server (keep-alive)", List.of()),
+            "pdp", new Soaked("pdp/pdpx-decisions-current-api", "pdp", "the lab's XACML PDP (JSON decisions)",
+                    List.of("-Jsetup_threads=1", "-Jsetup_loops=1")));
 
     /** The JMeter JVM whose command line names this run's results file. */
     private static long jmeterPid(Path dir) {
