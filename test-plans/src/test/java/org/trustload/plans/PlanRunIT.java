@@ -10,6 +10,10 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.stream.Stream;
 import java.time.Duration;
 import org.junit.jupiter.api.DynamicTest;
@@ -36,18 +40,47 @@ import org.trustload.harness.results.Summary;
  * <p>{@code -Dtrustload.plans=http/,jdbc/} and {@code -Dtrustload.plans.exclude=...} pick plans by id prefix; the
  * Java 25 pass (profile {@code java25}) runs {@code test-plans/java25.plans} ({@link Java25PlansTest}).
  *
- * <p>CI budget: ~4 min on Java 17 and ~2 min on Java 25 (a lab of the plan's services, a JMeter JVM and a dashboard per
- * plan, ~10 s each): every plan runs end to end once, with its own lab, whose stop line in lab.log is the plan's own.
+ * <p>CI budget: ~3 min on Java 17 and ~1.5 min on Java 25 (a lab of the plan's services, a JMeter JVM and a dashboard
+ * per plan, ~10 s each, two plans at a time): every plan runs end to end once, with its own lab, whose stop line in
+ * lab.log is the plan's own.
  */
 class PlanRunIT {
 
     /** Where each plan's outputs stay ({@code -Dtrustload.plan.runs}: the Java 25 pass keeps its own). */
     private static final Path OUT = Plans.DIR.resolve(System.getProperty("trustload.plan.runs", "target/plan-runs"));
 
+    /**
+     * How many plans run at once ({@code -Dtrustload.plan.parallel}, default 2): each has its own lab, fixture and
+     * folder, and a plan's run waits on its lab and its JMeter JVM's start about as long as it computes.
+     */
+    private static final int PARALLEL = Integer.getInteger("trustload.plan.parallel", 2);
+    private static final String WORKER = "plan-run-";
+
     @TestFactory
     Stream<DynamicTest> everyPlanRunsAtSmokeScaleWithoutErrorsAndLeaksNoSecret() {
-        return Plans.all().stream().filter(plan -> Plans.selected(plan.id()))
-                .map(plan -> DynamicTest.dynamicTest(plan.id(), plan.jmx().toUri(), () -> run(plan)));
+        List<Plans.Plan> plans = Plans.all().stream().filter(plan -> Plans.selected(plan.id())).toList();
+        // every run starts now, PARALLEL at a time, in the plans' order; each dynamic test reports its own
+        java.util.concurrent.atomic.AtomicInteger workers = new java.util.concurrent.atomic.AtomicInteger();
+        ExecutorService pool = Executors.newFixedThreadPool(PARALLEL, r -> {
+            Thread t = new Thread(r, WORKER + workers.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
+        Map<String, Future<?>> runs = new java.util.LinkedHashMap<>();
+        for (Plans.Plan plan : plans) {
+            runs.put(plan.id(), pool.submit(() -> {
+                run(plan);
+                return null;
+            }));
+        }
+        pool.shutdown();
+        return plans.stream().map(plan -> DynamicTest.dynamicTest(plan.id(), plan.jmx().toUri(), () -> {
+            try {
+                runs.get(plan.id()).get();
+            } catch (ExecutionException e) {
+                throw e.getCause();
+            }
+        }));
     }
 
     private static void run(Plans.Plan plan) throws Exception {
@@ -196,16 +229,20 @@ class PlanRunIT {
                 && Files.readString(labLog).contains(PORT_TAKEN);
     }
 
-    private static Path socketDir;
+    /** The socket/key directories: one for the test JVM's thread, one per PlanRunIT worker ({@code plan-run-N}). */
+    private static final Map<String, Path> SOCKET_DIRS = new java.util.HashMap<>();
 
     /**
-     * The socket/key directory of every lab this test JVM starts, one at a time: private, so another
-     * lab on this machine cannot share (or regenerate) it, and shared between our runs, so the pki
-     * service generates its 1000 users once (~3 CPU-s, a minute on a loaded machine) and later labs
-     * load them from its cache.
+     * The socket/key directory of the labs this thread starts, one at a time: private, so another lab on this
+     * machine cannot share (or regenerate) it, and shared between this thread's runs, so the pki service generates
+     * its 1000 users once (~3 CPU-s, a minute on a loaded machine) and later labs load them from its cache. A
+     * PlanRunIT worker has its own (two labs at once cannot hold one directory).
      */
     static synchronized Path socketDir() throws IOException {
-        if (socketDir == null) {
+        String name = Thread.currentThread().getName();
+        String key = name.startsWith(WORKER) ? name : "";
+        Path known = SOCKET_DIRS.get(key);
+        if (known == null) {
             Path dir = Files.createTempDirectory(Path.of("/tmp"), "tl");
             Runtime.getRuntime().addShutdownHook(new Thread(() -> {
                 try {
@@ -214,8 +251,9 @@ class PlanRunIT {
                     System.err.println("cannot remove " + dir + ": " + e);
                 }
             }));
-            socketDir = dir;
+            SOCKET_DIRS.put(key, dir);
+            known = dir;
         }
-        return socketDir;
+        return known;
     }
 }

@@ -8,8 +8,10 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Properties;
 import java.util.stream.Stream;
 import org.trustload.bench.BenchRuns;
+import org.trustload.harness.DssFixture;
 import org.trustload.harness.JMeter;
 import org.trustload.harness.Lab;
 import org.trustload.harness.results.Jtl;
@@ -17,14 +19,16 @@ import org.trustload.harness.Layout;
 import org.trustload.harness.LiveRun;
 import org.trustload.harness.run.Run;
 import org.trustload.harness.results.Summary;
+import org.trustload.testing.MariaDb;
 import org.trustload.testing.Slapd;
 
 /**
  * {@code ./trustload bench soak [family=ldap] [minutes=30] [threads=2] [doc=false]}: a long run at moderate load of a
  * family's plan — {@code ldap} against the slapd fixture (a connection per iteration: connect, bind, search,
- * unbind), {@code pki} (remote CAdES), {@code kms-aws}, {@code tlcp} (handshakes), {@code http} or {@code pdp}
- * against the lab — with the JMeter JVM watched from outside: every 10 s its threads ({@code /proc/PID/status})
- * and open files ({@code /proc/PID/fd}),
+ * unbind), {@code jdbc} against MariaDB, {@code dss} against EU DSS, {@code pki} (remote CAdES), {@code
+ * timestamp}, {@code login}, {@code kms-aws}, {@code kms-aliyun}, {@code tlcp}, {@code tls13} (handshakes),
+ * {@code http} or {@code pdp} against the lab — with the JMeter JVM watched from outside: every 10 s its threads
+ * ({@code /proc/PID/status}) and open files ({@code /proc/PID/fd}),
  * every 2 minutes its live heap ({@code jcmd PID GC.class_histogram}: a full collection, then the total of what
  * is still reachable — the heap after young collections only grows with G1 until a concurrent cycle, a leak or
  * not); each figure's slope per hour over the run after its first 2 minutes (least squares). A leak shows as a
@@ -62,13 +66,36 @@ public final class SoakBench {
         List<double[]> heap = new ArrayList<>(); // s since the start, live MB
         String text;
         boolean ldap = family.equals("ldap");
+        boolean jdbc = family.equals("jdbc");
         try (Slapd slapd = ldap ? Slapd.start(Slapd.Options.defaults().withEntries(1000).withTls(false)) : null;
+             MariaDb db = jdbc ? MariaDb.start() : null;
              Lab lab = soaked.services().isEmpty() ? null : Lab.start(layout, soaked.services(),
                      out.resolve("lab/lab.properties"), out.resolve("lab.log"),
-                     List.of("--port-base", Integer.toString(Lab.freePortBase())), Duration.ofMinutes(5))) {
-            List<String> runArgs = new ArrayList<>(ldap ? List.of("-Jldap.host=" + slapd.host(), "-Jldap.port="
-                    + slapd.ldapPort(), "-Jldap.users=1000", "-Jconnection_mode=per-iteration")
-                    : List.of("-q", lab.properties().toString()));
+                     List.of("--port-base", Integer.toString(Lab.freePortBase())), Duration.ofMinutes(5));
+             // EU DSS, the real signature server, against the lab's keys and TSA
+             DssFixture dss = family.equals("dss") ? DssFixture.start(layout, lab.properties(),
+                     Files.createDirectories(out.resolve("dss-server")), 0, Duration.ofMinutes(5)) : null) {
+            List<String> runArgs = new ArrayList<>();
+            if (ldap) {
+                runArgs.addAll(List.of("-Jldap.host=" + slapd.host(), "-Jldap.port=" + slapd.ldapPort(),
+                        "-Jldap.users=1000", "-Jconnection_mode=per-iteration"));
+            } else if (jdbc) {
+                // the password in a -q file: JMeter logs every -J value
+                Properties dp = new Properties();
+                dp.putAll(db.properties());
+                Path q = out.resolve("db.properties");
+                try (var w = Files.newBufferedWriter(q)) {
+                    dp.store(w, "the MariaDB fixture");
+                }
+                runArgs.addAll(List.of("-q", q.toString(), "-Jcsv.file=" + out.resolve("rows.csv")));
+            } else {
+                runArgs.addAll(List.of("-q", lab.properties().toString()));
+            }
+            if (dss != null) {
+                // DSS's -q file after the lab's: its pki.url points the plan at DSS's REST services
+                runArgs.addAll(List.of("-q", dss.writeProperties(out.resolve("dss-server/dss.properties"))
+                        .toString()));
+            }
             runArgs.addAll(soaked.args());
             runArgs.addAll(List.of("-Jthreads=" + threads, "-Jrampup=0", "-Jloops=-1", "-Jduration=" + seconds,
                     "-Jsummariser.interval=60"));
@@ -134,18 +161,32 @@ public final class SoakBench {
     private record Soaked(String plan, String services, String target, List<String> args) {
     }
 
-    private static final java.util.Map<String, Soaked> SOAKED = java.util.Map.of(
-            "ldap", new Soaked("ldap/ldap-search-200x10", "", "the slapd fixture (1,000 entries), a connection per"
-                    + " iteration", List.of()),
-            "pki", new Soaked("pki/cades", "pki",
-                    "the lab's Rest PKI API (remote CAdES, the 140,576-byte sample PDF)", List.of()),
-            "kms-aws", new Soaked("kms/kms-benchmark-aws", "kms", "the lab's AWS KMS emulator (encrypt)",
-                    List.of("-Jcase=encrypt")),
-            "tlcp", new Soaked("gmssl/gmssl-cps", "gmssl", "the lab's TLCP gateway (a new handshake and GET per"
-                    + " sample)", List.of()),
-            "http", new Soaked("http/http-100x10", "http", "the lab's web server (keep-alive)", List.of()),
-            "pdp", new Soaked("pdp/pdpx-decisions-current-api", "pdp", "the lab's XACML PDP (JSON decisions)",
-                    List.of("-Jsetup_threads=1", "-Jsetup_loops=1")));
+    private static final java.util.Map<String, Soaked> SOAKED = java.util.Map.ofEntries(
+            java.util.Map.entry("ldap", new Soaked("ldap/ldap-search-200x10", "", "the slapd fixture (1,000 entries),"
+                    + " a connection per iteration", List.of())),
+            java.util.Map.entry("pki", new Soaked("pki/cades", "pki",
+                    "the lab's Rest PKI API (remote CAdES, the 140,576-byte sample PDF)", List.of())),
+            java.util.Map.entry("dss", new Soaked("pki/cades", "pki", "EU DSS, the fixture (remote CAdES-B through"
+                    + " its REST services, the lab's keys)", List.of())),
+            java.util.Map.entry("timestamp", new Soaked("pki/timestamp", "pki", "the lab's RFC 3161 TSA",
+                    List.of())),
+            java.util.Map.entry("login", new Soaked("pki/login", "pki", "the lab's certificate login API"
+                    + " (challenge, signature, login)", List.of())),
+            java.util.Map.entry("kms-aws", new Soaked("kms/kms-benchmark-aws", "kms",
+                    "the lab's AWS KMS emulator (encrypt)", List.of("-Jcase=encrypt"))),
+            java.util.Map.entry("kms-aliyun", new Soaked("kms/kms-benchmark-aliyun", "kms",
+                    "the lab's Alibaba Cloud KMS emulator", List.of())),
+            java.util.Map.entry("tlcp", new Soaked("gmssl/gmssl-cps", "gmssl", "the lab's TLCP gateway (a new"
+                    + " handshake and GET per sample)", List.of())),
+            java.util.Map.entry("tls13", new Soaked("gmssl/gmssl-cps", "gmssl", "the lab's gateway over TLS 1.3 SM"
+                    + " (TLS_SM4_GCM_SM3, a new handshake and GET per sample)", List.of("-Jsuite=TLS_SM4_GCM_SM3"))),
+            java.util.Map.entry("http", new Soaked("http/http-100x10", "http", "the lab's web server (keep-alive)",
+                    List.of())),
+            java.util.Map.entry("pdp", new Soaked("pdp/pdpx-decisions-current-api", "pdp",
+                    "the lab's XACML PDP (JSON decisions)", List.of("-Jsetup_threads=1", "-Jsetup_loops=1"))),
+            // a SELECT and an INSERT per CSV row; the CSV ends the thread: 500,000 rows (600 MB)
+            java.util.Map.entry("jdbc", new Soaked("jdbc/mysql-select-insert", "", "the MariaDB fixture (a SELECT"
+                    + " and an INSERT per row)", List.of("-Jrows=500000"))));
 
     /** The JMeter JVM whose command line names this run's results file. */
     private static long jmeterPid(Path dir) {
