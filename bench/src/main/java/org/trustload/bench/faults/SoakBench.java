@@ -106,7 +106,8 @@ public final class SoakBench {
             long pid = jmeterPid(dir);
             for (long n = 0; !run.isDone(); n++) {
                 long[] p = {System.currentTimeMillis() - t0, threads(pid), openFiles(pid)};
-                if (p[1] >= 0) {
+                // a JVM holds its jars open: no open file means /proc was read while it exited (not a reading)
+                if (p[1] >= 0 && p[2] > 0) {
                     polls.add(p);
                 }
                 if (n % 12 == 0) {
