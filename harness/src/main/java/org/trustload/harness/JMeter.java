@@ -37,7 +37,7 @@ public record JMeter(Layout layout, List<String> heap, List<String> jvmArgs) {
      * address the other side reaches it at (a remote engine's, or the controller's as its engines see it).
      */
     public List<String> command(String rmiHost) {
-        List<String> cmd = new ArrayList<>(List.of(Layout.java()));
+        List<String> cmd = new ArrayList<>(List.of(layout.javaCommand()));
         cmd.addAll(heap);
         cmd.addAll(layout.jvmFlags());
         cmd.addAll(jvmArgs);

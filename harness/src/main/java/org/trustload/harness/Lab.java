@@ -49,7 +49,7 @@ public final class Lab implements AutoCloseable {
                     + " (mvn -B -DskipTests package builds it)");
         }
         Files.deleteIfExists(properties);
-        List<String> cmd = new ArrayList<>(List.of(Layout.java()));
+        List<String> cmd = new ArrayList<>(List.of(layout.javaCommand()));
         cmd.addAll(layout.jvmFlags());
         cmd.addAll(List.of("-jar", layout.labJar().toString()));
         if (!services.isBlank()) {

@@ -15,8 +15,20 @@ import java.util.stream.Stream;
  *
  * @param root the checkout (system property {@code trustload.root}, default the working directory)
  * @param jmeterHome the assembled home ({@code trustload.jmeter.home}, default {@code dist/target/jmeter})
+ * @param javaCommand the java that JMeter and the lab are started with (default {@link #java()}, this JVM's; the
+ *        tests' Java 25 pass starts them on another)
  */
-public record Layout(Path root, Path jmeterHome) {
+public record Layout(Path root, Path jmeterHome, String javaCommand) {
+
+    /** The layout whose JMeter and lab run on this JVM's java. */
+    public Layout(Path root, Path jmeterHome) {
+        this(root, jmeterHome, java());
+    }
+
+    /** This layout with JMeter and the lab started by {@code java} (a {@code bin/java}). */
+    public Layout withJava(Path java) {
+        return new Layout(root, jmeterHome, java.toString());
+    }
 
     /** The layout of the checkout this JVM was started for. */
     public static Layout current() {

@@ -259,7 +259,9 @@ class DistributedRunIT {
                     }
                 }
                 ss.waitFor();
-                Thread.sleep(300);
+                // a listener lives as long as its JVM (seconds at least): once a second finds it ('ss -p' reads
+                // every process's sockets, ~15% of a core at three times a second)
+                Thread.sleep(1000);
             } catch (IOException | InterruptedException e) {
                 listeners.add("cannot run ss: " + e);
                 return;

@@ -11,7 +11,7 @@ import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 
 /**
- * The Java 25 pass (test-plans/pom.xml, profile {@code java25}) runs the plans {@value Plans#JAVA25_SET} lists, not
+ * The Java 25 pass ({@link PlanRunJava25IT}) runs the plans {@value Plans#JAVA25_SET} lists, not
  * the whole library: they must together run every element class any plan runs (read from the plans' .jmx as JMeter
  * loads them) and hold every plan family, so that a new element or family cannot go untested on Java 25. When this
  * fails, add a plan it names to the list.

@@ -21,6 +21,7 @@ import org.junit.jupiter.api.TestFactory;
 import org.trustload.harness.Catalog;
 import org.trustload.harness.ExitStatus;
 import org.trustload.harness.HarnessException;
+import org.trustload.harness.JMeter;
 import org.trustload.harness.results.Jtl;
 import org.trustload.harness.Lab;
 import org.trustload.harness.Layout;
@@ -37,17 +38,17 @@ import org.trustload.harness.results.Summary;
  * one entry, key, decision input or page; and no output under {@code target/plan-runs/<plan>/} holds a secret the
  * run used ({@link Secrets}), so CI runs each plan once.
  *
- * <p>{@code -Dtrustload.plans=http/,jdbc/} and {@code -Dtrustload.plans.exclude=...} pick plans by id prefix; the
- * Java 25 pass (profile {@code java25}) runs {@code test-plans/java25.plans} ({@link Java25PlansTest}).
+ * <p>{@code -Dtrustload.plans=http/,jdbc/} and {@code -Dtrustload.plans.exclude=...} pick plans by id prefix;
+ * {@link PlanRunJava25IT} runs the plans of {@code test-plans/java25.plans} again with JMeter and the lab on Java 25.
  *
- * <p>CI budget: ~3 min on Java 17 and ~1.5 min on Java 25 (a lab of the plan's services, a JMeter JVM and a dashboard
- * per plan, ~10 s each, two plans at a time): every plan runs end to end once, with its own lab, whose stop line in
- * lab.log is the plan's own.
+ * <p>CI budget: ~4.5 min of class time beside the other classes (a lab of the plan's services, a JMeter JVM and a
+ * dashboard per plan, ~10-20 s each, two plans at a time): every plan runs end to end once, with its own lab, whose
+ * stop line in lab.log is the plan's own.
  */
 class PlanRunIT {
 
-    /** Where each plan's outputs stay ({@code -Dtrustload.plan.runs}: the Java 25 pass keeps its own). */
-    private static final Path OUT = Plans.DIR.resolve(System.getProperty("trustload.plan.runs", "target/plan-runs"));
+    /** Where each plan's outputs stay. */
+    private static final Path OUT = Plans.DIR.resolve("target/plan-runs");
 
     /**
      * How many plans run at once ({@code -Dtrustload.plan.parallel}, default 2): each has its own lab, fixture and
@@ -56,9 +57,26 @@ class PlanRunIT {
     private static final int PARALLEL = Integer.getInteger("trustload.plan.parallel", 2);
     private static final String WORKER = "plan-run-";
 
+    /** The JMeter the plans run on; its layout's java starts the lab too. */
+    JMeter jmeter() {
+        return Plans.JMETER;
+    }
+
+    /** The folder of the plans' outputs. */
+    Path out() {
+        return OUT;
+    }
+
+    /** Whether this class runs {@code plan}. */
+    boolean runs(Plans.Plan plan) {
+        return Plans.selected(plan.id());
+    }
+
     @TestFactory
     Stream<DynamicTest> everyPlanRunsAtSmokeScaleWithoutErrorsAndLeaksNoSecret() {
-        List<Plans.Plan> plans = Plans.all().stream().filter(plan -> Plans.selected(plan.id())).toList();
+        List<Plans.Plan> plans = Plans.all().stream().filter(this::runs).toList();
+        JMeter jmeter = jmeter();
+        Path out = out();
         // every run starts now, PARALLEL at a time, in the plans' order; each dynamic test reports its own
         java.util.concurrent.atomic.AtomicInteger workers = new java.util.concurrent.atomic.AtomicInteger();
         ExecutorService pool = Executors.newFixedThreadPool(PARALLEL, r -> {
@@ -69,7 +87,7 @@ class PlanRunIT {
         Map<String, Future<?>> runs = new java.util.LinkedHashMap<>();
         for (Plans.Plan plan : plans) {
             runs.put(plan.id(), pool.submit(() -> {
-                run(plan);
+                run(plan, jmeter, out);
                 return null;
             }));
         }
@@ -83,7 +101,7 @@ class PlanRunIT {
         }));
     }
 
-    private static void run(Plans.Plan plan) throws Exception {
+    private static void run(Plans.Plan plan, JMeter jmeter, Path out) throws Exception {
         Path smoke = plan.smokeProperties();
         assertThat(smoke).as(plan.id() + " needs a sidecar " + Plans.DIR.relativize(smoke)
                 + " (tiny-scale properties and expect.samples=N)").exists();
@@ -92,14 +110,14 @@ class PlanRunIT {
         Catalog.Entry entry = Plans.entry(plan).orElseThrow(() ->
                 new AssertionError(plan.id() + " needs a row in test-plans/catalog.tsv"));
 
-        Path dir = OUT.resolve(plan.id());
+        Path dir = out.resolve(plan.id());
         // beside the results folder, which the run empties first
-        Path fixtureProperties = OUT.resolve(plan.id() + ".fixture.properties");
+        Path fixtureProperties = out.resolve(plan.id() + ".fixture.properties");
         Files.createDirectories(fixtureProperties.getParent());
         Files.deleteIfExists(fixtureProperties);
         String fixtureName = Plans.load(smoke).getProperty("fixture", "").strip();
         Secrets secrets = new Secrets();
-        RunSpec.Builder options = RunSpec.of(Plans.LAYOUT, entry)
+        RunSpec.Builder options = RunSpec.of(jmeter.layout(), entry)
                 .dir(dir).echo(false).timeout(Duration.ofMinutes(10)).labTimeout(Duration.ofMinutes(5))
                 .labArgs(labArgs())
                 // collected while the lab runs: its key files are gone once it stops
@@ -119,10 +137,10 @@ class PlanRunIT {
             options.properties(smoke);
             secrets.addProperties(Secrets.read(fixtureProperties), "fixture")
                     .addProperties(Secrets.read(smoke), smoke.getFileName().toString()).addPlanDefaults(plan.jmx());
-            result = Run.execute(Plans.JMETER, options, System.out);
+            result = Run.execute(jmeter, options, System.out);
             // a port range found free can be taken by a lab of the other test JVM before ours binds it: a new range
             for (int attempt = 2; attempt <= 3 && portTaken(result, dir.resolve("lab.log")); attempt++) {
-                result = Run.execute(Plans.JMETER, options.labArgs(labArgs()), System.out);
+                result = Run.execute(jmeter, options.labArgs(labArgs()), System.out);
             }
         }
         assertThat(result.status())

@@ -112,8 +112,15 @@ final class Plans {
                 && (set.isEmpty() || planSet(DIR.resolve(set)).contains(id));
     }
 
-    /** The plans of the Java 25 pass (test-plans/pom.xml, profile java25): Java25PlansTest proves they cover all. */
+    /** The plans of the Java 25 pass (PlanRunJava25IT): Java25PlansTest proves they cover all. */
     static final String JAVA25_SET = "java25.plans";
+
+    /** The Java 25 home of {@code -Dtrustload.java25} ({@code ci/test} passes it), if any. */
+    static java.util.Optional<Path> java25() {
+        String home = System.getProperty("trustload.java25", "").strip();
+        return home.isEmpty() || home.startsWith("${") ? java.util.Optional.empty()
+                : java.util.Optional.of(Path.of(home));
+    }
 
     /** The plan ids a set file lists, one per line ({@code #} starts a comment). */
     static List<String> planSet(Path file) {

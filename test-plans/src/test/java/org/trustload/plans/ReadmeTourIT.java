@@ -32,6 +32,9 @@ import org.trustload.testing.Slapd;
  * port range ({@code TRUSTLOAD_LAB_ARGS}) and the test JVM's socket directory ({@link PlanRunIT#socketDir()}), so
  * the pki service generates its users once; results go under target/ ({@code TRUSTLOAD_RESULTS}).
  *
+ * The {@value #ON_JAVA25} line runs with {@code JAVA_HOME} at the Java 25 of {@code -Dtrustload.java25}: the launcher,
+ * harness, lab and JMeter on Java 25 ({@link PlanRunJava25IT} runs the plans there with the harness in this JVM).
+ *
  * <p>CI budget: ~3-4 min: fourteen commands as a user types them, each a launcher JVM with its own lab and JMeter.
  */
 class ReadmeTourIT {
@@ -40,6 +43,8 @@ class ReadmeTourIT {
     private static final int RESPONSE_TIMEOUT_MS = 120_000;
     private static final Path OUT = Plans.DIR.resolve("target/readme-tour");
     private static final Pattern DURATION = Pattern.compile("-Jduration=(\\d+)");
+    /** The tour's run that {@code ./trustload} makes on Java 25 ({@code -Dtrustload.java25}, as ci/test passes). */
+    private static final String ON_JAVA25 = "http/http-100x10";
 
     /** The shell lines of the README's tour block, comments and blank lines removed. */
     static List<String> tourCommands() throws IOException {
@@ -109,7 +114,10 @@ class ReadmeTourIT {
                 replace(words, "-Jfilter=", "(uid=fulano[1-100])"); // what the stand-in directory holds
             }
             Path dir = OUT.resolve(safe(String.join(" ", words.subList(1, words.size()))));
-            Result r = launch(words, dir, 600);
+            // the launcher itself (harness, lab and JMeter) on Java 25 once, with the JAVA_HOME a user would set
+            boolean java25 = plan.equals(ON_JAVA25) && Plans.java25().isPresent();
+            Result r = launch(words, dir, 600,
+                    java25 ? Map.of("JAVA_HOME", Plans.java25().get().toString()) : Map.of());
             assertThat(r.status).as(r.describe()).isZero();
             if (slapd != null) {
                 assertThat(r.output).as("no lab is started for a real server").doesNotContain("starting lab");
@@ -121,6 +129,10 @@ class ReadmeTourIT {
                 assertThat(total.path("sampleCount").asLong()).as("samples, see " + stats).isPositive();
                 assertThat(total.path("errorCount").asLong()).as("errors, see " + stats).isZero();
                 assertThat(stats.getParent().getParent().resolve("summary.txt")).isNotEmptyFile();
+                if (java25) {
+                    assertThat(stats.getParent().getParent().resolve("jmeter.log")).as("JMeter on Java 25")
+                            .content().contains("java.version=25");
+                }
             }
         } finally {
             if (slapd != null) {
@@ -213,9 +225,14 @@ class ReadmeTourIT {
     }
 
     private static Result launch(List<String> words, Path dir, int timeoutSeconds) throws Exception {
+        return launch(words, dir, timeoutSeconds, Map.of());
+    }
+
+    private static Result launch(List<String> words, Path dir, int timeoutSeconds, Map<String, String> env)
+            throws Exception {
         Layout.deleteRecursively(dir);
         Files.createDirectories(dir);
-        Process p = start(words, dir);
+        Process p = start(words, dir, env);
         if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
             stopTree(p);
             throw new AssertionError(words + " did not finish in " + timeoutSeconds + " s, see " + dir);

@@ -495,9 +495,12 @@ class RemoteEnginesIT {
      * host (not even its loopback); no process command line may hold a watched secret.
      */
     private void watch() {
-        while (watching) {
+        for (long round = 0; watching; round++) {
             try {
-                for (Map.Entry<String, String> h : HOSTS.entrySet()) {
+                // a listener lives as long as its JVM (seconds at least): 'ss' in each namespace once a second
+                // (four process starts); command lines, read in this JVM, three times a second
+                for (Map.Entry<String, String> h : round % 3 == 0 ? HOSTS.entrySet() : Set.<Map.Entry<String,
+                        String>>of()) {
                     Process ss = new ProcessBuilder("ip", "netns", "exec", ns(h.getKey()), "ss", "-H", "-l", "-t", "-u",
                             "-n")
                             .redirectErrorStream(true).start();

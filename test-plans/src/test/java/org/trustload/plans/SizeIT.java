@@ -19,13 +19,10 @@ import java.util.List;
 import java.util.Properties;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 import javax.imageio.ImageIO;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestFactory;
 import org.trustload.harness.Catalog;
 import org.trustload.harness.Lab;
 import org.trustload.harness.Layout;
@@ -34,21 +31,19 @@ import org.trustload.harness.Size;
 import org.trustload.testing.SpinServer;
 
 /**
- * {@code ./trustload size} against one lab shared by every case (its JVM is the watched server): one
- * plan of each family, open and closed models among them, at a tiny scale (a check that the search,
- * the verdict, the report and the exit status hold together, not a figure); the KMS emulator throttled
- * to a known rate is found within 10%; a load generator that is its own bottleneck gets the client-bound
- * verdict and no capacity; a server whose limit is its CPU ({@link SpinServer}, pinned apart from JMeter)
- * gets the server's-CPU verdict and its known capacity (that case adds ~30 s on a quiet machine, 50 s at load
- * 40: a JVM start, 300 warm-up requests and one JMeter run of four or five 3-s steps); the report page renders
- * in Debian's headless Chromium; a capacity plan of one operation is made from the CPU-bound case's report and
- * verified at one server's share (a JVM start, 300 warm-up requests, one JMeter run of two 4-s steps: 32 s measured
- * at load 32-45 on 2026-12-07). The cases that read a rate or
- * a CPU share are skipped, saying why, when size finds the host busy with other work (its "host busy" verdict is
- * then the right one). It measures: CI runs it alone, after the classes that run side by side (test-plans/pom.xml).
+ * {@code ./trustload size} where it reads a figure ({@link SizeFamiliesIT} sizes one plan of each family beside the
+ * other classes): the lab's KMS emulator throttled to a known rate is found within 10%; a load generator that is its
+ * own bottleneck gets the client-bound verdict and no capacity; a server whose limit is its CPU ({@link SpinServer},
+ * pinned apart from JMeter) gets the server's-CPU verdict and its known capacity (that case adds ~30 s on a quiet
+ * machine, 50 s at load 40: a JVM start, 300 warm-up requests and one JMeter run of four or five 3-s steps); the
+ * report page renders in Debian's headless Chromium; a capacity plan of one operation is made from the CPU-bound
+ * case's report and verified at one server's share (a JVM start, 300 warm-up requests, one JMeter run of two 4-s
+ * steps: 32 s measured at load 32-45 on 2026-12-07). The cases that read a rate or a CPU share are skipped, saying
+ * why, when size finds the host busy with other work (its "host busy" verdict is then the right one). It measures: CI
+ * runs it alone, after the classes that run side by side (test-plans/pom.xml).
  *
- * <p>CI budget: ~3-4 min: size's steps are timed (3-4 s each, one lab for every case); it proves the search, the
- * verdict and the report together, which no shorter run can.
+ * <p>CI budget: ~2.5 min, alone: size's steps are timed (3-4 s each) and read rates and CPU shares, which no
+ * shorter run can; one lab (KMS only) for the known-capacity case.
  */
 @org.junit.jupiter.api.TestMethodOrder(org.junit.jupiter.api.MethodOrderer.OrderAnnotation.class)
 class SizeIT {
@@ -62,7 +57,7 @@ class SizeIT {
         Layout.deleteRecursively(OUT);
         Files.createDirectories(OUT);
         Path props = Files.createTempDirectory("tl-size").resolve("lab.properties");
-        lab = PlanRunIT.startLab("ldap,pki,kms,gmssl,pdp,http", props, OUT.resolve("lab.log"));
+        lab = PlanRunIT.startLab("kms", props, OUT.resolve("lab.log"));
         labProps = Plans.load(lab.properties());
     }
 
@@ -78,15 +73,18 @@ class SizeIT {
     }
 
     private static Sized size(String plan, String name, List<String> args) throws Exception {
-        return size(plan, name, args, true);
+        return size(OUT, lab, plan, name, args);
     }
 
-    /** {@code withLab}: the shared lab is the target and the watched server; else the args name both. */
-    private static Sized size(String plan, String name, List<String> args, boolean withLab) throws Exception {
+    /**
+     * {@code size} of a catalog plan into {@code out/name}: {@code lab} is the target and the watched server; without
+     * one (null) the args name both.
+     */
+    static Sized size(Path out, Lab lab, String plan, String name, List<String> args) throws Exception {
         Catalog.Entry e = Catalog.read(Plans.LAYOUT.catalogFile()).get(plan).orElseThrow();
-        Path dir = OUT.resolve(name);
+        Path dir = out.resolve(name);
         RunSpec.Builder o = RunSpec.of(Plans.LAYOUT, e).dir(dir);
-        if (withLab) {
+        if (lab != null) {
             o.lab(lab);
         }
         ByteArrayOutputStream console = new ByteArrayOutputStream();
@@ -108,40 +106,8 @@ class SizeIT {
         return new Sized(status, sizing, md, console.toString(StandardCharsets.UTF_8));
     }
 
-    /** Steps of 3 s (1 s warm-up), two per run, one run per case: the whole search machinery, no figure. */
-    private static List<String> tiny(String model, String slo, String start) {
-        return List.of("--model", model, "--slo", slo, "--start", start, "--factor", "4", "--step-time", "3s",
-                "--warmup", "1s",
-                "--max-time", "16s", "--steps-per-run", "2", "--refine", "0", "--no-confirm");
-    }
-
-    @TestFactory
-    @org.junit.jupiter.api.Order(1)
-    Stream<DynamicTest> onePlanOfEveryFamilySizesAgainstTheLab() {
-        record Case(String plan, String model, String slo, String start, List<String> more) {
-        }
-        return Stream.of(
-                new Case("ldap/ldap-search-200x10", "open", "p99<=200ms,errors<=1%", "40",
-                        List.of("--unit", "searches")),
-                new Case("pki/timestamp", "closed", "p99<=500ms,errors<=1%", "1", List.of("--unit", "timestamps")),
-                new Case("kms/kms-benchmark-aws", "open", "p99<=200ms,errors<=1%", "40", List.of("-Jcase=encrypt")),
-                new Case("gmssl/gmssl-cps", "closed", "p99<=500ms,errors<=1%", "1", List.of("--unit", "connections")),
-                new Case("pdp/onap-pdpx-decisions", "closed", "p99<=500ms,errors<=1%,server.cpu<=95%", "2",
-                        List.of("--unit", "decisions")),
-                new Case("http/http-100x10", "open", "p99<=100ms,errors<=1%", "100", List.of())
-        ).map(c -> DynamicTest.dynamicTest(c.plan() + " " + c.model(), () -> {
-            List<String> args = new ArrayList<>(tiny(c.model(), c.slo(), c.start()));
-            args.addAll(c.more());
-            Sized r = size(c.plan(), c.plan().replace('/', '_') + "-" + c.model(), args);
-            assertThat(r.status()).as("exit status of size, see " + r.sizing()).isIn(0, 6, 7);
-            assertReport(r);
-            assertThat(r.md()).as("the lab's JVM is the watched server").contains("| server watched | JVM pid ");
-            assertThat(r.md()).contains("| model | " + c.model());
-        }));
-    }
-
     /** The report matches the exit status: a capacity only with 0, the client-bound verdict only with 6. */
-    private static void assertReport(Sized r) throws IOException {
+    static void assertReport(Sized r) throws IOException {
         for (String f : List.of("index.html", "sizing.md", "throughput.png", "latency.png", "cpu.png")) {
             assertThat(r.sizing().resolve(f)).as(f).exists();
         }
@@ -241,11 +207,11 @@ class SizeIT {
         try (SpinServer server = SpinServer.start(Duration.ofMillis(4), "1")) {
             server.warm(300);
             SpinServer.Stats before = server.stats();
-            Sized r = size("http/http-100x10", "cpu-bound-server", List.of("--model", "closed", "--slo",
+            Sized r = size(OUT, null, "http/http-100x10", "cpu-bound-server", List.of("--model", "closed", "--slo",
                     "p99<=2000ms,errors<=1%", "--start", "2", "--factor", "2", "--step-time", "3s", "--warmup", "1s",
                     "--max-time", "40s", "--steps-per-run", "4", "--plateau", "2", "--refine", "0", "--no-confirm",
                     "--server", "process:" + server.pid(), "--server-cpus", "1", "--load-cpus", "0",
-                    "-Jhttp.host=127.0.0.1", "-Jhttp.port=" + server.port(), "-Jhttp.path=/"), false);
+                    "-Jhttp.host=127.0.0.1", "-Jhttp.port=" + server.port(), "-Jhttp.path=/"));
             double own = server.stats().cpuMsPerRequestSince(before);
             String ownMs = String.format(java.util.Locale.ROOT, "%.3f", own);
             System.out.println("SizeIT: the spin server measured " + ownMs + " ms of CPU per request");

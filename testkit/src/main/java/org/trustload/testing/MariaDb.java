@@ -146,6 +146,22 @@ public final class MariaDb implements AutoCloseable {
         return p;
     }
 
+    /**
+     * Writes {@link #properties()} to {@code file} (mode 600, created anew) for a plan's {@code -q}: JMeter logs every
+     * {@code -J} value, so the password never goes there. Returns {@code file}.
+     */
+    public Path writeProperties(Path file, String comment) throws IOException {
+        java.util.Properties p = new java.util.Properties();
+        p.putAll(properties());
+        Files.createDirectories(file.toAbsolutePath().getParent());
+        Files.deleteIfExists(file);
+        Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+        try (var out = Files.newBufferedWriter(file)) {
+            p.store(out, comment);
+        }
+        return file;
+    }
+
     @Override
     public void close() throws Exception {
         if (process != null) {
@@ -174,14 +190,8 @@ public final class MariaDb implements AutoCloseable {
                 System.err.println("cannot stop mariadbd: " + e);
             }
         }, "mariadb-stop"));
-        Path props = db.dir.resolve("db.properties");
-        java.util.Properties p = new java.util.Properties();
-        p.putAll(db.properties());
-        Files.createFile(props, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
-                java.nio.file.attribute.PosixFilePermissions.fromString("rw-------")));
-        try (var out = Files.newBufferedWriter(props)) {
-            p.store(out, "throwaway MariaDB (./trustload fixture mariadb)");
-        }
+        Path props = db.writeProperties(db.dir.resolve("db.properties"),
+                "throwaway MariaDB (./trustload fixture mariadb)");
         System.out.println("MariaDB on " + HOST + ":" + db.port + ", database " + DATABASE + ", user " + USER
                 + " (data in " + db.dir + ")");
         System.out.println("  ./trustload run jdbc/mysql-select-insert -q " + props);

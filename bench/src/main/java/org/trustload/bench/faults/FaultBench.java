@@ -248,13 +248,7 @@ public final class FaultBench {
                     FaultServer.Garbage.http(200, "text/html", "<html>".getBytes()),
                     p -> with.apply(List.of("-Jhttp.host=127.0.0.1", "-Jhttp.port=" + p)), null);
             case "jdbc" -> {
-                // the password in a -q file: JMeter logs every -J value
-                Path q = out.resolve("db.properties");
-                Properties dp = new Properties();
-                dp.putAll(db.properties());
-                try (var w = Files.newBufferedWriter(q)) {
-                    dp.store(w, "the MariaDB fixture");
-                }
+                Path q = db.writeProperties(out.resolve("db.properties"), "the MariaDB fixture");
                 yield new Family(id, "jdbc/mysql-select-insert.jmx", "127.0.0.1", db.port(), FaultServer.Garbage.LDAP,
                         p -> with.apply(List.of("-q", q.toString(),
                                 "-Jdb.url=" + db.url().replace(":" + db.port() + "/", ":" + p + "/"))), null);

@@ -8,7 +8,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Properties;
 import java.util.stream.Stream;
 import org.trustload.bench.BenchRuns;
 import org.trustload.harness.DssFixture;
@@ -29,10 +28,13 @@ import org.trustload.testing.Slapd;
  * timestamp}, {@code login}, {@code kms-aws}, {@code kms-aliyun}, {@code tlcp}, {@code tls13} (handshakes),
  * {@code http} or {@code pdp} against the lab — with the JMeter JVM watched from outside: every 10 s its threads
  * ({@code /proc/PID/status}) and open files ({@code /proc/PID/fd}),
- * every 2 minutes its live heap ({@code jcmd PID GC.class_histogram}: a full collection, then the total of what
- * is still reachable — the heap after young collections only grows with G1 until a concurrent cycle, a leak or
- * not); each figure's slope per hour over the run after its first 2 minutes (least squares). A leak shows as a
- * slope that does not vanish; the results are complete when the summary's Total is JMeter's summariser's count.
+ * every 2 minutes its live heap ({@code jcmd PID GC.run}, {@code GC.run_finalization}, then {@code
+ * GC.class_histogram}: the total of what is still reachable after a full collection, once the objects that were
+ * only waiting for their finalizers are gone — the heap after young collections only grows with G1 until a
+ * concurrent cycle, a leak or not, and a connection of a library with finalizers, Conscrypt's, stays reachable
+ * until the JVM's one finalizer thread has run); each figure's slope per hour over the run after its first 2
+ * minutes (least squares). A leak shows as a slope that does not vanish; the results are complete when the
+ * summary's Total is JMeter's summariser's count.
  */
 public final class SoakBench {
 
@@ -80,13 +82,7 @@ public final class SoakBench {
                 runArgs.addAll(List.of("-Jldap.host=" + slapd.host(), "-Jldap.port=" + slapd.ldapPort(),
                         "-Jldap.users=1000", "-Jconnection_mode=per-iteration"));
             } else if (jdbc) {
-                // the password in a -q file: JMeter logs every -J value
-                Properties dp = new Properties();
-                dp.putAll(db.properties());
-                Path q = out.resolve("db.properties");
-                try (var w = Files.newBufferedWriter(q)) {
-                    dp.store(w, "the MariaDB fixture");
-                }
+                Path q = db.writeProperties(out.resolve("db.properties"), "the MariaDB fixture");
                 runArgs.addAll(List.of("-q", q.toString(), "-Jcsv.file=" + out.resolve("rows.csv")));
             } else {
                 runArgs.addAll(List.of("-q", lab.properties().toString()));
@@ -220,11 +216,16 @@ public final class SoakBench {
     }
 
     /**
-     * What is reachable in the JVM after a full collection ({@code jcmd PID GC.class_histogram}'s total), MB; -1 when
-     * it failed.
+     * What is reachable in the JVM after a full collection ({@code jcmd PID GC.class_histogram}'s total), MB, once a
+     * first collection has found the unreachable objects with finalizers and their finalizers have run (else they
+     * and all they reference count as live until the finalizer thread gets to them); -1 when it failed.
      */
     static double liveHeapMb(long pid) {
         try {
+            for (String first : List.of("GC.run", "GC.run_finalization")) {
+                org.trustload.common.ChildProcess.run(List.of("jcmd", Long.toString(pid), first),
+                        Duration.ofSeconds(60));
+            }
             var r = org.trustload.common.ChildProcess.run(List.of("jcmd", Long.toString(pid), "GC.class_histogram"),
                     Duration.ofSeconds(60));
             for (String line : r.output().split("\n")) {
