@@ -568,9 +568,10 @@ final class LdapScenario {
                 + " Perl times are its loop only (Perl's own start-up, ~0.1 s, excluded); ours are the plan's \"N=%d"
                 + " total\" rows in one JMeter JVM started for each run, which warmed up each protocol right before it"
                 + " for the plan's `warmup_seconds` = %s s (its iterations in the same controllers as the timed ones,"
-                + " in no total) and then ran N = 1 and N = 100 of the same protocol just before."
+                + " in no total), ran N = 1 and N = 100 of the same protocol, and the same warm-up iterations again for"
+                + " the plan's `settle_seconds` (= `warmup_seconds`) just before N = %d."
                 + " %s.%n", rounds, errors,
-                slapd.options().entries(), n3, warmup, String.join("; ", runLines)));
+                slapd.options().entries(), n3, warmup, n3, String.join("; ", runLines)));
         return b.toString();
     }
 

@@ -49,6 +49,8 @@ import org.trustload.pki.KeySource;
  * mode and DSS's timestamp service (the elements, their outputs checked by openssl), a B-level signature
  * made with the wrong key (DSS answers 200; the assertion must fail it), and the bad-input table of the dss
  * API.
+ *
+ * <p>CI budget: ~80 s: EU DSS's own JVM (its start is most of it) and a lab, shared by the five cases.
  */
 class PkiDssIT {
     private static final Path DIR = Plans.DIR.resolve("target/pki-dss");

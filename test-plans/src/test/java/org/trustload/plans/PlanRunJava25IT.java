@@ -13,7 +13,8 @@ import org.trustload.harness.JMeter;
  * classes; the test JVM and the harness stay on the build's Java ({@code ReadmeTourIT} runs {@code ./trustload} itself
  * on Java 25).
  *
- * <p>CI budget: ~2 min of class time (13 plans, two at a time): each element class must load and run on Java 25.
+ * <p>CI budget: ~2 min of class time (13 plans, two at a time, no dashboard): each element class must load and run on
+ * Java 25.
  */
 class PlanRunJava25IT extends PlanRunIT {
 
@@ -31,6 +32,12 @@ class PlanRunJava25IT extends PlanRunIT {
         JMeter quick = Plans.JMETER;
         Path java = Plans.java25().orElseThrow().resolve("bin/java");
         return new JMeter(quick.layout().withJava(java), quick.heap(), quick.jvmArgs());
+    }
+
+    /** No dashboard: JMeter's report generator is JMeter's, held to the summary on Java 17 ({@link PlanRunIT}). */
+    @Override
+    boolean dashboard() {
+        return false;
     }
 
     @Override

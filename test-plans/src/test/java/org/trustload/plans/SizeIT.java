@@ -132,7 +132,8 @@ class SizeIT {
         try {
             Sized r = size("kms/kms-benchmark-aws", "kms-known-capacity", List.of("--model", "closed", "--slo",
                     "p99<=3000ms,errors<=1%", "--start", "2", "--factor", "2", "--step-time", "4s", "--warmup", "1s",
-                    "--max-time", "60s", "--steps-per-run", "4", "--plateau", "2", "--refine", "0", "--no-confirm",
+                    // the lab's first load: size warms it until its CPU per request settles (~50 s in CI) first
+                    "--max-time", "150s", "--steps-per-run", "4", "--plateau", "2", "--refine", "0", "--no-confirm",
                     "-Jcase=encrypt"));
             if (r.status() == 7 && r.md().contains("| verdict | host busy: ")) {
                 // a machine busy with other work: size rightly refuses a verdict, but the search must still have
