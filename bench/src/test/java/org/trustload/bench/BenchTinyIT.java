@@ -90,8 +90,8 @@ class BenchTinyIT {
             Path log = dir.resolve(name + ".txt");
             long t0 = System.nanoTime();
             Process p = harness(log, "bench", name, "--tiny");
-            // the harness stops a tiny bench after 4 minutes; this is the backstop
-            if (!p.waitFor(5, TimeUnit.MINUTES)) {
+            // the harness stops a tiny bench after 10 minutes; this is the backstop
+            if (!p.waitFor(11, TimeUnit.MINUTES)) {
                 p.descendants().forEach(ProcessHandle::destroyForcibly);
                 p.destroyForcibly();
             }

@@ -45,7 +45,7 @@ public final class Bench {
                 "clientEntries=100", "jsOps=50", "jsRounds=1", "rounds=1", "piOps=20", "ptOps=50", "warmup=10",
                 "threads=1", "schemes=ldapi", "peers=ours,raw", "jfrRounds=0", "writeDocs=false"));
         SPECS.put("pki", new Spec("org.trustload.bench.pki.PkiBench", "-Xmx512m", true, "rounds=1", "threads=1",
-                "cadesOps=20", "padesOps=5", "jcaOps=20", "warmup=5", "maxSeconds=10", "hsm=false", "openssl=false",
+                "cadesOps=10", "padesOps=3", "jcaOps=10", "warmup=2", "maxSeconds=6", "hsm=false", "openssl=false",
                 "jfr=false"));
         SPECS.put("login", new Spec("org.trustload.bench.login.LoginBench", "-Xmx1g", false, "threads=4", "seconds=2",
                 "warmup=1", "out=bench/target/login-bench/tiny.md"));
@@ -82,8 +82,11 @@ public final class Bench {
     /** Each bench's time limit (the longest, pki's plans part, stays well inside it). */
     private static final Duration LIMIT = Duration.ofMinutes(60);
 
-    /** Each bench's time limit at tiny scale. */
-    private static final Duration TINY_LIMIT = Duration.ofMinutes(4);
+    /**
+     * Each bench's time limit at tiny scale: a safety bound, not a budget (pki and ldap take ~3 min in CI, and more
+     * than 4 under a CPU hog on both cores).
+     */
+    private static final Duration TINY_LIMIT = Duration.ofMinutes(10);
 
     private Bench() {
     }

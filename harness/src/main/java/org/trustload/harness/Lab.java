@@ -50,7 +50,7 @@ public final class Lab implements AutoCloseable {
         }
         Files.deleteIfExists(properties);
         List<String> cmd = new ArrayList<>(List.of(layout.javaCommand()));
-        cmd.addAll(layout.jvmFlags());
+        cmd.addAll(layout.labJvmFlags());
         cmd.addAll(List.of("-jar", layout.labJar().toString()));
         if (!services.isBlank()) {
             cmd.addAll(List.of("--services", services));
@@ -124,6 +124,18 @@ public final class Lab implements AutoCloseable {
         }
     }
 
+    /** Whether every lab port of the range at {@code base} is free on 127.0.0.1 now. */
+    public static boolean portRangeFree(int base) {
+        for (int offset : OFFSETS) {
+            try (ServerSocket s = new ServerSocket(base + offset, 1, InetAddress.getLoopbackAddress())) {
+                s.setReuseAddress(true);
+            } catch (IOException busy) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /**
      * A base port (for {@code --port-base}) whose lab ports are all free on 127.0.0.1 and all below the
      * kernel's ephemeral range ({@link #ephemeralLow()}): bases 2000 up to 32768 − 1 − 8999 = 23768 by
@@ -133,16 +145,7 @@ public final class Lab implements AutoCloseable {
         int highest = Math.max(2000, ephemeralLow() - 1 - MAX_PORT_OFFSET);
         for (int attempt = 0; attempt < 100; attempt++) {
             int base = ThreadLocalRandom.current().nextInt(2000, highest + 1);
-            boolean free = true;
-            for (int offset : OFFSETS) {
-                try (ServerSocket s = new ServerSocket(base + offset, 1, InetAddress.getLoopbackAddress())) {
-                    s.setReuseAddress(true);
-                } catch (IOException busy) {
-                    free = false;
-                    break;
-                }
-            }
-            if (free) {
+            if (portRangeFree(base)) {
                 return base;
             }
         }

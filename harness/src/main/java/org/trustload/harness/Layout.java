@@ -89,6 +89,16 @@ public record Layout(Path root, Path jmeterHome, String javaCommand) {
         return Path.of(System.getProperty("java.home"), "bin", "java").toString();
     }
 
+    /**
+     * The JVM options of the lab's JVM: {@link #jvmFlags()} and {@code TRUSTLOAD_LAB_JVM_ARGS} (e.g. {@code -Xmx2g};
+     * the tests give {@code -XX:TieredStopAtLevel=1}: a lab that serves a short run compiles less).
+     */
+    public List<String> labJvmFlags() {
+        List<String> flags = new ArrayList<>(jvmFlags());
+        flags.addAll(words(System.getenv("TRUSTLOAD_LAB_JVM_ARGS")));
+        return flags;
+    }
+
     /** Splits an option list from the environment ({@code HEAP}, {@code TRUSTLOAD_JVM_ARGS}) on blanks. */
     public static List<String> words(String s) {
         List<String> out = new ArrayList<>();

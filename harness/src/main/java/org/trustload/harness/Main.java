@@ -208,7 +208,7 @@ public final class Main {
             throw HarnessException.notExecuted("no lab jar at " + layout.labJar());
         }
         List<String> cmd = new ArrayList<>(List.of(Layout.java()));
-        cmd.addAll(layout.jvmFlags());
+        cmd.addAll(layout.labJvmFlags());
         cmd.addAll(List.of("-jar", layout.labJar().toString()));
         if (!l.trailing().isEmpty()) {
             cmd.addAll(List.of("--services", l.trailing().get(0)));

@@ -226,12 +226,36 @@ class PlanRunIT {
     }
 
     /**
-     * Lab options of the tests: a free port range, this JVM's private socket directory and 1000 LDAP entries (the
-     * plans search the lab's users, {@code ldap.users}; importing the default 10,000 costs 10-20 s per lab start).
+     * Lab options of the tests: this thread's port range ({@link #portBase()}), its private socket directory and 1000
+     * LDAP entries (the plans search the lab's users, {@code ldap.users}; importing the default 10,000 costs 10-20 s
+     * per lab start).
      */
     static List<String> labArgs() throws IOException {
-        return List.of("--port-base", Integer.toString(Lab.freePortBase()), "--socket-dir", socketDir().toString(),
+        return List.of("--port-base", Integer.toString(portBase()), "--socket-dir", socketDir().toString(),
                 "--users", "1000");
+    }
+
+    /** The port range of each thread's labs (keyed as {@link #SOCKET_DIRS}). */
+    private static final Map<String, Integer> PORT_BASES = new java.util.HashMap<>();
+
+    /**
+     * A free port range for the next lab this thread starts: the one its last lab had while it is free, so that the
+     * pki service's cached users stay valid (their certificates name the CRL URL, port included: a new port
+     * regenerated them at every lab start, ~7 CPU-s), another one found free when not.
+     */
+    static synchronized int portBase() throws IOException {
+        String key = socketKey();
+        Integer base = PORT_BASES.get(key);
+        if (base == null || !Lab.portRangeFree(base)) {
+            base = Lab.freePortBase();
+            PORT_BASES.put(key, base);
+        }
+        return base;
+    }
+
+    private static String socketKey() {
+        String name = Thread.currentThread().getName();
+        return name.startsWith(WORKER) ? name : "";
     }
 
     /**
@@ -269,8 +293,7 @@ class PlanRunIT {
      * PlanRunIT worker has its own (two labs at once cannot hold one directory).
      */
     static synchronized Path socketDir() throws IOException {
-        String name = Thread.currentThread().getName();
-        String key = name.startsWith(WORKER) ? name : "";
+        String key = socketKey();
         Path known = SOCKET_DIRS.get(key);
         if (known == null) {
             Path dir = Files.createTempDirectory(Path.of("/tmp"), "tl");

@@ -26,7 +26,8 @@ import org.trustload.testing.Slapd;
 /**
  * Runs every command of the README's five-minute tour through {@code ./trustload}, as a new user types it, so the
  * tour cannot rot. The same commands, shorter runs: {@code -Jduration} capped at {@value #MAX_DURATION} s,
- * {@code -Jrampup=1} and {@code -Jresponse_timeout=}{@value #RESPONSE_TIMEOUT_MS} where a command sets none (on a busy
+ * {@code -Jrampup=1}, {@code -Jwarmup_seconds=}{@value #WARMUP_SECONDS} and
+ * {@code -Jresponse_timeout=}{@value #RESPONSE_TIMEOUT_MS} where a command sets none (on a busy
  * machine the lab PDP took 49 s to build its engine), labs of 1000 LDAP users instead of 10,000, a throwaway slapd for
  * the "your own directory" line, and the GUI checked once JMeter's log shows the plan loaded. Each lab gets a free
  * port range ({@code TRUSTLOAD_LAB_ARGS}) and the test JVM's socket directory ({@link PlanRunIT#socketDir()}), so
@@ -40,6 +41,7 @@ import org.trustload.testing.Slapd;
 class ReadmeTourIT {
 
     private static final int MAX_DURATION = 6;
+    private static final int WARMUP_SECONDS = 1;
     private static final int RESPONSE_TIMEOUT_MS = 120_000;
     private static final Path OUT = Plans.DIR.resolve("target/readme-tour");
     private static final Pattern DURATION = Pattern.compile("-Jduration=(\\d+)");
@@ -182,6 +184,7 @@ class ReadmeTourIT {
         Path socketDir2 = Files.createTempDirectory(Path.of("/tmp"), "tl");
         Process p = start(words, dir);
         Process p2 = start(words, dir2,
+                // a second lab beside the first: a range of its own, not this thread's
                 Map.of("TRUSTLOAD_LAB_ARGS", "--port-base " + Lab.freePortBase() + " --socket-dir "
                 + socketDir2 + " --users 10"));
         try {
@@ -252,7 +255,7 @@ class ReadmeTourIT {
                 .redirectOutput(dir.resolve("console.txt").toFile());
         Map<String, String> env = pb.environment();
         env.put("TRUSTLOAD_RESULTS", dir.resolve("results").toString());
-        env.put("TRUSTLOAD_LAB_ARGS", "--port-base " + Lab.freePortBase() + " --socket-dir " + PlanRunIT.socketDir()
+        env.put("TRUSTLOAD_LAB_ARGS", "--port-base " + PlanRunIT.portBase() + " --socket-dir " + PlanRunIT.socketDir()
                 + " --users 1000");
         env.put("HEAP", "-Xms256m -Xmx1g");
         Plans.launcherEnvironment(env); // JMeter's JIT (a tour run measures nothing), a lab's time to start
@@ -264,6 +267,9 @@ class ReadmeTourIT {
     private static void shorten(List<String> words) {
         if (words.stream().noneMatch(w -> w.startsWith("-Jrampup="))) {
             words.add("-Jrampup=1");
+        }
+        if (words.stream().noneMatch(w -> w.startsWith("-Jwarmup_seconds="))) {
+            words.add("-Jwarmup_seconds=" + WARMUP_SECONDS); // ldap-vs-ldaps-vs-ldapi: 3 x (10 + 10 s settle)
         }
         if (words.stream().noneMatch(w -> w.startsWith("-Jresponse_timeout="))) {
             words.add("-Jresponse_timeout=" + RESPONSE_TIMEOUT_MS);

@@ -143,7 +143,8 @@ public final class Commands {
                 Environment: HEAP (default "-Xms1g -Xmx1g"), TRUSTLOAD_JVM_ARGS (more JVM options for JMeter),
                 JAVA_HOME, TRUSTLOAD_LAB_TIMEOUT (seconds to wait for the lab, default 120),
                 TRUSTLOAD_LAB_ARGS (more lab options, e.g. "--port-base 20000" for a second lab beside a running
-                one; each lab takes a socket directory of its own), TRUSTLOAD_RESULTS (where results go, \
+                one; each lab takes a socket directory of its own), TRUSTLOAD_LAB_JVM_ARGS (JVM options of the lab,
+                e.g. -Xmx2g), TRUSTLOAD_RESULTS (where results go, \
                 default ./results),
                 TRUSTLOAD_RMI_DIR (RMI SSL keystore for --engines, --remote and engine, default dist/target/rmi; created
                 when missing), TRUSTLOAD_ENGINE_TIMEOUT (seconds to wait for each engine, and for the remote engines'

@@ -102,13 +102,13 @@ public final class AliyunKmsEmulator implements KmsEmulator {
         for (int i = 1; i <= AwsKmsEmulator.KEYS_PER_KIND; i++) {
             String n = i == 1 ? "" : "-" + i;
             aesKeys.put(AES_KEY_ID + n, KmsCrypto.aesKey());
-            rsaKeys.put(RSA_KEY_ID + n, KmsCrypto.rsa(2048));
+            rsaKeys.put(RSA_KEY_ID + n, KmsCrypto.rsa(2048, dir, "aliyun-rsa" + i));
             ecKeys.put(EC_KEY_ID + n, KmsCrypto.ec("secp256r1"));
         }
 
         String password = HexFormat.of().formatHex(KmsCrypto.random(12));
         String clientKeyId = "KAAP." + UUID.randomUUID();
-        KeyPair client = KmsCrypto.rsa(2048);
+        KeyPair client = KmsCrypto.rsa(2048); // a credential: new per start
         clientKeys.put(clientKeyId, client.getPublic());
         // The SDK names these files clientKey_<KeyId>.json and clientKey_<KeyId>_Password.txt.
         clientKeyFile = dir.resolve("clientKey_" + clientKeyId + ".json");

@@ -145,7 +145,8 @@ public final class AwsKmsEmulator implements KmsEmulator {
             aesIds.add(addKey(new Key(AES_KEY_ID + n, "SYMMETRIC_DEFAULT", Key.ENCRYPT_DECRYPT,
                     KmsCrypto.aesKey(), null,
                     List.of("SYMMETRIC_DEFAULT")), "alias/trustload-aes" + n));
-            rsaIds.add(addKey(new Key(RSA_KEY_ID + n, "RSA_2048", Key.SIGN_VERIFY, null, KmsCrypto.rsa(2048),
+            rsaIds.add(addKey(new Key(RSA_KEY_ID + n, "RSA_2048", Key.SIGN_VERIFY, null,
+                    KmsCrypto.rsa(2048, dir, "aws-rsa" + i),
                     List.of("RSASSA_PSS_SHA_256", "RSASSA_PSS_SHA_384", "RSASSA_PSS_SHA_512",
                             "RSASSA_PKCS1_V1_5_SHA_256",
                             "RSASSA_PKCS1_V1_5_SHA_384", "RSASSA_PKCS1_V1_5_SHA_512")), "alias/trustload-rsa" + n));
